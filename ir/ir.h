@@ -1,0 +1,384 @@
+/*
+ * ir/ir.h - the one IR header of tgc.
+ *
+ * Everything the compiler passes share is declared here: the arena, diagnostics, the task
+ * graph, the platform, the schedule and the evaluator's results, then one prototype section
+ * per .c file in pipeline order (ir/, frontend/, passes/, backend/).  The runtime (runtime/)
+ * includes nothing of this file.
+ *
+ * Units: every time is in DSP cycles (int64_t), every size in bytes (int64_t).  Indices into
+ * arrays are int.  An index of -1 means "none".
+ *
+ * Memory: a Graph owns an Arena; its tasks, edges, strings and arrays come from it and
+ * ir_graph_free() releases them all at once.  A Platform lives in the arena it was created
+ * in.  A Sched owns its own arena (schedules are made and dropped more often than graphs).
+ */
+#ifndef TGC_IR_H
+#define TGC_IR_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define TGC_VERSION "0.1.0"
+
+#if defined(__GNUC__)
+#define TGC_PRINTF(a, b) __attribute__((format(printf, a, b)))
+#define TGC_NORETURN __attribute__((noreturn))
+#else
+#define TGC_PRINTF(a, b)
+#define TGC_NORETURN
+#endif
+
+/* ------------------------------------------------------------------------------------------
+ * Arena and diagnostics
+ * ------------------------------------------------------------------------------------------ */
+
+typedef struct Arena Arena; /* bump allocator; opaque, see ir/arena.c */
+
+/* Where a diagnostic points.  JSON syntax errors have a line and column (from jansson);
+ * semantic errors have a JSON Pointer (jansson keeps no positions on values); importers of
+ * line-based formats have a line.  Text formats as "FILE:LINE:COL: error: msg" when line > 0,
+ * "FILE: /pointer: error: msg" when pointer is set, else "FILE: error: msg". */
+typedef struct Loc {
+    const char *file;    /* as the user named it; "<stdin>" for "-" */
+    int line, col;       /* 1-based; 0 = unknown */
+    const char *pointer; /* RFC 6901 JSON Pointer, or NULL */
+} Loc;
+
+typedef enum { DIAG_ERROR, DIAG_WARNING, DIAG_NOTE } DiagLevel;
+
+typedef struct Diag Diag; /* collects messages; opaque, see ir/diag.c */
+
+/* ------------------------------------------------------------------------------------------
+ * Platform (DESIGN.md sections 2 and 4)
+ * ------------------------------------------------------------------------------------------ */
+
+typedef enum {
+    MODEL_BWDSP,    /* boards of DSPs with RapidIO switches, the cost model of section 4 */
+    MODEL_ABSTRACT, /* scheduling literature: an edge costs `bytes` cycles between DSPs, no
+                       overheads, no handshake, no contention */
+} PlatModel;
+
+typedef struct BoardLink {
+    int a, b; /* board indices; a link is bidirectional (one link resource per direction) */
+} BoardLink;
+
+typedef struct Platform {
+    const char *name;  /* preset name, file name, or "inline" */
+    PlatModel model;
+    int nboards;        /* 0 for the abstract model */
+    int dsps_per_board; /* DSP d sits on board d / dsps_per_board */
+    int ndsps;          /* nboards * dsps_per_board, or the abstract model's "dsps" */
+    int64_t dsp_clock_mhz;        /* DSP clock; cycles per microsecond */
+    int64_t link_mbps;            /* RapidIO link rate in Mbit/s */
+    int64_t packet_bytes;         /* largest packet on the wire, header included */
+    int64_t payload_bytes;        /* data bytes per full packet */
+    int64_t switch_latency;       /* cycles a switch holds a packet before forwarding */
+    int64_t send_overhead;        /* DSP cycles to start a send */
+    int64_t recv_overhead;        /* DSP cycles to complete a blocking receive */
+    int64_t post_overhead;        /* DSP cycles to post a nonblocking receive */
+    int64_t wait_overhead;        /* DSP cycles to complete a nonblocking receive */
+    int64_t copy_bytes_per_cycle; /* pack/unpack speed of aggregated messages */
+    int64_t handshake;            /* cycles of the RTS/CTS exchange of a rendezvous */
+    int64_t eager_limit;          /* messages of at most this many bytes skip the handshake */
+    int64_t dsp_memory_bytes;     /* buffer memory per DSP */
+    BoardLink *links;             /* board links, nlinks of them */
+    int nlinks;
+    /* Derived by plat_finish(): routes along the minimum spanning tree of the board links
+     * (Prim from board 0, ties to the lower board index). */
+    int *mst_parent; /* [nboards]: parent board in the tree, -1 for board 0 */
+    int *board_hops; /* [nboards * nboards]: board links crossed between two boards */
+} Platform;
+
+/* The parameter table: name, field, minimum, maximum.  Readers, writers and checks iterate it
+ * so that a parameter is named in exactly one place. */
+#define PLATFORM_PARAMS(X)                                                                   \
+    X(dsp_clock_mhz, 1, 100000)                                                              \
+    X(link_mbps, 1, 10000000)                                                                \
+    X(packet_bytes, 2, 65536)                                                                \
+    X(payload_bytes, 1, 65535)                                                               \
+    X(switch_latency, 0, 1000000000)                                                         \
+    X(send_overhead, 0, 1000000000)                                                          \
+    X(recv_overhead, 0, 1000000000)                                                          \
+    X(post_overhead, 0, 1000000000)                                                          \
+    X(wait_overhead, 0, 1000000000)                                                          \
+    X(copy_bytes_per_cycle, 1, 1000000)                                                      \
+    X(handshake, 0, 1000000000)                                                              \
+    X(eager_limit, 0, 1000000000)                                                            \
+    X(dsp_memory_bytes, 0, INT64_C(1099511627776))
+
+/* ------------------------------------------------------------------------------------------
+ * Task graph (DESIGN.md section 2)
+ * ------------------------------------------------------------------------------------------ */
+
+typedef enum { PARAM_INT, PARAM_REAL, PARAM_STRING, PARAM_BOOL } ParamKind;
+
+typedef struct Param {
+    const char *name;
+    ParamKind kind;
+    int64_t i;     /* PARAM_INT, PARAM_BOOL (0 or 1) */
+    double r;      /* PARAM_REAL */
+    const char *s; /* PARAM_STRING */
+} Param;
+
+typedef struct Task {
+    const char *id;  /* unique within the graph; any string (the backend sanitizes it) */
+    int64_t *cycles; /* cost in DSP cycles: ncycles == 1 (same on every DSP) or ndsps */
+    int ncycles;
+    const char *kernel; /* C function name, or NULL for the built-in synthetic kernel */
+    Param *params;      /* kernel parameters, in input order */
+    int nparams;
+    int dsp;            /* pinned DSP, or -1 */
+    const char *output; /* file the task's kernel writes (sinks), or NULL */
+} Task;
+
+typedef struct Edge {
+    int from, to;  /* task indices */
+    int64_t bytes; /* buffer size; 0 is legal (a pure dependence) */
+    int delay;     /* iterations; 0 = same iteration.  Zero-delay edges form a DAG */
+} Edge;
+
+typedef struct Graph {
+    Arena *arena;
+    const char *file;         /* where it was read from */
+    const char *name;         /* "name" field, or the file's base name */
+    int64_t iterations;       /* >= 1 */
+    const char *platform_ref; /* the "platform" field as written: preset, path or "inline" */
+    Platform *platform;       /* resolved platform (NULL until resolved) */
+    const char *kernels_source; /* kernel C file, as a path usable from the cwd, or NULL */
+    const char *kernels_header; /* optional header of the kernels, or NULL */
+    Task *tasks;
+    int ntasks;
+    Edge *edges;
+    int nedges;
+    /* Adjacency in CSR form, built by ir_graph_index(): the edges out of task t are
+     * succ[succ_off[t] .. succ_off[t+1]) (edge indices), likewise pred for edges in. */
+    int *succ_off, *succ;
+    int *pred_off, *pred;
+    int *topo; /* [ntasks] a topological order of the zero-delay edges, or NULL if cyclic */
+} Graph;
+
+/* Limits on input size; a user raises them with options.  Inputs above them are refused
+ * with a message naming the option, never by running out of memory. */
+typedef struct Limits {
+    int64_t max_tasks;      /* --max-tasks */
+    int64_t max_edges;      /* --max-edges */
+    int64_t max_dsps;       /* --max-dsps */
+    int64_t max_iterations; /* --max-iterations */
+    int64_t max_file_bytes; /* --max-file-size */
+} Limits;
+
+/* ------------------------------------------------------------------------------------------
+ * Schedule (DESIGN.md section 3)
+ *
+ * A schedule maps every task to a DSP and gives each DSP a sequence of operations executed
+ * once per iteration, in order.  A message joins one source DSP to one destination DSP and
+ * carries one or more edges of the same delay; per DSP pair, receives are in the same order
+ * as sends.  Edges between tasks on the same DSP need no message (the consumer reads the
+ * producer's buffer).
+ * ------------------------------------------------------------------------------------------ */
+
+typedef enum { OP_COMPUTE, OP_SEND, OP_RECV } OpKind;
+
+typedef struct Op {
+    OpKind kind;
+    int ref; /* OP_COMPUTE: task index; OP_SEND, OP_RECV: message index */
+} Op;
+
+typedef struct Msg {
+    int src, dst;   /* DSPs, src != dst */
+    int *edges;     /* edge indices carried, nedges >= 1; all of the same delay */
+    int nedges;     /* > 1 = aggregated: packed by the sender, unpacked by the receiver */
+    int64_t bytes;  /* sum of the edges' bytes */
+    int delay;      /* the common delay of its edges */
+    bool pipelined; /* receive double-buffered: posted one iteration ahead */
+} Msg;
+
+typedef struct Sched {
+    Arena *arena;
+    const Graph *g;
+    const Platform *p;
+    int ndsps;
+    int *map;  /* [g->ntasks] task -> DSP */
+    Op **ops;  /* [ndsps] operation sequence of each DSP */
+    int *nops; /* [ndsps] */
+    int *capops; /* [ndsps] capacity of ops[d] */
+    Msg *msgs; /* messages; index = message id */
+    int nmsgs;
+    int capmsgs;
+    int *edge_msg; /* [g->nedges] message carrying the edge, or -1 (same DSP) */
+} Sched;
+
+/* ------------------------------------------------------------------------------------------
+ * Evaluator results (passes/evaluate.c)
+ *
+ * Times of one operation in one iteration: the DSP reaches it at `ready`, waits until
+ * `start` (for data, a free buffer or a completed transfer), is busy until `end`.
+ * ------------------------------------------------------------------------------------------ */
+
+typedef struct OpTime {
+    int64_t ready, start, end;
+} OpTime;
+
+typedef struct MsgTime {
+    int64_t issue;  /* sender finished its SEND (transfer handed to the DMA) */
+    int64_t post;   /* receive posted (-1 if never: skipped by a delay) */
+    int64_t depart; /* data starts to move: max(issue, post) + handshake, or issue if eager */
+    int64_t arrive; /* data fully in the receiver's buffer */
+} MsgTime;
+
+/* One step of a deadlock cycle: operation `op` of DSP `dsp` in iteration `iter`. */
+typedef struct DeadStep {
+    int dsp, op;
+    int64_t iter;
+} DeadStep;
+
+typedef struct EvalResult {
+    int64_t length;    /* cycle at which the last DSP finishes the last iteration; -1 if
+                          deadlocked */
+    int64_t *busy;     /* [ndsps] cycles busy (compute and overheads) over all iterations */
+    int64_t *idle;     /* [ndsps] length - busy */
+    int64_t *compute;  /* [ndsps] cycles of COMPUTE over all iterations */
+    int nrec;          /* iterations recorded */
+    int64_t *rec_iter; /* [nrec] which iterations, ascending */
+    OpTime **op_time;  /* [ndsps][nrec * nops[d]]: op_time[d][r * nops[d] + k] */
+    MsgTime *msg_time; /* [nrec * nmsgs]: msg_time[r * nmsgs + m] */
+    bool deadlock;
+    DeadStep *cycle; /* the blocking cycle, in order; ncycle steps */
+    int ncycle;
+} EvalResult;
+
+/* Which iterations to record: the first `first` and the last `last` (all if
+ * first + last >= iterations; first = last = 0 records none). */
+typedef struct EvalOpts {
+    int64_t first, last;
+} EvalOpts;
+
+/* ------------------------------------------------------------------------------------------
+ * Compilation unit and passes
+ * ------------------------------------------------------------------------------------------ */
+
+typedef enum { OPT_NONE, OPT_MA, OPT_CP, OPT_BFCO, OPT_ES } OptMethod;
+
+typedef struct Options {
+    Limits limits;
+    const char *platform; /* --platform override, or NULL */
+    int dsps;             /* --dsps override, or 0 */
+    int64_t iterations;   /* --iterations override, or 0 */
+    int64_t search_budget; /* local-search evaluations after HEFT; 0 = off, -1 = default */
+    OptMethod method;
+    uint64_t seed;
+    int threads;
+    bool verbose;
+} Options;
+
+typedef struct Unit {
+    Graph *g;
+    Platform *p; /* == g->platform */
+    Sched *s;    /* NULL until pass_schedule */
+    const Options *opt;
+} Unit;
+
+/* ------------------------------------------------------------------------------------------
+ * ir/arena.c
+ * ------------------------------------------------------------------------------------------ */
+
+Arena *arena_new(void);                         /* aborts through ice() when out of memory */
+void *arena_alloc(Arena *a, size_t n);          /* zeroed, aligned for any type */
+void *arena_array(Arena *a, size_t n, size_t size); /* n * size, overflow checked */
+char *arena_strdup(Arena *a, const char *s);
+char *arena_strndup(Arena *a, const char *s, size_t n);
+char *arena_printf(Arena *a, const char *fmt, ...) TGC_PRINTF(2, 3);
+size_t arena_used(const Arena *a);
+void arena_free(Arena *a);
+
+/* ------------------------------------------------------------------------------------------
+ * ir/diag.c
+ * ------------------------------------------------------------------------------------------ */
+
+Diag *diag_new(void);
+void diag_free(Diag *d);
+void diag_error(Diag *d, const Loc *loc, const char *fmt, ...) TGC_PRINTF(3, 4);
+void diag_warning(Diag *d, const Loc *loc, const char *fmt, ...) TGC_PRINTF(3, 4);
+void diag_note(Diag *d, const Loc *loc, const char *fmt, ...) TGC_PRINTF(3, 4);
+void diag_vreport(Diag *d, DiagLevel lv, const Loc *loc, const char *fmt, va_list ap);
+int diag_errors(const Diag *d);   /* number of errors so far */
+const char *diag_text(const Diag *d); /* all messages, one per line, in order */
+void diag_flush(Diag *d, FILE *f);    /* write the messages not yet written */
+void diag_clear(Diag *d);
+/* The closest candidate to `word` by edit distance, or NULL if none is close enough. */
+const char *diag_suggest(const char *word, const char *const *cands, size_t ncands);
+/* Internal compiler error: names the file and line and aborts. */
+TGC_NORETURN void ice_at(const char *file, int line, const char *fmt, ...) TGC_PRINTF(3, 4);
+#define ice(...) ice_at(__FILE__, __LINE__, __VA_ARGS__)
+
+/* ------------------------------------------------------------------------------------------
+ * ir/graph.c
+ * ------------------------------------------------------------------------------------------ */
+
+Limits ir_default_limits(void);
+Graph *ir_graph_new(void);
+void ir_graph_free(Graph *g);
+/* Builds succ/pred and topo.  Returns 0, or -1 when zero-delay edges have a cycle (topo is
+ * then NULL). */
+int ir_graph_index(Graph *g);
+int ir_task_find(const Graph *g, const char *id); /* task index or -1 */
+int64_t ir_task_cycles(const Task *t, int dsp);   /* cost on DSP dsp */
+int64_t ir_task_mean_cycles(const Task *t, int ndsps);
+/* Length of the longest zero-delay path counting task costs (mean over DSPs) and, when
+ * with_comm, edge costs on the abstract model (bytes).  Requires ir_graph_index. */
+int64_t ir_critical_path(const Graph *g, int ndsps, bool with_comm);
+
+/* ------------------------------------------------------------------------------------------
+ * ir/platform.c
+ * ------------------------------------------------------------------------------------------ */
+
+/* Names of the presets, NULL-terminated. */
+extern const char *const plat_preset_names[];
+/* A preset, or NULL if the name is unknown. */
+Platform *plat_preset(Arena *a, const char *name);
+/* An abstract-model platform of n DSPs. */
+Platform *plat_abstract(Arena *a, int ndsps);
+/* A BWDSP platform with preset defaults, nboards boards in a chain (no links set when 1). */
+Platform *plat_bwdsp_defaults(Arena *a);
+/* Change the DSP count (--dsps): for BWDSP, boards = ceil(n / dsps_per_board) in a chain
+ * when the platform must grow; error text in *why and -1 when impossible. */
+int plat_set_dsps(Arena *a, Platform *p, int ndsps, const char **why);
+/* Derive the routes; returns -1 when the board graph is not connected. */
+int plat_finish(Arena *a, Platform *p);
+int plat_board(const Platform *p, int dsp);
+/* Switches a message crosses from DSP a to DSP b (1 on one board). */
+int plat_switch_hops(const Platform *p, int a, int b);
+/* Packets of an n-byte message and the size of the largest and of the last. */
+int64_t plat_packets(const Platform *p, int64_t bytes);
+/* Serialisation time of one packet of s bytes on one link: ceil(s*8*clock/link_mbps). */
+int64_t plat_ser(const Platform *p, int64_t s);
+/* Contention-free fabric time of an n-byte message from DSP a to DSP b (section 4);
+ * the abstract model returns n. */
+int64_t plat_fabric_time(const Platform *p, int a, int b, int64_t bytes);
+/* Cost of an edge of n bytes between two DSPs for list scheduling: the whole path of a
+ * single blocking message (send overhead, handshake, fabric, receive overhead); 0 when
+ * a == b; n on the abstract model. */
+int64_t plat_comm_cost(const Platform *p, int a, int b, int64_t bytes);
+/* Mean of plat_comm_cost over all ordered pairs of distinct DSPs (HEFT's mean cost). */
+int64_t plat_mean_comm_cost(const Platform *p, int64_t bytes);
+double plat_cycles_to_us(const Platform *p, int64_t cycles);
+
+/* ------------------------------------------------------------------------------------------
+ * ir/sched.c
+ * ------------------------------------------------------------------------------------------ */
+
+Sched *ir_sched_new(const Graph *g, const Platform *p);
+void ir_sched_free(Sched *s);
+Sched *ir_sched_copy(const Sched *s);
+void ir_sched_push_op(Sched *s, int dsp, OpKind kind, int ref);
+int ir_sched_add_msg(Sched *s, int src, int dst, const int *edges, int nedges);
+/* Checks the invariants of a schedule (every task computed once on its mapped DSP, every
+ * cross-DSP edge carried by exactly one message, sends before receives in the same order
+ * per pair, ...).  Reports through d and returns -1 on the first broken one. */
+int ir_sched_verify(const Sched *s, Diag *d);
+
+#endif /* TGC_IR_H */
