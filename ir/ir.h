@@ -327,7 +327,7 @@ void ir_graph_free(Graph *g);
 int ir_graph_index(Graph *g);
 int ir_task_find(const Graph *g, const char *id); /* task index or -1 */
 int64_t ir_task_cycles(const Task *t, int dsp);   /* cost on DSP dsp */
-int64_t ir_task_mean_cycles(const Task *t, int ndsps);
+double ir_task_mean_cycles(const Task *t, int ndsps); /* mean over the DSPs */
 /* Length of the longest zero-delay path counting task costs (mean over DSPs) and, when
  * with_comm, edge costs on the abstract model (bytes).  Requires ir_graph_index. */
 int64_t ir_critical_path(const Graph *g, int ndsps, bool with_comm);
@@ -380,5 +380,31 @@ int ir_sched_add_msg(Sched *s, int src, int dst, const int *edges, int nedges);
  * cross-DSP edge carried by exactly one message, sends before receives in the same order
  * per pair, ...).  Reports through d and returns -1 on the first broken one. */
 int ir_sched_verify(const Sched *s, Diag *d);
+
+/* ------------------------------------------------------------------------------------------
+ * frontend/load.c - tgc-graph/1 reader (jansson); the accepted schema is at its top
+ * ------------------------------------------------------------------------------------------ */
+
+/* Reads a graph from a file ("-" = standard input), resolves its platform (opt->platform
+ * overrides the graph's, opt->dsps resizes it) and runs the semantic checks.  Returns NULL
+ * after reporting every error of the pass through d. */
+Graph *fe_load_graph(const char *path, const Options *opt, Diag *d);
+/* The same from a string; `name` stands for the file in messages. */
+Graph *fe_load_graph_string(const char *text, const char *name, const Options *opt, Diag *d);
+
+/* ------------------------------------------------------------------------------------------
+ * frontend/platform_json.c - tgc-platform/1 reader
+ * ------------------------------------------------------------------------------------------ */
+
+/* `ref` is a preset name or a path to a tgc-platform/1 file (relative paths are taken from
+ * base_dir when not NULL).  Returns NULL after reporting (unknown preset: "did you mean"). */
+Platform *fe_load_platform(Arena *a, const char *ref, const char *base_dir, Diag *d);
+
+/* ------------------------------------------------------------------------------------------
+ * frontend/check.c - semantic checks of a lowered graph
+ * ------------------------------------------------------------------------------------------ */
+
+/* Every check of DESIGN.md section 2 and issue 2; returns the number of errors reported. */
+int fe_check(Graph *g, const Options *opt, Diag *d);
 
 #endif /* TGC_IR_H */

@@ -1,0 +1,234 @@
+/*
+ * ir/diag.c - diagnostics as data.
+ *
+ * Library code reports errors here and returns; only tools/ decides the exit status.  Each
+ * message is one line:  FILE:LINE:COL: error: msg   (positions known, e.g. JSON syntax)
+ *                       FILE: /json/pointer: error: msg   (semantic errors)
+ *                       FILE: error: msg
+ * Messages are lowercase, without a final period, names in double quotes.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "ir.h"
+
+struct Diag {
+    char *buf; /* all messages so far */
+    size_t len, cap;
+    size_t flushed; /* bytes of buf already written by diag_flush */
+    int nerrors;
+};
+
+Diag *
+diag_new(void)
+{
+    Diag *d = calloc(1, sizeof *d);
+    if (!d)
+        ice("out of memory");
+    return d;
+}
+
+void
+diag_free(Diag *d)
+{
+    if (!d)
+        return;
+    free(d->buf);
+    free(d);
+}
+
+static void
+append(Diag *d, const char *s, size_t n)
+{
+    if (d->len + n + 1 > d->cap) {
+        size_t cap = d->cap ? d->cap : 256;
+        while (cap < d->len + n + 1)
+            cap *= 2;
+        char *nb = realloc(d->buf, cap);
+        if (!nb)
+            ice("out of memory");
+        d->buf = nb;
+        d->cap = cap;
+    }
+    memcpy(d->buf + d->len, s, n);
+    d->len += n;
+    d->buf[d->len] = 0;
+}
+
+static void
+appendf(Diag *d, const char *fmt, ...) TGC_PRINTF(2, 3);
+
+static void
+appendv(Diag *d, const char *fmt, va_list ap)
+{
+    char small[512];
+    va_list ap2;
+    va_copy(ap2, ap);
+    int n = vsnprintf(small, sizeof small, fmt, ap);
+    if (n < 0) {
+        va_end(ap2);
+        ice("bad format \"%s\"", fmt);
+    }
+    if ((size_t)n < sizeof small) {
+        append(d, small, (size_t)n);
+    } else {
+        char *big = malloc((size_t)n + 1);
+        if (!big)
+            ice("out of memory");
+        vsnprintf(big, (size_t)n + 1, fmt, ap2);
+        append(d, big, (size_t)n);
+        free(big);
+    }
+    va_end(ap2);
+}
+
+static void
+appendf(Diag *d, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    appendv(d, fmt, ap);
+    va_end(ap);
+}
+
+void
+diag_vreport(Diag *d, DiagLevel lv, const Loc *loc, const char *fmt, va_list ap)
+{
+    static const char *const names[] = {"error", "warning", "note"};
+    if (loc && loc->file) {
+        if (loc->line > 0 && loc->col > 0)
+            appendf(d, "%s:%d:%d: ", loc->file, loc->line, loc->col);
+        else if (loc->line > 0)
+            appendf(d, "%s:%d: ", loc->file, loc->line);
+        else if (loc->pointer)
+            appendf(d, "%s: %s: ", loc->file, loc->pointer[0] ? loc->pointer : "/");
+        else
+            appendf(d, "%s: ", loc->file);
+    } else if (loc && loc->pointer) {
+        appendf(d, "%s: ", loc->pointer[0] ? loc->pointer : "/");
+    }
+    appendf(d, "%s: ", names[lv]);
+    appendv(d, fmt, ap);
+    append(d, "\n", 1);
+    if (lv == DIAG_ERROR)
+        d->nerrors++;
+}
+
+void
+diag_error(Diag *d, const Loc *loc, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    diag_vreport(d, DIAG_ERROR, loc, fmt, ap);
+    va_end(ap);
+}
+
+void
+diag_warning(Diag *d, const Loc *loc, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    diag_vreport(d, DIAG_WARNING, loc, fmt, ap);
+    va_end(ap);
+}
+
+void
+diag_note(Diag *d, const Loc *loc, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    diag_vreport(d, DIAG_NOTE, loc, fmt, ap);
+    va_end(ap);
+}
+
+int
+diag_errors(const Diag *d)
+{
+    return d->nerrors;
+}
+
+const char *
+diag_text(const Diag *d)
+{
+    return d->buf ? d->buf : "";
+}
+
+void
+diag_flush(Diag *d, FILE *f)
+{
+    if (d->len > d->flushed) {
+        fwrite(d->buf + d->flushed, 1, d->len - d->flushed, f);
+        fflush(f);
+        d->flushed = d->len;
+    }
+}
+
+void
+diag_clear(Diag *d)
+{
+    d->len = d->flushed = 0;
+    d->nerrors = 0;
+    if (d->buf)
+        d->buf[0] = 0;
+}
+
+/* Optimal string alignment distance (Damerau-Levenshtein with adjacent transpositions),
+ * bounded: returns limit + 1 as soon as the distance must exceed limit. */
+static size_t
+distance(const char *a, const char *b, size_t limit)
+{
+    size_t la = strlen(a), lb = strlen(b);
+    if ((la > lb ? la - lb : lb - la) > limit)
+        return limit + 1;
+    if (la > 64 || lb > 64)
+        return strcmp(a, b) ? limit + 1 : 0;
+    size_t d[65][65];
+    for (size_t i = 0; i <= la; i++)
+        d[i][0] = i;
+    for (size_t j = 0; j <= lb; j++)
+        d[0][j] = j;
+    for (size_t i = 1; i <= la; i++) {
+        for (size_t j = 1; j <= lb; j++) {
+            size_t cost = a[i - 1] != b[j - 1];
+            size_t v = d[i - 1][j] + 1;
+            if (d[i][j - 1] + 1 < v)
+                v = d[i][j - 1] + 1;
+            if (d[i - 1][j - 1] + cost < v)
+                v = d[i - 1][j - 1] + cost;
+            if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] &&
+                d[i - 2][j - 2] + 1 < v)
+                v = d[i - 2][j - 2] + 1;
+            d[i][j] = v;
+        }
+    }
+    return d[la][lb];
+}
+
+const char *
+diag_suggest(const char *word, const char *const *cands, size_t ncands)
+{
+    size_t len = strlen(word);
+    size_t limit = len < 3 ? 1 : len < 8 ? 2 : 3;
+    const char *best = NULL;
+    size_t bestd = limit + 1;
+    for (size_t i = 0; i < ncands; i++) {
+        size_t dd = distance(word, cands[i], limit);
+        if (dd < bestd) {
+            bestd = dd;
+            best = cands[i];
+        }
+    }
+    return best;
+}
+
+void
+ice_at(const char *file, int line, const char *fmt, ...)
+{
+    va_list ap;
+    fprintf(stderr, "tgc: internal compiler error at %s:%d: ", file, line);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputs("\nplease report this with the input that caused it\n", stderr);
+    abort();
+}

@@ -1,0 +1,311 @@
+/*
+ * ir/platform.c - the platform model of DESIGN.md sections 2 and 4: presets, routes along the
+ * minimum spanning tree of the board links, packetisation and contention-free fabric time.
+ *
+ * Routes: Prim from board 0 over the (unweighted) board links; when several links could join
+ * the tree, the one that adds the lowest-numbered board wins, then the one from the
+ * lowest-numbered tree board.  The runtime (runtime/) computes the same tree on its own.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "ir.h"
+
+const char *const plat_preset_names[] = {
+    "bwdsp-1board", "bwdsp-2board", "bwdsp-4board", "bwdsp-16board", "abstract", NULL,
+};
+
+Platform *
+plat_bwdsp_defaults(Arena *a)
+{
+    Platform *p = arena_alloc(a, sizeof *p);
+    p->name = "bwdsp";
+    p->model = MODEL_BWDSP;
+    p->nboards = 1;
+    p->dsps_per_board = 4;
+    p->ndsps = 4;
+    p->dsp_clock_mhz = 500;
+    p->link_mbps = 4416;
+    p->packet_bytes = 276;
+    p->payload_bytes = 250;
+    p->switch_latency = 100;
+    p->send_overhead = 600;
+    p->recv_overhead = 400;
+    p->post_overhead = 300;
+    p->wait_overhead = 200;
+    p->copy_bytes_per_cycle = 8;
+    p->handshake = 300;
+    p->eager_limit = 0;
+    p->dsp_memory_bytes = 2097152;
+    return p;
+}
+
+Platform *
+plat_abstract(Arena *a, int ndsps)
+{
+    Platform *p = plat_bwdsp_defaults(a);
+    p->name = "abstract";
+    p->model = MODEL_ABSTRACT;
+    p->nboards = 0;
+    p->dsps_per_board = 0;
+    p->ndsps = ndsps;
+    p->switch_latency = p->send_overhead = p->recv_overhead = 0;
+    p->post_overhead = p->wait_overhead = p->handshake = 0;
+    p->eager_limit = 0;
+    p->copy_bytes_per_cycle = 1000000; /* packing is free: ceil(n / 1e6) is 0 only for n = 0 */
+    return p;
+}
+
+static void
+set_links(Arena *a, Platform *p, const int (*l)[2], int n)
+{
+    p->nlinks = n;
+    p->links = arena_array(a, (size_t)n, sizeof *p->links);
+    for (int i = 0; i < n; i++) {
+        p->links[i].a = l[i][0];
+        p->links[i].b = l[i][1];
+    }
+}
+
+static void
+chain_links(Arena *a, Platform *p)
+{
+    p->nlinks = p->nboards - 1;
+    p->links = arena_array(a, (size_t)(p->nlinks > 0 ? p->nlinks : 1), sizeof *p->links);
+    for (int i = 0; i + 1 < p->nboards; i++) {
+        p->links[i].a = i;
+        p->links[i].b = i + 1;
+    }
+}
+
+/* Board links of the preset with nboards boards: 2 = one link, 4 = ring, 16 = 4x4 mesh;
+ * other counts get a chain.  Returns 0 if a preset topology was used. */
+static void
+preset_links(Arena *a, Platform *p)
+{
+    static const int two[][2] = {{0, 1}};
+    static const int ring[][2] = {{0, 1}, {1, 2}, {2, 3}, {3, 0}};
+    if (p->nboards == 2) {
+        set_links(a, p, two, 1);
+    } else if (p->nboards == 4) {
+        set_links(a, p, ring, 4);
+    } else if (p->nboards == 16) {
+        int mesh[24][2], n = 0;
+        for (int r = 0; r < 4; r++)
+            for (int c = 0; c < 4; c++) {
+                if (c + 1 < 4) {
+                    mesh[n][0] = r * 4 + c;
+                    mesh[n++][1] = r * 4 + c + 1;
+                }
+                if (r + 1 < 4) {
+                    mesh[n][0] = r * 4 + c;
+                    mesh[n++][1] = (r + 1) * 4 + c;
+                }
+            }
+        set_links(a, p, (const int(*)[2])mesh, n);
+    } else {
+        chain_links(a, p);
+    }
+}
+
+Platform *
+plat_preset(Arena *a, const char *name)
+{
+    int boards;
+    if (strcmp(name, "abstract") == 0) {
+        Platform *p = plat_abstract(a, 4);
+        plat_finish(a, p);
+        return p;
+    }
+    if (strcmp(name, "bwdsp-1board") == 0)
+        boards = 1;
+    else if (strcmp(name, "bwdsp-2board") == 0)
+        boards = 2;
+    else if (strcmp(name, "bwdsp-4board") == 0)
+        boards = 4;
+    else if (strcmp(name, "bwdsp-16board") == 0)
+        boards = 16;
+    else
+        return NULL;
+    Platform *p = plat_bwdsp_defaults(a);
+    p->name = arena_strdup(a, name);
+    p->nboards = boards;
+    p->ndsps = boards * p->dsps_per_board;
+    preset_links(a, p);
+    if (plat_finish(a, p) != 0)
+        ice("preset \"%s\" is not connected", name);
+    return p;
+}
+
+int
+plat_set_dsps(Arena *a, Platform *p, int ndsps, const char **why)
+{
+    if (ndsps < 1) {
+        *why = "the number of DSPs must be at least 1";
+        return -1;
+    }
+    if (p->model == MODEL_ABSTRACT) {
+        p->ndsps = ndsps;
+        return plat_finish(a, p);
+    }
+    if (ndsps % p->dsps_per_board != 0) {
+        *why = arena_printf(a, "%d DSPs is not a whole number of boards of %d", ndsps,
+                            p->dsps_per_board);
+        return -1;
+    }
+    int boards = ndsps / p->dsps_per_board;
+    if (boards != p->nboards) {
+        p->nboards = boards;
+        preset_links(a, p);
+    }
+    p->ndsps = ndsps;
+    return plat_finish(a, p);
+}
+
+int
+plat_finish(Arena *a, Platform *p)
+{
+    int nb = p->nboards;
+    if (p->model == MODEL_ABSTRACT || nb <= 0) {
+        p->mst_parent = NULL;
+        p->board_hops = NULL;
+        return 0;
+    }
+    int *parent = arena_array(a, (size_t)nb, sizeof *parent);
+    int *hops = arena_array(a, (size_t)nb * (size_t)nb, sizeof *hops);
+    bool *in = calloc((size_t)nb, sizeof *in);
+    int *depth = calloc((size_t)nb, sizeof *depth);
+    if (!in || !depth)
+        ice("out of memory");
+    for (int i = 0; i < nb; i++)
+        parent[i] = -1;
+    in[0] = true;
+    for (int added = 1; added < nb; added++) {
+        int bu = -1, bv = -1;
+        for (int l = 0; l < p->nlinks; l++) {
+            int u = p->links[l].a, v = p->links[l].b;
+            if (in[u] == in[v])
+                continue;
+            if (!in[u]) {
+                int t = u;
+                u = v;
+                v = t;
+            }
+            if (bv < 0 || v < bv || (v == bv && u < bu)) {
+                bu = u;
+                bv = v;
+            }
+        }
+        if (bv < 0) {
+            free(in);
+            free(depth);
+            return -1; /* not connected */
+        }
+        in[bv] = true;
+        parent[bv] = bu;
+        depth[bv] = depth[bu] + 1;
+    }
+    /* Tree distance: climb from the deeper board until the two meet. */
+    for (int x = 0; x < nb; x++)
+        for (int y = 0; y < nb; y++) {
+            int u = x, v = y, h = 0;
+            while (u != v) {
+                if (depth[u] >= depth[v])
+                    u = parent[u];
+                else
+                    v = parent[v];
+                h++;
+            }
+            hops[x * nb + y] = h;
+        }
+    free(in);
+    free(depth);
+    p->mst_parent = parent;
+    p->board_hops = hops;
+    return 0;
+}
+
+int
+plat_board(const Platform *p, int dsp)
+{
+    return p->model == MODEL_ABSTRACT ? 0 : dsp / p->dsps_per_board;
+}
+
+int
+plat_switch_hops(const Platform *p, int a, int b)
+{
+    if (p->model == MODEL_ABSTRACT)
+        return 0;
+    int ba = plat_board(p, a), bb = plat_board(p, b);
+    return 1 + p->board_hops[ba * p->nboards + bb];
+}
+
+int64_t
+plat_packets(const Platform *p, int64_t bytes)
+{
+    if (bytes <= p->payload_bytes)
+        return 1;
+    return (bytes + p->payload_bytes - 1) / p->payload_bytes;
+}
+
+int64_t
+plat_ser(const Platform *p, int64_t s)
+{
+    int64_t num = s * 8 * p->dsp_clock_mhz;
+    return (num + p->link_mbps - 1) / p->link_mbps;
+}
+
+int64_t
+plat_fabric_time(const Platform *p, int a, int b, int64_t bytes)
+{
+    if (p->model == MODEL_ABSTRACT)
+        return bytes;
+    int64_t k = plat_packets(p, bytes);
+    int64_t hdr = p->packet_bytes - p->payload_bytes;
+    int64_t last = bytes - (k - 1) * p->payload_bytes; /* payload of the last packet */
+    int64_t full = p->payload_bytes + hdr;
+    int64_t ser_full = plat_ser(p, full), ser_last = plat_ser(p, last + hdr);
+    int64_t sum = (k - 1) * ser_full + ser_last;
+    int64_t largest = k > 1 ? ser_full : ser_last;
+    int64_t h = plat_switch_hops(p, a, b);
+    return sum + h * (p->switch_latency + largest);
+}
+
+int64_t
+plat_comm_cost(const Platform *p, int a, int b, int64_t bytes)
+{
+    if (a == b)
+        return 0;
+    if (p->model == MODEL_ABSTRACT)
+        return bytes;
+    int64_t hs = bytes <= p->eager_limit ? 0 : p->handshake;
+    return p->send_overhead + hs + plat_fabric_time(p, a, b, bytes) + p->recv_overhead;
+}
+
+int64_t
+plat_mean_comm_cost(const Platform *p, int64_t bytes)
+{
+    int n = p->ndsps;
+    if (n < 2)
+        return 0;
+    if (p->model == MODEL_ABSTRACT)
+        return bytes;
+    /* Cost depends only on the board pair: sum over board pairs weighted by DSP pairs. */
+    int dpb = p->dsps_per_board;
+    int64_t sum = 0, pairs = 0;
+    for (int x = 0; x < p->nboards; x++)
+        for (int y = 0; y < p->nboards; y++) {
+            int64_t np = x == y ? (int64_t)dpb * (dpb - 1) : (int64_t)dpb * dpb;
+            if (!np)
+                continue;
+            sum += np * plat_comm_cost(p, x * dpb, y * dpb + (x == y), bytes);
+            pairs += np;
+        }
+    return pairs ? sum / pairs : 0;
+}
+
+double
+plat_cycles_to_us(const Platform *p, int64_t cycles)
+{
+    return (double)cycles / (double)p->dsp_clock_mhz;
+}
