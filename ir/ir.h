@@ -407,4 +407,74 @@ Platform *fe_load_platform(Arena *a, const char *ref, const char *base_dir, Diag
 /* Every check of DESIGN.md section 2 and issue 2; returns the number of errors reported. */
 int fe_check(Graph *g, const Options *opt, Diag *d);
 
+/* ------------------------------------------------------------------------------------------
+ * frontend/import_stg.c, frontend/import_dot.c - importers (tgc import)
+ * ------------------------------------------------------------------------------------------ */
+
+/* Standard Task Graph Set file -> graph on the abstract model, zero edge costs. */
+Graph *fe_import_stg(const char *path, const Options *opt, Diag *d);
+/* Graphviz DOT (cgraph) with node/edge attribute Weight (or cycles / bytes). */
+Graph *fe_import_dot(const char *path, const Options *opt, Diag *d);
+
+/* ------------------------------------------------------------------------------------------
+ * frontend/sched_json.c - tgc-schedule/1 reader (tgc schedule --from)
+ * ------------------------------------------------------------------------------------------ */
+
+/* Reads a schedule file: the embedded graph and platform and the schedule.  *gout receives
+ * the graph (the caller frees it with ir_graph_free after ir_sched_free).  NULL on error. */
+Sched *fe_load_schedule(const char *path, const Options *opt, Graph **gout, Diag *d);
+
+/* ------------------------------------------------------------------------------------------
+ * passes/schedule.c - initial schedule: insertion-based HEFT, then a local search whose
+ * objective is the evaluated length over all iterations
+ * ------------------------------------------------------------------------------------------ */
+
+int pass_schedule(Unit *u, Diag *d); /* fills u->s; 0, or -1 after reporting */
+
+/* ------------------------------------------------------------------------------------------
+ * passes/comm.c - message insertion
+ * ------------------------------------------------------------------------------------------ */
+
+/* Given a schedule whose DSPs hold only COMPUTE operations (mapping and order set), inserts
+ * one message per edge across DSPs: its SEND on the source DSP right after the producer, its
+ * RECV on the destination DSP right before the first consumer, per DSP pair in the same
+ * order on both sides.  Existing SEND/RECV operations and messages are dropped first. */
+void comm_insert(Sched *s);
+int pass_comm(Unit *u, Diag *d);
+
+/* ------------------------------------------------------------------------------------------
+ * passes/evaluate.c - the execution model of DESIGN.md section 3 over all iterations
+ * ------------------------------------------------------------------------------------------ */
+
+typedef struct Evaluator Evaluator; /* reusable workspace for the hot loop (BFCO) */
+
+/* A workspace for any schedule of graph g on platform p (at most g->ntasks + 2 * g->nedges
+ * operations and g->nedges messages). */
+Evaluator *eval_new(const Graph *g, const Platform *p);
+void eval_free(Evaluator *ev);
+/* Schedule length in cycles, or -1 when the schedule deadlocks.  Allocates nothing. */
+int64_t eval_length(Evaluator *ev, const Sched *s);
+/* Full evaluation: fills r (arrays from arena a) with times of the iterations chosen by o,
+ * busy/idle per DSP and, on deadlock, the blocking cycle.  Returns 0, or -1 on deadlock. */
+int eval_run(const Sched *s, const EvalOpts *o, EvalResult *r, Arena *a);
+/* Writes a deadlock cycle as "DSP 0: RECV m3 (iteration 0) -> DSP 1: ..." into d. */
+void eval_report_deadlock(const Sched *s, const EvalResult *r, Diag *d);
+int pass_verify(Unit *u, Diag *d); /* evaluates u->s; reports a deadlock as an error */
+
+/* ------------------------------------------------------------------------------------------
+ * backend/graph_json.c - tgc-graph/1 and tgc-platform/1 writers (importers, schedule files)
+ * ------------------------------------------------------------------------------------------ */
+
+/* Both return a NUL-terminated malloc'd string of the JSON document (caller frees). */
+char *cg_graph_json(const Graph *g);
+char *cg_platform_json(const Platform *p);
+
+/* ------------------------------------------------------------------------------------------
+ * backend/sched_json.c, backend/dot.c, backend/gantt.c - schedules a person can read
+ * ------------------------------------------------------------------------------------------ */
+
+char *cg_sched_json(const Sched *s, const EvalResult *r);          /* tgc-schedule/1 */
+char *cg_sched_dot(const Sched *s, const EvalResult *r);           /* via cgraph */
+char *cg_sched_gantt(const Sched *s, const EvalResult *r);         /* SVG */
+
 #endif /* TGC_IR_H */
