@@ -1,0 +1,44 @@
+#!/bin/sh
+# setup.sh - set up, configure and build tgc on Debian 12.
+#
+# Installs the Debian packages tgc needs that are missing (apt-get, as root or through sudo;
+# nothing is downloaded from anywhere else), then configures and builds in ./build.  Safe to
+# run any number of times: installed packages are skipped and the build is incremental.
+#
+#   ./setup.sh            install what is missing, configure, build
+#   ./setup.sh --deps     only install what is missing
+set -eu
+
+cd "$(dirname "$0")"
+
+# build tools, the libraries tgc links (jansson, cgraph), the test framework (Check), and
+# the tools the tests use (graphviz's dot renders schedules, valgrind checks memory)
+pkgs="gcc make cmake pkg-config libjansson-dev libgraphviz-dev graphviz check libsubunit-dev
+valgrind"
+
+missing=""
+for p in $pkgs; do
+    if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+        missing="$missing $p"
+    fi
+done
+if [ -n "$missing" ]; then
+    echo "setup: installing$missing"
+    if [ "$(id -u)" -eq 0 ]; then
+        sudo=""
+    elif command -v sudo >/dev/null 2>&1; then
+        sudo="sudo"
+    else
+        echo "setup: error: need root (or sudo) to install:$missing" >&2
+        exit 1
+    fi
+    $sudo apt-get update -qq
+    # shellcheck disable=SC2086 # $missing is a list of package names
+    $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $missing
+fi
+[ "${1:-}" = "--deps" ] && exit 0
+
+jobs=$(nproc 2>/dev/null || echo 2)
+cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+cmake --build build -j"$jobs"
+echo "setup: built build/tools/tgc"
