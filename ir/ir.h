@@ -431,6 +431,35 @@ Sched *fe_load_schedule(const char *path, const Options *opt, Graph **gout, Diag
 
 int pass_schedule(Unit *u, Diag *d); /* fills u->s; 0, or -1 after reporting */
 
+typedef enum { SCHED_HEFT, SCHED_PEFT } SchedAlgo;
+/* pass_schedule with the list scheduler chosen (pass_schedule = SCHED_HEFT). */
+int pass_schedule_with(Unit *u, SchedAlgo algo, Diag *d);
+/* List scheduling of one iteration (zero-delay edges only), insertion-based, costs from
+ * ir_task_cycles and plat_comm_cost; pinned tasks stay on their DSP.  HEFT: upward rank
+ * with mean costs; PEFT (Arabnejad and Barbosa 2014): optimistic cost table.  *out gets a
+ * schedule of COMPUTE operations only, in start order per DSP (comm_insert adds the
+ * messages); ranks_out ([ntasks], may be NULL) the priorities (upward rank, or the OCT
+ * rank); makespan_out (may be NULL) the makespan in the list scheduler's own cost model.
+ * Returns 0, or -1 after reporting (zero-delay cycle, bad pin, cost list of wrong size). */
+int sched_heft(const Graph *g, const Platform *p, Sched **out, double *ranks_out,
+               int64_t *makespan_out, Diag *d);
+int sched_peft(const Graph *g, const Platform *p, Sched **out, double *ranks_out,
+               int64_t *makespan_out, Diag *d);
+/* The optimistic cost table of PEFT, [ntasks * ndsps] row-major; 0, or -1 if cyclic. */
+int sched_oct(const Graph *g, const Platform *p, double *oct_out);
+/* Single-iteration makespan of s's mapping and per-DSP COMPUTE order (other operations
+ * ignored), every task as early as its order and its inputs allow, edge costs from
+ * plat_comm_cost: the list scheduler's cost model.  Equals HEFT's makespan on its own
+ * schedule. */
+int64_t sched_list_makespan(const Sched *s);
+/* Local search: moves, swaps and reorders (kept consistent with the zero-delay
+ * precedences), first improvement of eval_length over g->iterations, at most `budget`
+ * evaluations, pinned tasks fixed.  Replaces *s by the best schedule found (messages
+ * inserted) and returns its length (-1 if every schedule tried deadlocks). */
+int64_t sched_local_search(Sched **s, struct Evaluator *ev, int64_t budget);
+/* The budget that search_budget = -1 stands for (0 when g->iterations == 1). */
+int64_t sched_default_budget(const Graph *g);
+
 /* ------------------------------------------------------------------------------------------
  * passes/comm.c - message insertion
  * ------------------------------------------------------------------------------------------ */
