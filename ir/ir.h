@@ -456,6 +456,7 @@ int64_t sched_list_makespan(const Sched *s);
  * precedences), first improvement of eval_length over g->iterations, at most `budget`
  * evaluations, pinned tasks fixed.  Replaces *s by the best schedule found (messages
  * inserted) and returns its length (-1 if every schedule tried deadlocks). */
+struct Evaluator; /* passes/evaluate.c */
 int64_t sched_local_search(Sched **s, struct Evaluator *ev, int64_t budget);
 /* The budget that search_budget = -1 stands for (0 when g->iterations == 1). */
 int64_t sched_default_budget(const Graph *g);

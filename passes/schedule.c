@@ -1,0 +1,752 @@
+/*
+ * passes/schedule.c - the initial schedule: insertion-based list scheduling (HEFT, or PEFT
+ * on request) of one iteration, then a local search whose objective is the evaluated
+ * length over all iterations (DESIGN.md section 5).
+ *
+ * Requires: an indexed graph (ir_graph_index) with a resolved platform.  Produces u->s with
+ * mapping, per-DSP order and messages (comm_insert); drops any previous schedule.
+ *
+ * Invariant kept throughout: every DSP's COMPUTE order is the restriction of one global
+ * topological order of the zero-delay edges (`seq` below).  With messages inserted as
+ * comm_insert does (send after the producer, receive before the first consumer) such a
+ * schedule cannot deadlock within an iteration, and every move of the local search keeps
+ * the invariant.
+ *
+ * Only zero-delay edges are precedences for the list scheduler: a delay edge carries data
+ * to a later iteration.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ir.h"
+
+static void *
+xcalloc(size_t n, size_t size)
+{
+    void *p = calloc(n ? n : 1, size ? size : 1);
+    if (!p)
+        ice("out of memory");
+    return p;
+}
+
+/* Ranks are doubles (means); sums along different paths that are equal on paper may differ
+ * in the last bits, so ties are judged with a relative tolerance and broken by index. */
+static int
+rank_cmp(double a, double b)
+{
+    double m = a < 0 ? -a : a, mb = b < 0 ? -b : b;
+    if (mb > m)
+        m = mb;
+    double tol = 1e-9 * (m > 1.0 ? m : 1.0);
+    if (a > b + tol)
+        return 1;
+    if (a < b - tol)
+        return -1;
+    return 0;
+}
+
+static int
+check_input(const Graph *g, const Platform *p, Diag *d)
+{
+    Loc loc = {.file = g->file};
+    int bad = 0;
+    if (!g->topo || !g->succ_off) {
+        diag_error(d, &loc, "the zero-delay edges of the graph form a cycle");
+        return -1;
+    }
+    if (p->ndsps < 1) {
+        diag_error(d, &loc, "the platform has no DSP");
+        return -1;
+    }
+    for (int t = 0; t < g->ntasks; t++) {
+        const Task *k = &g->tasks[t];
+        if (k->dsp >= p->ndsps) {
+            diag_error(d, &loc, "task \"%s\" is pinned to DSP %d, the platform has %d", k->id,
+                       k->dsp, p->ndsps);
+            bad = -1;
+        }
+        if (k->ncycles > 1 && k->ncycles != p->ndsps) {
+            diag_error(d, &loc, "task \"%s\" gives %d costs, the platform has %d DSPs", k->id,
+                       k->ncycles, p->ndsps);
+            bad = -1;
+        }
+    }
+    return bad;
+}
+
+static int64_t
+cost(const Graph *g, int t, int dsp)
+{
+    return ir_task_cycles(&g->tasks[t], dsp);
+}
+
+/* Upward rank: mean cost plus the longest mean-cost path to an exit. */
+static void
+upward_ranks(const Graph *g, const Platform *p, double *rank)
+{
+    for (int k = g->ntasks - 1; k >= 0; k--) {
+        int t = g->topo[k];
+        double best = 0;
+        for (int j = g->succ_off[t]; j < g->succ_off[t + 1]; j++) {
+            const Edge *e = &g->edges[g->succ[j]];
+            if (e->delay)
+                continue;
+            double v = (double)plat_mean_comm_cost(p, e->bytes) + rank[e->to];
+            if (v > best)
+                best = v;
+        }
+        rank[t] = ir_task_mean_cycles(&g->tasks[t], p->ndsps) + best;
+    }
+}
+
+int
+sched_oct(const Graph *g, const Platform *p, double *oct)
+{
+    int P = p->ndsps;
+    if (!g->topo || !g->succ_off)
+        return -1;
+    for (int k = g->ntasks - 1; k >= 0; k--) {
+        int t = g->topo[k];
+        for (int pk = 0; pk < P; pk++) {
+            double worst = 0;
+            for (int j = g->succ_off[t]; j < g->succ_off[t + 1]; j++) {
+                const Edge *e = &g->edges[g->succ[j]];
+                if (e->delay)
+                    continue;
+                double cbar = (double)plat_mean_comm_cost(p, e->bytes);
+                double best = INFINITY;
+                for (int pw = 0; pw < P; pw++) {
+                    double v = oct[(size_t)e->to * P + pw] + (double)cost(g, e->to, pw) +
+                               (pw == pk ? 0.0 : cbar);
+                    if (v < best)
+                        best = v;
+                }
+                if (best > worst)
+                    worst = best;
+            }
+            oct[(size_t)t * P + pk] = worst;
+        }
+    }
+    return 0;
+}
+
+/* Busy intervals of one DSP, sorted by start. */
+typedef struct Slot {
+    int64_t start, finish;
+} Slot;
+
+typedef struct Lane {
+    Slot *v;
+    int n, cap;
+} Lane;
+
+/* Earliest start >= ready of a task of length c in an idle gap (insertion policy);
+ * *pos gets the index to insert at. */
+static int64_t
+lane_fit(const Lane *l, int64_t ready, int64_t c, int *pos)
+{
+    int64_t prev = 0;
+    for (int k = 0; k < l->n; k++) {
+        int64_t s = ready > prev ? ready : prev;
+        if (s + c <= l->v[k].start) {
+            *pos = k;
+            return s;
+        }
+        prev = l->v[k].finish;
+    }
+    *pos = l->n;
+    return ready > prev ? ready : prev;
+}
+
+static void
+lane_insert(Lane *l, int pos, int64_t s, int64_t f)
+{
+    if (l->n == l->cap) {
+        l->cap = l->cap ? 2 * l->cap : 8;
+        l->v = realloc(l->v, (size_t)l->cap * sizeof *l->v);
+        if (!l->v)
+            ice("out of memory");
+    }
+    memmove(&l->v[pos + 1], &l->v[pos], (size_t)(l->n - pos) * sizeof *l->v);
+    l->v[pos] = (Slot){s, f};
+    l->n++;
+}
+
+/* Ready list: a binary heap, highest priority first, then lowest task index. */
+typedef struct Heap {
+    int *v;
+    int n;
+    const double *prio;
+} Heap;
+
+static bool
+heap_before(const Heap *h, int a, int b)
+{
+    int c = rank_cmp(h->prio[a], h->prio[b]);
+    return c > 0 || (c == 0 && a < b);
+}
+
+static void
+heap_push(Heap *h, int t)
+{
+    int k = h->n++;
+    h->v[k] = t;
+    while (k > 0 && heap_before(h, h->v[k], h->v[(k - 1) / 2])) {
+        int up = (k - 1) / 2, tmp = h->v[k];
+        h->v[k] = h->v[up];
+        h->v[up] = tmp;
+        k = up;
+    }
+}
+
+static int
+heap_pop(Heap *h)
+{
+    int top = h->v[0];
+    h->v[0] = h->v[--h->n];
+    for (int k = 0;;) {
+        int l = 2 * k + 1, r = l + 1, m = k;
+        if (l < h->n && heap_before(h, h->v[l], h->v[m]))
+            m = l;
+        if (r < h->n && heap_before(h, h->v[r], h->v[m]))
+            m = r;
+        if (m == k)
+            break;
+        int tmp = h->v[k];
+        h->v[k] = h->v[m];
+        h->v[m] = tmp;
+        k = m;
+    }
+    return top;
+}
+
+/* Sort key of the global order: start, finish, then topological position. */
+typedef struct Key {
+    int64_t start, finish;
+    int topo, task;
+} Key;
+
+static int
+key_cmp(const void *a, const void *b)
+{
+    const Key *x = a, *y = b;
+    if (x->start != y->start)
+        return x->start < y->start ? -1 : 1;
+    if (x->finish != y->finish)
+        return x->finish < y->finish ? -1 : 1;
+    return (x->topo > y->topo) - (x->topo < y->topo);
+}
+
+/* The list scheduler shared by HEFT and PEFT: priorities prio[], processor choice by
+ * earliest finish time plus oct[t][p] (NULL for HEFT). */
+static Sched *
+list_schedule(const Graph *g, const Platform *p, const double *prio, const double *oct,
+              int64_t *makespan)
+{
+    int n = g->ntasks, P = p->ndsps;
+    int *map = xcalloc((size_t)n, sizeof *map);
+    int64_t *st = xcalloc((size_t)n, sizeof *st), *fin = xcalloc((size_t)n, sizeof *fin);
+    int *indeg = xcalloc((size_t)n, sizeof *indeg);
+    Lane *lane = xcalloc((size_t)P, sizeof *lane);
+    Heap h = {xcalloc((size_t)n, sizeof(int)), 0, prio};
+    int64_t span = 0;
+
+    for (int i = 0; i < g->nedges; i++)
+        if (g->edges[i].delay == 0)
+            indeg[g->edges[i].to]++;
+    for (int t = 0; t < n; t++)
+        if (indeg[t] == 0)
+            heap_push(&h, t);
+    while (h.n > 0) {
+        int t = heap_pop(&h);
+        int lo = 0, hi = P;
+        if (g->tasks[t].dsp >= 0) {
+            lo = g->tasks[t].dsp;
+            hi = lo + 1;
+        }
+        int bestd = -1, bestpos = 0;
+        int64_t bests = 0, bestf = 0;
+        double bestv = 0;
+        for (int dsp = lo; dsp < hi; dsp++) {
+            int64_t ready = 0;
+            for (int j = g->pred_off[t]; j < g->pred_off[t + 1]; j++) {
+                const Edge *e = &g->edges[g->pred[j]];
+                if (e->delay)
+                    continue;
+                int64_t r = fin[e->from] + plat_comm_cost(p, map[e->from], dsp, e->bytes);
+                if (r > ready)
+                    ready = r;
+            }
+            int pos;
+            int64_t c = cost(g, t, dsp);
+            int64_t s = lane_fit(&lane[dsp], ready, c, &pos);
+            double v = (double)(s + c) + (oct ? oct[(size_t)t * P + dsp] : 0.0);
+            if (bestd < 0 || rank_cmp(v, bestv) < 0) {
+                bestd = dsp;
+                bestpos = pos;
+                bests = s;
+                bestf = s + c;
+                bestv = v;
+            }
+        }
+        map[t] = bestd;
+        st[t] = bests;
+        fin[t] = bestf;
+        if (bestf > span)
+            span = bestf;
+        lane_insert(&lane[bestd], bestpos, bests, bestf);
+        for (int j = g->succ_off[t]; j < g->succ_off[t + 1]; j++) {
+            const Edge *e = &g->edges[g->succ[j]];
+            if (e->delay == 0 && --indeg[e->to] == 0)
+                heap_push(&h, e->to);
+        }
+    }
+
+    /* Per-DSP order = the global order by start time restricted to the DSP. */
+    Key *key = xcalloc((size_t)n, sizeof *key);
+    int *tpos = xcalloc((size_t)n, sizeof *tpos);
+    for (int k = 0; k < n; k++)
+        tpos[g->topo[k]] = k;
+    for (int t = 0; t < n; t++)
+        key[t] = (Key){st[t], fin[t], tpos[t], t};
+    qsort(key, (size_t)n, sizeof *key, key_cmp);
+    Sched *s = ir_sched_new(g, p);
+    for (int t = 0; t < n; t++)
+        s->map[t] = map[t];
+    for (int k = 0; k < n; k++)
+        ir_sched_push_op(s, map[key[k].task], OP_COMPUTE, key[k].task);
+
+    for (int dsp = 0; dsp < P; dsp++)
+        free(lane[dsp].v);
+    free(lane);
+    free(h.v);
+    free(key);
+    free(tpos);
+    free(indeg);
+    free(map);
+    free(st);
+    free(fin);
+    if (makespan)
+        *makespan = span;
+    return s;
+}
+
+int
+sched_heft(const Graph *g, const Platform *p, Sched **out, double *ranks_out,
+           int64_t *makespan_out, Diag *d)
+{
+    *out = NULL;
+    if (check_input(g, p, d) != 0)
+        return -1;
+    double *rank = xcalloc((size_t)g->ntasks, sizeof *rank);
+    upward_ranks(g, p, rank);
+    *out = list_schedule(g, p, rank, NULL, makespan_out);
+    if (ranks_out)
+        memcpy(ranks_out, rank, (size_t)g->ntasks * sizeof *rank);
+    free(rank);
+    return 0;
+}
+
+int
+sched_peft(const Graph *g, const Platform *p, Sched **out, double *ranks_out,
+           int64_t *makespan_out, Diag *d)
+{
+    *out = NULL;
+    if (check_input(g, p, d) != 0)
+        return -1;
+    int n = g->ntasks, P = p->ndsps;
+    double *oct = xcalloc((size_t)n * (size_t)P, sizeof *oct);
+    double *rank = xcalloc((size_t)n, sizeof *rank);
+    sched_oct(g, p, oct);
+    for (int t = 0; t < n; t++) {
+        double sum = 0;
+        for (int k = 0; k < P; k++)
+            sum += oct[(size_t)t * P + k];
+        rank[t] = sum / P;
+    }
+    *out = list_schedule(g, p, rank, oct, makespan_out);
+    if (ranks_out)
+        memcpy(ranks_out, rank, (size_t)n * sizeof *rank);
+    free(rank);
+    free(oct);
+    return 0;
+}
+
+int64_t
+sched_list_makespan(const Sched *s)
+{
+    const Graph *g = s->g;
+    int n = g->ntasks;
+    int64_t *fin = xcalloc((size_t)n, sizeof *fin);
+    bool *done = xcalloc((size_t)n, sizeof *done);
+    int *pc = xcalloc((size_t)s->ndsps, sizeof *pc);
+    int64_t *avail = xcalloc((size_t)s->ndsps, sizeof *avail);
+    int64_t span = 0;
+    /* Repeatedly advance every DSP whose next COMPUTE has all inputs finished. */
+    for (bool progress = true; progress;) {
+        progress = false;
+        for (int dsp = 0; dsp < s->ndsps; dsp++) {
+            while (pc[dsp] < s->nops[dsp]) {
+                Op o = s->ops[dsp][pc[dsp]];
+                if (o.kind != OP_COMPUTE) {
+                    pc[dsp]++;
+                    continue;
+                }
+                int t = o.ref;
+                int64_t ready = avail[dsp];
+                bool ok = true;
+                for (int j = g->pred_off[t]; j < g->pred_off[t + 1] && ok; j++) {
+                    const Edge *e = &g->edges[g->pred[j]];
+                    if (e->delay)
+                        continue;
+                    if (!done[e->from]) {
+                        ok = false;
+                        break;
+                    }
+                    int64_t r =
+                        fin[e->from] + plat_comm_cost(s->p, s->map[e->from], dsp, e->bytes);
+                    if (r > ready)
+                        ready = r;
+                }
+                if (!ok)
+                    break;
+                fin[t] = ready + ir_task_cycles(&g->tasks[t], dsp);
+                done[t] = true;
+                avail[dsp] = fin[t];
+                if (fin[t] > span)
+                    span = fin[t];
+                pc[dsp]++;
+                progress = true;
+            }
+        }
+    }
+    for (int dsp = 0; dsp < s->ndsps; dsp++)
+        if (pc[dsp] < s->nops[dsp])
+            span = -1; /* the orders contradict the precedences */
+    free(fin);
+    free(done);
+    free(pc);
+    free(avail);
+    return span;
+}
+
+/* ------------------------------------------------------------------------------------------
+ * Local search
+ * ------------------------------------------------------------------------------------------ */
+
+/* The state searched: a mapping and a global topological order seq (pos = its inverse). */
+typedef struct Search {
+    const Graph *g;
+    const Platform *p;
+    struct Evaluator *ev;
+    int n, P;
+    int *map, *seq, *pos;
+    Sched *s; /* scratch schedule rebuilt from map and seq for every evaluation */
+    int64_t evals, budget;
+    int64_t best;
+} Search;
+
+/* Rebuilds the scratch schedule; a fresh one when the old arena has grown (every
+ * comm_insert allocates its messages' edge lists anew). */
+static Sched *
+build(Search *x)
+{
+    if (x->s && arena_used(x->s->arena) > ((size_t)64 << 20)) {
+        ir_sched_free(x->s);
+        x->s = NULL;
+    }
+    if (!x->s)
+        x->s = ir_sched_new(x->g, x->p);
+    Sched *s = x->s;
+    for (int dsp = 0; dsp < s->ndsps; dsp++)
+        s->nops[dsp] = 0;
+    s->nmsgs = 0;
+    for (int e = 0; e < x->g->nedges; e++)
+        s->edge_msg[e] = -1;
+    memcpy(s->map, x->map, (size_t)x->n * sizeof *s->map);
+    for (int k = 0; k < x->n; k++)
+        ir_sched_push_op(s, x->map[x->seq[k]], OP_COMPUTE, x->seq[k]);
+    comm_insert(s);
+    return s;
+}
+
+static int64_t
+evaluate(Search *x)
+{
+    x->evals++;
+    int64_t len = eval_length(x->ev, build(x));
+    return len < 0 ? INT64_MAX : len;
+}
+
+/* Accepts the current state if it is better; returns true if accepted. */
+static bool
+try_state(Search *x)
+{
+    int64_t len = evaluate(x);
+    if (len < x->best) {
+        x->best = len;
+        return true;
+    }
+    return false;
+}
+
+static bool
+pinned(const Search *x, int t)
+{
+    return x->g->tasks[t].dsp >= 0;
+}
+
+/* Moves seq[from] to index `to`, shifting the tasks between. */
+static void
+seq_move(Search *x, int from, int to)
+{
+    int t = x->seq[from];
+    if (from < to)
+        for (int k = from; k < to; k++) {
+            x->seq[k] = x->seq[k + 1];
+            x->pos[x->seq[k]] = k;
+        }
+    else
+        for (int k = from; k > to; k--) {
+            x->seq[k] = x->seq[k - 1];
+            x->pos[x->seq[k]] = k;
+        }
+    x->seq[to] = t;
+    x->pos[t] = to;
+}
+
+/* Index of the closest task on t's DSP before (dir = -1) or after (+1) t in seq, or -1. */
+static int
+same_dsp_neighbour(const Search *x, int t, int dir)
+{
+    for (int k = x->pos[t] + dir; k >= 0 && k < x->n; k += dir)
+        if (x->map[x->seq[k]] == x->map[t])
+            return k;
+    return -1;
+}
+
+/* Can t move to index `to` of seq and keep it topological?  Moving earlier needs no direct
+ * zero-delay predecessor in between, later no direct successor (an indirect one implies a
+ * direct one in between, since seq is topological). */
+static bool
+can_move(const Search *x, int t, int to)
+{
+    const Graph *g = x->g;
+    int at = x->pos[t];
+    if (to < at) {
+        for (int j = g->pred_off[t]; j < g->pred_off[t + 1]; j++) {
+            const Edge *e = &g->edges[g->pred[j]];
+            if (e->delay == 0 && x->pos[e->from] >= to)
+                return false;
+        }
+    } else {
+        for (int j = g->succ_off[t]; j < g->succ_off[t + 1]; j++) {
+            const Edge *e = &g->edges[g->succ[j]];
+            if (e->delay == 0 && x->pos[e->to] <= to)
+                return false;
+        }
+    }
+    return true;
+}
+
+static bool
+out_of_budget(const Search *x)
+{
+    return x->evals >= x->budget;
+}
+
+/* One round of moves and reorders over the tasks in seq order; true if anything improved. */
+static bool
+round_moves(Search *x)
+{
+    bool better = false;
+    for (int k = 0; k < x->n && !out_of_budget(x); k++) {
+        int t = x->seq[k];
+        /* A task to another DSP (keeping its place in seq). */
+        if (!pinned(x, t)) {
+            int home = x->map[t];
+            for (int i = 1; i < x->P && !out_of_budget(x); i++) {
+                x->map[t] = (home + i) % x->P;
+                if (try_state(x)) {
+                    better = true;
+                    break;
+                }
+                x->map[t] = home;
+            }
+        }
+        /* Reorder within its DSP: before the previous task, after the next one. */
+        for (int dir = -1; dir <= 1 && !out_of_budget(x); dir += 2) {
+            int nb = same_dsp_neighbour(x, t, dir);
+            if (nb < 0 || !can_move(x, t, nb))
+                continue;
+            int at = x->pos[t];
+            seq_move(x, at, nb);
+            if (try_state(x)) {
+                better = true;
+                break;
+            }
+            seq_move(x, nb, at);
+        }
+    }
+    return better;
+}
+
+/* One round of swaps of two unpinned tasks between DSPs; true if anything improved. */
+static bool
+round_swaps(Search *x)
+{
+    bool better = false;
+    for (int a = 0; a < x->n && !out_of_budget(x); a++) {
+        int t = x->seq[a];
+        if (pinned(x, t))
+            continue;
+        for (int b = a + 1; b < x->n && !out_of_budget(x); b++) {
+            int u = x->seq[b];
+            if (pinned(x, u) || x->map[u] == x->map[t])
+                continue;
+            int mt = x->map[t];
+            x->map[t] = x->map[u];
+            x->map[u] = mt;
+            if (try_state(x)) {
+                better = true;
+                break;
+            }
+            x->map[u] = x->map[t];
+            x->map[t] = mt;
+        }
+    }
+    return better;
+}
+
+/* The global order of a schedule whose per-DSP COMPUTE orders are consistent with the
+ * zero-delay precedences: a merge of the DSP sequences, lowest DSP first among the ready
+ * heads.  Returns -1 if the orders contradict the precedences. */
+static int
+merge_order(const Sched *s, int *seq)
+{
+    const Graph *g = s->g;
+    int n = g->ntasks, done = 0;
+    int *pc = xcalloc((size_t)s->ndsps, sizeof *pc);
+    bool *fin = xcalloc((size_t)n, sizeof *fin);
+    for (bool progress = true; progress && done < n;) {
+        progress = false;
+        for (int dsp = 0; dsp < s->ndsps; dsp++) {
+            while (pc[dsp] < s->nops[dsp]) {
+                Op o = s->ops[dsp][pc[dsp]];
+                if (o.kind != OP_COMPUTE) {
+                    pc[dsp]++;
+                    continue;
+                }
+                bool ok = true;
+                for (int j = g->pred_off[o.ref]; j < g->pred_off[o.ref + 1] && ok; j++) {
+                    const Edge *e = &g->edges[g->pred[j]];
+                    ok = e->delay || fin[e->from];
+                }
+                if (!ok)
+                    break;
+                fin[o.ref] = true;
+                seq[done++] = o.ref;
+                pc[dsp]++;
+                progress = true;
+            }
+        }
+    }
+    free(pc);
+    free(fin);
+    return done == n ? 0 : -1;
+}
+
+int64_t
+sched_local_search(Sched **sp, struct Evaluator *ev, int64_t budget)
+{
+    Sched *s0 = *sp;
+    Search x = {.g = s0->g, .p = s0->p, .ev = ev, .n = s0->g->ntasks, .P = s0->ndsps};
+    x.map = xcalloc((size_t)x.n, sizeof *x.map);
+    x.seq = xcalloc((size_t)x.n, sizeof *x.seq);
+    x.pos = xcalloc((size_t)x.n, sizeof *x.pos);
+    memcpy(x.map, s0->map, (size_t)x.n * sizeof *x.map);
+    if (merge_order(s0, x.seq) != 0)
+        ice("schedule order contradicts the precedences");
+    for (int k = 0; k < x.n; k++)
+        x.pos[x.seq[k]] = k;
+    x.budget = budget > 0 ? budget : 0;
+    x.best = INT64_MAX;
+    x.best = evaluate(&x);
+    x.budget += 1; /* the evaluation of the start does not count */
+
+    while (!out_of_budget(&x)) {
+        if (round_moves(&x))
+            continue;
+        if (!round_swaps(&x))
+            break; /* a local optimum of all three neighbourhoods */
+    }
+
+    /* The state always holds the best schedule found (rejected trials are undone). */
+    Sched *s = build(&x);
+    int64_t len = eval_length(ev, s);
+    x.s = NULL;
+    ir_sched_free(s0);
+    *sp = s;
+    free(x.map);
+    free(x.seq);
+    free(x.pos);
+    return len;
+}
+
+int64_t
+sched_default_budget(const Graph *g)
+{
+    if (g->iterations <= 1)
+        return 0;
+    /* An evaluation costs about (tasks + 2 edges) x iterations operation steps; aim at
+     * about 3e8 steps in all (well under a second), within [32, 4000] evaluations. */
+    double work = (double)(g->ntasks + 2 * g->nedges) * (double)g->iterations;
+    double b = 3e8 / (work > 1 ? work : 1);
+    if (b < 32)
+        b = 32;
+    if (b > 4000)
+        b = 4000;
+    return (int64_t)b;
+}
+
+int
+pass_schedule_with(Unit *u, SchedAlgo algo, Diag *d)
+{
+    Graph *g = u->g;
+    const Platform *p = u->p ? u->p : g->platform;
+    if (!p) {
+        Loc loc = {.file = g->file};
+        diag_error(d, &loc, "the graph has no platform");
+        return -1;
+    }
+    if (!g->succ_off && ir_graph_index(g) != 0) {
+        Loc loc = {.file = g->file};
+        diag_error(d, &loc, "the zero-delay edges of the graph form a cycle");
+        return -1;
+    }
+    Sched *s;
+    int rc = algo == SCHED_PEFT ? sched_peft(g, p, &s, NULL, NULL, d)
+                                : sched_heft(g, p, &s, NULL, NULL, d);
+    if (rc != 0)
+        return -1;
+    comm_insert(s);
+
+    int64_t budget = u->opt ? u->opt->search_budget : -1;
+    if (budget < 0)
+        budget = sched_default_budget(g);
+    if (budget > 0 && g->ntasks > 0) {
+        struct Evaluator *ev = eval_new(g, p);
+        sched_local_search(&s, ev, budget);
+        eval_free(ev);
+    }
+    ir_sched_free(u->s);
+    u->s = s;
+    return 0;
+}
+
+int
+pass_schedule(Unit *u, Diag *d)
+{
+    return pass_schedule_with(u, SCHED_HEFT, d);
+}

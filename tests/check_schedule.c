@@ -1,0 +1,348 @@
+/* tests/check_schedule.c - the scheduler: HEFT and PEFT against the published examples of
+ * ../shared/bench/literature-graphs.md, pinned and heterogeneous tasks, the local search
+ * over all iterations (a 4-stage pipeline), determinism. */
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ir.h"
+
+/* A graph of n tasks with per-DSP costs c[t][0..ncyc) and edges {from, to, bytes}. */
+static Graph *
+mk_graph(int n, int ncyc, const int64_t *c, int ne, int (*e)[3])
+{
+    Graph *g = ir_graph_new();
+    g->name = "test";
+    g->file = "<test>";
+    g->ntasks = n;
+    g->tasks = arena_array(g->arena, (size_t)n, sizeof *g->tasks);
+    for (int t = 0; t < n; t++) {
+        Task *k = &g->tasks[t];
+        k->id = arena_printf(g->arena, "T%d", t);
+        k->ncycles = ncyc;
+        k->cycles = arena_array(g->arena, (size_t)ncyc, sizeof *k->cycles);
+        memcpy(k->cycles, c + (size_t)t * ncyc, (size_t)ncyc * sizeof *k->cycles);
+        k->dsp = -1;
+    }
+    g->nedges = ne;
+    g->edges = arena_array(g->arena, (size_t)ne + 1, sizeof *g->edges);
+    for (int i = 0; i < ne; i++)
+        g->edges[i] = (Edge){e[i][0], e[i][1], e[i][2], 0};
+    return g;
+}
+
+/* Start of task t in the list schedule: recomputed like sched_list_makespan, by running
+ * the DSP orders (the tests give the published start times). */
+static void
+list_times(const Sched *s, int64_t *st, int64_t *fin)
+{
+    const Graph *g = s->g;
+    int *pc = calloc((size_t)s->ndsps, sizeof *pc);
+    int64_t *avail = calloc((size_t)s->ndsps, sizeof *avail);
+    char *done = calloc((size_t)g->ntasks, 1);
+    for (int progress = 1; progress;) {
+        progress = 0;
+        for (int d = 0; d < s->ndsps; d++)
+            while (pc[d] < s->nops[d]) {
+                Op o = s->ops[d][pc[d]];
+                if (o.kind != OP_COMPUTE) {
+                    pc[d]++;
+                    continue;
+                }
+                int64_t r = avail[d];
+                int ok = 1;
+                for (int j = g->pred_off[o.ref]; j < g->pred_off[o.ref + 1]; j++) {
+                    const Edge *e = &g->edges[g->pred[j]];
+                    if (e->delay)
+                        continue;
+                    if (!done[e->from])
+                        ok = 0;
+                    else if (fin[e->from] +
+                                 plat_comm_cost(s->p, s->map[e->from], d, e->bytes) >
+                             r)
+                        r = fin[e->from] + plat_comm_cost(s->p, s->map[e->from], d, e->bytes);
+                }
+                if (!ok)
+                    break;
+                st[o.ref] = r;
+                fin[o.ref] = r + ir_task_cycles(&g->tasks[o.ref], d);
+                avail[d] = fin[o.ref];
+                done[o.ref] = 1;
+                pc[d]++;
+                progress = 1;
+            }
+    }
+    free(pc);
+    free(avail);
+    free(done);
+}
+
+/* ---- Topcuoglu, Hariri, Wu 2002, Fig. 2 ---- */
+
+static const int64_t topc_cost[10 * 3] = {
+    14, 16, 9,  13, 19, 18, 11, 13, 19, 13, 8,  17, 12, 13, 10,
+    13, 16, 9,  7,  15, 11, 5,  11, 14, 18, 12, 20, 21, 7,  16,
+};
+static int topc_edges[15][3] = {
+    {0, 1, 18}, {0, 2, 12}, {0, 3, 9},  {0, 4, 11}, {0, 5, 14},
+    {1, 7, 19}, {1, 8, 16}, {2, 6, 23}, {3, 7, 27}, {3, 8, 23},
+    {4, 8, 13}, {5, 7, 15}, {6, 9, 17}, {7, 9, 11}, {8, 9, 13},
+};
+
+static Graph *
+topcuoglu(Platform **p)
+{
+    Graph *g = mk_graph(10, 3, topc_cost, 15, topc_edges);
+    *p = plat_abstract(g->arena, 3);
+    plat_finish(g->arena, *p);
+    g->platform = *p;
+    ck_assert_int_eq(ir_graph_index(g), 0);
+    return g;
+}
+
+START_TEST(heft_topcuoglu_ranks_and_makespan_80)
+{
+    Platform *p;
+    Graph *g = topcuoglu(&p);
+    Diag *d = diag_new();
+    Sched *s;
+    double rank[10];
+    int64_t span;
+    ck_assert_int_eq(sched_heft(g, p, &s, rank, &span, d), 0);
+    const double want[10] = {108, 77, 80, 80, 69, 63.333, 42.667, 35.667, 44.333, 14.667};
+    for (int t = 0; t < 10; t++)
+        ck_assert_double_eq_tol(rank[t], want[t], 1e-3);
+    ck_assert_int_eq(span, 80);
+    ck_assert_int_eq(sched_list_makespan(s), 80);
+
+    /* The published placement: P0: T1 [27,40], T7 [57,62]; P1: T3 [18,26], T5 [26,42],
+     * T8 [56,68], T9 [73,80]; P2: T0 [0,9], T2 [9,28], T4 [28,38], T6 [38,49]. */
+    const int order[3][5] = {{1, 7, -1}, {3, 5, 8, 9, -1}, {0, 2, 4, 6, -1}};
+    const int64_t start[10] = {0, 27, 9, 18, 28, 26, 38, 57, 56, 73};
+    const int64_t finish[10] = {9, 40, 28, 26, 38, 42, 49, 62, 68, 80};
+    int64_t st[10], fin[10];
+    list_times(s, st, fin);
+    for (int dsp = 0; dsp < 3; dsp++) {
+        int k = 0;
+        for (; order[dsp][k] >= 0; k++) {
+            ck_assert_int_eq(s->ops[dsp][k].kind, OP_COMPUTE);
+            ck_assert_int_eq(s->ops[dsp][k].ref, order[dsp][k]);
+            ck_assert_int_eq(s->map[order[dsp][k]], dsp);
+        }
+        ck_assert_int_eq(s->nops[dsp], k);
+    }
+    for (int t = 0; t < 10; t++) {
+        ck_assert_int_eq(st[t], start[t]);
+        ck_assert_int_eq(fin[t], finish[t]);
+    }
+    ir_sched_free(s);
+    diag_free(d);
+    ir_graph_free(g);
+}
+END_TEST
+
+/* ---- Arabnejad, Barbosa 2014, sample DAG ---- */
+
+static const int64_t peft_cost[10 * 3] = {
+    22, 21, 36, 22, 18, 18, 32, 27, 43, 7,  10, 4,  29, 27, 35,
+    26, 17, 24, 14, 25, 30, 29, 23, 36, 15, 21, 8,  13, 16, 33,
+};
+static int peft_edges[15][3] = {
+    {0, 1, 17}, {0, 2, 31}, {0, 3, 29}, {0, 4, 13}, {0, 5, 7},
+    {1, 7, 3},  {1, 8, 30}, {2, 6, 16}, {3, 7, 11}, {3, 8, 7},
+    {4, 8, 57}, {5, 7, 5},  {6, 9, 9},  {7, 9, 42}, {8, 9, 7},
+};
+
+static Graph *
+peft_graph(Platform **p)
+{
+    Graph *g = mk_graph(10, 3, peft_cost, 15, peft_edges);
+    *p = plat_abstract(g->arena, 3);
+    plat_finish(g->arena, *p);
+    g->platform = *p;
+    ck_assert_int_eq(ir_graph_index(g), 0);
+    return g;
+}
+
+START_TEST(heft_on_the_peft_graph_gives_133)
+{
+    Platform *p;
+    Graph *g = peft_graph(&p);
+    Diag *d = diag_new();
+    Sched *s;
+    int64_t span;
+    ck_assert_int_eq(sched_heft(g, p, &s, NULL, &span, d), 0);
+    ck_assert_int_eq(span, 133);
+    ck_assert_int_eq(sched_list_makespan(s), 133);
+    ir_sched_free(s);
+    diag_free(d);
+    ir_graph_free(g);
+}
+END_TEST
+
+START_TEST(peft_oct_and_makespan_122)
+{
+    Platform *p;
+    Graph *g = peft_graph(&p);
+    Diag *d = diag_new();
+    double oct[30];
+    ck_assert_int_eq(sched_oct(g, p, oct), 0);
+    const double want[30] = {64, 68, 86, 42, 39, 42, 27, 41, 43, 42, 39, 50, 28, 37, 28,
+                             42, 39, 44, 13, 16, 22, 13, 16, 33, 13, 16, 20, 0,  0,  0};
+    for (int i = 0; i < 30; i++)
+        ck_assert_double_eq_tol(oct[i], want[i], 1e-9);
+    Sched *s;
+    int64_t span;
+    ck_assert_int_eq(sched_peft(g, p, &s, NULL, &span, d), 0);
+    ck_assert_int_eq(span, 122);
+    ck_assert_int_eq(sched_list_makespan(s), 122);
+    /* The paper's schedule. */
+    const int order[3][6] = {{0, 3, 1, 2, 6, -1}, {5, 7, 9, -1}, {4, 8, -1}};
+    const int64_t start[10] = {0, 29, 51, 22, 35, 29, 83, 54, 81, 106};
+    int64_t st[10], fin[10];
+    list_times(s, st, fin);
+    for (int dsp = 0; dsp < 3; dsp++) {
+        int k = 0;
+        for (; order[dsp][k] >= 0; k++)
+            ck_assert_int_eq(s->ops[dsp][k].ref, order[dsp][k]);
+        ck_assert_int_eq(s->nops[dsp], k);
+    }
+    for (int t = 0; t < 10; t++)
+        ck_assert_int_eq(st[t], start[t]);
+    ir_sched_free(s);
+    diag_free(d);
+    ir_graph_free(g);
+}
+END_TEST
+
+START_TEST(pinned_tasks_stay_on_their_dsp)
+{
+    Platform *p;
+    Graph *g = topcuoglu(&p);
+    g->tasks[0].dsp = 0; /* HEFT puts T0 on P2 */
+    g->tasks[9].dsp = 2; /* and T9 on P1 */
+    Diag *d = diag_new();
+    Sched *s;
+    int64_t span;
+    ck_assert_int_eq(sched_heft(g, p, &s, NULL, &span, d), 0);
+    ck_assert_int_eq(s->map[0], 0);
+    ck_assert_int_eq(s->map[9], 2);
+    ck_assert_int_eq(sched_list_makespan(s), span);
+    ck_assert_int_gt(span, 80);
+    ir_sched_free(s);
+
+    /* Every task pinned: the mapping is the input's, only the order is chosen. */
+    for (int t = 0; t < 10; t++)
+        g->tasks[t].dsp = (t * 7) % 3;
+    ck_assert_int_eq(sched_peft(g, p, &s, NULL, &span, d), 0);
+    for (int t = 0; t < 10; t++)
+        ck_assert_int_eq(s->map[t], (t * 7) % 3);
+    ck_assert_int_eq(sched_list_makespan(s), span);
+    ir_sched_free(s);
+
+    g->tasks[3].dsp = 3;
+    ck_assert_int_eq(sched_heft(g, p, &s, NULL, &span, d), -1);
+    ck_assert_ptr_null(s);
+    ck_assert_str_eq(diag_text(d),
+                     "<test>: error: task \"T3\" is pinned to DSP 3, the platform has 3\n");
+    diag_free(d);
+    ir_graph_free(g);
+}
+END_TEST
+
+START_TEST(heterogeneous_costs_choose_the_fast_dsp)
+{
+    /* Three independent tasks, each fast on a different DSP; one slow everywhere else. */
+    const int64_t c[3 * 3] = {10, 100, 100, 100, 10, 100, 100, 100, 10};
+    int e[1][3] = {{0, 0, 0}};
+    Graph *g = mk_graph(3, 3, c, 0, e);
+    Platform *p = plat_abstract(g->arena, 3);
+    g->platform = p;
+    ck_assert_int_eq(ir_graph_index(g), 0);
+    Diag *d = diag_new();
+    Sched *s;
+    int64_t span;
+    ck_assert_int_eq(sched_heft(g, p, &s, NULL, &span, d), 0);
+    for (int t = 0; t < 3; t++)
+        ck_assert_int_eq(s->map[t], t);
+    ck_assert_int_eq(span, 10);
+    ir_sched_free(s);
+    /* A cost list of the wrong size is an error, not a crash. */
+    g->tasks[1].ncycles = 2;
+    ck_assert_int_eq(sched_heft(g, p, &s, NULL, &span, d), -1);
+    ck_assert_str_eq(diag_text(d),
+                     "<test>: error: task \"T1\" gives 2 costs, the platform has 3 DSPs\n");
+    diag_free(d);
+    ir_graph_free(g);
+}
+END_TEST
+
+START_TEST(heft_is_deterministic)
+{
+    /* A random layered graph, scheduled twice from two separately built copies. */
+    enum { N = 60 };
+    int64_t c[N * 4];
+    int e[N * 3][3], ne = 0;
+    uint64_t r = 12345;
+    for (int t = 0; t < N; t++) {
+        for (int k = 0; k < 4; k++) {
+            r = r * 6364136223846793005u + 1442695040888963407u;
+            c[t * 4 + k] = 5 + (int64_t)((r >> 33) % 20);
+        }
+        for (int j = 0; j < 3 && t > 0; j++) {
+            r = r * 6364136223846793005u + 1442695040888963407u;
+            int from = (int)((r >> 33) % (uint64_t)t);
+            e[ne][0] = from;
+            e[ne][1] = t;
+            e[ne][2] = (int)((r >> 20) % 15);
+            ne++;
+        }
+    }
+    Sched *s[2];
+    Graph *g[2];
+    Diag *d = diag_new();
+    for (int i = 0; i < 2; i++) {
+        g[i] = mk_graph(N, 4, c, ne, e);
+        Platform *p = plat_abstract(g[i]->arena, 4);
+        g[i]->platform = p;
+        ck_assert_int_eq(ir_graph_index(g[i]), 0);
+        ck_assert_int_eq(sched_heft(g[i], p, &s[i], NULL, NULL, d), 0);
+    }
+    ck_assert_int_eq(memcmp(s[0]->map, s[1]->map, N * sizeof(int)), 0);
+    for (int k = 0; k < 4; k++) {
+        ck_assert_int_eq(s[0]->nops[k], s[1]->nops[k]);
+        ck_assert_int_eq(memcmp(s[0]->ops[k], s[1]->ops[k], (size_t)s[0]->nops[k] * sizeof(Op)),
+                         0);
+    }
+    for (int i = 0; i < 2; i++) {
+        ir_sched_free(s[i]);
+        ir_graph_free(g[i]);
+    }
+    diag_free(d);
+}
+END_TEST
+
+static Suite *
+schedule_suite(void)
+{
+    Suite *s = suite_create("schedule");
+    TCase *tc = tcase_create("list");
+    tcase_add_test(tc, heft_topcuoglu_ranks_and_makespan_80);
+    tcase_add_test(tc, heft_on_the_peft_graph_gives_133);
+    tcase_add_test(tc, peft_oct_and_makespan_122);
+    tcase_add_test(tc, pinned_tasks_stay_on_their_dsp);
+    tcase_add_test(tc, heterogeneous_costs_choose_the_fast_dsp);
+    tcase_add_test(tc, heft_is_deterministic);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int
+main(void)
+{
+    SRunner *sr = srunner_create(schedule_suite());
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
