@@ -1,0 +1,42 @@
+/*
+ * backend/backend.h - helpers shared by the backend's writers (backend-private).
+ */
+#ifndef TGC_BACKEND_H
+#define TGC_BACKEND_H
+
+#include <jansson.h>
+
+#include "ir.h"
+
+/* JSON building; out of memory is an internal error. */
+void cg_set(json_t *o, const char *key, json_t *v);
+void cg_push(json_t *a, json_t *v);
+/* json_dumps with the project's layout (indent 2, insertion order, final newline); takes
+ * the reference to doc.  The result is malloc'd. */
+char *cg_dump(json_t *doc);
+/* The tgc-graph/1 and tgc-platform/1 objects.  platform_inline writes the graph's
+ * platform as an inline object even when the graph names a preset or a file. */
+json_t *cg_graph_object(const Graph *g, bool platform_inline);
+json_t *cg_platform_object(const Platform *p);
+
+/* The critical path of iteration 0 (backend/dot.c): on_path[d][k] for operation k of DSP
+ * d and msg_on[m] for the messages it crosses, both malloc'd (free with cg_path_free).
+ * Returns the number of operations on it (0 when r records no iteration 0). */
+typedef struct CritPath {
+    bool **on;    /* [ndsps][nops[d]] */
+    bool *msg_on; /* [nmsgs] */
+    int nops;
+    int *dsp, *op; /* the path from its first operation to its last, nops steps */
+} CritPath;
+int cg_crit_path(const Sched *s, const EvalResult *r, CritPath *cp);
+void cg_path_free(const Sched *s, CritPath *cp);
+
+/* A growing malloc'd string (SVG). */
+typedef struct Buf {
+    char *s;
+    size_t n, cap;
+} Buf;
+void buf_printf(Buf *b, const char *fmt, ...) TGC_PRINTF(2, 3);
+void buf_escape(Buf *b, const char *text); /* XML-escaped */
+
+#endif /* TGC_BACKEND_H */

@@ -1,0 +1,283 @@
+/*
+ * backend/dot.c - a schedule as a Graphviz graph, built with cgraph (agwrite, not
+ * printf).
+ *
+ * One cluster per DSP holding its operations top to bottom in program order (thin grey
+ * edges); message edges between clusters labelled with the message, its bytes and its
+ * fabric time; an aggregated message is one bold edge that lists the edges it carries; a
+ * pipelined receive is dashed.  Each operation is labelled with its start and finish in
+ * iteration 0; the critical path of iteration 0 (the chain of operations that determined
+ * the last finish, worked out from the recorded times) is drawn in red.
+ */
+#include <graphviz/cgraph.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "backend.h"
+
+static int
+rec_of_iter0(const EvalResult *r)
+{
+    if (!r || r->deadlock)
+        return -1;
+    for (int i = 0; i < r->nrec; i++)
+        if (r->rec_iter[i] == 0)
+            return i;
+    return -1;
+}
+
+static int
+find_op(const Sched *s, int dsp, OpKind kind, int ref)
+{
+    for (int k = 0; k < s->nops[dsp]; k++)
+        if (s->ops[dsp][k].kind == kind && s->ops[dsp][k].ref == ref)
+            return k;
+    return -1;
+}
+
+int
+cg_crit_path(const Sched *s, const EvalResult *r, CritPath *cp)
+{
+    memset(cp, 0, sizeof *cp);
+    cp->on = calloc((size_t)s->ndsps + 1, sizeof *cp->on);
+    cp->msg_on = calloc((size_t)s->nmsgs + 1, sizeof *cp->msg_on);
+    int total = 0;
+    for (int d = 0; d < s->ndsps; d++)
+        total += s->nops[d];
+    cp->dsp = malloc(((size_t)total + 1) * sizeof *cp->dsp);
+    cp->op = malloc(((size_t)total + 1) * sizeof *cp->op);
+    if (!cp->on || !cp->msg_on || !cp->dsp || !cp->op)
+        ice("out of memory");
+    for (int d = 0; d < s->ndsps; d++) {
+        cp->on[d] = calloc((size_t)s->nops[d] + 1, sizeof **cp->on);
+        if (!cp->on[d])
+            ice("out of memory");
+    }
+    int ri = rec_of_iter0(r);
+    if (ri < 0)
+        return 0;
+    /* The operation that finishes last in iteration 0 (the lowest DSP on a tie). */
+    int d = -1, k = -1;
+    int64_t best = -1;
+    for (int x = 0; x < s->ndsps; x++)
+        for (int y = 0; y < s->nops[x]; y++) {
+            int64_t e = r->op_time[x][ri * s->nops[x] + y].end;
+            if (e > best) {
+                best = e;
+                d = x;
+                k = y;
+            }
+        }
+    /* Walk back: an operation that waited was held up by what it waited for (a receive by
+     * its message's send, when the send was later than the post); one that did not wait
+     * by the operation before it on its DSP. */
+    while (d >= 0 && k >= 0 && cp->nops < total && !cp->on[d][k]) {
+        cp->on[d][k] = true;
+        cp->dsp[cp->nops] = d;
+        cp->op[cp->nops++] = k;
+        const OpTime *t = &r->op_time[d][ri * s->nops[d] + k];
+        Op o = s->ops[d][k];
+        if (t->start > t->ready && o.kind == OP_RECV) {
+            const MsgTime *mt = &r->msg_time[ri * s->nmsgs + o.ref];
+            const Msg *m = &s->msgs[o.ref];
+            int ks = find_op(s, m->src, OP_SEND, o.ref);
+            if (ks >= 0 && mt->issue >= mt->post) {
+                cp->msg_on[o.ref] = true;
+                d = m->src;
+                k = ks;
+                continue;
+            }
+        }
+        k--;
+    }
+    /* Reverse into execution order. */
+    for (int i = 0, j = cp->nops - 1; i < j; i++, j--) {
+        int td = cp->dsp[i], to = cp->op[i];
+        cp->dsp[i] = cp->dsp[j];
+        cp->op[i] = cp->op[j];
+        cp->dsp[j] = td;
+        cp->op[j] = to;
+    }
+    return cp->nops;
+}
+
+void
+cg_path_free(const Sched *s, CritPath *cp)
+{
+    if (cp->on)
+        for (int d = 0; d < s->ndsps; d++)
+            free(cp->on[d]);
+    free(cp->on);
+    free(cp->msg_on);
+    free(cp->dsp);
+    free(cp->op);
+    memset(cp, 0, sizeof *cp);
+}
+
+/* agsafeset with our constant strings (cgraph's prototypes take char *). */
+static void
+set(void *obj, const char *name, const char *value)
+{
+    agsafeset(obj, (char *)name, (char *)value, "");
+}
+
+static void
+fmt_bytes(char *out, size_t n, int64_t b)
+{
+    snprintf(out, n, "%lld B", (long long)b);
+}
+
+char *
+cg_sched_dot(const Sched *s, const EvalResult *r)
+{
+    const Graph *g = s->g;
+    const Platform *p = s->p;
+    int ri = rec_of_iter0(r);
+    CritPath cp;
+    cg_crit_path(s, r, &cp);
+
+    Agraph_t *ag = agopen("schedule", Agdirected, NULL);
+    char buf[512];
+    set(ag, "rankdir", "TB");
+    set(ag, "newrank", "true");
+    set(ag, "nodesep", "0.35");
+    set(ag, "ranksep", "0.3");
+    set(ag, "fontname", "Helvetica");
+    set(ag, "labelloc", "t");
+    if (r && !r->deadlock)
+        snprintf(buf, sizeof buf,
+                 "%s on %s (%d DSPs): %lld iterations, length %lld cycles (%.2f us)\n"
+                 "times of iteration 0 in cycles; red = critical path of iteration 0; "
+                 "bold = aggregated message; dashed = pipelined receive",
+                 g->name ? g->name : "graph", p->name ? p->name : "platform", s->ndsps,
+                 (long long)g->iterations, (long long)r->length,
+                 plat_cycles_to_us(p, r->length));
+    else
+        snprintf(buf, sizeof buf, "%s on %s (%d DSPs)%s", g->name ? g->name : "graph",
+                 p->name ? p->name : "platform", s->ndsps,
+                 r && r->deadlock ? ": DEADLOCK" : "");
+    set(ag, "label", buf);
+
+    Agnode_t ***nodes = calloc((size_t)s->ndsps + 1, sizeof *nodes);
+    if (!nodes)
+        ice("out of memory");
+    for (int d = 0; d < s->ndsps; d++) {
+        snprintf(buf, sizeof buf, "cluster_dsp%d", d);
+        Agraph_t *sub = agsubg(ag, buf, 1);
+        snprintf(buf, sizeof buf, "DSP %d", d);
+        if (r && !r->deadlock && r->length > 0)
+            snprintf(buf, sizeof buf, "DSP %d  (busy %.0f%%)", d,
+                     100.0 * (double)r->busy[d] / (double)r->length);
+        set(sub, "label", buf);
+        set(sub, "style", "rounded");
+        set(sub, "color", "gray60");
+        set(sub, "fontname", "Helvetica-Bold");
+        nodes[d] = calloc((size_t)s->nops[d] + 1, sizeof **nodes);
+        if (!nodes[d])
+            ice("out of memory");
+        if (s->nops[d] == 0) {
+            /* dot drops empty clusters: an idle DSP gets a placeholder */
+            snprintf(buf, sizeof buf, "d%d_idle", d);
+            Agnode_t *n = agnode(sub, buf, 1);
+            set(n, "label", "(idle)");
+            set(n, "shape", "plaintext");
+            set(n, "fontname", "Helvetica");
+            set(n, "fontsize", "11");
+        }
+        for (int k = 0; k < s->nops[d]; k++) {
+            Op o = s->ops[d][k];
+            snprintf(buf, sizeof buf, "d%d_%d", d, k);
+            Agnode_t *n = agnode(sub, buf, 1);
+            nodes[d][k] = n;
+            char what[256];
+            if (o.kind == OP_COMPUTE) {
+                snprintf(what, sizeof what, "%s", g->tasks[o.ref].id);
+                set(n, "shape", "box");
+                set(n, "fillcolor", "#cfe2f3");
+            } else {
+                const Msg *m = &s->msgs[o.ref];
+                if (o.kind == OP_SEND)
+                    snprintf(what, sizeof what, "send m%d to DSP %d", o.ref, m->dst);
+                else
+                    snprintf(what, sizeof what, "%s m%d from DSP %d",
+                             m->pipelined ? "wait" : "recv", o.ref, m->src);
+                set(n, "shape", o.kind == OP_SEND ? "cds" : "box");
+                set(n, "fillcolor", o.kind == OP_SEND ? "#fce5cd" : "#d9ead3");
+                if (o.kind == OP_RECV && m->pipelined)
+                    set(n, "style", "filled,dashed");
+            }
+            if (ri >= 0) {
+                const OpTime *t = &r->op_time[d][ri * s->nops[d] + k];
+                snprintf(buf, sizeof buf, "%s\n%lld - %lld", what, (long long)t->start,
+                         (long long)t->end);
+            } else {
+                snprintf(buf, sizeof buf, "%s", what);
+            }
+            set(n, "label", buf);
+            if (!agget(n, "style") || !*agget(n, "style"))
+                set(n, "style", "filled");
+            set(n, "fontname", "Helvetica");
+            set(n, "fontsize", "11");
+            if (cp.on[d][k]) {
+                set(n, "color", "red");
+                set(n, "penwidth", "2.5");
+            }
+            if (k > 0) {
+                Agedge_t *e = agedge(sub, nodes[d][k - 1], n, NULL, 1);
+                bool crit = cp.on[d][k] && cp.on[d][k - 1];
+                set(e, "color", crit ? "red" : "gray70");
+                set(e, "penwidth", crit ? "2" : "1");
+                set(e, "arrowsize", "0.5");
+                set(e, "weight", "10");
+            }
+        }
+    }
+    for (int mi = 0; mi < s->nmsgs; mi++) {
+        const Msg *m = &s->msgs[mi];
+        int ks = find_op(s, m->src, OP_SEND, mi), kr = find_op(s, m->dst, OP_RECV, mi);
+        if (ks < 0 || kr < 0)
+            continue;
+        Agedge_t *e = agedge(ag, nodes[m->src][ks], nodes[m->dst][kr], NULL, 1);
+        char b[32];
+        fmt_bytes(b, sizeof b, m->bytes);
+        int len = snprintf(buf, sizeof buf, "m%d: %s, %lld cyc", mi, b,
+                           (long long)plat_fabric_time(p, m->src, m->dst, m->bytes));
+        if (m->delay && len < (int)sizeof buf)
+            len += snprintf(buf + len, sizeof buf - (size_t)len, ", delay %d", m->delay);
+        for (int i = 0; i < m->nedges && len < (int)sizeof buf - 80; i++) {
+            const Edge *ed = &g->edges[m->edges[i]];
+            if (m->nedges > 1)
+                len += snprintf(buf + len, sizeof buf - (size_t)len, "\n%s -> %s",
+                                g->tasks[ed->from].id, g->tasks[ed->to].id);
+        }
+        set(e, "label", buf);
+        set(e, "fontname", "Helvetica");
+        set(e, "fontsize", "10");
+        char style[32] = "";
+        if (m->nedges > 1)
+            strcat(style, "bold");
+        if (m->pipelined)
+            strcat(style, style[0] ? ",dashed" : "dashed");
+        if (style[0])
+            set(e, "style", style);
+        set(e, "penwidth", m->nedges > 1 ? "3" : "1.3");
+        set(e, "color", cp.msg_on[mi] ? "red" : m->nedges > 1 ? "#674ea7" : "#3d85c6");
+        set(e, "fontcolor", cp.msg_on[mi] ? "red" : "black");
+        set(e, "constraint", "true");
+    }
+
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    if (!f)
+        ice("out of memory");
+    if (agwrite(ag, f) != 0)
+        ice("agwrite failed");
+    fclose(f);
+    agclose(ag);
+    for (int d = 0; d < s->ndsps; d++)
+        free(nodes[d]);
+    free(nodes);
+    cg_path_free(s, &cp);
+    return text;
+}

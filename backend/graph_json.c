@@ -1,0 +1,168 @@
+/*
+ * backend/graph_json.c - tgc-graph/1 and tgc-platform/1 writers (docs/formats.md).
+ *
+ * Keys come out in a fixed order (jansson keeps insertion order), two-space indent, and a
+ * field equal to its default is left out, so that writing what was read gives the same
+ * text. The object builders are shared with backend/sched_json.c, which embeds both
+ * documents.
+ */
+#include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "backend.h"
+
+/* json_object_set_new that treats out of memory as the internal error it is */
+void
+cg_set(json_t *o, const char *key, json_t *v)
+{
+    if (!v || json_object_set_new(o, key, v) != 0)
+        ice("out of memory building JSON");
+}
+
+void
+cg_push(json_t *a, json_t *v)
+{
+    if (!v || json_array_append_new(a, v) != 0)
+        ice("out of memory building JSON");
+}
+
+char *
+cg_dump(json_t *doc)
+{
+    char *s = json_dumps(doc, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+    json_decref(doc);
+    if (!s)
+        ice("out of memory writing JSON");
+    size_t n = strlen(s);
+    char *out = realloc(s, n + 2);
+    if (!out)
+        ice("out of memory writing JSON");
+    out[n] = '\n';
+    out[n + 1] = 0;
+    return out;
+}
+
+static json_t *
+param_value(const Param *p)
+{
+    switch (p->kind) {
+    case PARAM_INT:
+        return json_integer(p->i);
+    case PARAM_REAL:
+        return json_real(p->r);
+    case PARAM_STRING:
+        return json_string(p->s);
+    case PARAM_BOOL:
+        return json_boolean(p->i);
+    }
+    return json_null();
+}
+
+json_t *
+cg_platform_object(const Platform *p)
+{
+    json_t *o = json_object();
+    cg_set(o, "format", json_string("tgc-platform/1"));
+    if (p->model == MODEL_ABSTRACT) {
+        cg_set(o, "model", json_string("abstract"));
+        cg_set(o, "dsps", json_integer(p->ndsps));
+        return o;
+    }
+    Arena *a = arena_new();
+    const Platform *def = plat_bwdsp_defaults(a);
+    cg_set(o, "boards", json_integer(p->nboards));
+    if (p->dsps_per_board != def->dsps_per_board)
+        cg_set(o, "dsps_per_board", json_integer(p->dsps_per_board));
+#define X(field, lo, hi)                                                                 \
+    if (p->field != def->field)                                                          \
+        cg_set(o, #field, json_integer(p->field));
+    PLATFORM_PARAMS(X)
+#undef X
+    arena_free(a);
+    if (p->nlinks > 0) {
+        json_t *links = json_array();
+        for (int i = 0; i < p->nlinks; i++)
+            cg_push(links, json_pack("[ii]", p->links[i].a, p->links[i].b));
+        cg_set(o, "links", links);
+    }
+    return o;
+}
+
+json_t *
+cg_graph_object(const Graph *g, bool platform_inline)
+{
+    json_t *o = json_object();
+    cg_set(o, "format", json_string("tgc-graph/1"));
+    if (g->name)
+        cg_set(o, "name", json_string(g->name));
+    if (g->iterations != 1)
+        cg_set(o, "iterations", json_integer(g->iterations));
+    bool inline_p = g->platform && (platform_inline || !g->platform_ref ||
+                                    strcmp(g->platform_ref, "inline") == 0);
+    if (inline_p)
+        cg_set(o, "platform", cg_platform_object(g->platform));
+    else if (g->platform_ref)
+        cg_set(o, "platform", json_string(g->platform_ref));
+    if (g->kernels_source || g->kernels_header) {
+        json_t *k = json_object();
+        if (g->kernels_source)
+            cg_set(k, "source", json_string(g->kernels_source));
+        if (g->kernels_header)
+            cg_set(k, "header", json_string(g->kernels_header));
+        cg_set(o, "kernels", k);
+    }
+    json_t *tasks = json_array();
+    for (int i = 0; i < g->ntasks; i++) {
+        const Task *t = &g->tasks[i];
+        json_t *jt = json_object();
+        cg_set(jt, "id", json_string(t->id));
+        if (t->ncycles == 1) {
+            cg_set(jt, "cycles", json_integer(t->cycles[0]));
+        } else {
+            json_t *c = json_array();
+            for (int k = 0; k < t->ncycles; k++)
+                cg_push(c, json_integer(t->cycles[k]));
+            cg_set(jt, "cycles", c);
+        }
+        if (t->kernel)
+            cg_set(jt, "kernel", json_string(t->kernel));
+        if (t->nparams > 0) {
+            json_t *ps = json_object();
+            for (int k = 0; k < t->nparams; k++)
+                cg_set(ps, t->params[k].name, param_value(&t->params[k]));
+            cg_set(jt, "params", ps);
+        }
+        if (t->dsp >= 0)
+            cg_set(jt, "dsp", json_integer(t->dsp));
+        if (t->output)
+            cg_set(jt, "output", json_string(t->output));
+        cg_push(tasks, jt);
+    }
+    cg_set(o, "tasks", tasks);
+    json_t *edges = json_array();
+    for (int i = 0; i < g->nedges; i++) {
+        const Edge *e = &g->edges[i];
+        json_t *je = json_object();
+        cg_set(je, "from", json_string(g->tasks[e->from].id));
+        cg_set(je, "to", json_string(g->tasks[e->to].id));
+        cg_set(je, "bytes", json_integer(e->bytes));
+        if (e->delay)
+            cg_set(je, "delay", json_integer(e->delay));
+        cg_push(edges, je);
+    }
+    cg_set(o, "edges", edges);
+    return o;
+}
+
+char *
+cg_graph_json(const Graph *g)
+{
+    return cg_dump(cg_graph_object(g, false));
+}
+
+char *
+cg_platform_json(const Platform *p)
+{
+    return cg_dump(cg_platform_object(p));
+}

@@ -1,0 +1,341 @@
+/* tests/check_backend.c - the writers of schedules a person reads: tgc-graph/1,
+ * tgc-platform/1 and tgc-schedule/1 JSON, Graphviz dot (through cgraph) and the Gantt
+ * SVG. The schedules and their times are built by hand (the worked example of DESIGN.md
+ * section 3), so these tests do not depend on the evaluator. */
+#include <check.h>
+#include <graphviz/cgraph.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../backend/backend.h"
+#include "ir.h"
+
+static Task
+task(Graph *g, const char *id, int64_t cycles)
+{
+    Task t = {.id = arena_strdup(g->arena, id), .ncycles = 1, .dsp = -1};
+    t.cycles = arena_alloc(g->arena, sizeof *t.cycles);
+    t.cycles[0] = cycles;
+    return t;
+}
+
+/* DESIGN.md section 3: a (1000 cycles) on DSP 0, b (2000) on DSP 1, a 64-byte edge,
+ * 2 iterations, blocking receive; the times are the ones the design works out. */
+typedef struct Example {
+    Graph *g;
+    Arena *a;
+    Sched *s;
+    EvalResult r;
+} Example;
+
+static void
+worked_example(Example *x)
+{
+    Graph *g = ir_graph_new();
+    g->name = "worked";
+    g->iterations = 2;
+    g->platform_ref = "bwdsp-1board";
+    g->ntasks = 2;
+    g->tasks = arena_array(g->arena, 2, sizeof(Task));
+    g->tasks[0] = task(g, "a", 1000);
+    g->tasks[1] = task(g, "b", 2000);
+    g->nedges = 1;
+    g->edges = arena_array(g->arena, 1, sizeof(Edge));
+    g->edges[0] = (Edge){.from = 0, .to = 1, .bytes = 64};
+    ir_graph_index(g);
+    x->a = arena_new();
+    g->platform = plat_preset(x->a, "bwdsp-1board");
+    x->g = g;
+    Sched *s = ir_sched_new(g, g->platform);
+    s->map[0] = 0;
+    s->map[1] = 1;
+    int e = 0;
+    int m = ir_sched_add_msg(s, 0, 1, &e, 1);
+    ir_sched_push_op(s, 0, OP_COMPUTE, 0);
+    ir_sched_push_op(s, 0, OP_SEND, m);
+    ir_sched_push_op(s, 1, OP_RECV, m);
+    ir_sched_push_op(s, 1, OP_COMPUTE, 1);
+    x->s = s;
+
+    EvalResult *r = &x->r;
+    Arena *a = x->a;
+    memset(r, 0, sizeof *r);
+    r->length = 7528;
+    r->busy = arena_array(a, 4, sizeof(int64_t));
+    r->idle = arena_array(a, 4, sizeof(int64_t));
+    r->compute = arena_array(a, 4, sizeof(int64_t));
+    r->busy[0] = 3200;
+    r->busy[1] = 4800;
+    r->compute[0] = 2000;
+    r->compute[1] = 4000;
+    for (int d = 0; d < 4; d++)
+        r->idle[d] = r->length - r->busy[d];
+    r->nrec = 2;
+    r->rec_iter = arena_array(a, 2, sizeof(int64_t));
+    r->rec_iter[1] = 1;
+    r->op_time = arena_array(a, 4, sizeof(OpTime *));
+    for (int d = 0; d < 4; d++)
+        r->op_time[d] = arena_array(a, 4, sizeof(OpTime));
+    OpTime *t0 = r->op_time[0], *t1 = r->op_time[1];
+    t0[0] = (OpTime){0, 0, 1000};       /* a, iteration 0 */
+    t0[1] = (OpTime){1000, 1000, 1600}; /* send */
+    t0[2] = (OpTime){1600, 2164, 3164}; /* a, iteration 1: waits for its buffer */
+    t0[3] = (OpTime){3164, 3164, 3764};
+    t1[0] = (OpTime){0, 2164, 2564}; /* receive */
+    t1[1] = (OpTime){2564, 2564, 4564};
+    t1[2] = (OpTime){4564, 5128, 5528};
+    t1[3] = (OpTime){5528, 5528, 7528};
+    r->msg_time = arena_array(a, 2, sizeof(MsgTime));
+    r->msg_time[0] = (MsgTime){1600, 0, 1900, 2164};
+    r->msg_time[1] = (MsgTime){3764, 4564, 4864, 5128};
+}
+
+static void
+example_free(Example *x)
+{
+    ir_sched_free(x->s);
+    ir_graph_free(x->g);
+    arena_free(x->a);
+}
+
+START_TEST(graph_json_is_golden)
+{
+    Example x;
+    worked_example(&x);
+    x.g->edges[0].delay = 1;
+    char *s = cg_graph_json(x.g);
+    ck_assert_str_eq(s, "{\n"
+                        "  \"format\": \"tgc-graph/1\",\n"
+                        "  \"name\": \"worked\",\n"
+                        "  \"iterations\": 2,\n"
+                        "  \"platform\": \"bwdsp-1board\",\n"
+                        "  \"tasks\": [\n"
+                        "    {\n"
+                        "      \"id\": \"a\",\n"
+                        "      \"cycles\": 1000\n"
+                        "    },\n"
+                        "    {\n"
+                        "      \"id\": \"b\",\n"
+                        "      \"cycles\": 2000\n"
+                        "    }\n"
+                        "  ],\n"
+                        "  \"edges\": [\n"
+                        "    {\n"
+                        "      \"from\": \"a\",\n"
+                        "      \"to\": \"b\",\n"
+                        "      \"bytes\": 64,\n"
+                        "      \"delay\": 1\n"
+                        "    }\n"
+                        "  ]\n"
+                        "}\n");
+    free(s);
+    example_free(&x);
+}
+END_TEST
+
+START_TEST(platform_json_omits_defaults)
+{
+    Arena *a = arena_new();
+    Platform *p = plat_preset(a, "bwdsp-2board");
+    p->handshake = 0;
+    char *s = cg_platform_json(p);
+    ck_assert_str_eq(s, "{\n"
+                        "  \"format\": \"tgc-platform/1\",\n"
+                        "  \"boards\": 2,\n"
+                        "  \"handshake\": 0,\n"
+                        "  \"links\": [\n"
+                        "    [\n"
+                        "      0,\n"
+                        "      1\n"
+                        "    ]\n"
+                        "  ]\n"
+                        "}\n");
+    free(s);
+    s = cg_platform_json(plat_abstract(a, 3));
+    ck_assert_str_eq(s, "{\n"
+                        "  \"format\": \"tgc-platform/1\",\n"
+                        "  \"model\": \"abstract\",\n"
+                        "  \"dsps\": 3\n"
+                        "}\n");
+    free(s);
+    arena_free(a);
+}
+END_TEST
+
+START_TEST(schedule_json_has_order_messages_and_times)
+{
+    Example x;
+    worked_example(&x);
+    char *s = cg_sched_json(x.s, &x.r);
+    if (getenv("TGC_DUMP"))
+        fputs(s, stderr);
+    json_error_t err;
+    json_t *doc = json_loads(s, 0, &err);
+    ck_assert_ptr_nonnull(doc);
+    ck_assert_str_eq(json_string_value(json_object_get(doc, "format")), "tgc-schedule/1");
+    ck_assert_int_eq(
+        json_integer_value(json_object_get(json_object_get(doc, "mapping"), "b")), 1);
+    json_t *d1 = json_array_get(json_object_get(doc, "dsps"), 1);
+    json_t *ops = json_object_get(d1, "ops");
+    ck_assert_int_eq(json_array_size(ops), 2);
+    json_t *recv = json_array_get(ops, 0);
+    ck_assert_int_eq(json_integer_value(json_object_get(recv, "recv")), 0);
+    ck_assert_int_eq(json_integer_value(json_object_get(recv, "ready")), 0);
+    ck_assert_int_eq(json_integer_value(json_object_get(recv, "start")), 2164);
+    ck_assert_int_eq(json_integer_value(json_object_get(recv, "end")), 2564);
+    json_t *m = json_array_get(json_object_get(doc, "messages"), 0);
+    ck_assert_int_eq(json_integer_value(json_object_get(m, "fabric_time")), 264);
+    ck_assert_int_eq(json_integer_value(json_object_get(m, "arrive")), 2164);
+    ck_assert_ptr_null(json_object_get(m, "pipelined"));
+    json_t *e = json_array_get(json_object_get(m, "edges"), 0);
+    ck_assert_str_eq(json_string_value(json_object_get(e, "from")), "a");
+    json_t *pr = json_object_get(doc, "predicted");
+    ck_assert_int_eq(json_integer_value(json_object_get(pr, "schedule_length")), 7528);
+    ck_assert_int_eq(json_integer_value(json_object_get(pr, "iterations")), 2);
+    ck_assert_int_eq(json_integer_value(json_object_get(d1, "busy")), 4800);
+    ck_assert_int_eq(json_integer_value(json_object_get(d1, "idle")), 7528 - 4800);
+    /* the fixed key order of an operation */
+    ck_assert_ptr_nonnull(strstr(s, "{\n          \"recv\": 0,\n          \"ready\": 0,\n"
+                                    "          \"start\": 2164,\n"));
+    json_decref(doc);
+    free(s);
+    example_free(&x);
+}
+END_TEST
+
+START_TEST(critical_path_follows_the_message)
+{
+    Example x;
+    worked_example(&x);
+    CritPath cp;
+    ck_assert_int_eq(cg_crit_path(x.s, &x.r, &cp), 4);
+    /* a -> send -> (message) -> recv -> b */
+    ck_assert_int_eq(cp.dsp[0], 0);
+    ck_assert_int_eq(cp.op[0], 0);
+    ck_assert_int_eq(cp.dsp[1], 0);
+    ck_assert_int_eq(cp.op[1], 1);
+    ck_assert_int_eq(cp.dsp[2], 1);
+    ck_assert_int_eq(cp.op[2], 0);
+    ck_assert_int_eq(cp.dsp[3], 1);
+    ck_assert_int_eq(cp.op[3], 1);
+    ck_assert(cp.msg_on[0]);
+    cg_path_free(x.s, &cp);
+    /* the receive no longer waits: the path is DSP 1 alone */
+    x.r.op_time[1][0] = (OpTime){0, 0, 400};
+    x.r.op_time[1][1] = (OpTime){400, 400, 2400};
+    ck_assert_int_eq(cg_crit_path(x.s, &x.r, &cp), 2);
+    ck_assert_int_eq(cp.dsp[0], 1);
+    ck_assert(!cp.msg_on[0]);
+    cg_path_free(x.s, &cp);
+    example_free(&x);
+}
+END_TEST
+
+static int
+count_clusters(Agraph_t *g)
+{
+    int n = 0;
+    for (Agraph_t *sub = agfstsubg(g); sub; sub = agnxtsubg(sub))
+        n += strncmp(agnameof(sub), "cluster_dsp", 11) == 0;
+    return n;
+}
+
+START_TEST(dot_parses_back_with_clusters_and_styles)
+{
+    Example x;
+    worked_example(&x);
+    /* make the message aggregated and pipelined: add a second edge a -> b */
+    Graph *g = x.g;
+    Edge *ne = arena_array(g->arena, 2, sizeof(Edge));
+    ne[0] = g->edges[0];
+    ne[1] = (Edge){.from = 0, .to = 1, .bytes = 32};
+    g->edges = ne;
+    g->nedges = 2;
+    ir_graph_index(g);
+    Sched *s = ir_sched_new(g, g->platform);
+    s->map[1] = 1;
+    int es[2] = {0, 1};
+    int m = ir_sched_add_msg(s, 0, 1, es, 2);
+    s->msgs[m].pipelined = true;
+    ir_sched_push_op(s, 0, OP_COMPUTE, 0);
+    ir_sched_push_op(s, 0, OP_SEND, m);
+    ir_sched_push_op(s, 1, OP_RECV, m);
+    ir_sched_push_op(s, 1, OP_COMPUTE, 1);
+    char *dot = cg_sched_dot(s, &x.r);
+    Agraph_t *ag = agmemread(dot);
+    ck_assert_ptr_nonnull(ag);
+    ck_assert_int_eq(count_clusters(ag), 4);
+    ck_assert_int_eq(agnnodes(ag), 4 + 2); /* two idle DSPs */
+    Agnode_t *send = agnode(ag, "d0_1", 0), *recv = agnode(ag, "d1_0", 0);
+    ck_assert_ptr_nonnull(send);
+    ck_assert_ptr_nonnull(recv);
+    Agedge_t *e = agedge(ag, send, recv, NULL, 0);
+    ck_assert_ptr_nonnull(e);
+    const char *style = agget(e, "style");
+    ck_assert_ptr_nonnull(strstr(style, "bold"));
+    ck_assert_ptr_nonnull(strstr(style, "dashed"));
+    ck_assert_ptr_nonnull(strstr(agget(e, "label"), "m0: 96 B, "));
+    ck_assert_ptr_nonnull(strstr(agget(e, "label"), "\na -> b"));
+    ck_assert_str_eq(agget(e, "color"), "red"); /* on the critical path */
+    ck_assert_ptr_nonnull(strstr(agget(recv, "label"), "2164 - 2564"));
+    ck_assert_ptr_nonnull(strstr(agget(recv, "style"), "dashed"));
+    agclose(ag);
+    free(dot);
+    ir_sched_free(s);
+    example_free(&x);
+}
+END_TEST
+
+static int
+count(const char *s, const char *what)
+{
+    int n = 0;
+    for (const char *p = strstr(s, what); p; p = strstr(p + 1, what))
+        n++;
+    return n;
+}
+
+START_TEST(gantt_has_a_lane_per_dsp_and_link)
+{
+    Example x;
+    worked_example(&x);
+    char *svg = cg_sched_gantt(x.s, &x.r);
+    ck_assert(strncmp(svg, "<svg ", 5) == 0);
+    ck_assert_ptr_nonnull(strstr(svg, "</svg>\n"));
+    /* one panel (2 iterations): 4 DSP lanes, DSP 0 -> switch and switch -> DSP 1 */
+    ck_assert_int_eq(count(svg, "class=\"lane\">DSP "), 4 + 1);
+    ck_assert_int_eq(count(svg, ">DSP 0 \xe2\x86\x92 SW 0<"), 1);
+    ck_assert_int_eq(count(svg, ">SW 0 \xe2\x86\x92 DSP 1<"), 1);
+    ck_assert_int_eq(count(svg, "<title>b, iteration 1: 5528 - 7528</title>"), 1);
+    ck_assert_int_eq(count(svg, "<title>a waits for its output buffer, iteration 1: "
+                                "1600 - 2164</title>"),
+                     1);
+    ck_assert_int_eq(count(svg, "receive wait"), 1); /* the legend */
+    /* the second link starts switch_latency + 82 cycles after the first */
+    ck_assert_int_eq(count(svg, "iteration 0: 1900 - 1982</title>"), 1);
+    ck_assert_int_eq(count(svg, "iteration 0: 2082 - 2164</title>"), 1);
+    ck_assert_int_eq(count(svg, "<text"), count(svg, "</text>"));
+    ck_assert_int_eq(count(svg, "<title>"), count(svg, "</title></rect>"));
+    free(svg);
+    example_free(&x);
+}
+END_TEST
+
+int
+main(void)
+{
+    Suite *s = suite_create("backend");
+    TCase *tc = tcase_create("writers");
+    tcase_add_test(tc, graph_json_is_golden);
+    tcase_add_test(tc, platform_json_omits_defaults);
+    tcase_add_test(tc, schedule_json_has_order_messages_and_times);
+    tcase_add_test(tc, critical_path_follows_the_message);
+    tcase_add_test(tc, dot_parses_back_with_clusters_and_styles);
+    tcase_add_test(tc, gantt_has_a_lane_per_dsp_and_link);
+    suite_add_tcase(s, tc);
+    SRunner *sr = srunner_create(s);
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
