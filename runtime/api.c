@@ -1,0 +1,710 @@
+/* api.c: the MPIRIO API layer.
+ *
+ * Checks every argument (an error code, never a crash), maps communicators to
+ * contexts and global ranks, and runs the MPICH collective algorithms (binomial
+ * bcast, gather, scatter, reduce; dissemination barrier) over the transport's
+ * point-to-point calls in a context of their own, so they never match user
+ * messages. The in-switch collectives are the transport's (tr_coll_switch).
+ * Nothing here knows about the simulation: a second transport defines the tr_
+ * functions of mpirio_int.h and links with this file unchanged. */
+#include "mpirio_int.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define CTX_COLL 0x10000 /* context offset of the MPICH collectives' messages */
+
+typedef struct CommInfo {
+    int ctx, base, size, me;
+} CommInfo;
+
+static int
+comm_info(MPIRIO_Comm c, CommInfo *ci)
+{
+    if (!tr_active())
+        return MPIRIO_ERR_NOT_INIT;
+    int g = tr_rank(), n = tr_size(), dpb = tr_dsps_per_board();
+    if (c == MPIRIO_COMM_WORLD) {
+        *ci = (CommInfo){0, 0, n, g};
+        return MPIRIO_SUCCESS;
+    }
+    if (c == MPIRIO_COMM_LOCAL) {
+        int b = g / dpb, base = b * dpb;
+        int size = n - base < dpb ? n - base : dpb;
+        *ci = (CommInfo){1 + b, base, size, g - base};
+        return MPIRIO_SUCCESS;
+    }
+    return MPIRIO_ERR_COMM;
+}
+
+size_t
+api_type_size(MPIRIO_Datatype t)
+{
+    switch (t) {
+    case MPIRIO_BYTE:
+    case MPIRIO_CHAR:
+        return 1;
+    case MPIRIO_INT:
+    case MPIRIO_FLOAT:
+    case MPIRIO_UNSIGNED:
+        return 4;
+    case MPIRIO_DOUBLE:
+        return 8;
+    case MPIRIO_LONG:
+        return sizeof(long);
+    }
+    return 0;
+}
+
+int
+api_op_valid(MPIRIO_Datatype t, MPIRIO_Op op)
+{
+    return op >= MPIRIO_SUM && op <= MPIRIO_MAX && t != MPIRIO_BYTE && api_type_size(t);
+}
+
+#define FOLD(T)                                                                         \
+    do {                                                                                \
+        T *a = acc;                                                                     \
+        const T *b = in;                                                                \
+        for (int i = 0; i < n; i++)                                                     \
+            switch (op) {                                                               \
+            case MPIRIO_SUM:                                                            \
+                a[i] = (T)(a[i] + b[i]);                                                \
+                break;                                                                  \
+            case MPIRIO_PROD:                                                           \
+                a[i] = (T)(a[i] * b[i]);                                                \
+                break;                                                                  \
+            case MPIRIO_MIN:                                                            \
+                a[i] = b[i] < a[i] ? b[i] : a[i];                                       \
+                break;                                                                  \
+            default:                                                                    \
+                a[i] = b[i] > a[i] ? b[i] : a[i];                                       \
+                break;                                                                  \
+            }                                                                           \
+    } while (0)
+
+int
+api_reduce_op(void *acc, const void *in, int n, MPIRIO_Datatype t, MPIRIO_Op op)
+{
+    if (!api_op_valid(t, op))
+        return MPIRIO_ERR_OP;
+    switch (t) {
+    case MPIRIO_CHAR:
+        FOLD(signed char);
+        break;
+    case MPIRIO_INT:
+        FOLD(int);
+        break;
+    case MPIRIO_UNSIGNED:
+        FOLD(unsigned);
+        break;
+    case MPIRIO_LONG:
+        FOLD(long);
+        break;
+    case MPIRIO_FLOAT:
+        FOLD(float);
+        break;
+    case MPIRIO_DOUBLE:
+        FOLD(double);
+        break;
+    }
+    return MPIRIO_SUCCESS;
+}
+
+/* checks shared by the point-to-point calls; *bytes on success */
+static int
+check_buf(const void *buf, int count, MPIRIO_Datatype type, size_t *bytes)
+{
+    if (count < 0)
+        return MPIRIO_ERR_COUNT;
+    size_t sz = api_type_size(type);
+    if (!sz)
+        return MPIRIO_ERR_TYPE;
+    if (count > 0 && !buf)
+        return MPIRIO_ERR_BUFFER;
+    *bytes = (size_t)count * sz;
+    return MPIRIO_SUCCESS;
+}
+
+int
+MPIRIO_Init(int *argc, char ***argv)
+{
+    return tr_active() ? MPIRIO_SUCCESS : MPIRIO_ERR_NOT_INIT;
+}
+
+int
+MPIRIO_Initialized(int *flag)
+{
+    if (!flag)
+        return MPIRIO_ERR_ARG;
+    *flag = tr_active();
+    return MPIRIO_SUCCESS;
+}
+
+int
+MPIRIO_Finalize(void)
+{
+    if (!tr_active())
+        return MPIRIO_ERR_NOT_INIT;
+    tr_finalize();
+    return MPIRIO_SUCCESS;
+}
+
+int
+MPIRIO_Comm_rank(MPIRIO_Comm comm, int *rank)
+{
+    CommInfo ci;
+    int e = comm_info(comm, &ci);
+    if (e)
+        return e;
+    if (!rank)
+        return MPIRIO_ERR_ARG;
+    *rank = ci.me;
+    return MPIRIO_SUCCESS;
+}
+
+int
+MPIRIO_Comm_size(MPIRIO_Comm comm, int *size)
+{
+    CommInfo ci;
+    int e = comm_info(comm, &ci);
+    if (e)
+        return e;
+    if (!size)
+        return MPIRIO_ERR_ARG;
+    *size = ci.size;
+    return MPIRIO_SUCCESS;
+}
+
+const char *
+MPIRIO_Error_string(int code)
+{
+    static const char *const s[] = {
+        "success",
+        "invalid buffer (NULL with a nonzero count)",
+        "invalid count",
+        "invalid datatype",
+        "invalid tag",
+        "invalid communicator",
+        "invalid rank",
+        "invalid root",
+        "invalid reduce operation",
+        "message truncated",
+        "invalid request",
+        "invalid argument",
+        "not inside an initialised DSP",
+        "platform error",
+    };
+    if (code < 0 || code >= MPIRIO_ERR_LASTCODE)
+        return "unknown error code";
+    return s[code];
+}
+
+static int
+isend(const void *buf, int count, MPIRIO_Datatype type, int dest, int tag,
+      MPIRIO_Comm comm, MPIRIO_Request *req)
+{
+    CommInfo ci;
+    size_t bytes;
+    int e = comm_info(comm, &ci);
+    if (e)
+        return e;
+    if (!req)
+        return MPIRIO_ERR_REQUEST;
+    *req = MPIRIO_REQUEST_NULL;
+    if ((e = check_buf(buf, count, type, &bytes)))
+        return e;
+    if (dest == MPIRIO_PROC_NULL)
+        return MPIRIO_SUCCESS;
+    if (dest < 0 || dest >= ci.size)
+        return MPIRIO_ERR_RANK;
+    if (tag < 0 || tag > MPIRIO_TAG_UB)
+        return MPIRIO_ERR_TAG;
+    return tr_isend(buf, bytes, ci.base + dest, ci.ctx, tag, ci.me, req);
+}
+
+static int
+irecv(void *buf, int count, MPIRIO_Datatype type, int source, int tag, MPIRIO_Comm comm,
+      int blocking, MPIRIO_Request *req)
+{
+    CommInfo ci;
+    size_t bytes;
+    int e = comm_info(comm, &ci);
+    if (e)
+        return e;
+    *req = MPIRIO_REQUEST_NULL;
+    if ((e = check_buf(buf, count, type, &bytes)))
+        return e;
+    if (source == MPIRIO_PROC_NULL)
+        return MPIRIO_SUCCESS;
+    if (source != MPIRIO_ANY_SOURCE && (source < 0 || source >= ci.size))
+        return MPIRIO_ERR_RANK;
+    if (tag != MPIRIO_ANY_TAG && (tag < 0 || tag > MPIRIO_TAG_UB))
+        return MPIRIO_ERR_TAG;
+    return tr_irecv(buf, bytes, source < 0 ? -1 : ci.base + source, ci.ctx, tag, blocking,
+                    req);
+}
+
+static void
+null_status(MPIRIO_Status *st)
+{
+    if (st)
+        *st = (MPIRIO_Status){MPIRIO_PROC_NULL, MPIRIO_ANY_TAG, MPIRIO_SUCCESS, 0};
+}
+
+int
+MPIRIO_Isend(const void *buf, int count, MPIRIO_Datatype type, int dest, int tag,
+             MPIRIO_Comm comm, MPIRIO_Request *req)
+{
+    if (tr_active())
+        tr_call("MPIRIO_Isend");
+    return isend(buf, count, type, dest, tag, comm, req);
+}
+
+int
+MPIRIO_Send(const void *buf, int count, MPIRIO_Datatype type, int dest, int tag,
+            MPIRIO_Comm comm)
+{
+    MPIRIO_Request r;
+    if (tr_active())
+        tr_call("MPIRIO_Send");
+    int e = isend(buf, count, type, dest, tag, comm, &r);
+    if (e || !r)
+        return e;
+    return tr_wait(r, NULL);
+}
+
+int
+MPIRIO_Irecv(void *buf, int count, MPIRIO_Datatype type, int source, int tag,
+             MPIRIO_Comm comm, MPIRIO_Request *req)
+{
+    if (!req)
+        return tr_active() ? MPIRIO_ERR_REQUEST : MPIRIO_ERR_NOT_INIT;
+    if (tr_active())
+        tr_call("MPIRIO_Irecv");
+    return irecv(buf, count, type, source, tag, comm, 0, req);
+}
+
+int
+MPIRIO_Recv(void *buf, int count, MPIRIO_Datatype type, int source, int tag,
+            MPIRIO_Comm comm, MPIRIO_Status *status)
+{
+    MPIRIO_Request r;
+    if (tr_active())
+        tr_call("MPIRIO_Recv");
+    int e = irecv(buf, count, type, source, tag, comm, 1, &r);
+    if (e)
+        return e;
+    if (!r) {
+        null_status(status);
+        return MPIRIO_SUCCESS;
+    }
+    return tr_wait(r, status);
+}
+
+int
+MPIRIO_Wait(MPIRIO_Request *req, MPIRIO_Status *status)
+{
+    if (!tr_active())
+        return MPIRIO_ERR_NOT_INIT;
+    if (!req)
+        return MPIRIO_ERR_REQUEST;
+    if (!*req) {
+        null_status(status);
+        return MPIRIO_SUCCESS;
+    }
+    tr_call("MPIRIO_Wait");
+    Req *r = *req;
+    *req = MPIRIO_REQUEST_NULL;
+    return tr_wait(r, status);
+}
+
+int
+MPIRIO_Waitall(int n, MPIRIO_Request *reqs, MPIRIO_Status *statuses)
+{
+    if (!tr_active())
+        return MPIRIO_ERR_NOT_INIT;
+    if (n < 0)
+        return MPIRIO_ERR_COUNT;
+    if (n > 0 && !reqs)
+        return MPIRIO_ERR_REQUEST;
+    int err = MPIRIO_SUCCESS;
+    for (int i = 0; i < n; i++) {
+        MPIRIO_Status *st = statuses ? &statuses[i] : NULL;
+        if (!reqs[i]) {
+            null_status(st);
+            continue;
+        }
+        tr_call("MPIRIO_Waitall");
+        Req *r = reqs[i];
+        reqs[i] = MPIRIO_REQUEST_NULL;
+        int e = tr_wait(r, st);
+        if (e && !err)
+            err = e;
+    }
+    return err;
+}
+
+int
+MPIRIO_Test(MPIRIO_Request *req, int *flag, MPIRIO_Status *status)
+{
+    if (!tr_active())
+        return MPIRIO_ERR_NOT_INIT;
+    if (!req)
+        return MPIRIO_ERR_REQUEST;
+    if (!flag)
+        return MPIRIO_ERR_ARG;
+    if (!*req) {
+        *flag = 1;
+        null_status(status);
+        return MPIRIO_SUCCESS;
+    }
+    tr_call("MPIRIO_Test");
+    int e = tr_test(*req, flag, status);
+    if (*flag)
+        *req = MPIRIO_REQUEST_NULL;
+    return e;
+}
+
+int
+MPIRIO_Get_count(const MPIRIO_Status *status, MPIRIO_Datatype type, int *count)
+{
+    size_t sz = api_type_size(type);
+    if (!sz)
+        return MPIRIO_ERR_TYPE;
+    if (!status || !count)
+        return MPIRIO_ERR_ARG;
+    *count = status->count % (int)sz ? -1 : status->count / (int)sz;
+    return MPIRIO_SUCCESS;
+}
+
+int
+MPIRIO_Type_size(MPIRIO_Datatype type, int *size)
+{
+    size_t sz = api_type_size(type);
+    if (!sz)
+        return MPIRIO_ERR_TYPE;
+    if (!size)
+        return MPIRIO_ERR_ARG;
+    *size = (int)sz;
+    return MPIRIO_SUCCESS;
+}
+
+int
+MPIRIO_Set_priority(int priority)
+{
+    if (!tr_active())
+        return MPIRIO_ERR_NOT_INIT;
+    tr_set_priority(priority);
+    return MPIRIO_SUCCESS;
+}
+
+int
+MPIRIO_Coll_algorithm(int family)
+{
+    if (!tr_active())
+        return -1;
+    if (family != MPIRIO_COLL_SWITCH && family != MPIRIO_COLL_MPICH)
+        return -1;
+    int old = tr_coll_default();
+    tr_set_coll(family);
+    return old;
+}
+
+int
+MPIRIO_Compute(long long cycles)
+{
+    if (!tr_active())
+        return MPIRIO_ERR_NOT_INIT;
+    if (cycles < 0)
+        return MPIRIO_ERR_ARG;
+    tr_call("MPIRIO_Compute");
+    tr_compute(cycles);
+    return MPIRIO_SUCCESS;
+}
+
+long long
+MPIRIO_time(void)
+{
+    return K && k_self() ? tr_now() : 0;
+}
+
+long long
+MPIRIO_clock_hz(void)
+{
+    return K ? tr_clock_hz() : 500000000LL;
+}
+
+double
+MPIRIO_Wtime(void)
+{
+    return (double)MPIRIO_time() / (double)MPIRIO_clock_hz();
+}
+
+int
+MPIRIO_traffic(MPIRIO_Traffic *t)
+{
+    if (!K || !k_self())
+        return MPIRIO_ERR_NOT_INIT;
+    if (!t)
+        return MPIRIO_ERR_ARG;
+    tr_traffic(t);
+    return MPIRIO_SUCCESS;
+}
+
+int
+MPIRIO_link_traffic(int link, MPIRIO_Link *l)
+{
+    if (!K || !k_self())
+        return MPIRIO_ERR_NOT_INIT;
+    if (!l)
+        return MPIRIO_ERR_ARG;
+    return tr_link(link, l);
+}
+
+/* ---- MPICH collectives over point-to-point ---- */
+
+static int
+csend(const CommInfo *ci, const void *buf, size_t bytes, int to, int tag)
+{
+    Req *r;
+    tr_isend(buf, bytes, ci->base + to, ci->ctx + CTX_COLL, tag, ci->me, &r);
+    return tr_wait(r, NULL);
+}
+
+static int
+crecv(const CommInfo *ci, void *buf, size_t bytes, int from, int tag)
+{
+    Req *r;
+    tr_irecv(buf, bytes, ci->base + from, ci->ctx + CTX_COLL, tag, 1, &r);
+    return tr_wait(r, NULL);
+}
+
+static void *
+xmalloc(size_t n)
+{
+    void *p = malloc(n ? n : 1);
+    if (!p)
+        abort();
+    return p;
+}
+
+static void
+bcast_binomial(const CommInfo *ci, void *buf, size_t bytes, int root)
+{
+    int n = ci->size, rel = (ci->me - root + n) % n, mask = 1;
+    for (; mask < n; mask <<= 1)
+        if (rel & mask) {
+            crecv(ci, buf, bytes, (ci->me - mask + n) % n, CO_BCAST);
+            break;
+        }
+    for (mask >>= 1; mask > 0; mask >>= 1)
+        if (rel + mask < n)
+            csend(ci, buf, bytes, (ci->me + mask) % n, CO_BCAST);
+}
+
+/* the blocks of relative ranks rel..rel+k-1 travel together, as in MPICH */
+static void
+gather_binomial(const CommInfo *ci, const void *sbuf, void *rbuf, size_t blk, int root)
+{
+    int n = ci->size, rel = (ci->me - root + n) % n;
+    unsigned char *tmp = xmalloc(blk * (size_t)n);
+    if (blk)
+        memcpy(tmp, sbuf, blk);
+    int have = 1;
+    for (int mask = 1; mask < n; mask <<= 1) {
+        if (rel & mask) {
+            csend(ci, tmp, blk * (size_t)have, (rel - mask + root) % n, CO_GATHER);
+            break;
+        }
+        int src = rel | mask;
+        if (src < n) {
+            int k = mask < n - src ? mask : n - src;
+            crecv(ci, tmp + blk * (size_t)mask, blk * (size_t)k, (src + root) % n,
+                  CO_GATHER);
+            have += k;
+        }
+    }
+    if (rel == 0)
+        for (int r = 0; r < n; r++)
+            if (blk)
+                memcpy((unsigned char *)rbuf + blk * (size_t)((r + root) % n),
+                       tmp + blk * (size_t)r, blk);
+    free(tmp);
+}
+
+static void
+scatter_binomial(const CommInfo *ci, const void *sbuf, void *rbuf, size_t blk, int root)
+{
+    int n = ci->size, rel = (ci->me - root + n) % n, mask = 1;
+    unsigned char *tmp = xmalloc(blk * (size_t)n);
+    if (rel == 0) {
+        for (int r = 0; r < n; r++)
+            if (blk)
+                memcpy(tmp + blk * (size_t)r,
+                       (const unsigned char *)sbuf + blk * (size_t)((r + root) % n), blk);
+        while (mask < n)
+            mask <<= 1;
+    } else
+        for (; mask < n; mask <<= 1)
+            if (rel & mask) {
+                int k = mask < n - rel ? mask : n - rel;
+                crecv(ci, tmp, blk * (size_t)k, (rel - mask + root) % n, CO_SCATTER);
+                break;
+            }
+    for (mask >>= 1; mask > 0; mask >>= 1)
+        if (rel + mask < n) {
+            int k = mask < n - rel - mask ? mask : n - rel - mask;
+            csend(ci, tmp + blk * (size_t)mask, blk * (size_t)k, (rel + mask + root) % n,
+                  CO_SCATTER);
+        }
+    if (blk)
+        memcpy(rbuf, tmp, blk);
+    free(tmp);
+}
+
+static void
+reduce_binomial(const CommInfo *ci, const void *sbuf, void *rbuf, int count,
+                MPIRIO_Datatype type, MPIRIO_Op op, int root)
+{
+    int n = ci->size, rel = (ci->me - root + n) % n;
+    size_t bytes = (size_t)count * api_type_size(type);
+    unsigned char *acc = xmalloc(bytes), *tmp = xmalloc(bytes);
+    if (bytes)
+        memcpy(acc, sbuf, bytes);
+    for (int mask = 1; mask < n; mask <<= 1) {
+        if (rel & mask) {
+            csend(ci, acc, bytes, (rel - mask + root) % n, CO_REDUCE);
+            break;
+        }
+        int src = rel | mask;
+        if (src < n) {
+            crecv(ci, tmp, bytes, (src + root) % n, CO_REDUCE);
+            api_reduce_op(acc, tmp, count, type, op);
+        }
+    }
+    if (rel == 0 && bytes)
+        memcpy(rbuf, acc, bytes);
+    free(acc);
+    free(tmp);
+}
+
+static void
+barrier_dissemination(const CommInfo *ci)
+{
+    int n = ci->size;
+    for (int k = 1; k < n; k <<= 1) {
+        Req *s;
+        tr_isend(NULL, 0, ci->base + (ci->me + k) % n, ci->ctx + CTX_COLL, CO_BARRIER,
+                 ci->me, &s);
+        crecv(ci, NULL, 0, (ci->me - k + n) % n, CO_BARRIER);
+        tr_wait(s, NULL);
+    }
+}
+
+/* common checks of the rooted collectives */
+static int
+coll_enter(MPIRIO_Comm comm, int root, CommInfo *ci, const char *name)
+{
+    int e = comm_info(comm, ci);
+    if (e)
+        return e;
+    if (root < 0 || root >= ci->size)
+        return MPIRIO_ERR_ROOT;
+    tr_call(name);
+    return MPIRIO_SUCCESS;
+}
+
+int
+MPIRIO_Bcast(void *buf, int count, MPIRIO_Datatype type, int root, MPIRIO_Comm comm)
+{
+    CommInfo ci;
+    size_t bytes;
+    int e = coll_enter(comm, root, &ci, "MPIRIO_Bcast");
+    if (e || (e = check_buf(buf, count, type, &bytes)))
+        return e;
+    if (tr_coll_default() == MPIRIO_COLL_SWITCH)
+        return tr_coll_switch(CO_BCAST, ci.ctx, ci.base, ci.size, root, buf, buf, bytes,
+                              type, 0);
+    bcast_binomial(&ci, buf, bytes, root);
+    return MPIRIO_SUCCESS;
+}
+
+int
+MPIRIO_Reduce(const void *sendbuf, void *recvbuf, int count, MPIRIO_Datatype type,
+              MPIRIO_Op op, int root, MPIRIO_Comm comm)
+{
+    CommInfo ci;
+    size_t bytes;
+    int e = coll_enter(comm, root, &ci, "MPIRIO_Reduce");
+    if (e || (e = check_buf(sendbuf, count, type, &bytes)))
+        return e;
+    if (ci.me == root && count > 0 && !recvbuf)
+        return MPIRIO_ERR_BUFFER;
+    if (!api_op_valid(type, op))
+        return MPIRIO_ERR_OP;
+    if (tr_coll_default() == MPIRIO_COLL_SWITCH)
+        return tr_coll_switch(CO_REDUCE, ci.ctx, ci.base, ci.size, root, sendbuf, recvbuf,
+                              bytes, type, op);
+    reduce_binomial(&ci, sendbuf, recvbuf, count, type, op, root);
+    return MPIRIO_SUCCESS;
+}
+
+int
+MPIRIO_Gather(const void *sendbuf, int sendcount, MPIRIO_Datatype sendtype, void *recvbuf,
+              int recvcount, MPIRIO_Datatype recvtype, int root, MPIRIO_Comm comm)
+{
+    CommInfo ci;
+    size_t blk, rblk;
+    int e = coll_enter(comm, root, &ci, "MPIRIO_Gather");
+    if (e || (e = check_buf(sendbuf, sendcount, sendtype, &blk)))
+        return e;
+    if (ci.me == root) {
+        if ((e = check_buf(recvbuf, recvcount, recvtype, &rblk)))
+            return e;
+        if (rblk < blk)
+            return MPIRIO_ERR_TRUNCATE;
+    }
+    if (tr_coll_default() == MPIRIO_COLL_SWITCH)
+        return tr_coll_switch(CO_GATHER, ci.ctx, ci.base, ci.size, root, sendbuf, recvbuf,
+                              blk, MPIRIO_BYTE, 0);
+    gather_binomial(&ci, sendbuf, recvbuf, blk, root);
+    return MPIRIO_SUCCESS;
+}
+
+int
+MPIRIO_Scatter(const void *sendbuf, int sendcount, MPIRIO_Datatype sendtype, void *recvbuf,
+               int recvcount, MPIRIO_Datatype recvtype, int root, MPIRIO_Comm comm)
+{
+    CommInfo ci;
+    size_t blk, sblk;
+    int e = coll_enter(comm, root, &ci, "MPIRIO_Scatter");
+    if (e || (e = check_buf(recvbuf, recvcount, recvtype, &blk)))
+        return e;
+    if (ci.me == root) {
+        if ((e = check_buf(sendbuf, sendcount, sendtype, &sblk)))
+            return e;
+        if (sblk > blk)
+            return MPIRIO_ERR_TRUNCATE;
+        blk = sblk;
+    }
+    if (tr_coll_default() == MPIRIO_COLL_SWITCH)
+        return tr_coll_switch(CO_SCATTER, ci.ctx, ci.base, ci.size, root, sendbuf, recvbuf,
+                              blk, MPIRIO_BYTE, 0);
+    scatter_binomial(&ci, sendbuf, recvbuf, blk, root);
+    return MPIRIO_SUCCESS;
+}
+
+int
+MPIRIO_Barrier(MPIRIO_Comm comm)
+{
+    CommInfo ci;
+    int e = coll_enter(comm, 0, &ci, "MPIRIO_Barrier");
+    if (e)
+        return e;
+    if (tr_coll_default() == MPIRIO_COLL_SWITCH)
+        return tr_coll_switch(CO_BARRIER, ci.ctx, ci.base, ci.size, 0, NULL, NULL, 0,
+                              MPIRIO_BYTE, 0);
+    barrier_dissemination(&ci);
+    return MPIRIO_SUCCESS;
+}

@@ -1,0 +1,180 @@
+/* mpirio-run: start an MPIRIO program on N simulated DSPs, as mpirun does.
+ *
+ *   mpirio-run -n N [--platform P] [--no-contention] [--trace FILE] [--summary]
+ *              [--coll switch|mpich] [--faults FRACTION] [--fault-seed S] ./prog [args]
+ *
+ * Each DSP must see its own copy of the program's globals, as under MPI. mpirio-cc
+ * builds the program as a shared object (prog.so beside a small launcher script
+ * prog); mpirio-run copies the object to N private files and dlopens each copy
+ * RTLD_LOCAL, so every DSP runs the main() of its own copy with its own data and
+ * bss. dlmopen would limit a run to 16 namespaces; private copies have no such
+ * limit. The libraries the program links dynamically (libc, libm, ...) are shared
+ * by all DSPs, as are the MPIRIO symbols this executable exports.
+ *
+ * Exit status: 0; the largest status a DSP's main returned; 2 after a deadlock
+ * (the report is on stderr); 1 for a usage or load error. */
+#define _GNU_SOURCE
+#include "mpirio.h"
+
+#include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+typedef int (*MainFn)(int, char **);
+
+typedef struct Job {
+    int n, argc;
+    char **argv;
+    MainFn *mains;
+    int *status;
+} Job;
+
+static void
+usage(void)
+{
+    fputs("usage: mpirio-run -n N [--platform P] [--no-contention] [--trace FILE] "
+          "[--summary]\n"
+          "                  [--coll switch|mpich] [--faults FRACTION] [--fault-seed S] "
+          "./prog [args]\n",
+          stderr);
+}
+
+static int
+copy_file(const char *from, const char *to)
+{
+    int in = open(from, O_RDONLY), out = open(to, O_WRONLY | O_CREAT | O_TRUNC, 0700);
+    char buf[65536];
+    ssize_t k;
+    int rc = in >= 0 && out >= 0 ? 0 : -1;
+    while (rc == 0 && (k = read(in, buf, sizeof buf)) > 0)
+        if (write(out, buf, (size_t)k) != k)
+            rc = -1;
+    if (in >= 0)
+        close(in);
+    if (out >= 0 && close(out) != 0)
+        rc = -1;
+    return rc;
+}
+
+static int
+is_elf(const char *path)
+{
+    unsigned char m[4] = {0};
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return 0;
+    size_t k = fread(m, 1, 4, f);
+    fclose(f);
+    return k == 4 && m[0] == 0x7f && m[1] == 'E' && m[2] == 'L' && m[3] == 'F';
+}
+
+static void
+dsp_main(int rank, void *arg)
+{
+    Job *j = arg;
+    /* each DSP gets its own argv, as each MPI process does */
+    char **argv = calloc((size_t)j->argc + 1, sizeof *argv);
+    for (int i = 0; argv && i < j->argc; i++)
+        argv[i] = strdup(j->argv[i]);
+    j->status[rank] = j->mains[rank](j->argc, argv);
+    for (int i = 0; argv && i < j->argc; i++)
+        free(argv[i]);
+    free(argv);
+}
+
+int
+main(int argc, char **argv)
+{
+    int n = 1, i = 1;
+    const char *platform = NULL;
+    for (; i < argc && argv[i][0] == '-'; i++) {
+        const char *a = argv[i];
+        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (strcmp(a, "-n") == 0 || strcmp(a, "-np") == 0) {
+            if (!v || (n = atoi(v)) < 1)
+                return usage(), 1;
+            i++;
+        } else if (strcmp(a, "--platform") == 0) {
+            if (!v)
+                return usage(), 1;
+            platform = v, i++;
+        } else if (strcmp(a, "--no-contention") == 0)
+            setenv("MPIRIO_NO_CONTENTION", "1", 1);
+        else if (strcmp(a, "--summary") == 0)
+            setenv("MPIRIO_SUMMARY", "1", 1);
+        else if (strcmp(a, "--trace") == 0 && v)
+            setenv("MPIRIO_TRACE", v, 1), i++;
+        else if (strcmp(a, "--coll") == 0 && v)
+            setenv("MPIRIO_COLL", v, 1), i++;
+        else if (strcmp(a, "--faults") == 0 && v)
+            setenv("MPIRIO_FAULTS", v, 1), i++;
+        else if (strcmp(a, "--fault-seed") == 0 && v)
+            setenv("MPIRIO_FAULT_SEED", v, 1), i++;
+        else if (strcmp(a, "--") == 0) {
+            i++;
+            break;
+        } else
+            return usage(), 1;
+    }
+    if (i >= argc)
+        return usage(), 1;
+    char path[4096];
+    snprintf(path, sizeof path, "%s", argv[i]);
+    if (!is_elf(path)) {
+        snprintf(path, sizeof path, "%s.so", argv[i]);
+        if (!is_elf(path)) {
+            fprintf(stderr, "mpirio-run: %s: not a program built by mpirio-cc\n", argv[i]);
+            return 1;
+        }
+    }
+    const char *tmp = getenv("TMPDIR");
+    char dir[4096];
+    snprintf(dir, sizeof dir, "%s/mpirio-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+    if (!mkdtemp(dir)) {
+        fprintf(stderr, "mpirio-run: cannot create a directory in %s: %s\n",
+                tmp ? tmp : "/tmp", strerror(errno));
+        return 1;
+    }
+    Job j = {n, argc - i, argv + i, calloc((size_t)n, sizeof(MainFn)),
+             calloc((size_t)n, sizeof(int))};
+    int rc = 0;
+    for (int r = 0; r < n && rc == 0; r++) {
+        char copy[4200];
+        snprintf(copy, sizeof copy, "%s/dsp%d.so", dir, r);
+        if (copy_file(path, copy) != 0) {
+            fprintf(stderr, "mpirio-run: cannot copy %s to %s\n", path, copy);
+            rc = 1;
+            break;
+        }
+        void *h = dlopen(copy, RTLD_NOW | RTLD_LOCAL);
+        unlink(copy);
+        if (!h) {
+            fprintf(stderr, "mpirio-run: %s\n", dlerror());
+            rc = 1;
+            break;
+        }
+        void *sym = dlsym(h, "main");
+        if (!sym) {
+            fprintf(stderr, "mpirio-run: %s has no main\n", path);
+            rc = 1;
+            break;
+        }
+        memcpy(&j.mains[r], &sym, sizeof sym);
+    }
+    rmdir(dir);
+    if (rc == 0) {
+        rc = MPIRIO_Run(n, platform, 0, dsp_main, &j);
+        if (rc == 0)
+            for (int r = 0; r < n; r++)
+                if (j.status[r] > rc)
+                    rc = j.status[r];
+    }
+    fflush(stdout);
+    free(j.mains);
+    free(j.status);
+    return rc;
+}

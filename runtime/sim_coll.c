@@ -1,0 +1,449 @@
+/* sim_coll.c: collectives in the RapidIO switches (seed 000, Algorithms 1 to 3).
+ *
+ * The members of a collective are the DSPs of a communicator; the tree is the MST
+ * of the boards rooted at the root's board. A switch talks to the ports that lead
+ * to members: its own member DSPs and the child boards whose subtree holds one.
+ * - Bcast (Algorithm 1): the root sends k packets to its switch; each switch copies
+ *   every packet to all those ports but the input one, and drops a packet whose
+ *   identifier it has already seen.
+ * - Gather (Algorithm 2): every member but the root sends its block to its switch;
+ *   a switch buffers what comes in, counts contributions, and when its board and
+ *   its child boards are all in, it packs everything into ceil(bytes/250) packets
+ *   and forwards them toward the root (parent switch, or the root DSP).
+ * - Reduce: as Gather, but the switch combines the vectors (in arrival order,
+ *   which is deterministic) and forwards one vector.
+ * - Scatter: the mirror of Gather: the root sends all blocks but its own to its
+ *   switch, which splits them to its members and child boards.
+ * - Barrier (Algorithm 3): each member sends a header-only packet to its switch,
+ *   the counters climb the tree, the root's switch broadcasts the release.
+ * CPU costs: a member that sends is busy send_overhead and goes on (its data is
+ * copied); a member that receives waits for its data and is busy recv_overhead.
+ * Packet counts: every packet a DSP or a switch creates counts once; the copies
+ * of a broadcast count as link crossings only (MPIRIO_Traffic). */
+#include "mpirio_int.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+struct Coll {
+    int kind, ctx;
+    unsigned seq;
+    int base, size, root, rootg, rb;
+    size_t bytes;
+    MPIRIO_Datatype type;
+    MPIRIO_Op op;
+    int finished;          /* members done with it */
+    unsigned char *buf;    /* bcast data; gather/scatter blocks in rank order */
+    unsigned char *result; /* reduce: the vector that reached the root */
+    int *cnt, *sub, *par;  /* per board: members, members in the subtree, parent */
+    int *expect, *got;     /* per board: contributions */
+    size_t *aggb;          /* per board: gathered bytes */
+    unsigned char **acc;   /* per board: reduce accumulator */
+    int *pk_got;           /* per member: broadcast packets in */
+    char *delivered;       /* per member: its data is in */
+    unsigned char *seen;   /* per board and packet index: broadcast duplicates */
+    int npk;
+    Msg *bmsg;             /* the broadcast (or release) stream */
+    Coll *next;
+};
+
+static void *
+xcalloc(size_t n, size_t sz)
+{
+    void *p = calloc(n ? n : 1, sz);
+    if (!p)
+        abort();
+    return p;
+}
+
+static int
+is_child(Coll *c, int b, int nb)
+{
+    return c->par[nb] == b && c->sub[nb] > 0;
+}
+
+static Coll *
+coll_new(int kind, int ctx, unsigned seq, int base, int size, int root, size_t bytes,
+         MPIRIO_Datatype type, MPIRIO_Op op)
+{
+    int B = K->plat.boards, dpb = K->plat.dsps_per_board;
+    Coll *c = xcalloc(1, sizeof *c);
+    c->kind = kind, c->ctx = ctx, c->seq = seq, c->base = base, c->size = size;
+    c->root = root, c->rootg = base + root, c->rb = c->rootg / dpb;
+    c->bytes = bytes, c->type = type, c->op = op;
+    c->cnt = xcalloc((size_t)B, sizeof *c->cnt);
+    c->sub = xcalloc((size_t)B, sizeof *c->sub);
+    c->par = xcalloc((size_t)B, sizeof *c->par);
+    c->expect = xcalloc((size_t)B, sizeof *c->expect);
+    c->got = xcalloc((size_t)B, sizeof *c->got);
+    c->aggb = xcalloc((size_t)B, sizeof *c->aggb);
+    c->acc = xcalloc((size_t)B, sizeof *c->acc);
+    c->pk_got = xcalloc((size_t)size, sizeof *c->pk_got);
+    c->delivered = xcalloc((size_t)size, 1);
+    for (int g = base; g < base + size; g++)
+        c->cnt[g / dpb]++;
+    /* BFS from the root board over the tree: parents, then subtree sums */
+    int *order = xcalloc((size_t)B, sizeof *order);
+    char *seenb = xcalloc((size_t)B, 1);
+    int h = 0, t = 0;
+    order[t++] = c->rb;
+    seenb[c->rb] = 1;
+    c->par[c->rb] = -1;
+    while (h < t) {
+        int u = order[h++];
+        for (int j = K->board_nbr_off[u]; j < K->board_nbr_off[u + 1]; j++) {
+            int v = K->board_nbr[j];
+            if (!seenb[v]) {
+                seenb[v] = 1;
+                c->par[v] = u;
+                order[t++] = v;
+            }
+        }
+    }
+    for (int i = 0; i < B; i++)
+        c->sub[i] = c->cnt[i];
+    for (int i = t - 1; i > 0; i--)
+        c->sub[c->par[order[i]]] += c->sub[order[i]];
+    for (int b = 0; b < B; b++) {
+        int e = c->cnt[b];
+        if ((kind == CO_GATHER || kind == CO_REDUCE) && b == c->rb)
+            e--;
+        for (int j = K->board_nbr_off[b]; j < K->board_nbr_off[b + 1]; j++)
+            e += is_child(c, b, K->board_nbr[j]);
+        c->expect[b] = e;
+    }
+    free(order);
+    free(seenb);
+    size_t nbuf = kind == CO_GATHER || kind == CO_SCATTER ? bytes * (size_t)size : bytes;
+    c->buf = xcalloc(nbuf, 1);
+    if (kind == CO_BCAST || kind == CO_BARRIER) {
+        c->npk = kind == CO_BCAST ? net_npackets(bytes) : 1;
+        c->seen = xcalloc((size_t)B * (size_t)c->npk, 1);
+    }
+    c->next = K->colls;
+    K->colls = c;
+    return c;
+}
+
+static void
+coll_free(Coll *c)
+{
+    for (int b = 0; b < K->plat.boards; b++)
+        free(c->acc[b]);
+    if (c->bmsg) {
+        free(c->bmsg->pk);
+        free(c->bmsg->hop_busy);
+        free(c->bmsg);
+    }
+    free(c->acc), free(c->cnt), free(c->sub), free(c->par), free(c->expect);
+    free(c->got), free(c->aggb), free(c->pk_got), free(c->delivered), free(c->seen);
+    free(c->buf), free(c->result);
+    free(c);
+}
+
+void
+coll_free_all(void)
+{
+    while (K->colls) {
+        Coll *c = K->colls;
+        K->colls = c->next;
+        coll_free(c);
+    }
+}
+
+static void
+finish(Coll *c)
+{
+    if (++c->finished < c->size)
+        return;
+    for (Coll **pp = &K->colls; *pp; pp = &(*pp)->next)
+        if (*pp == c) {
+            *pp = c->next;
+            break;
+        }
+    coll_free(c);
+}
+
+static void
+deliver(Coll *c, int member)
+{
+    c->delivered[member] = 1;
+    Dsp *d = &K->dsps[c->base + member];
+    if (d->wait_coll == c) {
+        d->wait_coll = NULL;
+        k_make_ready(d);
+    }
+}
+
+static void
+wait_for(Coll *c, Dsp *d, int me, const char *what)
+{
+    if (c->delivered[me])
+        return;
+    snprintf(d->what, sizeof d->what, "waiting for %s (in-switch, root %d)", what, c->root);
+    d->wait_coll = c;
+    d->state = DS_BLOCKED;
+    k_block(d);
+}
+
+static Msg *
+stream(Coll *c, size_t bytes, unsigned char *data, int to_node)
+{
+    Msg *m = xcalloc(1, sizeof *m);
+    m->id = ++K->msg_seq;
+    m->coll = c;
+    m->bytes = bytes;
+    m->data = data;
+    m->coll_dst = to_node;
+    m->src = m->dst = -1;
+    return m;
+}
+
+/* switch of board b sends a broadcast packet to its ports but the input */
+static void
+bcast_switch(Coll *c, Packet *p, int b)
+{
+    int dpb = K->plat.dsps_per_board;
+    for (int g = b * dpb; g < (b + 1) * dpb; g++) {
+        if (g < c->base || g >= c->base + c->size)
+            continue;
+        if (c->kind == CO_BCAST && g == c->rootg)
+            continue;
+        net_forward_copy(p, 2 * g + 1);
+    }
+    for (int j = K->board_nbr_off[b]; j < K->board_nbr_off[b + 1]; j++) {
+        int nb = K->board_nbr[j];
+        int L = K->tree_link[b * K->plat.boards + nb];
+        if (is_child(c, b, nb) && (p->in_link < 0 || L != (p->in_link ^ 1)))
+            net_forward_copy(p, L);
+    }
+}
+
+void
+coll_bcast_packet(Packet *p, int node)
+{
+    Coll *c = p->m->coll;
+    if (node < K->pdsps) {
+        int member = node - c->base;
+        if (++c->pk_got[member] == c->npk)
+            deliver(c, member);
+    } else {
+        int b = node - K->pdsps;
+        unsigned char *s = &c->seen[(size_t)b * c->npk + (size_t)p->idx];
+        if (*s)
+            K->tr.dropped++;
+        else {
+            *s = 1;
+            bcast_switch(c, p, b);
+        }
+    }
+    if (p->owned)
+        free(p);
+}
+
+static void
+release(Coll *c)
+{
+    Msg *m = stream(c, 0, NULL, -1);
+    m->bcast = 1;
+    c->bmsg = m;
+    net_make_packets(m);
+    Packet *p = &m->pk[0];
+    p->in_link = -1;
+    c->seen[(size_t)c->rb * c->npk] = 1;
+    bcast_switch(c, p, c->rb);
+}
+
+/* the switch of board b has all its contributions */
+static void
+emit_up(Coll *c, int b)
+{
+    int sw = net_switch_node(b);
+    if (c->kind == CO_BARRIER && b == c->rb) {
+        release(c);
+        return;
+    }
+    int to = b == c->rb ? c->rootg : net_switch_node(c->par[b]);
+    Msg *m;
+    if (c->kind == CO_REDUCE) {
+        m = stream(c, c->bytes, c->acc[b], to);
+        c->acc[b] = NULL;
+    } else
+        m = stream(c, c->kind == CO_GATHER ? c->aggb[b] : 0, NULL, to);
+    net_start_stream(m, sw);
+}
+
+static void
+scatter_split(Coll *c, int b)
+{
+    int dpb = K->plat.dsps_per_board, sw = net_switch_node(b);
+    for (int g = b * dpb; g < (b + 1) * dpb; g++)
+        if (g >= c->base && g < c->base + c->size && g != c->rootg)
+            net_start_stream(stream(c, c->bytes, NULL, g), sw);
+    for (int j = K->board_nbr_off[b]; j < K->board_nbr_off[b + 1]; j++) {
+        int nb = K->board_nbr[j];
+        if (is_child(c, b, nb))
+            net_start_stream(stream(c, c->bytes * (size_t)c->sub[nb], NULL,
+                                    net_switch_node(nb)),
+                             sw);
+    }
+}
+
+static void
+free_stream(Msg *m)
+{
+    free(m->data);
+    free(m->pk);
+    free(m->hop_busy);
+    free(m);
+}
+
+void
+coll_stream_arrived(Msg *m, int node)
+{
+    Coll *c = m->coll;
+    if (node < K->pdsps) {
+        if (c->kind == CO_REDUCE) {
+            c->result = m->data;
+            m->data = NULL;
+        }
+        free_stream(m);
+        deliver(c, node - c->base);
+        return;
+    }
+    int b = node - K->pdsps;
+    switch (c->kind) {
+    case CO_GATHER:
+        c->aggb[b] += m->bytes;
+        break;
+    case CO_REDUCE:
+        if (!c->acc[b]) {
+            c->acc[b] = m->data;
+            m->data = NULL;
+        } else
+            api_reduce_op(c->acc[b], m->data, (int)(c->bytes / api_type_size(c->type)),
+                          c->type, c->op);
+        break;
+    case CO_SCATTER:
+        free_stream(m);
+        scatter_split(c, b);
+        return;
+    }
+    free_stream(m);
+    if (++c->got[b] == c->expect[b])
+        emit_up(c, b);
+}
+
+static Coll *
+find(int kind, int ctx, unsigned seq, int base, int size, int root, size_t bytes,
+     MPIRIO_Datatype type, MPIRIO_Op op, int *err)
+{
+    for (Coll *c = K->colls; c; c = c->next)
+        if (c->ctx == ctx && c->seq == seq) {
+            if (c->kind != kind || c->root != root || c->bytes != bytes ||
+                c->type != type || c->op != op)
+                *err = MPIRIO_ERR_ARG;
+            return c;
+        }
+    return coll_new(kind, ctx, seq, base, size, root, bytes, type, op);
+}
+
+int
+tr_coll_switch(int kind, int ctx, int base, int size, int root, const void *sbuf,
+               void *rbuf, size_t bytes, MPIRIO_Datatype type, MPIRIO_Op op)
+{
+    Dsp *d = k_self();
+    int me = d->rank - base, err = 0;
+    unsigned seq = ctx == 0 ? d->seq_world++ : d->seq_local++;
+    Coll *c = find(kind, ctx, seq, base, size, root, bytes, type, op, &err);
+    if (err)
+        return err;
+    int sw = net_switch_node(d->board);
+    const Platform *P = &K->plat;
+    switch (kind) {
+    case CO_BCAST:
+        if (me == root) {
+            k_sleep(d, P->send_overhead, "bcast send");
+            if (bytes)
+                memcpy(c->buf, sbuf, bytes);
+            if (size > 1) {
+                Msg *m = stream(c, bytes, NULL, sw);
+                m->bcast = 1;
+                c->bmsg = m;
+                net_start_stream(m, d->rank);
+            }
+        } else {
+            wait_for(c, d, me, "the broadcast data");
+            k_sleep(d, P->recv_overhead, "bcast recv");
+            if (bytes)
+                memcpy(rbuf, c->buf, bytes);
+        }
+        break;
+    case CO_GATHER:
+        if (bytes)
+            memcpy(c->buf + (size_t)me * bytes, sbuf, bytes);
+        if (me != root) {
+            k_sleep(d, P->send_overhead, "gather send");
+            net_start_stream(stream(c, bytes, NULL, sw), d->rank);
+        } else {
+            if (size > 1) {
+                wait_for(c, d, me, "the gathered blocks");
+                k_sleep(d, P->recv_overhead, "gather recv");
+            }
+            if (bytes)
+                memcpy(rbuf, c->buf, bytes * (size_t)size);
+        }
+        break;
+    case CO_SCATTER:
+        if (me == root) {
+            k_sleep(d, P->send_overhead, "scatter send");
+            if (bytes) {
+                memcpy(c->buf, sbuf, bytes * (size_t)size);
+                memmove(rbuf, c->buf + (size_t)me * bytes, bytes);
+            }
+            if (size > 1)
+                net_start_stream(stream(c, bytes * (size_t)(size - 1), NULL, sw), d->rank);
+        } else {
+            wait_for(c, d, me, "its scattered block");
+            k_sleep(d, P->recv_overhead, "scatter recv");
+            if (bytes)
+                memcpy(rbuf, c->buf + (size_t)me * bytes, bytes);
+        }
+        break;
+    case CO_REDUCE:
+        if (me != root) {
+            k_sleep(d, P->send_overhead, "reduce send");
+            unsigned char *data = bytes ? malloc(bytes) : NULL;
+            if (bytes && !data)
+                abort();
+            if (bytes)
+                memcpy(data, sbuf, bytes);
+            net_start_stream(stream(c, bytes, data, sw), d->rank);
+        } else {
+            unsigned char *own = bytes ? malloc(bytes) : NULL;
+            if (bytes && !own)
+                abort();
+            if (bytes)
+                memcpy(own, sbuf, bytes);
+            if (size > 1) {
+                wait_for(c, d, me, "the reduced vector");
+                k_sleep(d, P->recv_overhead, "reduce recv");
+                if (bytes)
+                    api_reduce_op(own, c->result, (int)(bytes / api_type_size(type)), type,
+                                  op);
+            }
+            if (bytes)
+                memcpy(rbuf, own, bytes);
+            free(own);
+        }
+        break;
+    case CO_BARRIER:
+        k_sleep(d, P->send_overhead, "barrier arrive");
+        net_start_stream(stream(c, 0, NULL, sw), d->rank);
+        wait_for(c, d, me, "the barrier release");
+        k_sleep(d, P->recv_overhead, "barrier release");
+        break;
+    }
+    finish(c);
+    return MPIRIO_SUCCESS;
+}

@@ -1,0 +1,436 @@
+/* sim_kernel.c: the discrete-event kernel of the simulated platform.
+ *
+ * One POSIX thread per DSP, but only one thread runs at a time: the baton passes
+ * by semaphores. A DSP that makes an MPIRIO call turns the call into events (its
+ * own wake-up, packets, ...) and blocks; the blocking thread then runs the kernel
+ * itself: it pops events in (time, class, sequence) order until some DSP is ready,
+ * and hands the baton to it (or keeps it, when that DSP is itself, which costs no
+ * thread switch). Events and ready DSPs are ordered by virtual time and by
+ * insertion sequence, both functions of the program alone, so every run of a
+ * program is identical whatever the host's thread timing.
+ *
+ * When no DSP is ready and no event is pending, the run is over: every DSP has
+ * returned, or the live ones are all blocked (a deadlock, reported by name). */
+#define _GNU_SOURCE
+#include "mpirio_int.h"
+
+#include <pthread.h>
+#include <semaphore.h>
+#include <stdlib.h>
+#include <string.h>
+
+Kernel *K;
+static _Thread_local Dsp *self;
+static MPIRIO_Stats last_stats;
+static long long *last_finish;
+static int last_nfinish;
+
+Dsp *
+k_self(void)
+{
+    return self;
+}
+
+static int
+ev_less(const Event *a, const Event *b)
+{
+    if (a->t != b->t)
+        return a->t < b->t;
+    return a->key < b->key;
+}
+
+void
+k_push(Cycles t, int cls, int type, int arg, void *p)
+{
+    if (K->nheap == K->capheap) {
+        K->capheap = K->capheap ? 2 * K->capheap : 1024;
+        K->heap = realloc(K->heap, K->capheap * sizeof *K->heap);
+        if (!K->heap)
+            abort();
+    }
+    Event e = {t, ((uint64_t)cls << 62) | K->seq++, type, arg, p};
+    size_t i = K->nheap++;
+    while (i > 0) {
+        size_t up = (i - 1) / 2;
+        if (!ev_less(&e, &K->heap[up]))
+            break;
+        K->heap[i] = K->heap[up];
+        i = up;
+    }
+    K->heap[i] = e;
+}
+
+static Event
+pop(void)
+{
+    Event top = K->heap[0];
+    Event last = K->heap[--K->nheap];
+    size_t i = 0, n = K->nheap;
+    for (;;) {
+        size_t c = 2 * i + 1;
+        if (c >= n)
+            break;
+        if (c + 1 < n && ev_less(&K->heap[c + 1], &K->heap[c]))
+            c++;
+        if (!ev_less(&K->heap[c], &last))
+            break;
+        K->heap[i] = K->heap[c];
+        i = c;
+    }
+    if (n)
+        K->heap[i] = last;
+    return top;
+}
+
+void
+k_make_ready(Dsp *d)
+{
+    d->state = DS_READY;
+    d->next_ready = NULL;
+    if (K->ready_tail)
+        K->ready_tail->next_ready = d;
+    else
+        K->ready = d;
+    K->ready_tail = d;
+}
+
+static void
+dispatch(const Event *e)
+{
+    switch (e->type) {
+    case EV_WAKE:
+        k_make_ready(e->p);
+        break;
+    case EV_MSG_START:
+        net_start_msg(e->p);
+        break;
+    case EV_PKT_RECV:
+        net_pkt_recv(e->p, e->arg);
+        break;
+    case EV_PKT_READY:
+        net_pkt_ready(e->p);
+        break;
+    case EV_LINK_ARB:
+        net_link_arb(e->arg);
+        break;
+    }
+}
+
+/* runs events until a DSP is ready; NULL when the run is over */
+static Dsp *
+next_dsp(void)
+{
+    for (;;) {
+        if (K->ready) {
+            Dsp *d = K->ready;
+            K->ready = d->next_ready;
+            if (!K->ready)
+                K->ready_tail = NULL;
+            return d;
+        }
+        if (K->nheap == 0)
+            return NULL;
+        Event e = pop();
+        K->now = e.t;
+        K->events++;
+        dispatch(&e);
+    }
+}
+
+static void
+report_deadlock(void)
+{
+    char *r = K->report;
+    size_t n = sizeof K->report, len = 0;
+    int live = 0;
+    for (int i = 0; i < K->ndsps; i++)
+        live += K->dsps[i].state != DS_DONE;
+    len += (size_t)snprintf(r + len, n - len,
+                            "mpirio: deadlock at cycle %lld: all %d live DSPs are blocked "
+                            "and no event is pending\n",
+                            K->now, live);
+    for (int i = 0; i < K->ndsps && len < n; i++) {
+        Dsp *d = &K->dsps[i];
+        if (d->state == DS_DONE)
+            continue;
+        len += (size_t)snprintf(r + len, n - len, "  DSP %d (board %d): blocked in %s, %s\n",
+                                i, d->board, d->call ? d->call : "?", d->what);
+    }
+    K->deadlock = 1;
+    if (!K->set.quiet)
+        fputs(r, stderr);
+}
+
+/* the run is over: wake everything that is left so it can exit, then main */
+static void
+end_of_run(void)
+{
+    if (K->live > 0) {
+        report_deadlock();
+        K->aborting = 1;
+        for (int i = 0; i < K->ndsps; i++)
+            if (K->dsps[i].state != DS_DONE)
+                sem_post(K->dsps[i].thread_sem);
+    }
+    sem_post(K->main_sem);
+}
+
+static void
+pass_baton(Dsp *d)
+{
+    Dsp *n = next_dsp();
+    if (n == d) {
+        d->state = DS_RUN;
+        return;
+    }
+    if (n)
+        sem_post(n->thread_sem);
+    else
+        end_of_run();
+    sem_wait(d->thread_sem);
+    if (K->aborting)
+        pthread_exit(NULL);
+    d->state = DS_RUN;
+}
+
+void
+k_block(Dsp *d)
+{
+    Cycles t0 = K->now;
+    int blocked = d->state == DS_BLOCKED;
+    K->running = NULL;
+    pass_baton(d);
+    K->running = d;
+    if (blocked && K->trace && K->now > t0)
+        k_trace_span(0, d->rank, d->call ? d->call : "wait", t0, K->now, "wait");
+}
+
+void
+k_sleep(Dsp *d, Cycles c, const char *what)
+{
+    if (c <= 0)
+        return;
+    if (K->trace)
+        k_trace_span(0, d->rank, what, K->now, K->now + c, "busy");
+    k_push(K->now + c, 0, EV_WAKE, 0, d);
+    d->state = DS_BUSY;
+    k_block(d);
+}
+
+static void *
+dsp_thread(void *arg)
+{
+    Dsp *d = arg;
+    self = d;
+    sem_wait(d->thread_sem);
+    if (K->aborting)
+        return NULL;
+    d->state = DS_RUN;
+    K->running = d;
+    d->fn(d->rank, d->arg);
+    if (!d->finalized)
+        d->finish = K->now;
+    d->state = DS_DONE;
+    K->live--;
+    K->running = NULL;
+    Dsp *n = next_dsp();
+    if (n)
+        sem_post(n->thread_sem);
+    else
+        end_of_run();
+    return NULL;
+}
+
+void
+settings_from_env(Settings *s)
+{
+    const char *v;
+    if ((v = getenv("MPIRIO_NO_CONTENTION")) && *v && strcmp(v, "0") != 0)
+        s->no_contention = 1;
+    if ((v = getenv("MPIRIO_SUMMARY")) && *v && strcmp(v, "0") != 0)
+        s->summary = 1;
+    if ((v = getenv("MPIRIO_COLL"))) {
+        if (strcmp(v, "mpich") == 0)
+            s->coll = MPIRIO_COLL_MPICH;
+        else if (strcmp(v, "switch") == 0)
+            s->coll = MPIRIO_COLL_SWITCH;
+    }
+    if ((v = getenv("MPIRIO_FAULTS")) && *v)
+        s->fault_rate = strtod(v, NULL);
+    if ((v = getenv("MPIRIO_FAULT_SEED")) && *v)
+        s->fault_seed = strtoull(v, NULL, 0);
+    if ((v = getenv("MPIRIO_TRACE")) && *v)
+        s->trace = v;
+}
+
+/* the run behind MPIRIO_Run and mpirio-run */
+int
+sim_run(int n, const char *platform, const Settings *set,
+        void (*fn)(int, void *), void *arg);
+
+int
+sim_run(int n, const char *platform, const Settings *set,
+        void (*fn)(int, void *), void *arg)
+{
+    char err[256];
+    memset(&last_stats, 0, sizeof last_stats);
+    if (n < 1 || !fn || K) {
+        fprintf(stderr, "mpirio: %s\n",
+                K ? "a run is already in progress" : "need at least one DSP and a function");
+        return 1;
+    }
+    Kernel *k = calloc(1, sizeof *k);
+    if (!k)
+        return 1;
+    if (plat_load(&k->plat, platform, n, err, sizeof err) != 0) {
+        fprintf(stderr, "mpirio: %s\n", err);
+        free(k);
+        return 1;
+    }
+    k->pdsps = k->plat.boards * k->plat.dsps_per_board;
+    if (n > k->pdsps) {
+        fprintf(stderr, "mpirio: platform \"%s\" has %d DSPs, %d requested\n", k->plat.name,
+                k->pdsps, n);
+        plat_free(&k->plat);
+        free(k);
+        return 1;
+    }
+    k->set = *set;
+    k->ndsps = n;
+    k->live = n;
+    K = k;
+    if (net_init(err, sizeof err) != 0) {
+        fprintf(stderr, "mpirio: %s\n", err);
+        plat_free(&k->plat);
+        free(k);
+        K = NULL;
+        return 1;
+    }
+    trace_open();
+    k->dsps = calloc((size_t)n, sizeof *k->dsps);
+    sem_t *sems = calloc((size_t)n + 1, sizeof *sems);
+    pthread_t *th = calloc((size_t)n, sizeof *th);
+    if (!k->dsps || !sems || !th)
+        abort();
+    k->main_sem = &sems[n];
+    sem_init(&sems[n], 0, 0);
+    pthread_attr_t attr;
+    pthread_attr_init(&attr);
+    pthread_attr_setstacksize(&attr, 8u << 20);
+    for (int i = 0; i < n; i++) {
+        Dsp *d = &k->dsps[i];
+        d->rank = i;
+        d->board = i / k->plat.dsps_per_board;
+        d->coll = set->coll;
+        d->fn = fn;
+        d->arg = arg;
+        d->thread_sem = &sems[i];
+        d->state = DS_READY;
+        d->what[0] = 0;
+        sem_init(&sems[i], 0, 0);
+    }
+    int created = 0;
+    for (; created < n; created++)
+        if (pthread_create(&th[created], &attr, dsp_thread, &k->dsps[created]) != 0)
+            break;
+    pthread_attr_destroy(&attr);
+    if (created < n) {
+        fprintf(stderr, "mpirio: cannot create %d threads (only %d)\n", n, created);
+        k->aborting = 1;
+        for (int i = 0; i < created; i++)
+            sem_post(&sems[i]);
+    } else {
+        for (int i = 0; i < n; i++)
+            k_make_ready(&k->dsps[i]);
+        Dsp *first = next_dsp();
+        sem_post(first->thread_sem);
+        sem_wait(k->main_sem);
+    }
+    for (int i = 0; i < created; i++)
+        pthread_join(th[i], NULL);
+    /* fill the statistics */
+    MPIRIO_Stats *s = &last_stats;
+    s->ndsps = n;
+    s->deadlock = k->deadlock;
+    free(last_finish);
+    last_finish = calloc((size_t)n, sizeof *last_finish);
+    last_nfinish = n;
+    for (int i = 0; i < n; i++) {
+        Cycles f = k->dsps[i].state == DS_DONE ? k->dsps[i].finish : k->now;
+        if (last_finish)
+            last_finish[i] = f;
+        if (f > s->cycles)
+            s->cycles = f;
+    }
+    tr_traffic(&s->traffic);
+    s->events = k->events;
+    memcpy(s->report, k->report, sizeof s->report);
+    if (k->set.summary && created == n)
+        stats_summary(stderr);
+    trace_close();
+    int rc = created < n ? 1 : k->deadlock ? 2 : 0;
+    for (int i = 0; i <= n; i++)
+        sem_destroy(&sems[i]);
+    for (int i = 0; i < n; i++) {
+        Dsp *d = &k->dsps[i];
+        for (Req *r = d->posted; r;) {
+            Req *nx = r->next;
+            free(r);
+            r = nx;
+        }
+        for (Msg *m = d->unexp; m;) {
+            Msg *nx = m->next;
+            free(m->data);
+            free(m->pk);
+            free(m->hop_busy);
+            free(m);
+            m = nx;
+        }
+    }
+    coll_free_all();
+    net_free();
+    free(k->heap);
+    free(k->dsps);
+    free(sems);
+    free(th);
+    plat_free(&k->plat);
+    free(k);
+    K = NULL;
+    return rc;
+}
+
+int
+MPIRIO_Run(int n, const char *platform, int flags, void (*dsp_main)(int rank, void *arg),
+           void *arg)
+{
+    Settings s = {0};
+    settings_from_env(&s);
+    if (flags & MPIRIO_RUN_NO_CONTENTION)
+        s.no_contention = 1;
+    if (flags & MPIRIO_RUN_SUMMARY)
+        s.summary = 1;
+    if (flags & MPIRIO_RUN_COLL_MPICH)
+        s.coll = MPIRIO_COLL_MPICH;
+    if (flags & MPIRIO_RUN_QUIET)
+        s.quiet = 1;
+    return sim_run(n, platform, &s, dsp_main, arg);
+}
+
+int
+MPIRIO_Run_stats(MPIRIO_Stats *stats)
+{
+    if (!stats)
+        return MPIRIO_ERR_ARG;
+    *stats = last_stats;
+    return MPIRIO_SUCCESS;
+}
+
+int
+MPIRIO_Run_finish_times(long long *times, int n)
+{
+    if (!times || n < 0)
+        return MPIRIO_ERR_ARG;
+    for (int i = 0; i < n && i < last_nfinish; i++)
+        times[i] = last_finish[i];
+    return MPIRIO_SUCCESS;
+}

@@ -1,0 +1,350 @@
+/* sim_p2p.c: point-to-point on the simulated platform (DESIGN.md section 3).
+ *
+ * Isend: the DSP is busy send_overhead, then the send is issued: the envelope goes
+ * to the receiver, which matches it against its expected (posted) queue in post
+ * order, or keeps it in its unexpected queue in issue order. Rendezvous: the data
+ * starts to move at max(issue, post) + handshake, i.e. when both sides are known
+ * plus the handshake. Messages of at most eager_limit bytes move at issue and wait
+ * in the unexpected queue if nobody has posted. A send request completes when the
+ * data has fully arrived; a receive request then too. Blocking Recv: posted at the
+ * call, then recv_overhead after the arrival. Irecv: post_overhead, posted when it
+ * returns; Wait on it: wait_overhead after the arrival. The payload is copied at
+ * issue, so a sender may return before the receiver has the data. */
+#include "mpirio_int.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+int
+tr_active(void)
+{
+    return K && k_self() && !k_self()->finalized;
+}
+
+void
+tr_call(const char *name)
+{
+    k_self()->call = name;
+}
+
+int
+tr_rank(void)
+{
+    return k_self()->rank;
+}
+
+int
+tr_size(void)
+{
+    return K->ndsps;
+}
+
+int
+tr_dsps_per_board(void)
+{
+    return K->plat.dsps_per_board;
+}
+
+Cycles
+tr_now(void)
+{
+    Dsp *d = k_self();
+    return d && d->finalized ? d->finish : K->now;
+}
+
+long long
+tr_clock_hz(void)
+{
+    return (long long)K->plat.dsp_clock_mhz * 1000000;
+}
+
+void
+tr_compute(Cycles c)
+{
+    k_sleep(k_self(), c, "compute");
+}
+
+void
+tr_set_priority(int prio)
+{
+    k_self()->prio = prio;
+}
+
+int
+tr_coll_default(void)
+{
+    return k_self()->coll;
+}
+
+void
+tr_set_coll(int family)
+{
+    k_self()->coll = family;
+}
+
+void
+tr_finalize(void)
+{
+    Dsp *d = k_self();
+    d->finish = K->now;
+    d->finalized = 1;
+}
+
+static int
+matches(const Msg *m, int src, int ctx, int tag)
+{
+    return m->ctx == ctx && (src < 0 || src == m->src) && (tag < 0 || tag == m->tag);
+}
+
+static void
+free_msg(Msg *m)
+{
+    free(m->data);
+    free(m->pk);
+    free(m->hop_busy);
+    free(m);
+}
+
+void
+req_complete(Req *r)
+{
+    r->done = 1;
+    r->done_at = K->now;
+    Dsp *d = r->owner;
+    if (d->waiting == r) {
+        d->waiting = NULL;
+        k_make_ready(d);
+    }
+}
+
+/* the data of m is in r's buffer */
+static void
+deliver(Msg *m, Req *r)
+{
+    size_t n = m->bytes;
+    r->st.source = m->srank;
+    r->st.tag = m->tag;
+    r->st.error = MPIRIO_SUCCESS;
+    if (n > r->cap) {
+        n = r->cap;
+        r->st.error = MPIRIO_ERR_TRUNCATE;
+    }
+    if (n)
+        memcpy(r->buf, m->data, n);
+    r->st.count = (int)n;
+    req_complete(r);
+}
+
+void
+p2p_msg_start(Msg *m)
+{
+    net_start_msg(m);
+}
+
+/* both ends are known: rendezvous data starts after the handshake */
+static void
+matched(Msg *m, Req *r)
+{
+    m->rreq = r;
+    m->matched = 1;
+    r->msg = m;
+    if (m->eager) {
+        if (m->arrived) {
+            deliver(m, r);
+            free_msg(m);
+        }
+        return;
+    }
+    k_push(K->now + K->plat.handshake, 0, EV_MSG_START, 0, m);
+}
+
+void
+p2p_msg_arrived(Msg *m)
+{
+    m->arrived = 1;
+    if (m->sreq)
+        req_complete(m->sreq);
+    m->sreq = NULL;
+    if (m->rreq) {
+        deliver(m, m->rreq);
+        free_msg(m);
+    }
+}
+
+int
+tr_isend(const void *buf, size_t bytes, int dst, int ctx, int tag, int srank, Req **out)
+{
+    Dsp *d = k_self();
+    k_sleep(d, K->plat.send_overhead, "send");
+    Msg *m = calloc(1, sizeof *m);
+    Req *s = calloc(1, sizeof *s);
+    if (!m || !s)
+        abort();
+    if (bytes) {
+        m->data = malloc(bytes);
+        if (!m->data)
+            abort();
+        memcpy(m->data, buf, bytes);
+    }
+    m->id = ++K->msg_seq;
+    m->src = d->rank;
+    m->dst = dst;
+    m->ctx = ctx;
+    m->tag = tag;
+    m->srank = srank;
+    m->bytes = bytes;
+    m->prio = d->prio;
+    m->issued = K->now;
+    m->eager = (long long)bytes <= K->plat.eager_limit;
+    m->sreq = s;
+    s->kind = 0;
+    s->owner = d;
+    s->ctx = ctx;
+    s->tag = tag;
+    s->src = dst;
+    Dsp *rd = &K->dsps[dst];
+    Req *prev = NULL, *r = rd->posted;
+    for (; r; prev = r, r = r->next)
+        if (r->ctx == ctx && (r->src < 0 || r->src == d->rank) &&
+            (r->tag < 0 || r->tag == tag))
+            break;
+    if (r) {
+        if (prev)
+            prev->next = r->next;
+        else
+            rd->posted = r->next;
+        if (rd->posted_tail == r)
+            rd->posted_tail = prev;
+        if (m->eager)
+            net_start_msg(m);
+        matched(m, r);
+    } else {
+        if (rd->unexp_tail)
+            rd->unexp_tail->next = m;
+        else
+            rd->unexp = m;
+        rd->unexp_tail = m;
+        if (m->eager)
+            net_start_msg(m);
+    }
+    *out = s;
+    return MPIRIO_SUCCESS;
+}
+
+int
+tr_irecv(void *buf, size_t cap, int src, int ctx, int tag, int blocking, Req **out)
+{
+    Dsp *d = k_self();
+    if (!blocking)
+        k_sleep(d, K->plat.post_overhead, "post");
+    Req *r = calloc(1, sizeof *r);
+    if (!r)
+        abort();
+    r->kind = 1;
+    r->blocking = blocking;
+    r->owner = d;
+    r->buf = buf;
+    r->cap = cap;
+    r->src = src;
+    r->ctx = ctx;
+    r->tag = tag;
+    r->posted_at = K->now;
+    *out = r;
+    Msg *prev = NULL, *m = d->unexp;
+    for (; m; prev = m, m = m->next)
+        if (matches(m, src, ctx, tag))
+            break;
+    if (m) {
+        if (prev)
+            prev->next = m->next;
+        else
+            d->unexp = m->next;
+        if (d->unexp_tail == m)
+            d->unexp_tail = prev;
+        m->next = NULL;
+        matched(m, r);
+        return MPIRIO_SUCCESS;
+    }
+    if (d->posted_tail)
+        d->posted_tail->next = r;
+    else
+        d->posted = r;
+    d->posted_tail = r;
+    return MPIRIO_SUCCESS;
+}
+
+static const char *
+ctx_name(int ctx, char *buf, size_t n)
+{
+    int c = ctx & 0xffff;
+    const char *kind = ctx & 0x10000 ? " (collective)" : "";
+    if (c == 0)
+        snprintf(buf, n, "MPIRIO_COMM_WORLD%s", kind);
+    else
+        snprintf(buf, n, "MPIRIO_COMM_LOCAL of board %d%s", c - 1, kind);
+    return buf;
+}
+
+static void
+describe(Dsp *d, Req *r)
+{
+    char cn[64];
+    ctx_name(r->ctx, cn, sizeof cn);
+    if (r->kind == 0) {
+        snprintf(d->what, sizeof d->what,
+                 "waiting for its send to rank %d (tag %d, %s) to be received", r->src,
+                 r->tag, cn);
+    } else if (r->msg) {
+        snprintf(d->what, sizeof d->what,
+                 "waiting for the data of a matched message from rank %d (tag %d, %s)",
+                 r->msg->src, r->msg->tag, cn);
+    } else {
+        char s[32], t[32];
+        if (r->src < 0)
+            snprintf(s, sizeof s, "any rank");
+        else
+            snprintf(s, sizeof s, "rank %d", r->src);
+        if (r->tag < 0)
+            snprintf(t, sizeof t, "any tag");
+        else
+            snprintf(t, sizeof t, "tag %d", r->tag);
+        snprintf(d->what, sizeof d->what, "waiting for a message from %s (%s, %s)", s, t,
+                 cn);
+    }
+}
+
+int
+tr_wait(Req *r, MPIRIO_Status *st)
+{
+    Dsp *d = k_self();
+    if (!r->done) {
+        describe(d, r);
+        d->waiting = r;
+        d->state = DS_BLOCKED;
+        k_block(d);
+    }
+    if (r->kind == 1)
+        k_sleep(d, r->blocking ? K->plat.recv_overhead : K->plat.wait_overhead,
+                r->blocking ? "recv" : "wait");
+    int err = r->kind == 1 ? r->st.error : MPIRIO_SUCCESS;
+    if (st && r->kind == 1)
+        *st = r->st;
+    free(r);
+    return err;
+}
+
+int
+tr_test(Req *r, int *flag, MPIRIO_Status *st)
+{
+    Dsp *d = k_self();
+    if (!r->done) {
+        /* an unsuccessful poll of the DMA status */
+        Cycles c = K->plat.wait_overhead / 10;
+        k_sleep(d, c > 0 ? c : 1, "test");
+        *flag = 0;
+        if (!r->done)
+            return MPIRIO_SUCCESS;
+    }
+    *flag = 1;
+    return tr_wait(r, st);
+}
