@@ -1,0 +1,368 @@
+/*
+ * frontend/check.c - semantic checks of a lowered graph (fe_check).
+ *
+ * Requires: a graph whose tasks and edges are in input order (so that task i is
+ * /tasks/i and edge j is /edges/j of the file) and, for the platform checks, a resolved
+ * platform.  Every check has its own message; every error is reported before returning.
+ * On success the graph is indexed (ir_graph_index: succ/pred and topo are valid).
+ *
+ * The value checks repeat the reader's (cycles, bytes, delay ranges) so that graphs from
+ * the importers get them too; the JSON reader never gets here with such a value.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "fe.h"
+
+enum { CYCLE_PRINT_MAX = 30 }; /* tasks of a zero-delay cycle named in full */
+
+static Loc
+at(Reader *r, const char *fmt, ...) TGC_PRINTF(2, 3);
+
+static Loc
+at(Reader *r, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    char *s = arena_alloc(r->tmp, (size_t)n + 1);
+    va_start(ap, fmt);
+    vsnprintf(s, (size_t)n + 1, fmt, ap);
+    va_end(ap);
+    return (Loc){.file = r->file, .pointer = s};
+}
+
+/* Saturating sum, so that a total above FE_MAX_TOTAL stays above it. */
+static int64_t
+add_sat(int64_t a, int64_t b)
+{
+    return a > FE_MAX_TOTAL - b ? FE_MAX_TOTAL + 1 : a + b;
+}
+
+static void
+check_file(Reader *r, const char *path, const char *ptr, const char *what)
+{
+    struct stat st;
+    Loc l = {.file = r->file, .pointer = ptr};
+    if (stat(path, &st) != 0) {
+        if (errno == ENOENT)
+            diag_error(r->d, &l, "%s \"%s\" does not exist", what, path);
+        else
+            diag_error(r->d, &l, "cannot read %s \"%s\": %s", what, path, strerror(errno));
+    } else if (S_ISDIR(st.st_mode)) {
+        diag_error(r->d, &l, "%s \"%s\" is a directory", what, path);
+    }
+}
+
+/* Appends to a malloc'd growing string. */
+typedef struct Buf {
+    char *s;
+    size_t n, cap;
+} Buf;
+
+static void
+buf_add(Buf *b, const char *s)
+{
+    size_t k = strlen(s);
+    if (b->n + k + 1 > b->cap) {
+        b->cap = (b->n + k + 1) * 2;
+        b->s = realloc(b->s, b->cap);
+        if (!b->s)
+            ice("out of memory");
+    }
+    memcpy(b->s + b->n, s, k + 1);
+    b->n += k;
+}
+
+static bool
+cycle_edge(const Edge *e)
+{
+    return e->delay == 0 && e->from != e->to; /* self edges have their own message */
+}
+
+/* One message per strongly connected component of the zero-delay edges (Tarjan, without
+ * recursion): the shortest cycle through the component's first task, as "a -> b -> a". */
+static void
+report_cycles(Reader *r, const Graph *g)
+{
+    int n = g->ntasks;
+    size_t sz = (size_t)n + 1;
+    int *idx = malloc(sz * sizeof *idx), *low = malloc(sz * sizeof *low);
+    int *stk = malloc(sz * sizeof *stk), *comp = malloc(sz * sizeof *comp);
+    int *cs_v = malloc(sz * sizeof *cs_v), *cs_k = malloc(sz * sizeof *cs_k);
+    int *first = malloc(sz * sizeof *first); /* cyclic components: their lowest task */
+    bool *on = calloc(sz, sizeof *on);
+    if (!idx || !low || !stk || !comp || !cs_v || !cs_k || !first || !on)
+        ice("out of memory");
+    for (int v = 0; v < n; v++)
+        idx[v] = comp[v] = -1;
+    int counter = 0, sp = 0, ncomp = 0, ncyclic = 0;
+    for (int root = 0; root < n; root++) {
+        if (idx[root] >= 0)
+            continue;
+        int csp = 0;
+        cs_v[csp] = root;
+        cs_k[csp++] = g->succ_off[root];
+        idx[root] = low[root] = counter++;
+        stk[sp++] = root;
+        on[root] = true;
+        while (csp > 0) {
+            int v = cs_v[csp - 1];
+            if (cs_k[csp - 1] < g->succ_off[v + 1]) {
+                const Edge *e = &g->edges[g->succ[cs_k[csp - 1]++]];
+                if (!cycle_edge(e))
+                    continue;
+                int w = e->to;
+                if (idx[w] < 0) {
+                    idx[w] = low[w] = counter++;
+                    stk[sp++] = w;
+                    on[w] = true;
+                    cs_v[csp] = w;
+                    cs_k[csp++] = g->succ_off[w];
+                } else if (on[w] && idx[w] < low[v]) {
+                    low[v] = idx[w];
+                }
+                continue;
+            }
+            csp--;
+            if (csp > 0 && low[v] < low[cs_v[csp - 1]])
+                low[cs_v[csp - 1]] = low[v];
+            if (low[v] != idx[v])
+                continue;
+            int size = 0, lowest = n;
+            int w;
+            do {
+                w = stk[--sp];
+                on[w] = false;
+                comp[w] = ncomp;
+                size++;
+                if (w < lowest)
+                    lowest = w;
+            } while (w != v);
+            if (size > 1)
+                first[ncyclic++] = lowest;
+            ncomp++;
+        }
+    }
+    /* Report in order of the components' first tasks. */
+    for (int i = 1; i < ncyclic; i++)
+        for (int j = i; j > 0 && first[j - 1] > first[j]; j--) {
+            int t = first[j];
+            first[j] = first[j - 1];
+            first[j - 1] = t;
+        }
+    int *via = idx, *queue = low; /* reused: BFS parent edge and queue */
+    for (int v = 0; v < n; v++)
+        via[v] = -2;
+    for (int c = 0; c < ncyclic; c++) {
+        int s = first[c], head = 0, tail = 0, close = -1;
+        queue[tail++] = s;
+        via[s] = -1;
+        while (head < tail && close < 0) {
+            int u = queue[head++];
+            for (int k = g->succ_off[u]; k < g->succ_off[u + 1] && close < 0; k++) {
+                int ei = g->succ[k];
+                const Edge *e = &g->edges[ei];
+                if (!cycle_edge(e) || comp[e->to] != comp[s])
+                    continue;
+                if (e->to == s)
+                    close = ei;
+                else if (via[e->to] == -2) {
+                    via[e->to] = ei;
+                    queue[tail++] = e->to;
+                }
+            }
+        }
+        if (close < 0)
+            ice("strongly connected component without a cycle");
+        /* Walk back from the closing edge to s, then print forwards. */
+        int len = 0;
+        for (int ei = close; ei >= 0; ei = via[g->edges[ei].from])
+            stk[len++] = ei;
+        Buf b = {0};
+        buf_add(&b, g->tasks[s].id);
+        for (int k = len - 1, shown = 0; k >= 0; k--, shown++) {
+            if (shown == CYCLE_PRINT_MAX && k > 0) {
+                char more[64];
+                snprintf(more, sizeof more, " -> ... (%d more)", k);
+                buf_add(&b, more);
+                k = 0;
+            }
+            buf_add(&b, " -> ");
+            buf_add(&b, g->tasks[g->edges[stk[k]].to].id);
+        }
+        Loc l = at(r, "/edges/%d", stk[len - 1]);
+        diag_error(r->d, &l, "cycle of zero-delay edges: %s (give one of its edges a \"delay\")",
+                   b.s);
+        free(b.s);
+        for (int k = 0; k < tail; k++)
+            via[queue[k]] = -2;
+    }
+    free(idx);
+    free(low);
+    free(stk);
+    free(comp);
+    free(cs_v);
+    free(cs_k);
+    free(first);
+    free(on);
+}
+
+static void
+check_limits(Reader *r, const Graph *g)
+{
+    const Limits *lim = r->lim;
+    if (g->ntasks > lim->max_tasks) {
+        Loc l = at(r, "/tasks");
+        diag_error(r->d, &l, "%d tasks exceed the limit of %" PRId64 " (raise it with --max-tasks)",
+                   g->ntasks, lim->max_tasks);
+    }
+    if (g->nedges > lim->max_edges) {
+        Loc l = at(r, "/edges");
+        diag_error(r->d, &l, "%d edges exceed the limit of %" PRId64 " (raise it with --max-edges)",
+                   g->nedges, lim->max_edges);
+    }
+    Loc li = at(r, "/iterations");
+    if (fe_range(r->d, &li, "iterations", g->iterations, 1, INT64_MAX) &&
+        g->iterations > lim->max_iterations)
+        diag_error(r->d, &li,
+                   "%" PRId64 " iterations exceed the limit of %" PRId64
+                   " (raise it with --max-iterations)",
+                   g->iterations, lim->max_iterations);
+}
+
+static int64_t
+check_task(Reader *r, const Graph *g, const FeIdMap *ids, int t)
+{
+    const Task *k = &g->tasks[t];
+    const Platform *p = g->platform;
+    Loc l;
+    if (k->id && !*k->id) {
+        l = at(r, "/tasks/%d/id", t);
+        diag_error(r->d, &l, "id must not be empty");
+    } else if (k->id) {
+        int first = fe_idmap_find(ids, k->id);
+        if (first != t) {
+            l = at(r, "/tasks/%d/id", t);
+            diag_error(r->d, &l, "duplicate task id \"%s\" (first at /tasks/%d)", k->id, first);
+        }
+    }
+    int64_t most = 0; /* the largest cost: what the totals bound */
+    for (int c = 0; c < k->ncycles; c++) {
+        l = k->ncycles > 1 ? at(r, "/tasks/%d/cycles/%d", t, c) : at(r, "/tasks/%d/cycles", t);
+        if (fe_range(r->d, &l, "cycles", k->cycles[c], 0, FE_MAX_CYCLES) && k->cycles[c] > most)
+            most = k->cycles[c];
+    }
+    if (p && k->ncycles > 1 && k->ncycles != p->ndsps) {
+        l = at(r, "/tasks/%d/cycles", t);
+        diag_error(r->d, &l, "cycles lists %d costs but platform \"%s\" has %d DSPs",
+                   k->ncycles, p->name, p->ndsps);
+    }
+    if (k->kernel) {
+        l = at(r, "/tasks/%d/kernel", t);
+        if (!fe_is_identifier(k->kernel))
+            diag_error(r->d, &l, "kernel \"%s\" is not a C identifier", k->kernel);
+        else if (!g->kernels_source)
+            diag_error(r->d, &l,
+                       "task \"%s\" names kernel \"%s\" but the graph has no \"kernels\" "
+                       "source",
+                       k->id ? k->id : "", k->kernel);
+    }
+    for (int i = 0; i < k->nparams; i++)
+        if (!fe_is_identifier(k->params[i].name)) {
+            l = (Loc){.file = r->file,
+                      .pointer = fe_ptr_key(r, at(r, "/tasks/%d/params", t).pointer,
+                                            k->params[i].name)};
+            diag_error(r->d, &l, "parameter name \"%s\" is not a C identifier",
+                       k->params[i].name);
+        }
+    if (p && k->dsp >= p->ndsps) {
+        l = at(r, "/tasks/%d/dsp", t);
+        diag_error(r->d, &l, "dsp %d is outside platform \"%s\" (DSPs 0 to %d)", k->dsp,
+                   p->name, p->ndsps - 1);
+    }
+    if (k->output && !*k->output) {
+        l = at(r, "/tasks/%d/output", t);
+        diag_error(r->d, &l, "output must not be empty");
+    }
+    return most;
+}
+
+int
+fe_check(Graph *g, const Options *opt, Diag *d)
+{
+    int e0 = diag_errors(d);
+    Limits lim = opt ? opt->limits : ir_default_limits();
+    Reader r = {.d = d, .file = g->file ? g->file : "<graph>", .lim = &lim,
+                .tmp = arena_new()};
+    Loc l;
+    check_limits(&r, g);
+    if (g->ntasks == 0) {
+        l = at(&r, "/tasks");
+        diag_error(d, &l, "a task graph needs at least one task");
+    }
+    if (!g->platform) {
+        l = at(&r, "%s", "");
+        diag_error(d, &l, "the graph has no platform");
+    } else if (g->platform->ndsps > lim.max_dsps) {
+        l = at(&r, "/platform");
+        diag_error(d, &l,
+                   "platform \"%s\" has %d DSPs, more than the limit of %" PRId64
+                   " (raise it with --max-dsps)",
+                   g->platform->name, g->platform->ndsps, lim.max_dsps);
+    }
+
+    FeIdMap ids;
+    fe_idmap_init(&ids, g);
+    int64_t work = 0, traffic = 0;
+    for (int t = 0; t < g->ntasks; t++)
+        work = add_sat(work, check_task(&r, g, &ids, t));
+    fe_idmap_free(&ids);
+
+    bool ends_ok = true;
+    for (int i = 0; i < g->nedges; i++) {
+        const Edge *e = &g->edges[i];
+        if (e->from < 0 || e->from >= g->ntasks || e->to < 0 || e->to >= g->ntasks) {
+            l = at(&r, "/edges/%d", i);
+            diag_error(d, &l, "edge joins a task that does not exist");
+            ends_ok = false;
+            continue;
+        }
+        if (e->from == e->to) {
+            l = at(&r, "/edges/%d", i);
+            diag_error(d, &l, "edge from task \"%s\" to itself", g->tasks[e->from].id);
+        }
+        l = at(&r, "/edges/%d/bytes", i);
+        if (fe_range(d, &l, "bytes", e->bytes, 0, FE_MAX_BYTES))
+            traffic = add_sat(traffic, e->bytes);
+        l = at(&r, "/edges/%d/delay", i);
+        fe_range(d, &l, "delay", e->delay, 0, FE_MAX_DELAY);
+    }
+
+    if (g->iterations >= 1) {
+        l = at(&r, "/iterations");
+        if (work > FE_MAX_TOTAL / g->iterations)
+            diag_error(d, &l,
+                       "%" PRId64 " iterations of up to %" PRId64
+                       " cycles each exceed 2^62 cycles in total",
+                       g->iterations, work);
+        if (traffic > FE_MAX_TOTAL / g->iterations)
+            diag_error(d, &l,
+                       "%" PRId64 " iterations of %" PRId64 " bytes each exceed 2^62 bytes in total",
+                       g->iterations, traffic);
+    }
+
+    if (g->kernels_source)
+        check_file(&r, g->kernels_source, "/kernels/source", "kernel source");
+    if (g->kernels_header)
+        check_file(&r, g->kernels_header, "/kernels/header", "kernel header");
+
+    if (ends_ok && ir_graph_index(g) != 0)
+        report_cycles(&r, g);
+    arena_free(r.tmp);
+    return diag_errors(d) - e0;
+}

@@ -1,0 +1,86 @@
+/*
+ * frontend/fe.h - declarations private to the frontend (the readers share jansson values,
+ * which ir/ir.h must not know about).  Nothing outside frontend/ includes this file.
+ *
+ * A Reader is the state of reading one JSON file: where messages go, the name that stands
+ * for the file in them, the folder relative paths are taken from, the input limits, and a
+ * scratch arena for JSON Pointers and other text that dies with the reader.
+ */
+#ifndef TGC_FE_H
+#define TGC_FE_H
+
+#include <jansson.h>
+
+#include "ir.h"
+
+/* Maxima of single values, chosen so that sums over every task, edge and iteration stay far
+ * from int64 overflow (fe_check also bounds the totals times the iterations by 2^62). */
+#define FE_MAX_CYCLES (INT64_C(1) << 40) /* cycles of one task on one DSP */
+#define FE_MAX_BYTES (INT64_C(1) << 31)  /* bytes of one edge */
+#define FE_MAX_DELAY 1000000             /* iterations of delay of one edge */
+#define FE_MAX_TOTAL (INT64_C(1) << 62)  /* work or traffic summed over all iterations */
+#define FE_MAX_BOARDS 1024               /* boards of a bwdsp platform */
+#define FE_MAX_DSPS_PER_BOARD 1024
+#define FE_MAX_ABSTRACT_DSPS 65536 /* DSPs of an abstract platform (before --max-dsps) */
+
+typedef struct Reader {
+    Diag *d;
+    const char *file;     /* name in messages: the path as given, or "<stdin>" */
+    const char *base_dir; /* folder of relative paths in the file; NULL = current folder */
+    const Limits *lim;
+    Arena *tmp; /* scratch, freed with the reader */
+} Reader;
+
+/* Reports "FILE: /pointer: error: msg" (ptr "" is the whole document). */
+void fe_error(Reader *r, const char *ptr, const char *fmt, ...) TGC_PRINTF(3, 4);
+/* ptr + "/" + key with RFC 6901 escapes (~0, ~1), in r->tmp. */
+const char *fe_ptr_key(Reader *r, const char *ptr, const char *key);
+const char *fe_ptr_index(Reader *r, const char *ptr, size_t i);
+/* "a string", "an array", "null", "1.5", ... for "got ..." in messages (in r->tmp). */
+const char *fe_describe(Reader *r, const json_t *v);
+/* Reports every key of object o that is not in known[] and does not start with "x-":
+ * unknown field "cylces" (did you mean "cycles"?). */
+void fe_unknown_fields(Reader *r, json_t *o, const char *ptr, const char *const *known,
+                       size_t nknown);
+/* An integer value, or a real with an integral value.  Reports a type error naming `what`
+ * and returns false otherwise. */
+bool fe_int(Reader *r, const json_t *v, const char *ptr, const char *what, int64_t *out);
+/* A string value; reports and returns NULL otherwise. */
+const char *fe_string(Reader *r, const json_t *v, const char *ptr, const char *what);
+/* Range message shared by the readers and fe_check: "X must be >= LO, got V" or
+ * "X must be at most HI, got V".  Returns false when v is out of [lo, hi]. */
+bool fe_range(Diag *d, const Loc *loc, const char *what, int64_t v, int64_t lo, int64_t hi);
+
+/* Reads a whole file ("-" = standard input) after checking its size against
+ * r->lim->max_file_bytes.  Problems are reported at `where` (the file itself when NULL).
+ * Returns a malloc'd NUL-terminated buffer, or NULL. */
+char *fe_read_file(Reader *r, const char *path, const Loc *where, size_t *len);
+/* Parses a JSON document (duplicate keys rejected); a syntax error is reported as
+ * FILE:LINE:COL.  Returns NULL after reporting. */
+json_t *fe_parse(Reader *r, const char *text, size_t len);
+/* base_dir joined with path, unless path is absolute or base_dir is NULL or ".". */
+const char *fe_join(Arena *a, const char *base_dir, const char *path);
+/* The folder of a path ("." when it has none), in a. */
+const char *fe_dirname(Arena *a, const char *path);
+
+/* The "platform" value of a graph (or the --platform option when v is NULL and ref is set):
+ * a preset name, a path to a tgc-platform/1 file (relative to r->base_dir) or an inline
+ * object.  `ptr` locates the value; with ptr NULL errors name the option.  Returns a
+ * finished platform allocated in a, or NULL after reporting. */
+Platform *fe_platform_value(Reader *r, Arena *a, const json_t *v, const char *ptr);
+Platform *fe_platform_ref(Reader *r, Arena *a, const char *ref, const char *ptr);
+
+/* Task id -> index map (open addressing; the first task of an id wins). */
+typedef struct FeIdMap {
+    const Graph *g;
+    int *slot; /* task index + 1, 0 = empty */
+    size_t mask;
+} FeIdMap;
+void fe_idmap_init(FeIdMap *m, const Graph *g);
+int fe_idmap_find(const FeIdMap *m, const char *id);
+void fe_idmap_free(FeIdMap *m);
+
+/* True when s is a C identifier (letters, digits, '_', not starting with a digit). */
+bool fe_is_identifier(const char *s);
+
+#endif /* TGC_FE_H */

@@ -1,0 +1,467 @@
+/*
+ * frontend/load.c - the tgc-graph/1 reader (jansson).
+ *
+ * Reading is two passes, each reporting every error it finds before stopping: lowering
+ * (JSON syntax, schema, types, single-value ranges, references between tasks, size limits)
+ * and then fe_check (the graph as a whole).  Strings are copied into the graph's arena and
+ * the JSON document is released as soon as it is lowered; no json_t survives in the IR.
+ *
+ * Accepted schema (docs/formats.md has the meaning and units of each field):
+ *
+ *   graph := {
+ *     "format":     "tgc-graph/1",          required
+ *     "name":       string,                 default: the file's base name without ".json"
+ *     "iterations": integer >= 1,           default 1  (limit --max-iterations)
+ *     "platform":   preset | path | object, default "bwdsp-1board" (see platform_json.c;
+ *                                           a path is relative to the graph's folder)
+ *     "kernels":    { "source": path,       C file of the kernels, must exist
+ *                     "header": path },     optional header; both relative to the graph
+ *     "tasks":      [task, ...],            required, at least one (limit --max-tasks)
+ *     "edges":      [edge, ...],            default [] (limit --max-edges)
+ *     "x-...":      anything, ignored (in every object below too)
+ *   }
+ *   task := {
+ *     "id":     string,                     required, unique, not empty
+ *     "cycles": integer | [integer, ...],   required; 0..2^40; a list gives one cost per
+ *                                           DSP and has as many entries as the platform
+ *     "kernel": C identifier,               default: the built-in synthetic kernel
+ *     "params": { name: integer | real | string | boolean, ... }   names are C identifiers
+ *     "dsp":    integer,                    pins the task to a DSP of the platform
+ *     "output": string                      file the (sink) kernel writes
+ *   }
+ *   edge := {
+ *     "from":  task id, "to": task id,      required; from != to
+ *     "bytes": integer 0..2^31,             default 0 (a pure dependence)
+ *     "delay": integer 0..1000000           default 0; zero-delay edges form a DAG
+ *   }
+ *
+ * Integers may be written as reals with an integral value (1e6).
+ */
+#include <inttypes.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fe.h"
+
+static const char *const graph_fields[] = {"format",  "name",  "iterations", "platform",
+                                           "kernels", "tasks", "edges"};
+static const char *const task_fields[] = {"id", "cycles", "kernel", "params", "dsp", "output"};
+static const char *const edge_fields[] = {"from", "to", "bytes", "delay"};
+static const char *const kernel_fields[] = {"source", "header"};
+#define N(a) (sizeof a / sizeof a[0])
+
+static Loc
+at(Reader *r, const char *ptr)
+{
+    return (Loc){.file = r->file, .pointer = ptr};
+}
+
+static void
+lower_cycles(Reader *r, Graph *g, Task *t, const json_t *v, const char *ptr)
+{
+    if (json_is_array(v)) {
+        size_t n = json_array_size(v);
+        if (n == 0) {
+            fe_error(r, ptr, "cycles must not be an empty list");
+            return;
+        }
+        if ((int64_t)n > r->lim->max_dsps) {
+            fe_error(r, ptr,
+                     "cycles lists %zu costs, more than the limit of %" PRId64
+                     " DSPs (raise it with --max-dsps)",
+                     n, r->lim->max_dsps);
+            return;
+        }
+        t->cycles = arena_array(g->arena, n, sizeof *t->cycles);
+        t->ncycles = (int)n;
+        for (size_t k = 0; k < n; k++) {
+            const char *kp = fe_ptr_index(r, ptr, k);
+            Loc l = at(r, kp);
+            if (fe_int(r, json_array_get(v, k), kp, "cycles", &t->cycles[k]))
+                fe_range(r->d, &l, "cycles", t->cycles[k], 0, FE_MAX_CYCLES);
+        }
+        return;
+    }
+    if (!json_is_number(v)) {
+        fe_error(r, ptr, "cycles must be an integer or a list of integers (one per DSP), got %s",
+                 fe_describe(r, v));
+        return;
+    }
+    t->cycles = arena_alloc(g->arena, sizeof *t->cycles);
+    t->ncycles = 1;
+    Loc l = at(r, ptr);
+    if (fe_int(r, v, ptr, "cycles", &t->cycles[0]))
+        fe_range(r->d, &l, "cycles", t->cycles[0], 0, FE_MAX_CYCLES);
+}
+
+static void
+lower_params(Reader *r, Graph *g, Task *t, const json_t *v, const char *ptr)
+{
+    if (!json_is_object(v)) {
+        fe_error(r, ptr, "params must be an object, got %s", fe_describe(r, v));
+        return;
+    }
+    t->params = arena_array(g->arena, json_object_size(v) + 1, sizeof *t->params);
+    const char *key;
+    json_t *pv;
+    json_object_foreach((json_t *)v, key, pv)
+    {
+        if (strncmp(key, "x-", 2) == 0)
+            continue;
+        Param *p = &t->params[t->nparams];
+        p->name = arena_strdup(g->arena, key);
+        switch (json_typeof(pv)) {
+        case JSON_INTEGER:
+            p->kind = PARAM_INT;
+            p->i = json_integer_value(pv);
+            break;
+        case JSON_REAL:
+            p->kind = PARAM_REAL;
+            p->r = json_real_value(pv);
+            break;
+        case JSON_STRING:
+            p->kind = PARAM_STRING;
+            p->s = arena_strdup(g->arena, json_string_value(pv));
+            break;
+        case JSON_TRUE:
+        case JSON_FALSE:
+            p->kind = PARAM_BOOL;
+            p->i = json_is_true(pv);
+            break;
+        default:
+            fe_error(r, fe_ptr_key(r, ptr, key),
+                     "parameter \"%s\" must be a number, a string or a boolean, got %s", key,
+                     fe_describe(r, pv));
+            continue;
+        }
+        t->nparams++;
+    }
+}
+
+static const char *
+copy_string(Reader *r, Graph *g, const json_t *o, const char *key, const char *ptr)
+{
+    const json_t *v = json_object_get(o, key);
+    if (!v)
+        return NULL;
+    const char *s = fe_string(r, v, fe_ptr_key(r, ptr, key), key);
+    return s ? arena_strdup(g->arena, s) : NULL;
+}
+
+static void
+lower_task(Reader *r, Graph *g, Task *t, const json_t *o, const char *ptr)
+{
+    t->dsp = -1;
+    if (!json_is_object(o)) {
+        fe_error(r, ptr, "a task must be an object, got %s", fe_describe(r, o));
+        return;
+    }
+    fe_unknown_fields(r, (json_t *)o, ptr, task_fields, N(task_fields));
+    const json_t *v;
+    if (json_object_get(o, "id"))
+        t->id = copy_string(r, g, o, "id", ptr);
+    else
+        fe_error(r, ptr, "missing field \"id\"");
+    if ((v = json_object_get(o, "cycles")))
+        lower_cycles(r, g, t, v, fe_ptr_key(r, ptr, "cycles"));
+    else
+        fe_error(r, ptr, "missing field \"cycles\"");
+    t->kernel = copy_string(r, g, o, "kernel", ptr);
+    if ((v = json_object_get(o, "params")))
+        lower_params(r, g, t, v, fe_ptr_key(r, ptr, "params"));
+    if ((v = json_object_get(o, "dsp"))) {
+        const char *dp = fe_ptr_key(r, ptr, "dsp");
+        int64_t x;
+        if (fe_int(r, v, dp, "dsp", &x)) {
+            Loc l = at(r, dp);
+            if (fe_range(r->d, &l, "dsp", x, 0, INT_MAX))
+                t->dsp = (int)x;
+        }
+    }
+    t->output = copy_string(r, g, o, "output", ptr);
+}
+
+/* The task an edge names, or -1 after reporting. */
+static int
+edge_end(Reader *r, Graph *g, const FeIdMap *ids, const json_t *o, const char *key,
+         const char *ptr, int *misses)
+{
+    const json_t *v = json_object_get(o, key);
+    if (!v) {
+        fe_error(r, ptr, "missing field \"%s\"", key);
+        return -1;
+    }
+    const char *kp = fe_ptr_key(r, ptr, key);
+    const char *id = fe_string(r, v, kp, key);
+    if (!id)
+        return -1;
+    int t = fe_idmap_find(ids, id);
+    if (t >= 0)
+        return t;
+    /* Suggestions cost a comparison with every id; keep them to small totals of work. */
+    const char *hint = NULL;
+    if ((int64_t)++*misses * g->ntasks <= 1000000) {
+        const char **cands = arena_array(r->tmp, (size_t)g->ntasks + 1, sizeof *cands);
+        size_t n = 0;
+        for (int k = 0; k < g->ntasks; k++)
+            if (g->tasks[k].id)
+                cands[n++] = g->tasks[k].id;
+        hint = diag_suggest(id, cands, n);
+    }
+    if (hint)
+        fe_error(r, kp, "unknown task \"%s\" (did you mean \"%s\"?)", id, hint);
+    else
+        fe_error(r, kp, "unknown task \"%s\"", id);
+    return -1;
+}
+
+static void
+lower_edge(Reader *r, Graph *g, const FeIdMap *ids, Edge *e, const json_t *o,
+           const char *ptr, int *misses)
+{
+    e->from = e->to = -1;
+    if (!json_is_object(o)) {
+        fe_error(r, ptr, "an edge must be an object, got %s", fe_describe(r, o));
+        return;
+    }
+    fe_unknown_fields(r, (json_t *)o, ptr, edge_fields, N(edge_fields));
+    e->from = edge_end(r, g, ids, o, "from", ptr, misses);
+    e->to = edge_end(r, g, ids, o, "to", ptr, misses);
+    const json_t *v;
+    int64_t x;
+    if ((v = json_object_get(o, "bytes"))) {
+        const char *bp = fe_ptr_key(r, ptr, "bytes");
+        Loc l = at(r, bp);
+        if (fe_int(r, v, bp, "bytes", &x) && fe_range(r->d, &l, "bytes", x, 0, FE_MAX_BYTES))
+            e->bytes = x;
+    }
+    if ((v = json_object_get(o, "delay"))) {
+        const char *dp = fe_ptr_key(r, ptr, "delay");
+        Loc l = at(r, dp);
+        if (fe_int(r, v, dp, "delay", &x) && fe_range(r->d, &l, "delay", x, 0, FE_MAX_DELAY))
+            e->delay = (int)x;
+    }
+}
+
+/* The default name of a graph: the file's base name without ".json". */
+static const char *
+base_name(Arena *a, const char *file)
+{
+    if (strcmp(file, "<stdin>") == 0)
+        return "stdin";
+    const char *b = strrchr(file, '/');
+    b = b ? b + 1 : file;
+    size_t n = strlen(b);
+    if (n > 5 && strcmp(b + n - 5, ".json") == 0)
+        n -= 5;
+    return n ? arena_strndup(a, b, n) : "graph";
+}
+
+static void
+lower_graph(Reader *r, Graph *g, const json_t *root)
+{
+    if (!json_is_object(root)) {
+        fe_error(r, "", "a task graph must be a JSON object, got %s", fe_describe(r, root));
+        return;
+    }
+    fe_unknown_fields(r, (json_t *)root, "", graph_fields, N(graph_fields));
+    const json_t *v;
+    const char *s;
+    int64_t x;
+
+    if ((v = json_object_get(root, "format"))) {
+        if ((s = fe_string(r, v, "/format", "format")) && strcmp(s, "tgc-graph/1") != 0)
+            fe_error(r, "/format", "format must be \"tgc-graph/1\", got \"%s\"", s);
+    } else {
+        fe_error(r, "",
+                 "missing field \"format\" (a task graph starts with \"format\": "
+                 "\"tgc-graph/1\")");
+    }
+    g->name = copy_string(r, g, root, "name", "");
+    if (!g->name)
+        g->name = base_name(g->arena, g->file);
+    if ((v = json_object_get(root, "iterations"))) {
+        Loc l = at(r, "/iterations");
+        if (fe_int(r, v, "/iterations", "iterations", &x) &&
+            fe_range(r->d, &l, "iterations", x, 1, INT64_MAX))
+            g->iterations = x;
+    }
+
+    if ((v = json_object_get(root, "kernels"))) {
+        if (!json_is_object(v)) {
+            fe_error(r, "/kernels", "kernels must be an object {\"source\": ..., \"header\": ...}, got %s",
+                     fe_describe(r, v));
+        } else {
+            fe_unknown_fields(r, (json_t *)v, "/kernels", kernel_fields, N(kernel_fields));
+            const char *src = copy_string(r, g, v, "source", "/kernels");
+            const char *hdr = copy_string(r, g, v, "header", "/kernels");
+            if (!json_object_get(v, "source"))
+                fe_error(r, "/kernels", "missing field \"source\"");
+            if (src)
+                g->kernels_source = fe_join(g->arena, r->base_dir, src);
+            if (hdr)
+                g->kernels_header = fe_join(g->arena, r->base_dir, hdr);
+        }
+    }
+
+    /* Sizes are checked on the JSON arrays before anything is allocated for them. */
+    const json_t *tasks = json_object_get(root, "tasks");
+    bool tasks_ok = false;
+    if (!tasks) {
+        fe_error(r, "", "missing field \"tasks\"");
+    } else if (!json_is_array(tasks)) {
+        fe_error(r, "/tasks", "tasks must be an array, got %s", fe_describe(r, tasks));
+    } else if ((int64_t)json_array_size(tasks) > r->lim->max_tasks) {
+        fe_error(r, "/tasks",
+                 "%zu tasks exceed the limit of %" PRId64 " (raise it with --max-tasks)",
+                 json_array_size(tasks), r->lim->max_tasks);
+    } else {
+        size_t n = json_array_size(tasks);
+        g->tasks = arena_array(g->arena, n + 1, sizeof *g->tasks);
+        g->ntasks = (int)n;
+        for (size_t i = 0; i < n; i++)
+            lower_task(r, g, &g->tasks[i], json_array_get(tasks, i),
+                       fe_ptr_index(r, "/tasks", i));
+        tasks_ok = true;
+    }
+
+    const json_t *edges = json_object_get(root, "edges");
+    if (!edges)
+        return;
+    if (!json_is_array(edges)) {
+        fe_error(r, "/edges", "edges must be an array, got %s", fe_describe(r, edges));
+    } else if ((int64_t)json_array_size(edges) > r->lim->max_edges) {
+        fe_error(r, "/edges",
+                 "%zu edges exceed the limit of %" PRId64 " (raise it with --max-edges)",
+                 json_array_size(edges), r->lim->max_edges);
+    } else if (tasks_ok) {
+        size_t m = json_array_size(edges);
+        g->edges = arena_array(g->arena, m + 1, sizeof *g->edges);
+        g->nedges = (int)m;
+        FeIdMap ids;
+        fe_idmap_init(&ids, g);
+        int misses = 0;
+        for (size_t i = 0; i < m; i++)
+            lower_edge(r, g, &ids, &g->edges[i], json_array_get(edges, i),
+                       fe_ptr_index(r, "/edges", i), &misses);
+        fe_idmap_free(&ids);
+    }
+}
+
+/* The platform: --platform wins over the graph's, --dsps resizes it, the default is
+ * bwdsp-1board.  The graph's own platform is read (and its errors reported) even when
+ * --platform overrides it. */
+static void
+resolve_platform(Reader *r, Graph *g, const json_t *root, const Options *opt)
+{
+    const json_t *v = json_is_object(root) ? json_object_get(root, "platform") : NULL;
+    const char *where = NULL;
+    if (v) {
+        g->platform = fe_platform_value(r, g->arena, v, "/platform");
+        g->platform_ref = json_is_string(v) ? arena_strdup(g->arena, json_string_value(v))
+                                            : "inline";
+        where = "/platform";
+    }
+    if (opt && opt->platform) {
+        /* Relative to the current folder, as every path on the command line. */
+        Reader optr = *r;
+        optr.base_dir = NULL;
+        g->platform = fe_platform_ref(&optr, g->arena, opt->platform, NULL);
+        g->platform_ref = arena_strdup(g->arena, opt->platform);
+        where = NULL;
+    } else if (!v) {
+        g->platform = plat_preset(g->arena, "bwdsp-1board");
+        g->platform_ref = "bwdsp-1board";
+    }
+    Platform *p = g->platform;
+    if (!p)
+        return;
+    bool by_option = opt && opt->platform;
+    Loc loc = {.file = by_option ? "tgc" : r->file, .pointer = where};
+    if (opt && opt->dsps > 0) {
+        const char *why = NULL;
+        if (opt->dsps > r->lim->max_dsps) {
+            diag_error(r->d, &loc,
+                       "--dsps %d exceeds the limit of %" PRId64 " DSPs (raise it with --max-dsps)",
+                       opt->dsps, r->lim->max_dsps);
+            g->platform = NULL;
+            return;
+        }
+        if (plat_set_dsps(g->arena, p, opt->dsps, &why) != 0) {
+            diag_error(r->d, &(Loc){.file = "tgc"}, "--dsps %d: %s", opt->dsps,
+                       why ? why : "the board links are not connected");
+            g->platform = NULL;
+            return;
+        }
+    }
+    if (p->ndsps > r->lim->max_dsps) {
+        diag_error(r->d, &loc,
+                   "platform \"%s\" has %d DSPs, more than the limit of %" PRId64
+                   " (raise it with --max-dsps)",
+                   p->name, p->ndsps, r->lim->max_dsps);
+        g->platform = NULL;
+    }
+}
+
+static Graph *
+load_text(const char *text, size_t len, const char *file, const char *base_dir,
+          const Options *opt, Diag *d)
+{
+    Options defaults = {.limits = ir_default_limits()};
+    if (!opt)
+        opt = &defaults;
+    Reader r = {.d = d, .file = file, .base_dir = base_dir, .lim = &opt->limits,
+                .tmp = arena_new()};
+    int e0 = diag_errors(d);
+    json_t *root = fe_parse(&r, text, len);
+    if (!root) {
+        arena_free(r.tmp);
+        return NULL;
+    }
+    Graph *g = ir_graph_new();
+    g->file = arena_strdup(g->arena, file);
+    r.file = g->file;
+    lower_graph(&r, g, root);
+    resolve_platform(&r, g, root, opt);
+    json_decref(root);
+    arena_free(r.tmp);
+    if (diag_errors(d) != e0) {
+        ir_graph_free(g);
+        return NULL;
+    }
+    if (opt->iterations > 0)
+        g->iterations = opt->iterations;
+    if (fe_check(g, opt, d) != 0) {
+        ir_graph_free(g);
+        return NULL;
+    }
+    return g;
+}
+
+Graph *
+fe_load_graph_string(const char *text, const char *name, const Options *opt, Diag *d)
+{
+    return load_text(text, strlen(text), name ? name : "<string>", NULL, opt, d);
+}
+
+Graph *
+fe_load_graph(const char *path, const Options *opt, Diag *d)
+{
+    Options defaults = {.limits = ir_default_limits()};
+    if (!opt)
+        opt = &defaults;
+    bool is_stdin = strcmp(path, "-") == 0;
+    const char *file = is_stdin ? "<stdin>" : path;
+    Reader r = {.d = d, .file = file, .lim = &opt->limits, .tmp = arena_new()};
+    size_t len;
+    char *text = fe_read_file(&r, path, NULL, &len);
+    Graph *g = NULL;
+    if (text) {
+        const char *dir = is_stdin ? NULL : fe_dirname(r.tmp, path);
+        g = load_text(text, len, file, dir, opt, d);
+        free(text);
+    }
+    arena_free(r.tmp);
+    return g;
+}

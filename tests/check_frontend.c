@@ -1,0 +1,457 @@
+/* tests/check_frontend.c - the tgc-graph/1 and tgc-platform/1 readers and the semantic
+ * checks, on strings, with the exact text of every message. */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "ir.h"
+
+static Options
+opts(void)
+{
+    Options o = {.limits = ir_default_limits()};
+    return o;
+}
+
+/* Loads text with options o; returns the diagnostics (static buffer) and the graph. */
+static char text_buf[8192];
+static Graph *
+load(const char *text, const Options *o)
+{
+    Diag *d = diag_new();
+    Graph *g = fe_load_graph_string(text, "g.json", o, d);
+    snprintf(text_buf, sizeof text_buf, "%s", diag_text(d));
+    diag_free(d);
+    return g;
+}
+
+/* Expects the load to fail with exactly `want` as diagnostics. */
+static void
+fails(const char *text, const Options *o, const char *want)
+{
+    Options def = opts();
+    Graph *g = load(text, o ? o : &def);
+    ck_assert_ptr_null(g);
+    ck_assert_str_eq(text_buf, want);
+}
+
+#define HEAD "{\"format\": \"tgc-graph/1\", "
+#define TWO "\"tasks\": [{\"id\": \"a\", \"cycles\": 10}, {\"id\": \"b\", \"cycles\": 20}]"
+
+START_TEST(minimal_graph_loads_with_defaults)
+{
+    Options o = opts();
+    Graph *g = load(HEAD TWO ", \"edges\": [{\"from\": \"a\", \"to\": \"b\", \"bytes\": 64}]}",
+                    &o);
+    ck_assert_msg(g != NULL, "%s", text_buf);
+    ck_assert_str_eq(text_buf, "");
+    ck_assert_str_eq(g->name, "g");
+    ck_assert_int_eq(g->iterations, 1);
+    ck_assert_int_eq(g->ntasks, 2);
+    ck_assert_int_eq(g->nedges, 1);
+    ck_assert_int_eq(g->edges[0].from, 0);
+    ck_assert_int_eq(g->edges[0].to, 1);
+    ck_assert_int_eq(g->edges[0].bytes, 64);
+    ck_assert_int_eq(g->edges[0].delay, 0);
+    ck_assert_int_eq(g->tasks[1].dsp, -1);
+    ck_assert_ptr_null(g->tasks[0].kernel);
+    ck_assert_str_eq(g->platform->name, "bwdsp-1board");
+    ck_assert_str_eq(g->platform_ref, "bwdsp-1board");
+    ck_assert_int_eq(g->platform->ndsps, 4);
+    ck_assert_ptr_nonnull(g->topo);
+    ck_assert_int_eq(ir_critical_path(g, 4, false), 30);
+    ir_graph_free(g);
+}
+END_TEST
+
+START_TEST(all_fields_are_lowered)
+{
+    Options o = opts();
+    Graph *g = load(HEAD "\"name\": \"n\", \"iterations\": 1e3, \"x-note\": [1, 2],"
+                         "\"platform\": {\"model\": \"abstract\", \"dsps\": 3},"
+                         "\"tasks\": [{\"id\": \"a\", \"cycles\": [1, 2, 3], \"dsp\": 2,"
+                         " \"params\": {\"k\": 3, \"r\": 0.5, \"s\": \"x\", \"on\": true, "
+                         "\"x-c\": null}, \"output\": \"out.bin\", \"x-y\": 1},"
+                         "{\"id\": \"b\", \"cycles\": 4}],"
+                         "\"edges\": [{\"from\": \"b\", \"to\": \"a\", \"delay\": 2}]}",
+                    &o);
+    ck_assert_msg(g != NULL, "%s", text_buf);
+    ck_assert_str_eq(g->name, "n");
+    ck_assert_int_eq(g->iterations, 1000);
+    ck_assert_int_eq(g->platform->model, MODEL_ABSTRACT);
+    ck_assert_int_eq(g->platform->ndsps, 3);
+    ck_assert_str_eq(g->platform_ref, "inline");
+    const Task *a = &g->tasks[0];
+    ck_assert_int_eq(a->ncycles, 3);
+    ck_assert_int_eq(a->cycles[2], 3);
+    ck_assert_int_eq(a->dsp, 2);
+    ck_assert_str_eq(a->output, "out.bin");
+    ck_assert_int_eq(a->nparams, 4);
+    ck_assert_str_eq(a->params[0].name, "k");
+    ck_assert_int_eq(a->params[0].kind, PARAM_INT);
+    ck_assert_int_eq(a->params[0].i, 3);
+    ck_assert_int_eq(a->params[1].kind, PARAM_REAL);
+    ck_assert(a->params[1].r == 0.5);
+    ck_assert_str_eq(a->params[2].s, "x");
+    ck_assert_int_eq(a->params[3].kind, PARAM_BOOL);
+    ck_assert_int_eq(a->params[3].i, 1);
+    ck_assert_int_eq(g->edges[0].delay, 2);
+    ck_assert_int_eq(g->edges[0].bytes, 0);
+    ir_graph_free(g);
+}
+END_TEST
+
+START_TEST(syntax_error_has_line_and_column)
+{
+    fails("{\n  \"format\": \"tgc-graph/1\",\n  \"tasks\": [}\n", NULL,
+          "g.json:3:13: error: unexpected token near '}'\n");
+    fails("{\"a\": 1, \"a\": 2}", NULL,
+          "g.json:1:12: error: duplicate object key near '\"a\"'\n");
+    fails("", NULL, "g.json:1:1: error: '[' or '{' expected near end of file\n");
+}
+END_TEST
+
+START_TEST(unknown_field_suggests)
+{
+    fails(HEAD "\"tasks\": [{\"id\": \"a\", \"cylces\": 1}]}", NULL,
+          "g.json: /tasks/0/cylces: error: unknown field \"cylces\" (did you mean \"cycles\"?)\n"
+          "g.json: /tasks/0: error: missing field \"cycles\"\n");
+    fails(HEAD TWO ", \"zzzzzz\": 1, \"a/b~\": 2}", NULL,
+          "g.json: /zzzzzz: error: unknown field \"zzzzzz\"\n"
+          "g.json: /a~1b~0: error: unknown field \"a/b~\"\n");
+}
+END_TEST
+
+START_TEST(every_error_of_a_pass_is_reported)
+{
+    fails(HEAD "\"iterations\": 0, \"tasks\": [{\"id\": 3, \"cycles\": -1},"
+               "{\"id\": \"b\", \"cycles\": 1.5, \"dsp\": -2}],"
+               "\"edges\": [{\"from\": \"b\", \"to\": \"c\", \"bytes\": 4294967296}]}",
+          NULL,
+          "g.json: /iterations: error: iterations must be >= 1, got 0\n"
+          "g.json: /tasks/0/id: error: id must be a string, got 3\n"
+          "g.json: /tasks/0/cycles: error: cycles must be >= 0, got -1\n"
+          "g.json: /tasks/1/cycles: error: cycles must be a whole number, got 1.5\n"
+          "g.json: /tasks/1/dsp: error: dsp must be >= 0, got -2\n"
+          "g.json: /edges/0/to: error: unknown task \"c\" (did you mean \"b\"?)\n"
+          "g.json: /edges/0/bytes: error: bytes must be at most 2147483648, got 4294967296\n");
+}
+END_TEST
+
+START_TEST(semantic_errors)
+{
+    fails(HEAD "\"tasks\": [{\"id\": \"a\", \"cycles\": 1}, {\"id\": \"a\", \"cycles\": 2},"
+               "{\"id\": \"c\", \"cycles\": [1, 2], \"dsp\": 4}],"
+               "\"edges\": [{\"from\": \"c\", \"to\": \"c\", \"bytes\": 1}]}",
+          NULL,
+          "g.json: /tasks/1/id: error: duplicate task id \"a\" (first at /tasks/0)\n"
+          "g.json: /tasks/2/cycles: error: cycles lists 2 costs but platform \"bwdsp-1board\" "
+          "has 4 DSPs\n"
+          "g.json: /tasks/2/dsp: error: dsp 4 is outside platform \"bwdsp-1board\" (DSPs 0 to "
+          "3)\n"
+          "g.json: /edges/0: error: edge from task \"c\" to itself\n");
+}
+END_TEST
+
+START_TEST(zero_delay_cycles_are_printed)
+{
+    fails(HEAD "\"tasks\": [{\"id\": \"a\", \"cycles\": 1}, {\"id\": \"b\", \"cycles\": 1},"
+               "{\"id\": \"c\", \"cycles\": 1}, {\"id\": \"d\", \"cycles\": 1},"
+               "{\"id\": \"e\", \"cycles\": 1}],"
+               "\"edges\": [{\"from\": \"b\", \"to\": \"c\"}, {\"from\": \"c\", \"to\": \"a\"},"
+               "{\"from\": \"a\", \"to\": \"b\"}, {\"from\": \"d\", \"to\": \"e\"},"
+               "{\"from\": \"e\", \"to\": \"d\"}, {\"from\": \"a\", \"to\": \"d\"},"
+               "{\"from\": \"c\", \"to\": \"b\", \"delay\": 1}]}",
+          NULL,
+          "g.json: /edges/2: error: cycle of zero-delay edges: a -> b -> c -> a (give one of "
+          "its edges a \"delay\")\n"
+          "g.json: /edges/3: error: cycle of zero-delay edges: d -> e -> d (give one of its "
+          "edges a \"delay\")\n");
+    /* With a delay on the loop the graph is legal. */
+    Options o = opts();
+    Graph *g = load(HEAD TWO ", \"edges\": [{\"from\": \"a\", \"to\": \"b\"},"
+                             "{\"from\": \"b\", \"to\": \"a\", \"delay\": 1}]}",
+                    &o);
+    ck_assert_msg(g != NULL, "%s", text_buf);
+    ir_graph_free(g);
+}
+END_TEST
+
+START_TEST(limits_name_their_option)
+{
+    Options o = opts();
+    o.limits.max_tasks = 1;
+    o.limits.max_edges = 0;
+    o.limits.max_iterations = 5;
+    fails(HEAD "\"iterations\": 6, " TWO ", \"edges\": [{\"from\": \"a\", \"to\": \"b\"}]}", &o,
+          "g.json: /tasks: error: 2 tasks exceed the limit of 1 (raise it with --max-tasks)\n"
+          "g.json: /edges: error: 1 edges exceed the limit of 0 (raise it with --max-edges)\n");
+    o = opts();
+    o.limits.max_iterations = 5;
+    fails(HEAD "\"iterations\": 6, " TWO "}", &o,
+          "g.json: /iterations: error: 6 iterations exceed the limit of 5 (raise it with "
+          "--max-iterations)\n");
+    o = opts();
+    o.limits.max_dsps = 2;
+    fails(HEAD TWO "}", &o,
+          "g.json: error: platform \"bwdsp-1board\" has 4 DSPs, more than the limit of 2 (raise "
+          "it with --max-dsps)\n");
+}
+END_TEST
+
+START_TEST(platform_presets_and_hints)
+{
+    fails(HEAD "\"platform\": \"bwdsp-3board\", " TWO "}", NULL,
+          "g.json: /platform: error: unknown platform \"bwdsp-3board\" (did you mean "
+          "\"bwdsp-2board\"?)\n");
+    fails(HEAD "\"platform\": \"abstrct\", " TWO "}", NULL,
+          "g.json: /platform: error: unknown platform \"abstrct\" (did you mean \"abstract\"?)\n");
+    Options o = opts();
+    o.platform = "bwdsp-4board";
+    Graph *g = load(HEAD "\"platform\": \"bwdsp-2board\", " TWO "}", &o);
+    ck_assert_msg(g != NULL, "%s", text_buf);
+    ck_assert_int_eq(g->platform->ndsps, 16);
+    ck_assert_int_eq(g->platform->nboards, 4);
+    ir_graph_free(g);
+    o = opts();
+    o.dsps = 8;
+    g = load(HEAD TWO "}", &o);
+    ck_assert_msg(g != NULL, "%s", text_buf);
+    ck_assert_int_eq(g->platform->ndsps, 8);
+    ck_assert_int_eq(g->platform->nboards, 2);
+    ir_graph_free(g);
+    o.dsps = 6;
+    fails(HEAD TWO "}", &o,
+          "tgc: error: --dsps 6: 6 DSPs is not a whole number of boards of 4\n");
+}
+END_TEST
+
+START_TEST(inline_platform_fields)
+{
+    Options o = opts();
+    Graph *g = load(HEAD "\"platform\": {\"preset\": \"bwdsp-2board\", \"handshake\": 0,"
+                         "\"eager_limit\": 64, \"name\": \"fast\"}, " TWO "}",
+                    &o);
+    ck_assert_msg(g != NULL, "%s", text_buf);
+    ck_assert_str_eq(g->platform->name, "fast");
+    ck_assert_int_eq(g->platform->handshake, 0);
+    ck_assert_int_eq(g->platform->eager_limit, 64);
+    ck_assert_int_eq(g->platform->ndsps, 8);
+    ck_assert_int_eq(g->platform->send_overhead, 600);
+    ck_assert_int_eq(plat_switch_hops(g->platform, 0, 7), 2);
+    ir_graph_free(g);
+    g = load(HEAD "\"platform\": {\"boards\": 3, \"dsps_per_board\": 2,"
+                  "\"links\": [[0, 2], [2, 1]]}, " TWO "}",
+             &o);
+    ck_assert_msg(g != NULL, "%s", text_buf);
+    ck_assert_int_eq(g->platform->ndsps, 6);
+    ck_assert_int_eq(plat_switch_hops(g->platform, 0, 2), 3);
+    ck_assert_str_eq(g->platform->name, "inline");
+    ir_graph_free(g);
+}
+END_TEST
+
+START_TEST(platform_errors)
+{
+    fails(HEAD "\"platform\": {\"boards\": 3, \"links\": [[0, 1], [1, 1], [0, 5], [1, 0], 7]},"
+               "\"tasks\": [{\"id\": \"a\", \"cycles\": 1}]}",
+          NULL,
+          "g.json: /platform/links/1: error: link joins board 1 to itself\n"
+          "g.json: /platform/links/2/1: error: link to unknown board 5 (the boards are 0 to 2)\n"
+          "g.json: /platform/links/3: error: duplicate link between boards 0 and 1\n"
+          "g.json: /platform/links/4: error: a link must be a pair of board indices [a, b], got "
+          "7\n");
+    fails(HEAD "\"platform\": {\"boards\": 3, \"links\": [[0, 1]]},"
+               "\"tasks\": [{\"id\": \"a\", \"cycles\": 1}]}",
+          NULL,
+          "g.json: /platform/links: error: the board links do not connect board 2 to board 0\n");
+    fails(HEAD "\"platform\": {\"dsp_clock_mhz\": 0, \"payload_bytes\": 300, \"dsps\": 2,"
+               "\"handshak\": 1, \"link_mbps\": \"fast\"},"
+               "\"tasks\": [{\"id\": \"a\", \"cycles\": 1}]}",
+          NULL,
+          "g.json: /platform/handshak: error: unknown field \"handshak\" (did you mean "
+          "\"handshake\"?)\n"
+          "g.json: /platform/dsps: error: dsps applies to the abstract model only (a bwdsp "
+          "platform has \"boards\" of \"dsps_per_board\" DSPs)\n"
+          "g.json: /platform/dsp_clock_mhz: error: dsp_clock_mhz must be >= 1, got 0\n"
+          "g.json: /platform/link_mbps: error: link_mbps must be an integer, got a string\n"
+          "g.json: /platform/payload_bytes: error: payload_bytes (300) must be less than "
+          "packet_bytes (276)\n");
+    fails(HEAD "\"platform\": {\"model\": \"abstract\", \"boards\": 2},"
+               "\"tasks\": [{\"id\": \"a\", \"cycles\": 1}]}",
+          NULL,
+          "g.json: /platform/boards: error: boards applies to the bwdsp model only\n"
+          "g.json: /platform: error: missing field \"dsps\" (the abstract model needs its number "
+          "of DSPs)\n");
+    fails(HEAD "\"platform\": 4, \"tasks\": [{\"id\": \"a\", \"cycles\": 1}]}", NULL,
+          "g.json: /platform: error: platform must be a preset name, a path or an object, got "
+          "4\n");
+}
+END_TEST
+
+START_TEST(platform_file_is_read_relative_to_the_graph)
+{
+    char dir[] = "/tmp/tgc_fe_XXXXXX";
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    char path[256], gpath[256];
+    snprintf(path, sizeof path, "%s/p.json", dir);
+    FILE *f = fopen(path, "w");
+    fputs("{\"format\": \"tgc-platform/1\", \"model\": \"abstract\", \"dsps\": 5}\n", f);
+    fclose(f);
+    snprintf(gpath, sizeof gpath, "%s/g.json", dir);
+    f = fopen(gpath, "w");
+    fputs(HEAD "\"platform\": \"p.json\", " TWO "}", f);
+    fclose(f);
+    Diag *d = diag_new();
+    Options o = opts();
+    Graph *g = fe_load_graph(gpath, &o, d);
+    ck_assert_msg(g != NULL, "%s", diag_text(d));
+    ck_assert_int_eq(g->platform->ndsps, 5);
+    ck_assert_str_eq(g->platform->name, path);
+    ir_graph_free(g);
+
+    Arena *a = arena_new();
+    Platform *p = fe_load_platform(a, "p.json", dir, d);
+    ck_assert_ptr_nonnull(p);
+    ck_assert_int_eq(p->ndsps, 5);
+    ck_assert_ptr_null(fe_load_platform(a, "bwdsp-17board", NULL, d));
+    ck_assert_str_eq(diag_text(d), "tgc: error: unknown platform \"bwdsp-17board\" (did you "
+                                   "mean \"bwdsp-16board\"?)\n");
+    diag_clear(d);
+    f = fopen(path, "w");
+    fputs("{\"model\": \"abstract\",\n \"dsps\": 5,}\n", f);
+    fclose(f);
+    ck_assert_ptr_null(fe_load_platform(a, "p.json", dir, d));
+    char want[512];
+    snprintf(want, sizeof want, "%s:2:12: error: string or '}' expected near '}'\n", path);
+    ck_assert_str_eq(diag_text(d), want);
+    diag_clear(d);
+    f = fopen(path, "w");
+    fputs("{\"model\": \"abstract\", \"dsps\": 5}\n", f);
+    fclose(f);
+    ck_assert_ptr_null(fe_load_platform(a, "p.json", dir, d));
+    snprintf(want, sizeof want,
+             "%s: /: error: missing field \"format\" (a platform file starts with \"format\": "
+             "\"tgc-platform/1\")\n",
+             path);
+    ck_assert_str_eq(diag_text(d), want);
+    arena_free(a);
+    diag_free(d);
+    unlink(path);
+    unlink(gpath);
+    rmdir(dir);
+}
+END_TEST
+
+START_TEST(kernels_must_exist)
+{
+    fails(HEAD "\"kernels\": {\"source\": \"/nonexistent/k.c\"}, \"tasks\": [{\"id\": \"a\","
+               " \"cycles\": 1, \"kernel\": \"f\"}, {\"id\": \"b\", \"cycles\": 1, \"kernel\": "
+               "\"2x\", \"params\": {\"a b\": 1}}]}",
+          NULL,
+          "g.json: /tasks/1/kernel: error: kernel \"2x\" is not a C identifier\n"
+          "g.json: /tasks/1/params/a b: error: parameter name \"a b\" is not a C identifier\n"
+          "g.json: /kernels/source: error: kernel source \"/nonexistent/k.c\" does not exist\n");
+    fails(HEAD "\"tasks\": [{\"id\": \"a\", \"cycles\": 1, \"kernel\": \"f\"}]}", NULL,
+          "g.json: /tasks/0/kernel: error: task \"a\" names kernel \"f\" but the graph has no "
+          "\"kernels\" source\n");
+}
+END_TEST
+
+START_TEST(totals_cannot_overflow)
+{
+    fails(HEAD "\"iterations\": 4194305, \"tasks\": [{\"id\": \"a\", \"cycles\": "
+               "1099511627776}]}",
+          NULL,
+          "g.json: /iterations: error: 4194305 iterations of up to 1099511627776 cycles each "
+          "exceed 2^62 cycles in total\n");
+    fails(HEAD "\"tasks\": [{\"id\": \"a\", \"cycles\": 1099511627777}]}", NULL,
+          "g.json: /tasks/0/cycles: error: cycles must be at most 1099511627776, got "
+          "1099511627777\n");
+    fails(HEAD "\"tasks\": [{\"id\": \"a\", \"cycles\": 99999999999999999999}]}", NULL,
+          "g.json:1:78: error: too big integer near '99999999999999999999'\n");
+}
+END_TEST
+
+START_TEST(document_shape_errors)
+{
+    fails("[1]", NULL, "g.json: /: error: a task graph must be a JSON object, got an array\n");
+    fails("{\"format\": \"tgc-graph/2\", \"tasks\": []}", NULL,
+          "g.json: /format: error: format must be \"tgc-graph/1\", got \"tgc-graph/2\"\n");
+    fails("{\"tasks\": [3], \"edges\": {}}", NULL,
+          "g.json: /: error: missing field \"format\" (a task graph starts with \"format\": "
+          "\"tgc-graph/1\")\n"
+          "g.json: /tasks/0: error: a task must be an object, got 3\n"
+          "g.json: /edges: error: edges must be an array, got an object\n");
+    fails(HEAD "\"tasks\": []}", NULL,
+          "g.json: /tasks: error: a task graph needs at least one task\n");
+}
+END_TEST
+
+START_TEST(checks_run_on_built_graphs)
+{
+    /* fe_check on a graph built in code, as the importers do. */
+    Graph *g = ir_graph_new();
+    g->file = "imported.stg";
+    g->platform = plat_preset(g->arena, "bwdsp-1board");
+    g->ntasks = 2;
+    g->tasks = arena_array(g->arena, 2, sizeof(Task));
+    for (int i = 0; i < 2; i++) {
+        g->tasks[i].id = i ? "y" : "x";
+        g->tasks[i].dsp = -1;
+        g->tasks[i].ncycles = 1;
+        g->tasks[i].cycles = arena_alloc(g->arena, sizeof(int64_t));
+        g->tasks[i].cycles[0] = i ? -5 : 5;
+    }
+    g->nedges = 2;
+    g->edges = arena_array(g->arena, 2, sizeof(Edge));
+    g->edges[0] = (Edge){0, 1, 8, 0};
+    g->edges[1] = (Edge){1, 0, 8, -1};
+    Diag *d = diag_new();
+    Options o = opts();
+    ck_assert_int_eq(fe_check(g, &o, d), 2);
+    ck_assert_str_eq(diag_text(d), "imported.stg: /tasks/1/cycles: error: cycles must be >= 0, "
+                                   "got -5\n"
+                                   "imported.stg: /edges/1/delay: error: delay must be >= 0, "
+                                   "got -1\n");
+    diag_free(d);
+    ir_graph_free(g);
+}
+END_TEST
+
+static Suite *
+suite(void)
+{
+    Suite *s = suite_create("frontend");
+    TCase *c = tcase_create("core");
+    tcase_add_test(c, minimal_graph_loads_with_defaults);
+    tcase_add_test(c, all_fields_are_lowered);
+    tcase_add_test(c, syntax_error_has_line_and_column);
+    tcase_add_test(c, unknown_field_suggests);
+    tcase_add_test(c, every_error_of_a_pass_is_reported);
+    tcase_add_test(c, semantic_errors);
+    tcase_add_test(c, zero_delay_cycles_are_printed);
+    tcase_add_test(c, limits_name_their_option);
+    tcase_add_test(c, platform_presets_and_hints);
+    tcase_add_test(c, inline_platform_fields);
+    tcase_add_test(c, platform_errors);
+    tcase_add_test(c, platform_file_is_read_relative_to_the_graph);
+    tcase_add_test(c, kernels_must_exist);
+    tcase_add_test(c, totals_cannot_overflow);
+    tcase_add_test(c, document_shape_errors);
+    tcase_add_test(c, checks_run_on_built_graphs);
+    suite_add_tcase(s, c);
+    return s;
+}
+
+int
+main(void)
+{
+    SRunner *r = srunner_create(suite());
+    srunner_run_all(r, CK_NORMAL);
+    int failed = srunner_ntests_failed(r);
+    srunner_free(r);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
