@@ -211,6 +211,453 @@ START_TEST(records_first_and_last)
 }
 END_TEST
 
+/* a (500) on DSP 0 -> `bytes` -> b (300) on DSP 1, one iteration, blocking receive. */
+static int64_t
+one_message(const char *plat, int dst, int64_t bytes, int64_t ca, int64_t cb, MsgTime *mt)
+{
+    int64_t cyc[] = {ca, cb};
+    Graph *g = mk_graph(plat, 2, cyc, 1);
+    add_edge(g, 0, 1, bytes, 0);
+    ir_graph_index(g);
+    Sched *s = ir_sched_new(g, g->platform);
+    s->map[0] = 0;
+    s->map[1] = dst;
+    int m = msg1(s, 0, dst, 0, false);
+    C(s, 0, 0);
+    S(s, 0, m);
+    R(s, dst, m);
+    C(s, dst, 1);
+    Diag *d = diag_new();
+    ck_assert_int_eq(ir_sched_verify(s, d), 0);
+    Arena *a = arena_new();
+    EvalResult r;
+    int64_t len = both(s, &r, a);
+    *mt = r.msg_time[0];
+    arena_free(a);
+    diag_free(d);
+    ir_sched_free(s);
+    ir_graph_free(g);
+    return len;
+}
+
+/* 200 bytes: one packet of 226 bytes, ser = ceil(226 * 8 * 500 / 4416) = 205; fabric =
+ * 205 + 1 * (100 + 205) = 510.  a 0-500, send 500-1100, posted at 0, depart 1100 + 300 =
+ * 1400, arrive 1910, receive 1910-2310, b 2310-2610. */
+START_TEST(one_packet_message)
+{
+    MsgTime t;
+    ck_assert_int_eq(one_message("bwdsp-1board", 1, 200, 500, 300, &t), 2610);
+    ck_assert_int_eq(t.issue, 1100);
+    ck_assert_int_eq(t.depart, 1400);
+    ck_assert_int_eq(t.arrive, 1910);
+}
+END_TEST
+
+/* 600 bytes: packets of 250, 250, 100 payload = 276, 276, 126 bytes on the wire; ser 250,
+ * 250, ceil(126 * 4000 / 4416) = 115; fabric = 615 + (100 + 250) = 965.  Depart 1400,
+ * arrive 2365, receive 2365-2765, b 2765-3065. */
+START_TEST(several_packet_message)
+{
+    MsgTime t;
+    ck_assert_int_eq(one_message("bwdsp-1board", 1, 600, 500, 300, &t), 3065);
+    ck_assert_int_eq(t.arrive - t.depart, 965);
+}
+END_TEST
+
+/* Section 4: 10000 bytes on one board arrive 40 * 250 + (100 + 250) = 10350 cycles after
+ * they start.  a 1000, send 1000-1600, depart 1900, arrive 12250, receive -12650, b 2000. */
+START_TEST(ten_thousand_bytes_section_4)
+{
+    MsgTime t;
+    ck_assert_int_eq(one_message("bwdsp-1board", 1, 10000, 1000, 2000, &t), 14650);
+    ck_assert_int_eq(t.depart, 1900);
+    ck_assert_int_eq(t.arrive - t.depart, 10350);
+}
+END_TEST
+
+/* bwdsp-4board, DSP 0 (board 0) -> DSP 8 (board 2): tree 0-1-2, so 1 + 2 = 3 switches.
+ * 64 bytes: 82 + 3 * (100 + 82) = 628.  a 1000, send -1600, depart 1900, arrive 2528,
+ * receive -2928, b 2928-4928. */
+START_TEST(message_across_three_switches)
+{
+    Arena *a = arena_new();
+    Platform *p = plat_preset(a, "bwdsp-4board");
+    ck_assert_int_eq(plat_switch_hops(p, 0, 8), 3);
+    arena_free(a);
+    MsgTime t;
+    ck_assert_int_eq(one_message("bwdsp-4board", 8, 64, 1000, 2000, &t), 4928);
+    ck_assert_int_eq(t.arrive - t.depart, 628);
+}
+END_TEST
+
+/* Aggregated: a (100) on DSP 0 sends one message with a->b (100 bytes) and a->c (60 bytes)
+ * to DSP 1 = [RECV, b 2000, c 500]; 2 iterations.  160 bytes: pack = unpack = 20; one packet
+ * of 186 bytes, ser 169, fabric 169 + 269 = 438.  Send = 620, receive = 420.
+ * it 0: a 0-100, send 100-720, depart 1020, arrive 1458; receive 1458-1878, b -3878,
+ *       c -4378.
+ * it 1: a 720-820 (no zero copy: the data was packed); the pack waits for (m, 0) to be out:
+ *       send 1458-2078; posted at 4378, depart 4678, arrive 5116, receive 5116-5536,
+ *       b -7536, c -8036. */
+START_TEST(aggregated_message_packs_and_unpacks)
+{
+    int64_t cyc[] = {100, 2000, 500};
+    Graph *g = mk_graph("bwdsp-1board", 3, cyc, 2);
+    int e[2];
+    e[0] = add_edge(g, 0, 1, 100, 0);
+    e[1] = add_edge(g, 0, 2, 60, 0);
+    ir_graph_index(g);
+    Sched *s = ir_sched_new(g, g->platform);
+    s->map[0] = 0;
+    s->map[1] = s->map[2] = 1;
+    int m = msg(s, 0, 1, e, 2, false);
+    ck_assert_int_eq(s->msgs[m].bytes, 160);
+    C(s, 0, 0);
+    S(s, 0, m);
+    R(s, 1, m);
+    C(s, 1, 1);
+    C(s, 1, 2);
+    Diag *d = diag_new();
+    ck_assert_int_eq(ir_sched_verify(s, d), 0);
+    Arena *a = arena_new();
+    EvalResult r;
+    ck_assert_int_eq(both(s, &r, a), 8036);
+    ck_op(s, &r, 0, 0, 1, 100, 100, 720);
+    ck_op(s, &r, 1, 0, 0, 0, 1458, 1878);
+    ck_op(s, &r, 0, 1, 0, 720, 720, 820);
+    ck_op(s, &r, 0, 1, 1, 820, 1458, 2078);
+    ck_op(s, &r, 1, 1, 0, 4378, 5116, 5536);
+    ck_assert_int_eq(r.msg_time[1].depart, 4678);
+    ck_assert_int_eq(r.busy[0], 2 * (100 + 620));
+    arena_free(a);
+    diag_free(d);
+    ir_sched_free(s);
+    ir_graph_free(g);
+}
+END_TEST
+
+/* Pipelined receive, sender-bound: a (3000) on DSP 0 -> 64 bytes -> b (500) on DSP 1,
+ * 3 iterations.  Prolog: post (m, 0) 0-300.
+ * it 0: a 0-3000, send -3600, depart 3900, arrive 4164; slot 4164: wait -4364, post (m, 1)
+ *       -4664; b -5164.
+ * it 1: a 4164-7164, send -7764, depart max(7764, 4664) + 300 = 8064, arrive 8328; slot
+ *       8328-8828 (post (m, 2) at 8828); b -9328.
+ * it 2: a 8328-11328, send -11928, depart 12228, arrive 12492; wait 12492-12692, no post;
+ *       b -13192.
+ * Blocking instead: the last receive costs 400, not 200: 13392. */
+static int64_t
+pipelined_case(bool pipe, EvalResult *r, Arena *a, Sched **sout, Graph **gout)
+{
+    int64_t cyc[] = {3000, 500};
+    Graph *g = mk_graph("bwdsp-1board", 2, cyc, 3);
+    add_edge(g, 0, 1, 64, 0);
+    ir_graph_index(g);
+    Sched *s = ir_sched_new(g, g->platform);
+    s->map[0] = 0;
+    s->map[1] = 1;
+    int m = msg1(s, 0, 1, 0, pipe);
+    C(s, 0, 0);
+    S(s, 0, m);
+    R(s, 1, m);
+    C(s, 1, 1);
+    *sout = s;
+    *gout = g;
+    return both(s, r, a);
+}
+
+START_TEST(pipelined_receive_sender_bound)
+{
+    Arena *a = arena_new();
+    EvalResult r;
+    Sched *s;
+    Graph *g;
+    ck_assert_int_eq(pipelined_case(true, &r, a, &s, &g), 13192);
+    ck_op(s, &r, 1, 0, 0, 300, 4164, 4664);
+    ck_op(s, &r, 1, 1, 0, 5164, 8328, 8828);
+    ck_op(s, &r, 1, 2, 0, 9328, 12492, 12692);
+    ck_assert_int_eq(r.msg_time[1].post, 4664);
+    ck_assert_int_eq(r.msg_time[2].post, 8828);
+    ck_assert_int_eq(r.msg_time[2].depart, 12228);
+    ir_sched_free(s);
+    ir_graph_free(g);
+    ck_assert_int_eq(pipelined_case(false, &r, a, &s, &g), 13392);
+    ir_sched_free(s);
+    ir_graph_free(g);
+    arena_free(a);
+}
+END_TEST
+
+/* A feedback loop: a (1000) on DSP 0 -> 64 bytes -> b (2000) on DSP 1, and b -> a with
+ * delay 1; 3 iterations.  DSP 0 = [RECV m1, a, SEND m0], DSP 1 = [RECV m0, b, SEND m1].
+ * it 0: RECV m1 skipped; a 0-1000, send m0 -1600; DSP 1 posted 0, depart 1900, arrive
+ *       2164, receive -2564, b -4564, send m1 -5164.
+ * it 1: DSP 0 posts m1 at 1600, depart 5464, arrive 5728, receive -6128; a 6128-7128
+ *       (its buffer was free at 2164), send -7728; DSP 1 posts at 5164, depart 8028,
+ *       arrive 8292, receive -8692, b -10692 (b's buffer free at 5728), send m1 -11292.
+ * it 2: DSP 0 posted at 7728, depart 11592, arrive 11856, receive -12256, a -13256, send
+ *       -13856; DSP 1 posted at 11292, depart 14156, arrive 14420, receive -14820, b
+ *       -16820; the last send of m1 is skipped. */
+START_TEST(delay_edge_feedback_loop)
+{
+    int64_t cyc[] = {1000, 2000};
+    Graph *g = mk_graph("bwdsp-1board", 2, cyc, 3);
+    add_edge(g, 0, 1, 64, 0);
+    add_edge(g, 1, 0, 64, 1);
+    ck_assert_int_eq(ir_graph_index(g), 0);
+    Sched *s = ir_sched_new(g, g->platform);
+    s->map[0] = 0;
+    s->map[1] = 1;
+    int m0 = msg1(s, 0, 1, 0, false), m1 = msg1(s, 1, 0, 1, false);
+    ck_assert_int_eq(s->msgs[m1].delay, 1);
+    R(s, 0, m1);
+    C(s, 0, 0);
+    S(s, 0, m0);
+    R(s, 1, m0);
+    C(s, 1, 1);
+    S(s, 1, m1);
+    Diag *d = diag_new();
+    ck_assert_int_eq(ir_sched_verify(s, d), 0);
+    Arena *a = arena_new();
+    EvalResult r;
+    ck_assert_int_eq(both(s, &r, a), 16820);
+    ck_op(s, &r, 0, 0, 0, 0, 0, 0); /* skipped receive */
+    ck_op(s, &r, 0, 1, 0, 1600, 5728, 6128);
+    ck_op(s, &r, 0, 1, 1, 6128, 6128, 7128);
+    ck_op(s, &r, 1, 1, 1, 8692, 8692, 10692);
+    ck_op(s, &r, 0, 2, 0, 7728, 11856, 12256);
+    ck_op(s, &r, 1, 2, 2, 16820, 16820, 16820); /* skipped send */
+    /* transfer (m1, 0) is received in iteration 1; (m1, 2) never happens */
+    ck_assert_int_eq(r.msg_time[0 * 2 + m1].issue, 5164);
+    ck_assert_int_eq(r.msg_time[0 * 2 + m1].post, 1600);
+    ck_assert_int_eq(r.msg_time[0 * 2 + m1].arrive, 5728);
+    ck_assert_int_eq(r.msg_time[2 * 2 + m1].issue, -1);
+    ck_assert_int_eq(r.busy[0], 1600 + 2000 + 2000);
+    ck_assert_int_eq(r.busy[1], 3000 + 3000 + 2400);
+    arena_free(a);
+    diag_free(d);
+    ir_sched_free(s);
+    ir_graph_free(g);
+}
+END_TEST
+
+/* Eager (eager_limit = 64): the data leaves at the issue, no handshake, no post; the
+ * pipelined flag is ignored.  it 0: a 0-1000, send -1600, arrive 1864, receive -2264, b
+ * -4264.  it 1: a 1864-2864, send -3464, arrive 3728, receive 4264-4664, b -6664. */
+START_TEST(eager_message_skips_the_handshake)
+{
+    for (int pipe = 0; pipe < 2; pipe++) {
+        Graph *g;
+        Sched *s = worked_example(&g, pipe);
+        g->platform->eager_limit = 64;
+        Arena *a = arena_new();
+        EvalResult r;
+        ck_assert_int_eq(both(s, &r, a), 6664);
+        ck_assert_int_eq(r.msg_time[0].depart, 1600);
+        ck_assert_int_eq(r.msg_time[1].arrive, 3728);
+        ck_op(s, &r, 1, 1, 0, 4264, 4264, 4664);
+        g->platform->eager_limit = 63; /* one byte less: rendezvous again */
+        Evaluator *ev = eval_new(g, g->platform);
+        ck_assert_int_eq(eval_length(ev, s), pipe ? 6864 : 7528);
+        eval_free(ev);
+        arena_free(a);
+        ir_sched_free(s);
+        ir_graph_free(g);
+    }
+}
+END_TEST
+
+/* --- deadlocks: the reported cycle is (blocked op, awaited op) per DSP, from the lowest
+ * DSP of the cycle, in the order of the waits. */
+
+static void
+ck_step(const EvalResult *r, int j, int dsp, int op, int64_t iter)
+{
+    ck_assert_int_ge(r->ncycle, j + 1);
+    ck_assert_int_eq(r->cycle[j].dsp, dsp);
+    ck_assert_int_eq(r->cycle[j].op, op);
+    ck_assert_int_eq(r->cycle[j].iter, iter);
+}
+
+/* DSP 0 = [RECV m1, c, a, SEND m0], DSP 1 = [RECV m0, d, b, SEND m1]: both receive first. */
+START_TEST(deadlock_both_receive_first)
+{
+    int64_t cyc[] = {100, 100, 100, 100}; /* a b c d */
+    Graph *g = mk_graph("bwdsp-1board", 4, cyc, 10);
+    add_edge(g, 0, 3, 64, 0); /* a -> d */
+    add_edge(g, 1, 2, 64, 0); /* b -> c */
+    ir_graph_index(g);
+    Sched *s = ir_sched_new(g, g->platform);
+    s->map[0] = s->map[2] = 0;
+    s->map[1] = s->map[3] = 1;
+    int m0 = msg1(s, 0, 1, 0, false), m1 = msg1(s, 1, 0, 1, false);
+    R(s, 0, m1);
+    C(s, 0, 2);
+    C(s, 0, 0);
+    S(s, 0, m0);
+    R(s, 1, m0);
+    C(s, 1, 3);
+    C(s, 1, 1);
+    S(s, 1, m1);
+    Diag *d = diag_new();
+    ck_assert_int_eq(ir_sched_verify(s, d), 0);
+    Arena *a = arena_new();
+    EvalResult r;
+    ck_assert_int_eq(both(s, &r, a), -1);
+    ck_assert(r.deadlock);
+    ck_assert_int_eq(r.ncycle, 4);
+    ck_step(&r, 0, 0, 0, 0); /* DSP 0 blocked at RECV m1 */
+    ck_step(&r, 1, 1, 3, 0); /* waiting for DSP 1's SEND m1 */
+    ck_step(&r, 2, 1, 0, 0); /* DSP 1 blocked at RECV m0 */
+    ck_step(&r, 3, 0, 3, 0); /* waiting for DSP 0's SEND m0 */
+    eval_report_deadlock(s, &r, d);
+    ck_assert_str_eq(diag_text(d),
+                     "test.json: error: schedule deadlocks: DSP 0: RECV m1 (\"b\" -> \"c\") "
+                     "(iteration 0) waits for DSP 1: SEND m1 (\"b\" -> \"c\") (iteration 0) -> "
+                     "DSP 1: RECV m0 (\"a\" -> \"d\") (iteration 0) waits for DSP 0: SEND m0 "
+                     "(\"a\" -> \"d\") (iteration 0)\n");
+    Unit u = {.g = g, .p = g->platform, .s = s};
+    diag_clear(d);
+    ck_assert_int_eq(pass_verify(&u, d), -1);
+    ck_assert_int_eq(diag_errors(d), 1);
+    arena_free(a);
+    diag_free(d);
+    ir_sched_free(s);
+    ir_graph_free(g);
+}
+END_TEST
+
+/* Three DSPs in a ring: DSP x = [RECV from x - 1, b_x, a_x, SEND to x + 1]. */
+START_TEST(deadlock_cycle_through_three_dsps)
+{
+    int64_t cyc[] = {100, 100, 100, 100, 100, 100}; /* a0 a1 a2 b0 b1 b2 */
+    Graph *g = mk_graph("bwdsp-1board", 6, cyc, 5);
+    for (int x = 0; x < 3; x++)
+        add_edge(g, x, 3 + (x + 1) % 3, 8, 0); /* a_x -> b_(x+1) */
+    ir_graph_index(g);
+    Sched *s = ir_sched_new(g, g->platform);
+    for (int x = 0; x < 3; x++)
+        s->map[x] = s->map[3 + x] = x;
+    int m[3];
+    for (int x = 0; x < 3; x++)
+        m[x] = msg1(s, x, (x + 1) % 3, x, false);
+    for (int x = 0; x < 3; x++) {
+        R(s, x, m[(x + 2) % 3]);
+        C(s, x, 3 + x);
+        C(s, x, x);
+        S(s, x, m[x]);
+    }
+    Diag *d = diag_new();
+    ck_assert_int_eq(ir_sched_verify(s, d), 0);
+    Arena *a = arena_new();
+    EvalResult r;
+    ck_assert_int_eq(both(s, &r, a), -1);
+    ck_assert_int_eq(r.ncycle, 6);
+    ck_step(&r, 0, 0, 0, 0); /* DSP 0 at RECV m2 waits for DSP 2 to send it */
+    ck_step(&r, 1, 2, 3, 0);
+    ck_step(&r, 2, 2, 0, 0); /* DSP 2 at RECV m1 waits for DSP 1 */
+    ck_step(&r, 3, 1, 3, 0);
+    ck_step(&r, 4, 1, 0, 0); /* DSP 1 at RECV m0 waits for DSP 0 */
+    ck_step(&r, 5, 0, 3, 0);
+    arena_free(a);
+    diag_free(d);
+    ir_sched_free(s);
+    ir_graph_free(g);
+}
+END_TEST
+
+/* A merged message placed badly: m0 = {a -> b, c -> d} from DSP 0 to DSP 1 is sent after c
+ * but received before b, and c needs b's output: DSP 0 = [a, RECV m1, c, SEND m0],
+ * DSP 1 = [RECV m0, b, SEND m1, d]. */
+START_TEST(deadlock_merged_receive_before_its_send)
+{
+    int64_t cyc[] = {100, 100, 100, 100}; /* a b c d */
+    Graph *g = mk_graph("bwdsp-1board", 4, cyc, 4);
+    int e[2];
+    e[0] = add_edge(g, 0, 1, 10, 0); /* a -> b */
+    int eb = add_edge(g, 1, 2, 10, 0); /* b -> c */
+    e[1] = add_edge(g, 2, 3, 10, 0); /* c -> d */
+    ir_graph_index(g);
+    Sched *s = ir_sched_new(g, g->platform);
+    s->map[0] = s->map[2] = 0;
+    s->map[1] = s->map[3] = 1;
+    int m0 = msg(s, 0, 1, e, 2, false), m1 = msg1(s, 1, 0, eb, false);
+    C(s, 0, 0);
+    R(s, 0, m1);
+    C(s, 0, 2);
+    S(s, 0, m0);
+    R(s, 1, m0);
+    C(s, 1, 1);
+    S(s, 1, m1);
+    C(s, 1, 3);
+    Diag *d = diag_new();
+    ck_assert_int_eq(ir_sched_verify(s, d), 0);
+    Arena *a = arena_new();
+    EvalResult r;
+    ck_assert_int_eq(both(s, &r, a), -1);
+    ck_assert_int_eq(r.ncycle, 4);
+    ck_step(&r, 0, 0, 1, 0); /* DSP 0 at RECV m1 */
+    ck_step(&r, 1, 1, 2, 0); /* waits for DSP 1's SEND m1 */
+    ck_step(&r, 2, 1, 0, 0); /* DSP 1 at RECV m0 (merged) */
+    ck_step(&r, 3, 0, 3, 0); /* waits for DSP 0's SEND m0, after c */
+    arena_free(a);
+    diag_free(d);
+    ir_sched_free(s);
+    ir_graph_free(g);
+}
+END_TEST
+
+/* A deadlock that only appears in iteration 1: p -> c with delay 2 and zero copy.
+ * DSP 0 = [p, SEND m0 (delay 2), q, SEND m1], DSP 1 = [RECV m1, r, RECV m0, c]; p -> q on
+ * DSP 0, q -> r by m1.  p of iteration 1 needs transfer (m0, 0) out of its buffer, which
+ * needs DSP 1 to post it in iteration 2, but DSP 1's iteration 1 needs q of iteration 1.
+ * (The model's zero copy keeps one transfer per buffer in flight, a delay-2 edge needs
+ * two: see docs/evaluator.md.) */
+START_TEST(deadlock_in_a_later_iteration)
+{
+    int64_t cyc[] = {100, 100, 100, 100}; /* p q r c */
+    Graph *g = mk_graph("bwdsp-1board", 4, cyc, 5);
+    add_edge(g, 0, 3, 16, 2); /* p -> c, delay 2 */
+    add_edge(g, 0, 1, 16, 0); /* p -> q */
+    add_edge(g, 1, 2, 16, 0); /* q -> r */
+    ir_graph_index(g);
+    Sched *s = ir_sched_new(g, g->platform);
+    s->map[0] = s->map[1] = 0;
+    s->map[2] = s->map[3] = 1;
+    int m0 = msg1(s, 0, 1, 0, false), m1 = msg1(s, 0, 1, 2, false);
+    C(s, 0, 0);
+    S(s, 0, m0);
+    C(s, 0, 1);
+    S(s, 0, m1);
+    R(s, 1, m1);
+    C(s, 1, 2);
+    R(s, 1, m0);
+    C(s, 1, 3);
+    Arena *a = arena_new();
+    EvalResult r;
+    ck_assert_int_eq(both(s, &r, a), -1);
+    ck_assert_int_eq(r.ncycle, 4);
+    ck_step(&r, 0, 0, 0, 1); /* DSP 0 at COMPUTE p, iteration 1 */
+    ck_step(&r, 1, 1, 2, 2); /* waits for DSP 1's RECV m0 of iteration 2 (the post) */
+    ck_step(&r, 2, 1, 0, 1); /* DSP 1 at RECV m1, iteration 1 */
+    ck_step(&r, 3, 0, 3, 1); /* waits for DSP 0's SEND m1 of iteration 1 */
+    /* Receiving m0 first (where comm_insert puts delay >= 2 receives) is not enough: the
+     * post of (m0, 0) still comes after DSP 1's iteration 1.  Pipelined, that post is in the
+     * prolog and (m0, 1) is posted at the start of iteration 2: no cycle. */
+    s->ops[1][0] = (Op){OP_RECV, m0};
+    s->ops[1][1] = (Op){OP_RECV, m1};
+    s->ops[1][2] = (Op){OP_COMPUTE, 2};
+    Diag *d = diag_new();
+    ck_assert_int_eq(ir_sched_verify(s, d), 0);
+    diag_free(d);
+    ck_assert_int_eq(both(s, &r, a), -1);
+    ck_step(&r, 1, 1, 0, 2);
+    s->msgs[m0].pipelined = true;
+    ck_assert_int_gt(both(s, &r, a), 0);
+    arena_free(a);
+    ir_sched_free(s);
+    ir_graph_free(g);
+}
+END_TEST
+
 static Suite *
 suite(void)
 {
@@ -219,6 +666,18 @@ suite(void)
     tcase_add_test(tc, worked_example_blocking);
     tcase_add_test(tc, worked_example_pipelined);
     tcase_add_test(tc, records_first_and_last);
+    tcase_add_test(tc, one_packet_message);
+    tcase_add_test(tc, several_packet_message);
+    tcase_add_test(tc, ten_thousand_bytes_section_4);
+    tcase_add_test(tc, message_across_three_switches);
+    tcase_add_test(tc, aggregated_message_packs_and_unpacks);
+    tcase_add_test(tc, pipelined_receive_sender_bound);
+    tcase_add_test(tc, delay_edge_feedback_loop);
+    tcase_add_test(tc, eager_message_skips_the_handshake);
+    tcase_add_test(tc, deadlock_both_receive_first);
+    tcase_add_test(tc, deadlock_cycle_through_three_dsps);
+    tcase_add_test(tc, deadlock_merged_receive_before_its_send);
+    tcase_add_test(tc, deadlock_in_a_later_iteration);
     suite_add_tcase(su, tc);
     return su;
 }

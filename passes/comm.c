@@ -1,0 +1,327 @@
+/*
+ * passes/comm.c - message insertion: one single-edge message per edge across DSPs.
+ *
+ * Requires: a mapping and a COMPUTE order on every DSP (SEND/RECV operations and messages
+ * already there are dropped).  Invalidates: evaluator times.
+ *
+ * Placement, in terms of a global order pi of the tasks (a topological order of the
+ * zero-delay edges and of every DSP's COMPUTE order, which a list schedule always has):
+ *  - SEND right after the producer; the sends after one producer go zero-delay edges first,
+ *    by pi of the consumer (the one that needs its data first), then delay edges, ties by
+ *    edge index.  Message ids follow edge indices.
+ *  - zero-delay RECV right before its consumer;
+ *  - delay-1 RECV right before its consumer, but never after a task that follows the
+ *    producer in pi: in iteration i + 1 the producer (zero copy) waits until the receive of
+ *    (m, i) is posted, so that post must not depend on anything after the producer;
+ *  - delay >= 2 RECV at the start of the DSP's iteration (the earliest post; the sender's
+ *    iteration i + 1 waits for the receiver's iteration i + d, see docs/evaluator.md);
+ *  - per DSP pair the receives must come in send order: walking the receives from one
+ *    source in reverse send order, each one moves up to just before the next (never later
+ *    than its consumer).  Within one slot delayed receives come before zero-delay ones.
+ *
+ * With zero-delay and delay-1 edges and a COMPUTE order that a list schedule gives, every
+ * dependence of the execution model then goes forward in the order (iteration, pi), so the
+ * schedule cannot deadlock; the one exception is a pair of DSPs that carries a delayed edge
+ * and a zero-delay edge whose send order forces the zero-delay receive above its send.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "ir.h"
+
+static void *
+xmalloc(size_t n, size_t size)
+{
+    void *p = calloc(n ? n : 1, size);
+    if (!p)
+        ice("out of memory");
+    return p;
+}
+
+typedef struct Ctx {
+    const Graph *g;
+    const Sched *s;
+    int *pi;    /* [ntasks] place of the task in the global order */
+    int *key;   /* [nmsgs] receive slot: 2 * (index of the COMPUTE it precedes) + class */
+    int *rank;  /* [nmsgs] place among the sends of its source DSP */
+} Ctx;
+
+static _Thread_local const Ctx *sort_ctx; /* qsort has no context argument */
+
+/* Sends after one producer: zero-delay first, by pi of the consumer, then edge index. */
+static int
+cmp_send(const void *a, const void *b)
+{
+    const Ctx *c = sort_ctx;
+    int ea = c->s->msgs[*(const int *)a].edges[0], eb = c->s->msgs[*(const int *)b].edges[0];
+    const Edge *x = &c->g->edges[ea], *y = &c->g->edges[eb];
+    if ((x->delay > 0) != (y->delay > 0))
+        return x->delay > 0 ? 1 : -1;
+    if (c->pi[x->to] != c->pi[y->to])
+        return c->pi[x->to] < c->pi[y->to] ? -1 : 1;
+    return ea < eb ? -1 : ea > eb;
+}
+
+/* Receives of one DSP: by source and send rank (for the order fix) */
+static int
+cmp_src_rank(const void *a, const void *b)
+{
+    const Ctx *c = sort_ctx;
+    int ma = *(const int *)a, mb = *(const int *)b;
+    int sa = c->s->msgs[ma].src, sb = c->s->msgs[mb].src;
+    if (sa != sb)
+        return sa < sb ? -1 : 1;
+    return c->rank[ma] < c->rank[mb] ? -1 : c->rank[ma] > c->rank[mb];
+}
+
+/* ... and by slot, then source and rank (the final order). */
+static int
+cmp_slot(const void *a, const void *b)
+{
+    const Ctx *c = sort_ctx;
+    int ma = *(const int *)a, mb = *(const int *)b;
+    if (c->key[ma] != c->key[mb])
+        return c->key[ma] < c->key[mb] ? -1 : 1;
+    return cmp_src_rank(a, b);
+}
+
+/* A global order of the tasks: Kahn over zero-delay edges and each DSP's COMPUTE order,
+ * ready tasks by position on their DSP, then index.  Returns false when those constraints
+ * have a cycle (the remaining tasks are then appended by index). */
+static bool
+global_order(const Graph *g, const int *prev, const int *pos, int *pi)
+{
+    int n = g->ntasks;
+    int *indeg = xmalloc((size_t)n, sizeof *indeg);
+    int *heap = xmalloc((size_t)n, sizeof *heap);
+    int hn = 0, done = 0;
+    for (int e = 0; e < g->nedges; e++)
+        if (g->edges[e].delay == 0)
+            indeg[g->edges[e].to]++;
+    for (int t = 0; t < n; t++)
+        if (prev[t] >= 0)
+            indeg[t]++;
+    /* next[] of the DSP order: the task whose prev is t */
+    int *next = xmalloc((size_t)n, sizeof *next);
+    for (int t = 0; t < n; t++)
+        next[t] = -1;
+    for (int t = 0; t < n; t++)
+        if (prev[t] >= 0)
+            next[prev[t]] = t;
+#define LESS(u, v) (pos[u] != pos[v] ? pos[u] < pos[v] : (u) < (v))
+#define PUSH(v)                                                                              \
+    do {                                                                                     \
+        int k_ = hn++;                                                                       \
+        heap[k_] = (v);                                                                      \
+        while (k_ > 0 && LESS(heap[k_], heap[(k_ - 1) / 2])) {                               \
+            int t_ = heap[k_];                                                               \
+            heap[k_] = heap[(k_ - 1) / 2];                                                   \
+            heap[(k_ - 1) / 2] = t_;                                                         \
+            k_ = (k_ - 1) / 2;                                                               \
+        }                                                                                    \
+    } while (0)
+    for (int t = 0; t < n; t++)
+        pi[t] = -1;
+    for (int t = 0; t < n; t++)
+        if (indeg[t] == 0)
+            PUSH(t);
+    while (hn > 0) {
+        int t = heap[0];
+        heap[0] = heap[--hn];
+        for (int k = 0;;) {
+            int l = 2 * k + 1, r = l + 1, m = k;
+            if (l < hn && LESS(heap[l], heap[m]))
+                m = l;
+            if (r < hn && LESS(heap[r], heap[m]))
+                m = r;
+            if (m == k)
+                break;
+            int tmp = heap[k];
+            heap[k] = heap[m];
+            heap[m] = tmp;
+            k = m;
+        }
+        pi[t] = done++;
+        for (int k = g->succ_off[t]; k < g->succ_off[t + 1]; k++) {
+            const Edge *e = &g->edges[g->succ[k]];
+            if (e->delay == 0 && --indeg[e->to] == 0)
+                PUSH(e->to);
+        }
+        if (next[t] >= 0 && --indeg[next[t]] == 0)
+            PUSH(next[t]);
+    }
+#undef PUSH
+#undef LESS
+    bool ok = done == n;
+    for (int t = 0; t < n; t++)
+        if (pi[t] < 0)
+            pi[t] = done++;
+    free(indeg);
+    free(heap);
+    free(next);
+    return ok;
+}
+
+void
+comm_insert(Sched *s)
+{
+    const Graph *g = s->g;
+    int nd = s->ndsps, n = g->ntasks;
+    if (!g->succ_off)
+        ice("comm_insert needs ir_graph_index");
+
+    /* The COMPUTE sequences, with SEND/RECV dropped. */
+    int *coff = xmalloc((size_t)nd + 1, sizeof *coff);
+    int *comp = xmalloc((size_t)n, sizeof *comp);
+    int *pos = xmalloc((size_t)n, sizeof *pos), *prev = xmalloc((size_t)n, sizeof *prev);
+    for (int t = 0; t < n; t++)
+        pos[t] = prev[t] = -1;
+    int nc = 0;
+    for (int d = 0; d < nd; d++) {
+        coff[d] = nc;
+        for (int k = 0; k < s->nops[d]; k++) {
+            Op o = s->ops[d][k];
+            if (o.kind != OP_COMPUTE)
+                continue;
+            if (nc == n)
+                ice("task computed twice");
+            pos[o.ref] = nc - coff[d];
+            prev[o.ref] = nc > coff[d] ? comp[nc - 1] : -1;
+            comp[nc++] = o.ref;
+        }
+    }
+    coff[nd] = nc;
+    int *pi = xmalloc((size_t)n, sizeof *pi);
+    bool acyclic = global_order(g, prev, pos, pi);
+
+    /* One message per edge across DSPs; storage of the old messages is reused. */
+    int old = s->nmsgs;
+    s->nmsgs = 0;
+    for (int e = 0; e < g->nedges; e++)
+        s->edge_msg[e] = -1;
+    for (int e = 0; e < g->nedges; e++) {
+        const Edge *ed = &g->edges[e];
+        int a = s->map[ed->from], b = s->map[ed->to];
+        if (a == b)
+            continue;
+        if (s->nmsgs < old) {
+            Msg *m = &s->msgs[s->nmsgs];
+            m->src = a;
+            m->dst = b;
+            m->edges[0] = e;
+            m->nedges = 1;
+            m->bytes = ed->bytes;
+            m->delay = ed->delay;
+            m->pipelined = false;
+            s->edge_msg[e] = s->nmsgs++;
+        } else {
+            ir_sched_add_msg(s, a, b, &e, 1);
+        }
+    }
+    int nm = s->nmsgs;
+    Ctx c = {g, s, pi, xmalloc((size_t)nm, sizeof(int)), xmalloc((size_t)nm, sizeof(int))};
+    sort_ctx = &c;
+
+    /* Sends per producer, in their order; ranks per source DSP follow the COMPUTE order. */
+    int *soff = xmalloc((size_t)n + 1, sizeof *soff), *sends = xmalloc((size_t)nm, sizeof *sends);
+    for (int m = 0; m < nm; m++)
+        soff[g->edges[s->msgs[m].edges[0]].from + 1]++;
+    for (int t = 0; t < n; t++)
+        soff[t + 1] += soff[t];
+    int *fill = xmalloc((size_t)n + 1, sizeof *fill);
+    memcpy(fill, soff, ((size_t)n + 1) * sizeof *fill);
+    for (int m = 0; m < nm; m++)
+        sends[fill[g->edges[s->msgs[m].edges[0]].from]++] = m;
+    for (int t = 0; t < n; t++)
+        qsort(sends + soff[t], (size_t)(soff[t + 1] - soff[t]), sizeof *sends, cmp_send);
+    for (int d = 0; d < nd; d++) {
+        int r = 0;
+        for (int j = coff[d]; j < coff[d + 1]; j++)
+            for (int k = soff[comp[j]]; k < soff[comp[j] + 1]; k++)
+                c.rank[sends[k]] = r++;
+    }
+
+    /* Receive slots. */
+    for (int m = 0; m < nm; m++) {
+        const Msg *ms = &s->msgs[m];
+        const Edge *ed = &g->edges[ms->edges[0]];
+        int q = pos[ed->to], cls = 1;
+        if (ed->delay == 1) {
+            cls = 0;
+            if (acyclic) {
+                /* COMPUTE ops of the destination before the producer in pi */
+                int lo = coff[ms->dst], hi = coff[ms->dst + 1];
+                while (lo < hi) {
+                    int mid = lo + (hi - lo) / 2;
+                    if (pi[comp[mid]] < pi[ed->from])
+                        lo = mid + 1;
+                    else
+                        hi = mid;
+                }
+                if (lo - coff[ms->dst] < q)
+                    q = lo - coff[ms->dst];
+            }
+        } else if (ed->delay > 1) {
+            cls = 0;
+            q = 0;
+        }
+        c.key[m] = 2 * q + cls;
+    }
+    int *roff = xmalloc((size_t)nd + 1, sizeof *roff), *recvs = xmalloc((size_t)nm, sizeof *recvs);
+    for (int m = 0; m < nm; m++)
+        roff[s->msgs[m].dst + 1]++;
+    for (int d = 0; d < nd; d++)
+        roff[d + 1] += roff[d];
+    memcpy(fill, roff, ((size_t)nd + 1) * sizeof *fill);
+    for (int m = 0; m < nm; m++)
+        recvs[fill[s->msgs[m].dst]++] = m;
+    for (int d = 0; d < nd; d++) {
+        int *rv = recvs + roff[d], cnt = roff[d + 1] - roff[d];
+        qsort(rv, (size_t)cnt, sizeof *rv, cmp_src_rank);
+        for (int j = cnt - 2; j >= 0; j--) /* receives in send order: move up, never down */
+            if (s->msgs[rv[j]].src == s->msgs[rv[j + 1]].src && c.key[rv[j]] > c.key[rv[j + 1]])
+                c.key[rv[j]] = c.key[rv[j + 1]];
+        qsort(rv, (size_t)cnt, sizeof *rv, cmp_slot);
+    }
+
+    /* Write the sequences: receives of slot q, COMPUTE q, its sends. */
+    for (int d = 0; d < nd; d++) {
+        s->nops[d] = 0;
+        int r = roff[d];
+        for (int j = coff[d]; j < coff[d + 1]; j++) {
+            int q = j - coff[d];
+            while (r < roff[d + 1] && c.key[recvs[r]] / 2 <= q)
+                ir_sched_push_op(s, d, OP_RECV, recvs[r++]);
+            ir_sched_push_op(s, d, OP_COMPUTE, comp[j]);
+            for (int k = soff[comp[j]]; k < soff[comp[j] + 1]; k++)
+                ir_sched_push_op(s, d, OP_SEND, sends[k]);
+        }
+        while (r < roff[d + 1]) /* only when a consumer is not computed (an invalid input) */
+            ir_sched_push_op(s, d, OP_RECV, recvs[r++]);
+    }
+    sort_ctx = NULL;
+    free(coff);
+    free(comp);
+    free(pos);
+    free(prev);
+    free(pi);
+    free(c.key);
+    free(c.rank);
+    free(soff);
+    free(sends);
+    free(fill);
+    free(roff);
+    free(recvs);
+}
+
+int
+pass_comm(Unit *u, Diag *d)
+{
+    if (!u->s) {
+        Loc loc = {.file = u->g->file};
+        diag_error(d, &loc, "no schedule to insert messages into");
+        return -1;
+    }
+    comm_insert(u->s);
+    return ir_sched_verify(u->s, d);
+}
