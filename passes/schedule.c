@@ -575,6 +575,22 @@ round_moves(Search *x)
                 x->map[t] = home;
             }
         }
+        /* A task with a successor on the same DSP, both to another DSP: a message between
+         * two DSPs can cost more than it gains alone, yet moving the pair can pay. */
+        for (int j = x->g->succ_off[t]; j < x->g->succ_off[t + 1] && !out_of_budget(x); j++) {
+            int u = x->g->edges[x->g->succ[j]].to;
+            if (pinned(x, t) || pinned(x, u) || x->map[u] != x->map[t] || u == t)
+                continue;
+            int home = x->map[t];
+            bool moved = false;
+            for (int i = 1; i < x->P && !out_of_budget(x) && !moved; i++) {
+                x->map[t] = x->map[u] = (home + i) % x->P;
+                moved = try_state(x);
+                if (!moved)
+                    x->map[t] = x->map[u] = home;
+            }
+            better |= moved;
+        }
         /* Reorder within its DSP: before the previous task, after the next one. */
         for (int dir = -1; dir <= 1 && !out_of_budget(x); dir += 2) {
             int nb = same_dsp_neighbour(x, t, dir);
