@@ -64,23 +64,28 @@ cg_platform_object(const Platform *p)
 {
     json_t *o = json_object();
     cg_set(o, "format", json_string("tgc-platform/1"));
+    if (p->name && strcmp(p->name, "inline") != 0)
+        cg_set(o, "name", json_string(p->name));
+    Arena *a = arena_new();
+    const Platform *def;
     if (p->model == MODEL_ABSTRACT) {
+        def = plat_abstract(a, p->ndsps);
         cg_set(o, "model", json_string("abstract"));
         cg_set(o, "dsps", json_integer(p->ndsps));
-        return o;
+    } else {
+        def = plat_bwdsp_defaults(a);
+        if (p->nboards != 1)
+            cg_set(o, "boards", json_integer(p->nboards));
+        if (p->dsps_per_board != def->dsps_per_board)
+            cg_set(o, "dsps_per_board", json_integer(p->dsps_per_board));
     }
-    Arena *a = arena_new();
-    const Platform *def = plat_bwdsp_defaults(a);
-    cg_set(o, "boards", json_integer(p->nboards));
-    if (p->dsps_per_board != def->dsps_per_board)
-        cg_set(o, "dsps_per_board", json_integer(p->dsps_per_board));
 #define X(field, lo, hi)                                                                 \
     if (p->field != def->field)                                                          \
         cg_set(o, #field, json_integer(p->field));
     PLATFORM_PARAMS(X)
 #undef X
     arena_free(a);
-    if (p->nlinks > 0) {
+    if (p->model != MODEL_ABSTRACT && p->nlinks > 0) {
         json_t *links = json_array();
         for (int i = 0; i < p->nlinks; i++)
             cg_push(links, json_pack("[ii]", p->links[i].a, p->links[i].b));
@@ -102,8 +107,8 @@ cg_graph_object(const Graph *g, bool platform_inline)
                                     strcmp(g->platform_ref, "inline") == 0);
     if (inline_p)
         cg_set(o, "platform", cg_platform_object(g->platform));
-    else if (g->platform_ref)
-        cg_set(o, "platform", json_string(g->platform_ref));
+    else if (g->platform_ref && strcmp(g->platform_ref, "bwdsp-1board") != 0)
+        cg_set(o, "platform", json_string(g->platform_ref)); /* the default is left out */
     if (g->kernels_source || g->kernels_header) {
         json_t *k = json_object();
         if (g->kernels_source)
@@ -146,7 +151,8 @@ cg_graph_object(const Graph *g, bool platform_inline)
         json_t *je = json_object();
         cg_set(je, "from", json_string(g->tasks[e->from].id));
         cg_set(je, "to", json_string(g->tasks[e->to].id));
-        cg_set(je, "bytes", json_integer(e->bytes));
+        if (e->bytes)
+            cg_set(je, "bytes", json_integer(e->bytes));
         if (e->delay)
             cg_set(je, "delay", json_integer(e->delay));
         cg_push(edges, je);

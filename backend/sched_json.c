@@ -30,8 +30,6 @@ cg_sched_json(const Sched *s, const EvalResult *r)
     cg_set(o, "format", json_string("tgc-schedule/1"));
     cg_set(o, "graph", cg_graph_object(g, false));
     cg_set(o, "platform", cg_platform_object(s->p));
-    if (s->p->name)
-        cg_set(o, "platform_name", json_string(s->p->name));
 
     json_t *map = json_object();
     for (int t = 0; t < g->ntasks; t++)

@@ -108,7 +108,6 @@ START_TEST(graph_json_is_golden)
                         "  \"format\": \"tgc-graph/1\",\n"
                         "  \"name\": \"worked\",\n"
                         "  \"iterations\": 2,\n"
-                        "  \"platform\": \"bwdsp-1board\",\n"
                         "  \"tasks\": [\n"
                         "    {\n"
                         "      \"id\": \"a\",\n"
@@ -141,6 +140,7 @@ START_TEST(platform_json_omits_defaults)
     char *s = cg_platform_json(p);
     ck_assert_str_eq(s, "{\n"
                         "  \"format\": \"tgc-platform/1\",\n"
+                        "  \"name\": \"bwdsp-2board\",\n"
                         "  \"boards\": 2,\n"
                         "  \"handshake\": 0,\n"
                         "  \"links\": [\n"
@@ -154,6 +154,7 @@ START_TEST(platform_json_omits_defaults)
     s = cg_platform_json(plat_abstract(a, 3));
     ck_assert_str_eq(s, "{\n"
                         "  \"format\": \"tgc-platform/1\",\n"
+                        "  \"name\": \"abstract\",\n"
                         "  \"model\": \"abstract\",\n"
                         "  \"dsps\": 3\n"
                         "}\n");

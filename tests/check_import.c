@@ -1,0 +1,369 @@
+/* tests/check_import.c - the importers (STG, DOT) and the schedule file reader: what they
+ * build, their errors with positions, and the byte-identical round trips graph JSON ->
+ * graph -> graph JSON and schedule JSON -> schedule -> schedule JSON. */
+#include <check.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "ir.h"
+
+#ifndef TGC_TESTCASES
+#error "TGC_TESTCASES must name the testcases folder"
+#endif
+
+static char path_buf[4096];
+
+static const char *
+tc(const char *name)
+{
+    snprintf(path_buf, sizeof path_buf, "%s/import/%s", TGC_TESTCASES, name);
+    return path_buf;
+}
+
+static Options
+options(void)
+{
+    Options o = {.limits = ir_default_limits(), .search_budget = -1};
+    return o;
+}
+
+/* The diagnostics of importing `name`, with the folder removed from file names. */
+static char *
+import_errors(Graph *(*imp)(const char *, const Options *, Diag *), const char *name,
+              const Options *o)
+{
+    Diag *d = diag_new();
+    const char *p = tc(name);
+    Graph *g = imp(p, o, d);
+    ck_assert_ptr_null(g);
+    ck_assert_int_gt(diag_errors(d), 0);
+    const char *text = diag_text(d);
+    size_t n = strlen(p) - strlen(name);
+    char *out = malloc(strlen(text) + 1), *w = out;
+    for (const char *s = text; *s;) {
+        if (strncmp(s, p, n) == 0)
+            s += n;
+        else
+            *w++ = *s++;
+    }
+    *w = 0;
+    diag_free(d);
+    return out;
+}
+
+START_TEST(stg_keeps_dummies_and_ids)
+{
+    Options o = options();
+    Diag *d = diag_new();
+    Graph *g = fe_import_stg(tc("small.stg"), &o, d);
+    ck_assert_msg(g != NULL, "%s", diag_text(d));
+    ck_assert_int_eq(g->ntasks, 6);
+    ck_assert_str_eq(g->tasks[0].id, "0");
+    ck_assert_str_eq(g->tasks[5].id, "5");
+    ck_assert_int_eq(g->tasks[1].cycles[0], 5);
+    ck_assert_int_eq(g->tasks[3].cycles[0], 4);
+    ck_assert_int_eq(g->tasks[5].cycles[0], 0);
+    ck_assert_int_eq(g->nedges, 6);
+    ck_assert_int_eq(g->edges[3].from, 2); /* task 3's second predecessor */
+    ck_assert_int_eq(g->edges[3].to, 3);
+    ck_assert_int_eq(g->edges[3].bytes, 0);
+    ck_assert_str_eq(g->name, "small");
+    ck_assert_str_eq(g->platform_ref, "abstract");
+    ck_assert_int_eq(g->platform->model, MODEL_ABSTRACT);
+    ck_assert_ptr_nonnull(g->topo);
+    /* 0 -> 1 (5) -> 3 (4) -> 4 (2) -> 5 */
+    ck_assert_int_eq(ir_critical_path(g, 4, false), 11);
+    ir_graph_free(g);
+    o.dsps = 8;
+    g = fe_import_stg(tc("small.stg"), &o, d);
+    ck_assert_int_eq(g->platform->ndsps, 8);
+    ck_assert_str_eq(g->platform_ref, "inline");
+    ir_graph_free(g);
+    diag_free(d);
+}
+END_TEST
+
+START_TEST(stg_errors_have_positions)
+{
+    Options o = options();
+    char *e = import_errors(fe_import_stg, "bad_number.stg", &o);
+    ck_assert_str_eq(e, "bad_number.stg:4:6: error: expected an integer, found \"x\"\n");
+    free(e);
+    e = import_errors(fe_import_stg, "forward_pred.stg", &o);
+    ck_assert_str_eq(e, "forward_pred.stg:4:12: error: predecessor 3 of task 2 is not an "
+                        "earlier task\n");
+    free(e);
+    e = import_errors(fe_import_stg, "missing_lines.stg", &o);
+    ck_assert_str_eq(
+        e, "missing_lines.stg:5:1: error: unexpected end of file: expected task 3 "
+           "of 4\n");
+    free(e);
+    e = import_errors(fe_import_stg, "wrong_id.stg", &o);
+    ck_assert_str_eq(e,
+                     "wrong_id.stg:4:3: error: expected task 2, found 3 (tasks must be "
+                     "numbered 0..4 in order)\n");
+    free(e);
+    o.limits.max_tasks = 5;
+    e = import_errors(fe_import_stg, "small.stg", &o);
+    ck_assert_str_eq(
+        e, "small.stg:1:1: error: 6 tasks (with the entry and exit tasks) exceed "
+           "--max-tasks=5\n");
+    free(e);
+}
+END_TEST
+
+START_TEST(dot_reads_auckland_weights)
+{
+    Options o = options();
+    Diag *d = diag_new();
+    Graph *g = fe_import_dot(tc("small.dot"), &o, d);
+    ck_assert_msg(g != NULL, "%s", diag_text(d));
+    ck_assert_int_eq(g->ntasks, 4);
+    ck_assert_int_eq(g->nedges, 4);
+    ck_assert_str_eq(g->name, "small");
+    ck_assert_str_eq(g->tasks[2].id, "2");
+    ck_assert_int_eq(g->tasks[3].cycles[0], 4);
+    ck_assert_int_eq(g->edges[1].from, 0);
+    ck_assert_int_eq(g->edges[1].to, 2);
+    ck_assert_int_eq(g->edges[1].bytes, 7);
+    ck_assert_int_eq(g->edges[3].bytes, 6);
+    /* with communication: 0 (2) + 7 + 2 (3) + 6 + 3 (4) */
+    ck_assert_int_eq(ir_critical_path(g, 4, true), 22);
+    ir_graph_free(g);
+    g = fe_import_dot(tc("cycle.dot"), &o,
+                      d); /* cycles/bytes names; the cycle is an error */
+    ck_assert_ptr_null(g);
+    diag_free(d);
+}
+END_TEST
+
+START_TEST(dot_errors_name_lines_and_nodes)
+{
+    Options o = options();
+    char *e = import_errors(fe_import_dot, "syntax.dot", &o);
+    ck_assert_str_eq(e, "syntax.dot:4: error: syntax error near '->'\n");
+    free(e);
+    e = import_errors(fe_import_dot, "no_weight.dot", &o);
+    ck_assert_str_eq(e,
+                     "no_weight.dot: error: node \"b\" has no attribute \"Weight\" (or "
+                     "\"cycles\")\n");
+    free(e);
+    e = import_errors(fe_import_dot, "bad_weight.dot", &o);
+    ck_assert_str_eq(
+        e, "bad_weight.dot: error: edge \"a\" -> \"b\": attribute \"Weight\" must "
+           "be an integer in 0..2147483648, got \"four\"\n");
+    free(e);
+    e = import_errors(fe_import_dot, "cycle.dot", &o);
+    ck_assert_str_eq(
+        e, "cycle.dot: error: the edges without delay form a cycle through task "
+           "\"a\"\n");
+    free(e);
+    e = import_errors(fe_import_dot, "undirected.dot", &o);
+    ck_assert_str_eq(e, "undirected.dot: error: a task graph must be a digraph\n");
+    free(e);
+    /* a second read after an error still counts lines from 1 */
+    e = import_errors(fe_import_dot, "syntax.dot", &o);
+    ck_assert_str_eq(e, "syntax.dot:4: error: syntax error near '->'\n");
+    free(e);
+}
+END_TEST
+
+static const char canonical_graph[] = "{\n"
+                                      "  \"format\": \"tgc-graph/1\",\n"
+                                      "  \"name\": \"g\",\n"
+                                      "  \"iterations\": 5,\n"
+                                      "  \"platform\": \"bwdsp-2board\",\n"
+                                      "  \"tasks\": [\n"
+                                      "    {\n"
+                                      "      \"id\": \"src\",\n"
+                                      "      \"cycles\": 100,\n"
+                                      "      \"params\": {\n"
+                                      "        \"n\": 4,\n"
+                                      "        \"gain\": 0.5,\n"
+                                      "        \"mode\": \"fast\",\n"
+                                      "        \"on\": true\n"
+                                      "      },\n"
+                                      "      \"dsp\": 3\n"
+                                      "    },\n"
+                                      "    {\n"
+                                      "      \"id\": \"sink\",\n"
+                                      "      \"cycles\": [\n"
+                                      "        1,\n"
+                                      "        2,\n"
+                                      "        3,\n"
+                                      "        4,\n"
+                                      "        5,\n"
+                                      "        6,\n"
+                                      "        7,\n"
+                                      "        8\n"
+                                      "      ],\n"
+                                      "      \"output\": \"out.txt\"\n"
+                                      "    }\n"
+                                      "  ],\n"
+                                      "  \"edges\": [\n"
+                                      "    {\n"
+                                      "      \"from\": \"src\",\n"
+                                      "      \"to\": \"sink\",\n"
+                                      "      \"bytes\": 64\n"
+                                      "    },\n"
+                                      "    {\n"
+                                      "      \"from\": \"sink\",\n"
+                                      "      \"to\": \"src\",\n"
+                                      "      \"delay\": 2\n"
+                                      "    }\n"
+                                      "  ]\n"
+                                      "}\n";
+
+START_TEST(graph_json_round_trip)
+{
+    Options o = options();
+    Diag *d = diag_new();
+    Graph *g = fe_load_graph_string(canonical_graph, "g.json", &o, d);
+    ck_assert_msg(g != NULL, "%s", diag_text(d));
+    char *s = cg_graph_json(g);
+    ck_assert_str_eq(s, canonical_graph);
+    free(s);
+    ir_graph_free(g);
+    /* an imported graph written and read back is the same graph */
+    g = fe_import_stg(tc("small.stg"), &o, d);
+    s = cg_graph_json(g);
+    Graph *h = fe_load_graph_string(s, "small.json", &o, d);
+    ck_assert_msg(h != NULL, "%s", diag_text(d));
+    char *t = cg_graph_json(h);
+    ck_assert_str_eq(s, t);
+    ck_assert_int_eq(h->platform->model, MODEL_ABSTRACT);
+    ck_assert_int_eq(h->nedges, 6);
+    free(s);
+    free(t);
+    ir_graph_free(g);
+    ir_graph_free(h);
+    diag_free(d);
+}
+END_TEST
+
+/* A 3-DSP schedule of a 4-task graph with an aggregated, pipelined message and a delay
+ * message, evaluated, written, read, evaluated and written again. */
+static const char sched_graph[] =
+    "{ \"format\": \"tgc-graph/1\", \"name\": \"rt\", "
+    "\"iterations\": 6, \"platform\": \"bwdsp-1board\", "
+    "\"tasks\": [{\"id\": \"a\", \"cycles\": 1000}, "
+    "{\"id\": \"b\", \"cycles\": 2000}, "
+    "{\"id\": \"c\", \"cycles\": 1500}, "
+    "{\"id\": \"d\", \"cycles\": 500}], "
+    "\"edges\": [{\"from\": \"a\", \"to\": \"b\", \"bytes\": 64}, "
+    "{\"from\": \"a\", \"to\": \"c\", \"bytes\": 600}, "
+    "{\"from\": \"a\", \"to\": \"d\", \"bytes\": 32}, "
+    "{\"from\": \"b\", \"to\": \"d\", \"bytes\": 16}, "
+    "{\"from\": \"c\", \"to\": \"d\", \"bytes\": 8}, "
+    "{\"from\": \"d\", \"to\": \"a\", \"bytes\": 4, \"delay\": 1}]}";
+
+static char *
+write_eval(const Sched *s)
+{
+    EvalResult r;
+    Arena *a = arena_new();
+    EvalOpts eo = {.first = 2, .last = 2};
+    ck_assert_int_eq(eval_run(s, &eo, &r, a), 0);
+    char *text = cg_sched_json(s, &r);
+    arena_free(a);
+    return text;
+}
+
+START_TEST(schedule_json_round_trip_is_byte_identical)
+{
+    Options o = options();
+    Diag *d = diag_new();
+    Graph *g = fe_load_graph_string(sched_graph, "rt.json", &o, d);
+    ck_assert_msg(g != NULL, "%s", diag_text(d));
+    Sched *s = ir_sched_new(g, g->platform);
+    s->map[0] = 0;
+    s->map[1] = 1;
+    s->map[2] = 1;
+    s->map[3] = 2;
+    /* edges: 0 a->b, 1 a->c, 2 a->d, 3 b->d, 4 c->d, 5 d->a (delay 1) */
+    int ab[2] = {0, 1}, ad = 2, bd[2] = {3, 4}, da = 5;
+    int m0 = ir_sched_add_msg(s, 0, 1, ab, 2);
+    int m1 = ir_sched_add_msg(s, 0, 2, &ad, 1);
+    int m2 = ir_sched_add_msg(s, 1, 2, bd, 2);
+    int m3 = ir_sched_add_msg(s, 2, 0, &da, 1);
+    s->msgs[m0].pipelined = true;
+    ir_sched_push_op(s, 0, OP_RECV, m3);
+    ir_sched_push_op(s, 0, OP_COMPUTE, 0);
+    ir_sched_push_op(s, 0, OP_SEND, m0);
+    ir_sched_push_op(s, 0, OP_SEND, m1);
+    ir_sched_push_op(s, 1, OP_RECV, m0);
+    ir_sched_push_op(s, 1, OP_COMPUTE, 1);
+    ir_sched_push_op(s, 1, OP_COMPUTE, 2);
+    ir_sched_push_op(s, 1, OP_SEND, m2);
+    ir_sched_push_op(s, 2, OP_RECV, m1);
+    ir_sched_push_op(s, 2, OP_RECV, m2);
+    ir_sched_push_op(s, 2, OP_COMPUTE, 3);
+    ir_sched_push_op(s, 2, OP_SEND, m3);
+    ck_assert_int_eq(ir_sched_verify(s, d), 0);
+    char *first = write_eval(s);
+
+    char tmpl[] = "/tmp/tgc-sched-XXXXXX";
+    int fd = mkstemp(tmpl);
+    ck_assert_int_ge(fd, 0);
+    ck_assert_int_eq(write(fd, first, strlen(first)), (ssize_t)strlen(first));
+    close(fd);
+    Graph *g2;
+    Sched *s2 = fe_load_schedule(tmpl, &o, &g2, d);
+    ck_assert_msg(s2 != NULL, "%s", diag_text(d));
+    ck_assert_int_eq(s2->nmsgs, 4);
+    ck_assert(s2->msgs[0].pipelined);
+    ck_assert_int_eq(s2->msgs[2].nedges, 2);
+    ck_assert_int_eq(s2->msgs[3].delay, 1);
+    ck_assert_int_eq(g2->iterations, 6);
+    char *second = write_eval(s2);
+    ck_assert_str_eq(first, second);
+    ck_assert_ptr_nonnull(strstr(first, "\"pipelined\": true"));
+
+    /* a broken file is reported with a pointer, and nothing is returned */
+    char *bad = strdup(first);
+    char *hit = strstr(bad, "\"recv\": 2");
+    ck_assert_ptr_nonnull(hit);
+    hit[8] = '9';
+    fd = open(tmpl, O_WRONLY | O_TRUNC);
+    ck_assert_int_eq(write(fd, bad, strlen(bad)), (ssize_t)strlen(bad));
+    close(fd);
+    Diag *d2 = diag_new();
+    Graph *g3 = NULL;
+    ck_assert_ptr_null(fe_load_schedule(tmpl, &o, &g3, d2));
+    ck_assert_ptr_null(g3);
+    ck_assert_ptr_nonnull(strstr(diag_text(d2),
+                                 ": /dsps/2/ops/1/recv: error: message id must "
+                                 "be at most 3, got 9"));
+    diag_free(d2);
+    unlink(tmpl);
+    free(bad);
+    free(first);
+    free(second);
+    ir_sched_free(s2);
+    ir_graph_free(g2);
+    ir_sched_free(s);
+    ir_graph_free(g);
+    diag_free(d);
+}
+END_TEST
+
+int
+main(void)
+{
+    Suite *s = suite_create("import");
+    TCase *tc = tcase_create("readers");
+    tcase_add_test(tc, stg_keeps_dummies_and_ids);
+    tcase_add_test(tc, stg_errors_have_positions);
+    tcase_add_test(tc, dot_reads_auckland_weights);
+    tcase_add_test(tc, dot_errors_name_lines_and_nodes);
+    tcase_add_test(tc, graph_json_round_trip);
+    tcase_add_test(tc, schedule_json_round_trip_is_byte_identical);
+    suite_add_tcase(s, tc);
+    SRunner *sr = srunner_create(s);
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
