@@ -1,0 +1,398 @@
+/*
+ * tools/cli.c - option parsing, usage errors, atomic output files and JSON output shared by
+ * the commands of the tgc driver (see cli.h for the conventions).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli.h"
+
+/* The common options: name, metavar, help, the CLI_* bit that enables them. */
+typedef struct Common {
+    const char *name, *metavar, *help;
+    unsigned bit;
+} Common;
+
+enum {
+    C_OUTPUT,
+    C_PLATFORM,
+    C_DSPS,
+    C_ITERATIONS,
+    C_JSON,
+    C_MAX_TASKS,
+    C_MAX_EDGES,
+    C_MAX_DSPS,
+    C_MAX_ITERATIONS,
+    C_MAX_FILE,
+    NCOMMON
+};
+
+static const Common common[NCOMMON] = {
+    [C_OUTPUT] = {"o", "FILE", "write the output to FILE (\"-\" = standard output)", CLI_OUTPUT},
+    [C_PLATFORM] = {"platform", "P",
+                    "platform preset or tgc-platform/1 file (overrides the graph's)",
+                    CLI_PLATFORM},
+    [C_DSPS] = {"dsps", "N", "resize the platform to N DSPs", CLI_PLATFORM},
+    [C_ITERATIONS] = {"iterations", "N", "run N iterations (overrides the graph's)",
+                      CLI_ITERATIONS},
+    [C_JSON] = {"json", NULL, "print the results as one JSON object on standard output",
+                CLI_JSON},
+    [C_MAX_TASKS] = {"max-tasks", "N", "refuse graphs of more than N tasks (100000)",
+                     CLI_LIMITS},
+    [C_MAX_EDGES] = {"max-edges", "N", "refuse graphs of more than N edges (1000000)",
+                     CLI_LIMITS},
+    [C_MAX_DSPS] = {"max-dsps", "N", "refuse platforms of more than N DSPs (4096)", CLI_LIMITS},
+    [C_MAX_ITERATIONS] = {"max-iterations", "N",
+                          "refuse more than N iterations (1000000000)", CLI_LIMITS},
+    [C_MAX_FILE] = {"max-file-size", "BYTES", "refuse input files larger than BYTES (268435456)",
+                    CLI_LIMITS},
+};
+
+int
+cli_usage(const CliSpec *spec, const char *fmt, ...)
+{
+    va_list ap;
+    fputs("tgc: error: ", stderr);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fprintf(stderr, "\nrun 'tgc help %s' for the options\n", spec->name);
+    return TGC_EXIT_USAGE;
+}
+
+bool
+cli_int_value(const CliSpec *spec, const char *opt, const char *text, int64_t lo, int64_t hi,
+              int64_t *out)
+{
+    char *end;
+    errno = 0;
+    long long v = strtoll(text, &end, 10);
+    if (!*text || *end || errno == ERANGE) {
+        cli_usage(spec, "option \"%s\" needs an integer, got \"%s\"", opt, text);
+        return false;
+    }
+    if (v < lo || v > hi) {
+        if (hi == INT64_MAX)
+            cli_usage(spec, "option \"%s\" must be at least %lld, got %lld", opt, (long long)lo,
+                      v);
+        else
+            cli_usage(spec, "option \"%s\" must be between %lld and %lld, got %lld", opt,
+                      (long long)lo, (long long)hi, v);
+        return false;
+    }
+    *out = v;
+    return true;
+}
+
+static void
+opt_line(FILE *f, const char *name, const char *metavar, const char *help)
+{
+    char left[64];
+    if (strlen(name) == 1)
+        snprintf(left, sizeof left, "-%s%s%s", name, metavar ? " " : "", metavar ? metavar : "");
+    else
+        snprintf(left, sizeof left, "--%s%s%s", name, metavar ? "=" : "", metavar ? metavar : "");
+    if (strlen(left) < 22)
+        fprintf(f, "  %-22s %s\n", left, help);
+    else
+        fprintf(f, "  %s\n  %-22s %s\n", left, "", help);
+}
+
+void
+cli_help(FILE *f, const CliSpec *spec)
+{
+    fprintf(f, "usage: tgc %s [options] %s\n\n%s\noptions:\n", spec->name, spec->args,
+            spec->about);
+    for (const CliOption *o = spec->opts; o && o->name; o++)
+        opt_line(f, o->name, o->metavar, o->help);
+    for (int i = 0; i < NCOMMON; i++)
+        if ((spec->common & common[i].bit) && common[i].bit != CLI_LIMITS)
+            opt_line(f, common[i].name, common[i].metavar, common[i].help);
+    opt_line(f, "help", NULL, "print this help and exit (also -h)");
+    if (spec->common & CLI_LIMITS) {
+        fputs("\nlimits on the input (inputs above them are refused):\n", f);
+        for (int i = 0; i < NCOMMON; i++)
+            if (common[i].bit == CLI_LIMITS)
+                opt_line(f, common[i].name, common[i].metavar, common[i].help);
+    }
+    fputs("\n\"--opt=value\" and \"--opt value\" are the same; \"--\" ends the options;\n"
+          "an operand \"-\" is standard input.\n",
+          f);
+}
+
+/* Stores the value of common option i. */
+static bool
+set_common(Cli *c, const CliSpec *spec, int i, const char *v)
+{
+    int64_t x;
+    Limits *l = &c->opt.limits;
+    switch (i) {
+    case C_OUTPUT:
+        c->output = v;
+        return true;
+    case C_PLATFORM:
+        c->opt.platform = v;
+        return true;
+    case C_JSON:
+        c->json = true;
+        return true;
+    case C_DSPS:
+        if (!cli_int_value(spec, "--dsps", v, 1, INT_MAX, &x))
+            return false;
+        c->opt.dsps = (int)x;
+        return true;
+    case C_ITERATIONS:
+        if (!cli_int_value(spec, "--iterations", v, 1, INT64_MAX, &x))
+            return false;
+        c->opt.iterations = x;
+        return true;
+    case C_MAX_TASKS:
+        return cli_int_value(spec, "--max-tasks", v, 0, INT_MAX, &l->max_tasks);
+    case C_MAX_EDGES:
+        return cli_int_value(spec, "--max-edges", v, 0, INT_MAX, &l->max_edges);
+    case C_MAX_DSPS:
+        return cli_int_value(spec, "--max-dsps", v, 1, INT_MAX, &l->max_dsps);
+    case C_MAX_ITERATIONS:
+        return cli_int_value(spec, "--max-iterations", v, 1, INT64_MAX, &l->max_iterations);
+    case C_MAX_FILE:
+        return cli_int_value(spec, "--max-file-size", v, 1, INT64_MAX, &l->max_file_bytes);
+    }
+    return false;
+}
+
+/* The option called `name` (without dashes): own options are >= 0, common ones are
+ * -1 - index; returns INT_MIN when unknown. */
+static int
+lookup(const CliSpec *spec, const char *name, size_t n)
+{
+    for (int i = 0; spec->opts && spec->opts[i].name; i++)
+        if (strlen(spec->opts[i].name) == n && strncmp(spec->opts[i].name, name, n) == 0)
+            return i;
+    for (int i = 0; i < NCOMMON; i++)
+        if ((spec->common & common[i].bit) && strlen(common[i].name) == n &&
+            strncmp(common[i].name, name, n) == 0)
+            return -1 - i;
+    return INT_MIN;
+}
+
+static void
+unknown_option(const CliSpec *spec, const char *arg)
+{
+    const char *cands[64];
+    char bufs[64][40];
+    size_t n = 0;
+    for (int i = 0; spec->opts && spec->opts[i].name && n < 62; i++)
+        if (strlen(spec->opts[i].name) > 1) {
+            snprintf(bufs[n], sizeof bufs[n], "--%s", spec->opts[i].name);
+            cands[n] = bufs[n];
+            n++;
+        }
+    for (int i = 0; i < NCOMMON && n < 62; i++)
+        if ((spec->common & common[i].bit) && strlen(common[i].name) > 1) {
+            snprintf(bufs[n], sizeof bufs[n], "--%s", common[i].name);
+            cands[n] = bufs[n];
+            n++;
+        }
+    cands[n++] = "--help";
+    char word[64];
+    const char *eq = strchr(arg, '=');
+    size_t len = eq ? (size_t)(eq - arg) : strlen(arg);
+    snprintf(word, sizeof word, "%.*s", (int)(len < 63 ? len : 63), arg);
+    const char *hint = arg[1] == '-' ? diag_suggest(word, cands, n) : NULL;
+    if (hint)
+        cli_usage(spec, "unknown option \"%s\" (did you mean \"%s\"?)", word, hint);
+    else
+        cli_usage(spec, "unknown option \"%s\"", word);
+}
+
+bool
+cli_parse(Cli *c, const CliSpec *spec, int argc, char **argv, int *status)
+{
+    memset(c, 0, sizeof *c);
+    c->opt.limits = ir_default_limits();
+    c->opt.search_budget = -1;
+    size_t nown = 0;
+    while (spec->opts && spec->opts[nown].name)
+        nown++;
+    c->val = calloc(nown + 1, sizeof *c->val);
+    c->args = calloc((size_t)argc + 1, sizeof *c->args);
+    if (!c->val || !c->args)
+        ice("out of memory");
+    *status = TGC_EXIT_USAGE;
+    bool options = true;
+    for (int i = 1; i < argc; i++) {
+        char *a = argv[i];
+        if (!options || a[0] != '-' || a[1] == 0) {
+            c->args[c->nargs++] = a;
+            continue;
+        }
+        if (strcmp(a, "--") == 0) {
+            options = false;
+            continue;
+        }
+        if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
+            cli_help(stdout, spec);
+            *status = TGC_EXIT_OK;
+            goto stop;
+        }
+        const char *name, *value = NULL;
+        size_t n;
+        int k;
+        char shown[64];
+        if (a[1] == '-') { /* --name, --name=value, --name value */
+            name = a + 2;
+            const char *eq = strchr(name, '=');
+            n = eq ? (size_t)(eq - name) : strlen(name);
+            if (eq)
+                value = eq + 1;
+            k = n > 1 ? lookup(spec, name, n) : INT_MIN;
+            snprintf(shown, sizeof shown, "--%.*s", (int)(n < 60 ? n : 60), name);
+        } else { /* -x, -x value, -xvalue */
+            name = a + 1;
+            n = 1;
+            if (a[2])
+                value = a + 2;
+            k = lookup(spec, name, 1);
+            snprintf(shown, sizeof shown, "-%c", a[1]);
+        }
+        if (k == INT_MIN) {
+            unknown_option(spec, a);
+            goto stop;
+        }
+        const char *metavar = k >= 0 ? spec->opts[k].metavar : common[-1 - k].metavar;
+        if (!metavar) {
+            if (value) {
+                if (a[1] == '-')
+                    cli_usage(spec, "option \"%s\" takes no value", shown);
+                else
+                    unknown_option(spec, a);
+                goto stop;
+            }
+            value = "";
+        } else if (!value) {
+            if (i + 1 >= argc) {
+                cli_usage(spec, "option \"%s\" needs a value (%s)", shown, metavar);
+                goto stop;
+            }
+            value = argv[++i];
+        }
+        if (k >= 0)
+            c->val[k] = value;
+        else if (!set_common(c, spec, -1 - k, value))
+            goto stop;
+    }
+    if (c->opt.dsps > c->opt.limits.max_dsps) {
+        cli_usage(spec, "--dsps %d exceeds the limit of %lld DSPs (raise it with --max-dsps)",
+                  c->opt.dsps, (long long)c->opt.limits.max_dsps);
+        goto stop;
+    }
+    if (c->opt.iterations > c->opt.limits.max_iterations) {
+        cli_usage(spec,
+                  "--iterations %lld exceeds the limit of %lld (raise it with "
+                  "--max-iterations)",
+                  (long long)c->opt.iterations, (long long)c->opt.limits.max_iterations);
+        goto stop;
+    }
+    if (c->nargs < spec->min_args) {
+        cli_usage(spec, "missing operand (usage: tgc %s [options] %s)", spec->name, spec->args);
+        goto stop;
+    }
+    if (spec->max_args >= 0 && c->nargs > spec->max_args) {
+        cli_usage(spec, "too many operands (usage: tgc %s [options] %s)", spec->name,
+                  spec->args);
+        goto stop;
+    }
+    *status = TGC_EXIT_OK;
+    return true;
+stop:
+    cli_free(c);
+    return false;
+}
+
+void
+cli_free(Cli *c)
+{
+    free(c->val);
+    free(c->args);
+    c->val = NULL;
+    c->args = NULL;
+}
+
+int
+cli_report(Diag *d)
+{
+    diag_flush(d, stderr);
+    return diag_errors(d) ? TGC_EXIT_INPUT : TGC_EXIT_OK;
+}
+
+int
+cli_write_file(const char *path, const void *data, size_t len)
+{
+    if (strcmp(path, "-") == 0) {
+        if (fwrite(data, 1, len, stdout) != len || fflush(stdout) != 0) {
+            fprintf(stderr, "tgc: error: cannot write standard output: %s\n", strerror(errno));
+            return TGC_EXIT_INPUT;
+        }
+        return TGC_EXIT_OK;
+    }
+    /* The temporary file sits in the target's folder so that rename() is atomic. */
+    const char *slash = strrchr(path, '/');
+    size_t dirlen = slash ? (size_t)(slash - path) + 1 : 0;
+    size_t n = strlen(path) + 16;
+    char *tmp = malloc(n);
+    if (!tmp)
+        ice("out of memory");
+    snprintf(tmp, n, "%.*s.%s.XXXXXX", (int)dirlen, path, path + dirlen);
+    int fd = mkstemp(tmp);
+    if (fd < 0) {
+        fprintf(stderr, "tgc: error: cannot write \"%s\": %s\n", path, strerror(errno));
+        free(tmp);
+        return TGC_EXIT_INPUT;
+    }
+    mode_t mask = umask(0);
+    umask(mask);
+    fchmod(fd, 0666 & ~mask);
+    const char *p = data;
+    size_t left = len;
+    int err = 0;
+    while (left > 0 && !err) {
+        ssize_t w = write(fd, p, left);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w < 0)
+            err = errno;
+        else {
+            p += w;
+            left -= (size_t)w;
+        }
+    }
+    if (close(fd) != 0 && !err)
+        err = errno;
+    if (!err && rename(tmp, path) != 0)
+        err = errno;
+    if (err) {
+        unlink(tmp);
+        fprintf(stderr, "tgc: error: cannot write \"%s\": %s\n", path, strerror(err));
+    }
+    free(tmp);
+    return err ? TGC_EXIT_INPUT : TGC_EXIT_OK;
+}
+
+int
+cli_print_json(const json_t *o)
+{
+    char *s = json_dumps(o, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
+    if (!s)
+        ice("cannot format JSON");
+    int rc = puts(s) < 0 || fflush(stdout) != 0;
+    free(s);
+    if (rc)
+        fprintf(stderr, "tgc: error: cannot write standard output: %s\n", strerror(errno));
+    return rc ? TGC_EXIT_INPUT : TGC_EXIT_OK;
+}

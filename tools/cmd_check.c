@@ -1,0 +1,149 @@
+/*
+ * tools/cmd_check.c - `tgc check FILE...`: reads each task graph, runs the semantic checks
+ * and prints a summary of each (docs/cli.md lists the fields).  Every file is read and all
+ * its errors printed; the summaries are printed only when every file is correct, so a
+ * script sees either a complete answer or none (exit status 1).
+ */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+static const CliSpec spec = {
+    "check",
+    "FILE...",
+    "Read task graphs (tgc-graph/1), check them and print a summary of each: tasks, edges,\n"
+    "total cycles (sum of the mean task costs), total bytes, critical path (without\n"
+    "communication) and communication-to-computation ratio (total bytes / total cycles).\n",
+    CLI_PLATFORM | CLI_ITERATIONS | CLI_LIMITS | CLI_JSON,
+    NULL,
+    1,
+    -1,
+};
+
+typedef struct Summary {
+    const char *file, *name;
+    const Platform *p;
+    int tasks, edges, delay_edges;
+    int64_t iterations, total_cycles, total_bytes, critical_path;
+    double ccr; /* < 0 when there is no computation */
+} Summary;
+
+static Summary
+summarize(const Graph *g)
+{
+    Summary s = {.file = g->file, .name = g->name, .p = g->platform, .tasks = g->ntasks,
+                 .edges = g->nedges, .iterations = g->iterations};
+    double cycles = 0;
+    for (int t = 0; t < g->ntasks; t++)
+        cycles += ir_task_mean_cycles(&g->tasks[t], g->platform->ndsps);
+    for (int e = 0; e < g->nedges; e++) {
+        s.total_bytes += g->edges[e].bytes;
+        s.delay_edges += g->edges[e].delay > 0;
+    }
+    s.total_cycles = (int64_t)(cycles + 0.5);
+    s.critical_path = ir_critical_path(g, g->platform->ndsps, false);
+    s.ccr = cycles > 0 ? (double)s.total_bytes / cycles : -1;
+    return s;
+}
+
+static const char *
+model_name(const Platform *p)
+{
+    return p->model == MODEL_ABSTRACT ? "abstract" : "bwdsp";
+}
+
+static void
+print_text(const Summary *s)
+{
+    const Platform *p = s->p;
+    printf("%s: graph \"%s\"\n", s->file, s->name);
+    if (p->model == MODEL_ABSTRACT)
+        printf("  platform       %s (abstract, %d DSPs)\n", p->name, p->ndsps);
+    else
+        printf("  platform       %s (bwdsp, %d DSPs on %d board%s)\n", p->name, p->ndsps,
+               p->nboards, p->nboards == 1 ? "" : "s");
+    printf("  tasks          %d\n", s->tasks);
+    printf("  edges          %d (%d with delay)\n", s->edges, s->delay_edges);
+    printf("  iterations     %" PRId64 "\n", s->iterations);
+    printf("  total cycles   %" PRId64 " per iteration\n", s->total_cycles);
+    printf("  total bytes    %" PRId64 " per iteration\n", s->total_bytes);
+    printf("  critical path  %" PRId64 " cycles\n", s->critical_path);
+    if (s->ccr >= 0)
+        printf("  comm/comp      %.4g bytes per cycle\n", s->ccr);
+    else
+        printf("  comm/comp      - (no computation)\n");
+}
+
+static json_t *
+to_json(const Summary *s)
+{
+    const Platform *p = s->p;
+    json_t *plat = json_object();
+    json_object_set_new(plat, "name", json_string(p->name));
+    json_object_set_new(plat, "model", json_string(model_name(p)));
+    json_object_set_new(plat, "dsps", json_integer(p->ndsps));
+    json_object_set_new(plat, "boards", json_integer(p->nboards));
+    json_t *o = json_object();
+    json_object_set_new(o, "file", json_string(s->file));
+    json_object_set_new(o, "name", json_string(s->name));
+    json_object_set_new(o, "platform", plat);
+    json_object_set_new(o, "tasks", json_integer(s->tasks));
+    json_object_set_new(o, "edges", json_integer(s->edges));
+    json_object_set_new(o, "delay_edges", json_integer(s->delay_edges));
+    json_object_set_new(o, "iterations", json_integer(s->iterations));
+    json_object_set_new(o, "total_cycles", json_integer(s->total_cycles));
+    json_object_set_new(o, "total_bytes", json_integer(s->total_bytes));
+    json_object_set_new(o, "critical_path", json_integer(s->critical_path));
+    json_object_set_new(o, "ccr", s->ccr >= 0 ? json_real(s->ccr) : json_null());
+    return o;
+}
+
+int
+cmd_check(int argc, char **argv)
+{
+    Cli c;
+    int status;
+    if (!cli_parse(&c, &spec, argc, argv, &status))
+        return status;
+    Diag *d = diag_new();
+    Summary *sum = calloc((size_t)c.nargs, sizeof *sum);
+    Graph **graphs = calloc((size_t)c.nargs, sizeof *graphs);
+    if (!sum || !graphs)
+        ice("out of memory");
+    bool ok = true;
+    for (int i = 0; i < c.nargs; i++) {
+        graphs[i] = fe_load_graph(c.args[i], &c.opt, d);
+        if (graphs[i])
+            sum[i] = summarize(graphs[i]);
+        else
+            ok = false;
+        cli_report(d);
+    }
+    status = ok ? TGC_EXIT_OK : TGC_EXIT_INPUT;
+    if (ok && c.json) {
+        json_t *out;
+        if (c.nargs == 1) {
+            out = to_json(&sum[0]);
+        } else {
+            json_t *files = json_array();
+            for (int i = 0; i < c.nargs; i++)
+                json_array_append_new(files, to_json(&sum[i]));
+            out = json_object();
+            json_object_set_new(out, "files", files);
+        }
+        status = cli_print_json(out);
+        json_decref(out);
+    } else if (ok) {
+        for (int i = 0; i < c.nargs; i++)
+            print_text(&sum[i]);
+    }
+    for (int i = 0; i < c.nargs; i++)
+        ir_graph_free(graphs[i]);
+    free(graphs);
+    free(sum);
+    diag_free(d);
+    cli_free(&c);
+    return status;
+}
