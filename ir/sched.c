@@ -46,7 +46,8 @@ ir_sched_copy(const Sched *s)
     for (int d = 0; d < s->ndsps; d++) {
         c->capops[d] = s->nops[d] > 0 ? s->nops[d] : 1;
         c->ops[d] = arena_array(c->arena, (size_t)c->capops[d], sizeof(Op));
-        memcpy(c->ops[d], s->ops[d], (size_t)s->nops[d] * sizeof(Op));
+        if (s->nops[d]) /* ops[d] may be NULL */
+            memcpy(c->ops[d], s->ops[d], (size_t)s->nops[d] * sizeof(Op));
         c->nops[d] = s->nops[d];
     }
     c->capmsgs = s->nmsgs > 0 ? s->nmsgs : 1;
@@ -184,7 +185,7 @@ ir_sched_verify(const Sched *s, Diag *d)
                 why = arena_printf(tmp, "edge %d is not carried by its message %d", e, m);
         }
     }
-    /* Per DSP pair, receives in the order of the sends. */
+    /* Per DSP pair and delay, receives in the order of the sends. */
     if (!why) {
         int *rank = arena_array(tmp, (size_t)s->nmsgs + 1, sizeof *rank);
         for (int dsp = 0; dsp < s->ndsps; dsp++) {
@@ -201,11 +202,21 @@ ir_sched_verify(const Sched *s, Diag *d)
                 Op o = s->ops[dsp][k];
                 if (o.kind != OP_RECV)
                     continue;
-                int src = s->msgs[o.ref].src;
-                if (rank[o.ref] < last[src])
+                int src = s->msgs[o.ref].src, dl = s->msgs[o.ref].delay;
+                int prev = dl == 0 ? last[src] : -1;
+                /* The order holds among messages of one delay: a delayed message crosses
+                 * iterations, and messages are matched by their id (the tag). */
+                for (int j = k - 1; dl != 0 && j >= 0 && prev < 0; j--) {
+                    Op p = s->ops[dsp][j];
+                    if (p.kind == OP_RECV && s->msgs[p.ref].src == src &&
+                        s->msgs[p.ref].delay == dl)
+                        prev = rank[p.ref];
+                }
+                if (rank[o.ref] < prev)
                     why = arena_printf(tmp, "DSP %d receives from DSP %d out of send order",
                                        dsp, src);
-                last[src] = rank[o.ref];
+                if (dl == 0)
+                    last[src] = rank[o.ref];
             }
         }
     }

@@ -62,16 +62,18 @@ cmp_send(const void *a, const void *b)
     return ea < eb ? -1 : ea > eb;
 }
 
-/* Receives of one DSP: by source and send rank (for the order fix) */
+/* Receives of one DSP: by source, delay and send rank (for the order fix) */
 static int
 cmp_src_rank(const void *a, const void *b)
 {
     const Ctx *c = sort_ctx;
-    int ma = *(const int *)a, mb = *(const int *)b;
-    int sa = c->s->msgs[ma].src, sb = c->s->msgs[mb].src;
-    if (sa != sb)
-        return sa < sb ? -1 : 1;
-    return c->rank[ma] < c->rank[mb] ? -1 : c->rank[ma] > c->rank[mb];
+    const Msg *x = &c->s->msgs[*(const int *)a], *y = &c->s->msgs[*(const int *)b];
+    if (x->src != y->src)
+        return x->src < y->src ? -1 : 1;
+    if (x->delay != y->delay)
+        return x->delay < y->delay ? -1 : 1;
+    int ra = c->rank[*(const int *)a], rb = c->rank[*(const int *)b];
+    return ra < rb ? -1 : ra > rb;
 }
 
 /* ... and by slot, then source and rank (the final order). */
@@ -228,7 +230,7 @@ comm_insert(Sched *s)
         soff[g->edges[s->msgs[m].edges[0]].from + 1]++;
     for (int t = 0; t < n; t++)
         soff[t + 1] += soff[t];
-    int *fill = xmalloc((size_t)n + 1, sizeof *fill);
+    int *fill = xmalloc((size_t)(n > nd ? n : nd) + 1, sizeof *fill);
     memcpy(fill, soff, ((size_t)n + 1) * sizeof *fill);
     for (int m = 0; m < nm; m++)
         sends[fill[g->edges[s->msgs[m].edges[0]].from]++] = m;
@@ -279,7 +281,8 @@ comm_insert(Sched *s)
         int *rv = recvs + roff[d], cnt = roff[d + 1] - roff[d];
         qsort(rv, (size_t)cnt, sizeof *rv, cmp_src_rank);
         for (int j = cnt - 2; j >= 0; j--) /* receives in send order: move up, never down */
-            if (s->msgs[rv[j]].src == s->msgs[rv[j + 1]].src && c.key[rv[j]] > c.key[rv[j + 1]])
+            if (s->msgs[rv[j]].src == s->msgs[rv[j + 1]].src &&
+                s->msgs[rv[j]].delay == s->msgs[rv[j + 1]].delay && c.key[rv[j]] > c.key[rv[j + 1]])
                 c.key[rv[j]] = c.key[rv[j + 1]];
         qsort(rv, (size_t)cnt, sizeof *rv, cmp_slot);
     }

@@ -1,0 +1,349 @@
+/* tests/check_comm.c - message insertion (passes/comm.c): placement, order per DSP pair,
+ * delay edges, storage reuse, and deadlock freedom of list-scheduled random graphs. */
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ir.h"
+
+static Graph *
+mk_graph(const char *plat, int n, int64_t cycles, int64_t iterations, int maxedges)
+{
+    Graph *g = ir_graph_new();
+    Arena *a = g->arena;
+    g->file = "comm.json";
+    g->name = "comm";
+    g->iterations = iterations;
+    g->platform = plat_preset(a, plat);
+    g->ntasks = n;
+    g->tasks = arena_array(a, (size_t)n, sizeof *g->tasks);
+    for (int i = 0; i < n; i++) {
+        int64_t *c = arena_alloc(a, sizeof *c);
+        *c = cycles;
+        g->tasks[i] = (Task){.id = arena_printf(a, "t%d", i), .cycles = c, .ncycles = 1,
+                             .dsp = -1};
+    }
+    g->edges = arena_array(a, (size_t)maxedges, sizeof *g->edges);
+    return g;
+}
+
+static void
+edge(Graph *g, int from, int to, int64_t bytes, int delay)
+{
+    g->edges[g->nedges++] = (Edge){from, to, bytes, delay};
+}
+
+/* A schedule of COMPUTE ops only: DSP d computes the tasks listed in order[d]. */
+static Sched *
+computes(const Graph *g, int nd, const int *const *order, const int *count)
+{
+    Sched *s = ir_sched_new(g, g->platform);
+    for (int d = 0; d < nd; d++)
+        for (int k = 0; k < count[d]; k++) {
+            s->map[order[d][k]] = d;
+            ir_sched_push_op(s, d, OP_COMPUTE, order[d][k]);
+        }
+    return s;
+}
+
+/* "C t0 S m0 R m1 ..." */
+static const char *
+ops_text(const Sched *s, int d, char *buf, size_t n)
+{
+    size_t len = 0;
+    buf[0] = 0;
+    for (int k = 0; k < s->nops[d]; k++) {
+        Op o = s->ops[d][k];
+        len += (size_t)snprintf(buf + len, n - len, "%s%s%d", k ? " " : "",
+                                o.kind == OP_COMPUTE ? "C t" : o.kind == OP_SEND ? "S m" : "R m",
+                                o.ref);
+    }
+    return buf;
+}
+
+static void
+ck_ops(const Sched *s, int d, const char *want)
+{
+    char buf[512];
+    ck_assert_str_eq(ops_text(s, d, buf, sizeof buf), want);
+}
+
+static int64_t
+length(const Sched *s)
+{
+    Evaluator *ev = eval_new(s->g, s->p);
+    int64_t l = eval_length(ev, s);
+    eval_free(ev);
+    return l;
+}
+
+static void
+ck_valid(const Sched *s)
+{
+    Diag *d = diag_new();
+    int rc = ir_sched_verify(s, d);
+    ck_assert_msg(rc == 0, "%s", diag_text(d));
+    diag_free(d);
+}
+
+/* DSP 0 = [t0, t1], DSP 1 = [t2, t3]; t0 -> t3 (e0) and t1 -> t2 (e1).  The receives'
+ * natural places (before t3, before t2) disagree with the send order (m0, m1): m0's
+ * receive moves up to just before m1's. */
+START_TEST(receives_follow_the_send_order)
+{
+    Graph *g = mk_graph("bwdsp-1board", 4, 1000, 4, 4);
+    edge(g, 0, 3, 64, 0);
+    edge(g, 1, 2, 64, 0);
+    ir_graph_index(g);
+    int o0[] = {0, 1}, o1[] = {2, 3};
+    const int *ord[] = {o0, o1};
+    int cnt[] = {2, 2};
+    Sched *s = computes(g, 2, ord, cnt);
+    comm_insert(s);
+    ck_valid(s);
+    ck_assert_int_eq(s->nmsgs, 2);
+    ck_assert_int_eq(s->edge_msg[0], 0);
+    ck_assert_int_eq(s->edge_msg[1], 1);
+    ck_ops(s, 0, "C t0 S m0 C t1 S m1");
+    ck_ops(s, 1, "R m0 R m1 C t2 C t3");
+    ck_assert_int_gt(length(s), 0);
+    ir_sched_free(s);
+    ir_graph_free(g);
+}
+END_TEST
+
+/* Sends after one producer: zero-delay edges by the consumer's place, delay edges last;
+ * receives right before the consumer; no message within one DSP. */
+START_TEST(sends_after_the_producer_receives_before_the_consumer)
+{
+    Graph *g = mk_graph("bwdsp-1board", 5, 1000, 3, 8);
+    edge(g, 0, 4, 64, 0); /* e0: t0 -> t4 (DSP 1, second) */
+    edge(g, 0, 3, 64, 0); /* e1: t0 -> t3 (DSP 1, first) */
+    edge(g, 0, 1, 64, 0); /* e2: same DSP, no message */
+    edge(g, 0, 2, 64, 1); /* e3: delay 1 to DSP 2 */
+    ir_graph_index(g);
+    int o0[] = {0, 1}, o1[] = {3, 4}, o2[] = {2};
+    const int *ord[] = {o0, o1, o2};
+    int cnt[] = {2, 2, 1};
+    Sched *s = computes(g, 3, ord, cnt);
+    comm_insert(s);
+    ck_valid(s);
+    ck_assert_int_eq(s->nmsgs, 3);
+    ck_assert_int_eq(s->edge_msg[2], -1);
+    ck_assert_int_eq(s->msgs[2].delay, 1);
+    ck_ops(s, 0, "C t0 S m1 S m0 S m2 C t1"); /* t3 before t4, delay last */
+    ck_ops(s, 1, "R m1 C t3 R m0 C t4");
+    ck_ops(s, 2, "R m2 C t2");
+    ck_assert_int_gt(length(s), 0);
+    ir_sched_free(s);
+    ir_graph_free(g);
+}
+END_TEST
+
+/* The feedback loop of check_evaluate: the delayed receive opens DSP 0's iteration, and the
+ * schedule evaluates to the length worked out there (16820). */
+START_TEST(delay_edge_feedback_loop)
+{
+    Graph *g = mk_graph("bwdsp-1board", 2, 1000, 3, 2);
+    g->tasks[1].cycles[0] = 2000;
+    edge(g, 0, 1, 64, 0);
+    edge(g, 1, 0, 64, 1);
+    ir_graph_index(g);
+    int o0[] = {0}, o1[] = {1};
+    const int *ord[] = {o0, o1};
+    int cnt[] = {1, 1};
+    Sched *s = computes(g, 2, ord, cnt);
+    comm_insert(s);
+    ck_valid(s);
+    ck_ops(s, 0, "R m1 C t0 S m0");
+    ck_ops(s, 1, "R m0 C t1 S m1");
+    ck_assert_int_eq(length(s), 16820);
+    ir_sched_free(s);
+    ir_graph_free(g);
+}
+END_TEST
+
+/* t0 (DSP 0) -> t1 (DSP 2) -> t2 (DSP 1), and t0 -> t3 (DSP 1) with delay 1; DSP 1 = [t2,
+ * t3].  Before t3 (the natural place) the delayed receive would deadlock: t0 of iteration
+ * i + 1 waits (zero copy) for its post, which would come after t2 of iteration i + 1, which
+ * needs t0 of iteration i + 1.  comm_insert puts it before t2. */
+START_TEST(delayed_receive_is_posted_before_the_producer_runs_again)
+{
+    Graph *g = mk_graph("bwdsp-1board", 4, 1000, 5, 4);
+    edge(g, 0, 3, 64, 1); /* e0 */
+    edge(g, 0, 1, 64, 0); /* e1 */
+    edge(g, 1, 2, 64, 0); /* e2 */
+    ir_graph_index(g);
+    int o0[] = {0}, o1[] = {2, 3}, o2[] = {1};
+    const int *ord[] = {o0, o1, o2};
+    int cnt[] = {1, 2, 1};
+    Sched *s = computes(g, 3, ord, cnt);
+    comm_insert(s);
+    ck_valid(s);
+    ck_ops(s, 0, "C t0 S m1 S m0");
+    ck_ops(s, 1, "R m0 R m2 C t2 C t3");
+    ck_ops(s, 2, "R m1 C t1 S m2");
+    ck_assert_int_gt(length(s), 0);
+    /* the natural place deadlocks */
+    s->ops[1][0] = (Op){OP_RECV, 2};
+    s->ops[1][1] = (Op){OP_COMPUTE, 2};
+    s->ops[1][2] = (Op){OP_RECV, 0};
+    ck_valid(s);
+    ck_assert_int_eq(length(s), -1);
+    ir_sched_free(s);
+    ir_graph_free(g);
+}
+END_TEST
+
+/* Existing messages (a merge, a pipelined flag) are dropped; a second insertion gives the
+ * same schedule and takes no new memory from the schedule's arena. */
+START_TEST(reinsertion_is_idempotent_and_reuses_storage)
+{
+    Graph *g = mk_graph("bwdsp-1board", 4, 1000, 4, 4);
+    edge(g, 0, 2, 64, 0);
+    edge(g, 1, 3, 64, 0);
+    ir_graph_index(g);
+    int o0[] = {0, 1}, o1[] = {2, 3};
+    const int *ord[] = {o0, o1};
+    int cnt[] = {2, 2};
+    Sched *s = computes(g, 2, ord, cnt);
+    comm_insert(s);
+    char before[2][512];
+    for (int d = 0; d < 2; d++)
+        ops_text(s, d, before[d], sizeof before[d]);
+    /* merge the two messages by hand, pipelined */
+    Sched *m = ir_sched_copy(s);
+    int e[] = {0, 1};
+    int id = ir_sched_add_msg(m, 0, 1, e, 2);
+    m->msgs[id].pipelined = true;
+    m->nops[0] = m->nops[1] = 0;
+    ir_sched_push_op(m, 0, OP_COMPUTE, 0);
+    ir_sched_push_op(m, 0, OP_COMPUTE, 1);
+    ir_sched_push_op(m, 0, OP_SEND, id);
+    ir_sched_push_op(m, 1, OP_RECV, id);
+    ir_sched_push_op(m, 1, OP_COMPUTE, 2);
+    ir_sched_push_op(m, 1, OP_COMPUTE, 3);
+    m->nmsgs = 3; /* messages 0 and 1 are unused now: rebuild them out of the way */
+    memmove(&m->msgs[0], &m->msgs[id], sizeof m->msgs[0]);
+    m->nmsgs = 1;
+    m->edge_msg[0] = m->edge_msg[1] = 0;
+    m->ops[0][2].ref = m->ops[1][0].ref = 0;
+    ck_valid(m);
+    ck_assert_int_gt(length(m), 0);
+    comm_insert(m);
+    ck_valid(m);
+    ck_assert_int_eq(m->nmsgs, 2);
+    ck_assert(!m->msgs[0].pipelined && m->msgs[0].nedges == 1);
+    for (int d = 0; d < 2; d++)
+        ck_ops(m, d, before[d]);
+    size_t used = arena_used(m->arena);
+    for (int k = 0; k < 10; k++)
+        comm_insert(m);
+    ck_assert_uint_eq(arena_used(m->arena), used);
+    for (int d = 0; d < 2; d++)
+        ck_ops(m, d, before[d]);
+    ir_sched_free(m);
+    ir_sched_free(s);
+    ir_graph_free(g);
+}
+END_TEST
+
+static uint64_t
+rnd(uint64_t *x)
+{
+    *x ^= *x << 13;
+    *x ^= *x >> 7;
+    *x ^= *x << 17;
+    return *x;
+}
+
+/* Random layered graphs with delay-1 feedback edges, mapped at random, each DSP computing
+ * its tasks in one global topological order (what a list schedule gives): every schedule
+ * is valid and none deadlocks; each DSP is at least busy with its own computing. */
+START_TEST(list_schedules_never_deadlock)
+{
+    const char *plats[] = {"bwdsp-1board", "bwdsp-4board"};
+    for (uint64_t seed = 1; seed <= 150; seed++) {
+        uint64_t x = seed * 0x9E3779B97F4A7C15u + 1;
+        int n = 5 + (int)(rnd(&x) % 40);
+        Graph *g = mk_graph(plats[seed % 2], n, 0, 12, 6 * n);
+        for (int t = 0; t < n; t++)
+            g->tasks[t].cycles[0] = 100 + (int64_t)(rnd(&x) % 3000);
+        int layer_w = 1 + (int)(rnd(&x) % 5);
+        for (int t = layer_w; t < n; t++) {
+            int k = 1 + (int)(rnd(&x) % 3);
+            for (int j = 0; j < k; j++) {
+                int from = (int)(rnd(&x) % (uint64_t)(t / layer_w * layer_w));
+                edge(g, from, t, 8 + (int64_t)(rnd(&x) % 2000), 0);
+            }
+            if (rnd(&x) % 6 == 0) /* feedback to an earlier task */
+                edge(g, t, (int)(rnd(&x) % (uint64_t)t), 16, 1);
+        }
+        ck_assert_int_eq(ir_graph_index(g), 0);
+        Sched *s = ir_sched_new(g, g->platform);
+        int nd = g->platform->ndsps;
+        for (int k = 0; k < n; k++) {
+            int t = g->topo[k];
+            s->map[t] = (int)(rnd(&x) % (uint64_t)nd);
+            ir_sched_push_op(s, s->map[t], OP_COMPUTE, t);
+        }
+        comm_insert(s);
+        ck_valid(s);
+        int64_t len = length(s);
+        ck_assert_msg(len > 0, "seed %llu deadlocks", (unsigned long long)seed);
+        int64_t per[64] = {0};
+        for (int t = 0; t < n; t++)
+            per[s->map[t]] += g->tasks[t].cycles[0];
+        for (int d = 0; d < nd; d++)
+            ck_assert_int_ge(len, per[d] * g->iterations);
+        ir_sched_free(s);
+        ir_graph_free(g);
+    }
+}
+END_TEST
+
+START_TEST(pass_comm_reports_a_missing_schedule)
+{
+    Graph *g = mk_graph("bwdsp-1board", 1, 10, 1, 1);
+    ir_graph_index(g);
+    Unit u = {.g = g, .p = g->platform};
+    Diag *d = diag_new();
+    ck_assert_int_eq(pass_comm(&u, d), -1);
+    ck_assert_str_eq(diag_text(d), "comm.json: error: no schedule to insert messages into\n");
+    u.s = ir_sched_new(g, g->platform);
+    u.s->map[0] = 0;
+    ir_sched_push_op(u.s, 0, OP_COMPUTE, 0);
+    diag_clear(d);
+    ck_assert_int_eq(pass_comm(&u, d), 0);
+    ck_assert_int_eq(pass_verify(&u, d), 0);
+    ir_sched_free(u.s);
+    diag_free(d);
+    ir_graph_free(g);
+}
+END_TEST
+
+static Suite *
+suite(void)
+{
+    Suite *su = suite_create("comm");
+    TCase *tc = tcase_create("core");
+    tcase_add_test(tc, receives_follow_the_send_order);
+    tcase_add_test(tc, sends_after_the_producer_receives_before_the_consumer);
+    tcase_add_test(tc, delay_edge_feedback_loop);
+    tcase_add_test(tc, delayed_receive_is_posted_before_the_producer_runs_again);
+    tcase_add_test(tc, reinsertion_is_idempotent_and_reuses_storage);
+    tcase_add_test(tc, list_schedules_never_deadlock);
+    tcase_add_test(tc, pass_comm_reports_a_missing_schedule);
+    suite_add_tcase(su, tc);
+    return su;
+}
+
+int
+main(void)
+{
+    SRunner *sr = srunner_create(suite());
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
