@@ -1,10 +1,10 @@
 /*
- * passes/schedule.c - the initial schedule: insertion-based list scheduling (HEFT, or PEFT
- * on request) of one iteration, then a local search whose objective is the evaluated
+ * passes/schedule.c - the initial schedule: insertion-based list scheduling (HEFT, or
+ * PEFT on request) of one iteration, then a local search whose objective is the evaluated
  * length over all iterations (DESIGN.md section 5).
  *
- * Requires: an indexed graph (ir_graph_index) with a resolved platform.  Produces u->s with
- * mapping, per-DSP order and messages (comm_insert); drops any previous schedule.
+ * Requires: an indexed graph (ir_graph_index) with a resolved platform.  Produces u->s
+ * with mapping, per-DSP order and messages (comm_insert); drops any previous schedule.
  *
  * Invariant kept throughout: every DSP's COMPUTE order is the restriction of one global
  * topological order of the zero-delay edges (`seq` below).  With messages inserted as
@@ -30,8 +30,9 @@ xcalloc(size_t n, size_t size)
     return p;
 }
 
-/* Ranks are doubles (means); sums along different paths that are equal on paper may differ
- * in the last bits, so ties are judged with a relative tolerance and broken by index. */
+/* Ranks are doubles (means); sums along different paths that are equal on paper may
+ * differ in the last bits, so ties are judged with a relative tolerance and broken by
+ * index. */
 static int
 rank_cmp(double a, double b)
 {
@@ -62,13 +63,13 @@ check_input(const Graph *g, const Platform *p, Diag *d)
     for (int t = 0; t < g->ntasks; t++) {
         const Task *k = &g->tasks[t];
         if (k->dsp >= p->ndsps) {
-            diag_error(d, &loc, "task \"%s\" is pinned to DSP %d, the platform has %d", k->id,
-                       k->dsp, p->ndsps);
+            diag_error(d, &loc, "task \"%s\" is pinned to DSP %d, the platform has %d",
+                       k->id, k->dsp, p->ndsps);
             bad = -1;
         }
         if (k->ncycles > 1 && k->ncycles != p->ndsps) {
-            diag_error(d, &loc, "task \"%s\" gives %d costs, the platform has %d DSPs", k->id,
-                       k->ncycles, p->ndsps);
+            diag_error(d, &loc, "task \"%s\" gives %d costs, the platform has %d DSPs",
+                       k->id, k->ncycles, p->ndsps);
             bad = -1;
         }
     }
@@ -404,8 +405,8 @@ sched_list_makespan(const Sched *s)
                         ok = false;
                         break;
                     }
-                    int64_t r =
-                        fin[e->from] + plat_comm_cost(s->p, s->map[e->from], dsp, e->bytes);
+                    int64_t r = fin[e->from] +
+                                plat_comm_cost(s->p, s->map[e->from], dsp, e->bytes);
                     if (r > ready)
                         ready = r;
                 }
@@ -433,9 +434,11 @@ sched_list_makespan(const Sched *s)
 
 /* ------------------------------------------------------------------------------------------
  * Local search
- * ------------------------------------------------------------------------------------------ */
+ * ------------------------------------------------------------------------------------------
+ */
 
-/* The state searched: a mapping and a global topological order seq (pos = its inverse). */
+/* The state searched: a mapping and a global topological order seq (pos = its inverse).
+ */
 typedef struct Search {
     const Graph *g;
     const Platform *p;
@@ -516,7 +519,8 @@ seq_move(Search *x, int from, int to)
     x->pos[t] = to;
 }
 
-/* Index of the closest task on t's DSP before (dir = -1) or after (+1) t in seq, or -1. */
+/* Index of the closest task on t's DSP before (dir = -1) or after (+1) t in seq, or -1.
+ */
 static int
 same_dsp_neighbour(const Search *x, int t, int dir)
 {
@@ -526,9 +530,9 @@ same_dsp_neighbour(const Search *x, int t, int dir)
     return -1;
 }
 
-/* Can t move to index `to` of seq and keep it topological?  Moving earlier needs no direct
- * zero-delay predecessor in between, later no direct successor (an indirect one implies a
- * direct one in between, since seq is topological). */
+/* Can t move to index `to` of seq and keep it topological?  Moving earlier needs no
+ * direct zero-delay predecessor in between, later no direct successor (an indirect one
+ * implies a direct one in between, since seq is topological). */
 static bool
 can_move(const Search *x, int t, int to)
 {
@@ -550,7 +554,8 @@ can_move(const Search *x, int t, int to)
     return true;
 }
 
-/* The first index of seq that t can move to: just after its last zero-delay predecessor. */
+/* The first index of seq that t can move to: just after its last zero-delay predecessor.
+ */
 static int
 earliest(const Search *x, int t)
 {
@@ -569,7 +574,8 @@ out_of_budget(const Search *x)
     return x->evals >= x->budget;
 }
 
-/* One round of moves and reorders over the tasks in seq order; true if anything improved. */
+/* One round of moves and reorders over the tasks in seq order; true if anything improved.
+ */
 static bool
 round_moves(Search *x)
 {
@@ -598,7 +604,8 @@ round_moves(Search *x)
         }
         /* A task with a successor on the same DSP, both to another DSP: a message between
          * two DSPs can cost more than it gains alone, yet moving the pair can pay. */
-        for (int j = x->g->succ_off[t]; j < x->g->succ_off[t + 1] && !out_of_budget(x); j++) {
+        for (int j = x->g->succ_off[t]; j < x->g->succ_off[t + 1] && !out_of_budget(x);
+             j++) {
             int u = x->g->edges[x->g->succ[j]].to;
             if (pinned(x, t) || pinned(x, u) || x->map[u] != x->map[t] || u == t)
                 continue;

@@ -60,7 +60,8 @@ list_times(const Sched *s, int64_t *st, int64_t *fin)
                     else if (fin[e->from] +
                                  plat_comm_cost(s->p, s->map[e->from], d, e->bytes) >
                              r)
-                        r = fin[e->from] + plat_comm_cost(s->p, s->map[e->from], d, e->bytes);
+                        r = fin[e->from] +
+                            plat_comm_cost(s->p, s->map[e->from], d, e->bytes);
                 }
                 if (!ok)
                     break;
@@ -80,8 +81,8 @@ list_times(const Sched *s, int64_t *st, int64_t *fin)
 /* ---- Topcuoglu, Hariri, Wu 2002, Fig. 2 ---- */
 
 static const int64_t topc_cost[10 * 3] = {
-    14, 16, 9,  13, 19, 18, 11, 13, 19, 13, 8,  17, 12, 13, 10,
-    13, 16, 9,  7,  15, 11, 5,  11, 14, 18, 12, 20, 21, 7,  16,
+    14, 16, 9, 13, 19, 18, 11, 13, 19, 13, 8,  17, 12, 13, 10,
+    13, 16, 9, 7,  15, 11, 5,  11, 14, 18, 12, 20, 21, 7,  16,
 };
 static int topc_edges[15][3] = {
     {0, 1, 18}, {0, 2, 12}, {0, 3, 9},  {0, 4, 11}, {0, 5, 14},
@@ -144,8 +145,8 @@ END_TEST
 /* ---- Arabnejad, Barbosa 2014, sample DAG ---- */
 
 static const int64_t peft_cost[10 * 3] = {
-    22, 21, 36, 22, 18, 18, 32, 27, 43, 7,  10, 4,  29, 27, 35,
-    26, 17, 24, 14, 25, 30, 29, 23, 36, 15, 21, 8,  13, 16, 33,
+    22, 21, 36, 22, 18, 18, 32, 27, 43, 7,  10, 4, 29, 27, 35,
+    26, 17, 24, 14, 25, 30, 29, 23, 36, 15, 21, 8, 13, 16, 33,
 };
 static int peft_edges[15][3] = {
     {0, 1, 17}, {0, 2, 31}, {0, 3, 29}, {0, 4, 13}, {0, 5, 7},
@@ -243,8 +244,9 @@ START_TEST(pinned_tasks_stay_on_their_dsp)
     g->tasks[3].dsp = 3;
     ck_assert_int_eq(sched_heft(g, p, &s, NULL, &span, d), -1);
     ck_assert_ptr_null(s);
-    ck_assert_str_eq(diag_text(d),
-                     "<test>: error: task \"T3\" is pinned to DSP 3, the platform has 3\n");
+    ck_assert_str_eq(
+        diag_text(d),
+        "<test>: error: task \"T3\" is pinned to DSP 3, the platform has 3\n");
     diag_free(d);
     ir_graph_free(g);
 }
@@ -270,8 +272,9 @@ START_TEST(heterogeneous_costs_choose_the_fast_dsp)
     /* A cost list of the wrong size is an error, not a crash. */
     g->tasks[1].ncycles = 2;
     ck_assert_int_eq(sched_heft(g, p, &s, NULL, &span, d), -1);
-    ck_assert_str_eq(diag_text(d),
-                     "<test>: error: task \"T1\" gives 2 costs, the platform has 3 DSPs\n");
+    ck_assert_str_eq(
+        diag_text(d),
+        "<test>: error: task \"T1\" gives 2 costs, the platform has 3 DSPs\n");
     diag_free(d);
     ir_graph_free(g);
 }
@@ -311,8 +314,8 @@ START_TEST(heft_is_deterministic)
     ck_assert_int_eq(memcmp(s[0]->map, s[1]->map, N * sizeof(int)), 0);
     for (int k = 0; k < 4; k++) {
         ck_assert_int_eq(s[0]->nops[k], s[1]->nops[k]);
-        ck_assert_int_eq(memcmp(s[0]->ops[k], s[1]->ops[k], (size_t)s[0]->nops[k] * sizeof(Op)),
-                         0);
+        ck_assert_int_eq(
+            memcmp(s[0]->ops[k], s[1]->ops[k], (size_t)s[0]->nops[k] * sizeof(Op)), 0);
     }
     for (int i = 0; i < 2; i++) {
         ir_sched_free(s[i]);
@@ -321,7 +324,6 @@ START_TEST(heft_is_deterministic)
     diag_free(d);
 }
 END_TEST
-
 
 /* ---- the local search over all iterations ---- */
 
@@ -412,11 +414,11 @@ START_TEST(pipeline_chain_is_spread_over_the_dsps)
         ck_assert_int_eq(h->map[t], h->map[0]);
     ck_assert_int_eq(length_of(h), 100 * 12000);
 
-    /* One stage per DSP.  Bound: a middle stage's DSP, per iteration, receives (waiting at
-     * most for the previous stage, recv_overhead), computes, sends (send_overhead) and,
-     * before computing again, waits for its transfer (handshake + fabric): the steady
-     * period is at most 3000 + 400 + 600 + 300 + fabric(2000) = 6650 cycles; fill and drain
-     * add at most one period per further stage. */
+    /* One stage per DSP.  Bound: a middle stage's DSP, per iteration, receives (waiting
+     * at most for the previous stage, recv_overhead), computes, sends (send_overhead)
+     * and, before computing again, waits for its transfer (handshake + fabric): the
+     * steady period is at most 3000 + 400 + 600 + 300 + fabric(2000) = 6650 cycles; fill
+     * and drain add at most one period per further stage. */
     int64_t period = 3000 + p->recv_overhead + p->send_overhead + p->handshake +
                      plat_fabric_time(p, 0, 1, 2000);
     ck_assert_int_eq(period, 6650);
@@ -448,8 +450,9 @@ END_TEST
 
 START_TEST(pipeline_of_heavy_stages_gets_one_stage_per_dsp)
 {
-    /* Stages of 30000 cycles: the messages' overheads no longer matter and the search puts
-     * one stage on each DSP, with about 100 x the slowest stage plus fill and drain. */
+    /* Stages of 30000 cycles: the messages' overheads no longer matter and the search
+     * puts one stage on each DSP, with about 100 x the slowest stage plus fill and drain.
+     */
     Graph *g = chain(4, 30000, 2000, 100, "bwdsp-1board");
     const Platform *p = g->platform;
     Sched *s = schedule_with_budget(g, -1);
@@ -524,8 +527,8 @@ START_TEST(search_is_deterministic_and_within_budget)
     ck_assert_int_eq(s[0]->nmsgs, s[1]->nmsgs);
     for (int k = 0; k < s[0]->ndsps; k++) {
         ck_assert_int_eq(s[0]->nops[k], s[1]->nops[k]);
-        ck_assert_int_eq(memcmp(s[0]->ops[k], s[1]->ops[k], (size_t)s[0]->nops[k] * sizeof(Op)),
-                         0);
+        ck_assert_int_eq(
+            memcmp(s[0]->ops[k], s[1]->ops[k], (size_t)s[0]->nops[k] * sizeof(Op)), 0);
     }
     /* Never worse than HEFT. */
     Sched *h = schedule_with_budget(g[0], 0);

@@ -109,16 +109,15 @@ main(int argc, char **argv)
         g->iterations = 1;
 
         int64_t len[ALGS];
-        Sched *s;
-        if (sched_heft(g, p, &s, NULL, &len[0], d) != 0 ||
-            sched_peft(g, p, &s, NULL, &len[1], d) != 0) {
+        Sched *s, *ps;
+        if (sched_peft(g, p, &ps, NULL, &len[1], d) != 0 ||
+            sched_heft(g, p, &s, NULL, &len[0], d) != 0) {
             diag_flush(d, stderr);
             ir_graph_free(g);
             status = 1;
             continue;
         }
-        ir_sched_free(s);
-        sched_heft(g, p, &s, NULL, NULL, d);
+        ir_sched_free(ps);
         comm_insert(s);
         Evaluator *ev = eval_new(g, p);
         int64_t ev_len = eval_length(ev, s);
@@ -138,7 +137,8 @@ main(int argc, char **argv)
         r->count++;
         for (int a = 0; a < ALGS; a++) {
             if (len[a] < opt) {
-                fprintf(stderr, "bench_stg: %s on %d: %s gives %lld below the optimum %lld\n",
+                fprintf(stderr,
+                        "bench_stg: %s on %d: %s gives %lld below the optimum %lld\n",
                         file, procs, alg_name[a], (long long)len[a], opt);
                 status = 1;
             }
@@ -152,15 +152,15 @@ main(int argc, char **argv)
     fclose(f);
     diag_free(d);
 
-    printf("%-5s %6s", "DSPs", "graphs");
+    printf("%4s %6s", "DSPs", "graphs");
     for (int a = 0; a < ALGS; a++)
-        printf("  %-8s %6s %6s %7s", alg_name[a], "mean", "worst", "optimal");
+        printf(" | %-7s %6s %6s %7s", alg_name[a], "mean", "worst", "optimal");
     printf("\n");
     for (int k = 0; k < nrows; k++) {
         Row *r = &rows[k];
-        printf("%-5d %6d", r->procs, r->count);
+        printf("%4d %6d", r->procs, r->count);
         for (int a = 0; a < ALGS; a++)
-            printf("  %-8s %6.4f %6.4f %3d/%-3d", "", r->sum[a] / r->count, r->worst[a],
+            printf(" | %-7s %6.4f %6.4f %3d/%-3d", "", r->sum[a] / r->count, r->worst[a],
                    r->hits[a], r->count);
         printf("\n");
     }

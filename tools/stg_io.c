@@ -1,9 +1,9 @@
 /*
  * tools/stg_io.c - Standard Task Graph Set reader for the STG tools.
  *
- * Format: the number n of real tasks, then n+2 records "id cost npred pred...", ids 0..n+1
- * in order, predecessors earlier tasks; tokens separated by white space; what follows the
- * records (the set's '#' footer) is ignored.
+ * Format: the number n of real tasks, then n+2 records "id cost npred pred...", ids
+ * 0..n+1 in order, predecessors earlier tasks; tokens separated by white space; what
+ * follows the records (the set's '#' footer) is ignored.
  */
 #include <stdio.h>
 #include <stdlib.h>

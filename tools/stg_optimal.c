@@ -5,13 +5,14 @@
  *     stg_optimal [-P 2,4,8,16] [--node-limit N] FILE.stg... > optimal.csv
  *
  * The search builds semi-active schedules task by task in order of start time (ties by
- * task index): every schedule can be left-shifted into one of these without getting longer,
- * so the search is exact.  It branches on the next task and its DSP; among DSPs free by
- * the task's ready time only the latest-free one is tried (an exchange argument), and DSPs
- * free at the same time are interchangeable.  Bounds: the longest path through every
- * unscheduled task from its earliest start, and the remaining work spread over the DSPs.
- * A graph whose search exceeds the node limit is reported on stderr and left out of the
- * table, so that every line of the table is a proven optimum.  Good for up to ~16 tasks.
+ * task index): every schedule can be left-shifted into one of these without getting
+ * longer, so the search is exact.  It branches on the next task and its DSP; among DSPs
+ * free by the task's ready time only the latest-free one is tried (an exchange argument),
+ * and DSPs free at the same time are interchangeable.  Bounds: the longest path through
+ * every unscheduled task from its earliest start, and the remaining work spread over the
+ * DSPs. A graph whose search exceeds the node limit is reported on stderr and left out of
+ * the table, so that every line of the table is a proven optimum.  Good for up to ~16
+ * tasks.
  */
 #include <errno.h>
 #include <stdint.h>
@@ -131,7 +132,8 @@ list_bound(BB *b)
     const Graph *g = b->g;
     int *np = calloc((size_t)b->n, sizeof *np);
     bool *dn = calloc((size_t)b->n, sizeof *dn);
-    int64_t *av = calloc((size_t)b->P, sizeof *av), *fn = calloc((size_t)b->n, sizeof *fn);
+    int64_t *av = calloc((size_t)b->P, sizeof *av),
+            *fn = calloc((size_t)b->n, sizeof *fn);
     int64_t span = 0;
     for (int t = 0; t < b->n; t++)
         np[t] = g->pred_off[t + 1] - g->pred_off[t];
