@@ -107,7 +107,8 @@ parse_links(Reader *r, Arena *a, Platform *p, const json_t *v, const char *ptr)
         const char *ep = fe_ptr_index(r, ptr, i);
         if (!json_is_array(e) || json_array_size(e) != 2) {
             fe_error(r, ep, "a link must be a pair of board indices [a, b], got %s",
-                     fe_describe(r, e));
+                     json_is_array(e) ? arena_printf(r->tmp, "%zu values", json_array_size(e))
+                                      : fe_describe(r, e));
             continue;
         }
         int64_t b[2];

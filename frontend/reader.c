@@ -166,16 +166,29 @@ read_error(Reader *r, const char *path, const Loc *where, const char *why)
         diag_error(r->d, &(Loc){.file = r->file}, "cannot read file: %s", why);
 }
 
+/* size < 0: unknown (a pipe, cut off at the limit). */
 static void
-too_big(Reader *r, const char *path, const Loc *where, const char *size)
+too_big(Reader *r, const char *path, const Loc *where, int64_t size)
 {
-    Loc self = {.file = r->file};
-    if (!where)
-        where = &self;
-    diag_error(r->d, where,
-               "\"%s\" is larger than the limit of %" PRId64
-               " bytes%s (raise it with --max-file-size)",
-               path, r->lim->max_file_bytes, size);
+    int64_t lim = r->lim->max_file_bytes;
+    if (where && size >= 0)
+        diag_error(r->d, where,
+                   "\"%s\" (%" PRId64 " bytes) exceeds the limit of %" PRId64
+                   " bytes (raise it with --max-file-size)",
+                   path, size, lim);
+    else if (where)
+        diag_error(r->d, where,
+                   "\"%s\" exceeds the limit of %" PRId64 " bytes (raise it with --max-file-size)",
+                   path, lim);
+    else if (size >= 0)
+        diag_error(r->d, &(Loc){.file = r->file},
+                   "file of %" PRId64 " bytes exceeds the limit of %" PRId64
+                   " bytes (raise it with --max-file-size)",
+                   size, lim);
+    else
+        diag_error(r->d, &(Loc){.file = r->file},
+                   "input exceeds the limit of %" PRId64 " bytes (raise it with --max-file-size)",
+                   lim);
 }
 
 char *
@@ -197,8 +210,7 @@ fe_read_file(Reader *r, const char *path, const Loc *where, size_t *len)
             return NULL;
         }
         if (S_ISREG(st.st_mode) && (int64_t)st.st_size > limit) {
-            too_big(r, is_stdin ? "<stdin>" : path, where,
-                    arena_printf(r->tmp, " (it has %lld)", (long long)st.st_size));
+            too_big(r, path, where, (int64_t)st.st_size);
             if (!is_stdin)
                 fclose(f);
             return NULL;
@@ -220,7 +232,7 @@ fe_read_file(Reader *r, const char *path, const Loc *where, size_t *len)
         size_t got = fread(buf + n, 1, cap - n - 1, f);
         n += got;
         if ((int64_t)n > limit) {
-            too_big(r, is_stdin ? "<stdin>" : path, where, "");
+            too_big(r, path, where, -1);
             free(buf);
             if (!is_stdin)
                 fclose(f);

@@ -1,0 +1,2 @@
+void fir_taps(void);
+void fir_taps(void) {}

@@ -1,0 +1,24 @@
+# Golden-case tests of `tgc check` (included from tests/CMakeLists.txt):
+#   invalid/<name>  one per folder of testcases/invalid (tests/run_invalid.sh)
+#   valid/<name>    the example graphs (tests/run_valid.sh)
+#   cli             the command-line conventions (tests/run_cli.sh)
+#   valgrind        tgc check under valgrind on a handful of cases (label valgrind)
+if(NOT TARGET tgc)
+  return()
+endif()
+set(tgc_cases ${PROJECT_SOURCE_DIR}/testcases)
+file(GLOB tgc_invalid_cases LIST_DIRECTORIES true CONFIGURE_DEPENDS ${tgc_cases}/invalid/*)
+foreach(dir ${tgc_invalid_cases})
+  if(IS_DIRECTORY ${dir})
+    get_filename_component(case ${dir} NAME)
+    add_test(NAME invalid/${case}
+             COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/run_invalid.sh $<TARGET_FILE:tgc> ${dir})
+  endif()
+endforeach()
+foreach(case fir4 chain4 worked topcuoglu peft)
+  add_test(NAME valid/${case}
+           COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/run_valid.sh $<TARGET_FILE:tgc>
+                   ${tgc_cases}/${case})
+endforeach()
+add_test(NAME cli COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/run_cli.sh $<TARGET_FILE:tgc>
+                          ${tgc_cases})
