@@ -263,6 +263,15 @@ settings_from_env(Settings *s)
         s->trace = v;
 }
 
+/* a run that cannot start: the message goes to stderr and to the statistics */
+static void
+setup_error(const Settings *set, const char *err)
+{
+    snprintf(last_stats.report, sizeof last_stats.report, "mpirio: %s\n", err);
+    if (!set->quiet)
+        fputs(last_stats.report, stderr);
+}
+
 /* the run behind MPIRIO_Run and mpirio-run */
 int
 sim_run(int n, const char *platform, const Settings *set,
@@ -283,14 +292,15 @@ sim_run(int n, const char *platform, const Settings *set,
     if (!k)
         return 1;
     if (plat_load(&k->plat, platform, n, err, sizeof err) != 0) {
-        fprintf(stderr, "mpirio: %s\n", err);
+        setup_error(set, err);
         free(k);
         return 1;
     }
     k->pdsps = k->plat.boards * k->plat.dsps_per_board;
     if (n > k->pdsps) {
-        fprintf(stderr, "mpirio: platform \"%s\" has %d DSPs, %d requested\n", k->plat.name,
-                k->pdsps, n);
+        snprintf(err, sizeof err, "platform \"%s\" has %d DSPs, %d requested", k->plat.name,
+                 k->pdsps, n);
+        setup_error(set, err);
         plat_free(&k->plat);
         free(k);
         return 1;
@@ -300,7 +310,8 @@ sim_run(int n, const char *platform, const Settings *set,
     k->live = n;
     K = k;
     if (net_init(err, sizeof err) != 0) {
-        fprintf(stderr, "mpirio: %s\n", err);
+        setup_error(set, err);
+        net_free();
         plat_free(&k->plat);
         free(k);
         K = NULL;

@@ -1,0 +1,221 @@
+/* check_mpirio_platform.c: presets, the MST routes (Prim from board 0, ties to the
+ * lower board), the mesh rule above 64 DSPs, platform files, the trace. */
+#include <check.h>
+#include <jansson.h>
+#include <mpirio.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static MPIRIO_Stats st;
+static int used[4096][2], nused;
+static int src_rank, dst_rank, nd;
+
+/* one message src -> dst, then the board links it crossed */
+static void
+probe(int rank, void *arg)
+{
+    char b[100] = {0};
+    if (rank == src_rank)
+        MPIRIO_Send(b, 100, MPIRIO_BYTE, dst_rank, 0, MPIRIO_COMM_WORLD);
+    else if (rank == dst_rank) {
+        MPIRIO_Recv(b, 100, MPIRIO_BYTE, src_rank, 0, MPIRIO_COMM_WORLD, NULL);
+        MPIRIO_Traffic t;
+        MPIRIO_traffic(&t);
+        nused = 0;
+        for (int l = 0; l < t.nlinks; l++) {
+            MPIRIO_Link k;
+            MPIRIO_link_traffic(l, &k);
+            if (k.packets && k.from_kind == 1 && k.to_kind == 1) {
+                used[nused][0] = k.from;
+                used[nused][1] = k.to;
+                nused++;
+            }
+        }
+    }
+    if (rank == 0)
+        MPIRIO_Comm_size(MPIRIO_COMM_WORLD, &nd);
+}
+
+static int
+crossed(int a, int b)
+{
+    for (int i = 0; i < nused; i++)
+        if (used[i][0] == a && used[i][1] == b)
+            return 1;
+    return 0;
+}
+
+static void
+route(const char *plat, int n, int s, int d)
+{
+    src_rank = s, dst_rank = d;
+    ck_assert_int_eq(MPIRIO_Run(n, plat, MPIRIO_RUN_QUIET, probe, NULL), 0);
+    MPIRIO_Run_stats(&st);
+}
+
+START_TEST(ring_tree_is_0_1_2_and_0_3)
+{
+    route("bwdsp-4board", 16, 9, 13); /* board 2 -> board 3: 2-1-0-3 */
+    ck_assert_int_eq(nused, 3);
+    ck_assert(crossed(2, 1) && crossed(1, 0) && crossed(0, 3));
+}
+END_TEST
+
+START_TEST(mesh_tree_is_a_comb)
+{
+    /* 4x4 mesh: row 0 is a chain, each column hangs below it */
+    route("bwdsp-16board", 64, 63, 48); /* board 15 -> board 12 */
+    ck_assert_int_eq(nused, 9);
+    ck_assert(crossed(15, 11) && crossed(11, 7) && crossed(7, 3) && crossed(3, 2) &&
+              crossed(2, 1) && crossed(1, 0) && crossed(0, 4) && crossed(4, 8) &&
+              crossed(8, 12));
+    route("bwdsp-16board", 64, 20, 25); /* board 5 -> board 6: 5-1-2-6 */
+    ck_assert_int_eq(nused, 3);
+    ck_assert(crossed(5, 1) && crossed(1, 2) && crossed(2, 6));
+}
+END_TEST
+
+START_TEST(large_jobs_get_a_near_square_mesh)
+{
+    route(NULL, 256, 255, 0); /* 64 boards, 8x8: board 63 -> 0 up column 7, along row 0 */
+    ck_assert_int_eq(st.ndsps, 256);
+    ck_assert_int_eq(nd, 256);
+    ck_assert_int_eq(nused, 14);
+    ck_assert(crossed(63, 55) && crossed(7, 6) && crossed(1, 0));
+    route(NULL, 5, 4, 0); /* smallest preset: two boards */
+    ck_assert_int_eq(nused, 1);
+    ck_assert(crossed(1, 0));
+    route(NULL, 100, 99, 0); /* 25 boards, 5x5 */
+    ck_assert_int_eq(nused, 8);
+}
+END_TEST
+
+static char file[64];
+
+static int
+with_file(const char *body, int n)
+{
+    snprintf(file, sizeof file, "/tmp/mpirio-platform-%d.json", (int)getpid());
+    FILE *f = fopen(file, "w");
+    fputs(body, f);
+    fclose(f);
+    src_rank = 0, dst_rank = n - 1;
+    int rc = MPIRIO_Run(n, file, MPIRIO_RUN_QUIET, probe, NULL);
+    MPIRIO_Run_stats(&st);
+    unlink(file);
+    return rc;
+}
+
+START_TEST(platform_files)
+{
+    /* a chain 0-2-1 of two-DSP boards: DSP 5 is on board 2, DSP 3 on board 1 */
+    ck_assert_int_eq(with_file("{\"format\": \"tgc-platform/1\", \"boards\": 3, "
+                               "\"dsps_per_board\": 2, \"links\": [[0, 2], [2, 1]]}",
+                               6),
+                     0);
+    ck_assert_int_eq(nused, 1);
+    ck_assert(crossed(0, 2));
+    ck_assert_int_eq(with_file("{\"format\": \"tgc-platform/1\", \"boards\": 3, "
+                               "\"dsps_per_board\": 2, \"links\": [[0, 2], [2, 1]]}",
+                               4),
+                     0);
+    ck_assert(crossed(0, 2) && crossed(2, 1));
+    ck_assert_int_eq(with_file("{\"format\": \"tgc-platform/1\", \"boards\": 2,\n"
+                               "  \"links\": [[0, 1]],,}",
+                               2),
+                     1);
+    ck_assert_ptr_nonnull(strstr(st.report, ":2:"));
+    ck_assert_int_eq(with_file("{\"format\": \"tgc-graph/1\", \"boards\": 2}", 2), 1);
+    ck_assert_ptr_nonnull(strstr(st.report, "/format: error"));
+    ck_assert_int_eq(with_file("{\"format\": \"tgc-platform/1\", \"boards\": 2, "
+                               "\"links\": [[0, 5]]}",
+                               2),
+                     1);
+    ck_assert_ptr_nonnull(strstr(st.report, "/links/0: error"));
+    ck_assert_int_eq(with_file("{\"format\": \"tgc-platform/1\", \"boards\": 3, "
+                               "\"links\": [[0, 1]]}",
+                               9),
+                     1);
+    ck_assert_ptr_nonnull(strstr(st.report, "board 2 is not connected"));
+    ck_assert_int_eq(with_file("{\"format\": \"tgc-platform/1\", \"boards\": 1, "
+                               "\"send_overhead\": -4}",
+                               2),
+                     1);
+    ck_assert_ptr_nonnull(strstr(st.report, "/send_overhead: error"));
+    ck_assert_int_eq(MPIRIO_Run(2, "/nonexistent/p.json", MPIRIO_RUN_QUIET, probe, NULL), 1);
+    ck_assert_int_eq(MPIRIO_Run(2, "bwdsp-9board", MPIRIO_RUN_QUIET, probe, NULL), 1);
+    MPIRIO_Run_stats(&st);
+    ck_assert_ptr_nonnull(strstr(st.report, "unknown platform \"bwdsp-9board\""));
+}
+END_TEST
+
+START_TEST(file_parameters_change_the_timing)
+{
+    /* handshake 0, send_overhead 0: 100 bytes = one 126-byte packet, ser 115, so the
+     * data is in at 115 + (100 + 115) = 330, then recv_overhead 400 */
+    ck_assert_int_eq(with_file("{\"format\": \"tgc-platform/1\", \"boards\": 1, "
+                               "\"handshake\": 0, \"send_overhead\": 0}",
+                               2),
+                     0);
+    ck_assert_int_eq(st.cycles, 330 + 400);
+}
+END_TEST
+
+START_TEST(trace_is_chrome_json)
+{
+    char tf[64];
+    snprintf(tf, sizeof tf, "/tmp/mpirio-trace-%d.json", (int)getpid());
+    setenv("MPIRIO_TRACE", tf, 1);
+    route("bwdsp-2board", 8, 1, 6);
+    unsetenv("MPIRIO_TRACE");
+    json_error_t e;
+    json_t *j = json_load_file(tf, 0, &e);
+    ck_assert_msg(j != NULL, "%s:%d: %s", tf, e.line, e.text);
+    json_t *ev = json_object_get(j, "traceEvents");
+    ck_assert(json_is_array(ev));
+    int dsp_spans = 0, link_spans = 0, names = 0;
+    size_t i;
+    json_t *x;
+    json_array_foreach(ev, i, x)
+    {
+        const char *ph = json_string_value(json_object_get(x, "ph"));
+        int pid = (int)json_integer_value(json_object_get(x, "pid"));
+        if (strcmp(ph, "M") == 0)
+            names++;
+        else if (strcmp(ph, "X") == 0 && pid == 0)
+            dsp_spans++;
+        else if (strcmp(ph, "X") == 0 && pid == 1) {
+            link_spans++;
+            ck_assert(json_is_real(json_object_get(x, "ts")));
+        }
+    }
+    /* 2 process names, 8 DSP tracks, 2 * 8 + 2 link tracks */
+    ck_assert_int_eq(names, 2 + 8 + 18);
+    ck_assert_int_eq(link_spans, 3); /* one packet over three links */
+    ck_assert_int_ge(dsp_spans, 2);
+    json_decref(j);
+    unlink(tf);
+}
+END_TEST
+
+int
+main(void)
+{
+    Suite *s = suite_create("mpirio_platform");
+    TCase *tc = tcase_create("platform");
+    tcase_set_timeout(tc, 60);
+    tcase_add_test(tc, ring_tree_is_0_1_2_and_0_3);
+    tcase_add_test(tc, mesh_tree_is_a_comb);
+    tcase_add_test(tc, large_jobs_get_a_near_square_mesh);
+    tcase_add_test(tc, platform_files);
+    tcase_add_test(tc, file_parameters_change_the_timing);
+    tcase_add_test(tc, trace_is_chrome_json);
+    suite_add_tcase(s, tc);
+    SRunner *sr = srunner_create(s);
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
