@@ -245,9 +245,13 @@ typedef struct EvalResult {
     int nrec;          /* iterations recorded */
     int64_t *rec_iter; /* [nrec] which iterations, ascending */
     OpTime **op_time;  /* [ndsps][nrec * nops[d]]: op_time[d][r * nops[d] + k] */
-    MsgTime *msg_time; /* [nrec * nmsgs]: msg_time[r * nmsgs + m] */
+    MsgTime *msg_time; /* [nrec * nmsgs]: msg_time[r * nmsgs + m] is transfer (m, i), i =
+                          rec_iter[r]: sent in iteration i, received in i + delay; all -1
+                          when it never happens (skipped by a delay) */
     bool deadlock;
-    DeadStep *cycle; /* the blocking cycle, in order; ncycle steps */
+    DeadStep *cycle; /* the blocking cycle, in order; ncycle steps: pairs (the op a DSP
+                        is blocked at, the op of the next DSP it waits for), starting at
+                        the lowest DSP of the cycle */
     int ncycle;
 } EvalResult;
 
@@ -484,7 +488,8 @@ Evaluator *eval_new(const Graph *g, const Platform *p);
 void eval_free(Evaluator *ev);
 /* Schedule length in cycles, or -1 when the schedule deadlocks.  Allocates nothing. */
 int64_t eval_length(Evaluator *ev, const Sched *s);
-/* Full evaluation: fills r (arrays from arena a) with times of the iterations chosen by o,
+/* Full evaluation: fills r (arrays from arena a) with times of the iterations chosen by o
+ * (NULL records none; op times of instances a deadlock never reached are -1),
  * busy/idle per DSP and, on deadlock, the blocking cycle.  Returns 0, or -1 on deadlock. */
 int eval_run(const Sched *s, const EvalOpts *o, EvalResult *r, Arena *a);
 /* Writes a deadlock cycle as "DSP 0: RECV m3 (iteration 0) -> DSP 1: ..." into d. */
