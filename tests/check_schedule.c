@@ -561,6 +561,35 @@ START_TEST(search_budget_defaults)
 }
 END_TEST
 
+START_TEST(delay_edges_are_no_precedence_and_never_deadlock)
+{
+    /* The chain with a feedback edge s3 -> s0 of delay 1 (the next iteration's input). */
+    int64_t c[4] = {3000, 3000, 3000, 3000};
+    int e[4][3] = {{0, 1, 2000}, {1, 2, 2000}, {2, 3, 2000}, {3, 0, 64}};
+    Graph *g = mk_graph(4, 1, c, 4, e);
+    g->edges[3].delay = 1;
+    g->iterations = 100;
+    g->platform = plat_preset(g->arena, "bwdsp-1board");
+    ck_assert_int_eq(ir_graph_index(g), 0);
+    Diag *d = diag_new();
+    Sched *h;
+    double rank[4];
+    ck_assert_int_eq(sched_heft(g, g->platform, &h, rank, NULL, d), 0);
+    /* The delay edge adds nothing to s3's rank: it is an exit within the iteration. */
+    ck_assert_double_eq_tol(rank[3], 3000, 1e-9);
+    ck_assert_int_eq(h->nops[h->map[0]], 4);
+    ir_sched_free(h);
+    /* Every schedule the search keeps has been evaluated without deadlock. */
+    Sched *s = schedule_with_budget(g, -1);
+    int64_t len = length_of(s);
+    ck_assert_int_gt(len, 0);
+    ck_assert_int_le(len, 100 * 12000);
+    ir_sched_free(s);
+    diag_free(d);
+    ir_graph_free(g);
+}
+END_TEST
+
 static Suite *
 schedule_suite(void)
 {
@@ -579,6 +608,7 @@ schedule_suite(void)
     tcase_add_test(ls, search_never_moves_pinned_tasks);
     tcase_add_test(ls, search_is_deterministic_and_within_budget);
     tcase_add_test(ls, search_budget_defaults);
+    tcase_add_test(ls, delay_edges_are_no_precedence_and_never_deadlock);
     suite_add_tcase(s, ls);
     return s;
 }
