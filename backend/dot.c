@@ -281,3 +281,16 @@ cg_sched_dot(const Sched *s, const EvalResult *r)
     cg_path_free(s, &cp);
     return text;
 }
+
+int
+cg_critical_path(const Sched *s, const EvalResult *r, int *dsp, int *op)
+{
+    CritPath cp;
+    int n = cg_crit_path(s, r, &cp);
+    if (n > 0) {
+        memcpy(dsp, cp.dsp, (size_t)n * sizeof *dsp);
+        memcpy(op, cp.op, (size_t)n * sizeof *op);
+    }
+    cg_path_free(s, &cp);
+    return n;
+}

@@ -241,7 +241,8 @@ draw_panel(Buf *b, const Sched *s, const EvalResult *r, const Panel *pn,
                    l < s->ndsps ? (l % 2 ? "#f3f6fa" : "#ffffff")
                                 : (l % 2 ? "#f7f4fb" : "#fdfcfe"));
         if (l < s->ndsps) {
-            snprintf(lab, sizeof lab, "DSP %d", l);
+            snprintf(lab, sizeof lab, "DSP %d (%.0f%%)", l,
+                     r->length > 0 ? 100.0 * (double)r->busy[l] / (double)r->length : 0.0);
         } else {
             const Link *k = &links[l - s->ndsps];
             if (k->kind == LINK_UP)

@@ -271,8 +271,7 @@ fe_import_platform(Graph *g, const Options *opt, const Loc *loc, Diag *d)
             diag_error(d, loc, "%s", why);
             return -1;
         }
-        g->platform_ref = "inline";
-        p->name = "inline";
+        g->platform_ref = "inline"; /* written as {"name": "abstract", "dsps": N, ...} */
     }
     g->platform = p;
     return 0;

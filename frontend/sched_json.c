@@ -62,6 +62,22 @@ load_embedded_graph(Reader *r, json_t *root, const Options *opt)
     json_t *copy = json_copy(gv);
     if (!copy || json_object_set(copy, "platform", pv) != 0)
         ice("out of memory");
+    /* Kernel paths are relative to the schedule file's folder, as a graph's are to its.
+     */
+    json_t *kv = json_object_get(gv, "kernels");
+    if (json_is_object(kv) && r->base_dir) {
+        json_t *kc = json_copy(kv);
+        if (!kc || json_object_set_new(copy, "kernels", kc) != 0)
+            ice("out of memory");
+        static const char *const keys[] = {"source", "header"};
+        for (int i = 0; i < 2; i++) {
+            json_t *pathv = json_object_get(kc, keys[i]);
+            if (json_is_string(pathv))
+                json_object_set_new(
+                    kc, keys[i],
+                    json_string(fe_join(r->tmp, r->base_dir, json_string_value(pathv))));
+        }
+    }
     char *text = json_dumps(copy, JSON_COMPACT | JSON_PRESERVE_ORDER);
     json_decref(copy);
     if (!text)
@@ -331,6 +347,8 @@ fe_load_schedule(const char *path, const Options *opt, Graph **gout, Diag *d)
                 .file = strcmp(path, "-") == 0 ? "<stdin>" : path,
                 .lim = &opt->limits,
                 .tmp = arena_new()};
+    if (strcmp(path, "-") != 0)
+        r.base_dir = fe_dirname(r.tmp, path);
     int e0 = diag_errors(d);
     size_t len;
     char *text = fe_read_file(&r, path, NULL, &len);

@@ -511,5 +511,9 @@ char *cg_platform_json(const Platform *p);
 char *cg_sched_json(const Sched *s, const EvalResult *r);          /* tgc-schedule/1 */
 char *cg_sched_dot(const Sched *s, const EvalResult *r);           /* via cgraph */
 char *cg_sched_gantt(const Sched *s, const EvalResult *r);         /* SVG */
+/* The critical path of iteration 0, worked out from r's times: the chain of operations
+ * that determined the last finish.  dsp[] and op[] (room for every operation) receive it in
+ * execution order; returns its length, 0 when r does not record iteration 0. */
+int cg_critical_path(const Sched *s, const EvalResult *r, int *dsp, int *op);
 
 #endif /* TGC_IR_H */

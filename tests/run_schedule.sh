@@ -1,0 +1,77 @@
+#!/bin/sh
+# tests/run_schedule.sh TGC TESTCASES - `tgc schedule` and `tgc import` through the binary:
+# the schedule file's byte-identical round trip (--from), the dot and Gantt outputs, the
+# --json fields, and that a failed run writes no file.
+set -u
+tgc=$1
+cd "$2" || exit 1
+fail=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+check() { # MESSAGE COMMAND...: fail with MESSAGE unless COMMAND succeeds
+    msg=$1
+    shift
+    if ! "$@" >/dev/null; then
+        echo "FAIL: $msg"
+        fail=1
+    fi
+}
+
+# Schedule, write all three outputs, read the schedule back, write it again: same bytes.
+check "schedule fir4" "$tgc" schedule fir4/fir4.json -o "$tmp/a.json" --dot "$tmp/a.dot" \
+    --gantt "$tmp/a.svg" --search-budget 20
+check "schedule --from" "$tgc" schedule --from "$tmp/a.json" -o "$tmp/b.json" --json \
+    --dot "$tmp/b.dot"
+check "round trip is byte-identical" cmp -s "$tmp/a.json" "$tmp/b.json"
+check "the dot of the read-back schedule is the same" cmp -s "$tmp/a.dot" "$tmp/b.dot"
+# from another folder: kernel paths are relative to the schedule file
+mkdir "$tmp/sub"
+(cd "$tmp/sub" && "$tgc" schedule --from ../a.json -o ../c.json >/dev/null) ||
+    { echo "FAIL: --from in another folder"; fail=1; }
+check "round trip from another folder" cmp -s "$tmp/a.json" "$tmp/c.json"
+
+# --json: schedule_length equals the file's predicted length.
+"$tgc" schedule --from "$tmp/a.json" --json >"$tmp/summary.json"
+len=$(sed -n 's/^  "schedule_length": \([0-9]*\),$/\1/p' "$tmp/summary.json")
+want=$(sed -n 's/^    "schedule_length": \([0-9]*\),$/\1/p' "$tmp/a.json")
+[ -n "$len" ] && [ "$len" = "$want" ] ||
+    { echo "FAIL: --json schedule_length \"$len\", file has \"$want\""; fail=1; }
+grep -q '"critical_path": {' "$tmp/summary.json" || { echo "FAIL: no critical_path"; fail=1; }
+
+# The pictures: the SVG is an SVG with a lane per DSP; dot renders the graph.
+head -c 5 "$tmp/a.svg" | grep -q '^<svg ' || { echo "FAIL: gantt is not an SVG"; fail=1; }
+for d in 0 1 2 3; do
+    grep -q "class=\"lane\">DSP $d (" "$tmp/a.svg" || { echo "FAIL: no lane DSP $d"; fail=1; }
+done
+[ "$(grep -c 'subgraph cluster_dsp' "$tmp/a.dot")" -eq 4 ] ||
+    { echo "FAIL: the dot has not 4 DSP clusters"; fail=1; }
+if command -v dot >/dev/null 2>&1; then
+    check "dot -Tsvg renders the schedule" dot -Tsvg -o "$tmp/a.dot.svg" "$tmp/a.dot"
+fi
+
+# A failed run writes nothing (a graph with a zero-delay cycle is bad input).
+"$tgc" schedule invalid/cycle-of-three/input.json -o "$tmp/x.json" --dot "$tmp/x.dot" \
+    --gantt "$tmp/x.svg" >/dev/null 2>&1
+rc=$?
+[ "$rc" -eq 1 ] || { echo "FAIL: bad graph: exit $rc, expected 1"; fail=1; }
+[ -e "$tmp/x.json" ] || [ -e "$tmp/x.dot" ] || [ -e "$tmp/x.svg" ] &&
+    { echo "FAIL: a failed schedule wrote a file"; fail=1; }
+"$tgc" schedule >/dev/null 2>&1
+[ $? -eq 2 ] || { echo "FAIL: schedule without a graph is not a usage error"; fail=1; }
+
+# Import: stg and dot to tgc-graph/1, then schedule the result on 3 abstract DSPs.
+check "import stg" "$tgc" import stg import/small.stg -o "$tmp/small.json" --dsps 3
+check "schedule the imported graph" "$tgc" schedule "$tmp/small.json" -o "$tmp/s.json"
+grep -q '"dsps": 3' "$tmp/s.json" || { echo "FAIL: imported platform"; fail=1; }
+"$tgc" import dot import/small.dot >"$tmp/dot.json" || { echo "FAIL: import dot"; fail=1; }
+grep -q '"bytes": 7' "$tmp/dot.json" || { echo "FAIL: dot edge weights"; fail=1; }
+err=$("$tgc" import stg import/bad_number.stg -o "$tmp/bad.json" 2>&1)
+rc=$?
+[ "$rc" -eq 1 ] && [ "$err" = 'import/bad_number.stg:4:6: error: expected an integer, found "x"' ] ||
+    { echo "FAIL: import error: exit $rc: $err"; fail=1; }
+[ -e "$tmp/bad.json" ] && { echo "FAIL: a failed import wrote a file"; fail=1; }
+"$tgc" import csv import/small.stg >/dev/null 2>&1
+[ $? -eq 2 ] || { echo "FAIL: unknown format is not a usage error"; fail=1; }
+
+exit $fail

@@ -1,0 +1,363 @@
+/*
+ * tools/cmd_schedule.c - `tgc schedule GRAPH` / `tgc schedule --from SCHEDULE`: maps and
+ * orders the tasks (HEFT, then the local search over all iterations), inserts the
+ * messages, evaluates the schedule and prints a summary (docs/cli.md lists the fields);
+ * writes the schedule as tgc-schedule/1 (-o), Graphviz dot (--dot) and a Gantt SVG
+ * (--gantt).
+ *
+ * Every output is built in memory first and written only when the run succeeded, each
+ * through cli_write_file (a temporary file, then rename): a failed run writes nothing.
+ * `--from` reads a schedule file back; writing it again with -o gives the same bytes.
+ */
+#define _XOPEN_SOURCE 700 /* realpath */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+enum { O_BUDGET, O_DOT, O_GANTT, O_FROM, O_ALGO };
+static const CliOption own[] = {
+    {"search-budget", "N",
+     "local-search evaluations after HEFT (default: from the graph's size; 0 = HEFT "
+     "only)"},
+    {"dot", "FILE", "write the schedule as Graphviz dot (render with dot -Tsvg)"},
+    {"gantt", "FILE", "write the predicted timeline as an SVG Gantt chart"},
+    {"from", "FILE", "read a tgc-schedule/1 file instead of scheduling a graph"},
+    {"algo", "NAME", "list scheduler: heft (default) or peft"},
+    {NULL, NULL, NULL},
+};
+
+static const CliSpec spec = {
+    "schedule",
+    "GRAPH",
+    "Map and order the tasks of a task graph on the DSPs of its platform "
+    "(insertion-based\n"
+    "HEFT, refined by a local search whose objective is the evaluated length over all\n"
+    "iterations), insert one message per edge across DSPs, evaluate the schedule with "
+    "the\n"
+    "execution model and print a summary: schedule length in cycles and microseconds,\n"
+    "messages and bytes, per-DSP utilisation and the critical path of iteration 0.\n"
+    "With --from, the schedule is read from a tgc-schedule/1 file (its own graph and\n"
+    "platform) and evaluated again; -o then writes the same bytes.\n",
+    CLI_OUTPUT | CLI_PLATFORM | CLI_ITERATIONS | CLI_LIMITS | CLI_JSON,
+    own,
+    0,
+    1,
+};
+
+static const char *
+op_text(const Sched *s, int d, int k, char *buf, size_t n)
+{
+    Op o = s->ops[d][k];
+    if (o.kind == OP_COMPUTE)
+        snprintf(buf, n, "%s", s->g->tasks[o.ref].id);
+    else if (o.kind == OP_SEND)
+        snprintf(buf, n, "send m%d", o.ref);
+    else
+        snprintf(buf, n, "recv m%d", o.ref);
+    return buf;
+}
+
+typedef struct Summary {
+    int nmsgs, aggregated, pipelined;
+    int64_t bytes; /* carried by messages per iteration */
+    int npath;
+    int *pdsp, *pop;
+    int64_t path_end; /* finish of the path's last operation (iteration 0) */
+} Summary;
+
+static void
+summarize(const Sched *s, const EvalResult *r, Summary *sm)
+{
+    memset(sm, 0, sizeof *sm);
+    sm->nmsgs = s->nmsgs;
+    for (int m = 0; m < s->nmsgs; m++) {
+        sm->aggregated += s->msgs[m].nedges > 1;
+        sm->pipelined += s->msgs[m].pipelined;
+        sm->bytes += s->msgs[m].bytes;
+    }
+    int total = 0;
+    for (int d = 0; d < s->ndsps; d++)
+        total += s->nops[d];
+    sm->pdsp = malloc(((size_t)total + 1) * sizeof *sm->pdsp);
+    sm->pop = malloc(((size_t)total + 1) * sizeof *sm->pop);
+    if (!sm->pdsp || !sm->pop)
+        ice("out of memory");
+    sm->npath = cg_critical_path(s, r, sm->pdsp, sm->pop);
+    if (sm->npath > 0) {
+        int d = sm->pdsp[sm->npath - 1], k = sm->pop[sm->npath - 1];
+        for (int i = 0; i < r->nrec; i++)
+            if (r->rec_iter[i] == 0)
+                sm->path_end = r->op_time[d][i * s->nops[d] + k].end;
+    }
+}
+
+static double
+percent(int64_t part, int64_t whole)
+{
+    return whole > 0 ? 100.0 * (double)part / (double)whole : 0.0;
+}
+
+static void
+print_text(const Sched *s, const EvalResult *r, const Summary *sm)
+{
+    const Graph *g = s->g;
+    const Platform *p = s->p;
+    printf("%s: schedule of graph \"%s\" on %s (%d DSPs), %" PRId64 " iteration%s\n",
+           g->file, g->name, p->name, s->ndsps, g->iterations,
+           g->iterations == 1 ? "" : "s");
+    printf("  schedule length  %" PRId64 " cycles (%.3f us)\n", r->length,
+           plat_cycles_to_us(p, r->length));
+    if (g->iterations > 1)
+        printf("  per iteration    %.1f cycles on average\n",
+               (double)r->length / (double)g->iterations);
+    printf("  messages         %d (%d aggregated, %d pipelined), %" PRId64
+           " bytes per iteration\n",
+           sm->nmsgs, sm->aggregated, sm->pipelined, sm->bytes);
+    for (int d = 0; d < s->ndsps; d++) {
+        int ntasks = 0;
+        for (int k = 0; k < s->nops[d]; k++)
+            ntasks += s->ops[d][k].kind == OP_COMPUTE;
+        printf("  DSP %-3d          busy %5.1f%%  compute %5.1f%%  %d task%s\n", d,
+               percent(r->busy[d], r->length), percent(r->compute[d], r->length), ntasks,
+               ntasks == 1 ? "" : "s");
+    }
+    if (sm->npath > 0) {
+        printf("  critical path    iteration 0, finishes at %" PRId64 ":", sm->path_end);
+        int last = -1;
+        for (int i = 0; i < sm->npath; i++) {
+            char buf[256];
+            if (sm->pdsp[i] != last)
+                printf("%s DSP %d:", i ? " |" : "", sm->pdsp[i]);
+            last = sm->pdsp[i];
+            printf(" %s", op_text(s, sm->pdsp[i], sm->pop[i], buf, sizeof buf));
+        }
+        printf("\n");
+    }
+}
+
+static json_t *
+to_json(const Sched *s, const EvalResult *r, const Summary *sm)
+{
+    const Graph *g = s->g;
+    const Platform *p = s->p;
+    json_t *plat = json_object();
+    json_object_set_new(plat, "name", json_string(p->name));
+    json_object_set_new(plat, "model",
+                        json_string(p->model == MODEL_ABSTRACT ? "abstract" : "bwdsp"));
+    json_object_set_new(plat, "dsps", json_integer(p->ndsps));
+    json_object_set_new(plat, "boards", json_integer(p->nboards));
+    json_t *o = json_object();
+    json_object_set_new(o, "file", json_string(g->file));
+    json_object_set_new(o, "name", json_string(g->name));
+    json_object_set_new(o, "platform", plat);
+    json_object_set_new(o, "iterations", json_integer(g->iterations));
+    json_object_set_new(o, "schedule_length", json_integer(r->length));
+    json_object_set_new(o, "schedule_length_us",
+                        json_real(plat_cycles_to_us(p, r->length)));
+    json_object_set_new(o, "messages", json_integer(sm->nmsgs));
+    json_object_set_new(o, "aggregated", json_integer(sm->aggregated));
+    json_object_set_new(o, "pipelined", json_integer(sm->pipelined));
+    json_object_set_new(o, "bytes", json_integer(sm->bytes));
+    json_t *dsps = json_array();
+    for (int d = 0; d < s->ndsps; d++) {
+        json_t *jd = json_object(), *tasks = json_array();
+        for (int k = 0; k < s->nops[d]; k++)
+            if (s->ops[d][k].kind == OP_COMPUTE)
+                json_array_append_new(tasks, json_string(g->tasks[s->ops[d][k].ref].id));
+        json_object_set_new(jd, "dsp", json_integer(d));
+        json_object_set_new(jd, "tasks", tasks);
+        json_object_set_new(jd, "busy", json_integer(r->busy[d]));
+        json_object_set_new(jd, "compute", json_integer(r->compute[d]));
+        json_object_set_new(jd, "idle", json_integer(r->idle[d]));
+        json_object_set_new(
+            jd, "utilisation",
+            json_real(r->length > 0 ? (double)r->busy[d] / (double)r->length : 0.0));
+        json_array_append_new(dsps, jd);
+    }
+    json_object_set_new(o, "dsps", dsps);
+    json_t *path = json_array();
+    for (int i = 0; i < sm->npath; i++) {
+        static const char *const kinds[] = {"compute", "send", "recv"};
+        Op op = s->ops[sm->pdsp[i]][sm->pop[i]];
+        json_t *step = json_object();
+        json_object_set_new(step, "dsp", json_integer(sm->pdsp[i]));
+        json_object_set_new(step, "kind", json_string(kinds[op.kind]));
+        if (op.kind == OP_COMPUTE)
+            json_object_set_new(step, "task", json_string(g->tasks[op.ref].id));
+        else
+            json_object_set_new(step, "message", json_integer(op.ref));
+        json_array_append_new(path, step);
+    }
+    json_t *cp = json_object();
+    json_object_set_new(cp, "end", json_integer(sm->path_end));
+    json_object_set_new(cp, "ops", path);
+    json_object_set_new(o, "critical_path", cp);
+    return o;
+}
+
+/* The path of `target` relative to the folder of file `out` (both made canonical with
+ * realpath), in a; NULL when either cannot be resolved.  Kernel paths in a schedule file
+ * are relative to the file, so the file can be moved with its kernels or read from
+ * another folder. */
+static const char *
+relative_to(Arena *a, const char *out, const char *target)
+{
+    const char *slash = strrchr(out, '/');
+    char *dir =
+        slash ? arena_strndup(a, out, (size_t)(slash - out) + (slash == out)) : ".";
+    char *from = realpath(dir, NULL), *to = realpath(target, NULL);
+    const char *rel = NULL;
+    if (from && to) {
+        /* the longest common prefix that ends at a component boundary */
+        size_t i = 0, common = 0;
+        while (from[i] && from[i] == to[i]) {
+            i++;
+            if (from[i] == '/' || (from[i] == 0 && (to[i] == '/' || to[i] == 0)))
+                common = i;
+        }
+        if (strcmp(from, "/") == 0)
+            common = 0;
+        int ups = 0;
+        for (const char *c = from + common; *c; c++)
+            ups += *c == '/';
+        char *buf = arena_alloc(a, (size_t)ups * 3 + strlen(to) + 2), *w = buf;
+        for (int k = 0; k < ups; k++, w += 3)
+            memcpy(w, "../", 3);
+        strcpy(w, to + common + (to[common] == '/'));
+        rel = buf;
+    }
+    free(from);
+    free(to);
+    return rel;
+}
+
+/* cg_sched_json with the kernel paths written relative to the output file. */
+static char *
+sched_json_for(Sched *s, const EvalResult *r, const char *out, Arena *a)
+{
+    Graph *g = (Graph *)s->g;
+    const char *src = g->kernels_source, *hdr = g->kernels_header;
+    if (strcmp(out, "-") != 0) {
+        const char *x;
+        if (src && (x = relative_to(a, out, src)))
+            g->kernels_source = x;
+        if (hdr && (x = relative_to(a, out, hdr)))
+            g->kernels_header = x;
+    }
+    char *text = cg_sched_json(s, r);
+    g->kernels_source = src;
+    g->kernels_header = hdr;
+    return text;
+}
+
+/* One output to write: its path (NULL = not asked for) and its text. */
+typedef struct Output {
+    const char *path;
+    char *text;
+} Output;
+
+int
+cmd_schedule(int argc, char **argv)
+{
+    Cli c;
+    int status;
+    if (!cli_parse(&c, &spec, argc, argv, &status))
+        return status;
+    const char *from = c.val[O_FROM];
+    if (from && c.nargs > 0) {
+        cli_free(&c);
+        return cli_usage(&spec, "give either a GRAPH or --from SCHEDULE, not both");
+    }
+    if (!from && c.nargs != 1) {
+        cli_free(&c);
+        return cli_usage(&spec, "missing the GRAPH operand (or --from SCHEDULE)");
+    }
+    if (from && (c.opt.platform || c.opt.dsps)) {
+        cli_free(&c);
+        return cli_usage(&spec, "--from takes the platform of the schedule file; "
+                                "--platform and --dsps do not apply");
+    }
+    if (c.val[O_BUDGET] && !cli_int_value(&spec, "--search-budget", c.val[O_BUDGET], 0,
+                                          INT64_C(1000000000), &c.opt.search_budget)) {
+        cli_free(&c);
+        return TGC_EXIT_USAGE;
+    }
+    SchedAlgo algo = SCHED_HEFT;
+    if (c.val[O_ALGO]) {
+        if (strcmp(c.val[O_ALGO], "peft") == 0)
+            algo = SCHED_PEFT;
+        else if (strcmp(c.val[O_ALGO], "heft") != 0) {
+            cli_free(&c);
+            return cli_usage(&spec, "--algo must be heft or peft, got \"%s\"",
+                             c.val[O_ALGO]);
+        }
+    }
+    Output out[3] = {{c.output, NULL}, {c.val[O_DOT], NULL}, {c.val[O_GANTT], NULL}};
+    int to_stdout = 0;
+    for (int i = 0; i < 3; i++)
+        to_stdout += out[i].path && strcmp(out[i].path, "-") == 0;
+    if (to_stdout > 1 || (to_stdout && c.json)) {
+        cli_free(&c);
+        return cli_usage(&spec, "only one of -o, --dot, --gantt and --json can use the "
+                                "standard output");
+    }
+
+    Diag *d = diag_new();
+    Graph *g = NULL;
+    Sched *s = NULL;
+    Arena *a = arena_new();
+    EvalResult r;
+    status = TGC_EXIT_INPUT;
+    if (from) {
+        s = fe_load_schedule(from, &c.opt, &g, d);
+    } else if ((g = fe_load_graph(c.args[0], &c.opt, d))) {
+        Unit u = {.g = g, .p = g->platform, .opt = &c.opt};
+        if (pass_schedule_with(&u, algo, d) == 0)
+            s = u.s;
+    }
+    if (!s)
+        goto done;
+    /* The Gantt chart shows the first two and the last two iterations; the one before the
+     * last two fills the DSPs that are still in it (the pipeline across DSPs). */
+    EvalOpts eo = {.first = 2, .last = 3};
+    if (eval_run(s, &eo, &r, a) != 0) {
+        eval_report_deadlock(s, &r, d);
+        goto done;
+    }
+    if (out[0].path)
+        out[0].text = sched_json_for(s, &r, out[0].path, a);
+    if (out[1].path)
+        out[1].text = cg_sched_dot(s, &r);
+    if (out[2].path)
+        out[2].text = cg_sched_gantt(s, &r);
+    Summary sm;
+    summarize(s, &r, &sm);
+    json_t *js = c.json ? to_json(s, &r, &sm) : NULL;
+    status = TGC_EXIT_OK;
+    for (int i = 0; i < 3 && status == TGC_EXIT_OK; i++)
+        if (out[i].path)
+            status = cli_write_file(out[i].path, out[i].text, strlen(out[i].text));
+    if (status == TGC_EXIT_OK) {
+        if (js)
+            status = cli_print_json(js);
+        else if (!to_stdout)
+            print_text(s, &r, &sm);
+    }
+    json_decref(js);
+    free(sm.pdsp);
+    free(sm.pop);
+
+done:
+    if (cli_report(d) && status == TGC_EXIT_OK)
+        status = TGC_EXIT_INPUT;
+    for (int i = 0; i < 3; i++)
+        free(out[i].text);
+    ir_sched_free(s);
+    ir_graph_free(g);
+    arena_free(a);
+    diag_free(d);
+    cli_free(&c);
+    return status;
+}
