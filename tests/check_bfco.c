@@ -1,0 +1,617 @@
+/* tests/check_bfco.c - BFCO and its baselines (passes/bfco.c, passes/baselines.c).
+ *
+ * The seed's three deadlock causes (testcases/bfco/fig1*): each merge deadlocks without
+ * repair (the evaluator says so) and is repaired by the mechanism the seed names.  A
+ * property test over random graphs and random particles: every repaired particle has an
+ * acyclic merged graph, a schedule order without a zero-shift cycle, and the evaluator finds
+ * no deadlock; ma and cp never deadlock; BFCO is never worse than none, ma and cp.  The
+ * number of random graphs is TGC_BFCO_GRAPHS (default 500; docs/bfco.md shows a longer run).
+ *
+ * The acyclicity checks here are written independently of passes/bfco.c. */
+#include <check.h>
+#include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bfco_int.h"
+#include "gen_graph.h"
+#include "ir.h"
+
+#ifndef TGC_TESTCASES
+#define TGC_TESTCASES "testcases"
+#endif
+
+/* ---- independent checks ---------------------------------------------------------------- */
+
+/* Kahn on an edge list; true when acyclic. */
+static bool
+acyclic(int n, int ne, const int *eu, const int *ev)
+{
+    int *deg = calloc((size_t)n + 1, sizeof *deg), *q = calloc((size_t)n + 1, sizeof *q);
+    for (int i = 0; i < ne; i++)
+        deg[ev[i]]++;
+    int nq = 0;
+    for (int i = 0; i < n; i++)
+        if (!deg[i])
+            q[nq++] = i;
+    for (int k = 0; k < nq; k++)
+        for (int i = 0; i < ne; i++) /* quadratic, fine for tests */
+            if (eu[i] == q[k] && --deg[ev[i]] == 0)
+                q[nq++] = ev[i];
+    free(deg);
+    free(q);
+    return nq == n;
+}
+
+/* The merged dependence graph: tasks, SEND and RECV node per message. */
+static bool
+merged_acyclic(const Sched *s)
+{
+    const Graph *g = s->g;
+    int T = g->ntasks, M = s->nmsgs, n = T + 2 * M, ne = 0;
+    int *eu = calloc((size_t)2 * g->nedges + M + 1, sizeof *eu);
+    int *ev = calloc((size_t)2 * g->nedges + M + 1, sizeof *ev);
+    for (int e = 0; e < g->nedges; e++) {
+        const Edge *E = &g->edges[e];
+        int m = s->edge_msg[e];
+        if (m < 0) {
+            if (E->delay == 0) {
+                eu[ne] = E->from;
+                ev[ne++] = E->to;
+            }
+        } else {
+            eu[ne] = E->from;
+            ev[ne++] = T + m;
+            eu[ne] = T + M + m;
+            ev[ne++] = E->to;
+        }
+    }
+    for (int m = 0; m < M; m++)
+        if (s->msgs[m].delay == 0) {
+            eu[ne] = T + m;
+            ev[ne++] = T + M + m;
+        }
+    bool ok = acyclic(n, ne, eu, ev);
+    free(eu);
+    free(ev);
+    return ok;
+}
+
+/* Program order plus send -> receive of zero-delay messages (DESIGN.md section 3: a
+ * deadlock is a cycle of zero iteration shift). */
+static bool
+order_acyclic(const Sched *s)
+{
+    int n = 0;
+    int *base = calloc((size_t)s->ndsps + 1, sizeof *base);
+    for (int d = 0; d < s->ndsps; d++) {
+        base[d] = n;
+        n += s->nops[d];
+    }
+    int *eu = calloc((size_t)n + s->nmsgs + 1, sizeof *eu);
+    int *ev = calloc((size_t)n + s->nmsgs + 1, sizeof *ev);
+    int *sn = calloc((size_t)s->nmsgs + 1, sizeof *sn), *rn = calloc((size_t)s->nmsgs + 1, sizeof *rn);
+    int ne = 0;
+    for (int d = 0; d < s->ndsps; d++)
+        for (int k = 0; k < s->nops[d]; k++) {
+            if (k > 0) {
+                eu[ne] = base[d] + k - 1;
+                ev[ne++] = base[d] + k;
+            }
+            Op o = s->ops[d][k];
+            if (o.kind == OP_SEND)
+                sn[o.ref] = base[d] + k;
+            else if (o.kind == OP_RECV)
+                rn[o.ref] = base[d] + k;
+        }
+    for (int m = 0; m < s->nmsgs; m++)
+        if (s->msgs[m].delay == 0) {
+            eu[ne] = sn[m];
+            ev[ne++] = rn[m];
+        }
+    bool ok = acyclic(n, ne, eu, ev);
+    free(base);
+    free(eu);
+    free(ev);
+    free(sn);
+    free(rn);
+    return ok;
+}
+
+static int64_t
+length(const Sched *s)
+{
+    Evaluator *ev = eval_new(s->g, s->p);
+    int64_t L = eval_length(ev, s);
+    eval_free(ev);
+    return L;
+}
+
+static bool
+valid(const Sched *s)
+{
+    Diag *d = diag_new();
+    int rc = ir_sched_verify(s, d);
+    if (rc)
+        fprintf(stderr, "%s", diag_text(d));
+    diag_free(d);
+    return rc == 0;
+}
+
+static int
+count_merged(const Sched *s)
+{
+    int n = 0;
+    for (int m = 0; m < s->nmsgs; m++)
+        n += s->msgs[m].nedges > 1;
+    return n;
+}
+
+/* The base schedule: tasks in the given order per DSP (mapping in map), then comm_insert. */
+static Sched *
+base_sched(const Graph *g, const int *map, const int *order)
+{
+    Sched *s = ir_sched_new(g, g->platform);
+    for (int t = 0; t < g->ntasks; t++)
+        s->map[t] = map[t];
+    for (int i = 0; i < g->ntasks; i++)
+        ir_sched_push_op(s, map[order[i]], OP_COMPUTE, order[i]);
+    comm_insert(s);
+    return s;
+}
+
+/* ---- the seed's three deadlock causes ------------------------------------------------- */
+
+typedef struct Case {
+    Graph *g;
+    Sched *base;
+    int *group;
+    const char *repair;
+    json_t *doc;
+} Case;
+
+static void
+load_case(Case *c, const char *name)
+{
+    char path[512];
+    Options opt;
+    memset(&opt, 0, sizeof opt);
+    opt.limits = ir_default_limits();
+    Diag *d = diag_new();
+    snprintf(path, sizeof path, "%s/bfco/%s/graph.json", TGC_TESTCASES, name);
+    c->g = fe_load_graph(path, &opt, d);
+    if (!c->g)
+        fprintf(stderr, "%s", diag_text(d));
+    ck_assert_ptr_nonnull(c->g);
+    diag_free(d);
+    const Graph *g = c->g;
+    int *map = calloc((size_t)g->ntasks, sizeof *map), *ord = calloc((size_t)g->ntasks, sizeof *ord);
+    for (int t = 0; t < g->ntasks; t++) {
+        map[t] = g->tasks[t].dsp;
+        ord[t] = t; /* file order per DSP */
+    }
+    c->base = base_sched(g, map, ord);
+    free(map);
+    free(ord);
+    snprintf(path, sizeof path, "%s/bfco/%s/merge.json", TGC_TESTCASES, name);
+    json_error_t err;
+    c->doc = json_load_file(path, 0, &err);
+    ck_assert_ptr_nonnull(c->doc);
+    c->repair = json_string_value(json_object_get(c->doc, "repair"));
+    ck_assert_ptr_nonnull(c->repair);
+    c->group = calloc((size_t)c->base->nmsgs + 1, sizeof *c->group);
+    for (int m = 0; m < c->base->nmsgs; m++) {
+        const Edge *e = &g->edges[c->base->msgs[m].edges[0]];
+        char key[128];
+        snprintf(key, sizeof key, "%s->%s", g->tasks[e->from].id, g->tasks[e->to].id);
+        c->group[m] = 1000 + m;
+        size_t i, j;
+        json_t *grp, *x;
+        json_array_foreach(json_object_get(c->doc, "merge"), i, grp)
+        {
+            json_array_foreach(grp, j, x)
+            {
+                if (strcmp(json_string_value(x), key) == 0)
+                    c->group[m] = (int)i;
+            }
+        }
+    }
+}
+
+static void
+free_case(Case *c)
+{
+    ir_sched_free(c->base);
+    ir_graph_free(c->g);
+    free(c->group);
+    json_decref(c->doc);
+}
+
+static void
+run_case(const char *name)
+{
+    Case c;
+    load_case(&c, name);
+    ck_assert(valid(c.base));
+    ck_assert_int_gt(length(c.base), 0);
+    int wanted = 0;
+    for (int m = 0; m < c.base->nmsgs; m++)
+        for (int k = 0; k < m; k++)
+            if (c.group[k] == c.group[m]) {
+                wanted++;
+                break;
+            }
+    ck_assert_int_gt(wanted, 0);
+
+    /* Without repair: the merge deadlocks, and the evaluator reports the cycle. */
+    Sched *naive = opt_merge(c.base, c.group, false, NULL);
+    ck_assert_ptr_nonnull(naive);
+    ck_assert_int_eq(naive->nmsgs, c.base->nmsgs - wanted);
+    ck_assert_int_eq(length(naive), -1);
+    Arena *a = arena_new();
+    EvalResult r;
+    memset(&r, 0, sizeof r);
+    EvalOpts o = {0, 0};
+    ck_assert_int_eq(eval_run(naive, &o, &r, a), -1);
+    ck_assert(r.deadlock);
+    ck_assert_int_gt(r.ncycle, 1);
+    arena_free(a);
+
+    /* With repair: valid, deadlock-free, by the named mechanism. */
+    int released = -1;
+    Sched *fixed = opt_merge(c.base, c.group, true, &released);
+    ck_assert_ptr_nonnull(fixed);
+    ck_assert(valid(fixed));
+    ck_assert(merged_acyclic(fixed));
+    ck_assert(order_acyclic(fixed));
+    ck_assert_int_gt(length(fixed), 0);
+    if (strcmp(c.repair, "order") == 0) {
+        /* the merge is kept; only operations moved */
+        ck_assert_int_eq(released, 0);
+        ck_assert_int_eq(fixed->nmsgs, naive->nmsgs);
+        ck_assert(!order_acyclic(naive));
+        ck_assert(merged_acyclic(naive));
+    } else {
+        ck_assert_int_ge(released, 1);
+        ck_assert_int_lt(released, wanted);
+        ck_assert_int_ge(count_merged(fixed), 1); /* not everything was given up */
+        if (strcmp(c.repair, "cycle") == 0)
+            ck_assert(!merged_acyclic(naive));
+    }
+    ir_sched_free(naive);
+    ir_sched_free(fixed);
+    free_case(&c);
+}
+
+START_TEST(fig1a_path_between_merged_receives)
+{
+    run_case("fig1a");
+}
+END_TEST
+
+START_TEST(fig1d_indirect_cycle)
+{
+    run_case("fig1d");
+}
+END_TEST
+
+START_TEST(fig1e_order_conflict)
+{
+    run_case("fig1e");
+}
+END_TEST
+
+START_TEST(path_pairs_are_fixed_out_of_the_bits)
+{
+    Case c;
+    load_case(&c, "fig1a");
+    Space *sp = bfco_space_new(c.base);
+    /* a->b (0), c->e (2) and f->g (3) share DSPs 0 -> 1; a->b reaches c->e */
+    ck_assert(bfco_path(sp, 0, 2));
+    ck_assert(!bfco_path(sp, 0, 3));
+    ck_assert(!bfco_path(sp, 2, 3));
+    ck_assert_int_eq(sp->nbits, 2);
+    bfco_space_free(sp);
+    free_case(&c);
+}
+END_TEST
+
+/* ---- random graphs --------------------------------------------------------------------- */
+
+static uint64_t
+mix(uint64_t *s)
+{
+    uint64_t z = (*s += UINT64_C(0x9E3779B97F4A7C15));
+    z = (z ^ (z >> 30)) * UINT64_C(0xBF58476D1CE4E5B9);
+    z = (z ^ (z >> 27)) * UINT64_C(0x94D049BB133111EB);
+    return z ^ (z >> 31);
+}
+
+static int
+rint_(uint64_t *s, int lo, int hi)
+{
+    return lo + (int)(mix(s) % (uint64_t)(hi - lo + 1));
+}
+
+/* Graph number i: random size, shape, costs, delays, mapping; order = topological. */
+static Sched *
+random_base(int i, Graph **gout)
+{
+    uint64_t s = UINT64_C(77) + (uint64_t)i * 1000003u;
+    GenSpec gs = {.tasks = rint_(&s, 4, 28), .shape = (GenShape)rint_(&s, 0, 2),
+                  .max_preds = rint_(&s, 1, 3), .skip = 0.4, .width = rint_(&s, 2, 5),
+                  .cycles_lo = 200, .cycles_hi = rint_(&s, 500, 8000), .bytes_lo = 8,
+                  .bytes_hi = rint_(&s, 16, 3000), .delay_frac = rint_(&s, 0, 3) == 0 ? 0.2 : 0,
+                  .iterations = rint_(&s, 1, 6),
+                  .platform = rint_(&s, 0, 3) == 0 ? "bwdsp-2board" : "bwdsp-1board",
+                  .seed = (uint64_t)i + 1};
+    Graph *g = gen_graph(&gs, "random");
+    ck_assert_ptr_nonnull(g);
+    int nd = rint_(&s, 2, g->platform->ndsps);
+    int *map = calloc((size_t)g->ntasks, sizeof *map);
+    for (int t = 0; t < g->ntasks; t++)
+        map[t] = rint_(&s, 0, nd - 1);
+    Sched *b = base_sched(g, map, g->topo);
+    free(map);
+    *gout = g;
+    return b;
+}
+
+static int
+ngraphs(void)
+{
+    const char *e = getenv("TGC_BFCO_GRAPHS");
+    int n = e ? atoi(e) : 500;
+    return n > 0 ? n : 500;
+}
+
+START_TEST(random_particles_repair_to_deadlock_free)
+{
+    int n = ngraphs(), used = 0, particles = 0, naive_dead = 0, released = 0;
+    for (int i = 0; i < n; i++) {
+        Graph *g;
+        Sched *base = random_base(i, &g);
+        ck_assert(valid(base));
+        if (length(base) < 0) { /* comm_insert's documented exception (delay edges) */
+            ir_sched_free(base);
+            ir_graph_free(g);
+            continue;
+        }
+        used++;
+        Space *sp = bfco_space_new(base);
+        Worker *w = bfco_worker_new(sp);
+        uint64_t s = (uint64_t)i * 31 + 5;
+        uint8_t *bits = calloc((size_t)sp->nbits + 1, 1);
+        int *label = calloc((size_t)sp->M + 1, sizeof *label);
+        for (int k = 0; k < 6; k++) {
+            double dens = k == 0 ? 1.0 : (double)(mix(&s) % 1000) / 1000.0;
+            for (int b = 0; b < sp->nbits; b++)
+                bits[b] = (double)(mix(&s) % 1000) / 1000.0 < dens;
+            /* without repair: the same groups, merged naively */
+            bfco_groups_from_bits(w, bits);
+            int rel = 0;
+            int64_t L = bfco_repair(w, true, &rel);
+            ck_assert_int_gt(L, 0);
+            released += rel;
+            const Sched *rs = bfco_worker_sched(w);
+            ck_assert(valid(rs));
+            ck_assert(merged_acyclic(rs));
+            ck_assert(order_acyclic(rs));
+            ck_assert_int_eq(length(rs), L);
+            /* its pipelines, too */
+            int64_t Lp = bfco_pipelines(w, 0.05, L);
+            ck_assert_int_gt(Lp, 0);
+            ck_assert_int_le(Lp, L);
+            ck_assert_int_eq(length(bfco_worker_sched(w)), Lp);
+            particles++;
+            /* the unrepaired merge of the raw bits (transitive groups) */
+            for (int u = 0; u < sp->M; u++)
+                label[u] = u;
+            for (int b = 0; b < sp->nbits; b++)
+                if (bits[b]) {
+                    int x = label[sp->bu[b]], y = label[sp->bv[b]];
+                    for (int u = 0; u < sp->M; u++)
+                        if (label[u] == y)
+                            label[u] = x;
+                }
+            Sched *nv = opt_merge(base, label, false, NULL);
+            ck_assert_ptr_nonnull(nv);
+            Diag *dv = diag_new();
+            if (ir_sched_verify(nv, dv) == 0) /* the evaluator needs a valid schedule */
+                naive_dead += length(nv) < 0;
+            diag_free(dv);
+            ir_sched_free(nv);
+        }
+        free(bits);
+        free(label);
+        bfco_worker_free(w);
+        bfco_space_free(sp);
+
+        /* ma and cp never deadlock */
+        for (OptMethod m = OPT_MA; m <= OPT_CP; m++) {
+            Sched *out;
+            OptStats st;
+            Diag *d = diag_new();
+            ck_assert_int_eq(opt_run(base, m, NULL, &out, &st, d), 0);
+            ck_assert(valid(out));
+            ck_assert(merged_acyclic(out));
+            ck_assert(order_acyclic(out));
+            ck_assert_int_gt(length(out), 0);
+            ck_assert_int_eq(length(out), st.length);
+            ir_sched_free(out);
+            diag_free(d);
+        }
+        ir_sched_free(base);
+        ir_graph_free(g);
+    }
+    fprintf(stderr, "bfco property: %d graphs (%d skipped), %d particles, %d naive merges "
+                    "deadlocked, %d merges released\n",
+            used, n - used, particles, naive_dead, released);
+    ck_assert_int_ge(used, n * 9 / 10);
+    ck_assert_int_gt(naive_dead, 0); /* the repair had work to do */
+}
+END_TEST
+
+START_TEST(bfco_never_worse_than_none_ma_cp)
+{
+    int n = ngraphs() / 4;
+    for (int i = 0; i < n; i++) {
+        Graph *g;
+        Sched *base = random_base(1000 + i, &g);
+        if (length(base) < 0) {
+            ir_sched_free(base);
+            ir_graph_free(g);
+            continue;
+        }
+        int64_t best = INT64_MAX;
+        for (OptMethod m = OPT_NONE; m <= OPT_CP; m++) {
+            Sched *out;
+            OptStats st;
+            Diag *d = diag_new();
+            ck_assert_int_eq(opt_run(base, m, NULL, &out, &st, d), 0);
+            if (st.length < best)
+                best = st.length;
+            ir_sched_free(out);
+            diag_free(d);
+        }
+        BfcoParams bp;
+        bfco_default_params(&bp);
+        bp.particles = 8;
+        bp.generations = 8;
+        bp.seed = (uint64_t)i;
+        Sched *out;
+        OptStats st;
+        Diag *d = diag_new();
+        ck_assert_int_eq(opt_run(base, OPT_BFCO, &bp, &out, &st, d), 0);
+        ck_assert_int_le(st.length, best);
+        ck_assert_int_eq(length(out), st.length);
+        ck_assert(valid(out));
+        ir_sched_free(out);
+        diag_free(d);
+        ir_sched_free(base);
+        ir_graph_free(g);
+    }
+}
+END_TEST
+
+static bool
+same_sched(const Sched *a, const Sched *b)
+{
+    if (a->nmsgs != b->nmsgs)
+        return false;
+    for (int d = 0; d < a->ndsps; d++) {
+        if (a->nops[d] != b->nops[d])
+            return false;
+        for (int k = 0; k < a->nops[d]; k++)
+            if (a->ops[d][k].kind != b->ops[d][k].kind || a->ops[d][k].ref != b->ops[d][k].ref)
+                return false;
+    }
+    for (int m = 0; m < a->nmsgs; m++)
+        if (a->msgs[m].nedges != b->msgs[m].nedges ||
+            a->msgs[m].pipelined != b->msgs[m].pipelined ||
+            memcmp(a->msgs[m].edges, b->msgs[m].edges, (size_t)a->msgs[m].nedges * sizeof(int)))
+            return false;
+    return true;
+}
+
+START_TEST(bfco_same_result_on_any_number_of_threads)
+{
+    GenSpec gs;
+    ck_assert_int_eq(gen_class("hi20", &gs), 0);
+    gs.seed = 3;
+    Graph *g = gen_graph(&gs, "hi20");
+    int *map = calloc((size_t)g->ntasks, sizeof *map);
+    for (int t = 0; t < g->ntasks; t++)
+        map[t] = (t / 3) % 4;
+    Sched *base = base_sched(g, map, g->topo);
+    free(map);
+    ck_assert_int_gt(length(base), 0);
+    Sched *out[3];
+    OptStats st[3];
+    int threads[3] = {1, 2, 5};
+    for (int i = 0; i < 3; i++) {
+        BfcoParams bp;
+        bfco_default_params(&bp);
+        bp.generations = 15;
+        bp.seed = 42;
+        bp.threads = threads[i];
+        Diag *d = diag_new();
+        ck_assert_int_eq(opt_run(base, OPT_BFCO, &bp, &out[i], &st[i], d), 0);
+        diag_free(d);
+    }
+    for (int i = 1; i < 3; i++) {
+        ck_assert_int_eq(st[i].length, st[0].length);
+        ck_assert_int_eq(st[i].evaluations, st[0].evaluations);
+        ck_assert(same_sched(out[i], out[0]));
+    }
+    for (int i = 0; i < 3; i++)
+        ir_sched_free(out[i]);
+    ir_sched_free(base);
+    ir_graph_free(g);
+}
+END_TEST
+
+START_TEST(es_is_optimal_and_refused_above_its_limit)
+{
+    for (int i = 0; i < 12; i++) {
+        Graph *g;
+        Sched *base = random_base(5000 + i, &g);
+        if (length(base) < 0 || base->nmsgs > 9) {
+            ir_sched_free(base);
+            ir_graph_free(g);
+            continue;
+        }
+        Sched *out;
+        OptStats es, st;
+        Diag *d = diag_new();
+        ck_assert_int_eq(opt_run(base, OPT_ES, NULL, &out, &es, d), 0);
+        ck_assert_int_eq(length(out), es.length);
+        ir_sched_free(out);
+        for (OptMethod m = OPT_NONE; m <= OPT_BFCO; m++) {
+            ck_assert_int_eq(opt_run(base, m, NULL, &out, &st, d), 0);
+            ck_assert_int_ge(st.length, es.length);
+            ir_sched_free(out);
+        }
+        if (base->nmsgs >= 2) {
+            BfcoParams bp;
+            bfco_default_params(&bp);
+            bp.es_limit = 1;
+            ck_assert_int_eq(opt_run(base, OPT_ES, &bp, &out, &st, d), -1);
+            ck_assert_ptr_nonnull(strstr(diag_text(d), "--es-limit"));
+        }
+        diag_free(d);
+        ir_sched_free(base);
+        ir_graph_free(g);
+    }
+}
+END_TEST
+
+static Suite *
+suite(void)
+{
+    Suite *s = suite_create("bfco");
+    TCase *tc = tcase_create("deadlock");
+    tcase_add_test(tc, fig1a_path_between_merged_receives);
+    tcase_add_test(tc, fig1d_indirect_cycle);
+    tcase_add_test(tc, fig1e_order_conflict);
+    tcase_add_test(tc, path_pairs_are_fixed_out_of_the_bits);
+    suite_add_tcase(s, tc);
+    TCase *tp = tcase_create("property");
+    tcase_set_timeout(tp, 600);
+    tcase_add_test(tp, random_particles_repair_to_deadlock_free);
+    tcase_add_test(tp, bfco_never_worse_than_none_ma_cp);
+    tcase_add_test(tp, bfco_same_result_on_any_number_of_threads);
+    tcase_add_test(tp, es_is_optimal_and_refused_above_its_limit);
+    suite_add_tcase(s, tp);
+    return s;
+}
+
+int
+main(void)
+{
+    SRunner *r = srunner_create(suite());
+    srunner_run_all(r, CK_NORMAL);
+    int failed = srunner_ntests_failed(r);
+    srunner_free(r);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

@@ -1,0 +1,156 @@
+/*
+ * tools/gen_graph.c - the seeded random task-graph generator.  The same spec and seed give
+ * the same graph on every machine (splitmix64, integer arithmetic only for the draws).
+ *
+ * Shapes: random (each task takes 1..max_preds producers among the earlier tasks), chain
+ * (i -> i+1, plus skip edges i -> i+k), layered (each task of a layer takes one or two
+ * producers of the previous layer).  Back edges with delay 1 close feedback loops.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "gen_graph.h"
+
+const char *const gen_class_names[] = {"hi20", "lo20", "rand50", "chain100", NULL};
+
+int
+gen_class(const char *name, GenSpec *gs)
+{
+    GenSpec base = {.tasks = 20, .shape = GEN_RANDOM, .max_preds = 2, .skip = 0.3,
+                    .width = 4, .iterations = 16, .platform = "bwdsp-1board", .seed = 1};
+    if (strcmp(name, "hi20") == 0) { /* high communication: small tasks, startup dominates */
+        base.cycles_lo = 300, base.cycles_hi = 2000;
+        base.bytes_lo = 16, base.bytes_hi = 512;
+    } else if (strcmp(name, "lo20") == 0) { /* low communication: long tasks */
+        base.cycles_lo = 6000, base.cycles_hi = 20000;
+        base.bytes_lo = 16, base.bytes_hi = 256;
+    } else if (strcmp(name, "rand50") == 0) {
+        base.tasks = 50;
+        base.max_preds = 3;
+        base.cycles_lo = 500, base.cycles_hi = 5000;
+        base.bytes_lo = 16, base.bytes_hi = 1024;
+    } else if (strcmp(name, "chain100") == 0) {
+        base.tasks = 100;
+        base.shape = GEN_CHAIN;
+        base.cycles_lo = 500, base.cycles_hi = 3000;
+        base.bytes_lo = 16, base.bytes_hi = 1024;
+    } else {
+        return -1;
+    }
+    *gs = base;
+    return 0;
+}
+
+static uint64_t
+next(uint64_t *s)
+{
+    uint64_t z = (*s += UINT64_C(0x9E3779B97F4A7C15));
+    z = (z ^ (z >> 30)) * UINT64_C(0xBF58476D1CE4E5B9);
+    z = (z ^ (z >> 27)) * UINT64_C(0x94D049BB133111EB);
+    return z ^ (z >> 31);
+}
+
+static int64_t
+uni(uint64_t *s, int64_t lo, int64_t hi) /* uniform in [lo, hi] */
+{
+    if (hi <= lo)
+        return lo;
+    return lo + (int64_t)(next(s) % (uint64_t)(hi - lo + 1));
+}
+
+static bool
+chance(uint64_t *s, double p)
+{
+    return (double)(next(s) >> 11) * 0x1.0p-53 < p;
+}
+
+static bool
+has_edge(const Graph *g, int a, int b)
+{
+    for (int e = 0; e < g->nedges; e++)
+        if (g->edges[e].from == a && g->edges[e].to == b)
+            return true;
+    return false;
+}
+
+static void
+add(Graph *g, int cap, uint64_t *s, const GenSpec *gs, int a, int b, int delay)
+{
+    if (g->nedges == cap || a == b || has_edge(g, a, b))
+        return;
+    g->edges[g->nedges++] = (Edge){a, b, uni(s, gs->bytes_lo, gs->bytes_hi), delay};
+}
+
+Graph *
+gen_graph(const GenSpec *gs, const char *name)
+{
+    Graph *g = ir_graph_new();
+    Arena *a = g->arena;
+    uint64_t s = gs->seed * UINT64_C(0x2545F4914F6CDD1D) + (uint64_t)gs->tasks;
+    int n = gs->tasks > 0 ? gs->tasks : 1;
+    g->name = arena_strdup(a, name ? name : "gen");
+    g->file = arena_printf(a, "%s.json", g->name);
+    g->iterations = gs->iterations > 0 ? gs->iterations : 1;
+    g->platform_ref = arena_strdup(a, gs->platform ? gs->platform : "bwdsp-1board");
+    g->platform = plat_preset(a, g->platform_ref);
+    if (!g->platform) {
+        ir_graph_free(g);
+        return NULL;
+    }
+    g->ntasks = n;
+    g->tasks = arena_array(a, (size_t)n, sizeof *g->tasks);
+    for (int i = 0; i < n; i++) {
+        int64_t *c = arena_alloc(a, sizeof *c);
+        *c = uni(&s, gs->cycles_lo, gs->cycles_hi);
+        g->tasks[i] = (Task){.id = arena_printf(a, "t%d", i), .cycles = c, .ncycles = 1,
+                             .dsp = -1};
+    }
+    int cap = 8 * n + 8;
+    g->edges = arena_array(a, (size_t)cap, sizeof *g->edges);
+    int width = gs->width > 0 ? gs->width : 4;
+    for (int i = 1; i < n; i++) {
+        switch (gs->shape) {
+        case GEN_RANDOM: {
+            int k = (int)uni(&s, 1, gs->max_preds > 0 ? gs->max_preds : 1);
+            for (int j = 0; j < k; j++) {
+                /* producers lean towards recent tasks: depth grows with the graph */
+                int lo = i - 8 > 0 ? i - 8 : 0;
+                add(g, cap, &s, gs, (int)uni(&s, lo, i - 1), i, 0);
+            }
+            break;
+        }
+        case GEN_CHAIN:
+            add(g, cap, &s, gs, i - 1, i, 0);
+            for (int k = 2; k <= 4; k++)
+                if (i - k >= 0 && chance(&s, gs->skip))
+                    add(g, cap, &s, gs, i - k, i, 0);
+            break;
+        case GEN_LAYERED: {
+            int layer = i / width;
+            if (layer == 0)
+                break;
+            int lo = (layer - 1) * width, hi = layer * width - 1;
+            add(g, cap, &s, gs, (int)uni(&s, lo, hi), i, 0);
+            if (chance(&s, 0.5))
+                add(g, cap, &s, gs, (int)uni(&s, lo, hi), i, 0);
+            break;
+        }
+        }
+    }
+    if (gs->delay_frac > 0) {
+        int nb = (int)(gs->delay_frac * n + 0.5);
+        for (int j = 0; j < nb; j++) {
+            int x = (int)uni(&s, 0, n - 1), y = (int)uni(&s, 0, n - 1);
+            if (x < y) {
+                int t = x;
+                x = y;
+                y = t;
+            }
+            if (x != y)
+                add(g, cap, &s, gs, x, y, 1); /* later task feeds an earlier one next time */
+        }
+    }
+    if (ir_graph_index(g) != 0)
+        ice("generated graph is cyclic");
+    return g;
+}
