@@ -717,7 +717,8 @@ sched_local_search(Sched **sp, struct Evaluator *ev, int64_t budget)
     x.budget = budget > 0 ? budget : 0;
     x.best = INT64_MAX;
     x.best = evaluate(&x);
-    x.budget += 1; /* the evaluation of the start does not count */
+    if (x.budget < INT64_MAX)
+        x.budget += 1; /* the evaluation of the start does not count */
 
     while (!out_of_budget(&x)) {
         if (round_moves(&x))
