@@ -6,13 +6,13 @@
  *
  * Placement, in terms of a global order pi of the tasks (a topological order of the
  * zero-delay edges and of every DSP's COMPUTE order, which a list schedule always has):
- *  - SEND right after the producer; the sends after one producer go zero-delay edges first,
- *    by pi of the consumer (the one that needs its data first), then delay edges, ties by
- *    edge index.  Message ids follow edge indices.
+ *  - SEND right after the producer; the sends after one producer go zero-delay edges
+ * first, by pi of the consumer (the one that needs its data first), then delay edges,
+ * ties by edge index.  Message ids follow edge indices.
  *  - zero-delay RECV right before its consumer;
  *  - delay-1 RECV right before its consumer, but never after a task that follows the
- *    producer in pi: in iteration i + 1 the producer (zero copy) waits until the receive of
- *    (m, i) is posted, so that post must not depend on anything after the producer;
+ *    producer in pi: in iteration i + 1 the producer (zero copy) waits until the receive
+ * of (m, i) is posted, so that post must not depend on anything after the producer;
  *  - delay >= 2 RECV at the start of the DSP's iteration (the earliest post; the sender's
  *    iteration i + 1 waits for the receiver's iteration i + d, see docs/evaluator.md);
  *  - per DSP pair the receives must come in send order: walking the receives from one
@@ -20,9 +20,10 @@
  *    than its consumer).  Within one slot delayed receives come before zero-delay ones.
  *
  * With zero-delay and delay-1 edges and a COMPUTE order that a list schedule gives, every
- * dependence of the execution model then goes forward in the order (iteration, pi), so the
- * schedule cannot deadlock; the one exception is a pair of DSPs that carries a delayed edge
- * and a zero-delay edge whose send order forces the zero-delay receive above its send.
+ * dependence of the execution model then goes forward in the order (iteration, pi), so
+ * the schedule cannot deadlock; the one exception is a pair of DSPs that carries a
+ * delayed edge and a zero-delay edge whose send order forces the zero-delay receive above
+ * its send.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -41,9 +42,9 @@ xmalloc(size_t n, size_t size)
 typedef struct Ctx {
     const Graph *g;
     const Sched *s;
-    int *pi;    /* [ntasks] place of the task in the global order */
-    int *key;   /* [nmsgs] receive slot: 2 * (index of the COMPUTE it precedes) + class */
-    int *rank;  /* [nmsgs] place among the sends of its source DSP */
+    int *pi;   /* [ntasks] place of the task in the global order */
+    int *key;  /* [nmsgs] receive slot: 2 * (index of the COMPUTE it precedes) + class */
+    int *rank; /* [nmsgs] place among the sends of its source DSP */
 } Ctx;
 
 static _Thread_local const Ctx *sort_ctx; /* qsort has no context argument */
@@ -53,7 +54,8 @@ static int
 cmp_send(const void *a, const void *b)
 {
     const Ctx *c = sort_ctx;
-    int ea = c->s->msgs[*(const int *)a].edges[0], eb = c->s->msgs[*(const int *)b].edges[0];
+    int ea = c->s->msgs[*(const int *)a].edges[0],
+        eb = c->s->msgs[*(const int *)b].edges[0];
     const Edge *x = &c->g->edges[ea], *y = &c->g->edges[eb];
     if ((x->delay > 0) != (y->delay > 0))
         return x->delay > 0 ? 1 : -1;
@@ -111,16 +113,16 @@ global_order(const Graph *g, const int *prev, const int *pos, int *pi)
         if (prev[t] >= 0)
             next[prev[t]] = t;
 #define LESS(u, v) (pos[u] != pos[v] ? pos[u] < pos[v] : (u) < (v))
-#define PUSH(v)                                                                              \
-    do {                                                                                     \
-        int k_ = hn++;                                                                       \
-        heap[k_] = (v);                                                                      \
-        while (k_ > 0 && LESS(heap[k_], heap[(k_ - 1) / 2])) {                               \
-            int t_ = heap[k_];                                                               \
-            heap[k_] = heap[(k_ - 1) / 2];                                                   \
-            heap[(k_ - 1) / 2] = t_;                                                         \
-            k_ = (k_ - 1) / 2;                                                               \
-        }                                                                                    \
+#define PUSH(v)                                                                          \
+    do {                                                                                 \
+        int k_ = hn++;                                                                   \
+        heap[k_] = (v);                                                                  \
+        while (k_ > 0 && LESS(heap[k_], heap[(k_ - 1) / 2])) {                           \
+            int t_ = heap[k_];                                                           \
+            heap[k_] = heap[(k_ - 1) / 2];                                               \
+            heap[(k_ - 1) / 2] = t_;                                                     \
+            k_ = (k_ - 1) / 2;                                                           \
+        }                                                                                \
     } while (0)
     for (int t = 0; t < n; t++)
         pi[t] = -1;
@@ -221,11 +223,14 @@ comm_insert(Sched *s)
         }
     }
     int nm = s->nmsgs;
-    Ctx c = {g, s, pi, xmalloc((size_t)nm, sizeof(int)), xmalloc((size_t)nm, sizeof(int))};
+    Ctx c = {g, s, pi, xmalloc((size_t)nm, sizeof(int)),
+             xmalloc((size_t)nm, sizeof(int))};
     sort_ctx = &c;
 
-    /* Sends per producer, in their order; ranks per source DSP follow the COMPUTE order. */
-    int *soff = xmalloc((size_t)n + 1, sizeof *soff), *sends = xmalloc((size_t)nm, sizeof *sends);
+    /* Sends per producer, in their order; ranks per source DSP follow the COMPUTE order.
+     */
+    int *soff = xmalloc((size_t)n + 1, sizeof *soff),
+        *sends = xmalloc((size_t)nm, sizeof *sends);
     for (int m = 0; m < nm; m++)
         soff[g->edges[s->msgs[m].edges[0]].from + 1]++;
     for (int t = 0; t < n; t++)
@@ -269,7 +274,8 @@ comm_insert(Sched *s)
         }
         c.key[m] = 2 * q + cls;
     }
-    int *roff = xmalloc((size_t)nd + 1, sizeof *roff), *recvs = xmalloc((size_t)nm, sizeof *recvs);
+    int *roff = xmalloc((size_t)nd + 1, sizeof *roff),
+        *recvs = xmalloc((size_t)nm, sizeof *recvs);
     for (int m = 0; m < nm; m++)
         roff[s->msgs[m].dst + 1]++;
     for (int d = 0; d < nd; d++)
@@ -280,9 +286,11 @@ comm_insert(Sched *s)
     for (int d = 0; d < nd; d++) {
         int *rv = recvs + roff[d], cnt = roff[d + 1] - roff[d];
         qsort(rv, (size_t)cnt, sizeof *rv, cmp_src_rank);
-        for (int j = cnt - 2; j >= 0; j--) /* receives in send order: move up, never down */
+        for (int j = cnt - 2; j >= 0;
+             j--) /* receives in send order: move up, never down */
             if (s->msgs[rv[j]].src == s->msgs[rv[j + 1]].src &&
-                s->msgs[rv[j]].delay == s->msgs[rv[j + 1]].delay && c.key[rv[j]] > c.key[rv[j + 1]])
+                s->msgs[rv[j]].delay == s->msgs[rv[j + 1]].delay &&
+                c.key[rv[j]] > c.key[rv[j + 1]])
                 c.key[rv[j]] = c.key[rv[j + 1]];
         qsort(rv, (size_t)cnt, sizeof *rv, cmp_slot);
     }
@@ -299,7 +307,8 @@ comm_insert(Sched *s)
             for (int k = soff[comp[j]]; k < soff[comp[j] + 1]; k++)
                 ir_sched_push_op(s, d, OP_SEND, sends[k]);
         }
-        while (r < roff[d + 1]) /* only when a consumer is not computed (an invalid input) */
+        while (r <
+               roff[d + 1]) /* only when a consumer is not computed (an invalid input) */
             ir_sched_push_op(s, d, OP_RECV, recvs[r++]);
     }
     sort_ctx = NULL;

@@ -1,23 +1,25 @@
 /*
- * passes/evaluate.c - the execution model of DESIGN.md section 3 over all iterations, with
- * the contention-free fabric time of section 4.  The BFCO fitness, the local search of the
- * scheduler, pass_verify and the predicted times of the writers all come from here.
+ * passes/evaluate.c - the execution model of DESIGN.md section 3 over all iterations,
+ * with the contention-free fabric time of section 4.  The BFCO fitness, the local search
+ * of the scheduler, pass_verify and the predicted times of the writers all come from
+ * here.
  *
  * Requires: a schedule that passes ir_sched_verify (every message sent and received once,
  * on its own DSPs).  Invalidates nothing.
  *
  * The model is a max-plus system: every operation instance (DSP d, op k, iteration i)
- * starts at the maximum of the times it depends on and lasts a fixed number of cycles.  We
- * compute it by running every DSP as far as it can go and parking it when it needs a value
- * that another DSP has not produced yet (a send not issued, a receive not posted); the DSP
- * that produces the value wakes it.  The order in which DSPs run does not change any time,
- * only when it is computed.  Nothing of a DSP is computed twice, so the cost is linear in
- * operations x iterations.
+ * starts at the maximum of the times it depends on and lasts a fixed number of cycles. We
+ * compute it by running every DSP as far as it can go and parking it when it needs a
+ * value that another DSP has not produced yet (a send not issued, a receive not posted);
+ * the DSP that produces the value wakes it.  The order in which DSPs run does not change
+ * any time, only when it is computed.  Nothing of a DSP is computed twice, so the cost is
+ * linear in operations x iterations.
  *
  * Exact rules (the simulated runtime implements the same; see docs/evaluator.md):
- *  - transfer (m, i) is the data of m sent in iteration i, received in iteration i + delay;
- *    sends of the last `delay` iterations and receives of the first `delay` are skipped
- *    (zero time), and a message whose delay >= iterations is never sent nor received;
+ *  - transfer (m, i) is the data of m sent in iteration i, received in iteration i +
+ * delay; sends of the last `delay` iterations and receives of the first `delay` are
+ * skipped (zero time), and a message whose delay >= iterations is never sent nor
+ * received;
  *  - COMPUTE t: cycles(t), after every single-edge message m out of t has delivered
  *    (m, i - 1) (zero copy: the DMA reads t's output buffer);
  *  - SEND m: send_overhead (+ pack of an aggregated message, which first waits for the
@@ -27,16 +29,17 @@
  *  - blocking RECV: posted when the DSP reaches it, waits for the arrival, recv_overhead
  *    (+ unpack);
  *  - pipelined RECV (never for eager messages): the prolog posts the first received
- *    transfer, post_overhead, at the start of the DSP (in the order of the RECV ops); at the
- *    slot: wait for the arrival, wait_overhead (+ unpack), then post the next transfer,
- *    post_overhead, except in the last iteration; a post counts at the end of its overhead;
+ *    transfer, post_overhead, at the start of the DSP (in the order of the RECV ops); at
+ * the slot: wait for the arrival, wait_overhead (+ unpack), then post the next transfer,
+ *    post_overhead, except in the last iteration; a post counts at the end of its
+ * overhead;
  *  - length = when the last DSP ends its last iteration.
  *
- * Memory: per-message values (issue and post times) live in rings of R iterations.  DSPs are
- * kept within W iterations of the slowest unfinished DSP (the window); R > W + max delay + 1
- * guarantees no value is overwritten before it is read, and W > ndsps * (max delay - 1)
- * guarantees that a DSP parked by the window never stands in a chain of waits of the
- * slowest DSP, so "no DSP can move" is a real deadlock (see docs/evaluator.md).
+ * Memory: per-message values (issue and post times) live in rings of R iterations.  DSPs
+ * are kept within W iterations of the slowest unfinished DSP (the window); R > W + max
+ * delay + 1 guarantees no value is overwritten before it is read, and W > ndsps * (max
+ * delay - 1) guarantees that a DSP parked by the window never stands in a chain of waits
+ * of the slowest DSP, so "no DSP can move" is a real deadlock (see docs/evaluator.md).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -45,11 +48,11 @@
 
 enum { ST_RUN, ST_BLOCKED, ST_WINDOW, ST_DONE };
 
-typedef struct COp {   /* an operation compiled for the hot loop */
+typedef struct COp { /* an operation compiled for the hot loop */
     OpKind kind;
-    int ref;           /* task or message */
-    int64_t cost;      /* COMPUTE: cycles; SEND: overhead + pack; RECV: see EMsg */
-    int wbeg, wend;    /* COMPUTE: zero-copy messages ev->zc[wbeg .. wend) */
+    int ref;        /* task or message */
+    int64_t cost;   /* COMPUTE: cycles; SEND: overhead + pack; RECV: see EMsg */
+    int wbeg, wend; /* COMPUTE: zero-copy messages ev->zc[wbeg .. wend) */
 } COp;
 
 typedef struct EMsg {
@@ -58,7 +61,8 @@ typedef struct EMsg {
     bool live;          /* delay < iterations */
     bool eager, pipe, agg;
     int64_t hs, fabric;
-    int64_t recv_cost;  /* blocking: recv_overhead + unpack; pipelined: wait_overhead + unpack */
+    int64_t recv_cost; /* blocking: recv_overhead + unpack; pipelined: wait_overhead +
+                          unpack */
     int64_t post_cost;
     int64_t nissue, npost; /* transfers issued / posted so far (in iteration order) */
     int64_t *issue, *post; /* rings of R entries */
@@ -161,8 +165,9 @@ eval_free(Evaluator *ev)
     free(ev);
 }
 
-/* Compiles the schedule into ev->code and ev->msg: everything that depends on the schedule
- * (merges, pipelined flags, op order) is recomputed here, in O(ops + messages + tasks). */
+/* Compiles the schedule into ev->code and ev->msg: everything that depends on the
+ * schedule (merges, pipelined flags, op order) is recomputed here, in O(ops + messages +
+ * tasks). */
 static void
 compile(Evaluator *ev, const Sched *s)
 {
@@ -170,7 +175,8 @@ compile(Evaluator *ev, const Sched *s)
     const Platform *p = s->p;
     int64_t n = g->iterations;
     if (s->ndsps > ev->ndsps || s->nmsgs > ev->maxmsgs)
-        ice("schedule larger than its evaluator (%d DSPs, %d messages)", s->ndsps, s->nmsgs);
+        ice("schedule larger than its evaluator (%d DSPs, %d messages)", s->ndsps,
+            s->nmsgs);
     ev->n = n;
     ev->nmsgs = s->nmsgs;
     memset(ev->zc_off, 0, ((size_t)g->ntasks + 2) * sizeof *ev->zc_off);
@@ -218,8 +224,9 @@ compile(Evaluator *ev, const Sched *s)
                 c->wend = ev->zc_off[o.ref + 1];
             } else if (o.kind == OP_SEND) {
                 const Msg *sm = &s->msgs[o.ref];
-                c->cost = p->send_overhead +
-                          (sm->nedges > 1 ? ceil_div(sm->bytes, p->copy_bytes_per_cycle) : 0);
+                c->cost =
+                    p->send_overhead +
+                    (sm->nedges > 1 ? ceil_div(sm->bytes, p->copy_bytes_per_cycle) : 0);
                 ev->msg[o.ref].send_k = k;
             } else {
                 c->cost = ev->msg[o.ref].recv_cost;
@@ -266,7 +273,8 @@ arrival(const EMsg *em, int64_t x, int64_t mask)
 }
 
 static void
-record_op(Evaluator *ev, int d, int k, int64_t i, int64_t ready, int64_t start, int64_t end)
+record_op(Evaluator *ev, int d, int k, int64_t i, int64_t ready, int64_t start,
+          int64_t end)
 {
     int64_t r = rec_index(ev, i);
     if (r < 0)
@@ -402,8 +410,8 @@ out:
     ev->state[d] = st;
 }
 
-/* Runs every DSP to its end.  Returns the length, or -1 on deadlock (the DSPs are then left
- * in their blocked states for find_cycle). */
+/* Runs every DSP to its end.  Returns the length, or -1 on deadlock (the DSPs are then
+ * left in their blocked states for find_cycle). */
 static int64_t
 simulate(Evaluator *ev, const Sched *s)
 {
@@ -552,7 +560,8 @@ eval_run(const Sched *s, const EvalOpts *o, EvalResult *r, Arena *a)
     Evaluator *ev = eval_new(s->g, s->p);
     int nd = s->ndsps;
     int64_t n = s->g->iterations;
-    int64_t first = o && o->first > 0 ? o->first : 0, last = o && o->last > 0 ? o->last : 0;
+    int64_t first = o && o->first > 0 ? o->first : 0,
+            last = o && o->last > 0 ? o->last : 0;
     if (first + last >= n) {
         first = n;
         last = 0;
@@ -610,8 +619,9 @@ op_name(Arena *a, const Sched *s, int dsp, int k)
     const Msg *m = &s->msgs[o.ref];
     const Edge *e = &g->edges[m->edges[0]];
     const char *more = m->nedges > 1 ? arena_printf(a, " + %d more", m->nedges - 1) : "";
-    return arena_printf(a, "%s m%d (\"%s\" -> \"%s\"%s)", o.kind == OP_SEND ? "SEND" : "RECV",
-                        o.ref, g->tasks[e->from].id, g->tasks[e->to].id, more);
+    return arena_printf(a, "%s m%d (\"%s\" -> \"%s\"%s)",
+                        o.kind == OP_SEND ? "SEND" : "RECV", o.ref, g->tasks[e->from].id,
+                        g->tasks[e->to].id, more);
 }
 
 void
@@ -621,13 +631,14 @@ eval_report_deadlock(const Sched *s, const EvalResult *r, Diag *d)
     const char *text = "";
     for (int j = 0; j + 1 < r->ncycle; j += 2) {
         const DeadStep *b = &r->cycle[j], *w = &r->cycle[j + 1];
-        text = arena_printf(a, "%s%sDSP %d: %s (iteration %lld) waits for DSP %d: %s (iteration %lld)",
-                            text, j ? " -> " : "", b->dsp, op_name(a, s, b->dsp, b->op),
-                            (long long)b->iter, w->dsp, op_name(a, s, w->dsp, w->op),
-                            (long long)w->iter);
+        text = arena_printf(
+            a, "%s%sDSP %d: %s (iteration %lld) waits for DSP %d: %s (iteration %lld)",
+            text, j ? " -> " : "", b->dsp, op_name(a, s, b->dsp, b->op),
+            (long long)b->iter, w->dsp, op_name(a, s, w->dsp, w->op), (long long)w->iter);
     }
     Loc loc = {.file = s->g->file};
-    diag_error(d, &loc, "schedule deadlocks: %s", r->ncycle ? text : "no DSP can advance");
+    diag_error(d, &loc, "schedule deadlocks: %s",
+               r->ncycle ? text : "no DSP can advance");
     arena_free(a);
 }
 

@@ -20,8 +20,8 @@ mk_graph(const char *plat, int n, int64_t cycles, int64_t iterations, int maxedg
     for (int i = 0; i < n; i++) {
         int64_t *c = arena_alloc(a, sizeof *c);
         *c = cycles;
-        g->tasks[i] = (Task){.id = arena_printf(a, "t%d", i), .cycles = c, .ncycles = 1,
-                             .dsp = -1};
+        g->tasks[i] =
+            (Task){.id = arena_printf(a, "t%d", i), .cycles = c, .ncycles = 1, .dsp = -1};
     }
     g->edges = arena_array(a, (size_t)maxedges, sizeof *g->edges);
     return g;
@@ -55,7 +55,9 @@ ops_text(const Sched *s, int d, char *buf, size_t n)
     for (int k = 0; k < s->nops[d]; k++) {
         Op o = s->ops[d][k];
         len += (size_t)snprintf(buf + len, n - len, "%s%s%d", k ? " " : "",
-                                o.kind == OP_COMPUTE ? "C t" : o.kind == OP_SEND ? "S m" : "R m",
+                                o.kind == OP_COMPUTE ? "C t"
+                                : o.kind == OP_SEND  ? "S m"
+                                                     : "R m",
                                 o.ref);
     }
     return buf;
@@ -140,8 +142,8 @@ START_TEST(sends_after_the_producer_receives_before_the_consumer)
 }
 END_TEST
 
-/* The feedback loop of check_evaluate: the delayed receive opens DSP 0's iteration, and the
- * schedule evaluates to the length worked out there (16820). */
+/* The feedback loop of check_evaluate: the delayed receive opens DSP 0's iteration, and
+ * the schedule evaluates to the length worked out there (16820). */
 START_TEST(delay_edge_feedback_loop)
 {
     Graph *g = mk_graph("bwdsp-1board", 2, 1000, 3, 2);
@@ -165,8 +167,8 @@ END_TEST
 
 /* t0 (DSP 0) -> t1 (DSP 2) -> t2 (DSP 1), and t0 -> t3 (DSP 1) with delay 1; DSP 1 = [t2,
  * t3].  Before t3 (the natural place) the delayed receive would deadlock: t0 of iteration
- * i + 1 waits (zero copy) for its post, which would come after t2 of iteration i + 1, which
- * needs t0 of iteration i + 1.  comm_insert puts it before t2. */
+ * i + 1 waits (zero copy) for its post, which would come after t2 of iteration i + 1,
+ * which needs t0 of iteration i + 1.  comm_insert puts it before t2. */
 START_TEST(delayed_receive_is_posted_before_the_producer_runs_again)
 {
     Graph *g = mk_graph("bwdsp-1board", 4, 1000, 5, 4);
@@ -309,7 +311,8 @@ START_TEST(pass_comm_reports_a_missing_schedule)
     Unit u = {.g = g, .p = g->platform};
     Diag *d = diag_new();
     ck_assert_int_eq(pass_comm(&u, d), -1);
-    ck_assert_str_eq(diag_text(d), "comm.json: error: no schedule to insert messages into\n");
+    ck_assert_str_eq(diag_text(d),
+                     "comm.json: error: no schedule to insert messages into\n");
     u.s = ir_sched_new(g, g->platform);
     u.s->map[0] = 0;
     ir_sched_push_op(u.s, 0, OP_COMPUTE, 0);

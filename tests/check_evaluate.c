@@ -6,7 +6,8 @@
 
 #include "ir.h"
 
-/* A graph of n tasks with the given cycles on platform `plat`; edges added with add_edge. */
+/* A graph of n tasks with the given cycles on platform `plat`; edges added with add_edge.
+ */
 static Graph *
 mk_graph(const char *plat, int n, const int64_t *cycles, int64_t iterations)
 {
@@ -22,8 +23,8 @@ mk_graph(const char *plat, int n, const int64_t *cycles, int64_t iterations)
     for (int i = 0; i < n; i++) {
         int64_t *c = arena_alloc(a, sizeof *c);
         *c = cycles[i];
-        g->tasks[i] = (Task){.id = arena_printf(a, "%c", 'a' + i), .cycles = c, .ncycles = 1,
-                             .dsp = -1};
+        g->tasks[i] = (Task){
+            .id = arena_printf(a, "%c", 'a' + i), .cycles = c, .ncycles = 1, .dsp = -1};
     }
     g->edges = arena_array(a, 64, sizeof *g->edges);
     return g;
@@ -61,12 +62,12 @@ ot(const Sched *s, const EvalResult *r, int d, int iter_rec, int k)
     return r->op_time[d][iter_rec * s->nops[d] + k];
 }
 
-#define ck_op(s, r, d, ir, k, rd, st, en)                                                    \
-    do {                                                                                     \
-        OpTime o_ = ot(s, r, d, ir, k);                                                      \
-        ck_assert_int_eq(o_.ready, rd);                                                      \
-        ck_assert_int_eq(o_.start, st);                                                      \
-        ck_assert_int_eq(o_.end, en);                                                        \
+#define ck_op(s, r, d, ir, k, rd, st, en)                                                \
+    do {                                                                                 \
+        OpTime o_ = ot(s, r, d, ir, k);                                                  \
+        ck_assert_int_eq(o_.ready, rd);                                                  \
+        ck_assert_int_eq(o_.start, st);                                                  \
+        ck_assert_int_eq(o_.end, en);                                                    \
     } while (0)
 
 /* Evaluates with eval_length and eval_run (all iterations recorded) and checks that they
@@ -203,7 +204,8 @@ START_TEST(records_first_and_last)
         ck_assert_int_eq(some.msg_time[j].arrive, all.msg_time[want[j]].arrive);
     }
     /* steady state: DSP 1 is the bottleneck; one iteration of it = 2000 + 400 + wait for
-     * data that departs only after the post: post at end of b, +300 handshake +264 fabric */
+     * data that departs only after the post: post at end of b, +300 handshake +264 fabric
+     */
     ck_assert_int_eq(all.length - ot(s, &all, 1, 48, 1).end, 300 + 264 + 400 + 2000);
     arena_free(a);
     ir_sched_free(s);
@@ -265,7 +267,8 @@ START_TEST(several_packet_message)
 END_TEST
 
 /* Section 4: 10000 bytes on one board arrive 40 * 250 + (100 + 250) = 10350 cycles after
- * they start.  a 1000, send 1000-1600, depart 1900, arrive 12250, receive -12650, b 2000. */
+ * they start.  a 1000, send 1000-1600, depart 1900, arrive 12250, receive -12650, b 2000.
+ */
 START_TEST(ten_thousand_bytes_section_4)
 {
     MsgTime t;
@@ -290,14 +293,14 @@ START_TEST(message_across_three_switches)
 }
 END_TEST
 
-/* Aggregated: a (100) on DSP 0 sends one message with a->b (100 bytes) and a->c (60 bytes)
- * to DSP 1 = [RECV, b 2000, c 500]; 2 iterations.  160 bytes: pack = unpack = 20; one packet
- * of 186 bytes, ser 169, fabric 169 + 269 = 438.  Send = 620, receive = 420.
+/* Aggregated: a (100) on DSP 0 sends one message with a->b (100 bytes) and a->c (60
+ * bytes) to DSP 1 = [RECV, b 2000, c 500]; 2 iterations.  160 bytes: pack = unpack = 20;
+ * one packet of 186 bytes, ser 169, fabric 169 + 269 = 438.  Send = 620, receive = 420.
  * it 0: a 0-100, send 100-720, depart 1020, arrive 1458; receive 1458-1878, b -3878,
  *       c -4378.
- * it 1: a 720-820 (no zero copy: the data was packed); the pack waits for (m, 0) to be out:
- *       send 1458-2078; posted at 4378, depart 4678, arrive 5116, receive 5116-5536,
- *       b -7536, c -8036. */
+ * it 1: a 720-820 (no zero copy: the data was packed); the pack waits for (m, 0) to be
+ * out: send 1458-2078; posted at 4378, depart 4678, arrive 5116, receive 5116-5536, b
+ * -7536, c -8036. */
 START_TEST(aggregated_message_packs_and_unpacks)
 {
     int64_t cyc[] = {100, 2000, 500};
@@ -337,13 +340,11 @@ END_TEST
 
 /* Pipelined receive, sender-bound: a (3000) on DSP 0 -> 64 bytes -> b (500) on DSP 1,
  * 3 iterations.  Prolog: post (m, 0) 0-300.
- * it 0: a 0-3000, send -3600, depart 3900, arrive 4164; slot 4164: wait -4364, post (m, 1)
- *       -4664; b -5164.
- * it 1: a 4164-7164, send -7764, depart max(7764, 4664) + 300 = 8064, arrive 8328; slot
- *       8328-8828 (post (m, 2) at 8828); b -9328.
- * it 2: a 8328-11328, send -11928, depart 12228, arrive 12492; wait 12492-12692, no post;
- *       b -13192.
- * Blocking instead: the last receive costs 400, not 200: 13392. */
+ * it 0: a 0-3000, send -3600, depart 3900, arrive 4164; slot 4164: wait -4364, post (m,
+ * 1) -4664; b -5164. it 1: a 4164-7164, send -7764, depart max(7764, 4664) + 300 = 8064,
+ * arrive 8328; slot 8328-8828 (post (m, 2) at 8828); b -9328. it 2: a 8328-11328, send
+ * -11928, depart 12228, arrive 12492; wait 12492-12692, no post; b -13192. Blocking
+ * instead: the last receive costs 400, not 200: 13392. */
 static int64_t
 pipelined_case(bool pipe, EvalResult *r, Arena *a, Sched **sout, Graph **gout)
 {
@@ -477,7 +478,8 @@ ck_step(const EvalResult *r, int j, int dsp, int op, int64_t iter)
     ck_assert_int_eq(r->cycle[j].iter, iter);
 }
 
-/* DSP 0 = [RECV m1, c, a, SEND m0], DSP 1 = [RECV m0, d, b, SEND m1]: both receive first. */
+/* DSP 0 = [RECV m1, c, a, SEND m0], DSP 1 = [RECV m0, d, b, SEND m1]: both receive first.
+ */
 START_TEST(deadlock_both_receive_first)
 {
     int64_t cyc[] = {100, 100, 100, 100}; /* a b c d */
@@ -509,11 +511,12 @@ START_TEST(deadlock_both_receive_first)
     ck_step(&r, 2, 1, 0, 0); /* DSP 1 blocked at RECV m0 */
     ck_step(&r, 3, 0, 3, 0); /* waiting for DSP 0's SEND m0 */
     eval_report_deadlock(s, &r, d);
-    ck_assert_str_eq(diag_text(d),
-                     "test.json: error: schedule deadlocks: DSP 0: RECV m1 (\"b\" -> \"c\") "
-                     "(iteration 0) waits for DSP 1: SEND m1 (\"b\" -> \"c\") (iteration 0) -> "
-                     "DSP 1: RECV m0 (\"a\" -> \"d\") (iteration 0) waits for DSP 0: SEND m0 "
-                     "(\"a\" -> \"d\") (iteration 0)\n");
+    ck_assert_str_eq(
+        diag_text(d),
+        "test.json: error: schedule deadlocks: DSP 0: RECV m1 (\"b\" -> \"c\") "
+        "(iteration 0) waits for DSP 1: SEND m1 (\"b\" -> \"c\") (iteration 0) -> "
+        "DSP 1: RECV m0 (\"a\" -> \"d\") (iteration 0) waits for DSP 0: SEND m0 "
+        "(\"a\" -> \"d\") (iteration 0)\n");
     Unit u = {.g = g, .p = g->platform, .s = s};
     diag_clear(d);
     ck_assert_int_eq(pass_verify(&u, d), -1);
@@ -564,17 +567,17 @@ START_TEST(deadlock_cycle_through_three_dsps)
 }
 END_TEST
 
-/* A merged message placed badly: m0 = {a -> b, c -> d} from DSP 0 to DSP 1 is sent after c
- * but received before b, and c needs b's output: DSP 0 = [a, RECV m1, c, SEND m0],
- * DSP 1 = [RECV m0, b, SEND m1, d]. */
+/* A merged message placed badly: m0 = {a -> b, c -> d} from DSP 0 to DSP 1 is sent after
+ * c but received before b, and c needs b's output: DSP 0 = [a, RECV m1, c, SEND m0], DSP
+ * 1 = [RECV m0, b, SEND m1, d]. */
 START_TEST(deadlock_merged_receive_before_its_send)
 {
     int64_t cyc[] = {100, 100, 100, 100}; /* a b c d */
     Graph *g = mk_graph("bwdsp-1board", 4, cyc, 4);
     int e[2];
-    e[0] = add_edge(g, 0, 1, 10, 0); /* a -> b */
+    e[0] = add_edge(g, 0, 1, 10, 0);   /* a -> b */
     int eb = add_edge(g, 1, 2, 10, 0); /* b -> c */
-    e[1] = add_edge(g, 2, 3, 10, 0); /* c -> d */
+    e[1] = add_edge(g, 2, 3, 10, 0);   /* c -> d */
     ir_graph_index(g);
     Sched *s = ir_sched_new(g, g->platform);
     s->map[0] = s->map[2] = 0;
@@ -640,8 +643,8 @@ START_TEST(deadlock_in_a_later_iteration)
     ck_step(&r, 2, 1, 0, 1); /* DSP 1 at RECV m1, iteration 1 */
     ck_step(&r, 3, 0, 3, 1); /* waits for DSP 0's SEND m1 of iteration 1 */
     /* Receiving m0 first (where comm_insert puts delay >= 2 receives) is not enough: the
-     * post of (m0, 0) still comes after DSP 1's iteration 1.  Pipelined, that post is in the
-     * prolog and (m0, 1) is posted at the start of iteration 2: no cycle. */
+     * post of (m0, 0) still comes after DSP 1's iteration 1.  Pipelined, that post is in
+     * the prolog and (m0, 1) is posted at the start of iteration 2: no cycle. */
     s->ops[1][0] = (Op){OP_RECV, m0};
     s->ops[1][1] = (Op){OP_RECV, m1};
     s->ops[1][2] = (Op){OP_COMPUTE, 2};
@@ -659,8 +662,8 @@ START_TEST(deadlock_in_a_later_iteration)
 END_TEST
 
 /* --- a reference: the definitions of DESIGN.md section 3 written as a memoized recursion
- * over every operation instance (full arrays, no window, no rings).  A dependence cycle met
- * on the recursion stack is a deadlock. */
+ * over every operation instance (full arrays, no window, no rings).  A dependence cycle
+ * met on the recursion stack is a deadlock. */
 
 typedef struct Ref {
     const Sched *s;
@@ -892,7 +895,8 @@ START_TEST(agrees_with_a_reference_on_random_schedules)
                             1 + (int64_t)(rnd(&x) % 25));
         for (int t = 1; t < n && g->nedges < 60; t++)
             for (int j = 0, k = 1 + (int)(rnd(&x) % 3); j < k; j++)
-                add_edge(g, (int)(rnd(&x) % (uint64_t)t), t, (int64_t)(rnd(&x) % 1200), 0);
+                add_edge(g, (int)(rnd(&x) % (uint64_t)t), t, (int64_t)(rnd(&x) % 1200),
+                         0);
         for (int j = 0, k = (int)(rnd(&x) % 4); j < k && g->nedges < 64; j++)
             add_edge(g, (int)(rnd(&x) % (uint64_t)n), (int)(rnd(&x) % (uint64_t)n), 64,
                      1 + (int)(rnd(&x) % 3));
@@ -912,7 +916,8 @@ START_TEST(agrees_with_a_reference_on_random_schedules)
         for (int j = 0, k = (int)(rnd(&x) % 4); j < k; j++) {
             int a = (int)(rnd(&x) % (uint64_t)(s->nmsgs + 1)) - 1;
             for (int b = a + 1; a >= 0 && b < s->nmsgs; b++)
-                if (s->msgs[a].src == s->msgs[b].src && s->msgs[a].dst == s->msgs[b].dst &&
+                if (s->msgs[a].src == s->msgs[b].src &&
+                    s->msgs[a].dst == s->msgs[b].dst &&
                     s->msgs[a].delay == s->msgs[b].delay) {
                     merge(s, a, b);
                     break;
@@ -940,9 +945,10 @@ START_TEST(agrees_with_a_reference_on_random_schedules)
             for (int d = 0; d < s->ndsps; d++)
                 for (int64_t i = 0; i < g->iterations; i++)
                     for (int k = 0; k < s->nops[d]; k++)
-                        ck_assert_int_eq(ot(s, &r, d, (int)i, k).end,
-                                         ref.end[(size_t)(ref.off[d] + k) * (size_t)ref.n +
-                                                 (size_t)i]);
+                        ck_assert_int_eq(
+                            ot(s, &r, d, (int)i, k).end,
+                            ref.end[(size_t)(ref.off[d] + k) * (size_t)ref.n +
+                                    (size_t)i]);
             ok++;
         } else {
             ck_assert_int_ge(r.ncycle, 4);

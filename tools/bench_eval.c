@@ -6,8 +6,9 @@
  * For 20, 100 and 1000 tasks, a seeded random layered graph (cycles 500-5000, edges of
  * 64-4096 bytes, one delay-1 feedback edge per 20 tasks) is mapped round-robin in
  * topological order on 4 DSPs (bwdsp-1board) and 16 DSPs (bwdsp-4board), messages are
- * inserted with comm_insert, and eval_length is timed: 5 repetitions of as many evaluations
- * as fit in 0.2 s, the median printed.  Not a test: the figures depend on the machine.
+ * inserted with comm_insert, and eval_length is timed: 5 repetitions of as many
+ * evaluations as fit in 0.2 s, the median printed.  Not a test: the figures depend on the
+ * machine.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -42,8 +43,8 @@ layered(int n, int64_t iterations, uint64_t seed)
     for (int t = 0; t < n; t++) {
         int64_t *c = arena_alloc(a, sizeof *c);
         *c = 500 + (int64_t)(rnd(&x) % 4501);
-        g->tasks[t] = (Task){.id = arena_printf(a, "t%d", t), .cycles = c, .ncycles = 1,
-                             .dsp = -1};
+        g->tasks[t] =
+            (Task){.id = arena_printf(a, "t%d", t), .cycles = c, .ncycles = 1, .dsp = -1};
         int layer = t / width;
         if (layer == 0)
             continue;
@@ -85,7 +86,8 @@ main(int argc, char **argv)
     }
     static const int sizes[] = {20, 100, 1000};
     static const char *plats[] = {"bwdsp-1board", "bwdsp-4board"};
-    printf("iterations %lld, seed %llu\n", (long long)iterations, (unsigned long long)seed);
+    printf("iterations %lld, seed %llu\n", (long long)iterations,
+           (unsigned long long)seed);
     printf("%6s %5s %6s %6s %12s %12s %14s\n", "tasks", "dsps", "ops", "msgs", "length",
            "evals/s", "ns/op/iter");
     for (size_t si = 0; si < sizeof sizes / sizeof *sizes; si++)
@@ -132,7 +134,8 @@ main(int argc, char **argv)
             }
             qsort(rate, 5, sizeof *rate, cmp_double);
             printf("%6d %5d %6d %6d %12lld %12.0f %14.2f\n", g->ntasks, nd, ops, s->nmsgs,
-                   (long long)len, rate[2], 1e9 / rate[2] / (double)ops / (double)iterations);
+                   (long long)len, rate[2],
+                   1e9 / rate[2] / (double)ops / (double)iterations);
             eval_free(ev);
             ir_sched_free(s);
             ir_graph_free(g);
