@@ -22,3 +22,10 @@ foreach(case fir4 chain4 worked topcuoglu peft)
 endforeach()
 add_test(NAME cli COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/run_cli.sh $<TARGET_FILE:tgc>
                           ${tgc_cases})
+find_program(VALGRIND valgrind)
+if(VALGRIND)
+  add_test(NAME valgrind/check
+           COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/run_valgrind.sh ${VALGRIND} $<TARGET_FILE:tgc>
+                   ${tgc_cases})
+  set_tests_properties(valgrind/check PROPERTIES LABELS valgrind)
+endif()
