@@ -52,7 +52,7 @@ report_cgraph(Diag *d, const char *file)
     memcpy(msg, s, n);
     msg[n] = 0;
     if (msg[0] == 0)
-        strcpy(msg, "cannot read the graph");
+        strcpy(msg, "the file holds no graph");
     Loc loc = {.file = file};
     const char *l = strstr(msg, " in line ");
     if (l) {

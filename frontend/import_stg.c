@@ -82,8 +82,18 @@ next_int(Lexer *lx, int64_t *v, Loc *at)
         *v = x;
     }
     if (!ok) {
-        diag_error(lx->d, at, "expected an integer, found \"%.*s\"",
-                   len > 40 ? 40 : (int)len, lx->s + b);
+        /* the token as text, bytes outside printable ASCII escaped */
+        char shown[4 * 40 + 1], *w = shown;
+        for (size_t k = 0; k < len && k < 40; k++) {
+            unsigned char ch = (unsigned char)lx->s[b + k];
+            if (ch >= 0x20 && ch < 0x7f && ch != '"' && ch != '\\')
+                *w++ = (char)ch;
+            else
+                w += snprintf(w, 5, "\\x%02x", ch);
+        }
+        *w = 0;
+        diag_error(lx->d, at, "expected an integer, found \"%s\"%s", shown,
+                   len > 40 ? "..." : "");
         return -1;
     }
     return 0;

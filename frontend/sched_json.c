@@ -128,6 +128,9 @@ read_mapping(Reader *r, Sched *s, json_t *root, const FeIdMap *ids)
     }
     const char *key;
     json_t *v;
+    bool *listed = calloc((size_t)g->ntasks + 1, sizeof *listed);
+    if (!listed)
+        ice("out of memory");
     json_object_foreach (mv, key, v) {
         const char *kp = fe_ptr_key(r, "/mapping", key);
         int t = fe_idmap_find(ids, key);
@@ -135,6 +138,7 @@ read_mapping(Reader *r, Sched *s, json_t *root, const FeIdMap *ids)
             fe_error(r, kp, "unknown task \"%s\"", key);
             continue;
         }
+        listed[t] = true;
         int64_t dsp;
         Loc l = {.file = r->file, .pointer = kp};
         if (fe_int(r, v, kp, "a DSP", &dsp) &&
@@ -142,8 +146,9 @@ read_mapping(Reader *r, Sched *s, json_t *root, const FeIdMap *ids)
             s->map[t] = (int)dsp;
     }
     for (int t = 0; t < g->ntasks; t++)
-        if (s->map[t] < 0)
+        if (!listed[t])
             fe_error(r, "/mapping", "task \"%s\" is not mapped", g->tasks[t].id);
+    free(listed);
 }
 
 static void
