@@ -4,7 +4,8 @@
  *
  * Shapes: random (each task takes 1..max_preds producers among the earlier tasks), chain
  * (i -> i+1, plus skip edges i -> i+k), layered (each task of a layer takes one or two
- * producers of the previous layer).  Back edges with delay 1 close feedback loops.
+ * producers of the previous layer).  Back edges with delay 1 close feedback loops.  With
+ * pin_block, tasks are pinned in blocks to the DSPs in turn (a pipeline of stages).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -32,6 +33,7 @@ gen_class(const char *name, GenSpec *gs)
     } else if (strcmp(name, "chain100") == 0) {
         base.tasks = 100;
         base.shape = GEN_CHAIN;
+        base.pin_block = 5; /* a streaming chain cut into stages of 5, round robin */
         base.cycles_lo = 500, base.cycles_hi = 3000;
         base.bytes_lo = 16, base.bytes_hi = 1024;
     } else {
@@ -103,7 +105,9 @@ gen_graph(const GenSpec *gs, const char *name)
         int64_t *c = arena_alloc(a, sizeof *c);
         *c = uni(&s, gs->cycles_lo, gs->cycles_hi);
         g->tasks[i] = (Task){.id = arena_printf(a, "t%d", i), .cycles = c, .ncycles = 1,
-                             .dsp = -1};
+                             .dsp = gs->pin_block > 0
+                                        ? (i / gs->pin_block) % g->platform->ndsps
+                                        : -1};
     }
     int cap = 8 * n + 8;
     g->edges = arena_array(a, (size_t)cap, sizeof *g->edges);

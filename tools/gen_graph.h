@@ -21,6 +21,7 @@ typedef struct GenSpec {
     int64_t iterations;
     const char *platform;    /* preset name */
     uint64_t seed;
+    int pin_block;           /* > 0: task i pinned to DSP (i / pin_block) % ndsps (stages) */
 } GenSpec;
 
 /* The named classes of the BFCO benchmark: "hi20", "lo20", "rand50", "chain100" (seed 001

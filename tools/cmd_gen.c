@@ -1,0 +1,129 @@
+/*
+ * tools/cmd_gen.c - `tgc gen`: the seeded random task-graph generator (tools/gen_graph.c)
+ * as a command.  Writes one tgc-graph/1 document; the same options give the same bytes.
+ */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "gen_graph.h"
+
+enum { O_CLASS, O_SEED, O_TASKS, O_SHAPE, O_CYCLES, O_BYTES, O_DELAY, O_NAME };
+static const CliOption own[] = {
+    {"class", "NAME", "hi20, lo20, rand50 or chain100 (seed 001 Table 1; default rand50)"},
+    {"seed", "N", "random seed (default 1)"},
+    {"tasks", "N", "number of tasks (overrides the class)"},
+    {"shape", "NAME", "random, chain or layered (overrides the class)"},
+    {"cycles", "LO:HI", "task cost range in cycles (overrides the class)"},
+    {"bytes", "LO:HI", "edge size range in bytes (overrides the class)"},
+    {"delay-edges", "N", "per 100 tasks, back edges with delay 1 (default 0)"},
+    {"name", "NAME", "graph name (default CLASS-SEED)"},
+    {NULL, NULL, NULL},
+};
+
+static const CliSpec spec = {
+    "gen",
+    "",
+    "Generate a random task graph (tgc-graph/1) from a class and a seed.  Classes follow\n"
+    "seed 001's Table 1: hi20 (20 tasks, high communication ratio), lo20 (20 tasks, low),\n"
+    "rand50 (50 tasks, random DAG), chain100 (100 tasks, a chain with skip edges).  Any\n"
+    "size with --tasks.  Writes to -o FILE or the standard output.\n",
+    CLI_OUTPUT | CLI_PLATFORM | CLI_ITERATIONS,
+    own,
+    0,
+    0,
+};
+
+static bool
+range(const char *opt, const char *text, int64_t *lo, int64_t *hi)
+{
+    char *end;
+    long long a = strtoll(text, &end, 10);
+    if (*end != ':')
+        return cli_usage(&spec, "%s wants LO:HI, got \"%s\"", opt, text), false;
+    long long b = strtoll(end + 1, &end, 10);
+    if (*end || a < 0 || b < a)
+        return cli_usage(&spec, "%s wants 0 <= LO <= HI, got \"%s\"", opt, text), false;
+    *lo = a;
+    *hi = b;
+    return true;
+}
+
+int
+cmd_gen(int argc, char **argv)
+{
+    Cli c;
+    int status;
+    if (!cli_parse(&c, &spec, argc, argv, &status))
+        return status;
+    GenSpec gs;
+    const char *cls = c.val[O_CLASS] ? c.val[O_CLASS] : "rand50";
+    int64_t v;
+    status = TGC_EXIT_USAGE;
+    if (gen_class(cls, &gs) != 0) {
+        cli_usage(&spec, "unknown class \"%s\" (hi20, lo20, rand50, chain100)", cls);
+        goto out;
+    }
+    if (c.val[O_SEED]) {
+        if (!cli_int_value(&spec, "--seed", c.val[O_SEED], 0, INT64_MAX, &v))
+            goto out;
+        gs.seed = (uint64_t)v;
+    }
+    if (c.val[O_TASKS]) {
+        if (!cli_int_value(&spec, "--tasks", c.val[O_TASKS], 1, c.opt.limits.max_tasks, &v))
+            goto out;
+        gs.tasks = (int)v;
+    }
+    if (c.val[O_SHAPE]) {
+        const char *s = c.val[O_SHAPE];
+        if (strcmp(s, "random") == 0)
+            gs.shape = GEN_RANDOM;
+        else if (strcmp(s, "chain") == 0)
+            gs.shape = GEN_CHAIN;
+        else if (strcmp(s, "layered") == 0)
+            gs.shape = GEN_LAYERED;
+        else {
+            cli_usage(&spec, "--shape must be random, chain or layered, got \"%s\"", s);
+            goto out;
+        }
+    }
+    if (c.val[O_CYCLES] && !range("--cycles", c.val[O_CYCLES], &gs.cycles_lo, &gs.cycles_hi))
+        goto out;
+    if (c.val[O_BYTES] && !range("--bytes", c.val[O_BYTES], &gs.bytes_lo, &gs.bytes_hi))
+        goto out;
+    if (c.val[O_DELAY]) {
+        if (!cli_int_value(&spec, "--delay-edges", c.val[O_DELAY], 0, 100, &v))
+            goto out;
+        gs.delay_frac = (double)v / 100.0;
+    }
+    if (c.opt.iterations > 0)
+        gs.iterations = c.opt.iterations;
+    if (c.opt.platform)
+        gs.platform = c.opt.platform;
+    char name[128];
+    snprintf(name, sizeof name, "%s-%" PRIu64, cls, gs.seed);
+    Graph *g = gen_graph(&gs, c.val[O_NAME] ? c.val[O_NAME] : name);
+    if (!g) {
+        fprintf(stderr, "tgc: error: unknown platform preset \"%s\"\n", gs.platform);
+        status = TGC_EXIT_INPUT;
+        goto out;
+    }
+    if (c.opt.dsps > 0) {
+        const char *why;
+        if (plat_set_dsps(g->arena, g->platform, c.opt.dsps, &why) != 0) {
+            fprintf(stderr, "tgc: error: --dsps %d: %s\n", c.opt.dsps, why);
+            ir_graph_free(g);
+            status = TGC_EXIT_INPUT;
+            goto out;
+        }
+        g->platform_ref = "inline";
+    }
+    char *text = cg_graph_json(g);
+    status = cli_write_file(c.output ? c.output : "-", text, strlen(text));
+    free(text);
+    ir_graph_free(g);
+out:
+    cli_free(&c);
+    return status;
+}

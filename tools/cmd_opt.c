@@ -1,0 +1,293 @@
+/*
+ * tools/cmd_opt.c - `tgc opt GRAPH`: schedules the graph (as `tgc schedule` does), then runs
+ * the communication optimisations (none, ma, cp, bfco, es; docs/bfco.md) on that schedule
+ * and prints one row per method; -o/--dot/--gantt write the schedule of the method asked
+ * for (of bfco with --method all).  Every output is built first and written only when the
+ * run succeeded.  A progress bar goes to stderr while BFCO runs, only when stderr is a
+ * terminal.
+ */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli.h"
+
+enum { O_METHOD, O_SEED, O_PARTICLES, O_GENERATIONS, O_THREADS, O_STALL, O_ESLIMIT,
+       O_VSHAPED, O_EPSILON, O_DOT, O_GANTT, O_BUDGET };
+static const CliOption own[] = {
+    {"method", "NAME", "none, ma, cp, bfco (default), es or all"},
+    {"seed", "N", "random seed of the swarm (default 1)"},
+    {"particles", "N", "swarm size (default: the number of decision bits, 8 to 32)"},
+    {"generations", "N", "generations (default 100)"},
+    {"threads", "N", "evaluation threads (default 1; the result does not depend on it)"},
+    {"stall", "N", "stop after N generations without improvement (default 30; 0 = never)"},
+    {"es-limit", "N", "largest number of configurations es tries (default 1048576)"},
+    {"vshaped", NULL, "V-shaped transfer function (|tanh v| flips a bit) instead of sigmoid"},
+    {"epsilon", "X", "slack of the TIS/TEIR test (default 0.05)"},
+    {"dot", "FILE", "write the optimised schedule as Graphviz dot"},
+    {"gantt", "FILE", "write the optimised schedule's timeline as an SVG Gantt chart"},
+    {"search-budget", "N", "local-search evaluations of the scheduler (default: from size)"},
+    {NULL, NULL, NULL},
+};
+
+static const CliSpec spec = {
+    "opt",
+    "GRAPH",
+    "Schedule a task graph (HEFT + local search, as tgc schedule), then optimise its\n"
+    "messages: none (as scheduled), ma (merge every same-pair send, repaired), cp\n"
+    "(pipeline every receive that can be), bfco (binary particle swarm over merges, with\n"
+    "deadlock repair and greedy pipelining), es (exhaustive, small graphs only) or all.\n"
+    "Prints one row per method: schedule length, improvement over none, messages before\n"
+    "and after merging, merged groups, pipelined receives, evaluations and time.\n",
+    CLI_OUTPUT | CLI_PLATFORM | CLI_ITERATIONS | CLI_LIMITS | CLI_JSON,
+    own,
+    1,
+    1,
+};
+
+typedef struct Row {
+    OptMethod m;
+    bool done;
+    const char *error; /* es refused */
+    OptStats st;
+} Row;
+
+static void
+progress(void *ctx, int gen, int ngen, int64_t best, int64_t evals)
+{
+    double *t0 = ctx;
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    double el = (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9 - *t0;
+    int width = 30, fill = ngen > 0 ? gen * width / ngen : width;
+    fprintf(stderr, "\rbfco [%.*s%*s] generation %d/%d  best %" PRId64 "  %.0f evals/s ", fill,
+            "##############################", width - fill, "", gen, ngen, best,
+            el > 0 ? (double)evals / el : 0.0);
+    fflush(stderr);
+}
+
+static double
+pct(int64_t none, int64_t x)
+{
+    return none > 0 ? 100.0 * (double)(none - x) / (double)none : 0.0;
+}
+
+int
+cmd_opt(int argc, char **argv)
+{
+    Cli c;
+    int status;
+    if (!cli_parse(&c, &spec, argc, argv, &status))
+        return status;
+    BfcoParams bp;
+    bfco_default_params(&bp);
+    bool all = false;
+    OptMethod method = OPT_BFCO;
+    int64_t v;
+    status = TGC_EXIT_USAGE;
+    if (c.val[O_METHOD]) {
+        if (strcmp(c.val[O_METHOD], "all") == 0)
+            all = true;
+        else if (opt_method_parse(c.val[O_METHOD], &method) != 0) {
+            cli_usage(&spec, "--method must be none, ma, cp, bfco, es or all, got \"%s\"",
+                      c.val[O_METHOD]);
+            goto usage;
+        }
+    }
+    if (c.val[O_SEED]) {
+        if (!cli_int_value(&spec, "--seed", c.val[O_SEED], 0, INT64_MAX, &v))
+            goto usage;
+        bp.seed = (uint64_t)v;
+    }
+    if (c.val[O_PARTICLES]) {
+        if (!cli_int_value(&spec, "--particles", c.val[O_PARTICLES], 1, 100000, &v))
+            goto usage;
+        bp.particles = (int)v;
+    }
+    if (c.val[O_GENERATIONS]) {
+        if (!cli_int_value(&spec, "--generations", c.val[O_GENERATIONS], 1, 1000000, &v))
+            goto usage;
+        bp.generations = (int)v;
+    }
+    if (c.val[O_THREADS]) {
+        if (!cli_int_value(&spec, "--threads", c.val[O_THREADS], 1, 64, &v))
+            goto usage;
+        bp.threads = (int)v;
+    }
+    if (c.val[O_STALL]) {
+        if (!cli_int_value(&spec, "--stall", c.val[O_STALL], 0, 1000000, &v))
+            goto usage;
+        bp.stall = (int)v;
+    }
+    if (c.val[O_ESLIMIT]) {
+        if (!cli_int_value(&spec, "--es-limit", c.val[O_ESLIMIT], 1, INT64_MAX, &v))
+            goto usage;
+        bp.es_limit = v;
+    }
+    if (c.val[O_BUDGET] && !cli_int_value(&spec, "--search-budget", c.val[O_BUDGET], 0,
+                                          INT64_C(1000000000), &c.opt.search_budget))
+        goto usage;
+    bp.vshaped = c.val[O_VSHAPED] != NULL;
+    if (c.val[O_EPSILON]) {
+        char *end;
+        double e = strtod(c.val[O_EPSILON], &end);
+        if (*end || end == c.val[O_EPSILON] || !(e >= 0 && e < 1)) {
+            cli_usage(&spec, "--epsilon must be a number in [0, 1), got \"%s\"",
+                      c.val[O_EPSILON]);
+            goto usage;
+        }
+        bp.epsilon = e;
+    }
+    const char *paths[3] = {c.output, c.val[O_DOT], c.val[O_GANTT]};
+    int to_stdout = 0;
+    for (int i = 0; i < 3; i++)
+        to_stdout += paths[i] && strcmp(paths[i], "-") == 0;
+    if (to_stdout > 1 || (to_stdout && c.json)) {
+        cli_usage(&spec, "only one of -o, --dot, --gantt and --json can use the standard "
+                         "output");
+        goto usage;
+    }
+
+    Diag *d = diag_new();
+    Arena *a = arena_new();
+    Graph *g = NULL;
+    Sched *base = NULL, *keep = NULL;
+    char *text[3] = {NULL, NULL, NULL};
+    Row rows[5];
+    int nrows = 0;
+    status = TGC_EXIT_INPUT;
+    if (!(g = fe_load_graph(c.args[0], &c.opt, d)))
+        goto done;
+    Unit u = {.g = g, .p = g->platform, .opt = &c.opt};
+    if (pass_schedule(&u, d) != 0)
+        goto done;
+    base = u.s;
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    double t0 = (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+    bool tty = isatty(2) && !c.json;
+    for (int i = 0; i < 5; i++) {
+        OptMethod m = (OptMethod)i;
+        if (!all && m != method)
+            continue;
+        Row *r = &rows[nrows++];
+        memset(r, 0, sizeof *r);
+        r->m = m;
+        Sched *out = NULL;
+        bp.progress = tty && m == OPT_BFCO ? progress : NULL;
+        bp.progress_ctx = &t0;
+        Diag *dm = all && m == OPT_ES ? diag_new() : d;
+        int rc = opt_run(base, m, &bp, &out, &r->st, dm);
+        if (bp.progress)
+            fprintf(stderr, "\r%*s\r", 100, "");
+        if (dm != d) {
+            if (rc != 0) /* es refused: a note, the other methods stand */
+                r->error = arena_strdup(a, diag_text(dm));
+            diag_free(dm);
+        }
+        if (rc != 0 && !r->error)
+            goto done;
+        r->done = rc == 0;
+        if (rc == 0 && (m == method || (all && m == OPT_BFCO))) {
+            ir_sched_free(keep);
+            keep = out;
+        } else {
+            ir_sched_free(out);
+        }
+    }
+    if (keep && (paths[0] || paths[1] || paths[2])) {
+        EvalOpts eo = {.first = 2, .last = 3};
+        EvalResult er;
+        if (eval_run(keep, &eo, &er, a) != 0) {
+            eval_report_deadlock(keep, &er, d);
+            goto done;
+        }
+        if (paths[0])
+            text[0] = cg_sched_json(keep, &er);
+        if (paths[1])
+            text[1] = cg_sched_dot(keep, &er);
+        if (paths[2])
+            text[2] = cg_sched_gantt(keep, &er);
+    }
+    int64_t none = -1;
+    for (int i = 0; i < nrows; i++)
+        if (rows[i].m == OPT_NONE && rows[i].done)
+            none = rows[i].st.length;
+    if (none < 0) { /* the improvement is over the schedule as scheduled */
+        Evaluator *ev = eval_new(g, g->platform);
+        none = eval_length(ev, base);
+        eval_free(ev);
+    }
+    status = TGC_EXIT_OK;
+    for (int i = 0; i < 3 && status == TGC_EXIT_OK; i++)
+        if (paths[i])
+            status = cli_write_file(paths[i], text[i], strlen(text[i]));
+    if (status != TGC_EXIT_OK)
+        goto done;
+    if (c.json) {
+        json_t *o = json_object(), *ms = json_object();
+        json_object_set_new(o, "file", json_string(g->file));
+        json_object_set_new(o, "name", json_string(g->name));
+        json_object_set_new(o, "dsps", json_integer(g->platform->ndsps));
+        json_object_set_new(o, "iterations", json_integer(g->iterations));
+        json_object_set_new(o, "seed", json_integer((json_int_t)bp.seed));
+        for (int i = 0; i < nrows; i++) {
+            const Row *r = &rows[i];
+            json_t *jm = json_object();
+            if (!r->done) {
+                json_object_set_new(jm, "error", json_string(r->error));
+            } else {
+                json_object_set_new(jm, "schedule_length", json_integer(r->st.length));
+                json_object_set_new(jm, "improvement_percent",
+                                    json_real(pct(none, r->st.length)));
+                json_object_set_new(jm, "messages_before", json_integer(r->st.msgs_before));
+                json_object_set_new(jm, "messages_after", json_integer(r->st.msgs_after));
+                json_object_set_new(jm, "merged_groups", json_integer(r->st.merged_groups));
+                json_object_set_new(jm, "pipelined", json_integer(r->st.pipelined));
+                json_object_set_new(jm, "evaluations", json_integer(r->st.evaluations));
+                json_object_set_new(jm, "seconds", json_real(r->st.seconds));
+                json_object_set_new(jm, "decision_bits", json_integer(r->st.nbits));
+                if (r->m == OPT_BFCO) {
+                    json_object_set_new(jm, "particles", json_integer(r->st.particles));
+                    json_object_set_new(jm, "generations", json_integer(r->st.generations));
+                }
+            }
+            json_object_set_new(ms, opt_method_name(r->m), jm);
+        }
+        json_object_set_new(o, "methods", ms);
+        status = cli_print_json(o);
+        json_decref(o);
+    } else if (!to_stdout) {
+        printf("%s: graph \"%s\" on %s (%d DSPs), %" PRId64 " iterations\n", g->file,
+               g->name, g->platform->name, g->platform->ndsps, g->iterations);
+        printf("  %-6s %12s %8s %6s %6s %7s %9s %11s %9s\n", "method", "length", "improve",
+               "msgs", "after", "merged", "pipelined", "evaluations", "seconds");
+        for (int i = 0; i < nrows; i++) {
+            const Row *r = &rows[i];
+            if (!r->done) {
+                printf("  %-6s %s", opt_method_name(r->m), r->error);
+                continue;
+            }
+            printf("  %-6s %12" PRId64 " %7.2f%% %6d %6d %7d %9d %11" PRId64 " %9.3f\n",
+                   opt_method_name(r->m), r->st.length, pct(none, r->st.length),
+                   r->st.msgs_before, r->st.msgs_after, r->st.merged_groups, r->st.pipelined,
+                   r->st.evaluations, r->st.seconds);
+        }
+    }
+
+done:
+    if (cli_report(d) && status == TGC_EXIT_OK)
+        status = TGC_EXIT_INPUT;
+    for (int i = 0; i < 3; i++)
+        free(text[i]);
+    ir_sched_free(keep);
+    ir_sched_free(base);
+    ir_graph_free(g);
+    arena_free(a);
+    diag_free(d);
+usage:
+    cli_free(&c);
+    return status;
+}
