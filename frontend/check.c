@@ -19,8 +19,7 @@
 
 enum { CYCLE_PRINT_MAX = 30 }; /* tasks of a zero-delay cycle named in full */
 
-static Loc
-at(Reader *r, const char *fmt, ...) TGC_PRINTF(2, 3);
+static Loc at(Reader *r, const char *fmt, ...) TGC_PRINTF(2, 3);
 
 static Loc
 at(Reader *r, const char *fmt, ...)
@@ -52,7 +51,8 @@ check_file(Reader *r, const char *path, const char *ptr, const char *what)
         if (errno == ENOENT)
             diag_error(r->d, &l, "%s \"%s\" does not exist", what, path);
         else
-            diag_error(r->d, &l, "cannot read %s \"%s\": %s", what, path, strerror(errno));
+            diag_error(r->d, &l, "cannot read %s \"%s\": %s", what, path,
+                       strerror(errno));
     } else if (S_ISDIR(st.st_mode)) {
         diag_error(r->d, &l, "%s \"%s\" is a directory", what, path);
     }
@@ -196,7 +196,8 @@ report_cycles(Reader *r, const Graph *g)
             buf_add(&b, g->tasks[g->edges[stk[k]].to].id);
         }
         Loc l = at(r, "/edges/%d", stk[len - 1]);
-        diag_error(r->d, &l, "cycle of zero-delay edges: %s (give one of its edges a \"delay\")",
+        diag_error(r->d, &l,
+                   "cycle of zero-delay edges: %s (give one of its edges a \"delay\")",
                    b.s);
         free(b.s);
         for (int k = 0; k < tail; k++)
@@ -218,12 +219,14 @@ check_limits(Reader *r, const Graph *g)
     const Limits *lim = r->lim;
     if (g->ntasks > lim->max_tasks) {
         Loc l = at(r, "/tasks");
-        diag_error(r->d, &l, "%d tasks exceed the limit of %" PRId64 " (raise it with --max-tasks)",
+        diag_error(r->d, &l,
+                   "%d tasks exceed the limit of %" PRId64 " (raise it with --max-tasks)",
                    g->ntasks, lim->max_tasks);
     }
     if (g->nedges > lim->max_edges) {
         Loc l = at(r, "/edges");
-        diag_error(r->d, &l, "%d edges exceed the limit of %" PRId64 " (raise it with --max-edges)",
+        diag_error(r->d, &l,
+                   "%d edges exceed the limit of %" PRId64 " (raise it with --max-edges)",
                    g->nedges, lim->max_edges);
     }
     Loc li = at(r, "/iterations");
@@ -248,13 +251,16 @@ check_task(Reader *r, const Graph *g, const FeIdMap *ids, int t)
         int first = fe_idmap_find(ids, k->id);
         if (first != t) {
             l = at(r, "/tasks/%d/id", t);
-            diag_error(r->d, &l, "duplicate task id \"%s\" (first at /tasks/%d)", k->id, first);
+            diag_error(r->d, &l, "duplicate task id \"%s\" (first at /tasks/%d)", k->id,
+                       first);
         }
     }
     int64_t most = 0; /* the largest cost: what the totals bound */
     for (int c = 0; c < k->ncycles; c++) {
-        l = k->ncycles > 1 ? at(r, "/tasks/%d/cycles/%d", t, c) : at(r, "/tasks/%d/cycles", t);
-        if (fe_range(r->d, &l, "cycles", k->cycles[c], 0, FE_MAX_CYCLES) && k->cycles[c] > most)
+        l = k->ncycles > 1 ? at(r, "/tasks/%d/cycles/%d", t, c)
+                           : at(r, "/tasks/%d/cycles", t);
+        if (fe_range(r->d, &l, "cycles", k->cycles[c], 0, FE_MAX_CYCLES) &&
+            k->cycles[c] > most)
             most = k->cycles[c];
     }
     if (p && k->ncycles > 1 && k->ncycles != p->ndsps) {
@@ -297,8 +303,8 @@ fe_check(Graph *g, const Options *opt, Diag *d)
 {
     int e0 = diag_errors(d);
     Limits lim = opt ? opt->limits : ir_default_limits();
-    Reader r = {.d = d, .file = g->file ? g->file : "<graph>", .lim = &lim,
-                .tmp = arena_new()};
+    Reader r = {
+        .d = d, .file = g->file ? g->file : "<graph>", .lim = &lim, .tmp = arena_new()};
     Loc l;
     check_limits(&r, g);
     if (g->ntasks == 0) {
@@ -352,7 +358,8 @@ fe_check(Graph *g, const Options *opt, Diag *d)
                        g->iterations, work);
         if (traffic > FE_MAX_TOTAL / g->iterations)
             diag_error(d, &l,
-                       "%" PRId64 " iterations of %" PRId64 " bytes each exceed 2^62 bytes in total",
+                       "%" PRId64 " iterations of %" PRId64
+                       " bytes each exceed 2^62 bytes in total",
                        g->iterations, traffic);
     }
 

@@ -13,20 +13,23 @@
 
 #include "ir.h"
 
-/* Maxima of single values, chosen so that sums over every task, edge and iteration stay far
- * from int64 overflow (fe_check also bounds the totals times the iterations by 2^62). */
+/* Maxima of single values, chosen so that sums over every task, edge and iteration stay
+ * far from int64 overflow (fe_check also bounds the totals times the iterations by 2^62).
+ */
 #define FE_MAX_CYCLES (INT64_C(1) << 40) /* cycles of one task on one DSP */
 #define FE_MAX_BYTES (INT64_C(1) << 31)  /* bytes of one edge */
 #define FE_MAX_DELAY 1000000             /* iterations of delay of one edge */
 #define FE_MAX_TOTAL (INT64_C(1) << 62)  /* work or traffic summed over all iterations */
 #define FE_MAX_BOARDS 1024               /* boards of a bwdsp platform */
 #define FE_MAX_DSPS_PER_BOARD 1024
-#define FE_MAX_ABSTRACT_DSPS 65536 /* DSPs of an abstract platform (before --max-dsps) */
+#define FE_MAX_ABSTRACT_DSPS 65536 /* DSPs of an abstract platform (before --max-dsps)   \
+                                    */
 
 typedef struct Reader {
     Diag *d;
-    const char *file;     /* name in messages: the path as given, or "<stdin>" */
-    const char *base_dir; /* folder of relative paths in the file; NULL = current folder */
+    const char *file; /* name in messages: the path as given, or "<stdin>" */
+    const char
+        *base_dir; /* folder of relative paths in the file; NULL = current folder */
     const Limits *lim;
     Arena *tmp; /* scratch, freed with the reader */
 } Reader;
@@ -49,7 +52,8 @@ bool fe_int(Reader *r, const json_t *v, const char *ptr, const char *what, int64
 const char *fe_string(Reader *r, const json_t *v, const char *ptr, const char *what);
 /* Range message shared by the readers and fe_check: "X must be >= LO, got V" or
  * "X must be at most HI, got V".  Returns false when v is out of [lo, hi]. */
-bool fe_range(Diag *d, const Loc *loc, const char *what, int64_t v, int64_t lo, int64_t hi);
+bool fe_range(Diag *d, const Loc *loc, const char *what, int64_t v, int64_t lo,
+              int64_t hi);
 
 /* Reads a whole file ("-" = standard input) after checking its size against
  * r->lim->max_file_bytes.  Problems are reported at `where` (the file itself when NULL).
@@ -63,10 +67,10 @@ const char *fe_join(Arena *a, const char *base_dir, const char *path);
 /* The folder of a path ("." when it has none), in a. */
 const char *fe_dirname(Arena *a, const char *path);
 
-/* The "platform" value of a graph (or the --platform option when v is NULL and ref is set):
- * a preset name, a path to a tgc-platform/1 file (relative to r->base_dir) or an inline
- * object.  `ptr` locates the value; with ptr NULL errors name the option.  Returns a
- * finished platform allocated in a, or NULL after reporting. */
+/* The "platform" value of a graph (or the --platform option when v is NULL and ref is
+ * set): a preset name, a path to a tgc-platform/1 file (relative to r->base_dir) or an
+ * inline object.  `ptr` locates the value; with ptr NULL errors name the option.  Returns
+ * a finished platform allocated in a, or NULL after reporting. */
 Platform *fe_platform_value(Reader *r, Arena *a, const json_t *v, const char *ptr);
 Platform *fe_platform_ref(Reader *r, Arena *a, const char *ref, const char *ptr);
 

@@ -2,9 +2,10 @@
  * frontend/load.c - the tgc-graph/1 reader (jansson).
  *
  * Reading is two passes, each reporting every error it finds before stopping: lowering
- * (JSON syntax, schema, types, single-value ranges, references between tasks, size limits)
- * and then fe_check (the graph as a whole).  Strings are copied into the graph's arena and
- * the JSON document is released as soon as it is lowered; no json_t survives in the IR.
+ * (JSON syntax, schema, types, single-value ranges, references between tasks, size
+ * limits) and then fe_check (the graph as a whole).  Strings are copied into the graph's
+ * arena and the JSON document is released as soon as it is lowered; no json_t survives
+ * in the IR.
  *
  * Accepted schema (docs/formats.md has the meaning and units of each field):
  *
@@ -25,7 +26,7 @@
  *     "cycles": integer | [integer, ...],   required; 0..2^40; a list gives one cost per
  *                                           DSP and has as many entries as the platform
  *     "kernel": C identifier,               default: the built-in synthetic kernel
- *     "params": { name: integer | real | string | boolean, ... }   names are C identifiers
+ *     "params": { name: integer | real | string | boolean, ... },  C identifier names
  *     "dsp":    integer,                    pins the task to a DSP of the platform
  *     "output": string                      file the (sink) kernel writes
  *   }
@@ -46,7 +47,8 @@
 
 static const char *const graph_fields[] = {"format",  "name",  "iterations", "platform",
                                            "kernels", "tasks", "edges"};
-static const char *const task_fields[] = {"id", "cycles", "kernel", "params", "dsp", "output"};
+static const char *const task_fields[] = {"id",     "cycles", "kernel",
+                                          "params", "dsp",    "output"};
 static const char *const edge_fields[] = {"from", "to", "bytes", "delay"};
 static const char *const kernel_fields[] = {"source", "header"};
 #define N(a) (sizeof a / sizeof a[0])
@@ -84,7 +86,8 @@ lower_cycles(Reader *r, Graph *g, Task *t, const json_t *v, const char *ptr)
         return;
     }
     if (!json_is_number(v)) {
-        fe_error(r, ptr, "cycles must be an integer or a list of integers (one per DSP), got %s",
+        fe_error(r, ptr,
+                 "cycles must be an integer or a list of integers (one per DSP), got %s",
                  fe_describe(r, v));
         return;
     }
@@ -105,8 +108,7 @@ lower_params(Reader *r, Graph *g, Task *t, const json_t *v, const char *ptr)
     t->params = arena_array(g->arena, json_object_size(v) + 1, sizeof *t->params);
     const char *key;
     json_t *pv;
-    json_object_foreach((json_t *)v, key, pv)
-    {
+    json_object_foreach ((json_t *)v, key, pv) {
         if (strncmp(key, "x-", 2) == 0)
             continue;
         Param *p = &t->params[t->nparams];
@@ -131,8 +133,8 @@ lower_params(Reader *r, Graph *g, Task *t, const json_t *v, const char *ptr)
             break;
         default:
             fe_error(r, fe_ptr_key(r, ptr, key),
-                     "parameter \"%s\" must be a number, a string or a boolean, got %s", key,
-                     fe_describe(r, pv));
+                     "parameter \"%s\" must be a number, a string or a boolean, got %s",
+                     key, fe_describe(r, pv));
             continue;
         }
         t->nparams++;
@@ -201,7 +203,7 @@ edge_end(Reader *r, Graph *g, const FeIdMap *ids, const json_t *o, const char *k
         return t;
     /* Suggestions cost a comparison with every id; keep them to small totals of work. */
     const char *hint = NULL;
-    if ((int64_t)++*misses * g->ntasks <= 1000000) {
+    if ((int64_t)++ * misses * g->ntasks <= 1000000) {
         const char **cands = arena_array(r->tmp, (size_t)g->ntasks + 1, sizeof *cands);
         size_t n = 0;
         for (int k = 0; k < g->ntasks; k++)
@@ -233,13 +235,15 @@ lower_edge(Reader *r, Graph *g, const FeIdMap *ids, Edge *e, const json_t *o,
     if ((v = json_object_get(o, "bytes"))) {
         const char *bp = fe_ptr_key(r, ptr, "bytes");
         Loc l = at(r, bp);
-        if (fe_int(r, v, bp, "bytes", &x) && fe_range(r->d, &l, "bytes", x, 0, FE_MAX_BYTES))
+        if (fe_int(r, v, bp, "bytes", &x) &&
+            fe_range(r->d, &l, "bytes", x, 0, FE_MAX_BYTES))
             e->bytes = x;
     }
     if ((v = json_object_get(o, "delay"))) {
         const char *dp = fe_ptr_key(r, ptr, "delay");
         Loc l = at(r, dp);
-        if (fe_int(r, v, dp, "delay", &x) && fe_range(r->d, &l, "delay", x, 0, FE_MAX_DELAY))
+        if (fe_int(r, v, dp, "delay", &x) &&
+            fe_range(r->d, &l, "delay", x, 0, FE_MAX_DELAY))
             e->delay = (int)x;
     }
 }
@@ -262,7 +266,8 @@ static void
 lower_graph(Reader *r, Graph *g, const json_t *root)
 {
     if (!json_is_object(root)) {
-        fe_error(r, "", "a task graph must be a JSON object, got %s", fe_describe(r, root));
+        fe_error(r, "", "a task graph must be a JSON object, got %s",
+                 fe_describe(r, root));
         return;
     }
     fe_unknown_fields(r, (json_t *)root, "", graph_fields, N(graph_fields));
@@ -290,10 +295,13 @@ lower_graph(Reader *r, Graph *g, const json_t *root)
 
     if ((v = json_object_get(root, "kernels"))) {
         if (!json_is_object(v)) {
-            fe_error(r, "/kernels", "kernels must be an object {\"source\": ..., \"header\": ...}, got %s",
-                     fe_describe(r, v));
+            fe_error(
+                r, "/kernels",
+                "kernels must be an object {\"source\": ..., \"header\": ...}, got %s",
+                fe_describe(r, v));
         } else {
-            fe_unknown_fields(r, (json_t *)v, "/kernels", kernel_fields, N(kernel_fields));
+            fe_unknown_fields(r, (json_t *)v, "/kernels", kernel_fields,
+                              N(kernel_fields));
             const char *src = copy_string(r, g, v, "source", "/kernels");
             const char *hdr = copy_string(r, g, v, "header", "/kernels");
             if (!json_object_get(v, "source"))
@@ -359,8 +367,8 @@ resolve_platform(Reader *r, Graph *g, const json_t *root, const Options *opt)
     const char *where = NULL;
     if (v) {
         g->platform = fe_platform_value(r, g->arena, v, "/platform");
-        g->platform_ref = json_is_string(v) ? arena_strdup(g->arena, json_string_value(v))
-                                            : "inline";
+        g->platform_ref =
+            json_is_string(v) ? arena_strdup(g->arena, json_string_value(v)) : "inline";
         where = "/platform";
     }
     if (opt && opt->platform) {
@@ -383,7 +391,8 @@ resolve_platform(Reader *r, Graph *g, const json_t *root, const Options *opt)
         const char *why = NULL;
         if (opt->dsps > r->lim->max_dsps) {
             diag_error(r->d, &loc,
-                       "--dsps %d exceeds the limit of %" PRId64 " DSPs (raise it with --max-dsps)",
+                       "--dsps %d exceeds the limit of %" PRId64
+                       " DSPs (raise it with --max-dsps)",
                        opt->dsps, r->lim->max_dsps);
             g->platform = NULL;
             return;
@@ -411,7 +420,10 @@ load_text(const char *text, size_t len, const char *file, const char *base_dir,
     Options defaults = {.limits = ir_default_limits()};
     if (!opt)
         opt = &defaults;
-    Reader r = {.d = d, .file = file, .base_dir = base_dir, .lim = &opt->limits,
+    Reader r = {.d = d,
+                .file = file,
+                .base_dir = base_dir,
+                .lim = &opt->limits,
                 .tmp = arena_new()};
     int e0 = diag_errors(d);
     json_t *root = fe_parse(&r, text, len);

@@ -1,11 +1,11 @@
 /*
  * frontend/platform_json.c - the tgc-platform/1 reader: preset names, platform files and
- * the inline "platform" objects of task graphs.  Every platform it returns has been through
- * plat_finish() (routes derived, board graph connected).
+ * the inline "platform" objects of task graphs.  Every platform it returns has been
+ * through plat_finish() (routes derived, board graph connected).
  *
  * Accepted schema (docs/formats.md has the meaning and units of each field):
  *
- *   platform  := PRESET-NAME | PATH | object        (PATH: contains "/" or ends in ".json")
+ *   platform  := PRESET-NAME | PATH | object    (a PATH contains "/" or ends in ".json")
  *   object    := {
  *     "format":         "tgc-platform/1",  required in a file, optional inline
  *     "name":           string,            default: the file's path, or "inline"
@@ -14,8 +14,8 @@
  *     "boards":         integer 1..1024,   bwdsp only; default 1 (or the preset's)
  *     "dsps_per_board": integer 1..1024,   bwdsp only; default 4
  *     "links":          [[a, b], ...],     bwdsp only; board pairs, each at most once;
- *                                          default: the preset's links when "boards" keeps
- *                                          the preset's count, else a chain 0-1-2-...
+ *                                          default: the preset's links when "boards"
+ *                                          keeps its count, else a chain 0-1-2-...
  *     "dsps":           integer 1..65536,  abstract only; required without a preset
  *     PARAM:            integer,           every name of PLATFORM_PARAMS (ir/ir.h), in
  *                                          its range; payload_bytes < packet_bytes
@@ -29,9 +29,9 @@
 #include "fe.h"
 
 #define PARAM_NAME(f, lo, hi) #f,
-static const char *const fields[] = {
-    "format", "name",  "preset", "model", "boards",
-    "dsps_per_board", "links", "dsps",  PLATFORM_PARAMS(PARAM_NAME)};
+static const char *const fields[] = {"format", "name",   "preset",
+                                     "model",  "boards", "dsps_per_board",
+                                     "links",  "dsps",   PLATFORM_PARAMS(PARAM_NAME)};
 #undef PARAM_NAME
 #define NFIELDS (sizeof fields / sizeof fields[0])
 
@@ -44,9 +44,9 @@ npresets(void)
     return n;
 }
 
-/* The preset to suggest for an unknown name.  "bwdsp-<N>board" suggests the largest preset
- * of at most N boards (edit distance would tie between all of them); anything else the
- * closest name by edit distance. */
+/* The preset to suggest for an unknown name.  "bwdsp-<N>board" suggests the largest
+ * preset of at most N boards (edit distance would tie between all of them); anything else
+ * the closest name by edit distance. */
 static const char *
 suggest_preset(const char *name)
 {
@@ -54,8 +54,8 @@ suggest_preset(const char *name)
     char tail[8];
     if (sscanf(name, "bwdsp-%dboard%7s", &want, tail) == 1 && want > 0) {
         static const int boards[] = {1, 2, 4, 16};
-        static const char *const names[] = {"bwdsp-1board", "bwdsp-2board", "bwdsp-4board",
-                                            "bwdsp-16board"};
+        static const char *const names[] = {"bwdsp-1board", "bwdsp-2board",
+                                            "bwdsp-4board", "bwdsp-16board"};
         int best = 0;
         for (int i = 0; i < 4; i++)
             if (boards[i] <= want)
@@ -70,7 +70,8 @@ unknown_preset(Reader *r, const Loc *where, const char *what, const char *name)
 {
     const char *hint = suggest_preset(name);
     if (hint)
-        diag_error(r->d, where, "unknown %s \"%s\" (did you mean \"%s\"?)", what, name, hint);
+        diag_error(r->d, where, "unknown %s \"%s\" (did you mean \"%s\"?)", what, name,
+                   hint);
     else
         diag_error(r->d, where,
                    "unknown %s \"%s\" (the presets are bwdsp-1board, bwdsp-2board, "
@@ -107,8 +108,9 @@ parse_links(Reader *r, Arena *a, Platform *p, const json_t *v, const char *ptr)
         const char *ep = fe_ptr_index(r, ptr, i);
         if (!json_is_array(e) || json_array_size(e) != 2) {
             fe_error(r, ep, "a link must be a pair of board indices [a, b], got %s",
-                     json_is_array(e) ? arena_printf(r->tmp, "%zu values", json_array_size(e))
-                                      : fe_describe(r, e));
+                     json_is_array(e)
+                         ? arena_printf(r->tmp, "%zu values", json_array_size(e))
+                         : fe_describe(r, e));
             continue;
         }
         int64_t b[2];
@@ -118,7 +120,8 @@ parse_links(Reader *r, Arena *a, Platform *p, const json_t *v, const char *ptr)
             if (!fe_int(r, json_array_get(e, k), kp, "a board index", &b[k])) {
                 ok = false;
             } else if (b[k] < 0 || b[k] >= nb) {
-                fe_error(r, kp, "link to unknown board %" PRId64 " (the boards are 0 to %d)",
+                fe_error(r, kp,
+                         "link to unknown board %" PRId64 " (the boards are 0 to %d)",
                          b[k], nb - 1);
                 ok = false;
             }
@@ -155,7 +158,9 @@ unreached_board(const Platform *p)
     while (top > 0) {
         int u = stack[--top];
         for (int l = 0; l < p->nlinks; l++) {
-            int v = p->links[l].a == u ? p->links[l].b : p->links[l].b == u ? p->links[l].a : -1;
+            int v = p->links[l].a == u   ? p->links[l].b
+                    : p->links[l].b == u ? p->links[l].a
+                                         : -1;
             if (v >= 0 && !in[v]) {
                 in[v] = true;
                 stack[top++] = v;
@@ -178,8 +183,8 @@ field_ptr(Reader *r, const char *ptr, const char *key)
 
 /* Lowers a platform object located at ptr ("" for a file's root). */
 static Platform *
-from_object(Reader *r, Arena *a, const json_t *o, const char *ptr, const char *default_name,
-            bool need_format)
+from_object(Reader *r, Arena *a, const json_t *o, const char *ptr,
+            const char *default_name, bool need_format)
 {
     int e0 = diag_errors(r->d);
     if (!json_is_object(o)) {
@@ -220,8 +225,10 @@ from_object(Reader *r, Arena *a, const json_t *o, const char *ptr, const char *d
             else if (strcmp(s, "abstract") == 0)
                 model = MODEL_ABSTRACT;
             else
-                fe_error(r, mp, "unknown model \"%s\" (the models are \"bwdsp\" and \"abstract\")",
-                         s);
+                fe_error(
+                    r, mp,
+                    "unknown model \"%s\" (the models are \"bwdsp\" and \"abstract\")",
+                    s);
         }
         if (p && model >= 0 && (int)p->model != model)
             fe_error(r, mp, "model \"%s\" contradicts preset \"%s\"", s, preset);
@@ -244,8 +251,9 @@ from_object(Reader *r, Arena *a, const json_t *o, const char *ptr, const char *d
                          FE_MAX_ABSTRACT_DSPS))
                 p->ndsps = (int)x;
         } else if (!preset) {
-            fe_error(r, ptr,
-                     "missing field \"dsps\" (the abstract model needs its number of DSPs)");
+            fe_error(
+                r, ptr,
+                "missing field \"dsps\" (the abstract model needs its number of DSPs)");
         }
     } else {
         if (json_object_get(o, "dsps"))
@@ -267,8 +275,8 @@ from_object(Reader *r, Arena *a, const json_t *o, const char *ptr, const char *d
         if ((v = json_object_get(o, "dsps_per_board"))) {
             const char *bp = field_ptr(r, ptr, "dsps_per_board");
             if (fe_int(r, v, bp, "dsps_per_board", &x) &&
-                fe_range(r->d, &(Loc){.file = r->file, .pointer = bp}, "dsps_per_board", x, 1,
-                         FE_MAX_DSPS_PER_BOARD))
+                fe_range(r->d, &(Loc){.file = r->file, .pointer = bp}, "dsps_per_board",
+                         x, 1, FE_MAX_DSPS_PER_BOARD))
                 p->dsps_per_board = (int)x;
         }
         p->ndsps = p->nboards * p->dsps_per_board;
@@ -281,36 +289,42 @@ from_object(Reader *r, Arena *a, const json_t *o, const char *ptr, const char *d
         if (diag_errors(r->d) == e0 && p->nboards > 1) {
             int b = unreached_board(p);
             if (b >= 0)
-                fe_error(r, json_object_get(o, "links") ? field_ptr(r, ptr, "links") : ptr,
+                fe_error(r,
+                         json_object_get(o, "links") ? field_ptr(r, ptr, "links") : ptr,
                          "the board links do not connect board %d to board 0", b);
         }
     }
 
-#define PARAM_SET(f, lo, hi)                                                                 \
-    if ((v = json_object_get(o, #f))) {                                                      \
-        const char *fp = field_ptr(r, ptr, #f);                                              \
-        if (fe_int(r, v, fp, #f, &x) &&                                                      \
-            fe_range(r->d, &(Loc){.file = r->file, .pointer = fp}, #f, x, lo, hi))           \
-            p->f = x;                                                                        \
+#define PARAM_SET(f, lo, hi)                                                             \
+    if ((v = json_object_get(o, #f))) {                                                  \
+        const char *fp = field_ptr(r, ptr, #f);                                          \
+        if (fe_int(r, v, fp, #f, &x) &&                                                  \
+            fe_range(r->d, &(Loc){.file = r->file, .pointer = fp}, #f, x, lo, hi))       \
+            p->f = x;                                                                    \
     }
     PLATFORM_PARAMS(PARAM_SET)
 #undef PARAM_SET
     if (p->payload_bytes >= p->packet_bytes) {
-        const char *at = json_object_get(o, "payload_bytes")  ? field_ptr(r, ptr, "payload_bytes")
-                         : json_object_get(o, "packet_bytes") ? field_ptr(r, ptr, "packet_bytes")
-                                                              : ptr;
-        fe_error(r, at, "payload_bytes (%" PRId64 ") must be less than packet_bytes (%" PRId64 ")",
+        const char *at =
+            json_object_get(o, "payload_bytes")  ? field_ptr(r, ptr, "payload_bytes")
+            : json_object_get(o, "packet_bytes") ? field_ptr(r, ptr, "packet_bytes")
+                                                 : ptr;
+        fe_error(r, at,
+                 "payload_bytes (%" PRId64 ") must be less than packet_bytes (%" PRId64
+                 ")",
                  p->payload_bytes, p->packet_bytes);
     }
 
     p->name = arena_strdup(a, default_name);
-    if ((v = json_object_get(o, "name")) && (s = fe_string(r, v, field_ptr(r, ptr, "name"), "name")))
+    if ((v = json_object_get(o, "name")) &&
+        (s = fe_string(r, v, field_ptr(r, ptr, "name"), "name")))
         p->name = arena_strdup(a, s);
 
     if (diag_errors(r->d) != e0)
         return NULL;
     if (plat_finish(a, p) != 0)
-        ice("platform \"%s\" passed the connectivity check but is not connected", p->name);
+        ice("platform \"%s\" passed the connectivity check but is not connected",
+            p->name);
     return p;
 }
 
@@ -328,7 +342,10 @@ fe_platform_ref(Reader *r, Arena *a, const char *ref, const char *ptr)
         return NULL;
     }
     const char *file = fe_join(a, r->base_dir, ref);
-    Reader pr = {.d = r->d, .file = file, .base_dir = fe_dirname(r->tmp, file), .lim = r->lim,
+    Reader pr = {.d = r->d,
+                 .file = file,
+                 .base_dir = fe_dirname(r->tmp, file),
+                 .lim = r->lim,
                  .tmp = r->tmp};
     size_t len;
     char *text = fe_read_file(&pr, file, &where, &len);
@@ -359,7 +376,8 @@ Platform *
 fe_load_platform(Arena *a, const char *ref, const char *base_dir, Diag *d)
 {
     Limits lim = ir_default_limits();
-    Reader r = {.d = d, .file = "tgc", .base_dir = base_dir, .lim = &lim, .tmp = arena_new()};
+    Reader r = {
+        .d = d, .file = "tgc", .base_dir = base_dir, .lim = &lim, .tmp = arena_new()};
     Platform *p = fe_platform_ref(&r, a, ref, NULL);
     arena_free(r.tmp);
     return p;

@@ -51,7 +51,8 @@ fe_ptr_index(Reader *r, const char *ptr, size_t i)
     return arena_printf(r->tmp, "%s/%zu", ptr, i);
 }
 
-/* The shortest %g form that reads back as the same double (0.1, not 0.10000000000000001). */
+/* The shortest %g form that reads back as the same double (0.1, not 0.10000000000000001).
+ */
 static const char *
 real_text(Reader *r, double x)
 {
@@ -93,8 +94,7 @@ fe_unknown_fields(Reader *r, json_t *o, const char *ptr, const char *const *know
 {
     const char *key;
     json_t *v;
-    json_object_foreach(o, key, v)
-    {
+    json_object_foreach (o, key, v) {
         if (strncmp(key, "x-", 2) == 0)
             continue;
         size_t i = 0;
@@ -104,8 +104,8 @@ fe_unknown_fields(Reader *r, json_t *o, const char *ptr, const char *const *know
             continue;
         const char *hint = diag_suggest(key, known, nknown);
         if (hint)
-            fe_error(r, fe_ptr_key(r, ptr, key), "unknown field \"%s\" (did you mean \"%s\"?)",
-                     key, hint);
+            fe_error(r, fe_ptr_key(r, ptr, key),
+                     "unknown field \"%s\" (did you mean \"%s\"?)", key, hint);
         else
             fe_error(r, fe_ptr_key(r, ptr, key), "unknown field \"%s\"", key);
     }
@@ -120,7 +120,8 @@ fe_int(Reader *r, const json_t *v, const char *ptr, const char *what, int64_t *o
     }
     if (json_is_real(v)) {
         double x = json_real_value(v);
-        /* Integral reals in the int64 range are accepted (1e6); 2^63 is exact in a double. */
+        /* Integral reals in the int64 range are accepted (1e6); 2^63 is exact in a
+         * double. */
         if (!(x >= -9223372036854775808.0 && x < 9223372036854775808.0)) {
             fe_error(r, ptr, "%s is out of range, got %s", what, real_text(r, x));
             return false;
@@ -178,7 +179,8 @@ too_big(Reader *r, const char *path, const Loc *where, int64_t size)
                    path, size, lim);
     else if (where)
         diag_error(r->d, where,
-                   "\"%s\" exceeds the limit of %" PRId64 " bytes (raise it with --max-file-size)",
+                   "\"%s\" exceeds the limit of %" PRId64
+                   " bytes (raise it with --max-file-size)",
                    path, lim);
     else if (size >= 0)
         diag_error(r->d, &(Loc){.file = r->file},
@@ -187,7 +189,8 @@ too_big(Reader *r, const char *path, const Loc *where, int64_t size)
                    size, lim);
     else
         diag_error(r->d, &(Loc){.file = r->file},
-                   "input exceeds the limit of %" PRId64 " bytes (raise it with --max-file-size)",
+                   "input exceeds the limit of %" PRId64
+                   " bytes (raise it with --max-file-size)",
                    lim);
 }
 
@@ -261,7 +264,8 @@ fe_parse(Reader *r, const char *text, size_t len)
     json_error_t err;
     json_t *root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &err);
     if (!root) {
-        Loc loc = {.file = r->file, .line = err.line > 0 ? err.line : 1,
+        Loc loc = {.file = r->file,
+                   .line = err.line > 0 ? err.line : 1,
                    .col = err.column > 0 ? err.column : 1};
         diag_error(r->d, &loc, "%s", err.text);
     }

@@ -38,13 +38,14 @@ fails(const char *text, const Options *o, const char *want)
 }
 
 #define HEAD "{\"format\": \"tgc-graph/1\", "
-#define TWO "\"tasks\": [{\"id\": \"a\", \"cycles\": 10}, {\"id\": \"b\", \"cycles\": 20}]"
+#define TWO                                                                              \
+    "\"tasks\": [{\"id\": \"a\", \"cycles\": 10}, {\"id\": \"b\", \"cycles\": 20}]"
 
 START_TEST(minimal_graph_loads_with_defaults)
 {
     Options o = opts();
-    Graph *g = load(HEAD TWO ", \"edges\": [{\"from\": \"a\", \"to\": \"b\", \"bytes\": 64}]}",
-                    &o);
+    Graph *g = load(
+        HEAD TWO ", \"edges\": [{\"from\": \"a\", \"to\": \"b\", \"bytes\": 64}]}", &o);
     ck_assert_msg(g != NULL, "%s", text_buf);
     ck_assert_str_eq(text_buf, "");
     ck_assert_str_eq(g->name, "g");
@@ -69,14 +70,15 @@ END_TEST
 START_TEST(all_fields_are_lowered)
 {
     Options o = opts();
-    Graph *g = load(HEAD "\"name\": \"n\", \"iterations\": 1e3, \"x-note\": [1, 2],"
-                         "\"platform\": {\"model\": \"abstract\", \"dsps\": 3},"
-                         "\"tasks\": [{\"id\": \"a\", \"cycles\": [1, 2, 3], \"dsp\": 2,"
-                         " \"params\": {\"k\": 3, \"r\": 0.5, \"s\": \"x\", \"on\": true, "
-                         "\"x-c\": null}, \"output\": \"out.bin\", \"x-y\": 1},"
-                         "{\"id\": \"b\", \"cycles\": 4}],"
-                         "\"edges\": [{\"from\": \"b\", \"to\": \"a\", \"delay\": 2}]}",
-                    &o);
+    Graph *g =
+        load(HEAD "\"name\": \"n\", \"iterations\": 1e3, \"x-note\": [1, 2],"
+                  "\"platform\": {\"model\": \"abstract\", \"dsps\": 3},"
+                  "\"tasks\": [{\"id\": \"a\", \"cycles\": [1, 2, 3], \"dsp\": 2,"
+                  " \"params\": {\"k\": 3, \"r\": 0.5, \"s\": \"x\", \"on\": true, "
+                  "\"x-c\": null}, \"output\": \"out.bin\", \"x-y\": 1},"
+                  "{\"id\": \"b\", \"cycles\": 4}],"
+                  "\"edges\": [{\"from\": \"b\", \"to\": \"a\", \"delay\": 2}]}",
+             &o);
     ck_assert_msg(g != NULL, "%s", text_buf);
     ck_assert_str_eq(g->name, "n");
     ck_assert_int_eq(g->iterations, 1000);
@@ -116,7 +118,8 @@ END_TEST
 START_TEST(unknown_field_suggests)
 {
     fails(HEAD "\"tasks\": [{\"id\": \"a\", \"cylces\": 1}]}", NULL,
-          "g.json: /tasks/0/cylces: error: unknown field \"cylces\" (did you mean \"cycles\"?)\n"
+          "g.json: /tasks/0/cylces: error: unknown field \"cylces\" (did you mean "
+          "\"cycles\"?)\n"
           "g.json: /tasks/0: error: missing field \"cycles\"\n");
     fails(HEAD TWO ", \"zzzzzz\": 1, \"a/b~\": 2}", NULL,
           "g.json: /zzzzzz: error: unknown field \"zzzzzz\"\n"
@@ -136,20 +139,24 @@ START_TEST(every_error_of_a_pass_is_reported)
           "g.json: /tasks/1/cycles: error: cycles must be a whole number, got 1.5\n"
           "g.json: /tasks/1/dsp: error: dsp must be >= 0, got -2\n"
           "g.json: /edges/0/to: error: unknown task \"c\" (did you mean \"b\"?)\n"
-          "g.json: /edges/0/bytes: error: bytes must be at most 2147483648, got 4294967296\n");
+          "g.json: /edges/0/bytes: error: bytes must be at most 2147483648, got "
+          "4294967296\n");
 }
 END_TEST
 
 START_TEST(semantic_errors)
 {
-    fails(HEAD "\"tasks\": [{\"id\": \"a\", \"cycles\": 1}, {\"id\": \"a\", \"cycles\": 2},"
-               "{\"id\": \"c\", \"cycles\": [1, 2], \"dsp\": 4}],"
-               "\"edges\": [{\"from\": \"c\", \"to\": \"c\", \"bytes\": 1}]}",
+    fails(HEAD
+          "\"tasks\": [{\"id\": \"a\", \"cycles\": 1}, {\"id\": \"a\", \"cycles\": 2},"
+          "{\"id\": \"c\", \"cycles\": [1, 2], \"dsp\": 4}],"
+          "\"edges\": [{\"from\": \"c\", \"to\": \"c\", \"bytes\": 1}]}",
           NULL,
           "g.json: /tasks/1/id: error: duplicate task id \"a\" (first at /tasks/0)\n"
-          "g.json: /tasks/2/cycles: error: cycles lists 2 costs but platform \"bwdsp-1board\" "
+          "g.json: /tasks/2/cycles: error: cycles lists 2 costs but platform "
+          "\"bwdsp-1board\" "
           "has 4 DSPs\n"
-          "g.json: /tasks/2/dsp: error: dsp 4 is outside platform \"bwdsp-1board\" (DSPs 0 to "
+          "g.json: /tasks/2/dsp: error: dsp 4 is outside platform \"bwdsp-1board\" (DSPs "
+          "0 to "
           "3)\n"
           "g.json: /edges/0: error: edge from task \"c\" to itself\n");
 }
@@ -157,18 +164,22 @@ END_TEST
 
 START_TEST(zero_delay_cycles_are_printed)
 {
-    fails(HEAD "\"tasks\": [{\"id\": \"a\", \"cycles\": 1}, {\"id\": \"b\", \"cycles\": 1},"
-               "{\"id\": \"c\", \"cycles\": 1}, {\"id\": \"d\", \"cycles\": 1},"
-               "{\"id\": \"e\", \"cycles\": 1}],"
-               "\"edges\": [{\"from\": \"b\", \"to\": \"c\"}, {\"from\": \"c\", \"to\": \"a\"},"
-               "{\"from\": \"a\", \"to\": \"b\"}, {\"from\": \"d\", \"to\": \"e\"},"
-               "{\"from\": \"e\", \"to\": \"d\"}, {\"from\": \"a\", \"to\": \"d\"},"
-               "{\"from\": \"c\", \"to\": \"b\", \"delay\": 1}]}",
-          NULL,
-          "g.json: /edges/2: error: cycle of zero-delay edges: a -> b -> c -> a (give one of "
-          "its edges a \"delay\")\n"
-          "g.json: /edges/3: error: cycle of zero-delay edges: d -> e -> d (give one of its "
-          "edges a \"delay\")\n");
+    fails(
+        HEAD
+        "\"tasks\": [{\"id\": \"a\", \"cycles\": 1}, {\"id\": \"b\", \"cycles\": 1},"
+        "{\"id\": \"c\", \"cycles\": 1}, {\"id\": \"d\", \"cycles\": 1},"
+        "{\"id\": \"e\", \"cycles\": 1}],"
+        "\"edges\": [{\"from\": \"b\", \"to\": \"c\"}, {\"from\": \"c\", \"to\": \"a\"},"
+        "{\"from\": \"a\", \"to\": \"b\"}, {\"from\": \"d\", \"to\": \"e\"},"
+        "{\"from\": \"e\", \"to\": \"d\"}, {\"from\": \"a\", \"to\": \"d\"},"
+        "{\"from\": \"c\", \"to\": \"b\", \"delay\": 1}]}",
+        NULL,
+        "g.json: /edges/2: error: cycle of zero-delay edges: a -> b -> c -> a (give one "
+        "of "
+        "its edges a \"delay\")\n"
+        "g.json: /edges/3: error: cycle of zero-delay edges: d -> e -> d (give one of "
+        "its "
+        "edges a \"delay\")\n");
     /* With a delay on the loop the graph is legal. */
     Options o = opts();
     Graph *g = load(HEAD TWO ", \"edges\": [{\"from\": \"a\", \"to\": \"b\"},"
@@ -185,9 +196,13 @@ START_TEST(limits_name_their_option)
     o.limits.max_tasks = 1;
     o.limits.max_edges = 0;
     o.limits.max_iterations = 5;
-    fails(HEAD "\"iterations\": 6, " TWO ", \"edges\": [{\"from\": \"a\", \"to\": \"b\"}]}", &o,
-          "g.json: /tasks: error: 2 tasks exceed the limit of 1 (raise it with --max-tasks)\n"
-          "g.json: /edges: error: 1 edges exceed the limit of 0 (raise it with --max-edges)\n");
+    fails(HEAD "\"iterations\": 6, " TWO
+               ", \"edges\": [{\"from\": \"a\", \"to\": \"b\"}]}",
+          &o,
+          "g.json: /tasks: error: 2 tasks exceed the limit of 1 (raise it with "
+          "--max-tasks)\n"
+          "g.json: /edges: error: 1 edges exceed the limit of 0 (raise it with "
+          "--max-edges)\n");
     o = opts();
     o.limits.max_iterations = 5;
     fails(HEAD "\"iterations\": 6, " TWO "}", &o,
@@ -196,7 +211,8 @@ START_TEST(limits_name_their_option)
     o = opts();
     o.limits.max_dsps = 2;
     fails(HEAD TWO "}", &o,
-          "g.json: error: platform \"bwdsp-1board\" has 4 DSPs, more than the limit of 2 (raise "
+          "g.json: error: platform \"bwdsp-1board\" has 4 DSPs, more than the limit of 2 "
+          "(raise "
           "it with --max-dsps)\n");
 }
 END_TEST
@@ -207,7 +223,8 @@ START_TEST(platform_presets_and_hints)
           "g.json: /platform: error: unknown platform \"bwdsp-3board\" (did you mean "
           "\"bwdsp-2board\"?)\n");
     fails(HEAD "\"platform\": \"abstrct\", " TWO "}", NULL,
-          "g.json: /platform: error: unknown platform \"abstrct\" (did you mean \"abstract\"?)\n");
+          "g.json: /platform: error: unknown platform \"abstrct\" (did you mean "
+          "\"abstract\"?)\n");
     Options o = opts();
     o.platform = "bwdsp-4board";
     Graph *g = load(HEAD "\"platform\": \"bwdsp-2board\", " TWO "}", &o);
@@ -255,38 +272,45 @@ END_TEST
 
 START_TEST(platform_errors)
 {
-    fails(HEAD "\"platform\": {\"boards\": 3, \"links\": [[0, 1], [1, 1], [0, 5], [1, 0], 7]},"
-               "\"tasks\": [{\"id\": \"a\", \"cycles\": 1}]}",
+    fails(HEAD
+          "\"platform\": {\"boards\": 3, \"links\": [[0, 1], [1, 1], [0, 5], [1, 0], 7]},"
+          "\"tasks\": [{\"id\": \"a\", \"cycles\": 1}]}",
           NULL,
           "g.json: /platform/links/1: error: link joins board 1 to itself\n"
-          "g.json: /platform/links/2/1: error: link to unknown board 5 (the boards are 0 to 2)\n"
+          "g.json: /platform/links/2/1: error: link to unknown board 5 (the boards are 0 "
+          "to 2)\n"
           "g.json: /platform/links/3: error: duplicate link between boards 0 and 1\n"
-          "g.json: /platform/links/4: error: a link must be a pair of board indices [a, b], got "
+          "g.json: /platform/links/4: error: a link must be a pair of board indices [a, "
+          "b], got "
           "7\n");
     fails(HEAD "\"platform\": {\"boards\": 3, \"links\": [[0, 1]]},"
                "\"tasks\": [{\"id\": \"a\", \"cycles\": 1}]}",
           NULL,
-          "g.json: /platform/links: error: the board links do not connect board 2 to board 0\n");
-    fails(HEAD "\"platform\": {\"dsp_clock_mhz\": 0, \"payload_bytes\": 300, \"dsps\": 2,"
-               "\"handshak\": 1, \"link_mbps\": \"fast\"},"
-               "\"tasks\": [{\"id\": \"a\", \"cycles\": 1}]}",
-          NULL,
-          "g.json: /platform/handshak: error: unknown field \"handshak\" (did you mean "
-          "\"handshake\"?)\n"
-          "g.json: /platform/dsps: error: dsps applies to the abstract model only (a bwdsp "
-          "platform has \"boards\" of \"dsps_per_board\" DSPs)\n"
-          "g.json: /platform/dsp_clock_mhz: error: dsp_clock_mhz must be >= 1, got 0\n"
-          "g.json: /platform/link_mbps: error: link_mbps must be an integer, got a string\n"
-          "g.json: /platform/payload_bytes: error: payload_bytes (300) must be less than "
-          "packet_bytes (276)\n");
+          "g.json: /platform/links: error: the board links do not connect board 2 to "
+          "board 0\n");
+    fails(
+        HEAD "\"platform\": {\"dsp_clock_mhz\": 0, \"payload_bytes\": 300, \"dsps\": 2,"
+             "\"handshak\": 1, \"link_mbps\": \"fast\"},"
+             "\"tasks\": [{\"id\": \"a\", \"cycles\": 1}]}",
+        NULL,
+        "g.json: /platform/handshak: error: unknown field \"handshak\" (did you mean "
+        "\"handshake\"?)\n"
+        "g.json: /platform/dsps: error: dsps applies to the abstract model only (a bwdsp "
+        "platform has \"boards\" of \"dsps_per_board\" DSPs)\n"
+        "g.json: /platform/dsp_clock_mhz: error: dsp_clock_mhz must be >= 1, got 0\n"
+        "g.json: /platform/link_mbps: error: link_mbps must be an integer, got a string\n"
+        "g.json: /platform/payload_bytes: error: payload_bytes (300) must be less than "
+        "packet_bytes (276)\n");
     fails(HEAD "\"platform\": {\"model\": \"abstract\", \"boards\": 2},"
                "\"tasks\": [{\"id\": \"a\", \"cycles\": 1}]}",
           NULL,
           "g.json: /platform/boards: error: boards applies to the bwdsp model only\n"
-          "g.json: /platform: error: missing field \"dsps\" (the abstract model needs its number "
+          "g.json: /platform: error: missing field \"dsps\" (the abstract model needs "
+          "its number "
           "of DSPs)\n");
     fails(HEAD "\"platform\": 4, \"tasks\": [{\"id\": \"a\", \"cycles\": 1}]}", NULL,
-          "g.json: /platform: error: platform must be a preset name, a path or an object, got "
+          "g.json: /platform: error: platform must be a preset name, a path or an "
+          "object, got "
           "4\n");
 }
 END_TEST
@@ -317,25 +341,28 @@ START_TEST(platform_file_is_read_relative_to_the_graph)
     ck_assert_ptr_nonnull(p);
     ck_assert_int_eq(p->ndsps, 5);
     ck_assert_ptr_null(fe_load_platform(a, "bwdsp-17board", NULL, d));
-    ck_assert_str_eq(diag_text(d), "tgc: error: unknown platform \"bwdsp-17board\" (did you "
-                                   "mean \"bwdsp-16board\"?)\n");
+    ck_assert_str_eq(diag_text(d),
+                     "tgc: error: unknown platform \"bwdsp-17board\" (did you "
+                     "mean \"bwdsp-16board\"?)\n");
     diag_clear(d);
     f = fopen(path, "w");
     fputs("{\"model\": \"abstract\",\n \"dsps\": 5,}\n", f);
     fclose(f);
     ck_assert_ptr_null(fe_load_platform(a, "p.json", dir, d));
     char want[512];
-    snprintf(want, sizeof want, "%s:2:12: error: string or '}' expected near '}'\n", path);
+    snprintf(want, sizeof want, "%s:2:12: error: string or '}' expected near '}'\n",
+             path);
     ck_assert_str_eq(diag_text(d), want);
     diag_clear(d);
     f = fopen(path, "w");
     fputs("{\"model\": \"abstract\", \"dsps\": 5}\n", f);
     fclose(f);
     ck_assert_ptr_null(fe_load_platform(a, "p.json", dir, d));
-    snprintf(want, sizeof want,
-             "%s: /: error: missing field \"format\" (a platform file starts with \"format\": "
-             "\"tgc-platform/1\")\n",
-             path);
+    snprintf(
+        want, sizeof want,
+        "%s: /: error: missing field \"format\" (a platform file starts with \"format\": "
+        "\"tgc-platform/1\")\n",
+        path);
     ck_assert_str_eq(diag_text(d), want);
     arena_free(a);
     diag_free(d);
@@ -347,15 +374,20 @@ END_TEST
 
 START_TEST(kernels_must_exist)
 {
-    fails(HEAD "\"kernels\": {\"source\": \"/nonexistent/k.c\"}, \"tasks\": [{\"id\": \"a\","
-               " \"cycles\": 1, \"kernel\": \"f\"}, {\"id\": \"b\", \"cycles\": 1, \"kernel\": "
-               "\"2x\", \"params\": {\"a b\": 1}}]}",
-          NULL,
-          "g.json: /tasks/1/kernel: error: kernel \"2x\" is not a C identifier\n"
-          "g.json: /tasks/1/params/a b: error: parameter name \"a b\" is not a C identifier\n"
-          "g.json: /kernels/source: error: kernel source \"/nonexistent/k.c\" does not exist\n");
+    fails(
+        HEAD
+        "\"kernels\": {\"source\": \"/nonexistent/k.c\"}, \"tasks\": [{\"id\": \"a\","
+        " \"cycles\": 1, \"kernel\": \"f\"}, {\"id\": \"b\", \"cycles\": 1, \"kernel\": "
+        "\"2x\", \"params\": {\"a b\": 1}}]}",
+        NULL,
+        "g.json: /tasks/1/kernel: error: kernel \"2x\" is not a C identifier\n"
+        "g.json: /tasks/1/params/a b: error: parameter name \"a b\" is not a C "
+        "identifier\n"
+        "g.json: /kernels/source: error: kernel source \"/nonexistent/k.c\" does not "
+        "exist\n");
     fails(HEAD "\"tasks\": [{\"id\": \"a\", \"cycles\": 1, \"kernel\": \"f\"}]}", NULL,
-          "g.json: /tasks/0/kernel: error: task \"a\" names kernel \"f\" but the graph has no "
+          "g.json: /tasks/0/kernel: error: task \"a\" names kernel \"f\" but the graph "
+          "has no "
           "\"kernels\" source\n");
 }
 END_TEST
@@ -365,7 +397,8 @@ START_TEST(totals_cannot_overflow)
     fails(HEAD "\"iterations\": 4194305, \"tasks\": [{\"id\": \"a\", \"cycles\": "
                "1099511627776}]}",
           NULL,
-          "g.json: /iterations: error: 4194305 iterations of up to 1099511627776 cycles each "
+          "g.json: /iterations: error: 4194305 iterations of up to 1099511627776 cycles "
+          "each "
           "exceed 2^62 cycles in total\n");
     fails(HEAD "\"tasks\": [{\"id\": \"a\", \"cycles\": 1099511627777}]}", NULL,
           "g.json: /tasks/0/cycles: error: cycles must be at most 1099511627776, got "
@@ -377,11 +410,14 @@ END_TEST
 
 START_TEST(document_shape_errors)
 {
-    fails("[1]", NULL, "g.json: /: error: a task graph must be a JSON object, got an array\n");
-    fails("{\"format\": \"tgc-graph/2\", \"tasks\": []}", NULL,
-          "g.json: /format: error: format must be \"tgc-graph/1\", got \"tgc-graph/2\"\n");
+    fails("[1]", NULL,
+          "g.json: /: error: a task graph must be a JSON object, got an array\n");
+    fails(
+        "{\"format\": \"tgc-graph/2\", \"tasks\": []}", NULL,
+        "g.json: /format: error: format must be \"tgc-graph/1\", got \"tgc-graph/2\"\n");
     fails("{\"tasks\": [3], \"edges\": {}}", NULL,
-          "g.json: /: error: missing field \"format\" (a task graph starts with \"format\": "
+          "g.json: /: error: missing field \"format\" (a task graph starts with "
+          "\"format\": "
           "\"tgc-graph/1\")\n"
           "g.json: /tasks/0: error: a task must be an object, got 3\n"
           "g.json: /edges: error: edges must be an array, got an object\n");
@@ -412,10 +448,11 @@ START_TEST(checks_run_on_built_graphs)
     Diag *d = diag_new();
     Options o = opts();
     ck_assert_int_eq(fe_check(g, &o, d), 2);
-    ck_assert_str_eq(diag_text(d), "imported.stg: /tasks/1/cycles: error: cycles must be >= 0, "
-                                   "got -5\n"
-                                   "imported.stg: /edges/1/delay: error: delay must be >= 0, "
-                                   "got -1\n");
+    ck_assert_str_eq(diag_text(d),
+                     "imported.stg: /tasks/1/cycles: error: cycles must be >= 0, "
+                     "got -5\n"
+                     "imported.stg: /edges/1/delay: error: delay must be >= 0, "
+                     "got -1\n");
     diag_free(d);
     ir_graph_free(g);
 }

@@ -1,6 +1,6 @@
 /*
- * tools/cli.c - option parsing, usage errors, atomic output files and JSON output shared by
- * the commands of the tgc driver (see cli.h for the conventions).
+ * tools/cli.c - option parsing, usage errors, atomic output files and JSON output shared
+ * by the commands of the tgc driver (see cli.h for the conventions).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -34,7 +34,8 @@ enum {
 };
 
 static const Common common[NCOMMON] = {
-    [C_OUTPUT] = {"o", "FILE", "write the output to FILE (\"-\" = standard output)", CLI_OUTPUT},
+    [C_OUTPUT] = {"o", "FILE", "write the output to FILE (\"-\" = standard output)",
+                  CLI_OUTPUT},
     [C_PLATFORM] = {"platform", "P",
                     "platform preset or tgc-platform/1 file (overrides the graph's)",
                     CLI_PLATFORM},
@@ -47,11 +48,12 @@ static const Common common[NCOMMON] = {
                      CLI_LIMITS},
     [C_MAX_EDGES] = {"max-edges", "N", "refuse graphs of more than N edges (1000000)",
                      CLI_LIMITS},
-    [C_MAX_DSPS] = {"max-dsps", "N", "refuse platforms of more than N DSPs (4096)", CLI_LIMITS},
+    [C_MAX_DSPS] = {"max-dsps", "N", "refuse platforms of more than N DSPs (4096)",
+                    CLI_LIMITS},
     [C_MAX_ITERATIONS] = {"max-iterations", "N",
                           "refuse more than N iterations (1000000000)", CLI_LIMITS},
-    [C_MAX_FILE] = {"max-file-size", "BYTES", "refuse input files larger than BYTES (268435456)",
-                    CLI_LIMITS},
+    [C_MAX_FILE] = {"max-file-size", "BYTES",
+                    "refuse input files larger than BYTES (268435456)", CLI_LIMITS},
 };
 
 int
@@ -67,8 +69,8 @@ cli_usage(const CliSpec *spec, const char *fmt, ...)
 }
 
 bool
-cli_int_value(const CliSpec *spec, const char *opt, const char *text, int64_t lo, int64_t hi,
-              int64_t *out)
+cli_int_value(const CliSpec *spec, const char *opt, const char *text, int64_t lo,
+              int64_t hi, int64_t *out)
 {
     char *end;
     errno = 0;
@@ -79,8 +81,8 @@ cli_int_value(const CliSpec *spec, const char *opt, const char *text, int64_t lo
     }
     if (v < lo || v > hi) {
         if (hi == INT64_MAX)
-            cli_usage(spec, "option \"%s\" must be at least %lld, got %lld", opt, (long long)lo,
-                      v);
+            cli_usage(spec, "option \"%s\" must be at least %lld, got %lld", opt,
+                      (long long)lo, v);
         else
             cli_usage(spec, "option \"%s\" must be between %lld and %lld, got %lld", opt,
                       (long long)lo, (long long)hi, v);
@@ -95,9 +97,11 @@ opt_line(FILE *f, const char *name, const char *metavar, const char *help)
 {
     char left[64];
     if (strlen(name) == 1)
-        snprintf(left, sizeof left, "-%s%s%s", name, metavar ? " " : "", metavar ? metavar : "");
+        snprintf(left, sizeof left, "-%s%s%s", name, metavar ? " " : "",
+                 metavar ? metavar : "");
     else
-        snprintf(left, sizeof left, "--%s%s%s", name, metavar ? "=" : "", metavar ? metavar : "");
+        snprintf(left, sizeof left, "--%s%s%s", name, metavar ? "=" : "",
+                 metavar ? metavar : "");
     if (strlen(left) < 22)
         fprintf(f, "  %-22s %s\n", left, help);
     else
@@ -159,9 +163,11 @@ set_common(Cli *c, const CliSpec *spec, int i, const char *v)
     case C_MAX_DSPS:
         return cli_int_value(spec, "--max-dsps", v, 1, INT_MAX, &l->max_dsps);
     case C_MAX_ITERATIONS:
-        return cli_int_value(spec, "--max-iterations", v, 1, INT64_MAX, &l->max_iterations);
+        return cli_int_value(spec, "--max-iterations", v, 1, INT64_MAX,
+                             &l->max_iterations);
     case C_MAX_FILE:
-        return cli_int_value(spec, "--max-file-size", v, 1, INT64_MAX, &l->max_file_bytes);
+        return cli_int_value(spec, "--max-file-size", v, 1, INT64_MAX,
+                             &l->max_file_bytes);
     }
     return false;
 }
@@ -288,7 +294,8 @@ cli_parse(Cli *c, const CliSpec *spec, int argc, char **argv, int *status)
             goto stop;
     }
     if (c->opt.dsps > c->opt.limits.max_dsps) {
-        cli_usage(spec, "--dsps %d exceeds the limit of %lld DSPs (raise it with --max-dsps)",
+        cli_usage(spec,
+                  "--dsps %d exceeds the limit of %lld DSPs (raise it with --max-dsps)",
                   c->opt.dsps, (long long)c->opt.limits.max_dsps);
         goto stop;
     }
@@ -300,7 +307,8 @@ cli_parse(Cli *c, const CliSpec *spec, int argc, char **argv, int *status)
         goto stop;
     }
     if (c->nargs < spec->min_args) {
-        cli_usage(spec, "missing operand (usage: tgc %s [options] %s)", spec->name, spec->args);
+        cli_usage(spec, "missing operand (usage: tgc %s [options] %s)", spec->name,
+                  spec->args);
         goto stop;
     }
     if (spec->max_args >= 0 && c->nargs > spec->max_args) {
@@ -336,7 +344,8 @@ cli_write_file(const char *path, const void *data, size_t len)
 {
     if (strcmp(path, "-") == 0) {
         if (fwrite(data, 1, len, stdout) != len || fflush(stdout) != 0) {
-            fprintf(stderr, "tgc: error: cannot write standard output: %s\n", strerror(errno));
+            fprintf(stderr, "tgc: error: cannot write standard output: %s\n",
+                    strerror(errno));
             return TGC_EXIT_INPUT;
         }
         return TGC_EXIT_OK;
@@ -393,6 +402,7 @@ cli_print_json(const json_t *o)
     int rc = puts(s) < 0 || fflush(stdout) != 0;
     free(s);
     if (rc)
-        fprintf(stderr, "tgc: error: cannot write standard output: %s\n", strerror(errno));
+        fprintf(stderr, "tgc: error: cannot write standard output: %s\n",
+                strerror(errno));
     return rc ? TGC_EXIT_INPUT : TGC_EXIT_OK;
 }

@@ -1,19 +1,20 @@
 /*
- * tools/cli.h - what the commands of the tgc driver share: option parsing in the manner of
- * gcc and clang, usage errors, diagnostics to stderr, atomic output files, JSON on stdout.
+ * tools/cli.h - what the commands of the tgc driver share: option parsing in the manner
+ * of gcc and clang, usage errors, diagnostics to stderr, atomic output files, JSON on
+ * stdout.
  *
  * Conventions (docs/cli.md): exit status 0 = success, 1 = bad input (every error of the
- * pass printed first), 2 = bad usage.  `-o FILE` names the output ("-" = stdout), `--` ends
- * the options, an operand "-" is standard input, `--opt=value` and `--opt value` are the
- * same, `--json` prints the results as one JSON object on stdout.  A failed run never leaves
- * a partial output file.
+ * pass printed first), 2 = bad usage.  `-o FILE` names the output ("-" = stdout), `--`
+ * ends the options, an operand "-" is standard input, `--opt=value` and `--opt value` are
+ * the same, `--json` prints the results as one JSON object on stdout.  A failed run never
+ * leaves a partial output file.
  *
  * A command looks like this:
  *
  *     static const CliOption own[] = {{"seed", "N", "random seed (default 1)"}, {NULL}};
- *     static const CliSpec spec = {"schedule", "FILE", "Map and order ...\n",
- *                                  CLI_OUTPUT | CLI_PLATFORM | CLI_LIMITS | CLI_JSON, own,
- *                                  1, 1};
+ *     static const CliSpec spec = {
+ *         "schedule", "FILE", "Map and order ...\n",
+ *         CLI_OUTPUT | CLI_PLATFORM | CLI_LIMITS | CLI_JSON, own, 1, 1};
  *     int cmd_schedule(int argc, char **argv) {
  *         Cli c;
  *         int status;
@@ -34,7 +35,8 @@
 
 #include "ir.h"
 
-/* Every command of commands.def: argv[0] is the command's name; returns the exit status. */
+/* Every command of commands.def: argv[0] is the command's name; returns the exit status.
+ */
 #define CMD(name, fn, summary) int fn(int argc, char **argv);
 #include "commands.def"
 #undef CMD
@@ -53,17 +55,17 @@ enum {
 
 /* An option of one command. */
 typedef struct CliOption {
-    const char *name;    /* "seed" for --seed; one letter for a short option ("O" for -O) */
+    const char *name; /* "seed" for --seed; one letter for a short option ("O" for -O) */
     const char *metavar; /* the value's name in help ("N"); NULL for a flag */
     const char *help;    /* one line */
 } CliOption;
 
 typedef struct CliSpec {
-    const char *name;      /* the command: "check" */
-    const char *args;      /* operands in the usage line: "FILE..." */
-    const char *about;     /* what the command does, for --help; lines end with "\n" */
-    unsigned common;       /* CLI_* mask */
-    const CliOption *opts; /* the command's own options, ended by {NULL}; or NULL */
+    const char *name;       /* the command: "check" */
+    const char *args;       /* operands in the usage line: "FILE..." */
+    const char *about;      /* what the command does, for --help; lines end with "\n" */
+    unsigned common;        /* CLI_* mask */
+    const CliOption *opts;  /* the command's own options, ended by {NULL}; or NULL */
     int min_args, max_args; /* operand count; max_args -1 = no maximum */
 } CliSpec;
 
@@ -83,17 +85,19 @@ bool cli_parse(Cli *c, const CliSpec *spec, int argc, char **argv, int *status);
 void cli_free(Cli *c);
 /* The command's --help text. */
 void cli_help(FILE *f, const CliSpec *spec);
-/* Prints "tgc: error: MSG" and "run 'tgc help NAME' for the options" to stderr; returns 2. */
+/* Prints "tgc: error: MSG" and "run 'tgc help NAME' for the options" to stderr;
+ * returns 2. */
 int cli_usage(const CliSpec *spec, const char *fmt, ...) TGC_PRINTF(2, 3);
-/* Parses the decimal integer value of option `opt`; a usage error (printed) when it is not
- * one or lies outside [lo, hi]. */
+/* Parses the decimal integer value of option `opt`; a usage error (printed) when it is
+ * not one or lies outside [lo, hi]. */
 bool cli_int_value(const CliSpec *spec, const char *opt, const char *text, int64_t lo,
                    int64_t hi, int64_t *out);
-/* Writes the messages of d not yet written to stderr; returns 1 when d holds errors, else 0
- * (an exit status). */
+/* Writes the messages of d not yet written to stderr; returns 1 when d holds errors, else
+ * 0 (an exit status). */
 int cli_report(Diag *d);
-/* Writes data to path atomically (a temporary file in the same folder, then rename), or to
- * stdout when path is "-".  Returns 0, or 1 after printing "tgc: error: cannot write ...". */
+/* Writes data to path atomically (a temporary file in the same folder, then rename), or
+ * to stdout when path is "-".  Returns 0, or 1 after printing "tgc: error: cannot write
+ * ...". */
 int cli_write_file(const char *path, const void *data, size_t len);
 /* Prints o as one JSON document on stdout: keys in insertion order (build objects in a
  * fixed order), two-space indent, reals with 10 significant digits, a final newline.

@@ -1,8 +1,8 @@
 /*
- * tools/cmd_check.c - `tgc check FILE...`: reads each task graph, runs the semantic checks
- * and prints a summary of each (docs/cli.md lists the fields).  Every file is read and all
- * its errors printed; the summaries are printed only when every file is correct, so a
- * script sees either a complete answer or none (exit status 1).
+ * tools/cmd_check.c - `tgc check FILE...`: reads each task graph, runs the semantic
+ * checks and prints a summary of each (docs/cli.md lists the fields).  Every file is read
+ * and all its errors printed; the summaries are printed only when every file is correct,
+ * so a script sees either a complete answer or none (exit status 1).
  */
 #include <inttypes.h>
 #include <stdlib.h>
@@ -13,9 +13,11 @@
 static const CliSpec spec = {
     "check",
     "FILE...",
-    "Read task graphs (tgc-graph/1), check them and print a summary of each: tasks, edges,\n"
+    "Read task graphs (tgc-graph/1), check them and print a summary of each: tasks, "
+    "edges,\n"
     "total cycles (sum of the mean task costs), total bytes, critical path (without\n"
-    "communication) and communication-to-computation ratio (total bytes / total cycles).\n",
+    "communication) and communication-to-computation ratio (total bytes / total "
+    "cycles).\n",
     CLI_PLATFORM | CLI_ITERATIONS | CLI_LIMITS | CLI_JSON,
     NULL,
     1,
@@ -33,8 +35,12 @@ typedef struct Summary {
 static Summary
 summarize(const Graph *g)
 {
-    Summary s = {.file = g->file, .name = g->name, .p = g->platform, .tasks = g->ntasks,
-                 .edges = g->nedges, .iterations = g->iterations};
+    Summary s = {.file = g->file,
+                 .name = g->name,
+                 .p = g->platform,
+                 .tasks = g->ntasks,
+                 .edges = g->nedges,
+                 .iterations = g->iterations};
     double cycles = 0;
     for (int t = 0; t < g->ntasks; t++)
         cycles += ir_task_mean_cycles(&g->tasks[t], g->platform->ndsps);

@@ -33,9 +33,10 @@ usage(FILE *f)
           f);
     for (size_t i = 0; i < NCOMMANDS; i++)
         fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
-    fputs("\nrun 'tgc help COMMAND' for the options of a command; the documentation is in "
-          "docs/cli.md\n",
-          f);
+    fputs(
+        "\nrun 'tgc help COMMAND' for the options of a command; the documentation is in "
+        "docs/cli.md\n",
+        f);
 }
 
 static const Command *
@@ -55,8 +56,8 @@ unknown(const char *name)
         names[i] = commands[i].name;
     const char *hint = diag_suggest(name, names, NCOMMANDS);
     if (hint)
-        fprintf(stderr, "tgc: error: unknown command \"%s\" (did you mean \"%s\"?)\n", name,
-                hint);
+        fprintf(stderr, "tgc: error: unknown command \"%s\" (did you mean \"%s\"?)\n",
+                name, hint);
     else
         fprintf(stderr, "tgc: error: unknown command \"%s\"\n", name);
     fputs("run 'tgc --help' for the list of commands\n", stderr);
