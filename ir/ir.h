@@ -497,6 +497,79 @@ void eval_report_deadlock(const Sched *s, const EvalResult *r, Diag *d);
 int pass_verify(Unit *u, Diag *d); /* evaluates u->s; reports a deadlock as an error */
 
 /* ------------------------------------------------------------------------------------------
+ * passes/bfco.c, passes/baselines.c - communication optimisation (seed 001, docs/bfco.md):
+ * message aggregation and communication pipelining on a schedule as comm_insert leaves it
+ * ------------------------------------------------------------------------------------------ */
+
+typedef struct BfcoParams {
+    int particles;      /* 0 = from the number of decision variables */
+    int generations;    /* 0 = default (100) */
+    int stall;          /* stop after this many generations without a better gbest; 0 = never */
+    int threads;        /* evaluation threads; the result does not depend on it */
+    uint64_t seed;
+    double w_start, w_end; /* inertia, decreasing linearly over the generations */
+    double c1, c2, vmax, mutation;
+    double epsilon;     /* TIS/TEIR slack */
+    bool vshaped;       /* V-shaped transfer function instead of the seed's sigmoid */
+    bool joint;         /* a pipeline bit per receive in the particle, searched jointly */
+    bool polish;        /* toggle each pipeline of the best particle while it improves */
+    int64_t es_limit;   /* es refuses more configurations than this */
+    /* Called by the main thread after every generation (may be NULL). */
+    void (*progress)(void *ctx, int gen, int ngen, int64_t best, int64_t evals);
+    void *progress_ctx;
+} BfcoParams;
+
+typedef struct OptStats {
+    int64_t length;      /* evaluated length of the returned schedule */
+    int msgs_before;     /* messages of the input schedule */
+    int msgs_after;      /* messages after merging */
+    int merged_groups;   /* messages carrying more than one edge */
+    int pipelined;       /* pipelined receives */
+    int64_t evaluations; /* eval_length / eval_run calls */
+    double seconds;
+    int nbits;           /* decision variables (MA/NOMA entries) */
+    int particles, generations; /* bfco: as run */
+} OptStats;
+
+void bfco_default_params(BfcoParams *bp);
+/* Optimises base (one message per cross-DSP edge, as comm_insert leaves it) with method m.
+ * *out receives a new schedule (the caller frees it).  Returns 0, or -1 after reporting
+ * (es above its limit, a deadlocking base). */
+int opt_run(const Sched *base, OptMethod m, const BfcoParams *bp, Sched **out, OptStats *st,
+            Diag *d);
+int pass_optimize(Unit *u, Diag *d); /* u->s optimised by u->opt->method and seed */
+const char *opt_method_name(OptMethod m);
+int opt_method_parse(const char *name, OptMethod *m); /* 0, or -1 if unknown */
+
+/* Merge groups applied to base: group[m] names the group of base message m (messages with
+ * the same value are merged; all must join the same DSP pair with the same delay).  With
+ * repair, path conflicts, cycles and order are repaired as BFCO does and *released counts
+ * the merges given up; without, the merged send sits at the last member's slot and the
+ * merged receive at the first member's, nothing else moves.  No pipelining.  NULL when
+ * the groups are not mergeable (different pairs or delays). */
+Sched *opt_merge(const Sched *base, const int *group, bool repair, int *released);
+
+/* ------------------------------------------------------------------------------------------
+ * backend/graph_json.c - tgc-graph/1 and tgc-platform/1 writers (importers, schedule files)
+ * ------------------------------------------------------------------------------------------ */
+
+/* Both return a NUL-terminated malloc'd string of the JSON document (caller frees). */
+char *cg_graph_json(const Graph *g);
+char *cg_platform_json(const Platform *p);
+
+/* ------------------------------------------------------------------------------------------
+ * backend/sched_json.c, backend/dot.c, backend/gantt.c - schedules a person can read
+ * ------------------------------------------------------------------------------------------ */
+
+char *cg_sched_json(const Sched *s, const EvalResult *r);          /* tgc-schedule/1 */
+char *cg_sched_dot(const Sched *s, const EvalResult *r);           /* via cgraph */
+char *cg_sched_gantt(const Sched *s, const EvalResult *r);         /* SVG */
+/* The critical path of iteration 0, worked out from r's times: the chain of operations
+ * that determined the last finish.  dsp[] and op[] (room for every operation) receive it in
+ * execution order; returns its length, 0 when r does not record iteration 0. */
+int cg_critical_path(const Sched *s, const EvalResult *r, int *dsp, int *op);
+
+/* ------------------------------------------------------------------------------------------
  * backend/graph_json.c - tgc-graph/1 and tgc-platform/1 writers (importers, schedule files)
  * ------------------------------------------------------------------------------------------ */
 

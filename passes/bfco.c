@@ -1160,16 +1160,74 @@ urand(uint64_t *s)
     return (double)(splitmix(s) >> 11) * 0x1.0p-53;
 }
 
+/* With --joint, bit nbits + u is the pipeline bit of unit u; a group takes the bit of its
+ * first member. */
+static int64_t
+joint_pipes(Worker *w, const uint8_t *x, int64_t Ls)
+{
+    const Space *sp = w->sp;
+    bool *pj = w->bestpipe; /* free once bfco_pipelines has returned */
+    bool *ps = w->pipe;
+    for (int k = 0; k < w->G; k++)
+        ps[k] = w->ws->msgs[k].pipelined;
+    for (int k = 0; k < w->G; k++)
+        pj[k] = x[sp->nbits + w->gm[w->gm_off[k]]] && bfco_pipeable(w, k);
+    if (!bfco_mem_ok(w, pj) || memcmp(pj, ps, (size_t)w->G * sizeof(bool)) == 0)
+        return Ls; /* the flags of the schedule are still those of ps */
+    int64_t Lj = better(bfco_eval_pipes(w, pj));
+    if (Lj < Ls)
+        return Lj;
+    for (int k = 0; k < w->G; k++)
+        w->ws->msgs[k].pipelined = ps[k];
+    return Ls;
+}
+
 /* Fitness of a particle: repair (written back), pipelines; the length. */
 static int64_t
-fitness(Worker *w, uint8_t *x, double eps)
+fitness(Worker *w, uint8_t *x, double eps, bool joint)
 {
     bfco_groups_from_bits(w, x);
     int64_t L0 = bfco_repair(w, true, NULL);
     if (L0 < 0)
         return INT64_MAX;
     bfco_bits_from_groups(w, x);
-    return bfco_pipelines(w, eps, L0);
+    int64_t L = bfco_pipelines(w, eps, L0);
+    if (joint) {
+        L = joint_pipes(w, x, L);
+        const Space *sp = w->sp;
+        for (int u = 0; u < sp->M; u++) /* Lamarckian: the bits say what was used */
+            x[sp->nbits + u] = w->ws->msgs[w->gidx[u]].pipelined;
+    }
+    return L;
+}
+
+/* --polish: first-improvement toggling of single pipelines on the built schedule. */
+static int64_t
+polish(Worker *w, int64_t L)
+{
+    bool *p = w->pipe;
+    for (int k = 0; k < w->G; k++)
+        p[k] = w->ws->msgs[k].pipelined;
+    for (int pass = 0; pass < 3; pass++) {
+        bool improved = false;
+        for (int k = 0; k < w->G; k++) {
+            if (!p[k] && !bfco_pipeable(w, k))
+                continue;
+            p[k] = !p[k];
+            int64_t Lk = bfco_mem_ok(w, p) ? better(bfco_eval_pipes(w, p)) : INT64_MAX;
+            if (Lk < L) {
+                L = Lk;
+                improved = true;
+            } else {
+                p[k] = !p[k];
+            }
+        }
+        if (!improved)
+            break;
+    }
+    for (int k = 0; k < w->G; k++)
+        w->ws->msgs[k].pipelined = p[k];
+    return L;
 }
 
 typedef struct Job {
@@ -1179,6 +1237,7 @@ typedef struct Job {
     const int *todo;
     int ntodo, tid, nthreads;
     double eps;
+    bool joint;
 } Job;
 
 static void *
@@ -1187,7 +1246,7 @@ job_run(void *arg)
     Job *j = arg;
     for (int i = j->tid; i < j->ntodo; i += j->nthreads) {
         int k = j->todo[i];
-        j->f[k] = fitness(j->w, j->x[k], j->eps);
+        j->f[k] = fitness(j->w, j->x[k], j->eps, j->joint);
     }
     return NULL;
 }
@@ -1280,7 +1339,7 @@ cache_free(Cache *c)
 
 static void
 evaluate_swarm(Worker **ws, int nthreads, uint8_t **x, int64_t *f, int P, Cache *c,
-               double eps, int *todo, uint8_t **raw)
+               double eps, bool joint, int *todo, uint8_t **raw)
 {
     int n = 0;
     for (int k = 0; k < P; k++) {
@@ -1300,7 +1359,7 @@ evaluate_swarm(Worker **ws, int nthreads, uint8_t **x, int64_t *f, int P, Cache 
     Job jobs[64];
     pthread_t th[64];
     for (int t = 0; t < T; t++)
-        jobs[t] = (Job){ws[t], x, f, todo, n, t, T, eps};
+        jobs[t] = (Job){ws[t], x, f, todo, n, t, T, eps, joint};
     for (int t = 1; t < T; t++)
         if (pthread_create(&th[t], NULL, job_run, &jobs[t]) != 0)
             ice("cannot create a thread");
@@ -1314,13 +1373,15 @@ evaluate_swarm(Worker **ws, int nthreads, uint8_t **x, int64_t *f, int P, Cache 
 int
 bfco_search(const Space *sp, const BfcoParams *bp, Sched **out, OptStats *st)
 {
-    int B = sp->nbits;
+    int B = sp->nbits + (bp->joint ? sp->M : 0);
     int P = bp->particles > 0 ? bp->particles : (B < 8 ? 8 : B > 32 ? 32 : B);
     int Gn = bp->generations > 0 ? bp->generations : 100;
     int nthreads = bp->threads < 1 ? 1 : bp->threads > 64 ? 64 : bp->threads;
     if (B == 0) {
         P = 1;
         Gn = 1;
+    } else if (P < 2) {
+        P = 2; /* particles 0 and 1 are none/cp and ma */
     }
     if (nthreads > P)
         nthreads = P;
@@ -1353,10 +1414,12 @@ bfco_search(const Space *sp, const BfcoParams *bp, Sched **out, OptStats *st)
             v0 = vmax;
         if (v0 < -vmax)
             v0 = -vmax;
-        for (int b = 0; b < B; b++) {
+        for (int b = 0; b < sp->nbits; b++) {
             x[k][b] = k == 1 || (k > 1 && urand(&rng[k]) < dens);
             v[k][b] = (float)v0;
         }
+        for (int b = sp->nbits; b < B; b++) /* joint pipeline bits: even odds */
+            x[k][b] = urand(&rng[k]) < 0.5;
     }
     Cache cache = {.nbits = B};
     int gen = 0, stall = 0;
@@ -1386,7 +1449,7 @@ bfco_search(const Space *sp, const BfcoParams *bp, Sched **out, OptStats *st)
                 }
             }
         }
-        evaluate_swarm(ws, nthreads, x, f, P, &cache, bp->epsilon, todo, raw);
+        evaluate_swarm(ws, nthreads, x, f, P, &cache, bp->epsilon, bp->joint, todo, raw);
         bool improved = false;
         for (int k = 0; k < P; k++) {
             if (gen == 0 || f[k] < pbf[k]) {
@@ -1412,7 +1475,9 @@ bfco_search(const Space *sp, const BfcoParams *bp, Sched **out, OptStats *st)
         }
     }
     /* Rebuild the best schedule (the fitness is deterministic). */
-    int64_t L = fitness(ws[0], gb, bp->epsilon);
+    int64_t L = fitness(ws[0], gb, bp->epsilon, bp->joint);
+    if (bp->polish && L != INT64_MAX)
+        L = polish(ws[0], L);
     int rc = 0;
     if (L == INT64_MAX) {
         rc = -1;

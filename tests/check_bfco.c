@@ -474,20 +474,24 @@ START_TEST(bfco_never_worse_than_none_ma_cp)
             ir_sched_free(out);
             diag_free(d);
         }
-        BfcoParams bp;
-        bfco_default_params(&bp);
-        bp.particles = 8;
-        bp.generations = 8;
-        bp.seed = (uint64_t)i;
-        Sched *out;
-        OptStats st;
-        Diag *d = diag_new();
-        ck_assert_int_eq(opt_run(base, OPT_BFCO, &bp, &out, &st, d), 0);
-        ck_assert_int_le(st.length, best);
-        ck_assert_int_eq(length(out), st.length);
-        ck_assert(valid(out));
-        ir_sched_free(out);
-        diag_free(d);
+        for (int variant = 0; variant < 2; variant++) {
+            BfcoParams bp;
+            bfco_default_params(&bp);
+            bp.particles = 8;
+            bp.generations = 8;
+            bp.seed = (uint64_t)i;
+            bp.vshaped = bp.joint = bp.polish = variant == 1;
+            Sched *out;
+            OptStats st;
+            Diag *d = diag_new();
+            ck_assert_int_eq(opt_run(base, OPT_BFCO, &bp, &out, &st, d), 0);
+            ck_assert_int_le(st.length, best);
+            ck_assert_int_eq(length(out), st.length);
+            ck_assert(valid(out));
+            ck_assert(order_acyclic(out));
+            ir_sched_free(out);
+            diag_free(d);
+        }
         ir_sched_free(base);
         ir_graph_free(g);
     }
@@ -532,6 +536,7 @@ START_TEST(bfco_same_result_on_any_number_of_threads)
     for (int i = 0; i < 3; i++) {
         BfcoParams bp;
         bfco_default_params(&bp);
+        bp.joint = _i == 1; /* loop run 1: the joint encoding, same property */
         bp.generations = 15;
         bp.seed = 42;
         bp.threads = threads[i];
@@ -600,7 +605,7 @@ suite(void)
     tcase_set_timeout(tp, 600);
     tcase_add_test(tp, random_particles_repair_to_deadlock_free);
     tcase_add_test(tp, bfco_never_worse_than_none_ma_cp);
-    tcase_add_test(tp, bfco_same_result_on_any_number_of_threads);
+    tcase_add_loop_test(tp, bfco_same_result_on_any_number_of_threads, 0, 2);
     tcase_add_test(tp, es_is_optimal_and_refused_above_its_limit);
     suite_add_tcase(s, tp);
     return s;

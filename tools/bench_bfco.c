@@ -47,12 +47,15 @@ schedule(Graph *g, int64_t budget)
 typedef struct Variant {
     const char *name;
     OptMethod m;
-    bool vshaped;
+    bool vshaped, joint, polish;
 } Variant;
 
+/* bfco must stay third and es last */
 static const Variant variants[] = {
-    {"ma", OPT_MA, false},     {"cp", OPT_CP, false},        {"bfco", OPT_BFCO, false},
-    {"bfco-v", OPT_BFCO, true}, {"es", OPT_ES, false},
+    {"ma", OPT_MA, false, false, false},        {"cp", OPT_CP, false, false, false},
+    {"bfco", OPT_BFCO, false, false, false},    {"bfco-v", OPT_BFCO, true, false, false},
+    {"bfco-j", OPT_BFCO, false, true, false},   {"bfco-p", OPT_BFCO, false, false, true},
+    {"bfco-vjp", OPT_BFCO, true, true, true},   {"es", OPT_ES, false, false, false},
 };
 enum { NV = sizeof variants / sizeof variants[0] };
 
@@ -61,6 +64,8 @@ run(const Sched *base, const Variant *v, const BfcoParams *bp0, OptStats *st)
 {
     BfcoParams bp = *bp0;
     bp.vshaped = v->vshaped;
+    bp.joint = v->joint;
+    bp.polish = v->polish;
     Sched *out = NULL;
     Diag *d = diag_new();
     int rc = opt_run(base, v->m, &bp, &out, st, d);
@@ -72,8 +77,8 @@ run(const Sched *base, const Variant *v, const BfcoParams *bp0, OptStats *st)
 static void
 quality(const char *cls, int n, const BfcoParams *bp)
 {
-    double sum[NV] = {0}, gap_sum = 0, gap_max = 0, es_sum_bfco = 0;
-    int es_runs = 0, hits = 0, used = 0, msgs = 0;
+    double sum[NV] = {0}, esum[NV] = {0}, gap_sum[NV] = {0}, gap_max[NV] = {0};
+    int es_runs = 0, hits[NV] = {0}, used = 0, msgs = 0;
     double secs[NV] = {0};
     for (int i = 1; i <= n; i++) {
         GenSpec gs;
@@ -102,13 +107,15 @@ quality(const char *cls, int n, const BfcoParams *bp)
         }
         if (L[NV - 1] >= 0) {
             es_runs++;
-            double b = 100.0 * (double)(none - L[2]) / (double)none;
             double e = 100.0 * (double)(none - L[NV - 1]) / (double)none;
-            es_sum_bfco += b;
-            gap_sum += e - b;
-            if (e - b > gap_max)
-                gap_max = e - b;
-            hits += L[2] == L[NV - 1];
+            for (int k = 0; k < NV; k++) {
+                double b = 100.0 * (double)(none - L[k]) / (double)none;
+                esum[k] += b;
+                gap_sum[k] += e - b;
+                if (e - b > gap_max[k])
+                    gap_max[k] = e - b;
+                hits[k] += L[k] == L[NV - 1];
+            }
         }
         ir_sched_free(base);
         ir_graph_free(g);
@@ -116,12 +123,17 @@ quality(const char *cls, int n, const BfcoParams *bp)
     printf("| %-8s | %3d | %5.1f |", cls, used, used ? (double)msgs / used : 0.0);
     for (int k = 0; k < NV - 1; k++)
         printf(" %6.2f%% |", used ? sum[k] / used : 0.0);
-    if (es_runs)
-        printf(" %6.2f%% (%d) | %5.2f%% | %.2f / %.2f | %d/%d |", sum[NV - 1] / es_runs, es_runs,
-               es_sum_bfco / es_runs, gap_sum / es_runs, gap_max, hits, es_runs);
-    else
-        printf(" n/a | n/a | n/a | n/a |");
-    printf(" %.3f |\n", used ? secs[2] / used : 0.0);
+    if (es_runs) {
+        printf(" %6.2f%% (%d runs) |", sum[NV - 1] / es_runs, es_runs);
+        for (int k = 2; k < NV - 1; k++)
+            printf(" %s: %.2f%%, gap %.2f / %.2f, = es %d/%d |", variants[k].name,
+                   esum[k] / es_runs, gap_sum[k] / es_runs, gap_max[k], hits[k], es_runs);
+    } else {
+        printf(" n/a |");
+        for (int k = 2; k < NV - 1; k++)
+            printf(" n/a |");
+    }
+    printf(" %.3f / %.3f |\n", used ? secs[2] / used : 0.0, used ? secs[NV - 2] / used : 0.0);
     fflush(stdout);
 }
 
@@ -191,9 +203,15 @@ main(int argc, char **argv)
         printf("Mean improvement over none (%d instances per class, seeds 1..%d; es on the "
                "instances within --es-limit %" PRId64 ")\n\n",
                n, n, bp.es_limit);
-        printf("| class | n | msgs | ma | cp | bfco | bfco-v | es (runs) | bfco on those | "
-               "gap mean / max (points) | bfco = es | bfco s |\n");
-        printf("|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+        printf("| class | n | msgs |");
+        for (int k = 0; k < NV; k++)
+            printf(" %s |", variants[k].name);
+        for (int k = 2; k < NV - 1; k++)
+            printf(" %s on es runs: mean, gap mean / max (points), = es |", variants[k].name);
+        printf(" seconds bfco / %s |\n|", variants[NV - 2].name);
+        for (int k = 0; k < 2 * NV + 1; k++)
+            printf("---|");
+        printf("\n");
         char *list = strdup(classes);
         for (char *c = strtok(list, ","); c; c = strtok(NULL, ","))
             quality(c, n, &bp);

@@ -15,7 +15,7 @@
 #include "cli.h"
 
 enum { O_METHOD, O_SEED, O_PARTICLES, O_GENERATIONS, O_THREADS, O_STALL, O_ESLIMIT,
-       O_VSHAPED, O_EPSILON, O_DOT, O_GANTT, O_BUDGET };
+       O_VSHAPED, O_EPSILON, O_DOT, O_GANTT, O_BUDGET, O_JOINT, O_POLISH };
 static const CliOption own[] = {
     {"method", "NAME", "none, ma, cp, bfco (default), es or all"},
     {"seed", "N", "random seed of the swarm (default 1)"},
@@ -29,6 +29,8 @@ static const CliOption own[] = {
     {"dot", "FILE", "write the optimised schedule as Graphviz dot"},
     {"gantt", "FILE", "write the optimised schedule's timeline as an SVG Gantt chart"},
     {"search-budget", "N", "local-search evaluations of the scheduler (default: from size)"},
+    {"joint", NULL, "a pipeline bit per receive in each particle, searched with the merges"},
+    {"polish", NULL, "toggle single pipelines of the best schedule while it gets shorter"},
     {NULL, NULL, NULL},
 };
 
@@ -130,6 +132,8 @@ cmd_opt(int argc, char **argv)
                                           INT64_C(1000000000), &c.opt.search_budget))
         goto usage;
     bp.vshaped = c.val[O_VSHAPED] != NULL;
+    bp.joint = c.val[O_JOINT] != NULL;
+    bp.polish = c.val[O_POLISH] != NULL;
     if (c.val[O_EPSILON]) {
         char *end;
         double e = strtod(c.val[O_EPSILON], &end);
