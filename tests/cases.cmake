@@ -2,7 +2,14 @@
 #   invalid/<name>  one per folder of testcases/invalid (tests/run_invalid.sh)
 #   valid/<name>    the example graphs (tests/run_valid.sh)
 #   cli             the command-line conventions (tests/run_cli.sh)
-#   valgrind        tgc check under valgrind on a handful of cases (label valgrind)
+#   valgrind/check  tgc check under valgrind on a handful of cases (label valgrind)
+#   check_cli       the unit test of tools/cli.c
+
+# The driver's shared option parsing and output helpers (tools/cli.c), unit-tested alone.
+tgc_check_test(cli tgc_frontend tgc_ir PkgConfig::JANSSON)
+target_sources(check_cli PRIVATE ${PROJECT_SOURCE_DIR}/tools/cli.c)
+target_include_directories(check_cli PRIVATE ${PROJECT_SOURCE_DIR}/tools)
+
 if(NOT TARGET tgc)
   return()
 endif()

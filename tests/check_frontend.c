@@ -458,6 +458,71 @@ START_TEST(checks_run_on_built_graphs)
 }
 END_TEST
 
+/* Mutated inputs (a fixed pseudo-random sequence of byte edits) never crash the readers:
+ * each load either returns a graph with no error or NULL with at least one error, every
+ * message a whole line about g.json (or the command line). */
+START_TEST(mutated_inputs_never_crash)
+{
+    static const char base[] =
+        "{\"format\": \"tgc-graph/1\", \"name\": \"m\", \"iterations\": 4,\n"
+        " \"platform\": {\"preset\": \"bwdsp-2board\", \"boards\": 3, \"links\": [[0, "
+        "1], [1, 2]],"
+        " \"eager_limit\": 64},\n"
+        " \"tasks\": [{\"id\": \"a\", \"cycles\": [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, "
+        "12]},\n"
+        "  {\"id\": \"b\", \"cycles\": 20, \"dsp\": 3, \"params\": {\"k\": 1.5, \"s\": "
+        "\"t\"}},\n"
+        "  {\"id\": \"c\", \"cycles\": 1e3, \"output\": \"o\"}],\n"
+        " \"edges\": [{\"from\": \"a\", \"to\": \"b\", \"bytes\": 64},\n"
+        "  {\"from\": \"b\", \"to\": \"c\"}, {\"from\": \"c\", \"to\": \"a\", \"delay\": "
+        "1}]}\n";
+    static const char alphabet[] = "{}[],:\"0123456789-.e ax/~\\tn";
+    size_t n = sizeof base - 1;
+    char *buf = malloc(2 * n + 2);
+    uint64_t x = 12345;
+    int loaded = 0;
+    Options o = opts();
+    for (int round = 0; round < 4000; round++) {
+        memcpy(buf, base, n + 1);
+        size_t len = n;
+        int edits = 1 + (int)(x % 3);
+        for (int k = 0; k < edits; k++) {
+            x = x * 6364136223846793005u + 1442695040888963407u;
+            size_t at = (size_t)(x >> 33) % len;
+            int what = (int)((x >> 20) % 3);
+            if (what == 0) { /* replace */
+                buf[at] = alphabet[(x >> 40) % (sizeof alphabet - 1)];
+            } else if (what == 1 && len > 1) { /* delete */
+                memmove(buf + at, buf + at + 1, len - at);
+                len--;
+            } else if (len < 2 * n) { /* insert */
+                memmove(buf + at + 1, buf + at, len - at + 1);
+                buf[at] = alphabet[(x >> 40) % (sizeof alphabet - 1)];
+                len++;
+            }
+        }
+        Diag *d = diag_new();
+        Graph *g = fe_load_graph_string(buf, "g.json", &o, d);
+        const char *t = diag_text(d);
+        if (g) {
+            ck_assert_int_eq(diag_errors(d), 0);
+            loaded++;
+        } else {
+            ck_assert_int_gt(diag_errors(d), 0);
+            ck_assert_msg(t[strlen(t) - 1] == '\n', "%s", t);
+        }
+        for (const char *line = t; *line; line = strchr(line, '\n') + 1)
+            ck_assert_msg(strncmp(line, "g.json", 6) == 0 ||
+                              strncmp(line, "tgc: ", 5) == 0,
+                          "%s", line);
+        ir_graph_free(g);
+        diag_free(d);
+    }
+    ck_assert_int_gt(loaded, 0); /* some edits keep the graph valid */
+    free(buf);
+}
+END_TEST
+
 static Suite *
 suite(void)
 {
@@ -479,6 +544,7 @@ suite(void)
     tcase_add_test(c, totals_cannot_overflow);
     tcase_add_test(c, document_shape_errors);
     tcase_add_test(c, checks_run_on_built_graphs);
+    tcase_add_test(c, mutated_inputs_never_crash);
     suite_add_tcase(s, c);
     return s;
 }

@@ -316,6 +316,20 @@ cli_parse(Cli *c, const CliSpec *spec, int argc, char **argv, int *status)
                   spec->args);
         goto stop;
     }
+    if (c->opt.platform) {
+        /* Read once here, so that a bad --platform is reported once, not once per file.
+         */
+        Arena *a = arena_new();
+        Diag *d = diag_new();
+        bool ok = fe_load_platform(a, c->opt.platform, NULL, d) != NULL;
+        diag_flush(d, stderr);
+        diag_free(d);
+        arena_free(a);
+        if (!ok) {
+            *status = TGC_EXIT_INPUT;
+            goto stop;
+        }
+    }
     *status = TGC_EXIT_OK;
     return true;
 stop:

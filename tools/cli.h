@@ -80,7 +80,9 @@ typedef struct Cli {
 } Cli;
 
 /* Parses argv (argv[0] = the command's name).  Returns true to go on.  Returns false with
- * *status = 0 after printing --help, or 2 after printing a usage error. */
+ * *status = 0 after printing --help, 2 after printing a usage error, or 1 after printing
+ * the errors of the --platform file (read once here, then again by each graph's loader).
+ */
 bool cli_parse(Cli *c, const CliSpec *spec, int argc, char **argv, int *status);
 void cli_free(Cli *c);
 /* The command's --help text. */
