@@ -130,7 +130,9 @@ struct Dsp {
     void *thread_sem;   /* sem_t */
     void (*fn)(int, void *);
     void *arg;
-    Cycles span_start;  /* trace */
+    Cycles after;       /* busy this long once the wait is over (k_wait_busy) */
+    const char *after_what;
+    Cycles blocked_end; /* when the wait was over, for the trace */
     Dsp *next_ready;
 };
 
@@ -186,6 +188,10 @@ void k_push(Cycles t, int cls, int type, int arg, void *p);
 void k_block(Dsp *d);
 void k_sleep(Dsp *d, Cycles c, const char *what); /* busy c cycles */
 void k_make_ready(Dsp *d);
+/* the caller blocks until k_release, then is busy `after` cycles: the wake-up is one
+ * event at release + after, which saves a hand-off of the baton */
+void k_wait_busy(Dsp *d, Cycles after, const char *what);
+void k_release(Dsp *d);
 Dsp *k_self(void);
 void k_trace_span(int pid, int tid, const char *name, Cycles t0, Cycles t1,
                   const char *cat);

@@ -171,19 +171,21 @@ deliver(Coll *c, int member)
     Dsp *d = &K->dsps[c->base + member];
     if (d->wait_coll == c) {
         d->wait_coll = NULL;
-        k_make_ready(d);
+        k_release(d);
     }
 }
 
+/* waits for the member's data, then is busy recv_overhead */
 static void
-wait_for(Coll *c, Dsp *d, int me, const char *what)
+wait_for(Coll *c, Dsp *d, int me, const char *what, const char *busy)
 {
-    if (c->delivered[me])
+    if (c->delivered[me]) {
+        k_sleep(d, K->plat.recv_overhead, busy);
         return;
+    }
     snprintf(d->what, sizeof d->what, "waiting for %s (in-switch, root %d)", what, c->root);
     d->wait_coll = c;
-    d->state = DS_BLOCKED;
-    k_block(d);
+    k_wait_busy(d, K->plat.recv_overhead, busy);
 }
 
 static Msg *
@@ -373,8 +375,7 @@ tr_coll_switch(int kind, int ctx, int base, int size, int root, const void *sbuf
                 net_start_stream(m, d->rank);
             }
         } else {
-            wait_for(c, d, me, "the broadcast data");
-            k_sleep(d, P->recv_overhead, "bcast recv");
+            wait_for(c, d, me, "the broadcast data", "bcast recv");
             if (bytes)
                 memcpy(rbuf, c->buf, bytes);
         }
@@ -387,8 +388,7 @@ tr_coll_switch(int kind, int ctx, int base, int size, int root, const void *sbuf
             net_start_stream(stream(c, bytes, NULL, sw), d->rank);
         } else {
             if (size > 1) {
-                wait_for(c, d, me, "the gathered blocks");
-                k_sleep(d, P->recv_overhead, "gather recv");
+                wait_for(c, d, me, "the gathered blocks", "gather recv");
             }
             if (bytes)
                 memcpy(rbuf, c->buf, bytes * (size_t)size);
@@ -404,8 +404,7 @@ tr_coll_switch(int kind, int ctx, int base, int size, int root, const void *sbuf
             if (size > 1)
                 net_start_stream(stream(c, bytes * (size_t)(size - 1), NULL, sw), d->rank);
         } else {
-            wait_for(c, d, me, "its scattered block");
-            k_sleep(d, P->recv_overhead, "scatter recv");
+            wait_for(c, d, me, "its scattered block", "scatter recv");
             if (bytes)
                 memcpy(rbuf, c->buf + (size_t)me * bytes, bytes);
         }
@@ -426,8 +425,7 @@ tr_coll_switch(int kind, int ctx, int base, int size, int root, const void *sbuf
             if (bytes)
                 memcpy(own, sbuf, bytes);
             if (size > 1) {
-                wait_for(c, d, me, "the reduced vector");
-                k_sleep(d, P->recv_overhead, "reduce recv");
+                wait_for(c, d, me, "the reduced vector", "reduce recv");
                 if (bytes)
                     api_reduce_op(own, c->result, (int)(bytes / api_type_size(type)), type,
                                   op);
@@ -440,8 +438,7 @@ tr_coll_switch(int kind, int ctx, int base, int size, int root, const void *sbuf
     case CO_BARRIER:
         k_sleep(d, P->send_overhead, "barrier arrive");
         net_start_stream(stream(c, 0, NULL, sw), d->rank);
-        wait_for(c, d, me, "the barrier release");
-        k_sleep(d, P->recv_overhead, "barrier release");
+        wait_for(c, d, me, "the barrier release", "barrier release");
         break;
     }
     finish(c);

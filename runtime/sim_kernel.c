@@ -199,11 +199,37 @@ k_block(Dsp *d)
 {
     Cycles t0 = K->now;
     int blocked = d->state == DS_BLOCKED;
+    d->blocked_end = -1;
     K->running = NULL;
     pass_baton(d);
     K->running = d;
-    if (blocked && K->trace && K->now > t0)
-        k_trace_span(0, d->rank, d->call ? d->call : "wait", t0, K->now, "wait");
+    Cycles t1 = d->blocked_end >= 0 ? d->blocked_end : K->now;
+    if (blocked && K->trace && t1 > t0)
+        k_trace_span(0, d->rank, d->call ? d->call : "wait", t0, t1, "wait");
+}
+
+void
+k_wait_busy(Dsp *d, Cycles after, const char *what)
+{
+    d->after = after;
+    d->after_what = what;
+    d->state = DS_BLOCKED;
+    k_block(d);
+}
+
+void
+k_release(Dsp *d)
+{
+    if (d->after <= 0) {
+        k_make_ready(d);
+        return;
+    }
+    d->blocked_end = K->now;
+    if (K->trace)
+        k_trace_span(0, d->rank, d->after_what, K->now, K->now + d->after, "busy");
+    k_push(K->now + d->after, 0, EV_WAKE, 0, d);
+    d->state = DS_BUSY;
+    d->after = 0;
 }
 
 void

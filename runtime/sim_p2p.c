@@ -113,7 +113,7 @@ req_complete(Req *r)
     Dsp *d = r->owner;
     if (d->waiting == r) {
         d->waiting = NULL;
-        k_make_ready(d);
+        k_release(d);
     }
 }
 
@@ -317,15 +317,14 @@ int
 tr_wait(Req *r, MPIRIO_Status *st)
 {
     Dsp *d = k_self();
+    Cycles after = r->kind == 0 ? 0 : r->blocking ? K->plat.recv_overhead : K->plat.wait_overhead;
+    const char *what = r->blocking ? "recv" : "wait";
     if (!r->done) {
         describe(d, r);
         d->waiting = r;
-        d->state = DS_BLOCKED;
-        k_block(d);
-    }
-    if (r->kind == 1)
-        k_sleep(d, r->blocking ? K->plat.recv_overhead : K->plat.wait_overhead,
-                r->blocking ? "recv" : "wait");
+        k_wait_busy(d, after, what);
+    } else
+        k_sleep(d, after, what);
     int err = r->kind == 1 ? r->st.error : MPIRIO_SUCCESS;
     if (st && r->kind == 1)
         *st = r->st;
