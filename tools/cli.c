@@ -80,7 +80,7 @@ cli_int_value(const CliSpec *spec, const char *opt, const char *text, int64_t lo
         return false;
     }
     if (v < lo || v > hi) {
-        if (hi == INT64_MAX)
+        if (hi == INT64_MAX || hi == INT_MAX)
             cli_usage(spec, "option \"%s\" must be at least %lld, got %lld", opt,
                       (long long)lo, v);
         else
