@@ -57,8 +57,13 @@ rc=$?
 [ "$rc" -eq 1 ] || { echo "FAIL: bad graph: exit $rc, expected 1"; fail=1; }
 [ -e "$tmp/x.json" ] || [ -e "$tmp/x.dot" ] || [ -e "$tmp/x.svg" ] &&
     { echo "FAIL: a failed schedule wrote a file"; fail=1; }
-"$tgc" schedule >/dev/null 2>&1
-[ $? -eq 2 ] || { echo "FAIL: schedule without a graph is not a usage error"; fail=1; }
+for args in "" "--algo xx fir4/fir4.json" "fir4/fir4.json --from $tmp/a.json" \
+    "--from $tmp/a.json --dsps 8" "fir4/fir4.json -o - --dot -"; do
+    # shellcheck disable=SC2086
+    "$tgc" schedule $args >/dev/null 2>&1
+    rc=$?
+    [ $rc -eq 2 ] || { echo "FAIL: tgc schedule $args: exit $rc, expected 2"; fail=1; }
+done
 
 # Import: stg and dot to tgc-graph/1, then schedule the result on 3 abstract DSPs.
 check "import stg" "$tgc" import stg import/small.stg -o "$tmp/small.json" --dsps 3

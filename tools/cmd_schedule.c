@@ -51,7 +51,7 @@ op_text(const Sched *s, int d, int k, char *buf, size_t n)
 {
     Op o = s->ops[d][k];
     if (o.kind == OP_COMPUTE)
-        snprintf(buf, n, "%s", s->g->tasks[o.ref].id);
+        snprintf(buf, n, "\"%s\"", s->g->tasks[o.ref].id);
     else if (o.kind == OP_SEND)
         snprintf(buf, n, "send m%d", o.ref);
     else
@@ -289,9 +289,10 @@ cmd_schedule(int argc, char **argv)
         if (strcmp(c.val[O_ALGO], "peft") == 0)
             algo = SCHED_PEFT;
         else if (strcmp(c.val[O_ALGO], "heft") != 0) {
+            status = cli_usage(&spec, "--algo must be heft or peft, got \"%s\"",
+                               c.val[O_ALGO]);
             cli_free(&c);
-            return cli_usage(&spec, "--algo must be heft or peft, got \"%s\"",
-                             c.val[O_ALGO]);
+            return status;
         }
     }
     Output out[3] = {{c.output, NULL}, {c.val[O_DOT], NULL}, {c.val[O_GANTT], NULL}};
