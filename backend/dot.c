@@ -81,7 +81,9 @@ cg_crit_path(const Sched *s, const EvalResult *r, CritPath *cp)
             const MsgTime *mt = &r->msg_time[ri * s->nmsgs + o.ref];
             const Msg *m = &s->msgs[o.ref];
             int ks = find_op(s, m->src, OP_SEND, o.ref);
-            if (ks >= 0 && mt->issue >= mt->post) {
+            /* the send held it up unless the receive was posted later (a rendezvous
+             * starts at the later of the two); an eager message departs at its issue */
+            if (ks >= 0 && (mt->issue >= mt->post || mt->depart <= mt->issue)) {
                 cp->msg_on[o.ref] = true;
                 d = m->src;
                 k = ks;

@@ -221,13 +221,32 @@ panel_window(const Sched *s, const EvalResult *r, Panel *pn)
         pn->t1 = pn->t0 + 1;
 }
 
+/* The DSP lanes: every DSP, except that on platforms of more than 8 DSPs those without
+ * operations are left out (the title says how many).  lane_of[d] is -1 for those. */
+static int
+dsp_lanes(const Sched *s, int *lane_of)
+{
+    int n = 0;
+    for (int d = 0; d < s->ndsps; d++)
+        lane_of[d] = s->ndsps <= 8 || s->nops[d] > 0 ? n++ : -1;
+    return n;
+}
+
 static void
 draw_panel(Buf *b, const Sched *s, const EvalResult *r, const Panel *pn,
            const Link *links, int nlinks, int y0, const char *title)
 {
     const Graph *g = s->g;
     const Platform *p = s->p;
-    int nl = s->ndsps + nlinks;
+    int *lane_of = malloc(((size_t)s->ndsps + 1) * sizeof *lane_of);
+    int *dsp_at = malloc(((size_t)s->ndsps + 1) * sizeof *dsp_at);
+    if (!lane_of || !dsp_at)
+        ice("out of memory");
+    int ndl = dsp_lanes(s, lane_of);
+    for (int d = 0; d < s->ndsps; d++)
+        if (lane_of[d] >= 0)
+            dsp_at[lane_of[d]] = d;
+    int nl = ndl + nlinks;
     char tip[512], lab[64];
     buf_printf(b, "<text x=\"%d\" y=\"%d\" class=\"h\">", LEFT, y0 - 8);
     buf_escape(b, title);
@@ -235,16 +254,17 @@ draw_panel(Buf *b, const Sched *s, const EvalResult *r, const Panel *pn,
     /* lane backgrounds and names */
     for (int l = 0; l < nl; l++) {
         int y = y0 + l * LANE;
-        buf_printf(b,
-                   "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"%s\"/>\n",
-                   LEFT, y, WIDTH, LANE,
-                   l < s->ndsps ? (l % 2 ? "#f3f6fa" : "#ffffff")
-                                : (l % 2 ? "#f7f4fb" : "#fdfcfe"));
-        if (l < s->ndsps) {
-            snprintf(lab, sizeof lab, "DSP %d (%.0f%%)", l,
-                     r->length > 0 ? 100.0 * (double)r->busy[l] / (double)r->length : 0.0);
+        buf_printf(
+            b, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"%s\"/>\n", LEFT,
+            y, WIDTH, LANE,
+            l < ndl ? (l % 2 ? "#f3f6fa" : "#ffffff") : (l % 2 ? "#f7f4fb" : "#fdfcfe"));
+        if (l < ndl) {
+            int d = dsp_at[l];
+            snprintf(lab, sizeof lab, "DSP %d (%.0f%%)", d,
+                     r->length > 0 ? 100.0 * (double)r->busy[d] / (double)r->length
+                                   : 0.0);
         } else {
-            const Link *k = &links[l - s->ndsps];
+            const Link *k = &links[l - ndl];
             if (k->kind == LINK_UP)
                 snprintf(lab, sizeof lab, "DSP %d \xe2\x86\x92 SW %d", k->a, k->b);
             else if (k->kind == LINK_DOWN)
@@ -288,7 +308,7 @@ draw_panel(Buf *b, const Sched *s, const EvalResult *r, const Panel *pn,
                     any |= s->ops[d][k].kind == OP_RECV &&
                            s->msgs[s->ops[d][k].ref].pipelined;
                 if (any && first > 0)
-                    box(b, pn, d, y0, 0, first, K_POST, "post",
+                    box(b, pn, lane_of[d], y0, 0, first, K_POST, "post",
                         "prolog: posts of the pipelined receives");
             }
     /* operations of every recorded iteration that falls into the window (in a pipeline
@@ -307,11 +327,12 @@ draw_panel(Buf *b, const Sched *s, const EvalResult *r, const Panel *pn,
                                  "%s waits for its output buffer, "
                                  "iteration %lld: %lld - %lld",
                                  id, it, (long long)t->ready, (long long)t->start);
-                        box(b, pn, d, y0, t->ready, t->start, K_BLOCKED, NULL, tip);
+                        box(b, pn, lane_of[d], y0, t->ready, t->start, K_BLOCKED, NULL,
+                            tip);
                     }
                     snprintf(tip, sizeof tip, "%s, iteration %lld: %lld - %lld", id, it,
                              (long long)t->start, (long long)t->end);
-                    box(b, pn, d, y0, t->start, t->end, K_COMPUTE, id, tip);
+                    box(b, pn, lane_of[d], y0, t->start, t->end, K_COMPUTE, id, tip);
                     continue;
                 }
                 const Msg *m = &s->msgs[o.ref];
@@ -320,7 +341,8 @@ draw_panel(Buf *b, const Sched *s, const EvalResult *r, const Panel *pn,
                         snprintf(tip, sizeof tip,
                                  "send m%d waits, iteration %lld: %lld - %lld", o.ref, it,
                                  (long long)t->ready, (long long)t->start);
-                        box(b, pn, d, y0, t->ready, t->start, K_BLOCKED, NULL, tip);
+                        box(b, pn, lane_of[d], y0, t->ready, t->start, K_BLOCKED, NULL,
+                            tip);
                     }
                     snprintf(tip, sizeof tip,
                              "send m%d (%lld B to DSP %d), iteration %lld: "
@@ -328,14 +350,14 @@ draw_panel(Buf *b, const Sched *s, const EvalResult *r, const Panel *pn,
                              o.ref, (long long)m->bytes, m->dst, it, (long long)t->start,
                              (long long)t->end);
                     snprintf(lab, sizeof lab, "s%d", o.ref);
-                    box(b, pn, d, y0, t->start, t->end, K_SEND, lab, tip);
+                    box(b, pn, lane_of[d], y0, t->start, t->end, K_SEND, lab, tip);
                     continue;
                 }
                 snprintf(tip, sizeof tip,
                          "receive m%d from DSP %d waits, iteration %lld: "
                          "%lld - %lld",
                          o.ref, m->src, it, (long long)t->ready, (long long)t->start);
-                box(b, pn, d, y0, t->ready, t->start, K_WAIT, NULL, tip);
+                box(b, pn, lane_of[d], y0, t->ready, t->start, K_WAIT, NULL, tip);
                 int64_t post = m->pipelined && !last_iter ? p->post_overhead : 0;
                 if (post > t->end - t->start)
                     post = 0;
@@ -346,12 +368,12 @@ draw_panel(Buf *b, const Sched *s, const EvalResult *r, const Panel *pn,
                          (long long)m->bytes, m->src, it, (long long)t->start,
                          (long long)(t->end - post));
                 snprintf(lab, sizeof lab, "r%d", o.ref);
-                box(b, pn, d, y0, t->start, t->end - post, K_RECV, lab, tip);
+                box(b, pn, lane_of[d], y0, t->start, t->end - post, K_RECV, lab, tip);
                 if (post) {
                     snprintf(tip, sizeof tip, "post m%d for iteration %lld: %lld - %lld",
                              o.ref, it + 1, (long long)(t->end - post),
                              (long long)t->end);
-                    box(b, pn, d, y0, t->end - post, t->end, K_POST, NULL, tip);
+                    box(b, pn, lane_of[d], y0, t->end - post, t->end, K_POST, NULL, tip);
                 }
             }
         /* link lanes */
@@ -378,10 +400,12 @@ draw_panel(Buf *b, const Sched *s, const EvalResult *r, const Panel *pn,
                          mi, (long long)m->bytes, m->src, m->dst, it, (long long)a,
                          (long long)e);
                 snprintf(lab, sizeof lab, "m%d", mi);
-                box(b, pn, s->ndsps + (int)(hit - links), y0, a, e, K_LINK, lab, tip);
+                box(b, pn, ndl + (int)(hit - links), y0, a, e, K_LINK, lab, tip);
             }
         }
     }
+    free(lane_of);
+    free(dsp_at);
 }
 
 char *
@@ -444,7 +468,12 @@ cg_sched_gantt(const Sched *s, const EvalResult *r)
     for (int i = 0; i < npanels; i++)
         panel_window(s, r, &pn[i]);
 
-    int nl = s->ndsps + nlinks;
+    int *lane_of = malloc(((size_t)s->ndsps + 1) * sizeof *lane_of);
+    if (!lane_of)
+        ice("out of memory");
+    int ndl = dsp_lanes(s, lane_of);
+    free(lane_of);
+    int nl = ndl + nlinks;
     int ph = nl * LANE + 70;
     int top = 92;
     int height = top + npanels * ph + 10;
@@ -468,6 +497,10 @@ cg_sched_gantt(const Sched *s, const EvalResult *r)
              g->name ? g->name : "graph", p->name ? p->name : "platform", s->ndsps,
              (long long)g->iterations, (long long)r->length,
              plat_cycles_to_us(p, r->length));
+    if (ndl < s->ndsps) {
+        size_t n = strlen(line);
+        snprintf(line + n, sizeof line - n, " (%d idle DSPs not shown)", s->ndsps - ndl);
+    }
     buf_escape(&b, line);
     buf_printf(&b, "</text>\n");
     /* legend */

@@ -221,6 +221,18 @@ START_TEST(critical_path_follows_the_message)
     ck_assert_int_eq(cp.op[3], 1);
     ck_assert(cp.msg_on[0]);
     cg_path_free(x.s, &cp);
+    /* a receive posted after the issue: a rendezvous starts at the post, so the path
+     * stays on DSP 1; an eager message (departs at its issue) still comes from the send
+     */
+    x.r.op_time[1][0] = (OpTime){1700, 2264, 2664};
+    x.r.msg_time[0] = (MsgTime){1600, 1700, 2000, 2264};
+    ck_assert_int_eq(cg_crit_path(x.s, &x.r, &cp), 2);
+    ck_assert(!cp.msg_on[0]);
+    cg_path_free(x.s, &cp);
+    x.r.msg_time[0] = (MsgTime){1600, 1700, 1600, 1864};
+    ck_assert_int_eq(cg_crit_path(x.s, &x.r, &cp), 4);
+    ck_assert(cp.msg_on[0]);
+    cg_path_free(x.s, &cp);
     /* the receive no longer waits: the path is DSP 1 alone */
     x.r.op_time[1][0] = (OpTime){0, 0, 400};
     x.r.op_time[1][1] = (OpTime){400, 400, 2400};
