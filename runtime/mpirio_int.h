@@ -86,7 +86,8 @@ typedef struct Msg Msg;
 typedef struct Packet Packet;
 typedef struct Coll Coll;
 
-enum { EV_WAKE, EV_MSG_START, EV_PKT_RECV, EV_PKT_READY, EV_LINK_ARB };
+enum { EV_WAKE, EV_ISSUE, EV_POST, EV_STREAM, EV_MSG_START, EV_PKT_RECV, EV_PKT_READY,
+       EV_LINK_ARB };
 
 typedef struct Event {
     Cycles t;
@@ -114,6 +115,7 @@ struct MPIRIO_Req {
 
 struct Dsp {
     int rank, board;
+    Cycles clock;       /* the DSP's own time, >= K->now while it runs */
     int state;          /* DS_ */
     Cycles finish;      /* time of Finalize or return */
     int prio;
@@ -161,7 +163,7 @@ typedef struct Kernel {
     Dsp *running;
     int live;          /* DSPs not done */
     int aborting;
-    long long events;
+    long long events, switches;
     void *main_sem;
     /* network */
     int nnodes;
@@ -184,9 +186,14 @@ typedef struct Kernel {
 extern Kernel *K;
 
 void k_push(Cycles t, int cls, int type, int arg, void *p);
-/* the caller blocks until woken (after k_sleep or a request/collective completes) */
+/* the caller blocks until woken (k_sync, or a request or collective completes) */
 void k_block(Dsp *d);
-void k_sleep(Dsp *d, Cycles c, const char *what); /* busy c cycles */
+/* busy c cycles: only the DSP's clock moves; what it does next at that time is an
+ * event at its clock (issue, post, stream) or waits for the kernel (k_sync) */
+void k_sleep(Dsp *d, Cycles c, const char *what);
+/* blocks until the kernel's time has reached the DSP's clock: before anything that
+ * reads the state of the platform */
+void k_sync(Dsp *d);
 void k_make_ready(Dsp *d);
 /* the caller blocks until k_release, then is busy `after` cycles: the wake-up is one
  * event at release + after, which saves a hand-off of the baton */
@@ -247,7 +254,8 @@ Cycles net_ser(int bytes);
 /* ---- sim_p2p.c: matching, requests, arrival ---- */
 
 void p2p_msg_arrived(Msg *m);
-void p2p_msg_start(Msg *m);
+void p2p_issue(Msg *m); /* EV_ISSUE: a send is issued at its DSP's clock */
+void p2p_post(Req *r);  /* EV_POST: a receive is posted */
 void req_complete(Req *r);
 
 /* ---- sim_coll.c: collectives in the switches ---- */

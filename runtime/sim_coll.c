@@ -372,7 +372,7 @@ tr_coll_switch(int kind, int ctx, int base, int size, int root, const void *sbuf
                 Msg *m = stream(c, bytes, NULL, sw);
                 m->bcast = 1;
                 c->bmsg = m;
-                net_start_stream(m, d->rank);
+                k_push(d->clock, 0, EV_STREAM, d->rank, m);
             }
         } else {
             wait_for(c, d, me, "the broadcast data", "bcast recv");
@@ -385,7 +385,7 @@ tr_coll_switch(int kind, int ctx, int base, int size, int root, const void *sbuf
             memcpy(c->buf + (size_t)me * bytes, sbuf, bytes);
         if (me != root) {
             k_sleep(d, P->send_overhead, "gather send");
-            net_start_stream(stream(c, bytes, NULL, sw), d->rank);
+            k_push(d->clock, 0, EV_STREAM, d->rank, stream(c, bytes, NULL, sw));
         } else {
             if (size > 1) {
                 wait_for(c, d, me, "the gathered blocks", "gather recv");
@@ -402,7 +402,8 @@ tr_coll_switch(int kind, int ctx, int base, int size, int root, const void *sbuf
                 memmove(rbuf, c->buf + (size_t)me * bytes, bytes);
             }
             if (size > 1)
-                net_start_stream(stream(c, bytes * (size_t)(size - 1), NULL, sw), d->rank);
+                k_push(d->clock, 0, EV_STREAM, d->rank,
+                       stream(c, bytes * (size_t)(size - 1), NULL, sw));
         } else {
             wait_for(c, d, me, "its scattered block", "scatter recv");
             if (bytes)
@@ -417,7 +418,7 @@ tr_coll_switch(int kind, int ctx, int base, int size, int root, const void *sbuf
                 abort();
             if (bytes)
                 memcpy(data, sbuf, bytes);
-            net_start_stream(stream(c, bytes, data, sw), d->rank);
+            k_push(d->clock, 0, EV_STREAM, d->rank, stream(c, bytes, data, sw));
         } else {
             unsigned char *own = bytes ? malloc(bytes) : NULL;
             if (bytes && !own)
@@ -437,7 +438,7 @@ tr_coll_switch(int kind, int ctx, int base, int size, int root, const void *sbuf
         break;
     case CO_BARRIER:
         k_sleep(d, P->send_overhead, "barrier arrive");
-        net_start_stream(stream(c, 0, NULL, sw), d->rank);
+        k_push(d->clock, 0, EV_STREAM, d->rank, stream(c, 0, NULL, sw));
         wait_for(c, d, me, "the barrier release", "barrier release");
         break;
     }

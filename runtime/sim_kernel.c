@@ -86,6 +86,8 @@ pop(void)
 void
 k_make_ready(Dsp *d)
 {
+    if (d->clock < K->now)
+        d->clock = K->now;
     d->state = DS_READY;
     d->next_ready = NULL;
     if (K->ready_tail)
@@ -101,6 +103,15 @@ dispatch(const Event *e)
     switch (e->type) {
     case EV_WAKE:
         k_make_ready(e->p);
+        break;
+    case EV_ISSUE:
+        p2p_issue(e->p);
+        break;
+    case EV_POST:
+        p2p_post(e->p);
+        break;
+    case EV_STREAM:
+        net_start_stream(e->p, e->arg);
         break;
     case EV_MSG_START:
         net_start_msg(e->p);
@@ -184,9 +195,10 @@ pass_baton(Dsp *d)
         d->state = DS_RUN;
         return;
     }
-    if (n)
+    if (n) {
+        K->switches++;
         sem_post(n->thread_sem);
-    else
+    } else
         end_of_run();
     sem_wait(d->thread_sem);
     if (K->aborting)
@@ -197,7 +209,7 @@ pass_baton(Dsp *d)
 void
 k_block(Dsp *d)
 {
-    Cycles t0 = K->now;
+    Cycles t0 = d->clock > K->now ? d->clock : K->now;
     int blocked = d->state == DS_BLOCKED;
     d->blocked_end = -1;
     K->running = NULL;
@@ -208,6 +220,7 @@ k_block(Dsp *d)
         k_trace_span(0, d->rank, d->call ? d->call : "wait", t0, t1, "wait");
 }
 
+/* no k_sync first: a wait that ends before the DSP's clock costs nothing */
 void
 k_wait_busy(Dsp *d, Cycles after, const char *what)
 {
@@ -217,19 +230,20 @@ k_wait_busy(Dsp *d, Cycles after, const char *what)
     k_block(d);
 }
 
+/* the wait of d is over now; its clock may be ahead (it got there late) */
 void
 k_release(Dsp *d)
 {
-    if (d->after <= 0) {
-        k_make_ready(d);
-        return;
-    }
     d->blocked_end = K->now;
-    if (K->trace)
-        k_trace_span(0, d->rank, d->after_what, K->now, K->now + d->after, "busy");
-    k_push(K->now + d->after, 0, EV_WAKE, 0, d);
-    d->state = DS_BUSY;
-    d->after = 0;
+    if (d->clock < K->now)
+        d->clock = K->now;
+    if (d->after > 0) {
+        if (K->trace)
+            k_trace_span(0, d->rank, d->after_what, d->clock, d->clock + d->after, "busy");
+        d->clock += d->after;
+        d->after = 0;
+    }
+    k_make_ready(d);
 }
 
 void
@@ -238,8 +252,16 @@ k_sleep(Dsp *d, Cycles c, const char *what)
     if (c <= 0)
         return;
     if (K->trace)
-        k_trace_span(0, d->rank, what, K->now, K->now + c, "busy");
-    k_push(K->now + c, 0, EV_WAKE, 0, d);
+        k_trace_span(0, d->rank, what, d->clock, d->clock + c, "busy");
+    d->clock += c;
+}
+
+void
+k_sync(Dsp *d)
+{
+    if (d->clock <= K->now)
+        return;
+    k_push(d->clock, 0, EV_WAKE, 0, d);
     d->state = DS_BUSY;
     k_block(d);
 }
@@ -256,7 +278,7 @@ dsp_thread(void *arg)
     K->running = d;
     d->fn(d->rank, d->arg);
     if (!d->finalized)
-        d->finish = K->now;
+        d->finish = d->clock;
     d->state = DS_DONE;
     K->live--;
     K->running = NULL;
@@ -420,6 +442,7 @@ sim_run(int n, const char *platform, const Settings *set,
     }
     tr_traffic(&s->traffic);
     s->events = k->events;
+    s->switches = k->switches;
     memcpy(s->report, k->report, sizeof s->report);
     if (k->set.summary && created == n)
         stats_summary(stderr);

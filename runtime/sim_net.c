@@ -477,6 +477,8 @@ net_pkt_recv(Packet *p, int node)
 void
 tr_traffic(MPIRIO_Traffic *t)
 {
+    if (k_self())
+        k_sync(k_self()); /* the totals at the caller's time */
     *t = K->tr;
 }
 
@@ -485,6 +487,8 @@ tr_link(int link, MPIRIO_Link *out)
 {
     if (link < 0 || link >= K->nlinkall)
         return MPIRIO_ERR_ARG;
+    if (k_self())
+        k_sync(k_self());
     Link *l = &K->links[link];
     int P = K->pdsps;
     out->from_kind = l->from >= P;

@@ -49,7 +49,7 @@ Cycles
 tr_now(void)
 {
     Dsp *d = k_self();
-    return d && d->finalized ? d->finish : K->now;
+    return d->finalized ? d->finish : d->clock;
 }
 
 long long
@@ -86,7 +86,7 @@ void
 tr_finalize(void)
 {
     Dsp *d = k_self();
-    d->finish = K->now;
+    d->finish = d->clock;
     d->finalized = 1;
 }
 
@@ -135,12 +135,6 @@ deliver(Msg *m, Req *r)
     req_complete(r);
 }
 
-void
-p2p_msg_start(Msg *m)
-{
-    net_start_msg(m);
-}
-
 /* both ends are known: rendezvous data starts after the handshake */
 static void
 matched(Msg *m, Req *r)
@@ -171,6 +165,37 @@ p2p_msg_arrived(Msg *m)
     }
 }
 
+/* EV_ISSUE: the envelope reaches the receiver, which matches it or keeps it */
+void
+p2p_issue(Msg *m)
+{
+    Dsp *rd = &K->dsps[m->dst];
+    Req *prev = NULL, *r = rd->posted;
+    for (; r; prev = r, r = r->next)
+        if (r->ctx == m->ctx && (r->src < 0 || r->src == m->src) &&
+            (r->tag < 0 || r->tag == m->tag))
+            break;
+    if (r) {
+        if (prev)
+            prev->next = r->next;
+        else
+            rd->posted = r->next;
+        if (rd->posted_tail == r)
+            rd->posted_tail = prev;
+        if (m->eager)
+            net_start_msg(m);
+        matched(m, r);
+    } else {
+        if (rd->unexp_tail)
+            rd->unexp_tail->next = m;
+        else
+            rd->unexp = m;
+        rd->unexp_tail = m;
+        if (m->eager)
+            net_start_msg(m);
+    }
+}
+
 int
 tr_isend(const void *buf, size_t bytes, int dst, int ctx, int tag, int srank, Req **out)
 {
@@ -194,7 +219,7 @@ tr_isend(const void *buf, size_t bytes, int dst, int ctx, int tag, int srank, Re
     m->srank = srank;
     m->bytes = bytes;
     m->prio = d->prio;
-    m->issued = K->now;
+    m->issued = d->clock;
     m->eager = (long long)bytes <= K->plat.eager_limit;
     m->sreq = s;
     s->kind = 0;
@@ -202,33 +227,36 @@ tr_isend(const void *buf, size_t bytes, int dst, int ctx, int tag, int srank, Re
     s->ctx = ctx;
     s->tag = tag;
     s->src = dst;
-    Dsp *rd = &K->dsps[dst];
-    Req *prev = NULL, *r = rd->posted;
-    for (; r; prev = r, r = r->next)
-        if (r->ctx == ctx && (r->src < 0 || r->src == d->rank) &&
-            (r->tag < 0 || r->tag == tag))
-            break;
-    if (r) {
-        if (prev)
-            prev->next = r->next;
-        else
-            rd->posted = r->next;
-        if (rd->posted_tail == r)
-            rd->posted_tail = prev;
-        if (m->eager)
-            net_start_msg(m);
-        matched(m, r);
-    } else {
-        if (rd->unexp_tail)
-            rd->unexp_tail->next = m;
-        else
-            rd->unexp = m;
-        rd->unexp_tail = m;
-        if (m->eager)
-            net_start_msg(m);
-    }
+    k_push(d->clock, 0, EV_ISSUE, 0, m);
     *out = s;
     return MPIRIO_SUCCESS;
+}
+
+/* EV_POST: the receive looks in the unexpected queue, or waits in the expected one */
+void
+p2p_post(Req *r)
+{
+    Dsp *d = r->owner;
+    Msg *prev = NULL, *m = d->unexp;
+    for (; m; prev = m, m = m->next)
+        if (matches(m, r->src, r->ctx, r->tag))
+            break;
+    if (m) {
+        if (prev)
+            prev->next = m->next;
+        else
+            d->unexp = m->next;
+        if (d->unexp_tail == m)
+            d->unexp_tail = prev;
+        m->next = NULL;
+        matched(m, r);
+        return;
+    }
+    if (d->posted_tail)
+        d->posted_tail->next = r;
+    else
+        d->posted = r;
+    d->posted_tail = r;
 }
 
 int
@@ -248,28 +276,9 @@ tr_irecv(void *buf, size_t cap, int src, int ctx, int tag, int blocking, Req **o
     r->src = src;
     r->ctx = ctx;
     r->tag = tag;
-    r->posted_at = K->now;
+    r->posted_at = d->clock;
     *out = r;
-    Msg *prev = NULL, *m = d->unexp;
-    for (; m; prev = m, m = m->next)
-        if (matches(m, src, ctx, tag))
-            break;
-    if (m) {
-        if (prev)
-            prev->next = m->next;
-        else
-            d->unexp = m->next;
-        if (d->unexp_tail == m)
-            d->unexp_tail = prev;
-        m->next = NULL;
-        matched(m, r);
-        return MPIRIO_SUCCESS;
-    }
-    if (d->posted_tail)
-        d->posted_tail->next = r;
-    else
-        d->posted = r;
-    d->posted_tail = r;
+    k_push(d->clock, 0, EV_POST, 0, r);
     return MPIRIO_SUCCESS;
 }
 
@@ -336,13 +345,13 @@ int
 tr_test(Req *r, int *flag, MPIRIO_Status *st)
 {
     Dsp *d = k_self();
+    k_sync(d);
     if (!r->done) {
         /* an unsuccessful poll of the DMA status */
         Cycles c = K->plat.wait_overhead / 10;
         k_sleep(d, c > 0 ? c : 1, "test");
         *flag = 0;
-        if (!r->done)
-            return MPIRIO_SUCCESS;
+        return MPIRIO_SUCCESS;
     }
     *flag = 1;
     return tr_wait(r, st);

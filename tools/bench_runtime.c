@@ -40,8 +40,8 @@ main(int argc, char **argv)
     if (argc > 1)
         rounds = atoi(argv[1]);
     static const int ns[] = {16, 64, 256};
-    printf("%-6s %-7s %8s %12s %12s %10s %14s %14s\n", "DSPs", "family", "host s",
-           "packets", "crossings", "cycles", "packets/s", "crossings/s");
+    printf("%-6s %-7s %8s %12s %12s %10s %10s %12s %12s\n", "DSPs", "family", "host s",
+           "packets", "crossings", "cycles", "switches", "packets/s", "crossings/s");
     for (size_t i = 0; i < sizeof ns / sizeof ns[0]; i++)
         for (int f = 0; f < 2; f++) {
             double t0 = now();
@@ -51,9 +51,9 @@ main(int argc, char **argv)
             MPIRIO_Run_stats(&st);
             if (rc != 0)
                 return 1;
-            printf("%-6d %-7s %8.3f %12lld %12lld %10lld %14.0f %14.0f\n", ns[i],
+            printf("%-6d %-7s %8.3f %12lld %12lld %10lld %10lld %12.0f %12.0f\n", ns[i],
                    f ? "mpich" : "switch", dt, st.traffic.packets, st.traffic.link_packets,
-                   st.cycles, (double)st.traffic.packets / dt,
+                   st.cycles, st.switches, (double)st.traffic.packets / dt,
                    (double)st.traffic.link_packets / dt);
             fflush(stdout);
         }

@@ -165,6 +165,7 @@ typedef struct MPIRIO_Stats {
     int deadlock;         /* 1 if the run ended in a deadlock */
     MPIRIO_Traffic traffic;
     long long events;     /* kernel events processed */
+    long long switches;   /* hand-offs between DSP threads */
     char report[4096];    /* the deadlock report, if any */
 } MPIRIO_Stats;
 
