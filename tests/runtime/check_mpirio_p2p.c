@@ -434,8 +434,17 @@ errors(int rank, void *arg)
     e[k++] = MPIRIO_Test(&r, NULL, NULL);                                /* 16 */
     e[k++] = MPIRIO_Coll_algorithm(7);                                   /* 17 */
     e[k++] = MPIRIO_Recv(v, 1, MPIRIO_INT, MPIRIO_PROC_NULL, 0, MPIRIO_COMM_WORLD, NULL);
+    e[k++] = MPIRIO_Type_size(MPIRIO_DOUBLE, &v[0]) * 100 + v[0];      /* 19 */
+    e[k++] = MPIRIO_Type_size(0, &v[0]);                               /* 20 */
+    e[k++] = MPIRIO_Initialized(&v[0]) * 100 + v[0];                   /* 21 */
+    MPIRIO_Status s = {0, 0, 0, 6};
+    e[k++] = MPIRIO_Get_count(&s, MPIRIO_INT, &v[0]) * 100 + v[0];     /* 22: -1 */
+    e[k++] = MPIRIO_Set_priority(3);                                   /* 23 */
+    e[k++] = MPIRIO_Coll_algorithm(MPIRIO_COLL_MPICH);                 /* 24: 0 */
+    e[k++] = MPIRIO_Coll_algorithm(MPIRIO_COLL_SWITCH);                /* 25: 1 */
     MPIRIO_Finalize();
-    e[k++] = MPIRIO_Send(v, 1, MPIRIO_INT, 1, 0, MPIRIO_COMM_WORLD);     /* 19 */
+    e[k++] = MPIRIO_Initialized(&v[0]) * 100 + v[0];                   /* 26 */
+    e[k++] = MPIRIO_Send(v, 1, MPIRIO_INT, 1, 0, MPIRIO_COMM_WORLD);     /* 27 */
 }
 
 START_TEST(every_error_code_is_returned)
@@ -445,7 +454,9 @@ START_TEST(every_error_code_is_returned)
                   MPIRIO_ERR_COMM,   MPIRIO_ERR_RANK,   MPIRIO_ERR_ROOT,    MPIRIO_ERR_OP,
                   MPIRIO_ERR_OP,     MPIRIO_ERR_REQUEST, MPIRIO_ERR_ARG,    MPIRIO_ERR_RANK,
                   MPIRIO_ERR_REQUEST, MPIRIO_ERR_TRUNCATE, MPIRIO_ERR_ROOT, MPIRIO_ERR_COMM,
-                  MPIRIO_ERR_ARG,    -1,                MPIRIO_SUCCESS,     MPIRIO_ERR_NOT_INIT};
+                  MPIRIO_ERR_ARG,    -1,                MPIRIO_SUCCESS,     8,
+                  MPIRIO_ERR_TYPE,   1,                 -1,                 MPIRIO_SUCCESS,
+                  MPIRIO_COLL_SWITCH, MPIRIO_COLL_MPICH, 0,                 MPIRIO_ERR_NOT_INIT};
     for (size_t i = 0; i < sizeof want / sizeof want[0]; i++)
         ck_assert_msg(ires[0][i] == want[i], "call %zu: %d, want %d", i, ires[0][i], want[i]);
     /* outside a run nothing works, nothing crashes */
