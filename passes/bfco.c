@@ -240,8 +240,8 @@ struct Worker {
     Op *q;                    /* [sum nops] desired sequences */
     int *qoff, *qn, *head;    /* [D+1], [D], [D] */
     bool *taken;
-    bool *tdone, *sdone, *rdone;
-    int *pseq_off, *pseq, *ppos, *nexts, *nextr; /* per DSP pair sequences of groups */
+    int *pseq_off, *pseq, *ppos, *nexts, *cpos; /* per class sequences of groups */
+    int *need, *qdsp, *heap, *hn, *tent, *sent, *rent;
     int *stamp, stampv;
     int *tpos, *rpos;
     bool *pipe, *bestpipe;
@@ -295,14 +295,18 @@ bfco_worker_new(const Space *sp)
     w->qoff = xcalloc((size_t)D + 1, sizeof(int));
     w->qn = xcalloc((size_t)D, sizeof(int));
     w->head = xcalloc((size_t)D, sizeof(int));
-    w->tdone = xcalloc((size_t)T + 1, sizeof(bool));
-    w->sdone = xcalloc((size_t)M + 1, sizeof(bool));
-    w->rdone = xcalloc((size_t)M + 1, sizeof(bool));
     w->pseq_off = xcalloc((size_t)M + 2, sizeof(int));
     w->pseq = xcalloc((size_t)M + 1, sizeof(int));
     w->ppos = xcalloc((size_t)M + 1, sizeof(int));
     w->nexts = xcalloc((size_t)M + 1, sizeof(int));
-    w->nextr = xcalloc((size_t)M + 1, sizeof(int));
+    w->cpos = xcalloc((size_t)M + 1, sizeof(int));
+    w->need = xcalloc(tot + 1, sizeof(int));
+    w->qdsp = xcalloc(tot + 1, sizeof(int));
+    w->heap = xcalloc(tot + 1, sizeof(int));
+    w->hn = xcalloc((size_t)D + 1, sizeof(int));
+    w->tent = xcalloc((size_t)T + 1, sizeof(int));
+    w->sent = xcalloc((size_t)M + 1, sizeof(int));
+    w->rent = xcalloc((size_t)M + 1, sizeof(int));
     w->tpos = xcalloc((size_t)T + 1, sizeof(int));
     w->rpos = xcalloc((size_t)M + 1, sizeof(int));
     w->pipe = xcalloc((size_t)M + 1, sizeof(bool));
@@ -325,8 +329,9 @@ bfco_worker_free(Worker *w)
     void *ptrs[] = {w->label, w->lab2g, w->gidx, w->gm_off, w->gm, w->gkey_s, w->gkey_r,
                     w->uf, w->ufnext, w->ufhead, w->soff, w->poff, w->sadj, w->padj, w->eu,
                     w->ev2, w->color, w->stk, w->stkit, w->stkpos, w->cyc, w->stamp, w->q,
-                    w->taken, w->qoff, w->qn, w->head, w->tdone, w->sdone, w->rdone,
-                    w->pseq_off, w->pseq, w->ppos, w->nexts, w->nextr, w->tpos, w->rpos,
+                    w->taken, w->qoff, w->qn, w->head,
+                    w->pseq_off, w->pseq, w->ppos, w->nexts, w->cpos,
+                    w->need, w->qdsp, w->heap, w->hn, w->tent, w->sent, w->rent, w->tpos, w->rpos,
                     w->pipe, w->bestpipe, w->cnt, w->ord, w->epool};
     for (size_t i = 0; i < sizeof ptrs / sizeof ptrs[0]; i++)
         free(ptrs[i]);
@@ -599,78 +604,6 @@ release_on_cycle(Worker *w)
     release(w, last_member(w, fallback));
 }
 
-static bool
-enabled(const Worker *w, Op o)
-{
-    const Space *sp = w->sp;
-    const Graph *g = sp->g;
-    const Sched *b = sp->base;
-    int D = sp->D;
-    if (o.kind == OP_COMPUTE) {
-        int t = o.ref;
-        for (int j = g->pred_off[t]; j < g->pred_off[t + 1]; j++) {
-            const Edge *E = &g->edges[g->pred[j]];
-            int u = b->edge_msg[g->pred[j]];
-            if (u < 0) {
-                if (E->delay == 0 && !w->tdone[E->from])
-                    return false;
-            } else if (!w->rdone[w->gidx[u]])
-                return false;
-        }
-        /* zero copy: iteration i + 1 of the producer of a single-edge delay-1 message waits
-         * for the transfer of iteration i, posted by the receive of iteration i + 1 */
-        for (int j = g->succ_off[t]; j < g->succ_off[t + 1]; j++) {
-            int u = b->edge_msg[g->succ[j]];
-            if (u >= 0 && b->msgs[u].delay == 1 && gsize(w, w->gidx[u]) == 1 &&
-                !w->rdone[w->gidx[u]])
-                return false;
-        }
-        return true;
-    }
-    int k = o.ref;
-    const Msg *m0 = &b->msgs[w->gm[w->gm_off[k]]];
-    int pair = sp->cls[w->gm[w->gm_off[k]]];
-    (void)D;
-    if (o.kind == OP_SEND) {
-        /* the pack of an aggregated delay-1 message waits for the previous transfer */
-        if (m0->delay == 1 && gsize(w, k) > 1 && !w->rdone[k])
-            return false;
-        for (int j = w->gm_off[k]; j < w->gm_off[k + 1]; j++) {
-            const Msg *m = &b->msgs[w->gm[j]];
-            for (int q = 0; q < m->nedges; q++)
-                if (!w->tdone[g->edges[m->edges[q]].from])
-                    return false;
-        }
-        return w->pseq[w->pseq_off[pair] + w->nexts[pair]] == k;
-    }
-    if (m0->delay == 0 && !w->sdone[k])
-        return false;
-    return w->pseq[w->pseq_off[pair] + w->nextr[pair]] == k;
-}
-
-static void
-execute(Worker *w, int d, Op o)
-{
-    Sched *ws = w->ws;
-    int pair;
-    switch (o.kind) {
-    case OP_COMPUTE:
-        w->tdone[o.ref] = true;
-        break;
-    case OP_SEND:
-        w->sdone[o.ref] = true;
-        pair = w->sp->cls[w->gm[w->gm_off[o.ref]]];
-        w->nexts[pair]++;
-        break;
-    case OP_RECV:
-        w->rdone[o.ref] = true;
-        pair = w->sp->cls[w->gm[w->gm_off[o.ref]]];
-        w->nextr[pair]++;
-        break;
-    }
-    ws->ops[d][ws->nops[d]++] = o;
-}
-
 /* The desired sequences: merged send at the last member's slot, merged receive at the
  * first member's, everything else where the base has it; and the per-pair order of the
  * groups (by merged send slot). */
@@ -715,62 +648,185 @@ desired(Worker *w)
             if (w->q[i].kind == OP_SEND) {
                 int k = w->q[i].ref;
                 int c = sp->cls[w->gm[w->gm_off[k]]];
+                w->cpos[k] = w->nexts[c];
                 w->pseq[w->pseq_off[c] + w->nexts[c]++] = k;
             }
-    memset(w->nexts, 0, (size_t)nc * sizeof(int));
-    memset(w->nextr, 0, (size_t)nc * sizeof(int));
 }
 
 /* Order adjustment: a topological traversal that follows the desired sequences and, when
  * every DSP's next operation is blocked, moves forward the enabled operation closest to the
- * head of its sequence.  Returns 0, or -1 when nothing is enabled (then the group to split
- * is in *split). */
+ * head of its sequence (ties: the lowest DSP).  An operation is enabled when its
+ * prerequisites are done: a COMPUTE needs its same-DSP zero-delay producers and the receives
+ * of its incoming messages, and (zero copy) the receive of each single-edge delay-1 message
+ * it produces; a SEND needs its producers, the previous group of its class (pair and delay)
+ * sent and, aggregated with delay 1, its previous transfer (its receive); a RECV needs its
+ * send (zero delay) and the previous group of its class received.  need[] counts what is
+ * missing; each DSP keeps a heap of its enabled queue positions.  Returns 0, or -1 when
+ * nothing is enabled (the group to split is then in *split). */
+static void
+heap_push(Worker *w, int d, int pos)
+{
+    int *h = w->heap + w->qoff[d];
+    int k = w->hn[d]++;
+    h[k] = pos;
+    while (k > 0 && h[(k - 1) / 2] > h[k]) {
+        int t = h[k];
+        h[k] = h[(k - 1) / 2];
+        h[(k - 1) / 2] = t;
+        k = (k - 1) / 2;
+    }
+}
+
+static int
+heap_pop(Worker *w, int d)
+{
+    int *h = w->heap + w->qoff[d];
+    int top = h[0], n = --w->hn[d];
+    h[0] = h[n];
+    for (int k = 0;;) {
+        int l = 2 * k + 1, r = l + 1, m = k;
+        if (l < n && h[l] < h[m])
+            m = l;
+        if (r < n && h[r] < h[m])
+            m = r;
+        if (m == k)
+            break;
+        int t = h[k];
+        h[k] = h[m];
+        h[m] = t;
+        k = m;
+    }
+    return top;
+}
+
+static void
+dec(Worker *w, int i)
+{
+    if (--w->need[i] == 0)
+        heap_push(w, w->qdsp[i], i - w->qoff[w->qdsp[i]]);
+}
+
+static void
+execute(Worker *w, int d, int i)
+{
+    const Space *sp = w->sp;
+    const Graph *g = sp->g;
+    const Sched *b = sp->base;
+    Op o = w->q[i];
+    w->ws->ops[d][w->ws->nops[d]++] = o;
+    if (o.kind == OP_COMPUTE) {
+        int t = o.ref;
+        for (int j = g->succ_off[t]; j < g->succ_off[t + 1]; j++) {
+            int e = g->succ[j], u = b->edge_msg[e];
+            if (u < 0) {
+                if (g->edges[e].delay == 0)
+                    dec(w, w->tent[g->edges[e].to]);
+            } else {
+                dec(w, w->sent[w->gidx[u]]);
+            }
+        }
+        return;
+    }
+    int k = o.ref, c = sp->cls[w->gm[w->gm_off[k]]], next = w->cpos[k] + 1;
+    bool more = next < w->pseq_off[c + 1] - w->pseq_off[c];
+    int nk = more ? w->pseq[w->pseq_off[c] + next] : -1;
+    const Msg *m0 = &b->msgs[w->gm[w->gm_off[k]]];
+    if (o.kind == OP_SEND) {
+        if (m0->delay == 0)
+            dec(w, w->rent[k]);
+        if (more)
+            dec(w, w->sent[nk]);
+        return;
+    }
+    for (int j = w->gm_off[k]; j < w->gm_off[k + 1]; j++) {
+        const Msg *m = &b->msgs[w->gm[j]];
+        for (int q = 0; q < m->nedges; q++) {
+            dec(w, w->tent[g->edges[m->edges[q]].to]);
+            if (m0->delay == 1 && gsize(w, k) == 1)
+                dec(w, w->tent[g->edges[m->edges[q]].from]);
+        }
+    }
+    if (m0->delay == 1 && gsize(w, k) > 1)
+        dec(w, w->sent[k]);
+    if (more)
+        dec(w, w->rent[nk]);
+}
+
 static int
 order(Worker *w, int *split)
 {
     const Space *sp = w->sp;
+    const Graph *g = sp->g;
+    const Sched *b = sp->base;
     Sched *ws = w->ws;
-    int D = sp->D, remaining = w->qoff[D];
-    memset(w->tdone, 0, (size_t)sp->T * sizeof(bool));
-    memset(w->sdone, 0, (size_t)w->G * sizeof(bool));
-    memset(w->rdone, 0, (size_t)w->G * sizeof(bool));
-    for (int d = 0; d < D; d++)
+    int D = sp->D, n = w->qoff[D], remaining = n;
+    for (int d = 0; d < D; d++) {
         ws->nops[d] = 0;
+        w->hn[d] = 0;
+        for (int i = w->qoff[d]; i < w->qoff[d + 1]; i++) {
+            w->qdsp[i] = d;
+            Op o = w->q[i];
+            if (o.kind == OP_COMPUTE)
+                w->tent[o.ref] = i;
+            else if (o.kind == OP_SEND)
+                w->sent[o.ref] = i;
+            else
+                w->rent[o.ref] = i;
+        }
+    }
+    for (int i = 0; i < n; i++) {
+        Op o = w->q[i];
+        int need = 0;
+        if (o.kind == OP_COMPUTE) {
+            int t = o.ref;
+            for (int j = g->pred_off[t]; j < g->pred_off[t + 1]; j++) {
+                int e = g->pred[j];
+                need += b->edge_msg[e] >= 0 || g->edges[e].delay == 0;
+            }
+            for (int j = g->succ_off[t]; j < g->succ_off[t + 1]; j++) {
+                int u = b->edge_msg[g->succ[j]];
+                need += u >= 0 && b->msgs[u].delay == 1 && gsize(w, w->gidx[u]) == 1;
+            }
+        } else {
+            int k = o.ref;
+            const Msg *m0 = &b->msgs[w->gm[w->gm_off[k]]];
+            need += w->cpos[k] > 0;
+            if (o.kind == OP_SEND) {
+                for (int j = w->gm_off[k]; j < w->gm_off[k + 1]; j++)
+                    need += b->msgs[w->gm[j]].nedges;
+                need += m0->delay == 1 && gsize(w, k) > 1;
+            } else {
+                need += m0->delay == 0;
+            }
+        }
+        w->need[i] = need;
+    }
+    for (int i = 0; i < n; i++)
+        if (w->need[i] == 0)
+            heap_push(w, w->qdsp[i], i - w->qoff[w->qdsp[i]]);
     while (remaining > 0) {
         bool progress = true;
         while (progress) {
             progress = false;
             for (int d = 0; d < D; d++) {
-                for (;;) {
-                    int *h = &w->head[d];
-                    while (*h < w->qn[d] && w->taken[w->qoff[d] + *h])
-                        (*h)++;
-                    if (*h == w->qn[d])
-                        break;
-                    int i = w->qoff[d] + *h;
-                    if (!enabled(w, w->q[i]))
-                        break;
-                    w->taken[i] = true;
-                    execute(w, d, w->q[i]);
+                while (w->hn[d] > 0 && w->heap[w->qoff[d]] == w->head[d]) {
+                    int pos = heap_pop(w, d);
+                    w->taken[w->qoff[d] + pos] = true;
+                    execute(w, d, w->qoff[d] + pos);
                     remaining--;
                     progress = true;
+                    while (w->head[d] < w->qn[d] && w->taken[w->qoff[d] + w->head[d]])
+                        w->head[d]++;
                 }
             }
         }
         if (remaining == 0)
             break;
-        int bd = -1, bi = -1, bdist = 0;
+        int bd = -1, bdist = 0;
         for (int d = 0; d < D; d++)
-            for (int k = w->head[d] + 1; k < w->qn[d]; k++) {
-                int i = w->qoff[d] + k;
-                if (w->taken[i] || !enabled(w, w->q[i]))
-                    continue;
-                if (bd < 0 || k - w->head[d] < bdist) {
-                    bd = d;
-                    bi = i;
-                    bdist = k - w->head[d];
-                }
-                break;
+            if (w->hn[d] > 0 && (bd < 0 || w->heap[w->qoff[d]] - w->head[d] < bdist)) {
+                bd = d;
+                bdist = w->heap[w->qoff[d]] - w->head[d];
             }
         if (bd < 0) {
             *split = -1;
@@ -786,8 +842,9 @@ order(Worker *w, int *split)
                     *split = k;
             return -1;
         }
-        w->taken[bi] = true;
-        execute(w, bd, w->q[bi]);
+        int pos = heap_pop(w, bd);
+        w->taken[w->qoff[bd] + pos] = true;
+        execute(w, bd, w->qoff[bd] + pos);
         remaining--;
     }
     return 0;
@@ -1134,7 +1191,7 @@ bfco_default_params(BfcoParams *bp)
     memset(bp, 0, sizeof *bp);
     bp->threads = 1;
     bp->seed = 1;
-    bp->stall = 30;
+    bp->stall = 20;
     bp->w_start = 0.9;
     bp->w_end = 0.4;
     bp->c1 = 2.0;

@@ -21,8 +21,9 @@ static const CliOption own[] = {
     {"seed", "N", "random seed of the swarm (default 1)"},
     {"particles", "N", "swarm size (default: the number of decision bits, 8 to 32)"},
     {"generations", "N", "generations (default 100)"},
-    {"threads", "N", "evaluation threads (default 1; the result does not depend on it)"},
-    {"stall", "N", "stop after N generations without improvement (default 30; 0 = never)"},
+    {"threads", "N", "evaluation threads (default: the online CPUs, at most 8; the result "
+                          "does not depend on it)"},
+    {"stall", "N", "stop after N generations without improvement (default 20; 0 = never)"},
     {"es-limit", "N", "largest number of configurations es tries (default 1048576)"},
     {"vshaped", NULL, "V-shaped transfer function (|tanh v| flips a bit) instead of sigmoid"},
     {"epsilon", "X", "slack of the TIS/TEIR test (default 0.05)"},
@@ -85,6 +86,8 @@ cmd_opt(int argc, char **argv)
         return status;
     BfcoParams bp;
     bfco_default_params(&bp);
+    long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+    bp.threads = ncpu < 1 ? 1 : ncpu > 8 ? 8 : (int)ncpu;
     bool all = false;
     OptMethod method = OPT_BFCO;
     int64_t v;
