@@ -88,6 +88,18 @@ struct Evaluator {
     /* recording (eval_run only) */
     EvalResult *rec;
     int64_t rec_first, rec_last;
+    /* steady state (see find_period) */
+    int md;                /* largest delay of the graph */
+    int64_t *snap, *saved; /* [snapcap] the current and the saved snapshot */
+    size_t snapcap, nsaved;
+    int64_t saved_lo, saved_tb; /* base iteration and time of the saved snapshot */
+    int64_t *saved_busy, *saved_compute; /* [ndsps] */
+    int64_t power, lam;                  /* Brent's cycle detection */
+    bool jumped;
+    int probe;         /* the DSP whose iteration ends are sampled, or -1 */
+    int nd;            /* DSPs of the schedule being evaluated */
+    int64_t countdown; /* iteration ends of the probe until the next sample */
+    int64_t skipped;   /* iterations skipped by the last evaluation */
 };
 
 static int64_t
@@ -123,6 +135,12 @@ eval_new(const Graph *g, const Platform *p)
         r *= 2;
     ev->window = w;
     ev->mask = r - 1;
+    ev->md = md;
+    ev->snapcap = 1 + 4 * (size_t)p->ndsps + (size_t)ev->maxmsgs * (3 + 2 * (size_t)r);
+    ev->snap = xcalloc(ev->snapcap, sizeof *ev->snap);
+    ev->saved = xcalloc(ev->snapcap, sizeof *ev->saved);
+    ev->saved_busy = xcalloc((size_t)p->ndsps, sizeof *ev->saved_busy);
+    ev->saved_compute = xcalloc((size_t)p->ndsps, sizeof *ev->saved_compute);
     size_t nd = (size_t)ev->ndsps;
     ev->code = xcalloc((size_t)ev->maxops, sizeof *ev->code);
     ev->code_off = xcalloc(nd + 1, sizeof *ev->code_off);
@@ -162,6 +180,10 @@ eval_free(Evaluator *ev)
     free(ev->t);
     free(ev->busy);
     free(ev->compute);
+    free(ev->snap);
+    free(ev->saved);
+    free(ev->saved_busy);
+    free(ev->saved_compute);
     free(ev);
 }
 
@@ -298,6 +320,8 @@ record_msg(Evaluator *ev, int m, int64_t x, int64_t arrive)
     mt->depart = arrive - em->fabric;
 }
 
+static bool find_period(Evaluator *ev, int nd, int64_t lo);
+
 /* Runs DSP d until it finishes, blocks on another DSP or reaches the window. */
 static void
 run(Evaluator *ev, int d)
@@ -314,6 +338,21 @@ run(Evaluator *ev, int d)
             if (++i == n) {
                 st = ST_DONE;
                 break;
+            }
+            if (d == ev->probe && --ev->countdown == 0) {
+                ev->countdown = 8;
+                ev->k[d] = 0;
+                ev->it[d] = i;
+                ev->t[d] = t;
+                ev->busy[d] += busy;
+                ev->compute[d] += comp;
+                busy = comp = 0;
+                if (find_period(ev, ev->nd, i)) {
+                    i = ev->it[d];
+                    t = ev->t[d];
+                }
+                if (ev->jumped)
+                    ev->probe = -1;
             }
         }
         if (k == 0 && i >= ev->limit) {
@@ -410,6 +449,135 @@ out:
     ev->state[d] = st;
 }
 
+/* --- steady state.  When the probe DSP ends an iteration, the snapshot below holds the
+ * whole state of the simulation: the queue, each DSP's position, time and state, the
+ * window, and
+ * per message its counters and every issue and post time that can still be read (from
+ * iteration min(receiver - delay, sender - 1) on).  Written relative to the slowest
+ * iteration lo and the earliest DSP time tb, the snapshot determines the rest of the run:
+ * every rule is a max or a sum of these values and constants, and the only rules that
+ * look at absolute iterations are those of the first `delay` and the last `delay` + 1
+ * iterations.  So when two snapshots away from both ends are equal, c = lo2 - lo1
+ * iterations later everything repeats shifted by Delta = tb2 - tb1 cycles, and whole
+ * periods can be skipped, as long as no skipped period reaches the iterations near the
+ * end (or recorded ones); those are then simulated as usual.  Exact, not an estimate. */
+
+#define EMPTY(ev, d)                                                                     \
+    ((ev)->code_off[(d) + 1] == (ev)->code_off[d]) /* a DSP without ops */
+
+static int64_t
+needed_from(const Evaluator *ev, const EMsg *em)
+{
+    int64_t a = ev->it[em->dst] - em->delay, b = ev->it[em->src] - 1;
+    return a < b ? a : b;
+}
+
+static size_t
+snapshot(Evaluator *ev, int nd, int64_t lo, int64_t tb)
+{
+    int64_t *o = ev->snap, mask = ev->mask;
+    size_t z = 0;
+    o[z++] = ev->limit - lo;
+    o[z++] = ev->nqueue;
+    for (int j = 0; j < ev->nqueue; j++)
+        o[z++] = ev->queue[j];
+    for (int d = 0; d < nd; d++) {
+        if (EMPTY(ev, d))
+            continue;
+        o[z++] = ev->k[d];
+        o[z++] = ev->it[d] - lo;
+        o[z++] = ev->t[d] - tb;
+        o[z++] = ev->state[d];
+    }
+    for (int m = 0; m < ev->nmsgs; m++) {
+        const EMsg *em = &ev->msg[m];
+        if (!em->live)
+            continue;
+        int64_t from = needed_from(ev, em);
+        o[z++] = em->nissue - lo;
+        o[z++] = em->npost - lo;
+        o[z++] = from - lo;
+        for (int64_t x = from; x < em->nissue; x++)
+            o[z++] = em->issue[x & mask] - tb;
+        for (int64_t x = from; x < em->npost; x++)
+            o[z++] = em->post[x & mask] - tb;
+    }
+    return z;
+}
+
+/* Called at every 8th end of an iteration of the probe DSP, which is running (its state
+ * flushed to ev).  Returns true after skipping periods. */
+static bool
+find_period(Evaluator *ev, int nd, int64_t lo)
+{
+    int64_t n = ev->n, tb = -1;
+    for (int d = 0; d < nd; d++)
+        if (ev->state[d] != ST_DONE && ev->it[d] < lo)
+            lo = ev->it[d];
+    /* far enough from the start (skipped receives, recorded iterations) */
+    if (lo < ev->rec_first + ev->md + 2 || lo < 2)
+        return false;
+    for (int d = 0; d < nd; d++) {
+        if (EMPTY(ev, d))
+            continue;
+        if (ev->state[d] == ST_DONE)
+            return false;
+        if (tb < 0 || ev->t[d] < tb)
+            tb = ev->t[d];
+    }
+    size_t z = snapshot(ev, nd, lo, tb);
+    if (ev->nsaved == z && memcmp(ev->snap, ev->saved, z * sizeof *ev->snap) == 0) {
+        ev->jumped = true; /* one attempt: the rest is simulated */
+        int64_t c = lo - ev->saved_lo, delta = tb - ev->saved_tb;
+        /* The window only grows, by c per period: the k skipped periods run iterations
+         * below ev->limit + k * c, which must stay clear of the last md + 1 iterations
+         * and of the recorded last ones. */
+        int64_t clear = n - ev->rec_last - ev->md - 2;
+        if (c <= 0 || ev->limit + c > clear)
+            return false;
+        int64_t k = (clear - ev->limit) / c, sh = k * c, dt = k * delta;
+        int64_t *o = ev->snap + 2 + ev->nqueue, mask = ev->mask;
+        for (int d = 0; d < nd; d++)
+            o += EMPTY(ev, d) ? 0 : 4;
+        for (int m = 0; m < ev->nmsgs; m++) {
+            EMsg *em = &ev->msg[m];
+            if (!em->live)
+                continue;
+            int64_t from = o[2] + lo + sh;
+            em->nissue = o[0] + lo + sh;
+            em->npost = o[1] + lo + sh;
+            o += 3;
+            for (int64_t x = from; x < em->nissue; x++)
+                em->issue[x & mask] = *o++ + tb + dt;
+            for (int64_t x = from; x < em->npost; x++)
+                em->post[x & mask] = *o++ + tb + dt;
+        }
+        for (int d = 0; d < nd; d++) {
+            if (EMPTY(ev, d))
+                continue;
+            ev->it[d] += sh;
+            ev->t[d] += dt;
+            ev->busy[d] += k * (ev->busy[d] - ev->saved_busy[d]);
+            ev->compute[d] += k * (ev->compute[d] - ev->saved_compute[d]);
+        }
+        ev->limit += sh;
+        ev->skipped = sh;
+        return true;
+    }
+    if (ev->lam == ev->power) { /* Brent: keep the snapshot at powers of two */
+        memcpy(ev->saved, ev->snap, z * sizeof *ev->snap);
+        ev->nsaved = z;
+        ev->saved_lo = lo;
+        ev->saved_tb = tb;
+        memcpy(ev->saved_busy, ev->busy, (size_t)nd * sizeof *ev->busy);
+        memcpy(ev->saved_compute, ev->compute, (size_t)nd * sizeof *ev->compute);
+        ev->power *= 2;
+        ev->lam = 0;
+    }
+    ev->lam++;
+    return false;
+}
+
 /* Runs every DSP to its end.  Returns the length, or -1 on deadlock (the DSPs are then
  * left in their blocked states for find_cycle). */
 static int64_t
@@ -420,6 +588,17 @@ simulate(Evaluator *ev, const Sched *s)
     int64_t n = ev->n;
     ev->nqueue = 0;
     ev->limit = ev->window;
+    ev->nsaved = 0;
+    ev->power = 1;
+    ev->lam = 1;
+    ev->jumped = false;
+    ev->skipped = 0;
+    ev->nd = nd;
+    ev->countdown = 8;
+    ev->probe = -1;
+    for (int d = 0; d < nd && ev->probe < 0; d++)
+        if (ev->code_off[d + 1] > ev->code_off[d])
+            ev->probe = d;
     for (int m = 0; m < s->nmsgs; m++)
         ev->msg[m].nissue = ev->msg[m].npost = 0;
     for (int d = 0; d < nd; d++) {

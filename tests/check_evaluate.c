@@ -964,6 +964,115 @@ START_TEST(agrees_with_a_reference_on_random_schedules)
 }
 END_TEST
 
+/* Steady state: eval_length skips whole periods once the run repeats itself; eval_run
+ * recording every iteration never skips.  They must agree exactly, on long runs of random
+ * schedules (with deadlocks, merges, pipelining, delays, eager messages), and recording
+ * only the first and the last iterations must give the same times as recording all. */
+START_TEST(steady_state_skipping_is_exact)
+{
+    int compared = 0;
+    for (uint64_t seed = 1; seed <= 60; seed++) {
+        uint64_t x = seed * 0x2545F4914F6CDD1Du;
+        int n = 2 + (int)(rnd(&x) % 9);
+        int64_t cyc[16];
+        for (int t = 0; t < n; t++)
+            cyc[t] = 1 + (int64_t)(rnd(&x) % 3000);
+        Graph *g = mk_graph(seed % 3 ? "bwdsp-1board" : "bwdsp-4board", n, cyc,
+                            300 + (int64_t)(rnd(&x) % 1500));
+        for (int t = 1; t < n; t++)
+            for (int j = 0, k = 1 + (int)(rnd(&x) % 2); j < k; j++)
+                add_edge(g, (int)(rnd(&x) % (uint64_t)t), t, (int64_t)(rnd(&x) % 1200),
+                         0);
+        for (int j = 0, k = (int)(rnd(&x) % 3); j < k; j++)
+            add_edge(g, (int)(rnd(&x) % (uint64_t)n), (int)(rnd(&x) % (uint64_t)n), 64,
+                     1 + (int)(rnd(&x) % 2));
+        ck_assert_int_eq(ir_graph_index(g), 0);
+        if (rnd(&x) % 4 == 0)
+            g->platform->eager_limit = 64 + (int64_t)(rnd(&x) % 400);
+        int nd = 2 + (int)(rnd(&x) % 3);
+        Sched *s = ir_sched_new(g, g->platform);
+        for (int k = 0; k < n; k++) {
+            int t = g->topo[k];
+            s->map[t] = (int)(rnd(&x) % (uint64_t)nd);
+            ir_sched_push_op(s, s->map[t], OP_COMPUTE, t);
+        }
+        comm_insert(s);
+        for (int a = 0; a + 1 < s->nmsgs && rnd(&x) % 2; a++)
+            for (int b = a + 1; b < s->nmsgs; b++)
+                if (s->msgs[a].src == s->msgs[b].src &&
+                    s->msgs[a].dst == s->msgs[b].dst &&
+                    s->msgs[a].delay == s->msgs[b].delay) {
+                    merge(s, a, b);
+                    break;
+                }
+        for (int m = 0; m < s->nmsgs; m++)
+            s->msgs[m].pipelined = rnd(&x) % 3 == 0;
+        Arena *a = arena_new();
+        EvalResult all, some;
+        int64_t len =
+            both(s, &all, a); /* eval_length (skips) == eval_run (records all) */
+        int rc = eval_run(s, &(EvalOpts){2, 3}, &some, a);
+        ck_assert_int_eq(some.length, len);
+        ck_assert_int_eq(rc, len < 0 ? -1 : 0);
+        if (len >= 0) {
+            for (int d = 0; d < s->ndsps; d++) {
+                ck_assert_int_eq(some.busy[d], all.busy[d]);
+                ck_assert_int_eq(some.compute[d], all.compute[d]);
+                for (int j = 0; j < some.nrec; j++)
+                    for (int k = 0; k < s->nops[d]; k++) {
+                        OpTime u = ot(s, &some, d, j, k);
+                        OpTime v = ot(s, &all, d, (int)some.rec_iter[j], k);
+                        ck_assert_int_eq(u.ready, v.ready);
+                        ck_assert_int_eq(u.start, v.start);
+                        ck_assert_int_eq(u.end, v.end);
+                    }
+            }
+            for (int j = 0; j < some.nrec; j++)
+                for (int m = 0; m < s->nmsgs; m++) {
+                    MsgTime u = some.msg_time[j * s->nmsgs + m];
+                    MsgTime v = all.msg_time[some.rec_iter[j] * s->nmsgs + m];
+                    ck_assert_int_eq(u.issue, v.issue);
+                    ck_assert_int_eq(u.post, v.post);
+                    ck_assert_int_eq(u.arrive, v.arrive);
+                }
+            compared++;
+        }
+        arena_free(a);
+        ir_sched_free(s);
+        ir_graph_free(g);
+    }
+    ck_assert_int_gt(compared, 30);
+}
+END_TEST
+
+/* 10^9 iterations of the worked example, in no time.  Blocking: from iteration 1 on, b
+ * ends every 300 + 264 + 400 + 2000 = 2964 cycles (DSP 1 posts at the end of b; the send
+ * was issued 800 cycles before), so the length is 4564 + 2964 * (N - 1).  Pipelined: the
+ * same length as the full simulation extrapolated from 1000 and 2000 iterations. */
+START_TEST(a_billion_iterations)
+{
+    Graph *g;
+    Sched *s = worked_example(&g, false);
+    g->iterations = 1000000000;
+    Evaluator *ev = eval_new(g, g->platform);
+    ck_assert_int_eq(eval_length(ev, s), 4564 + INT64_C(2964) * (g->iterations - 1));
+    s->msgs[0].pipelined = true;
+    Arena *a = arena_new();
+    EvalResult r1, r2;
+    g->iterations = 1000;
+    eval_run(s, &(EvalOpts){1000, 0}, &r1, a);
+    g->iterations = 2000;
+    eval_run(s, &(EvalOpts){2000, 0}, &r2, a);
+    int64_t per = (r2.length - r1.length) / 1000;
+    g->iterations = 1000000000;
+    ck_assert_int_eq(eval_length(ev, s), r1.length + per * (g->iterations - 1000));
+    eval_free(ev);
+    arena_free(a);
+    ir_sched_free(s);
+    ir_graph_free(g);
+}
+END_TEST
+
 static Suite *
 suite(void)
 {
@@ -985,6 +1094,8 @@ suite(void)
     tcase_add_test(tc, deadlock_merged_receive_before_its_send);
     tcase_add_test(tc, deadlock_in_a_later_iteration);
     tcase_add_test(tc, agrees_with_a_reference_on_random_schedules);
+    tcase_add_test(tc, steady_state_skipping_is_exact);
+    tcase_add_test(tc, a_billion_iterations);
     suite_add_tcase(su, tc);
     return su;
 }
