@@ -29,10 +29,10 @@
  *  - blocking RECV: posted when the DSP reaches it, waits for the arrival, recv_overhead
  *    (+ unpack);
  *  - pipelined RECV (never for eager messages): the prolog posts the first received
- *    transfer, post_overhead, at the start of the DSP (in the order of the RECV ops); at
- * the slot: wait for the arrival, wait_overhead (+ unpack), then post the next transfer,
- *    post_overhead, except in the last iteration; a post counts at the end of its
- * overhead;
+ *    transfer, post_overhead, at the start of the DSP (in the order of the RECV ops);
+ *    at the slot: wait for the arrival, wait_overhead (+ unpack), then post the next
+ *    transfer, post_overhead, except in the last iteration; a post counts at the end
+ *    of its overhead;
  *  - length = when the last DSP ends its last iteration.
  *
  * Memory: per-message values (issue and post times) live in rings of R iterations.  DSPs
@@ -40,6 +40,10 @@
  * delay + 1 guarantees no value is overwritten before it is read, and W > ndsps * (max
  * delay - 1) guarantees that a DSP parked by the window never stands in a chain of waits
  * of the slowest DSP, so "no DSP can move" is a real deadlock (see docs/evaluator.md).
+ *
+ * Long runs: the whole simulation state is sampled every 8 iterations of one DSP; once a
+ * sample repeats (relative to the slowest iteration and the earliest time), whole periods
+ * are skipped exactly and the last iterations are simulated as usual (find_period).
  */
 #include <stdlib.h>
 #include <string.h>
