@@ -459,6 +459,7 @@ sim_run(int n, const char *platform, const Settings *set,
         }
         for (Msg *m = d->unexp; m;) {
             Msg *nx = m->next;
+            free(m->sreq); /* its sender never got past its Wait */
             free(m->data);
             free(m->pk);
             free(m->hop_busy);

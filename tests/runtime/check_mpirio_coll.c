@@ -321,6 +321,49 @@ START_TEST(families_side_by_side_in_one_run)
 }
 END_TEST
 
+START_TEST(odd_sizes_and_partial_boards)
+{
+    /* 7, 10 and 27 DSPs: partial boards, binomial trees that are not full */
+    static const int odd[] = {7, 10, 27};
+    for (int f = 0; f < 2; f++)
+        for (size_t i = 0; i < sizeof odd / sizeof odd[0]; i++)
+            for (int kind = 0; kind <= 5; kind++) {
+                Case c = {kind, f, 5, 251, odd[i], MPIRIO_COMM_WORLD};
+                if (kind == 4)
+                    c.bytes = 252;
+                run_case(&c, 0);
+                c.comm = MPIRIO_COMM_LOCAL;
+                c.root = 1;
+                run_case(&c, 0);
+            }
+}
+END_TEST
+
+static void
+missing_member(int rank, void *arg)
+{
+    MPIRIO_Coll_algorithm(*(int *)arg);
+    if (rank != 3)
+        MPIRIO_Barrier(MPIRIO_COMM_WORLD);
+}
+
+START_TEST(a_missing_member_is_a_deadlock)
+{
+    int f = MPIRIO_COLL_SWITCH;
+    ck_assert_int_eq(MPIRIO_Run(4, NULL, MPIRIO_RUN_QUIET, missing_member, &f), 2);
+    MPIRIO_Run_stats(&st);
+    ck_assert_ptr_nonnull(strstr(st.report, "DSP 0 (board 0): blocked in MPIRIO_Barrier, "
+                                            "waiting for the barrier release (in-switch"));
+    ck_assert_ptr_null(strstr(st.report, "DSP 3"));
+    f = MPIRIO_COLL_MPICH;
+    ck_assert_int_eq(MPIRIO_Run(4, NULL, MPIRIO_RUN_QUIET, missing_member, &f), 2);
+    MPIRIO_Run_stats(&st);
+    ck_assert_ptr_nonnull(strstr(st.report, "DSP 0 (board 0): blocked in MPIRIO_Barrier, "
+                                            "waiting for a message from rank 3"));
+    ck_assert_ptr_nonnull(strstr(st.report, "(collective)"));
+}
+END_TEST
+
 START_TEST(collectives_survive_faults)
 {
     setenv("MPIRIO_FAULTS", "0.01", 1);
@@ -351,6 +394,8 @@ main(void)
     tcase_add_test(tc, bcast_reduce_scatter_barrier_packet_counts);
     tcase_add_test(tc, switch_bcast_timing);
     tcase_add_test(tc, families_side_by_side_in_one_run);
+    tcase_add_test(tc, odd_sizes_and_partial_boards);
+    tcase_add_test(tc, a_missing_member_is_a_deadlock);
     tcase_add_test(tc, collectives_survive_faults);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);

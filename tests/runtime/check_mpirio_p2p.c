@@ -548,7 +548,7 @@ busy_mix(int rank, void *arg)
 START_TEST(five_runs_are_identical)
 {
     long long len[5], pk[5], ev[5], t0[5];
-    int sum[5];
+    unsigned sum[5];
     for (int i = 0; i < 5; i++) {
         memset(ires, 0, sizeof ires);
         ck_assert_int_eq(run(16, "bwdsp-4board", 0, busy_mix, NULL), 0);
@@ -557,7 +557,7 @@ START_TEST(five_runs_are_identical)
         sum[i] = 0;
         for (int r = 0; r < 16; r++)
             for (int k = 0; k < 16; k++)
-                sum[i] = sum[i] * 31 + ires[r][k];
+                sum[i] = sum[i] * 31u + (unsigned)ires[r][k];
     }
     for (int i = 1; i < 5; i++) {
         ck_assert_int_eq(len[i], len[0]);
