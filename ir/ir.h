@@ -570,23 +570,41 @@ char *cg_sched_gantt(const Sched *s, const EvalResult *r);         /* SVG */
 int cg_critical_path(const Sched *s, const EvalResult *r, int *dsp, int *op);
 
 /* ------------------------------------------------------------------------------------------
- * backend/graph_json.c - tgc-graph/1 and tgc-platform/1 writers (importers, schedule files)
+ * backend/emit_c.c, backend/sanitize.c - the generated C project (DESIGN.md section 6,
+ * docs/kernels.md): one file per DSP, main.c, the sequential reference, the kernels
  * ------------------------------------------------------------------------------------------ */
 
-/* Both return a NUL-terminated malloc'd string of the JSON document (caller frees). */
-char *cg_graph_json(const Graph *g);
-char *cg_platform_json(const Platform *p);
+typedef struct CgFile {
+    const char *name; /* file name inside the project directory */
+    char *data;       /* malloc'd contents */
+    size_t len;
+} CgFile;
 
-/* ------------------------------------------------------------------------------------------
- * backend/sched_json.c, backend/dot.c, backend/gantt.c - schedules a person can read
- * ------------------------------------------------------------------------------------------ */
+typedef struct CgProject {
+    CgFile *files; /* in a fixed order: same input, same files, same bytes */
+    int nfiles;
+    int ndsps;
+} CgProject;
 
-char *cg_sched_json(const Sched *s, const EvalResult *r);          /* tgc-schedule/1 */
-char *cg_sched_dot(const Sched *s, const EvalResult *r);           /* via cgraph */
-char *cg_sched_gantt(const Sched *s, const EvalResult *r);         /* SVG */
-/* The critical path of iteration 0, worked out from r's times: the chain of operations
- * that determined the last finish.  dsp[] and op[] (room for every operation) receive it in
- * execution order; returns its length, 0 when r does not record iteration 0. */
-int cg_critical_path(const Sched *s, const EvalResult *r, int *dsp, int *op);
+/* The project of schedule s (deadlock-free, as pass_verify leaves it); predicted is its
+ * evaluation (length; iteration 0 recorded, if at all, for the comments).  Reads the
+ * graph's kernel source and header.  Returns 0, or -1 after reporting (abstract platform,
+ * unreadable kernels, a kernel name that is not a C identifier ...). */
+int cg_emit_c(const Sched *s, const EvalResult *predicted, CgProject *out, Diag *d);
+void cg_project_free(CgProject *p);
+/* Writes the files into dir (created if missing): each file is written whole or not at
+ * all.  Returns 0, or -1 after reporting. */
+int cg_project_write(const CgProject *p, const char *dir, Diag *d);
+
+typedef struct CgNames CgNames; /* the identifiers handed out so far in one C file */
+CgNames *cg_names_new(void);
+void cg_names_free(CgNames *n);
+void cg_names_reserve(CgNames *n, const char *name); /* never handed out by cg_names_add */
+/* A valid, unique, non-keyword C identifier made of prefix and raw (any bytes); owned by n. */
+const char *cg_names_add(CgNames *n, const char *prefix, const char *raw);
+bool cg_is_c_keyword(const char *s);
+bool cg_is_c_ident(const char *s); /* a valid identifier and no keyword */
+char *cg_c_string(const char *s);  /* malloc'd C string literal (quotes included) of s */
+char *cg_c_comment(const char *s); /* malloc'd text of s that is safe inside a comment */
 
 #endif /* TGC_IR_H */

@@ -1,0 +1,952 @@
+/*
+ * backend/emit_c.c - the generated C project of a schedule (DESIGN.md sections 3 and 6,
+ * docs/kernels.md).
+ *
+ * Requires: a schedule that ir_sched_verify accepts and the evaluator runs without deadlock,
+ * on a BWDSP platform (the simulated runtime implements no other model).  Invalidates
+ * nothing.
+ *
+ * The project: one dspK.c per DSP (the operation sequence of the DSP inside the iteration
+ * loop, one statement per operation, with the prolog of the pipelined receives), main.c
+ * (the parallel program: MPIRIO_Run of the DSP functions), seq.c (the sequential reference:
+ * the tasks in a topological order), tasks.c (the kernel of each task and the tables),
+ * tgc_graph.h (the constants), the fixed support files of backend/support, the user's
+ * kernels, platform.json (the resolved platform, every parameter explicit, as the runtime
+ * reads it), CMakeLists.txt and README.md.
+ *
+ * Invariants: every identifier comes from the sanitiser (backend/sanitize.c) or from an
+ * index; every string of the input is escaped; the output depends only on the schedule, the
+ * graph and the platform (never on the output directory, the time or the machine).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "backend.h"
+
+/* backend/support, embedded by support/embed.cmake */
+extern const unsigned char cg_support_tgc_kernel_h[], cg_support_tgc_support_h[],
+    cg_support_tgc_support_c[];
+extern const size_t cg_support_tgc_kernel_h_len, cg_support_tgc_support_h_len,
+    cg_support_tgc_support_c_len;
+
+typedef struct Em {
+    const Sched *s;
+    const Graph *g;
+    const Platform *p;
+    const EvalResult *r;
+    Diag *d;
+    Loc loc;
+    CgNames *names;
+    const char **tid; /* [ntasks] sanitised name of each task: t_... */
+    char **tcom;      /* [ntasks] the id as a comment shows it, quoted */
+    bool *pipe;       /* [nmsgs] the receive is double-buffered (pipelined and not eager) */
+    const char *kbase, *hbase; /* file names of the copied kernels, or NULL */
+    CgProject *out;
+} Em;
+
+static void *
+xcalloc(size_t n, size_t size)
+{
+    void *p = calloc(n ? n : 1, size ? size : 1);
+    if (!p)
+        ice("out of memory");
+    return p;
+}
+
+static void
+add_file(Em *em, const char *name, char *data, size_t len)
+{
+    CgProject *o = em->out;
+    o->files = realloc(o->files, (size_t)(o->nfiles + 1) * sizeof *o->files);
+    if (!o->files)
+        ice("out of memory");
+    char *nm = strdup(name);
+    if (!nm)
+        ice("out of memory");
+    o->files[o->nfiles++] = (CgFile){nm, data, len};
+}
+
+static void
+add_buf(Em *em, const char *name, Buf *b)
+{
+    if (!b->s)
+        buf_printf(b, "%s", "");
+    add_file(em, name, b->s, b->n);
+    *b = (Buf){0};
+}
+
+static void
+add_bytes(Em *em, const char *name, const unsigned char *data, size_t len)
+{
+    char *c = xcalloc(len + 1, 1);
+    memcpy(c, data, len);
+    add_file(em, name, c, len);
+}
+
+/* Appends the comment-safe form of s (without quotes). */
+static void
+put_comment(Buf *b, const char *s)
+{
+    char *c = cg_c_comment(s);
+    buf_printf(b, "%s", c);
+    free(c);
+}
+
+static void
+put_string(Buf *b, const char *s)
+{
+    char *c = cg_c_string(s);
+    buf_printf(b, "%s", c);
+    free(c);
+}
+
+static const char *
+base_name(const char *path)
+{
+    const char *s = strrchr(path, '/');
+    return s ? s + 1 : path;
+}
+
+static int64_t
+ceil_div(int64_t a, int64_t b)
+{
+    return (a + b - 1) / b;
+}
+
+/* "edge 3 \"a\" -> \"b\"" for comments */
+static void
+put_edge(Buf *b, const Em *em, int e)
+{
+    const Edge *x = &em->g->edges[e];
+    buf_printf(b, "edge %d %s -> %s", e, em->tcom[x->from], em->tcom[x->to]);
+}
+
+/* ---- checks ---------------------------------------------------------------------------- */
+
+static bool
+reserved_name(const char *k)
+{
+    return strncmp(k, "tgc_", 4) == 0 || strncmp(k, "TGC_", 4) == 0 ||
+           strncmp(k, "MPIRIO_", 7) == 0 || strncmp(k, "k_t_", 4) == 0 ||
+           strcmp(k, "main") == 0;
+}
+
+static int
+check_input(Em *em)
+{
+    const Graph *g = em->g;
+    int bad = 0;
+    if (em->p->model != MODEL_BWDSP) {
+        diag_error(em->d, &em->loc,
+                   "platform \"%s\" uses the abstract model, which the simulated runtime "
+                   "does not implement (use a bwdsp platform, e.g. --platform bwdsp-1board)",
+                   em->p->name ? em->p->name : "inline");
+        return -1;
+    }
+    for (int e = 0; e < g->nedges; e++)
+        if (g->edges[e].bytes > INT32_MAX / 2) {
+            diag_error(em->d, &em->loc, "edge %d of %" PRId64 " bytes is too large for MPIRIO",
+                       e, g->edges[e].bytes);
+            bad++;
+        }
+    for (int m = 0; m < em->s->nmsgs; m++)
+        if (em->s->msgs[m].bytes > INT32_MAX / 2) {
+            diag_error(em->d, &em->loc, "message m%d of %" PRId64 " bytes is too large for MPIRIO",
+                       m, em->s->msgs[m].bytes);
+            bad++;
+        }
+    for (int t = 0; t < g->ntasks; t++) {
+        const Task *k = &g->tasks[t];
+        if (k->output && (k->output[0] == '/' || strstr(k->output, "..") || !k->output[0])) {
+            diag_error(em->d, &em->loc,
+                       "task \"%s\": output file \"%s\" must be a relative path without \"..\"",
+                       k->id, k->output);
+            bad++;
+        }
+        if (!k->kernel)
+            continue;
+        if (!cg_is_c_ident(k->kernel) || reserved_name(k->kernel)) {
+            diag_error(em->d, &em->loc,
+                       "task \"%s\": kernel \"%s\" is not a C identifier a kernel may have",
+                       k->id, k->kernel);
+            bad++;
+            continue;
+        }
+        if (!g->kernels_source) {
+            diag_error(em->d, &em->loc,
+                       "task \"%s\" names kernel \"%s\" but the graph has no kernel source "
+                       "(\"kernels\": {\"source\": ...})",
+                       k->id, k->kernel);
+            bad++;
+            continue;
+        }
+        for (int u = 0; u < t; u++) {
+            const Task *o = &g->tasks[u];
+            if (!o->kernel || strcmp(o->kernel, k->kernel) != 0)
+                continue;
+            bool same = o->nparams == k->nparams;
+            for (int i = 0; same && i < k->nparams; i++)
+                same = o->params[i].kind == k->params[i].kind;
+            if (!same) {
+                diag_error(em->d, &em->loc,
+                           "kernel \"%s\" is called with different parameters by tasks \"%s\" "
+                           "and \"%s\"",
+                           k->kernel, o->id, k->id);
+                bad++;
+            }
+            break;
+        }
+    }
+    return bad ? -1 : 0;
+}
+
+/* ---- fixed and descriptive files ------------------------------------------------------- */
+
+static const char *const generated_names[] = {
+    "README.md", "CMakeLists.txt", "platform.json", "tgc_kernel.h", "tgc_support.h",
+    "tgc_support.c", "tgc_graph.h", "tasks.c", "main.c", "seq.c", NULL,
+};
+
+static bool
+generated_name(const char *n)
+{
+    for (int i = 0; generated_names[i]; i++)
+        if (strcmp(n, generated_names[i]) == 0)
+            return true;
+    if (strncmp(n, "dsp", 3) == 0)
+        return true;
+    return false;
+}
+
+static void
+emit_platform(Em *em)
+{
+    const Platform *p = em->p;
+    Buf b = {0};
+    buf_printf(&b, "{\n  \"format\": \"tgc-platform/1\",\n  \"name\": ");
+    put_string(&b, p->name ? p->name : "inline");
+    buf_printf(&b, ",\n  \"boards\": %d,\n  \"dsps_per_board\": %d,\n", p->nboards,
+               p->dsps_per_board);
+#define X(field, lo, hi) buf_printf(&b, "  \"" #field "\": %" PRId64 ",\n", p->field);
+    PLATFORM_PARAMS(X)
+#undef X
+    buf_printf(&b, "  \"links\": [");
+    for (int i = 0; i < p->nlinks; i++)
+        buf_printf(&b, "%s[%d, %d]", i ? ", " : "", p->links[i].a, p->links[i].b);
+    buf_printf(&b, "]\n}\n");
+    add_buf(em, "platform.json", &b);
+}
+
+static void
+emit_cmake(Em *em)
+{
+    Buf b = {0};
+    buf_printf(&b,
+               "# Builds the parallel program and its sequential reference against libmpirio "
+               "(generated by tgc %s).\n"
+               "#   cmake -S . -B build && cmake --build build        installed libmpirio "
+               "(pkg-config mpirio)\n"
+               "#   cmake -S . -B build -DTGC_SOURCE_DIR=/path/to/tgc   libmpirio built from "
+               "a tgc source tree\n"
+               "cmake_minimum_required(VERSION 3.18)\n"
+               "project(tgc_program LANGUAGES C)\n"
+               "set(CMAKE_C_STANDARD 11)\n"
+               "set(CMAKE_C_STANDARD_REQUIRED ON)\n"
+               "set(TGC_SOURCE_DIR \"\" CACHE PATH \"tgc source tree to build libmpirio "
+               "from (empty: the installed one)\")\n"
+               "find_package(PkgConfig REQUIRED)\n"
+               "if(TGC_SOURCE_DIR)\n"
+               "  pkg_check_modules(JANSSON REQUIRED IMPORTED_TARGET jansson)\n"
+               "  find_package(Threads REQUIRED)\n"
+               "  add_compile_definitions(_POSIX_C_SOURCE=200809L)\n"
+               "  add_subdirectory(${TGC_SOURCE_DIR}/runtime mpirio EXCLUDE_FROM_ALL)\n"
+               "  set(TGC_MPIRIO mpirio)\n"
+               "else()\n"
+               "  pkg_check_modules(MPIRIO REQUIRED IMPORTED_TARGET mpirio)\n"
+               "  set(TGC_MPIRIO PkgConfig::MPIRIO)\n"
+               "endif()\n"
+               "add_compile_definitions(TGC_PLATFORM_FILE=\"${CMAKE_CURRENT_SOURCE_DIR}/"
+               "platform.json\")\n"
+               "set(tgc_common tgc_support.c tasks.c%s%s)\n"
+               "add_executable(parallel main.c",
+               TGC_VERSION, em->kbase ? " " : "", em->kbase ? em->kbase : "");
+    for (int d = 0; d < em->s->ndsps; d++)
+        buf_printf(&b, " dsp%d.c", d);
+    buf_printf(&b, " ${tgc_common})\n"
+                   "add_executable(sequential seq.c ${tgc_common})\n"
+                   "foreach(t parallel sequential)\n"
+                   "  target_include_directories(${t} PRIVATE ${CMAKE_CURRENT_SOURCE_DIR})\n"
+                   "  target_link_libraries(${t} PRIVATE ${TGC_MPIRIO})\n"
+                   "endforeach()\n");
+    add_buf(em, "CMakeLists.txt", &b);
+}
+
+static void
+emit_readme(Em *em)
+{
+    const Graph *g = em->g;
+    Buf b = {0};
+    buf_printf(&b, "# Generated program of graph ");
+    put_comment(&b, g->name ? g->name : "");
+    buf_printf(&b,
+               "\n\nGenerated by tgc %s from `%s`: %d tasks, %d edges, %" PRId64
+               " iterations, %d DSPs of platform `",
+               TGC_VERSION, base_name(g->file ? g->file : "-"), g->ntasks, g->nedges,
+               g->iterations, em->s->ndsps);
+    put_comment(&b, em->p->name ? em->p->name : "inline");
+    buf_printf(&b, "`, predicted length %" PRId64 " cycles.\n\n", em->r->length);
+    buf_printf(
+        &b,
+        "| file | what |\n|---|---|\n"
+        "| `dspK.c` | the operations of DSP K, in order, inside the iteration loop |\n"
+        "| `main.c` | the parallel program: runs the DSP functions on the simulated platform |\n"
+        "| `seq.c` | the sequential reference: every task in a topological order per iteration "
+        "|\n"
+        "| `tasks.c` | the kernel call of each task, the tables of tasks and edges |\n"
+        "| `tgc_graph.h` | the graph's constants |\n"
+        "| `tgc_support.c`, `tgc_support.h` | send, receive, compute, checksums, report |\n"
+        "| `tgc_kernel.h` | the kernel interface (`tgc_io`, docs/kernels.md of tgc) |\n"
+        "| `platform.json` | the platform, every parameter explicit |\n"
+        "| `CMakeLists.txt` | builds `parallel` and `sequential` against libmpirio |\n");
+    if (em->kbase)
+        buf_printf(&b, "| `%s`%s%s%s | the graph's kernels |\n", em->kbase,
+                   em->hbase ? ", `" : "", em->hbase ? em->hbase : "", em->hbase ? "`" : "");
+    buf_printf(&b,
+               "\nBuild and run:\n\n"
+               "    cmake -S . -B build                 # or -DTGC_SOURCE_DIR=/path/to/tgc\n"
+               "    cmake --build build\n"
+               "    build/parallel --no-contention      # simulated = predicted cycles\n"
+               "    build/sequential\n\n"
+               "Both programs take `--no-contention`, `--platform FILE` (default: "
+               "platform.json here), `--output-dir DIR` (where tasks write their output "
+               "files), `--summary` and `--quiet`; `MPIRIO_TRACE=FILE` writes a Chrome trace. "
+               "Both print a `checksum` line per edge (the value the consumer read in the "
+               "last iteration, and a hash over all iterations); the two programs must print "
+               "the same lines. `tgc run` does all of this in one command.\n");
+    add_buf(em, "README.md", &b);
+}
+
+/* ---- tgc_graph.h and tasks.c ----------------------------------------------------------- */
+
+static void
+emit_graph_h(Em *em)
+{
+    const Graph *g = em->g;
+    int64_t maxb = 1;
+    for (int e = 0; e < g->nedges; e++)
+        if (g->edges[e].bytes > maxb)
+            maxb = g->edges[e].bytes;
+    Buf b = {0};
+    buf_printf(&b, "/* tgc_graph.h - constants of graph \"");
+    put_comment(&b, g->name ? g->name : "");
+    buf_printf(&b, "\" (generated by tgc %s; do not edit) */\n", TGC_VERSION);
+    buf_printf(&b, "#ifndef TGC_GRAPH_H\n#define TGC_GRAPH_H\n\n#include \"tgc_support.h\"\n\n");
+    char *once = cg_c_string(g->name ? g->name : "");
+    buf_printf(&b, "#define TGC_GRAPH_LABEL ");
+    put_string(&b, once);
+    free(once);
+    buf_printf(&b, "\n#define TGC_ITERATIONS INT64_C(%" PRId64 ")\n", g->iterations);
+    buf_printf(&b, "#define TGC_NTASKS %d\n#define TGC_NEDGES %d\n#define TGC_NDSPS %d\n",
+               g->ntasks, g->nedges, em->s->ndsps);
+    buf_printf(&b, "#define TGC_MAX_BYTES %" PRId64 "\n\n", maxb);
+    for (int d = 0; d < em->s->ndsps; d++)
+        buf_printf(&b, "void tgc_dsp%d(void);\n", d);
+    buf_printf(&b, "\n#endif\n");
+    add_buf(em, "tgc_graph.h", &b);
+}
+
+static const char *
+param_type(ParamKind k)
+{
+    switch (k) {
+    case PARAM_INT:
+        return "int64_t";
+    case PARAM_REAL:
+        return "double";
+    case PARAM_STRING:
+        return "const char *";
+    case PARAM_BOOL:
+        return "int";
+    }
+    return "int";
+}
+
+static void
+put_param_value(Buf *b, const Param *p)
+{
+    switch (p->kind) {
+    case PARAM_INT:
+        if (p->i == INT64_MIN)
+            buf_printf(b, "(-INT64_C(9223372036854775807) - 1)");
+        else
+            buf_printf(b, "INT64_C(%" PRId64 ")", p->i);
+        return;
+    case PARAM_REAL:
+        buf_printf(b, "%.17g", p->r);
+        return;
+    case PARAM_STRING:
+        put_string(b, p->s ? p->s : "");
+        return;
+    case PARAM_BOOL:
+        buf_printf(b, "%d", p->i ? 1 : 0);
+        return;
+    }
+}
+
+static void
+emit_tasks_c(Em *em)
+{
+    const Graph *g = em->g;
+    Buf b = {0};
+    buf_printf(&b, "/* tasks.c - the kernel of every task of graph \"");
+    put_comment(&b, g->name ? g->name : "");
+    buf_printf(&b, "\" and the tables of tasks and edges (generated by tgc %s; do not edit) "
+                   "*/\n#include \"tgc_graph.h\"\n",
+               TGC_VERSION);
+    if (em->hbase)
+        buf_printf(&b, "#include \"%s\"\n", em->hbase);
+    /* prototypes, from the first task calling each kernel */
+    bool any = false;
+    for (int t = 0; t < g->ntasks; t++) {
+        const Task *k = &g->tasks[t];
+        if (!k->kernel)
+            continue;
+        bool first = true;
+        for (int u = 0; u < t && first; u++)
+            first = !g->tasks[u].kernel || strcmp(g->tasks[u].kernel, k->kernel) != 0;
+        if (!first)
+            continue;
+        if (!any)
+            buf_printf(&b, "\n/* the kernels of %s */\n", em->kbase);
+        any = true;
+        buf_printf(&b, "void %s(const tgc_io *io", k->kernel);
+        for (int i = 0; i < k->nparams; i++)
+            buf_printf(&b, ", %s", param_type(k->params[i].kind));
+        buf_printf(&b, ");\n");
+    }
+    for (int t = 0; t < g->ntasks; t++) {
+        const Task *k = &g->tasks[t];
+        buf_printf(&b, "\n/* task %d %s: ", t, em->tcom[t]);
+        if (k->kernel) {
+            buf_printf(&b, "kernel %s", k->kernel);
+            for (int i = 0; i < k->nparams; i++) {
+                buf_printf(&b, "%s", i ? ", " : " (");
+                put_comment(&b, k->params[i].name ? k->params[i].name : "");
+                buf_printf(&b, "%s", i + 1 == k->nparams ? ")" : "");
+            }
+        } else {
+            buf_printf(&b, "the built-in synthetic kernel");
+        }
+        buf_printf(&b, " */\nstatic void\nk_%s(const tgc_io *io)\n{\n", em->tid[t]);
+        if (k->kernel) {
+            buf_printf(&b, "    %s(io", k->kernel);
+            for (int i = 0; i < k->nparams; i++) {
+                buf_printf(&b, ", ");
+                put_param_value(&b, &k->params[i]);
+            }
+            buf_printf(&b, ");\n}\n");
+        } else {
+            buf_printf(&b, "    tgc_synthetic(io, UINT64_C(%d));\n}\n", t);
+        }
+    }
+    buf_printf(&b, "\nconst TgcTaskInfo tgc_tasks[] = {\n");
+    for (int t = 0; t < g->ntasks; t++) {
+        buf_printf(&b, "    {");
+        char *once = cg_c_string(g->tasks[t].id);
+        put_string(&b, once);
+        free(once);
+        buf_printf(&b, ", k_%s, ", em->tid[t]);
+        if (g->tasks[t].output)
+            put_string(&b, g->tasks[t].output);
+        else
+            buf_printf(&b, "NULL");
+        buf_printf(&b, "}, /* task %d */\n", t);
+    }
+    buf_printf(&b, "    {NULL, NULL, NULL},\n};\n\nconst TgcEdgeInfo tgc_edges[] = {\n");
+    for (int e = 0; e < g->nedges; e++) {
+        const Edge *x = &g->edges[e];
+        char *f = cg_c_string(g->tasks[x->from].id), *t = cg_c_string(g->tasks[x->to].id);
+        char *label = malloc(strlen(f) + strlen(t) + 8);
+        if (!label)
+            ice("out of memory");
+        sprintf(label, "%s -> %s", f, t);
+        buf_printf(&b, "    {");
+        put_string(&b, label);
+        buf_printf(&b, ", %" PRId64 ", %d}, /* edge %d */\n", x->bytes, x->delay, e);
+        free(f);
+        free(t);
+        free(label);
+    }
+    buf_printf(&b, "    {NULL, 0, 0},\n};\n");
+    add_buf(em, "tasks.c", &b);
+}
+
+/* ---- DSP files and the sequential program ---------------------------------------------- */
+
+/* The buffer of edge e in the file being written: slots and delay for its readers. */
+static void
+emit_edge_buf(Buf *b, const Em *em, int e, int nslots, int delay, const char *what)
+{
+    int64_t bytes = em->g->edges[e].bytes;
+    int64_t total = bytes * nslots;
+    buf_printf(b, "static unsigned char b_e%d[%" PRId64 "]; /* ", e, total > 0 ? total : 1);
+    put_edge(b, em, e);
+    buf_printf(b, ": %s, %d slot%s of %" PRId64 " bytes */\n", what, nslots,
+               nslots == 1 ? "" : "s", bytes);
+    buf_printf(b, "static TgcBuf e%d = {b_e%d, %" PRId64 ", %d, %d};\n", e, e, bytes, nslots,
+               delay);
+}
+
+/* The descriptor of task t: inputs and outputs are the TgcBuf e<edge> of the file. */
+static void
+emit_task(Buf *b, const Em *em, int t, int dsp, int64_t cycles, const int *zc, int nzc)
+{
+    const Graph *g = em->g;
+    const char *n = em->tid[t];
+    int nin = g->pred_off[t + 1] - g->pred_off[t], nout = g->succ_off[t + 1] - g->succ_off[t];
+    /* in graph order (the edge index order), as docs/kernels.md says */
+    int *in = xcalloc((size_t)nin, sizeof *in), *out = xcalloc((size_t)nout, sizeof *out);
+    int ni = 0, no = 0;
+    for (int e = 0; e < g->nedges; e++) {
+        if (g->edges[e].to == t)
+            in[ni++] = e;
+        if (g->edges[e].from == t)
+            out[no++] = e;
+    }
+    buf_printf(b, "\n/* task %d %s: %d input%s, %d output%s, %" PRId64 " cycles */\n", t,
+               em->tcom[t], nin, nin == 1 ? "" : "s", nout, nout == 1 ? "" : "s", cycles);
+    if (nin) {
+        buf_printf(b, "static const int inx_%s[] = {", n);
+        for (int j = 0; j < nin; j++)
+            buf_printf(b, "%s%d", j ? ", " : "", in[j]);
+        buf_printf(b, "};\nstatic TgcBuf *const in_%s[] = {", n);
+        for (int j = 0; j < nin; j++)
+            buf_printf(b, "%s&e%d", j ? ", " : "", in[j]);
+        buf_printf(b, "};\nstatic const void *inp_%s[%d];\nstatic size_t inb_%s[%d];\n", n, nin,
+                   n, nin);
+    }
+    if (nout) {
+        buf_printf(b, "static TgcBuf *const out_%s[] = {", n);
+        for (int j = 0; j < nout; j++)
+            buf_printf(b, "%s&e%d", j ? ", " : "", out[j]);
+        buf_printf(b, "};\nstatic void *outp_%s[%d];\nstatic size_t outb_%s[%d];\n", n, nout, n,
+                   nout);
+    }
+    if (nzc) {
+        buf_printf(b, "static TgcMsg *const zc_%s[] = {", n);
+        for (int j = 0; j < nzc; j++)
+            buf_printf(b, "%s&m%d", j ? ", " : "", zc[j]);
+        buf_printf(b, "}; /* sent in place: waited for before the kernel writes again */\n");
+    }
+#define OR_NULL(cond, fmt) ((cond) ? arena_printf(a, fmt, n) : "NULL")
+    Arena *a = arena_new();
+    buf_printf(b,
+               "static const TgcTask task_%s = {%d, %d, %" PRId64 ", %d, %d, %d, %s, %s, %s, "
+               "%s, %s, %s, %s, %s};\n",
+               n, t, dsp, cycles, nin, nout, nzc, OR_NULL(nin, "inx_%s"),
+               OR_NULL(nin, "in_%s"), OR_NULL(nout, "out_%s"), OR_NULL(nzc, "zc_%s"),
+               OR_NULL(nin, "inp_%s"), OR_NULL(nin, "inb_%s"), OR_NULL(nout, "outp_%s"),
+               OR_NULL(nout, "outb_%s"));
+#undef OR_NULL
+    arena_free(a);
+    free(in);
+    free(out);
+}
+
+static void
+put_msg_summary(Buf *b, const Em *em, int m)
+{
+    const Msg *x = &em->s->msgs[m];
+    for (int j = 0; j < x->nedges; j++) {
+        buf_printf(b, "%s", j ? ", " : "");
+        put_edge(b, em, x->edges[j]);
+    }
+}
+
+/* Predicted times of operation k of DSP d in iteration 0, if recorded. */
+static void
+put_predicted(Buf *b, const Em *em, int d, int k)
+{
+    const EvalResult *r = em->r;
+    if (!r || r->nrec < 1 || !r->rec_iter || r->rec_iter[0] != 0 || !r->op_time)
+        return;
+    OpTime ot = r->op_time[d][k];
+    if (ot.start < 0)
+        return;
+    buf_printf(b, "; iteration 0: %" PRId64 "-%" PRId64, ot.start, ot.end);
+}
+
+static void
+emit_dsp(Em *em, int d)
+{
+    const Sched *s = em->s;
+    const Graph *g = em->g;
+    const Platform *p = em->p;
+    Arena *a = arena_new();
+    Buf b = {0};
+    buf_printf(&b, "/* dsp%d.c - DSP %d of graph \"", d, d);
+    put_comment(&b, g->name ? g->name : "");
+    buf_printf(&b, "\": %d operation%s per iteration (generated by tgc %s; do not edit) */\n",
+               s->nops[d], s->nops[d] == 1 ? "" : "s", TGC_VERSION);
+    buf_printf(&b, "#include \"tgc_graph.h\"\n");
+    /* buffers of the edges this DSP writes or reads */
+    bool head = false;
+    for (int e = 0; e < g->nedges; e++) {
+        const Edge *x = &g->edges[e];
+        int src = s->map[x->from], dst = s->map[x->to];
+        if (src != d && dst != d)
+            continue;
+        if (!head)
+            buf_printf(&b, "\n/* edge buffers: slot i %% slots is written in iteration i */\n");
+        head = true;
+        if (src == d && dst == d) {
+            emit_edge_buf(&b, em, e, x->delay + 1, x->delay, "within the DSP");
+        } else if (src == d) {
+            emit_edge_buf(&b, em, e, 1, 0, "sent");
+        } else {
+            int m = s->edge_msg[e];
+            bool two = em->pipe[m] && s->msgs[m].nedges == 1;
+            emit_edge_buf(&b, em, e, two ? 2 : 1, x->delay,
+                          two ? "received, double-buffered" : "received");
+        }
+    }
+    /* messages */
+    head = false;
+    for (int m = 0; m < s->nmsgs; m++) {
+        const Msg *x = &s->msgs[m];
+        if (x->src != d && x->dst != d)
+            continue;
+        if (!head)
+            buf_printf(&b, "\n/* messages: the tag is the message index */\n");
+        head = true;
+        bool send = x->src == d, agg = x->nedges > 1;
+        bool pipe = !send && em->pipe[m];
+        buf_printf(&b, "static TgcBuf *const m%d_parts[] = {", m);
+        for (int j = 0; j < x->nedges; j++)
+            buf_printf(&b, "%s&e%d", j ? ", " : "", x->edges[j]);
+        buf_printf(&b, "};\n");
+        if (agg)
+            buf_printf(&b, "static unsigned char m%d_pack[%" PRId64 "];\n", m,
+                       (x->bytes > 0 ? x->bytes : 1) * (pipe ? 2 : 1));
+        buf_printf(&b, "static TgcMsg m%d = {%d, %d, %d, %d, %d, %" PRId64 ", %" PRId64
+                       ", m%d_parts, %s%s, MPIRIO_REQUEST_NULL};\n",
+                   m, m, send ? x->dst : x->src, x->delay, pipe ? 1 : 0, x->nedges, x->bytes,
+                   agg ? ceil_div(x->bytes, p->copy_bytes_per_cycle) : 0, m, agg ? "m" : "NULL",
+                   agg ? arena_printf(a, "%d_pack", m) : "");
+        buf_printf(&b, "/* m%d: %s DSP %d, %" PRId64 " bytes%s%s%s: ", m,
+                   send ? "send to" : "receive from", send ? x->dst : x->src, x->bytes,
+                   agg ? ", aggregated" : "", pipe ? ", pipelined" : "",
+                   x->delay ? arena_printf(a, ", delay %d", x->delay) : "");
+        put_msg_summary(&b, em, m);
+        buf_printf(&b, " */\n");
+    }
+    /* tasks */
+    int *zc = xcalloc((size_t)s->nmsgs, sizeof *zc);
+    for (int k = 0; k < s->nops[d]; k++) {
+        Op o = s->ops[d][k];
+        if (o.kind != OP_COMPUTE)
+            continue;
+        int nzc = 0;
+        for (int m = 0; m < s->nmsgs; m++) {
+            const Msg *x = &s->msgs[m];
+            if (x->nedges == 1 && x->delay < g->iterations &&
+                g->edges[x->edges[0]].from == o.ref)
+                zc[nzc++] = m;
+        }
+        emit_task(&b, em, o.ref, d, ir_task_cycles(&g->tasks[o.ref], d), zc, nzc);
+    }
+    free(zc);
+    /* the function */
+    buf_printf(&b, "\nvoid\ntgc_dsp%d(void)\n{\n", d);
+    for (int k = 0; k < s->nops[d]; k++) {
+        Op o = s->ops[d][k];
+        if (o.kind == OP_RECV && em->pipe[o.ref] && s->msgs[o.ref].delay < g->iterations)
+            buf_printf(&b, "    tgc_post_first(&m%d); /* prolog: slot %d receives m%d "
+                           "pipelined */\n",
+                       o.ref, k, o.ref);
+    }
+    buf_printf(&b, "    for (int64_t it = 0; it < TGC_ITERATIONS; it++) {\n");
+    for (int k = 0; k < s->nops[d]; k++) {
+        Op o = s->ops[d][k];
+        switch (o.kind) {
+        case OP_COMPUTE:
+            buf_printf(&b, "        tgc_compute(&task_%s, it); /* slot %d: COMPUTE %s (task %d)",
+                       em->tid[o.ref], k, em->tcom[o.ref], o.ref);
+            break;
+        case OP_SEND:
+            buf_printf(&b, "        tgc_send(&m%d, it); /* slot %d: SEND m%d to DSP %d", o.ref,
+                       k, o.ref, s->msgs[o.ref].dst);
+            break;
+        case OP_RECV:
+            buf_printf(&b, "        tgc_recv(&m%d, it); /* slot %d: RECV m%d from DSP %d%s",
+                       o.ref, k, o.ref, s->msgs[o.ref].src, em->pipe[o.ref] ? ", pipelined" : "");
+            break;
+        }
+        put_predicted(&b, em, d, k);
+        buf_printf(&b, " */\n");
+    }
+    buf_printf(&b, "    }\n    tgc_dsp_end(%d);\n", d);
+    for (int m = 0; m < s->nmsgs; m++)
+        if (s->msgs[m].src == d)
+            buf_printf(&b, "    tgc_wait_send(&m%d); /* the last transfer */\n", m);
+    buf_printf(&b, "}\n");
+    char name[32];
+    snprintf(name, sizeof name, "dsp%d.c", d);
+    add_buf(em, name, &b);
+    arena_free(a);
+}
+
+static void
+emit_main(Em *em)
+{
+    const Sched *s = em->s;
+    const Graph *g = em->g;
+    int64_t packets = 0;
+    for (int m = 0; m < s->nmsgs; m++)
+        if (s->msgs[m].delay < g->iterations)
+            packets += plat_packets(em->p, s->msgs[m].bytes) * (g->iterations - s->msgs[m].delay);
+    Buf b = {0};
+    buf_printf(&b, "/* main.c - the parallel program of graph \"");
+    put_comment(&b, g->name ? g->name : "");
+    buf_printf(&b, "\" on %d DSPs (generated by tgc %s; do not edit) */\n", s->ndsps,
+               TGC_VERSION);
+    buf_printf(&b, "#include \"tgc_graph.h\"\n\n");
+    buf_printf(&b, "#define TGC_PREDICTED_CYCLES %" PRId64 "LL /* the compiler's evaluator */\n",
+               em->r->length);
+    buf_printf(&b, "#define TGC_PREDICTED_PACKETS %" PRId64 "LL\n\n", packets);
+    buf_printf(&b, "static void (*const dsp_fn[TGC_NDSPS])(void) = {");
+    for (int d = 0; d < s->ndsps; d++)
+        buf_printf(&b, "%stgc_dsp%d", d ? ", " : "", d);
+    buf_printf(&b, "};\n\n"
+                   "static void\ndsp_main(int rank, void *arg)\n{\n    (void)arg;\n"
+                   "    MPIRIO_Init(NULL, NULL);\n    dsp_fn[rank]();\n    MPIRIO_Finalize();\n}\n\n"
+                   "int\nmain(int argc, char **argv)\n{\n    TgcArgs a;\n"
+                   "    if (tgc_parse_args(&a, argc, argv, \"parallel\") != 0)\n        return 2;\n"
+                   "    int rc = MPIRIO_Run(TGC_NDSPS, a.platform, a.flags, dsp_main, NULL);\n"
+                   "    return tgc_report(rc, \"parallel\", TGC_NDSPS, TGC_PREDICTED_CYCLES,\n"
+                   "                      TGC_PREDICTED_PACKETS);\n}\n");
+    add_buf(em, "main.c", &b);
+}
+
+static void
+emit_seq(Em *em)
+{
+    const Graph *g = em->g;
+    Buf b = {0};
+    buf_printf(&b, "/* seq.c - the sequential reference of graph \"");
+    put_comment(&b, g->name ? g->name : "");
+    buf_printf(&b, "\": every task once per iteration in a topological order, on one DSP "
+                   "(generated by tgc %s; do not edit) */\n#include \"tgc_graph.h\"\n",
+               TGC_VERSION);
+    if (g->nedges)
+        buf_printf(&b, "\n/* edge buffers: a ring of delay + 1 slots each */\n");
+    for (int e = 0; e < g->nedges; e++)
+        emit_edge_buf(&b, em, e, g->edges[e].delay + 1, g->edges[e].delay, "ring");
+    for (int j = 0; j < g->ntasks; j++)
+        emit_task(&b, em, g->topo[j], 0, ir_task_cycles(&g->tasks[g->topo[j]], 0), NULL, 0);
+    buf_printf(&b, "\nstatic void\nsequential(int rank, void *arg)\n{\n    (void)rank;\n"
+                   "    (void)arg;\n    MPIRIO_Init(NULL, NULL);\n"
+                   "    for (int64_t it = 0; it < TGC_ITERATIONS; it++) {\n");
+    for (int j = 0; j < g->ntasks; j++)
+        buf_printf(&b, "        tgc_compute(&task_%s, it); /* task %d %s */\n",
+                   em->tid[g->topo[j]], g->topo[j], em->tcom[g->topo[j]]);
+    buf_printf(&b, "    }\n    tgc_dsp_end(0);\n    MPIRIO_Finalize();\n}\n\n"
+                   "int\nmain(int argc, char **argv)\n{\n    TgcArgs a;\n"
+                   "    if (tgc_parse_args(&a, argc, argv, \"sequential\") != 0)\n"
+                   "        return 2;\n"
+                   "    int rc = MPIRIO_Run(1, a.platform, a.flags, sequential, NULL);\n"
+                   "    return tgc_report(rc, \"sequential\", 1, -1, -1);\n}\n");
+    add_buf(em, "seq.c", &b);
+}
+
+/* ---- kernels --------------------------------------------------------------------------- */
+
+static int
+read_whole(Em *em, const char *path, char **data, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        diag_error(em->d, &em->loc, "cannot read kernel file \"%s\": %s", path, strerror(errno));
+        return -1;
+    }
+    char chunk[65536];
+    size_t n;
+    size_t total = 0;
+    char *acc = NULL;
+    while ((n = fread(chunk, 1, sizeof chunk, f)) > 0) {
+        char *na = realloc(acc, total + n + 1);
+        if (!na)
+            ice("out of memory");
+        acc = na;
+        memcpy(acc + total, chunk, n);
+        total += n;
+    }
+    bool err = ferror(f);
+    fclose(f);
+    if (err) {
+        free(acc);
+        diag_error(em->d, &em->loc, "cannot read kernel file \"%s\"", path);
+        return -1;
+    }
+    if (!acc)
+        acc = xcalloc(1, 1);
+    acc[total] = 0;
+    *data = acc;
+    *len = total;
+    return 0;
+}
+
+static int
+copy_kernels(Em *em)
+{
+    const Graph *g = em->g;
+    const char *files[2] = {g->kernels_source, g->kernels_header};
+    const char **bases[2] = {&em->kbase, &em->hbase};
+    for (int i = 0; i < 2; i++) {
+        if (!files[i])
+            continue;
+        const char *bn = base_name(files[i]);
+        if (generated_name(bn) || !*bn) {
+            diag_error(em->d, &em->loc,
+                       "kernel file \"%s\" has the name of a generated file; rename it",
+                       files[i]);
+            return -1;
+        }
+        char *data;
+        size_t len;
+        if (read_whole(em, files[i], &data, &len) != 0)
+            return -1;
+        *bases[i] = bn;
+        add_file(em, bn, data, len);
+    }
+    if (em->kbase && em->hbase && strcmp(em->kbase, em->hbase) == 0) {
+        diag_error(em->d, &em->loc, "the kernel source and header have the same file name");
+        return -1;
+    }
+    return 0;
+}
+
+/* ---- entry points ---------------------------------------------------------------------- */
+
+int
+cg_emit_c(const Sched *s, const EvalResult *predicted, CgProject *out, Diag *d)
+{
+    memset(out, 0, sizeof *out);
+    Em em = {.s = s, .g = s->g, .p = s->p, .r = predicted, .d = d, .out = out};
+    em.loc = (Loc){.file = s->g->file};
+    out->ndsps = s->ndsps;
+    if (check_input(&em) != 0)
+        return -1;
+    if (!s->g->topo || !s->g->pred_off) {
+        diag_error(d, &em.loc, "the graph is not indexed or its zero-delay edges form a cycle");
+        return -1;
+    }
+    if (!predicted || predicted->length < 0) {
+        diag_error(d, &em.loc, "the schedule deadlocks; nothing to emit");
+        return -1;
+    }
+    const Graph *g = s->g;
+    em.names = cg_names_new();
+    em.tid = xcalloc((size_t)g->ntasks, sizeof *em.tid);
+    em.tcom = xcalloc((size_t)g->ntasks, sizeof *em.tcom);
+    for (int t = 0; t < g->ntasks; t++) {
+        em.tid[t] = cg_names_add(em.names, "t_", g->tasks[t].id);
+        Buf c = {0};
+        buf_printf(&c, "\"");
+        put_comment(&c, g->tasks[t].id);
+        buf_printf(&c, "\"");
+        em.tcom[t] = c.s;
+    }
+    em.pipe = xcalloc((size_t)s->nmsgs, sizeof *em.pipe);
+    for (int m = 0; m < s->nmsgs; m++)
+        em.pipe[m] = s->msgs[m].pipelined && s->msgs[m].bytes > s->p->eager_limit;
+    int rc = copy_kernels(&em);
+    if (rc == 0) {
+        emit_readme(&em);
+        emit_cmake(&em);
+        emit_platform(&em);
+        add_bytes(&em, "tgc_kernel.h", cg_support_tgc_kernel_h, cg_support_tgc_kernel_h_len);
+        add_bytes(&em, "tgc_support.h", cg_support_tgc_support_h, cg_support_tgc_support_h_len);
+        add_bytes(&em, "tgc_support.c", cg_support_tgc_support_c, cg_support_tgc_support_c_len);
+        emit_graph_h(&em);
+        emit_tasks_c(&em);
+        for (int dd = 0; dd < s->ndsps; dd++)
+            emit_dsp(&em, dd);
+        emit_main(&em);
+        emit_seq(&em);
+    }
+    for (int t = 0; t < g->ntasks; t++)
+        free(em.tcom[t]);
+    free(em.tcom);
+    free(em.tid);
+    free(em.pipe);
+    cg_names_free(em.names);
+    if (rc != 0)
+        cg_project_free(out);
+    return rc;
+}
+
+void
+cg_project_free(CgProject *p)
+{
+    for (int i = 0; i < p->nfiles; i++) {
+        free((char *)p->files[i].name);
+        free(p->files[i].data);
+    }
+    free(p->files);
+    memset(p, 0, sizeof *p);
+}
+
+int
+cg_project_write(const CgProject *p, const char *dir, Diag *d)
+{
+    Loc loc = {.file = dir};
+    struct stat st;
+    if (stat(dir, &st) != 0) {
+        if (mkdir(dir, 0777) != 0) {
+            diag_error(d, &loc, "cannot create directory: %s", strerror(errno));
+            return -1;
+        }
+    } else if (!S_ISDIR(st.st_mode)) {
+        diag_error(d, &loc, "exists and is not a directory");
+        return -1;
+    }
+    for (int i = 0; i < p->nfiles; i++) {
+        const CgFile *f = &p->files[i];
+        size_t n = strlen(dir) + strlen(f->name) + 16;
+        char *path = xcalloc(n, 1), *tmp = xcalloc(n + 8, 1);
+        snprintf(path, n, "%s/%s", dir, f->name);
+        snprintf(tmp, n + 8, "%s/.%s.XXXXXX", dir, f->name);
+        int fd = mkstemp(tmp);
+        bool ok = fd >= 0;
+        if (ok) {
+            size_t done = 0;
+            while (ok && done < f->len) {
+                ssize_t w = write(fd, f->data + done, f->len - done);
+                if (w < 0 && errno == EINTR)
+                    continue;
+                ok = w > 0;
+                if (ok)
+                    done += (size_t)w;
+            }
+            ok = fchmod(fd, 0644) == 0 && ok;
+            ok = close(fd) == 0 && ok;
+            if (ok)
+                ok = rename(tmp, path) == 0;
+            if (!ok)
+                unlink(tmp);
+        }
+        if (!ok)
+            diag_error(d, &(Loc){.file = path}, "cannot write: %s", strerror(errno));
+        free(path);
+        free(tmp);
+        if (!ok)
+            return -1;
+    }
+    return 0;
+}

@@ -1,0 +1,16 @@
+# Embeds the fixed files of generated projects as C arrays (cmake -P):
+#   -DOUT=cg_support.c -DDIR=backend/support  ->  const unsigned char cg_support_<name>[]; _len
+set(text "/* generated from backend/support by embed.cmake; do not edit */\n#include <stddef.h>\n")
+foreach(f ${DIR}/tgc_kernel.h ${DIR}/tgc_support.h ${DIR}/tgc_support.c)
+  get_filename_component(name ${f} NAME)
+  string(MAKE_C_IDENTIFIER ${name} id)
+  file(READ ${f} hex HEX)
+  string(LENGTH "${hex}" n)
+  math(EXPR n "${n} / 2")
+  string(REGEX REPLACE "([0-9a-f][0-9a-f])" "0x\\1," bytes "${hex}")
+  string(REGEX REPLACE "(0x..,0x..,0x..,0x..,0x..,0x..,0x..,0x..,0x..,0x..,0x..,0x..,)" "\\1\n" bytes "${bytes}")
+  string(APPEND text "const unsigned char cg_support_${id}[] = {\n${bytes}0};\n")
+  string(APPEND text "const size_t cg_support_${id}_len = ${n};\n")
+endforeach()
+file(WRITE ${OUT}.tmp "${text}")
+file(RENAME ${OUT}.tmp ${OUT})

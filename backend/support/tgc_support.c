@@ -1,0 +1,302 @@
+/*
+ * tgc_support.c - the operations of DESIGN.md section 3 on MPIRIO, the built-in kernel,
+ * checksums and the report (written by tgc; the same in every project).
+ *
+ * Costs (they must add up to the compiler's evaluator, passes/evaluate.c):
+ *   COMPUTE t   wait for the transfers still reading t's outputs (zero copy), the kernel,
+ *               MPIRIO_Compute(cycles)
+ *   SEND m      aggregated: wait for the previous transfer of the pack buffer, pack,
+ *               MPIRIO_Compute(copy); then MPIRIO_Isend (send_overhead); skipped in the
+ *               last `delay` iterations
+ *   RECV m      blocking: MPIRIO_Recv (posted when reached, recv_overhead); pipelined:
+ *               MPIRIO_Wait (wait_overhead), then the post of the next transfer
+ *               (post_overhead) except in the last iteration; aggregated: unpack,
+ *               MPIRIO_Compute(copy); skipped in the first `delay` iterations
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tgc_graph.h"
+
+typedef struct TgcSum {
+    uint64_t last, all;
+} TgcSum;
+
+static TgcSum sums[TGC_NEDGES + 1];
+static long long compute_cycles[TGC_NDSPS];
+static long long end_time[TGC_NDSPS];
+static char *output_path[TGC_NTASKS + 1];
+static const unsigned char zeros[TGC_MAX_BYTES];
+
+#define FNV_OFFSET UINT64_C(14695981039346656037)
+#define FNV_PRIME UINT64_C(1099511628211)
+
+static uint64_t
+fnv(uint64_t h, const void *data, size_t n)
+{
+    const unsigned char *p = data;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ p[i]) * FNV_PRIME;
+    return h;
+}
+
+static uint64_t
+fnv_u64(uint64_t h, uint64_t v)
+{
+    unsigned char b[8];
+    for (int i = 0; i < 8; i++)
+        b[i] = (unsigned char)(v >> (8 * i));
+    return fnv(h, b, sizeof b);
+}
+
+/* A failed MPIRIO call is fatal: the report would be meaningless. */
+static void
+check(int rc, const char *what, int msg)
+{
+    if (rc == MPIRIO_SUCCESS)
+        return;
+    if (msg >= 0)
+        fprintf(stderr, "tgc: %s of message m%d failed: %s\n", what, msg,
+                MPIRIO_Error_string(rc));
+    else
+        fprintf(stderr, "tgc: %s failed: %s\n", what, MPIRIO_Error_string(rc));
+    exit(3);
+}
+
+static unsigned char *
+slot(const TgcBuf *b, int64_t x)
+{
+    return b->base + (size_t)(x % b->nslots) * b->bytes;
+}
+
+static const void *
+read_ptr(const TgcBuf *b, int64_t it)
+{
+    return it >= b->delay ? slot(b, it - b->delay) : (const void *)zeros;
+}
+
+void
+tgc_wait_send(TgcMsg *m)
+{
+    if (m->req != MPIRIO_REQUEST_NULL) {
+        check(MPIRIO_Wait(&m->req, MPIRIO_STATUS_IGNORE), "wait", m->id);
+        m->req = MPIRIO_REQUEST_NULL;
+    }
+}
+
+void
+tgc_compute(const TgcTask *t, int64_t it)
+{
+    for (int z = 0; z < t->nzc; z++)
+        tgc_wait_send(t->zc[z]); /* the DMA may still read the output of it - 1 */
+    for (int j = 0; j < t->nin; j++) {
+        t->in_ptr[j] = read_ptr(t->in[j], it);
+        t->in_bytes[j] = t->in[j]->bytes;
+    }
+    for (int j = 0; j < t->nout; j++) {
+        t->out_ptr[j] = slot(t->out[j], it);
+        t->out_bytes[j] = t->out[j]->bytes;
+    }
+    tgc_io io = {t->nin, t->nout, t->in_ptr, t->in_bytes, t->out_ptr, t->out_bytes, it,
+                 output_path[t->task]};
+    tgc_tasks[t->task].kernel(&io);
+    for (int j = 0; j < t->nin; j++) {
+        TgcSum *s = &sums[t->in_edges[j]];
+        uint64_t h = fnv(FNV_OFFSET, t->in_ptr[j], t->in_bytes[j]);
+        if (it == TGC_ITERATIONS - 1)
+            s->last = h;
+        s->all = fnv_u64(s->all ? s->all : FNV_OFFSET, h);
+    }
+    check(MPIRIO_Compute(t->cycles), "compute", -1);
+    compute_cycles[t->dsp] += t->cycles;
+}
+
+void
+tgc_send(TgcMsg *m, int64_t it)
+{
+    if (it >= TGC_ITERATIONS - m->delay)
+        return; /* received after the last iteration: never sent */
+    const void *data;
+    if (m->nparts == 1) {
+        tgc_wait_send(m); /* done already: the producer waited */
+        data = slot(m->parts[0], it);
+    } else {
+        tgc_wait_send(m); /* the pack buffer holds the previous transfer until it is out */
+        size_t off = 0;
+        for (int p = 0; p < m->nparts; p++) {
+            memcpy(m->pack + off, slot(m->parts[p], it), m->parts[p]->bytes);
+            off += m->parts[p]->bytes;
+        }
+        check(MPIRIO_Compute(m->copy_cycles), "pack", m->id);
+        data = m->pack;
+    }
+    check(MPIRIO_Isend(data, m->bytes, MPIRIO_BYTE, m->peer, m->id, MPIRIO_COMM_WORLD,
+                       &m->req),
+          "send", m->id);
+}
+
+/* Posts transfer x into its buffer (pipelined receives). */
+static void
+post(TgcMsg *m, int64_t x)
+{
+    void *dst = m->nparts == 1 ? (void *)slot(m->parts[0], x)
+                               : (void *)(m->pack + (size_t)(x & 1) * (size_t)m->bytes);
+    check(MPIRIO_Irecv(dst, m->bytes, MPIRIO_BYTE, m->peer, m->id, MPIRIO_COMM_WORLD,
+                       &m->req),
+          "post", m->id);
+}
+
+void
+tgc_post_first(TgcMsg *m)
+{
+    if (m->delay < TGC_ITERATIONS)
+        post(m, 0);
+}
+
+void
+tgc_recv(TgcMsg *m, int64_t it)
+{
+    if (it < m->delay)
+        return; /* the consumer reads zeros */
+    int64_t x = it - m->delay;
+    MPIRIO_Status st;
+    const unsigned char *packed = m->pack;
+    if (!m->pipelined) {
+        void *dst = m->nparts == 1 ? (void *)slot(m->parts[0], x) : (void *)m->pack;
+        check(MPIRIO_Recv(dst, m->bytes, MPIRIO_BYTE, m->peer, m->id, MPIRIO_COMM_WORLD,
+                          &st),
+              "receive", m->id);
+    } else {
+        check(MPIRIO_Wait(&m->req, &st), "wait", m->id);
+        m->req = MPIRIO_REQUEST_NULL;
+        packed = m->pack ? m->pack + (size_t)(x & 1) * (size_t)m->bytes : NULL;
+    }
+    if (st.count != m->bytes)
+        check(MPIRIO_ERR_TRUNCATE, "receive", m->id);
+    if (m->nparts > 1) {
+        size_t off = 0;
+        for (int p = 0; p < m->nparts; p++) {
+            memcpy(slot(m->parts[p], x), packed + off, m->parts[p]->bytes);
+            off += m->parts[p]->bytes;
+        }
+        check(MPIRIO_Compute(m->copy_cycles), "unpack", m->id);
+    }
+    if (m->pipelined && it + 1 < TGC_ITERATIONS)
+        post(m, x + 1); /* into the other buffer */
+}
+
+void
+tgc_dsp_end(int dsp)
+{
+    end_time[dsp] = MPIRIO_time();
+}
+
+void
+tgc_synthetic(const tgc_io *io, uint64_t seed)
+{
+    uint64_t h = fnv_u64(fnv_u64(FNV_OFFSET, seed), (uint64_t)io->iteration);
+    for (int j = 0; j < io->nin; j++)
+        h = fnv(fnv_u64(h, io->in_bytes[j]), io->in[j], io->in_bytes[j]);
+    for (int k = 0; k < io->nout; k++) {
+        unsigned char *o = io->out[k];
+        uint64_t x = h + UINT64_C(0x9e3779b97f4a7c15) * (uint64_t)(k + 1);
+        for (size_t i = 0; i < io->out_bytes[k]; i++) {
+            if (i % 8 == 0) { /* splitmix64 */
+                x += UINT64_C(0x9e3779b97f4a7c15);
+                uint64_t z = x;
+                z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
+                z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
+                h = z ^ (z >> 31);
+            }
+            o[i] = (unsigned char)(h >> (8 * (i % 8)));
+        }
+    }
+}
+
+static int
+usage(const char *program)
+{
+    fprintf(stderr,
+            "usage: %s [--no-contention] [--platform FILE] [--output-dir DIR] [--summary] "
+            "[--quiet]\n",
+            program);
+    return 2;
+}
+
+int
+tgc_parse_args(TgcArgs *a, int argc, char **argv, const char *program)
+{
+#ifdef TGC_PLATFORM_FILE
+    a->platform = TGC_PLATFORM_FILE;
+#else
+    a->platform = "platform.json";
+#endif
+    a->output_dir = ".";
+    a->flags = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *s = argv[i];
+        if (strcmp(s, "--no-contention") == 0)
+            a->flags |= MPIRIO_RUN_NO_CONTENTION;
+        else if (strcmp(s, "--summary") == 0)
+            a->flags |= MPIRIO_RUN_SUMMARY;
+        else if (strcmp(s, "--quiet") == 0)
+            a->flags |= MPIRIO_RUN_QUIET;
+        else if (strcmp(s, "--platform") == 0 && i + 1 < argc)
+            a->platform = argv[++i];
+        else if (strcmp(s, "--output-dir") == 0 && i + 1 < argc)
+            a->output_dir = argv[++i];
+        else
+            return usage(program);
+    }
+    for (int t = 0; t < TGC_NTASKS; t++) {
+        const char *o = tgc_tasks[t].output;
+        if (!o)
+            continue;
+        size_t n = strlen(a->output_dir) + strlen(o) + 2;
+        output_path[t] = malloc(n);
+        if (!output_path[t])
+            return 2;
+        snprintf(output_path[t], n, "%s/%s", a->output_dir, o);
+    }
+    return 0;
+}
+
+int
+tgc_report(int run_rc, const char *program, int ndsps, long long predicted_cycles,
+           long long predicted_packets)
+{
+    MPIRIO_Stats st;
+    MPIRIO_Run_stats(&st);
+    printf("tgc: %s program of graph %s: %d DSP%s, %lld iterations\n", program,
+           TGC_GRAPH_LABEL, ndsps, ndsps == 1 ? "" : "s", (long long)TGC_ITERATIONS);
+    if (run_rc == 2) {
+        printf("deadlock\n%s\n", st.report);
+        return 3;
+    }
+    if (run_rc != 0) {
+        printf("error: the platform could not be set up\n");
+        return 3;
+    }
+    uint64_t total = FNV_OFFSET;
+    for (int e = 0; e < TGC_NEDGES; e++) {
+        printf("checksum e%d %s %lld bytes delay %d: last %016llx all %016llx\n", e,
+               tgc_edges[e].label, tgc_edges[e].bytes, tgc_edges[e].delay,
+               (unsigned long long)sums[e].last, (unsigned long long)sums[e].all);
+        total = fnv_u64(fnv_u64(total, sums[e].last), sums[e].all);
+    }
+    printf("checksum total %016llx\n", (unsigned long long)total);
+    printf("cycles %lld\n", st.cycles);
+    if (predicted_cycles >= 0)
+        printf("predicted %lld\n", predicted_cycles);
+    printf("packets %lld\n", st.traffic.packets);
+    if (predicted_packets >= 0)
+        printf("predicted_packets %lld\n", predicted_packets);
+    for (int d = 0; d < ndsps; d++)
+        printf("dsp %d compute %lld end %lld utilisation %.4f\n", d, compute_cycles[d],
+               end_time[d], st.cycles > 0 ? (double)compute_cycles[d] / (double)st.cycles : 0.0);
+    if (predicted_cycles >= 0)
+        printf("simulated %lld cycles, predicted %lld: %s\n", st.cycles, predicted_cycles,
+               st.cycles == predicted_cycles ? "equal" : "different");
+    return 0;
+}

@@ -1,0 +1,163 @@
+/*
+ * tools/cmd_compile.c - `tgc compile GRAPH [-O METHOD] [--platform P] [--dsps N]
+ * [--from schedule.json] -o DIR`: the generated C project of a graph (docs/cli.md,
+ * docs/kernels.md), and the compilation that `tgc run` shares with it (compile.h).
+ *
+ * The pipeline: fe_load_graph -> pass_schedule (HEFT + local search, messages inserted) ->
+ * pass_optimize (-O) -> pass_verify -> eval_run (the prediction) -> cg_emit_c ->
+ * cg_project_write.  Nothing is written unless every step succeeded.
+ */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "compile.h"
+
+static const CliOption own[] = {TGC_COMPILE_OPTIONS, {NULL, NULL, NULL}};
+
+static const CliSpec spec = {
+    "compile",
+    "GRAPH",
+    "Compile a task graph into a C project in DIR: one C file per DSP against MPIRIO,\n"
+    "main.c, a sequential reference program, the kernels, a CMakeLists.txt and a README\n"
+    "(docs/kernels.md).  With --from, the schedule of a tgc-schedule/1 file is compiled as\n"
+    "written.\n",
+    CLI_OUTPUT | CLI_PLATFORM | CLI_ITERATIONS | CLI_LIMITS | CLI_JSON,
+    own,
+    0,
+    1,
+};
+
+void
+tgc_compiled_free(Compiled *x)
+{
+    cg_project_free(&x->project);
+    if (x->s)
+        ir_sched_free(x->s);
+    if (x->g)
+        ir_graph_free(x->g);
+    if (x->arena)
+        arena_free(x->arena);
+    memset(x, 0, sizeof *x);
+}
+
+int
+tgc_compile(Cli *c, const CliSpec *sp, Compiled *out)
+{
+    memset(out, 0, sizeof *out);
+    const char *method = c->val[0], *from = c->val[1], *seed = c->val[2];
+    Options opt = c->opt;
+    opt.method = OPT_BFCO;
+    opt.seed = 1;
+    opt.threads = 1;
+    if (method && opt_method_parse(method, &opt.method) != 0)
+        return cli_usage(sp, "unknown -O method \"%s\" (none, ma, cp, bfco, es)", method);
+    if (seed) {
+        int64_t v;
+        if (!cli_int_value(sp, "--seed", seed, 0, INT64_MAX, &v))
+            return TGC_EXIT_USAGE;
+        opt.seed = (uint64_t)v;
+    }
+    if (from && c->nargs > 0)
+        return cli_usage(sp, "give either GRAPH or --from FILE, not both");
+    if (!from && c->nargs != 1)
+        return cli_usage(sp, "expected one GRAPH (or --from FILE)");
+    if (from && method)
+        return cli_usage(sp, "-O does not apply to --from: the schedule is compiled as written");
+    out->method = opt.method;
+    out->from_file = from != NULL;
+    Diag *d = diag_new();
+    int rc = -1;
+    if (from) {
+        out->s = fe_load_schedule(from, &opt, &out->g, d);
+        if (out->s && ir_sched_verify(out->s, d) == 0) {
+            Unit u = {out->g, out->g->platform, out->s, &opt};
+            rc = pass_verify(&u, d);
+        }
+    } else {
+        out->g = fe_load_graph(c->args[0], &opt, d);
+        if (out->g) {
+            Unit u = {out->g, out->g->platform, NULL, &opt};
+            if (u.p->model != MODEL_BWDSP) {
+                Loc loc = {.file = out->g->file};
+                diag_error(d, &loc,
+                           "platform \"%s\" uses the abstract model, which the simulated "
+                           "runtime does not implement (use a bwdsp platform, e.g. "
+                           "--platform bwdsp-1board)",
+                           u.p->name ? u.p->name : "inline");
+            } else if (pass_schedule(&u, d) == 0 && pass_optimize(&u, d) == 0 &&
+                       pass_verify(&u, d) == 0) {
+                rc = 0;
+            }
+            out->s = u.s;
+        }
+    }
+    if (rc == 0) {
+        out->arena = arena_new();
+        rc = eval_run(out->s, &(EvalOpts){1, 0}, &out->r, out->arena);
+        if (rc != 0)
+            eval_report_deadlock(out->s, &out->r, d);
+    }
+    if (rc == 0)
+        rc = cg_emit_c(out->s, &out->r, &out->project, d);
+    int status = cli_report(d);
+    diag_free(d);
+    if (rc != 0 && status == 0)
+        status = TGC_EXIT_INPUT;
+    return rc == 0 ? TGC_EXIT_OK : status;
+}
+
+int
+cmd_compile(int argc, char **argv)
+{
+    Cli c;
+    int status;
+    if (!cli_parse(&c, &spec, argc, argv, &status))
+        return status;
+    if (!c.output || strcmp(c.output, "-") == 0) {
+        cli_free(&c);
+        return cli_usage(&spec, "-o DIR is required (the project is a directory)");
+    }
+    Compiled x;
+    status = tgc_compile(&c, &spec, &x);
+    if (status == TGC_EXIT_OK) {
+        Diag *d = diag_new();
+        if (cg_project_write(&x.project, c.output, d) != 0)
+            status = TGC_EXIT_INPUT;
+        cli_report(d);
+        diag_free(d);
+    }
+    if (status == TGC_EXIT_OK) {
+        int merged = 0, piped = 0;
+        for (int m = 0; m < x.s->nmsgs; m++) {
+            merged += x.s->msgs[m].nedges > 1;
+            piped += x.s->msgs[m].pipelined;
+        }
+        const char *mname = x.from_file ? "from-file" : opt_method_name(x.method);
+        if (c.json) {
+            json_t *o = json_object();
+            json_object_set_new(o, "dir", json_string(c.output));
+            json_object_set_new(o, "graph", json_string(x.g->name ? x.g->name : ""));
+            json_object_set_new(o, "method", json_string(mname));
+            json_object_set_new(o, "dsps", json_integer(x.s->ndsps));
+            json_object_set_new(o, "messages", json_integer(x.s->nmsgs));
+            json_object_set_new(o, "aggregated", json_integer(merged));
+            json_object_set_new(o, "pipelined", json_integer(piped));
+            json_object_set_new(o, "predicted_cycles", json_integer(x.r.length));
+            json_t *files = json_array();
+            for (int i = 0; i < x.project.nfiles; i++)
+                json_array_append_new(files, json_string(x.project.files[i].name));
+            json_object_set_new(o, "files", files);
+            status = cli_print_json(o);
+            json_decref(o);
+        } else {
+            printf("%s: %d files for %d DSPs (-O %s: %d messages, %d aggregated, %d "
+                   "pipelined); predicted length %" PRId64 " cycles\n",
+                   c.output, x.project.nfiles, x.s->ndsps, mname, x.s->nmsgs, merged, piped,
+                   x.r.length);
+        }
+    }
+    tgc_compiled_free(&x);
+    cli_free(&c);
+    return status;
+}

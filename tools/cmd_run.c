@@ -1,0 +1,611 @@
+/*
+ * tools/cmd_run.c - `tgc run GRAPH [compile options] [--keep DIR] [--trace FILE.json]
+ * [--no-contention] [--json]`: compiles the graph (cmd_compile.c), builds the parallel and
+ * the sequential programs with direct compiler calls against the in-tree (or installed)
+ * libmpirio, runs both, and compares their checksums and output files (docs/cli.md).
+ *
+ * Exit status: 0 when the checksums and the output files of the two programs are equal, 1
+ * when they differ, a program deadlocks or fails, or the input is bad; 2 for bad usage.
+ * The simulated and the predicted cycles are reported, not judged: the test suite asserts
+ * their equality with --no-contention.
+ *
+ * Speed: both programs are compiled at once and run at once (two children each time); the
+ * compiler is $TGC_CC (default cc) with $TGC_CFLAGS (default -std=c11 -O1 -Wall -Wextra).
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <spawn.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "compile.h"
+
+extern char **environ;
+
+#ifndef TGC_MPIRIO_BUILD_INCDIR
+#define TGC_MPIRIO_BUILD_INCDIR ""
+#endif
+#ifndef TGC_MPIRIO_BUILD_LIB
+#define TGC_MPIRIO_BUILD_LIB ""
+#endif
+#ifndef TGC_MPIRIO_INSTALL_INCDIR
+#define TGC_MPIRIO_INSTALL_INCDIR "/usr/local/include"
+#endif
+#ifndef TGC_MPIRIO_INSTALL_LIBDIR
+#define TGC_MPIRIO_INSTALL_LIBDIR "/usr/local/lib"
+#endif
+
+enum { O_KEEP = 3, O_TRACE, O_NO_CONTENTION };
+
+static const CliOption own[] = {
+    TGC_COMPILE_OPTIONS,
+    {"keep", "DIR", "build in DIR and keep the project, the programs and their outputs"},
+    {"trace", "FILE", "write the parallel run's Chrome trace-event JSON to FILE"},
+    {"no-contention", NULL, "links without contention: simulated = predicted cycles"},
+    {NULL, NULL, NULL},
+};
+
+static const CliSpec spec = {
+    "run",
+    "GRAPH",
+    "Compile a task graph, build the parallel program and its sequential reference, run\n"
+    "both on the simulated platform and compare them: checksums of every edge (exit status\n"
+    "1 if they differ), output files, simulated against predicted cycles, packets and the\n"
+    "utilisation of every DSP.\n",
+    CLI_PLATFORM | CLI_ITERATIONS | CLI_LIMITS | CLI_JSON,
+    own,
+    0,
+    1,
+};
+
+/* ---- files and processes --------------------------------------------------------------- */
+
+static char *
+path_join(const char *a, const char *b)
+{
+    size_t n = strlen(a) + strlen(b) + 2;
+    char *s = malloc(n);
+    if (!s)
+        ice("out of memory");
+    snprintf(s, n, "%s/%s", a, b);
+    return s;
+}
+
+static char *
+slurp(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    size_t cap = 4096, n = 0, r;
+    char *s = malloc(cap);
+    if (!s)
+        ice("out of memory");
+    while ((r = fread(s + n, 1, cap - n - 1, f)) > 0) {
+        n += r;
+        if (cap - n - 1 == 0) {
+            cap *= 2;
+            s = realloc(s, cap);
+            if (!s)
+                ice("out of memory");
+        }
+    }
+    fclose(f);
+    s[n] = 0;
+    if (len)
+        *len = n;
+    return s;
+}
+
+/* Removes path and everything below it (our own temporary directory only). */
+static void
+remove_tree(const char *path)
+{
+    struct stat st;
+    if (lstat(path, &st) != 0)
+        return;
+    if (S_ISDIR(st.st_mode)) {
+        DIR *dir = opendir(path);
+        if (dir) {
+            struct dirent *e;
+            while ((e = readdir(dir)) != NULL) {
+                if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+                    continue;
+                char *p = path_join(path, e->d_name);
+                remove_tree(p);
+                free(p);
+            }
+            closedir(dir);
+        }
+        rmdir(path);
+    } else {
+        unlink(path);
+    }
+}
+
+/* mkdir -p of the directory part of path below base */
+static void
+make_parents(const char *base, const char *rel)
+{
+    char *p = path_join(base, rel);
+    for (char *s = p + strlen(base) + 1; *s; s++)
+        if (*s == '/') {
+            *s = 0;
+            mkdir(p, 0777);
+            *s = '/';
+        }
+    free(p);
+}
+
+typedef struct Child {
+    pid_t pid;
+    bool started;
+} Child;
+
+/* Starts argv[0] (searched in PATH) with stdout and stderr to files; env NULL = ours. */
+static Child
+start(char *const *argv, const char *out, const char *err, char *const *env)
+{
+    Child c = {0};
+    posix_spawn_file_actions_t fa;
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+    posix_spawn_file_actions_addopen(&fa, 1, out, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    posix_spawn_file_actions_addopen(&fa, 2, err, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    c.started = posix_spawnp(&c.pid, argv[0], &fa, NULL, argv, env ? env : environ) == 0;
+    posix_spawn_file_actions_destroy(&fa);
+    return c;
+}
+
+/* Exit status of the child, or -1 when it did not start or died of a signal. */
+static int
+finish(Child c)
+{
+    if (!c.started)
+        return -1;
+    int st;
+    while (waitpid(c.pid, &st, 0) < 0)
+        if (errno != EINTR)
+            return -1;
+    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+/* A growing argv. */
+typedef struct Argv {
+    char **v;
+    int n, cap;
+} Argv;
+
+static void
+argv_push(Argv *a, const char *s)
+{
+    if (a->n + 2 > a->cap) {
+        a->cap = a->cap ? 2 * a->cap : 32;
+        a->v = realloc(a->v, (size_t)a->cap * sizeof *a->v);
+        if (!a->v)
+            ice("out of memory");
+    }
+    a->v[a->n] = strdup(s ? s : "");
+    if (!a->v[a->n])
+        ice("out of memory");
+    a->v[++a->n] = NULL;
+}
+
+static void
+argv_words(Argv *a, const char *text) /* split on blanks */
+{
+    const char *s = text;
+    while (*s) {
+        while (*s == ' ' || *s == '\t')
+            s++;
+        const char *e = s;
+        while (*e && *e != ' ' && *e != '\t')
+            e++;
+        if (e > s) {
+            char *w = strndup(s, (size_t)(e - s));
+            if (!w)
+                ice("out of memory");
+            argv_push(a, w);
+            free(w);
+        }
+        s = e;
+    }
+}
+
+static void
+argv_free(Argv *a)
+{
+    for (int i = 0; i < a->n; i++)
+        free(a->v[i]);
+    free(a->v);
+    *a = (Argv){0};
+}
+
+/* The compiler command of one program: cc FLAGS -I DIR -I MPIRIO -o OUT SOURCES... LIBS */
+static void
+cc_command(Argv *a, const char *dir, const CgProject *p, bool parallel, const char *exe)
+{
+    const char *cc = getenv("TGC_CC"), *flags = getenv("TGC_CFLAGS");
+    argv_words(a, cc && *cc ? cc : "cc");
+    argv_words(a, flags && *flags ? flags : "-std=c11 -O1 -Wall -Wextra");
+    bool in_tree = *TGC_MPIRIO_BUILD_LIB && access(TGC_MPIRIO_BUILD_LIB, R_OK) == 0;
+    char *inc = malloc(strlen(dir) + 3);
+    if (!inc)
+        ice("out of memory");
+    sprintf(inc, "-I%s", dir);
+    argv_push(a, inc);
+    free(inc);
+    argv_push(a, in_tree ? "-I" TGC_MPIRIO_BUILD_INCDIR : "-I" TGC_MPIRIO_INSTALL_INCDIR);
+    argv_push(a, "-o");
+    argv_push(a, exe);
+    for (int i = 0; i < p->nfiles; i++) {
+        const char *n = p->files[i].name;
+        size_t l = strlen(n);
+        if (l < 3 || strcmp(n + l - 2, ".c") != 0)
+            continue;
+        bool is_main = strcmp(n, "main.c") == 0, is_seq = strcmp(n, "seq.c") == 0;
+        bool is_dsp = strncmp(n, "dsp", 3) == 0 && n[3] >= '0' && n[3] <= '9';
+        if ((parallel && is_seq) || (!parallel && (is_main || is_dsp)))
+            continue;
+        char *f = path_join(dir, n);
+        argv_push(a, f);
+        free(f);
+    }
+    if (in_tree) {
+        argv_push(a, TGC_MPIRIO_BUILD_LIB);
+    } else {
+        argv_push(a, "-L" TGC_MPIRIO_INSTALL_LIBDIR);
+        argv_push(a, "-Wl,-rpath," TGC_MPIRIO_INSTALL_LIBDIR);
+        argv_push(a, "-lmpirio");
+    }
+    argv_push(a, "-ljansson");
+    argv_push(a, "-lpthread");
+    argv_push(a, "-lm");
+}
+
+/* ---- the programs' reports -------------------------------------------------------------- */
+
+typedef struct DspLine {
+    long long compute, end;
+    double util;
+} DspLine;
+
+typedef struct Report {
+    char *text;     /* the whole standard output */
+    char *checksums; /* the "checksum " lines, in order */
+    long long cycles, predicted, packets, predicted_packets;
+    bool deadlock, ok;
+    DspLine *dsp;
+    int ndsp;
+    int nedges;
+} Report;
+
+static void
+parse_report(Report *r, char *text, int ndsps)
+{
+    memset(r, 0, sizeof *r);
+    r->text = text;
+    r->cycles = r->predicted = r->packets = r->predicted_packets = -1;
+    r->dsp = calloc((size_t)ndsps + 1, sizeof *r->dsp);
+    if (!r->dsp)
+        ice("out of memory");
+    r->ndsp = ndsps;
+    size_t n = strlen(text);
+    r->checksums = calloc(n + 1, 1);
+    if (!r->checksums)
+        ice("out of memory");
+    size_t k = 0;
+    for (char *line = text; line && *line;) {
+        char *nl = strchr(line, '\n');
+        size_t len = nl ? (size_t)(nl - line) : strlen(line);
+        long long a, b;
+        int dsp;
+        double u;
+        if (strncmp(line, "checksum ", 9) == 0) {
+            memcpy(r->checksums + k, line, len);
+            k += len;
+            r->checksums[k++] = '\n';
+            r->nedges += strncmp(line, "checksum total", 14) != 0;
+        } else if (sscanf(line, "cycles %lld", &a) == 1) {
+            r->cycles = a;
+        } else if (sscanf(line, "predicted_packets %lld", &a) == 1) {
+            r->predicted_packets = a;
+        } else if (sscanf(line, "predicted %lld", &a) == 1) {
+            r->predicted = a;
+        } else if (sscanf(line, "packets %lld", &a) == 1) {
+            r->packets = a;
+        } else if (sscanf(line, "dsp %d compute %lld end %lld utilisation %lf", &dsp, &a, &b,
+                          &u) == 4 &&
+                   dsp >= 0 && dsp < ndsps) {
+            r->dsp[dsp] = (DspLine){a, b, u};
+        } else if (strncmp(line, "deadlock", 8) == 0) {
+            r->deadlock = true;
+        }
+        line = nl ? nl + 1 : NULL;
+    }
+    r->ok = r->cycles >= 0 && !r->deadlock;
+}
+
+static void
+free_report(Report *r)
+{
+    free(r->text);
+    free(r->checksums);
+    free(r->dsp);
+}
+
+/* Byte comparison of the output files the tasks write. */
+static bool
+outputs_equal(const Graph *g, const char *pa, const char *pb, int *nfiles)
+{
+    bool eq = true;
+    *nfiles = 0;
+    for (int t = 0; t < g->ntasks; t++) {
+        const char *o = g->tasks[t].output;
+        if (!o)
+            continue;
+        (*nfiles)++;
+        char *fa = path_join(pa, o), *fb = path_join(pb, o);
+        size_t la = 0, lb = 0;
+        char *a = slurp(fa, &la), *b = slurp(fb, &lb);
+        if ((a == NULL) != (b == NULL) || (a && (la != lb || memcmp(a, b, la) != 0)))
+            eq = false;
+        free(a);
+        free(b);
+        free(fa);
+        free(fb);
+    }
+    return eq;
+}
+
+static void
+print_file_to_stderr(const char *path, const char *what)
+{
+    char *s = slurp(path, NULL);
+    if (s && *s)
+        fprintf(stderr, "tgc: %s:\n%s", what, s);
+    free(s);
+}
+
+/* ---- the command ------------------------------------------------------------------------ */
+
+int
+cmd_run(int argc, char **argv)
+{
+    Cli c;
+    int status;
+    if (!cli_parse(&c, &spec, argc, argv, &status))
+        return status;
+    const char *keep = c.val[O_KEEP], *trace = c.val[O_TRACE];
+    bool no_contention = c.val[O_NO_CONTENTION] != NULL;
+    Compiled x;
+    status = tgc_compile(&c, &spec, &x);
+    if (status != TGC_EXIT_OK) {
+        tgc_compiled_free(&x);
+        cli_free(&c);
+        return status;
+    }
+    /* the project directory */
+    char *dir;
+    if (keep) {
+        dir = strdup(keep);
+    } else {
+        const char *tmp = getenv("TMPDIR");
+        dir = path_join(tmp && *tmp ? tmp : "/tmp", "tgc-run-XXXXXX");
+        if (!mkdtemp(dir)) {
+            fprintf(stderr, "tgc: error: cannot create a temporary directory in \"%s\": %s\n",
+                    tmp && *tmp ? tmp : "/tmp", strerror(errno));
+            free(dir);
+            tgc_compiled_free(&x);
+            cli_free(&c);
+            return TGC_EXIT_INPUT;
+        }
+    }
+    if (!dir)
+        ice("out of memory");
+    Diag *d = diag_new();
+    status = cg_project_write(&x.project, dir, d) == 0 ? TGC_EXIT_OK : TGC_EXIT_INPUT;
+    cli_report(d);
+    diag_free(d);
+    char *exe_p = path_join(dir, "parallel"), *exe_s = path_join(dir, "sequential");
+    char *log_p = path_join(dir, "build-parallel.log"),
+         *log_s = path_join(dir, "build-sequential.log");
+    char *out_p = path_join(dir, "parallel.out"), *out_s = path_join(dir, "sequential.out");
+    char *err_p = path_join(dir, "parallel.err"), *err_s = path_join(dir, "sequential.err");
+    char *odir_p = path_join(dir, "out-parallel"), *odir_s = path_join(dir, "out-sequential");
+    char *plat = path_join(dir, "platform.json");
+    Report rp = {0}, rs = {0};
+    bool ran = false;
+    if (status == TGC_EXIT_OK) { /* build both at once */
+        Argv ap = {0}, as = {0};
+        cc_command(&ap, dir, &x.project, true, exe_p);
+        cc_command(&as, dir, &x.project, false, exe_s);
+        Child cp = start(ap.v, log_p, log_p, NULL), cs = start(as.v, log_s, log_s, NULL);
+        int bp = finish(cp), bs = finish(cs);
+        if (bp != 0 || bs != 0) {
+            fprintf(stderr, "tgc: error: building the generated programs failed (%s)\n",
+                    !cp.started || !cs.started ? "cannot start the compiler; set TGC_CC"
+                                               : "compiler output follows");
+            print_file_to_stderr(bp != 0 ? log_p : log_s, bp != 0 ? "parallel" : "sequential");
+            status = TGC_EXIT_INPUT;
+        }
+        argv_free(&ap);
+        argv_free(&as);
+    }
+    if (status == TGC_EXIT_OK) { /* run both at once */
+        mkdir(odir_p, 0777);
+        mkdir(odir_s, 0777);
+        for (int t = 0; t < x.g->ntasks; t++)
+            if (x.g->tasks[t].output) {
+                make_parents(odir_p, x.g->tasks[t].output);
+                make_parents(odir_s, x.g->tasks[t].output);
+            }
+        Argv ap = {0}, as = {0}, env = {0}, env_s = {0};
+        argv_push(&ap, exe_p);
+        argv_push(&as, exe_s);
+        const char *common[] = {"--platform", plat, "--quiet", NULL};
+        for (int i = 0; common[i]; i++) {
+            argv_push(&ap, common[i]);
+            argv_push(&as, common[i]);
+        }
+        argv_push(&ap, "--output-dir");
+        argv_push(&ap, odir_p);
+        argv_push(&as, "--output-dir");
+        argv_push(&as, odir_s);
+        if (no_contention) {
+            argv_push(&ap, "--no-contention");
+            argv_push(&as, "--no-contention");
+        }
+        for (char **e = environ; *e; e++)
+            if (strncmp(*e, "MPIRIO_TRACE=", 13) != 0 &&
+                strncmp(*e, "MPIRIO_NO_CONTENTION=", 21) != 0) {
+                argv_push(&env, *e);
+                argv_push(&env_s, *e);
+            }
+        if (trace) {
+            char *t = malloc(strlen(trace) + 16);
+            if (!t)
+                ice("out of memory");
+            sprintf(t, "MPIRIO_TRACE=%s", trace);
+            argv_push(&env, t);
+            free(t);
+        }
+        Child cp = start(ap.v, out_p, err_p, env.v), cs = start(as.v, out_s, err_s, env_s.v);
+        int sp = finish(cp), ss = finish(cs);
+        ran = true;
+        char *tp = slurp(out_p, NULL), *ts = slurp(out_s, NULL);
+        parse_report(&rp, tp ? tp : strdup(""), x.s->ndsps);
+        parse_report(&rs, ts ? ts : strdup(""), 1);
+        if (sp != 0 || ss != 0 || !rp.ok || !rs.ok) {
+            if (rp.deadlock || rs.deadlock)
+                fprintf(stderr, "tgc: error: the %s program deadlocked\n",
+                        rp.deadlock ? "parallel" : "sequential");
+            else
+                fprintf(stderr, "tgc: error: the %s program failed (exit status %d)\n",
+                        sp != 0 || !rp.ok ? "parallel" : "sequential", sp != 0 ? sp : ss);
+            print_file_to_stderr(sp != 0 || !rp.ok ? err_p : err_s, "its messages");
+            if (rp.deadlock)
+                fprintf(stderr, "%s", rp.text);
+            status = TGC_EXIT_INPUT;
+        }
+        argv_free(&ap);
+        argv_free(&as);
+        argv_free(&env);
+        argv_free(&env_s);
+    }
+    if (ran && status == TGC_EXIT_OK) {
+        int nout = 0;
+        bool ceq = strcmp(rp.checksums, rs.checksums) == 0 && rp.nedges == x.g->nedges;
+        bool oeq = outputs_equal(x.g, odir_p, odir_s, &nout);
+        if (!ceq || !oeq)
+            status = TGC_EXIT_INPUT;
+        const char *mname = x.from_file ? "from-file" : opt_method_name(x.method);
+        int merged = 0, piped = 0;
+        for (int m = 0; m < x.s->nmsgs; m++) {
+            merged += x.s->msgs[m].nedges > 1;
+            piped += x.s->msgs[m].pipelined;
+        }
+        double speedup = rp.cycles > 0 ? (double)rs.cycles / (double)rp.cycles : 0;
+        if (c.json) {
+            json_t *o = json_object();
+            json_object_set_new(o, "graph", json_string(x.g->name ? x.g->name : ""));
+            json_object_set_new(o, "file", json_string(x.g->file ? x.g->file : ""));
+            json_object_set_new(o, "platform",
+                                json_string(x.s->p->name ? x.s->p->name : "inline"));
+            json_object_set_new(o, "dsps", json_integer(x.s->ndsps));
+            json_object_set_new(o, "tasks", json_integer(x.g->ntasks));
+            json_object_set_new(o, "edges", json_integer(x.g->nedges));
+            json_object_set_new(o, "iterations", json_integer(x.g->iterations));
+            json_object_set_new(o, "method", json_string(mname));
+            json_object_set_new(o, "contention", json_boolean(!no_contention));
+            json_object_set_new(o, "checksums_equal", json_boolean(ceq));
+            json_object_set_new(o, "outputs_equal", json_boolean(oeq));
+            json_object_set_new(o, "output_files", json_integer(nout));
+            json_object_set_new(o, "simulated_cycles", json_integer(rp.cycles));
+            json_object_set_new(o, "predicted_cycles", json_integer(x.r.length));
+            json_object_set_new(o, "cycles_equal", json_boolean(rp.cycles == x.r.length));
+            json_object_set_new(o, "sequential_cycles", json_integer(rs.cycles));
+            json_object_set_new(o, "speedup", json_real(speedup));
+            json_object_set_new(o, "packets", json_integer(rp.packets));
+            json_object_set_new(o, "predicted_packets", json_integer(rp.predicted_packets));
+            json_object_set_new(o, "messages", json_integer(x.s->nmsgs));
+            json_object_set_new(o, "aggregated", json_integer(merged));
+            json_object_set_new(o, "pipelined", json_integer(piped));
+            json_t *ds = json_array();
+            for (int k = 0; k < x.s->ndsps; k++) {
+                json_t *e = json_object();
+                json_object_set_new(e, "dsp", json_integer(k));
+                json_object_set_new(e, "compute", json_integer(rp.dsp[k].compute));
+                json_object_set_new(e, "end", json_integer(rp.dsp[k].end));
+                json_object_set_new(e, "utilisation", json_real(rp.dsp[k].util));
+                json_object_set_new(e, "predicted_busy", json_integer(x.r.busy[k]));
+                json_array_append_new(ds, e);
+            }
+            json_object_set_new(o, "per_dsp", ds);
+            json_object_set_new(o, "dir", keep ? json_string(dir) : json_null());
+            json_object_set_new(o, "trace", trace ? json_string(trace) : json_null());
+            int js = cli_print_json(o);
+            json_decref(o);
+            if (js != 0)
+                status = js;
+        } else {
+            printf("tgc run: graph \"%s\", %d DSPs of %s, %" PRId64 " iterations, -O %s (%d "
+                   "messages, %d aggregated, %d pipelined)\n",
+                   x.g->name ? x.g->name : "", x.s->ndsps, x.s->p->name ? x.s->p->name : "inline",
+                   x.g->iterations, mname, x.s->nmsgs, merged, piped);
+            printf("  checksums         %s (%d edges, parallel against sequential)\n",
+                   ceq ? "equal" : "DIFFERENT", rp.nedges);
+            if (nout)
+                printf("  output files      %s (%d)\n", oeq ? "equal" : "DIFFERENT", nout);
+            printf("  simulated cycles  %lld (%s)\n", rp.cycles,
+                   no_contention ? "no contention" : "with contention");
+            printf("  predicted cycles  %" PRId64 " (%s)\n", x.r.length,
+                   rp.cycles == x.r.length ? "equal"
+                   : no_contention        ? "DIFFERENT: evaluator and runtime disagree"
+                                          : "contention-free model");
+            printf("  sequential cycles %lld on one DSP (speed-up %.2f)\n", rs.cycles, speedup);
+            printf("  packets           %lld (predicted %lld)\n", rp.packets,
+                   rp.predicted_packets);
+            printf("  DSP   compute       end  utilisation\n");
+            for (int k = 0; k < x.s->ndsps; k++)
+                printf("  %3d %9lld %9lld  %6.1f%%\n", k, rp.dsp[k].compute, rp.dsp[k].end,
+                       100.0 * rp.dsp[k].util);
+            if (keep)
+                printf("  project, programs and outputs kept in %s\n", dir);
+            if (trace)
+                printf("  trace written to %s (open it in Perfetto)\n", trace);
+        }
+        if (!ceq)
+            fprintf(stderr, "tgc: error: the checksums of the parallel and the sequential "
+                            "programs differ (tgc run --keep DIR keeps both outputs)\n");
+        if (!oeq)
+            fprintf(stderr, "tgc: error: the output files of the parallel and the sequential "
+                            "programs differ\n");
+    }
+    if (ran) {
+        free_report(&rp);
+        free_report(&rs);
+    }
+    if (!keep)
+        remove_tree(dir);
+    free(dir);
+    free(exe_p);
+    free(exe_s);
+    free(log_p);
+    free(log_s);
+    free(out_p);
+    free(out_s);
+    free(err_p);
+    free(err_s);
+    free(odir_p);
+    free(odir_s);
+    free(plat);
+    tgc_compiled_free(&x);
+    cli_free(&c);
+    return status;
+}
