@@ -101,13 +101,11 @@ struct MPIRIO_Req {
     int kind;          /* 0 send, 1 receive */
     int blocking;      /* a blocking MPIRIO_Recv: recv_overhead instead of wait_overhead */
     int done;
-    Cycles done_at;
     Dsp *owner;
     /* receive */
     void *buf;
     size_t cap;
     int src, ctx, tag; /* src global or -1 */
-    Cycles posted_at;
     MPIRIO_Status st;
     Msg *msg;          /* matched message */
     Req *next;         /* in the posted queue */
@@ -128,7 +126,6 @@ struct Dsp {
     Coll *wait_coll;    /* the collective it is blocked on */
     const char *call;   /* the MPIRIO call it is in, for the deadlock report */
     char what[160];     /* what it waits for */
-    int sem_ok;
     void *thread_sem;   /* sem_t */
     void (*fn)(int, void *);
     void *arg;
@@ -160,13 +157,11 @@ typedef struct Kernel {
     Event *heap;
     size_t nheap, capheap;
     Dsp *ready, *ready_tail;
-    Dsp *running;
     int live;          /* DSPs not done */
     int aborting;
     long long events, switches;
     void *main_sem;
     /* network */
-    int nnodes;
     Link *links;
     int nlinkall;
     int *tree_next;    /* [board * boards + dest board] = next board on the MST */
@@ -174,7 +169,6 @@ typedef struct Kernel {
     int *board_nbr;    /* MST adjacency: per board a list, board_nbr_off indexes */
     int *board_nbr_off;
     uint64_t msg_seq;
-    Cycles ser_full;   /* ser(packet_bytes) */
     MPIRIO_Traffic tr;
     Coll *colls;       /* open in-switch collectives */
     FILE *trace;
@@ -212,8 +206,7 @@ struct Msg {
     size_t bytes;
     unsigned char *data;   /* copy of the payload taken at issue */
     int prio;
-    int eager, matched, arrived, started;
-    Cycles issued;
+    int eager, matched, arrived;
     Req *sreq, *rreq;
     Msg *next;             /* in the unexpected queue */
     /* network */

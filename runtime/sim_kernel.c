@@ -212,9 +212,7 @@ k_block(Dsp *d)
     Cycles t0 = d->clock > K->now ? d->clock : K->now;
     int blocked = d->state == DS_BLOCKED;
     d->blocked_end = -1;
-    K->running = NULL;
     pass_baton(d);
-    K->running = d;
     Cycles t1 = d->blocked_end >= 0 ? d->blocked_end : K->now;
     if (blocked && K->trace && t1 > t0)
         k_trace_span(0, d->rank, d->call ? d->call : "wait", t0, t1, "wait");
@@ -275,13 +273,11 @@ dsp_thread(void *arg)
     if (K->aborting)
         return NULL;
     d->state = DS_RUN;
-    K->running = d;
     d->fn(d->rank, d->arg);
     if (!d->finalized)
         d->finish = d->clock;
     d->state = DS_DONE;
     K->live--;
-    K->running = NULL;
     Dsp *n = next_dsp();
     if (n)
         sem_post(n->thread_sem);

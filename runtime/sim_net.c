@@ -135,8 +135,7 @@ build_tree(char *err, size_t errlen)
 int
 net_init(char *err, size_t errlen)
 {
-    int P = K->pdsps, B = K->plat.boards;
-    K->nnodes = P + B;
+    int P = K->pdsps;
     K->nlinkall = 2 * P + 2 * K->plat.nlinks;
     K->links = calloc((size_t)K->nlinkall, sizeof *K->links);
     if (!K->links)
@@ -151,7 +150,6 @@ net_init(char *err, size_t errlen)
         K->links[2 * P + 2 * i] = (Link){.from = a, .to = b};
         K->links[2 * P + 2 * i + 1] = (Link){.from = b, .to = a};
     }
-    K->ser_full = 0;
     K->tr.nlinks = K->nlinkall;
     return build_tree(err, errlen);
 }
@@ -420,7 +418,6 @@ net_make_packets(Msg *m)
 void
 net_start_msg(Msg *m)
 {
-    m->started = 1;
     net_make_packets(m);
     int L = route(m, m->src);
     for (int i = 0; i < m->npk; i++)

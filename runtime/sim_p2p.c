@@ -109,7 +109,6 @@ void
 req_complete(Req *r)
 {
     r->done = 1;
-    r->done_at = K->now;
     Dsp *d = r->owner;
     if (d->waiting == r) {
         d->waiting = NULL;
@@ -219,7 +218,6 @@ tr_isend(const void *buf, size_t bytes, int dst, int ctx, int tag, int srank, Re
     m->srank = srank;
     m->bytes = bytes;
     m->prio = d->prio;
-    m->issued = d->clock;
     m->eager = (long long)bytes <= K->plat.eager_limit;
     m->sreq = s;
     s->kind = 0;
@@ -276,7 +274,6 @@ tr_irecv(void *buf, size_t cap, int src, int ctx, int tag, int blocking, Req **o
     r->src = src;
     r->ctx = ctx;
     r->tag = tag;
-    r->posted_at = d->clock;
     *out = r;
     k_push(d->clock, 0, EV_POST, 0, r);
     return MPIRIO_SUCCESS;
