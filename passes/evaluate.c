@@ -140,7 +140,8 @@ eval_new(const Graph *g, const Platform *p)
     ev->window = w;
     ev->mask = r - 1;
     ev->md = md;
-    ev->snapcap = 1 + 4 * (size_t)p->ndsps + (size_t)ev->maxmsgs * (3 + 2 * (size_t)r);
+    /* limit, queue, 4 per DSP, per message 3 + at most 2 R ring values */
+    ev->snapcap = 2 + 5 * (size_t)p->ndsps + (size_t)ev->maxmsgs * (3 + 2 * (size_t)r);
     ev->snap = xcalloc(ev->snapcap, sizeof *ev->snap);
     ev->saved = xcalloc(ev->snapcap, sizeof *ev->saved);
     ev->saved_busy = xcalloc((size_t)p->ndsps, sizeof *ev->saved_busy);
@@ -498,6 +499,9 @@ snapshot(Evaluator *ev, int nd, int64_t lo, int64_t tb)
         if (!em->live)
             continue;
         int64_t from = needed_from(ev, em);
+        int64_t ni = em->nissue - from, np = em->npost - from;
+        if (z + 3 + (size_t)(ni > 0 ? ni : 0) + (size_t)(np > 0 ? np : 0) > ev->snapcap)
+            return 0; /* cannot happen in a valid schedule; 0 means "no snapshot" */
         o[z++] = em->nissue - lo;
         o[z++] = em->npost - lo;
         o[z++] = from - lo;
@@ -530,6 +534,10 @@ find_period(Evaluator *ev, int nd, int64_t lo)
             tb = ev->t[d];
     }
     size_t z = snapshot(ev, nd, lo, tb);
+    if (z == 0) {
+        ev->jumped = true; /* give up: simulate to the end */
+        return false;
+    }
     if (ev->nsaved == z && memcmp(ev->snap, ev->saved, z * sizeof *ev->snap) == 0) {
         ev->jumped = true; /* one attempt: the rest is simulated */
         int64_t c = lo - ev->saved_lo, delta = tb - ev->saved_tb;
