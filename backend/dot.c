@@ -116,6 +116,121 @@ cg_path_free(const Sched *s, CritPath *cp)
     memset(cp, 0, sizeof *cp);
 }
 
+/* An ID discipline that numbers named objects in creation order.  cgraph's default uses
+ * the address of the interned name as the ID and writes subgraphs in ID order, so the
+ * clusters would come out in an order that changes from run to run; with this one they
+ * come out in the order they were made (DSP 0 first) and the output is deterministic. */
+typedef struct IdState {
+    Agraph_t *g;  /* the root graph: names live in its string pool, as cgraph's writer
+                     expects (it looks up whether a name is an HTML string there) */
+    char **names; /* names[i] has ID 2 * (i + 1); anonymous objects get odd IDs */
+    size_t n, cap;
+    size_t *slot; /* open addressing over names: index + 1, 0 = empty */
+    size_t mask;
+    IDTYPE anon;
+} IdState;
+
+static size_t
+hash(const char *s)
+{
+    size_t h = 2166136261u;
+    for (; *s; s++)
+        h = (h ^ (unsigned char)*s) * 16777619u;
+    return h;
+}
+
+static void *
+id_open(Agraph_t *g, Agdisc_t *disc)
+{
+    IdState *st = calloc(1, sizeof *st);
+    if (!st)
+        ice("out of memory");
+    st->anon = 1;
+    st->g = g;
+    return st;
+}
+
+static long
+id_map(void *state, int objtype, char *str, IDTYPE *id, int createflag)
+{
+    IdState *st = state;
+    if (!str) {
+        *id = st->anon;
+        st->anon += 2;
+        return 1;
+    }
+    if (st->mask) {
+        for (size_t h = hash(str) & st->mask; st->slot[h]; h = (h + 1) & st->mask)
+            if (strcmp(st->names[st->slot[h] - 1], str) == 0) {
+                *id = 2 * (IDTYPE)st->slot[h];
+                return 1;
+            }
+    }
+    if (!createflag)
+        return 0;
+    if (st->n == st->cap) {
+        st->cap = st->cap ? 2 * st->cap : 64;
+        char **nn = realloc(st->names, st->cap * sizeof *nn);
+        free(st->slot);
+        st->mask = 2 * st->cap - 1;
+        st->slot = calloc(st->mask + 1, sizeof *st->slot);
+        if (!nn || !st->slot)
+            ice("out of memory");
+        st->names = nn;
+        for (size_t i = 0; i < st->n; i++) {
+            size_t h = hash(nn[i]) & st->mask;
+            while (st->slot[h])
+                h = (h + 1) & st->mask;
+            st->slot[h] = i + 1;
+        }
+    }
+    char *copy = agstrdup(st->g, str); /* freed with the graph's string pool */
+    if (!copy)
+        ice("out of memory");
+    st->names[st->n++] = copy;
+    size_t h = hash(copy) & st->mask;
+    while (st->slot[h])
+        h = (h + 1) & st->mask;
+    st->slot[h] = st->n;
+    *id = 2 * (IDTYPE)st->n;
+    return 1;
+}
+
+static long
+id_alloc(void *state, int objtype, IDTYPE request)
+{
+    return 0;
+}
+
+static void
+id_free(void *state, int objtype, IDTYPE id)
+{
+}
+
+static char *
+id_print(void *state, int objtype, IDTYPE id)
+{
+    IdState *st = state;
+    return id % 2 == 0 && id / 2 <= st->n ? st->names[id / 2 - 1] : NULL;
+}
+
+static void
+id_close(void *state)
+{
+    IdState *st = state;
+    free(st->names);
+    free(st->slot);
+    free(st);
+}
+
+static void
+id_register(void *state, int objtype, void *obj)
+{
+}
+
+static Agiddisc_t seq_ids = {id_open,  id_map,   id_alloc,   id_free,
+                             id_print, id_close, id_register};
+
 /* agsafeset with our constant strings (cgraph's prototypes take char *). */
 static void
 set(void *obj, const char *name, const char *value)
@@ -138,7 +253,8 @@ cg_sched_dot(const Sched *s, const EvalResult *r)
     CritPath cp;
     cg_crit_path(s, r, &cp);
 
-    Agraph_t *ag = agopen("schedule", Agdirected, NULL);
+    Agdisc_t disc = {&AgMemDisc, &seq_ids, &AgIoDisc};
+    Agraph_t *ag = agopen("schedule", Agdirected, &disc);
     char buf[512];
     set(ag, "rankdir", "TB");
     set(ag, "newrank", "true");

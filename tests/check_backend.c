@@ -275,6 +275,12 @@ START_TEST(dot_parses_back_with_clusters_and_styles)
     ir_sched_push_op(s, 1, OP_RECV, m);
     ir_sched_push_op(s, 1, OP_COMPUTE, 1);
     char *dot = cg_sched_dot(s, &x.r);
+    /* clusters in DSP order (cgraph's default IDs would order them by string address) */
+    const char *c0 = strstr(dot, "subgraph cluster_dsp0"),
+               *c1 = strstr(dot, "cluster_dsp1"), *c2 = strstr(dot, "cluster_dsp2"),
+               *c3 = strstr(dot, "cluster_dsp3");
+    ck_assert(c0 && c1 && c2 && c3 && c0 < c1 && c1 < c2 && c2 < c3);
+    ck_assert_ptr_null(strstr(dot, "<d")); /* node names are not taken for HTML strings */
     Agraph_t *ag = agmemread(dot);
     ck_assert_ptr_nonnull(ag);
     ck_assert_int_eq(count_clusters(ag), 4);
