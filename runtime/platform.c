@@ -5,8 +5,12 @@
  * and above 64 DSPs ceil(n/4) boards in a near-square mesh (C = ceil(sqrt(B))
  * columns, row-major board numbers, links to the right and lower neighbours).
  *
- * Accepted file schema (every field but "format" and "boards" optional):
- *   { "format": "tgc-platform/1", "name": "...", "boards": B, "dsps_per_board": 4,
+ * Accepted file schema (the one of frontend/platform_json.c for the bwdsp model; every
+ * field but "format" optional; "x-..." fields are ignored; "preset" is a base that the
+ * other fields override; without "links", the preset's links while "boards" keeps the
+ * preset's count, else a chain 0-1-2-...):
+ *   { "format": "tgc-platform/1", "name": "...", "preset": "bwdsp-4board",
+ *     "model": "bwdsp", "boards": 1, "dsps_per_board": 4,
  *     "links": [[a, b], ...], "dsp_clock_mhz": 500, "link_mbps": 4416,
  *     "packet_bytes": 276, "payload_bytes": 250, "switch_latency": 100,
  *     "send_overhead": 600, "recv_overhead": 400, "post_overhead": 300,
@@ -23,6 +27,7 @@ static void
 defaults(Platform *p)
 {
     memset(p, 0, sizeof *p);
+    p->boards = 1;
     p->dsps_per_board = 4;
     p->dsp_clock_mhz = 500;
     p->link_mbps = 4416;
@@ -84,19 +89,14 @@ preset(Platform *p, const char *name)
     return 0;
 }
 
-static int
-int_field(json_t *o, const char *key, long long lo, long long *out, char *err, size_t n,
-          const char *file)
+static void
+chain(Platform *p)
 {
-    json_t *v = json_object_get(o, key);
-    if (!v)
-        return 0;
-    if (!json_is_integer(v) || json_integer_value(v) < lo) {
-        snprintf(err, n, "%s: /%s: error: expected an integer >= %lld", file, key, lo);
-        return -1;
-    }
-    *out = json_integer_value(v);
-    return 0;
+    free(p->links);
+    p->links = NULL;
+    p->nlinks = 0;
+    for (int b = 0; b + 1 < p->boards; b++)
+        add_link(p, b, b + 1);
 }
 
 static int
@@ -109,67 +109,100 @@ load_file(Platform *p, const char *file, char *err, size_t n)
         return -1;
     }
     defaults(p);
-    snprintf(p->name, sizeof p->name, "%s", file);
     int rc = -1;
     json_t *fmt = json_object_get(root, "format");
-    if (!json_is_string(fmt) || strcmp(json_string_value(fmt), "tgc-platform/1") != 0) {
+    if (!json_is_object(root) || !json_is_string(fmt) ||
+        strcmp(json_string_value(fmt), "tgc-platform/1") != 0) {
         snprintf(err, n, "%s: /format: error: expected \"tgc-platform/1\"", file);
         goto out;
     }
+    json_t *pre = json_object_get(root, "preset");
+    int from_preset = 0;
+    if (pre) {
+        if (!json_is_string(pre) || preset(p, json_string_value(pre)) != 0) {
+            snprintf(err, n, "%s: /preset: error: unknown bwdsp preset", file);
+            goto out;
+        }
+        from_preset = 1;
+    }
+    snprintf(p->name, sizeof p->name, "%s", file);
     if (json_is_string(json_object_get(root, "name")))
         snprintf(p->name, sizeof p->name, "%s",
                  json_string_value(json_object_get(root, "name")));
+    json_t *model = json_object_get(root, "model");
+    if (model && !(json_is_string(model) && strcmp(json_string_value(model), "bwdsp") == 0)) {
+        snprintf(err, n, "%s: /model: error: the runtime simulates the \"bwdsp\" model only",
+                 file);
+        goto out;
+    }
     struct {
         const char *key;
-        long long lo;
+        long long lo, hi;
         void *dst;
         int is_ll;
     } f[] = {
-        {"boards", 1, &p->boards, 0},
-        {"dsps_per_board", 1, &p->dsps_per_board, 0},
-        {"dsp_clock_mhz", 1, &p->dsp_clock_mhz, 0},
-        {"link_mbps", 1, &p->link_mbps, 0},
-        {"packet_bytes", 2, &p->packet_bytes, 0},
-        {"payload_bytes", 1, &p->payload_bytes, 0},
-        {"switch_latency", 0, &p->switch_latency, 0},
-        {"send_overhead", 0, &p->send_overhead, 0},
-        {"recv_overhead", 0, &p->recv_overhead, 0},
-        {"post_overhead", 0, &p->post_overhead, 0},
-        {"wait_overhead", 0, &p->wait_overhead, 0},
-        {"copy_bytes_per_cycle", 1, &p->copy_bytes_per_cycle, 0},
-        {"handshake", 0, &p->handshake, 0},
-        {"eager_limit", 0, &p->eager_limit, 0},
-        {"dsp_memory_bytes", 0, &p->dsp_memory_bytes, 1},
+        {"boards", 1, 4096, &p->boards, 0},
+        {"dsps_per_board", 1, 1024, &p->dsps_per_board, 0},
+        {"dsp_clock_mhz", 1, 1000000, &p->dsp_clock_mhz, 0},
+        {"link_mbps", 1, 1000000000, &p->link_mbps, 0},
+        {"packet_bytes", 2, 1000000, &p->packet_bytes, 0},
+        {"payload_bytes", 1, 1000000, &p->payload_bytes, 0},
+        {"switch_latency", 0, 1000000000, &p->switch_latency, 0},
+        {"send_overhead", 0, 1000000000, &p->send_overhead, 0},
+        {"recv_overhead", 0, 1000000000, &p->recv_overhead, 0},
+        {"post_overhead", 0, 1000000000, &p->post_overhead, 0},
+        {"wait_overhead", 0, 1000000000, &p->wait_overhead, 0},
+        {"copy_bytes_per_cycle", 1, 1000000000, &p->copy_bytes_per_cycle, 0},
+        {"handshake", 0, 1000000000, &p->handshake, 0},
+        {"eager_limit", 0, 1000000000, &p->eager_limit, 0},
+        {"dsp_memory_bytes", 0, 1LL << 50, &p->dsp_memory_bytes, 1},
     };
-    if (!json_object_get(root, "boards")) {
-        snprintf(err, n, "%s: /boards: error: missing", file);
-        goto out;
-    }
-    for (size_t i = 0; i < sizeof f / sizeof f[0]; i++) {
-        long long v = f[i].is_ll ? *(long long *)f[i].dst : *(int *)f[i].dst;
-        if (int_field(root, f[i].key, f[i].lo, &v, err, n, file) != 0)
+    const char *key;
+    json_t *v;
+    json_object_foreach(root, key, v)
+    {
+        int known = strncmp(key, "x-", 2) == 0 || strcmp(key, "format") == 0 ||
+                    strcmp(key, "name") == 0 || strcmp(key, "preset") == 0 ||
+                    strcmp(key, "model") == 0 || strcmp(key, "links") == 0;
+        for (size_t i = 0; i < sizeof f / sizeof f[0]; i++)
+            known |= strcmp(key, f[i].key) == 0;
+        if (!known) {
+            snprintf(err, n, "%s: /%s: error: unknown field", file, key);
             goto out;
-        if (!f[i].is_ll && v > 1000000000) {
-            snprintf(err, n, "%s: /%s: error: too large", file, f[i].key);
+        }
+    }
+    int boards0 = p->boards;
+    for (size_t i = 0; i < sizeof f / sizeof f[0]; i++) {
+        v = json_object_get(root, f[i].key);
+        if (!v)
+            continue;
+        if (!json_is_integer(v) || json_integer_value(v) < f[i].lo ||
+            json_integer_value(v) > f[i].hi) {
+            snprintf(err, n, "%s: /%s: error: expected an integer in %lld..%lld", file,
+                     f[i].key, f[i].lo, f[i].hi);
             goto out;
         }
         if (f[i].is_ll)
-            *(long long *)f[i].dst = v;
+            *(long long *)f[i].dst = json_integer_value(v);
         else
-            *(int *)f[i].dst = (int)v;
+            *(int *)f[i].dst = (int)json_integer_value(v);
     }
     if (p->payload_bytes >= p->packet_bytes) {
         snprintf(err, n, "%s: /payload_bytes: error: must be less than packet_bytes", file);
         goto out;
     }
-    if (p->boards > 4096) {
-        snprintf(err, n, "%s: /boards: error: at most 4096 boards", file);
-        goto out;
-    }
     json_t *links = json_object_get(root, "links");
-    if (links && !json_is_array(links)) {
+    if (!links) {
+        /* the preset's links while the board count stays, else a chain 0-1-2-... */
+        if (!from_preset || p->boards != boards0)
+            chain(p);
+    } else if (!json_is_array(links)) {
         snprintf(err, n, "%s: /links: error: expected an array of [a, b]", file);
         goto out;
+    } else {
+        free(p->links);
+        p->links = NULL;
+        p->nlinks = 0;
     }
     size_t i;
     json_t *l;

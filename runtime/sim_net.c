@@ -45,54 +45,60 @@ net_npackets(size_t bytes)
     return k ? (int)k : 1;
 }
 
-/* Prim with a key array: extract the lowest key, ties to the lower board; a key
- * improves only when strictly smaller, so a board hangs off the first tree board
- * that reached it */
+/* Prim from board 0 over the unweighted board links: of the links that could join the
+ * tree, the one that adds the lowest-numbered board wins, then the one from the
+ * lowest-numbered tree board (the rule of ir/platform.c, so that the evaluator and the
+ * runtime route alike) */
 static int
 build_tree(char *err, size_t errlen)
 {
     int B = K->plat.boards;
-    int *adj = calloc((size_t)B * B, sizeof *adj);
     int *parent = malloc((size_t)B * sizeof *parent);
-    int *key = malloc((size_t)B * sizeof *key);
     char *in = calloc((size_t)B, 1);
     K->tree_next = malloc((size_t)B * B * sizeof *K->tree_next);
     K->tree_link = malloc((size_t)B * B * sizeof *K->tree_link);
     K->board_nbr_off = calloc((size_t)B + 1, sizeof *K->board_nbr_off);
     K->board_nbr = malloc((size_t)(2 * B + 2) * sizeof *K->board_nbr);
-    if (!adj || !parent || !key || !in || !K->tree_next || !K->tree_link ||
-        !K->board_nbr_off || !K->board_nbr)
+    if (!parent || !in || !K->tree_next || !K->tree_link || !K->board_nbr_off ||
+        !K->board_nbr)
         abort();
     for (int i = 0; i < B * B; i++)
         K->tree_link[i] = -1;
     int base = 2 * K->pdsps;
     for (int i = 0; i < K->plat.nlinks; i++) {
         int a = K->plat.links[i][0], b = K->plat.links[i][1];
-        adj[a * B + b] = adj[b * B + a] = 1;
         K->tree_link[a * B + b] = base + 2 * i;
         K->tree_link[b * B + a] = base + 2 * i + 1;
     }
-    for (int i = 0; i < B; i++) {
-        key[i] = 1 << 30;
+    for (int i = 0; i < B; i++)
         parent[i] = -1;
-    }
-    key[0] = 0;
-    for (int step = 0; step < B; step++) {
-        int u = -1;
-        for (int i = 0; i < B; i++)
-            if (!in[i] && (u < 0 || key[i] < key[u]))
-                u = i;
-        if (key[u] == 1 << 30) {
-            snprintf(err, errlen, "board %d is not connected to board 0", u);
-            free(adj), free(parent), free(key), free(in);
+    in[0] = 1;
+    for (int added = 1; added < B; added++) {
+        int bu = -1, bv = -1;
+        for (int l = 0; l < K->plat.nlinks; l++) {
+            int u = K->plat.links[l][0], v = K->plat.links[l][1];
+            if (in[u] == in[v])
+                continue;
+            if (!in[u]) {
+                int t = u;
+                u = v;
+                v = t;
+            }
+            if (bv < 0 || v < bv || (v == bv && u < bu))
+                bu = u, bv = v;
+        }
+        if (bv < 0) {
+            for (int i = 0; i < B; i++)
+                if (!in[i]) {
+                    snprintf(err, errlen, "the board links do not connect board %d to "
+                                          "board 0", i);
+                    break;
+                }
+            free(parent), free(in);
             return -1;
         }
-        in[u] = 1;
-        for (int v = 0; v < B; v++)
-            if (adj[u * B + v] && !in[v] && 1 < key[v]) {
-                key[v] = 1;
-                parent[v] = u;
-            }
+        in[bv] = 1;
+        parent[bv] = bu;
     }
     /* tree adjacency */
     int *deg = calloc((size_t)B, sizeof *deg);
@@ -128,7 +134,7 @@ build_tree(char *err, size_t errlen)
             }
         }
     }
-    free(q), free(deg), free(adj), free(parent), free(key), free(in);
+    free(q), free(deg), free(parent), free(in);
     return 0;
 }
 

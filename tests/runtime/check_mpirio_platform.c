@@ -138,7 +138,31 @@ START_TEST(platform_files)
                                "\"links\": [[0, 1]]}",
                                9),
                      1);
-    ck_assert_ptr_nonnull(strstr(st.report, "board 2 is not connected"));
+    ck_assert_ptr_nonnull(strstr(st.report, "do not connect board 2 to board 0"));
+    /* defaults: one board; boards without links are a chain; x- fields are ignored */
+    ck_assert_int_eq(with_file("{\"format\": \"tgc-platform/1\", \"x-note\": [1]}", 4), 0);
+    ck_assert_int_eq(nused, 0);
+    ck_assert_int_eq(with_file("{\"format\": \"tgc-platform/1\", \"boards\": 3}", 12), 0);
+    ck_assert(crossed(0, 1) && crossed(1, 2));
+    /* a preset as the base: its links while the board count stays */
+    ck_assert_int_eq(with_file("{\"format\": \"tgc-platform/1\", \"preset\": "
+                               "\"bwdsp-4board\", \"handshake\": 0}",
+                               16),
+                     0);
+    ck_assert_int_eq(nused, 1);
+    ck_assert(crossed(0, 3));
+    ck_assert_int_eq(with_file("{\"format\": \"tgc-platform/1\", \"preset\": "
+                               "\"bwdsp-4board\", \"boards\": 5}",
+                               20),
+                     0);
+    ck_assert_int_eq(nused, 4);
+    ck_assert_int_eq(with_file("{\"format\": \"tgc-platform/1\", \"colour\": 1}", 2), 1);
+    ck_assert_ptr_nonnull(strstr(st.report, "/colour: error: unknown field"));
+    ck_assert_int_eq(with_file("{\"format\": \"tgc-platform/1\", \"model\": \"abstract\", "
+                               "\"dsps\": 4}",
+                               2),
+                     1);
+    ck_assert_ptr_nonnull(strstr(st.report, "/model: error"));
     ck_assert_int_eq(with_file("{\"format\": \"tgc-platform/1\", \"boards\": 1, "
                                "\"send_overhead\": -4}",
                                2),
