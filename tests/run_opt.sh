@@ -1,0 +1,75 @@
+#!/bin/sh
+# tests/run_opt.sh TGC TESTCASES - `tgc opt` and `tgc gen` through the binary: the table and
+# the --json fields of every method, the same schedule file on 1 and 2 threads, es refused
+# above its limit (exit 1, no file written), bad usage (exit 2), the generator's
+# determinism, and that the written schedule reads back with the length opt reported.
+set -u
+tgc=$1
+cd "$2" || exit 1
+fail=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+check() { # MESSAGE COMMAND...: fail with MESSAGE unless COMMAND succeeds
+    msg=$1
+    shift
+    if ! "$@" >/dev/null; then
+        echo "FAIL: $msg"
+        fail=1
+    fi
+}
+
+check "gen" "$tgc" gen --class hi20 --seed 3 -o "$tmp/g.json"
+check "gen again" "$tgc" gen --class hi20 --seed 3 -o "$tmp/g2.json"
+check "gen is deterministic" cmp -s "$tmp/g.json" "$tmp/g2.json"
+check "gen writes a graph tgc reads" "$tgc" check "$tmp/g.json"
+
+"$tgc" opt "$tmp/g.json" --method all --json >"$tmp/all.json" ||
+    { echo "FAIL: opt --method all --json"; fail=1; }
+for m in none ma cp bfco es; do
+    grep -q "\"$m\": {" "$tmp/all.json" || { echo "FAIL: no method $m in --json"; fail=1; }
+done
+for f in schedule_length merged_groups pipelined evaluations seconds; do
+    n=$(grep -c "\"$f\":" "$tmp/all.json")
+    [ "$n" = 5 ] || { echo "FAIL: field $f appears $n times, not 5"; fail=1; }
+done
+"$tgc" opt "$tmp/g.json" --method all >"$tmp/table.txt" || { echo "FAIL: table"; fail=1; }
+[ "$(grep -c '^  \(none\|ma\|cp\|bfco\|es\) ' "$tmp/table.txt")" = 5 ] ||
+    { echo "FAIL: the table has not one row per method"; cat "$tmp/table.txt"; fail=1; }
+
+# BFCO is never longer than none, ma and cp; es is never longer than BFCO.
+lens=$(sed -n 's/^      "schedule_length": \([0-9]*\),$/\1/p' "$tmp/all.json" | tr '\n' ' ')
+set -- $lens
+[ $# = 5 ] && [ "$4" -le "$1" ] && [ "$4" -le "$2" ] && [ "$4" -le "$3" ] && [ "$5" -le "$4" ] ||
+    { echo "FAIL: lengths none ma cp bfco es = $lens"; fail=1; }
+
+# The same schedule file on any number of threads; it reads back with the same length.
+check "opt -o, 1 thread" "$tgc" opt "$tmp/g.json" --threads 1 -o "$tmp/s1.json" --seed 9
+check "opt -o, 2 threads" "$tgc" opt "$tmp/g.json" --threads 2 -o "$tmp/s2.json" --seed 9
+check "same file on 1 and 2 threads" cmp -s "$tmp/s1.json" "$tmp/s2.json"
+want=$("$tgc" opt "$tmp/g.json" --seed 9 --json | sed -n 's/^      "schedule_length": \([0-9]*\),$/\1/p')
+got=$("$tgc" schedule --from "$tmp/s1.json" --json | sed -n 's/^  "schedule_length": \([0-9]*\),$/\1/p')
+[ -n "$want" ] && [ "$want" = "$got" ] ||
+    { echo "FAIL: opt said $want, the schedule file evaluates to $got"; fail=1; }
+check "dot and gantt" "$tgc" opt "$tmp/g.json" --dot "$tmp/s.dot" --gantt "$tmp/s.svg"
+[ -s "$tmp/s.dot" ] && [ -s "$tmp/s.svg" ] || { echo "FAIL: no dot or gantt"; fail=1; }
+
+# es above its limit: exit 1, a message naming the option, no file.
+"$tgc" opt "$tmp/g.json" --method es --es-limit 1 -o "$tmp/es.json" 2>"$tmp/err" >/dev/null
+[ $? = 1 ] || { echo "FAIL: es above its limit does not exit 1"; fail=1; }
+grep -q -- "--es-limit" "$tmp/err" || { echo "FAIL: es message"; cat "$tmp/err"; fail=1; }
+[ ! -e "$tmp/es.json" ] || { echo "FAIL: a refused es wrote a file"; fail=1; }
+
+# bad usage: exit 2
+"$tgc" opt "$tmp/g.json" --method fastest >/dev/null 2>&1
+[ $? = 2 ] || { echo "FAIL: unknown method does not exit 2"; fail=1; }
+"$tgc" opt "$tmp/g.json" --particles 0 >/dev/null 2>&1
+[ $? = 2 ] || { echo "FAIL: --particles 0 does not exit 2"; fail=1; }
+
+# the seed's Fig. 1(e): ma repairs the order and keeps the merge
+"$tgc" opt bfco/fig1e/graph.json --method ma --json >"$tmp/e.json" ||
+    { echo "FAIL: ma on fig1e"; fail=1; }
+grep -q '"merged_groups": 1,' "$tmp/e.json" || { echo "FAIL: fig1e merge not kept"; fail=1; }
+
+[ $fail = 0 ] && echo "opt_cli: all checks passed"
+exit $fail
