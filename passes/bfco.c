@@ -1035,8 +1035,8 @@ better(int64_t L)
  * the receiving DSP's busy cycles in one iteration (the iteration time it would have if it
  * never waited).  Pipelines with TIS >= TEIR * (1 - epsilon) are dropped; with a single
  * iteration every pipeline is dropped (no next iteration to overlap with). */
-static bool
-prune_tis_teir(Worker *w, bool *pipe, double eps)
+bool
+bfco_prune_tis_teir(Worker *w, bool *pipe, double eps)
 {
     const Sched *ws = w->ws;
     int64_t N = w->sp->g->iterations;
@@ -1140,7 +1140,7 @@ bfco_pipelines(Worker *w, double eps, int64_t L0)
             bestL = L;
             memcpy(best, pipe, (size_t)G * sizeof(bool));
         }
-        if (prune_tis_teir(w, pipe, eps)) {
+        if (bfco_prune_tis_teir(w, pipe, eps)) {
             L = better(bfco_eval_pipes(w, pipe));
             if (L < bestL) {
                 bestL = L;

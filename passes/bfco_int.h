@@ -62,6 +62,9 @@ int64_t bfco_eval_pipes(Worker *w, const bool *pipe);
  * returns its length. */
 int64_t bfco_pipelines(Worker *w, double epsilon, int64_t L0);
 void bfco_greedy_pipes(Worker *w, bool *pipe);
+/* Drops from pipe the pipelines with TIS >= TEIR * (1 - epsilon) (docs/bfco.md); true if
+ * any was dropped. */
+bool bfco_prune_tis_teir(Worker *w, bool *pipe, double epsilon);
 
 /* BPSO over the space (passes/bfco.c). */
 int bfco_search(const Space *sp, const BfcoParams *bp, Sched **out, OptStats *st);

@@ -591,6 +591,103 @@ START_TEST(es_is_optimal_and_refused_above_its_limit)
 }
 END_TEST
 
+
+/* ---- pipelining: the worked example of DESIGN.md section 3, and a useless pipeline ------- */
+
+static Sched *
+two_task(int64_t ca, int64_t cb, int64_t iterations, Graph **gout)
+{
+    Graph *g = ir_graph_new();
+    Arena *a = g->arena;
+    g->file = "two.json";
+    g->name = "two";
+    g->iterations = iterations;
+    g->platform = plat_preset(a, "bwdsp-1board");
+    g->ntasks = 2;
+    g->tasks = arena_array(a, 2, sizeof *g->tasks);
+    int64_t *c = arena_array(a, 2, sizeof *c);
+    c[0] = ca;
+    c[1] = cb;
+    g->tasks[0] = (Task){.id = "a", .cycles = &c[0], .ncycles = 1, .dsp = 0};
+    g->tasks[1] = (Task){.id = "b", .cycles = &c[1], .ncycles = 1, .dsp = 1};
+    g->nedges = 1;
+    g->edges = arena_array(a, 1, sizeof *g->edges);
+    g->edges[0] = (Edge){0, 1, 64, 0};
+    ck_assert_int_eq(ir_graph_index(g), 0);
+    int map[2] = {0, 1}, ord[2] = {0, 1};
+    *gout = g;
+    return base_sched(g, map, ord);
+}
+
+static int64_t
+method_length(const Sched *base, OptMethod m, int *pipelined)
+{
+    Sched *out;
+    OptStats st;
+    Diag *d = diag_new();
+    ck_assert_int_eq(opt_run(base, m, NULL, &out, &st, d), 0);
+    diag_free(d);
+    *pipelined = st.pipelined;
+    ck_assert_int_eq(length(out), st.length);
+    ir_sched_free(out);
+    return st.length;
+}
+
+START_TEST(worked_example_pipeline_is_kept)
+{
+    Graph *g;
+    Sched *base = two_task(1000, 2000, 2, &g);
+    int np;
+    ck_assert_int_eq(method_length(base, OPT_NONE, &np), 7528); /* DESIGN.md section 3 */
+    ck_assert_int_eq(method_length(base, OPT_CP, &np), 6864);
+    ck_assert_int_eq(np, 1);
+    ck_assert_int_eq(method_length(base, OPT_BFCO, &np), 6864); /* TIS < TEIR: kept */
+    ck_assert_int_eq(np, 1);
+    ck_assert_int_eq(method_length(base, OPT_ES, &np), 6864);
+    ir_sched_free(base);
+    ir_graph_free(g);
+}
+END_TEST
+
+/* The seed's TIS/TEIR rule on the greedy pipelines of the identity merge. */
+static bool
+pruned(const Sched *base)
+{
+    Space *sp = bfco_space_new(base);
+    Worker *w = bfco_worker_new(sp);
+    ck_assert_int_gt(bfco_repair(w, false, NULL), 0);
+    bool pipe[4] = {false};
+    bfco_greedy_pipes(w, pipe);
+    ck_assert(pipe[0]);
+    bool dropped = bfco_prune_tis_teir(w, pipe, 0.05);
+    ck_assert(dropped == !pipe[0]);
+    bfco_worker_free(w);
+    bfco_space_free(sp);
+    return dropped;
+}
+
+START_TEST(tis_teir_drops_a_pipeline_behind_a_slow_sender)
+{
+    /* the sender needs 20600 cycles per iteration, the receiver 600 with the pipeline:
+     * TIS >> TEIR, the receiver waits for the data every iteration anyway */
+    Graph *g;
+    Sched *base = two_task(20000, 100, 8, &g);
+    ck_assert(pruned(base));
+    /* the fitness keeps the best set it evaluated: here the pipeline still saves the
+     * difference of recv_overhead and wait_overhead in the last iteration */
+    int np;
+    int64_t cp = method_length(base, OPT_CP, &np);
+    ck_assert_int_le(method_length(base, OPT_BFCO, &np), cp);
+    ir_sched_free(base);
+    ir_graph_free(g);
+    /* the worked example: a fast sender, a busy receiver (TIS about 2100 < TEIR 2500) */
+    base = two_task(1000, 2000, 4, &g);
+    ck_assert(!pruned(base));
+    ir_sched_free(base);
+    ir_graph_free(g);
+}
+END_TEST
+
 static Suite *
 suite(void)
 {
@@ -600,6 +697,8 @@ suite(void)
     tcase_add_test(tc, fig1d_indirect_cycle);
     tcase_add_test(tc, fig1e_order_conflict);
     tcase_add_test(tc, path_pairs_are_fixed_out_of_the_bits);
+    tcase_add_test(tc, worked_example_pipeline_is_kept);
+    tcase_add_test(tc, tis_teir_drops_a_pipeline_behind_a_slow_sender);
     suite_add_tcase(s, tc);
     TCase *tp = tcase_create("property");
     tcase_set_timeout(tp, 600);
