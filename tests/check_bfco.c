@@ -342,6 +342,7 @@ random_base(int i, Graph **gout)
                   .max_preds = rint_(&s, 1, 3), .skip = 0.4, .width = rint_(&s, 2, 5),
                   .cycles_lo = 200, .cycles_hi = rint_(&s, 500, 8000), .bytes_lo = 8,
                   .bytes_hi = rint_(&s, 16, 3000), .delay_frac = rint_(&s, 0, 3) == 0 ? 0.2 : 0,
+                  .max_delay = rint_(&s, 0, 1) ? 3 : 1,
                   .iterations = rint_(&s, 1, 6),
                   .platform = rint_(&s, 0, 3) == 0 ? "bwdsp-2board" : "bwdsp-1board",
                   .seed = (uint64_t)i + 1};

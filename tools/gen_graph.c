@@ -4,7 +4,7 @@
  *
  * Shapes: random (each task takes 1..max_preds producers among the earlier tasks), chain
  * (i -> i+1, plus skip edges i -> i+k), layered (each task of a layer takes one or two
- * producers of the previous layer).  Back edges with delay 1 close feedback loops.  With
+ * producers of the previous layer).  Back edges with a delay close feedback loops.  With
  * pin_block, tasks are pinned in blocks to the DSPs in turn (a pipeline of stages).
  */
 #include <stdlib.h>
@@ -150,8 +150,9 @@ gen_graph(const GenSpec *gs, const char *name)
                 x = y;
                 y = t;
             }
-            if (x != y)
-                add(g, cap, &s, gs, x, y, 1); /* later task feeds an earlier one next time */
+            int dl = gs->max_delay > 1 ? (int)uni(&s, 1, gs->max_delay) : 1;
+            if (x != y) /* a later task feeds an earlier one in a later iteration */
+                add(g, cap, &s, gs, x, y, dl);
         }
     }
     if (ir_graph_index(g) != 0)

@@ -17,7 +17,8 @@ typedef struct GenSpec {
     int width;               /* layered: tasks per layer */
     int64_t cycles_lo, cycles_hi; /* task cost, uniform */
     int64_t bytes_lo, bytes_hi;   /* edge size, uniform */
-    double delay_frac;       /* fraction of extra back edges with delay 1 */
+    double delay_frac;       /* back edges per task, with a delay of 1..max_delay */
+    int max_delay;           /* 0 = 1 */
     int64_t iterations;
     const char *platform;    /* preset name */
     uint64_t seed;
