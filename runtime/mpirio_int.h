@@ -19,6 +19,8 @@ typedef long long Cycles;
 
 typedef struct Platform {
     char name[64];
+    int abstract;      /* "model": "abstract": one board of N DSPs, a message of n bytes
+                          takes n cycles, no overheads, no packets on links */
     int boards, dsps_per_board;
     int nlinks;        /* board links */
     int (*links)[2];   /* nlinks pairs of boards */
@@ -86,8 +88,8 @@ typedef struct Msg Msg;
 typedef struct Packet Packet;
 typedef struct Coll Coll;
 
-enum { EV_WAKE, EV_ISSUE, EV_POST, EV_STREAM, EV_MSG_START, EV_PKT_RECV, EV_PKT_READY,
-       EV_LINK_ARB };
+enum { EV_WAKE, EV_ISSUE, EV_POST, EV_STREAM, EV_MSG_START, EV_MSG_ARRIVE, EV_PKT_RECV,
+       EV_PKT_READY, EV_LINK_ARB };
 
 typedef struct Event {
     Cycles t;

@@ -68,6 +68,20 @@ mesh(Platform *p, int rows, int cols, int boards)
     }
 }
 
+/* the model of the scheduling literature (DESIGN.md section 2), as ir/platform.c */
+static void
+abstract(Platform *p, int ndsps)
+{
+    defaults(p);
+    snprintf(p->name, sizeof p->name, "abstract");
+    p->abstract = 1;
+    p->dsps_per_board = ndsps > 0 ? ndsps : 1;
+    p->switch_latency = p->send_overhead = p->recv_overhead = 0;
+    p->post_overhead = p->wait_overhead = p->handshake = 0;
+    p->eager_limit = 1000000000;
+    p->copy_bytes_per_cycle = 1000000;
+}
+
 static int
 preset(Platform *p, const char *name)
 {
@@ -117,10 +131,42 @@ load_file(Platform *p, const char *file, char *err, size_t n)
         goto out;
     }
     json_t *pre = json_object_get(root, "preset");
-    int from_preset = 0;
-    if (pre) {
+    json_t *model = json_object_get(root, "model");
+    int from_preset = 0, is_abstract = 0;
+    if (model && !(json_is_string(model) && (strcmp(json_string_value(model), "bwdsp") == 0 ||
+                                             strcmp(json_string_value(model), "abstract") == 0))) {
+        snprintf(err, n, "%s: /model: error: expected \"bwdsp\" or \"abstract\"", file);
+        goto out;
+    }
+    is_abstract = (model && strcmp(json_string_value(model), "abstract") == 0) ||
+                  (json_is_string(pre) && strcmp(json_string_value(pre), "abstract") == 0);
+    if (is_abstract) {
+        json_t *nd = json_object_get(root, "dsps");
+        if (nd && (!json_is_integer(nd) || json_integer_value(nd) < 1 ||
+                   json_integer_value(nd) > 65536)) {
+            snprintf(err, n, "%s: /dsps: error: expected an integer in 1..65536", file);
+            goto out;
+        }
+        if (!nd && !pre) {
+            snprintf(err, n, "%s: error: missing field \"dsps\" (the abstract model needs its "
+                             "number of DSPs)", file);
+            goto out;
+        }
+        abstract(p, nd ? (int)json_integer_value(nd) : 4);
+        for (const char *const *k = (const char *const[]){"boards", "dsps_per_board", "links",
+                                                           NULL};
+             *k; k++)
+            if (json_object_get(root, *k)) {
+                snprintf(err, n, "%s: /%s: error: applies to the bwdsp model only", file, *k);
+                goto out;
+            }
+    } else if (json_object_get(root, "dsps")) {
+        snprintf(err, n, "%s: /dsps: error: applies to the abstract model only", file);
+        goto out;
+    }
+    if (pre && !is_abstract) {
         if (!json_is_string(pre) || preset(p, json_string_value(pre)) != 0) {
-            snprintf(err, n, "%s: /preset: error: unknown bwdsp preset", file);
+            snprintf(err, n, "%s: /preset: error: unknown preset", file);
             goto out;
         }
         from_preset = 1;
@@ -129,12 +175,6 @@ load_file(Platform *p, const char *file, char *err, size_t n)
     if (json_is_string(json_object_get(root, "name")))
         snprintf(p->name, sizeof p->name, "%s",
                  json_string_value(json_object_get(root, "name")));
-    json_t *model = json_object_get(root, "model");
-    if (model && !(json_is_string(model) && strcmp(json_string_value(model), "bwdsp") == 0)) {
-        snprintf(err, n, "%s: /model: error: the runtime simulates the \"bwdsp\" model only",
-                 file);
-        goto out;
-    }
     struct {
         const char *key;
         long long lo, hi;
@@ -163,7 +203,8 @@ load_file(Platform *p, const char *file, char *err, size_t n)
     {
         int known = strncmp(key, "x-", 2) == 0 || strcmp(key, "format") == 0 ||
                     strcmp(key, "name") == 0 || strcmp(key, "preset") == 0 ||
-                    strcmp(key, "model") == 0 || strcmp(key, "links") == 0;
+                    strcmp(key, "model") == 0 || strcmp(key, "links") == 0 ||
+                    strcmp(key, "dsps") == 0;
         for (size_t i = 0; i < sizeof f / sizeof f[0]; i++)
             known |= strcmp(key, f[i].key) == 0;
         if (!known) {
@@ -192,7 +233,9 @@ load_file(Platform *p, const char *file, char *err, size_t n)
         goto out;
     }
     json_t *links = json_object_get(root, "links");
-    if (!links) {
+    if (is_abstract) {
+        /* one board, no board links */
+    } else if (!links) {
         /* the preset's links while the board count stays, else a chain 0-1-2-... */
         if (!from_preset || p->boards != boards0)
             chain(p);
@@ -231,6 +274,10 @@ int
 plat_load(Platform *p, const char *spec, int ndsps, char *err, size_t n)
 {
     if (spec && *spec) {
+        if (strcmp(spec, "abstract") == 0) {
+            abstract(p, ndsps);
+            return 0;
+        }
         if (preset(p, spec) == 0)
             return 0;
         plat_free(p);

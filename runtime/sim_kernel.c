@@ -116,6 +116,9 @@ dispatch(const Event *e)
     case EV_MSG_START:
         net_start_msg(e->p);
         break;
+    case EV_MSG_ARRIVE:
+        p2p_msg_arrived(e->p);
+        break;
     case EV_PKT_RECV:
         net_pkt_recv(e->p, e->arg);
         break;

@@ -425,6 +425,10 @@ void
 net_start_msg(Msg *m)
 {
     net_make_packets(m);
+    if (K->plat.abstract) { /* the literature's model: n bytes cost n cycles */
+        k_push(K->now + (m->src == m->dst ? 0 : (Cycles)m->bytes), 0, EV_MSG_ARRIVE, 0, m);
+        return;
+    }
     int L = route(m, m->src);
     for (int i = 0; i < m->npk; i++)
         offer(&m->pk[i], L, K->now);

@@ -73,7 +73,8 @@ tr_set_priority(int prio)
 int
 tr_coll_default(void)
 {
-    return k_self()->coll;
+    /* the abstract model has no switches: its collectives are MPICH's */
+    return K->plat.abstract ? MPIRIO_COLL_MPICH : k_self()->coll;
 }
 
 void

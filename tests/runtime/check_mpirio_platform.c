@@ -159,9 +159,13 @@ START_TEST(platform_files)
     ck_assert_int_eq(with_file("{\"format\": \"tgc-platform/1\", \"colour\": 1}", 2), 1);
     ck_assert_ptr_nonnull(strstr(st.report, "/colour: error: unknown field"));
     ck_assert_int_eq(with_file("{\"format\": \"tgc-platform/1\", \"model\": \"abstract\", "
-                               "\"dsps\": 4}",
+                               "\"dsps\": 4, \"links\": []}",
                                2),
                      1);
+    ck_assert_ptr_nonnull(strstr(st.report, "/links: error: applies to the bwdsp model only"));
+    ck_assert_int_eq(with_file("{\"format\": \"tgc-platform/1\", \"dsps\": 4}", 2), 1);
+    ck_assert_ptr_nonnull(strstr(st.report, "/dsps: error: applies to the abstract model"));
+    ck_assert_int_eq(with_file("{\"format\": \"tgc-platform/1\", \"model\": \"toy\"}", 2), 1);
     ck_assert_ptr_nonnull(strstr(st.report, "/model: error"));
     ck_assert_int_eq(with_file("{\"format\": \"tgc-platform/1\", \"boards\": 1, "
                                "\"send_overhead\": -4}",
@@ -184,6 +188,46 @@ START_TEST(file_parameters_change_the_timing)
                                2),
                      0);
     ck_assert_int_eq(st.cycles, 330 + 400);
+}
+END_TEST
+
+static long long at[4];
+
+static void
+abstract_dsp(int rank, void *arg)
+{
+    static char b[1000];
+    int e = 0;
+    if (rank == 0) {
+        MPIRIO_Compute(100);
+        e = MPIRIO_Send(b, 1000, MPIRIO_BYTE, 1, 0, MPIRIO_COMM_WORLD);
+    } else if (rank == 1) {
+        MPIRIO_Request r;
+        e = MPIRIO_Irecv(b, 1000, MPIRIO_BYTE, 0, 0, MPIRIO_COMM_WORLD, &r);
+        e |= MPIRIO_Wait(&r, NULL);
+    }
+    e |= MPIRIO_Bcast(b, 10, MPIRIO_BYTE, 2, MPIRIO_COMM_WORLD);
+    at[rank] = e ? -1 : MPIRIO_time();
+}
+
+START_TEST(abstract_model)
+{
+    /* n bytes cost n cycles, no overheads, every message eager; collectives are
+     * MPICH's (no switches): the binomial bcast from 2 sends to 0 (in at 10, taken
+     * at 1100, passed on to 1 by 1110), then to 3 (10 to 20); a blocking send ends
+     * when its data is in */
+    ck_assert_int_eq(with_file("{\"format\": \"tgc-platform/1\", \"model\": \"abstract\", "
+                               "\"dsps\": 4}",
+                               4),
+                     0);
+    ck_assert_int_eq(MPIRIO_Run(4, "abstract", MPIRIO_RUN_QUIET, abstract_dsp, NULL), 0);
+    MPIRIO_Run_stats(&st);
+    ck_assert_int_eq(at[0], 1110);
+    ck_assert_int_eq(at[1], 1110);
+    ck_assert_int_eq(at[2], 20);
+    ck_assert_int_eq(at[3], 20);
+    ck_assert_int_eq(st.traffic.link_packets, 0);
+    ck_assert_int_eq(st.traffic.packets, 4 + 3);
 }
 END_TEST
 
@@ -235,6 +279,7 @@ main(void)
     tcase_add_test(tc, large_jobs_get_a_near_square_mesh);
     tcase_add_test(tc, platform_files);
     tcase_add_test(tc, file_parameters_change_the_timing);
+    tcase_add_test(tc, abstract_model);
     tcase_add_test(tc, trace_is_chrome_json);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
