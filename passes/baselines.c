@@ -2,8 +2,9 @@
  * passes/baselines.c - the optimize pass: the baselines of seed 001 (none, ma, cp, es) and
  * the dispatch to BFCO (passes/bfco.c).
  *
- * Requires: a schedule that passes ir_sched_verify and does not deadlock, with one message
- * per cross-DSP edge (comm_insert).  Produces a new schedule; the input is not changed.
+ * Requires: a schedule that passes ir_sched_verify and does not deadlock; its messages are
+ * the units merging combines (with aggregated messages, comm_insert starts again from one
+ * message per edge).  Produces a new schedule; the input is not changed.
  *
  *   none  the input
  *   ma    every same-source, same-destination, same-delay send merged, then repaired
@@ -283,12 +284,26 @@ opt_run(const Sched *base, OptMethod m, const BfcoParams *bp, Sched **out, OptSt
     memset(st, 0, sizeof *st);
     *out = NULL;
     Loc loc = {.file = base->g->file};
-    st->msgs_before = base->nmsgs;
-    for (int k = 0; k < base->nmsgs; k++)
+    /* An input with aggregated messages (a schedule file, a second run) starts again from
+     * one message per edge, in its COMPUTE order. */
+    Sched *own = NULL;
+    for (int k = 0; k < base->nmsgs && !own; k++)
         if (base->msgs[k].nedges != 1) {
-            diag_error(d, &loc, "optimize: the input schedule has aggregated messages");
+            own = ir_sched_copy(base);
+            comm_insert(own);
+            base = own;
+        }
+    st->msgs_before = base->nmsgs;
+    {
+        Evaluator *ev = eval_new(base->g, base->p);
+        int64_t L = eval_length(ev, base);
+        eval_free(ev);
+        if (L < 0) {
+            diag_error(d, &loc, "optimize: the input schedule deadlocks");
+            ir_sched_free(own);
             return -1;
         }
+    }
     Space *sp = bfco_space_new(base);
     st->nbits = sp->nbits;
     int rc = 0;
@@ -322,9 +337,7 @@ opt_run(const Sched *base, OptMethod m, const BfcoParams *bp, Sched **out, OptSt
         rc = L >= 0 ? 0 : -1;
     }
     if (rc < 0 && diag_errors(d) == 0)
-        diag_error(d, &loc, "optimize: %s found no deadlock-free schedule (does the input "
-                            "schedule deadlock?)",
-                   opt_method_name(m));
+        diag_error(d, &loc, "optimize: %s found no deadlock-free schedule", opt_method_name(m));
     if (*out) {
         st->msgs_after = (*out)->nmsgs;
         for (int k = 0; k < (*out)->nmsgs; k++) {
@@ -333,6 +346,7 @@ opt_run(const Sched *base, OptMethod m, const BfcoParams *bp, Sched **out, OptSt
         }
     }
     bfco_space_free(sp);
+    ir_sched_free(own);
     st->seconds = now() - t0;
     return rc;
 }

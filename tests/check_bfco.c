@@ -316,6 +316,31 @@ START_TEST(path_pairs_are_fixed_out_of_the_bits)
 }
 END_TEST
 
+START_TEST(pass_optimize_replaces_the_schedule)
+{
+    Case c;
+    load_case(&c, "fig1e");
+    Options opt;
+    memset(&opt, 0, sizeof opt);
+    opt.limits = ir_default_limits();
+    opt.method = OPT_MA;
+    opt.seed = 1;
+    Unit u = {.g = c.g, .p = c.g->platform, .s = ir_sched_copy(c.base), .opt = &opt};
+    Diag *d = diag_new();
+    ck_assert_int_eq(pass_optimize(&u, d), 0);
+    ck_assert_int_eq(count_merged(u.s), 1); /* fig1e: the order is repaired, the merge kept */
+    ck_assert_int_eq(pass_verify(&u, d), 0);
+    int64_t ma = length(u.s);
+    opt.method = OPT_BFCO; /* again, from the merged schedule: starts from single messages */
+    ck_assert_int_eq(pass_optimize(&u, d), 0);
+    ck_assert(valid(u.s));
+    ck_assert_int_le(length(u.s), ma);
+    ir_sched_free(u.s);
+    diag_free(d);
+    free_case(&c);
+}
+END_TEST
+
 /* ---- random graphs --------------------------------------------------------------------- */
 
 static uint64_t
@@ -699,6 +724,7 @@ suite(void)
     tcase_add_test(tc, fig1e_order_conflict);
     tcase_add_test(tc, path_pairs_are_fixed_out_of_the_bits);
     tcase_add_test(tc, worked_example_pipeline_is_kept);
+    tcase_add_test(tc, pass_optimize_replaces_the_schedule);
     tcase_add_test(tc, tis_teir_drops_a_pipeline_behind_a_slow_sender);
     suite_add_tcase(s, tc);
     TCase *tp = tcase_create("property");
