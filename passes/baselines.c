@@ -1,10 +1,10 @@
 /*
- * passes/baselines.c - the optimize pass: the baselines of seed 001 (none, ma, cp, es) and
- * the dispatch to BFCO (passes/bfco.c).
+ * passes/baselines.c - the optimize pass: the baselines of seed 001 (none, ma, cp, es)
+ * and the dispatch to BFCO (passes/bfco.c).
  *
- * Requires: a schedule that passes ir_sched_verify and does not deadlock; its messages are
- * the units merging combines (with aggregated messages, comm_insert starts again from one
- * message per edge).  Produces a new schedule; the input is not changed.
+ * Requires: a schedule that passes ir_sched_verify and does not deadlock; its messages
+ * are the units merging combines (with aggregated messages, comm_insert starts again from
+ * one message per edge).  Produces a new schedule; the input is not changed.
  *
  *   none  the input
  *   ma    every same-source, same-destination, same-delay send merged, then repaired
@@ -24,7 +24,8 @@ static const char *const method_names[] = {"none", "ma", "cp", "bfco", "es"};
 const char *
 opt_method_name(OptMethod m)
 {
-    return (unsigned)m < sizeof method_names / sizeof *method_names ? method_names[m] : "?";
+    return (unsigned)m < sizeof method_names / sizeof *method_names ? method_names[m]
+                                                                    : "?";
 }
 
 int
@@ -108,17 +109,18 @@ opt_merge(const Sched *base, const int *group, bool repair, int *released)
 
 /* ------------------------------------------------------------------------------------------
  * Exhaustive search
- * ------------------------------------------------------------------------------------------ */
+ * ------------------------------------------------------------------------------------------
+ */
 
 typedef struct Es {
     const Space *sp;
     Worker *w;
-    int *rgs;      /* [M] restricted growth string within each class */
+    int *rgs; /* [M] restricted growth string within each class */
     int *label;
     int64_t count; /* configurations (partitions x pipeline subsets) */
     int64_t limit;
     bool over;
-    bool run;      /* false: only count */
+    bool run; /* false: only count */
     int64_t best;
     int *best_label;
     bool *best_pipe;
@@ -181,8 +183,8 @@ es_partition(Es *es)
     }
 }
 
-/* Every partition of class c.. onwards: restricted growth strings, a block never holds two
- * units joined by a path. */
+/* Every partition of class c.. onwards: restricted growth strings, a block never holds
+ * two units joined by a path. */
 static void
 es_class(Es *es, int c, int i)
 {
@@ -237,10 +239,11 @@ run_es(const Space *sp, const BfcoParams *bp, Sched **out, OptStats *st, Diag *d
     es_class(&es, 0, 0);
     if (es.over) {
         Loc loc = {.file = sp->g->file};
-        diag_error(d, &loc,
-                   "es: more than %lld configurations (merge partitions x pipeline subsets); "
-                   "raise the limit with --es-limit",
-                   (long long)es.limit);
+        diag_error(
+            d, &loc,
+            "es: more than %lld configurations (merge partitions x pipeline subsets); "
+            "raise the limit with --es-limit",
+            (long long)es.limit);
         rc = -1;
     } else {
         int64_t count = es.count;
@@ -269,7 +272,8 @@ run_es(const Space *sp, const BfcoParams *bp, Sched **out, OptStats *st, Diag *d
 
 /* ------------------------------------------------------------------------------------------
  * Dispatch
- * ------------------------------------------------------------------------------------------ */
+ * ------------------------------------------------------------------------------------------
+ */
 
 int
 opt_run(const Sched *base, OptMethod m, const BfcoParams *bp, Sched **out, OptStats *st,
@@ -337,7 +341,8 @@ opt_run(const Sched *base, OptMethod m, const BfcoParams *bp, Sched **out, OptSt
         rc = L >= 0 ? 0 : -1;
     }
     if (rc < 0 && diag_errors(d) == 0)
-        diag_error(d, &loc, "optimize: %s found no deadlock-free schedule", opt_method_name(m));
+        diag_error(d, &loc, "optimize: %s found no deadlock-free schedule",
+                   opt_method_name(m));
     if (*out) {
         st->msgs_after = (*out)->nmsgs;
         for (int k = 0; k < (*out)->nmsgs; k++) {

@@ -1,21 +1,22 @@
 /*
- * passes/bfco.c - BFCO (seed 001, docs/bfco.md): a binary particle swarm search over message
- * aggregation, with deadlock repair and greedy communication pipelining.
+ * passes/bfco.c - BFCO (seed 001, docs/bfco.md): a binary particle swarm search over
+ * message aggregation, with deadlock repair and greedy communication pipelining.
  *
- * Requires: a schedule with one message per cross-DSP edge as comm_insert leaves it (or any
- * valid schedule: its messages are the units that merging combines).  Produces a new
+ * Requires: a schedule with one message per cross-DSP edge as comm_insert leaves it (or
+ * any valid schedule: its messages are the units that merging combines).  Produces a new
  * schedule; the base is not changed.
  *
- * Encoding: the M sends give an M x M upper triangle; an entry is DIFFP when the two sends
- * differ in source DSP, destination DSP or delay, PATH when a dependence path joins them,
- * otherwise a decision bit (MA = 1, NOMA = 0).  Merging is transitive: the bits set define
- * groups by union.  Every particle is repaired in the seed's order: path conflicts inside a
- * group (Algorithm 1), cycles in the merged dependence graph (DFS), order adjustment, then
- * the evaluator as dynamic check.  The repaired groups are written back into the particle.
+ * Encoding: the M sends give an M x M upper triangle; an entry is DIFFP when the two
+ * sends differ in source DSP, destination DSP or delay, PATH when a dependence path joins
+ * them, otherwise a decision bit (MA = 1, NOMA = 0).  Merging is transitive: the bits set
+ * define groups by union.  Every particle is repaired in the seed's order: path conflicts
+ * inside a group (Algorithm 1), cycles in the merged dependence graph (DFS), order
+ * adjustment, then the evaluator as dynamic check.  The repaired groups are written back
+ * into the particle.
  *
- * Invariant of a built schedule: its per-DSP order is a topological order of program order
- * plus the send -> receive edges of zero-delay messages, so no cycle of zero iteration shift
- * exists and the evaluator finds no deadlock (DESIGN.md section 3).
+ * Invariant of a built schedule: its per-DSP order is a topological order of program
+ * order plus the send -> receive edges of zero-delay messages, so no cycle of zero
+ * iteration shift exists and the evaluator finds no deadlock (DESIGN.md section 3).
  */
 #include <math.h>
 #include <pthread.h>
@@ -35,7 +36,8 @@ xcalloc(size_t n, size_t size)
 
 /* ------------------------------------------------------------------------------------------
  * The space
- * ------------------------------------------------------------------------------------------ */
+ * ------------------------------------------------------------------------------------------
+ */
 
 static inline bool
 bit_test(const uint64_t *row, int i)
@@ -50,9 +52,10 @@ bfco_path(const Space *sp, int u, int v)
            bit_test(sp->desc + (size_t)v * sp->words, u);
 }
 
-/* Reachability between sends in the dependence graph of the base: tasks, a SEND and a RECV
- * node per unit; producer -> SEND, SEND -> RECV for zero-delay units, RECV -> consumer, and
- * zero-delay edges within a DSP.  Rows are computed in reverse topological order. */
+/* Reachability between sends in the dependence graph of the base: tasks, a SEND and a
+ * RECV node per unit; producer -> SEND, SEND -> RECV for zero-delay units, RECV ->
+ * consumer, and zero-delay edges within a DSP.  Rows are computed in reverse topological
+ * order. */
 static void
 reach(Space *sp)
 {
@@ -87,7 +90,8 @@ reach(Space *sp)
         off[eu[i] + 1]++;
     for (int i = 0; i < n; i++)
         off[i + 1] += off[i];
-    int *adj = xcalloc((size_t)ne + 1, sizeof *adj), *fill = xcalloc((size_t)n + 1, sizeof *fill);
+    int *adj = xcalloc((size_t)ne + 1, sizeof *adj),
+        *fill = xcalloc((size_t)n + 1, sizeof *fill);
     memcpy(fill, off, (size_t)n * sizeof *fill);
     int *indeg = xcalloc((size_t)n, sizeof *indeg);
     for (int i = 0; i < ne; i++) {
@@ -219,26 +223,27 @@ bfco_space_free(Space *sp)
 
 /* ------------------------------------------------------------------------------------------
  * A worker: merge state, repair, order, the schedule built in place
- * ------------------------------------------------------------------------------------------ */
+ * ------------------------------------------------------------------------------------------
+ */
 
 struct Worker {
     const Space *sp;
     Evaluator *ev;
     Sched *ws;
     int64_t evals;
-    int *label;               /* [M] */
-    int *lab2g;               /* [2M] scratch, -1 */
-    int G;                    /* groups */
-    int *gidx;                /* [M] unit -> group */
-    int *gm_off, *gm;         /* [M+1], [M] members of each group, ascending */
-    int *gkey_s, *gkey_r;     /* [M] send slot (last member), receive slot (first member) */
+    int *label;           /* [M] */
+    int *lab2g;           /* [2M] scratch, -1 */
+    int G;                /* groups */
+    int *gidx;            /* [M] unit -> group */
+    int *gm_off, *gm;     /* [M+1], [M] members of each group, ascending */
+    int *gkey_s, *gkey_r; /* [M] send slot (last member), receive slot (first member) */
     int *uf, *ufnext, *ufhead; /* union-find with member lists */
     /* merged dependence graph: tasks, SEND nodes T+g, RECV nodes T+G+g */
     int nn, *soff, *sadj, *poff, *padj, *eu, *ev2;
     int *color, *stk, *stkit, *stkpos, *cyc, ncyc;
     /* order adjustment */
-    Op *q;                    /* [sum nops] desired sequences */
-    int *qoff, *qn, *head;    /* [D+1], [D], [D] */
+    Op *q;                 /* [sum nops] desired sequences */
+    int *qoff, *qn, *head; /* [D+1], [D], [D] */
     bool *taken;
     int *pseq_off, *pseq, *ppos, *nexts, *cpos; /* per class sequences of groups */
     int *need, *qdsp, *heap, *hn, *tent, *sent, *rent;
@@ -326,13 +331,14 @@ bfco_worker_free(Worker *w)
         return;
     eval_free(w->ev);
     ir_sched_free(w->ws);
-    void *ptrs[] = {w->label, w->lab2g, w->gidx, w->gm_off, w->gm, w->gkey_s, w->gkey_r,
-                    w->uf, w->ufnext, w->ufhead, w->soff, w->poff, w->sadj, w->padj, w->eu,
-                    w->ev2, w->color, w->stk, w->stkit, w->stkpos, w->cyc, w->stamp, w->q,
-                    w->taken, w->qoff, w->qn, w->head,
-                    w->pseq_off, w->pseq, w->ppos, w->nexts, w->cpos,
-                    w->need, w->qdsp, w->heap, w->hn, w->tent, w->sent, w->rent, w->tpos, w->rpos,
-                    w->pipe, w->bestpipe, w->cnt, w->ord, w->epool};
+    void *ptrs[] = {w->label,    w->lab2g,  w->gidx,   w->gm_off,   w->gm,    w->gkey_s,
+                    w->gkey_r,   w->uf,     w->ufnext, w->ufhead,   w->soff,  w->poff,
+                    w->sadj,     w->padj,   w->eu,     w->ev2,      w->color, w->stk,
+                    w->stkit,    w->stkpos, w->cyc,    w->stamp,    w->q,     w->taken,
+                    w->qoff,     w->qn,     w->head,   w->pseq_off, w->pseq,  w->ppos,
+                    w->nexts,    w->cpos,   w->need,   w->qdsp,     w->heap,  w->hn,
+                    w->tent,     w->sent,   w->rent,   w->tpos,     w->rpos,  w->pipe,
+                    w->bestpipe, w->cnt,    w->ord,    w->epool};
     for (size_t i = 0; i < sizeof ptrs / sizeof ptrs[0]; i++)
         free(ptrs[i]);
     free(w);
@@ -456,7 +462,8 @@ release(Worker *w, int u)
     w->label[u] = w->sp->M + u;
 }
 
-/* The member of group g whose send is latest: the one that delays the merged send most. */
+/* The member of group g whose send is latest: the one that delays the merged send most.
+ */
 static int
 last_member(const Worker *w, int g)
 {
@@ -635,7 +642,8 @@ desired(Worker *w)
         w->head[d] = 0;
     }
     w->qoff[D] = n;
-    /* per class (pair and delay: messages are matched by id, the order holds per delay) */
+    /* per class (pair and delay: messages are matched by id, the order holds per delay)
+     */
     int nc = sp->ncls;
     memset(w->pseq_off, 0, ((size_t)nc + 1) * sizeof(int));
     for (int k = 0; k < w->G; k++)
@@ -654,15 +662,16 @@ desired(Worker *w)
 }
 
 /* Order adjustment: a topological traversal that follows the desired sequences and, when
- * every DSP's next operation is blocked, moves forward the enabled operation closest to the
- * head of its sequence (ties: the lowest DSP).  An operation is enabled when its
- * prerequisites are done: a COMPUTE needs its same-DSP zero-delay producers and the receives
- * of its incoming messages, and (zero copy) the receive of each single-edge delay-1 message
- * it produces; a SEND needs its producers, the previous group of its class (pair and delay)
- * sent and, aggregated with delay 1, its previous transfer (its receive); a RECV needs its
- * send (zero delay) and the previous group of its class received.  need[] counts what is
- * missing; each DSP keeps a heap of its enabled queue positions.  Returns 0, or -1 when
- * nothing is enabled (the group to split is then in *split). */
+ * every DSP's next operation is blocked, moves forward the enabled operation closest to
+ * the head of its sequence (ties: the lowest DSP).  An operation is enabled when its
+ * prerequisites are done: a COMPUTE needs its same-DSP zero-delay producers and the
+ * receives of its incoming messages, and (zero copy) the receive of each single-edge
+ * delay-1 message it produces; a SEND needs its producers, the previous group of its
+ * class (pair and delay) sent and, aggregated with delay 1, its previous transfer (its
+ * receive); a RECV needs its send (zero delay) and the previous group of its class
+ * received.  need[] counts what is missing; each DSP keeps a heap of its enabled queue
+ * positions.  Returns 0, or -1 when nothing is enabled (the group to split is then in
+ * *split). */
 static void
 heap_push(Worker *w, int d, int pos)
 {
@@ -969,7 +978,8 @@ bfco_build_naive(Worker *w)
 
 /* ------------------------------------------------------------------------------------------
  * Pipelining
- * ------------------------------------------------------------------------------------------ */
+ * ------------------------------------------------------------------------------------------
+ */
 
 bool
 bfco_pipeable(const Worker *w, int k)
@@ -1032,9 +1042,9 @@ better(int64_t L)
 
 /* TIS and TEIR of every pipelined receive from one evaluation (docs/bfco.md): TIS is the
  * interval between the sender's issues of the message in two consecutive iterations, TEIR
- * the receiving DSP's busy cycles in one iteration (the iteration time it would have if it
- * never waited).  Pipelines with TIS >= TEIR * (1 - epsilon) are dropped; with a single
- * iteration every pipeline is dropped (no next iteration to overlap with). */
+ * the receiving DSP's busy cycles in one iteration (the iteration time it would have if
+ * it never waited).  Pipelines with TIS >= TEIR * (1 - epsilon) are dropped; with a
+ * single iteration every pipeline is dropped (no next iteration to overlap with). */
 bool
 bfco_prune_tis_teir(Worker *w, bool *pipe, double eps)
 {
@@ -1183,7 +1193,8 @@ bfco_pipelines(Worker *w, double eps, int64_t L0)
 
 /* ------------------------------------------------------------------------------------------
  * BPSO
- * ------------------------------------------------------------------------------------------ */
+ * ------------------------------------------------------------------------------------------
+ */
 
 void
 bfco_default_params(BfcoParams *bp)

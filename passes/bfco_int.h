@@ -1,11 +1,12 @@
 /*
- * passes/bfco_int.h - what passes/bfco.c shares with passes/baselines.c (not part of the IR:
- * the workspace of one optimisation run).
+ * passes/bfco_int.h - what passes/bfco.c shares with passes/baselines.c (not part of the
+ * IR: the workspace of one optimisation run).
  *
- * A Space is the problem: the base schedule's messages ("units"), their classes (same source
- * DSP, destination DSP and delay), the fixed PATH entries and the decision bits.  A Worker
- * is one thread's workspace: a merge state (a label per unit), the schedule it builds in
- * place (ws) and an Evaluator.  Nothing in a Worker is shared, so workers run in parallel.
+ * A Space is the problem: the base schedule's messages ("units"), their classes (same
+ * source DSP, destination DSP and delay), the fixed PATH entries and the decision bits.
+ * A Worker is one thread's workspace: a merge state (a label per unit), the schedule it
+ * builds in place (ws) and an Evaluator.  Nothing in a Worker is shared, so workers run
+ * in parallel.
  */
 #ifndef TGC_BFCO_INT_H
 #define TGC_BFCO_INT_H
@@ -16,25 +17,27 @@ typedef struct Space {
     const Sched *base;
     const Graph *g;
     const Platform *p;
-    int M, D, T;       /* units (base messages), DSPs, tasks */
-    int *cls;          /* [M] class of each unit */
+    int M, D, T; /* units (base messages), DSPs, tasks */
+    int *cls;    /* [M] class of each unit */
     int ncls;
-    int *cls_off;      /* [ncls + 1] units of class c: cls_units[cls_off[c] .. cls_off[c+1]) */
+    int *cls_off; /* [ncls + 1] units of class c: cls_units[cls_off[c] .. cls_off[c+1]) */
     int *cls_units;
-    int *ssl, *rsl;    /* [M] slot of the unit's SEND on its source, RECV on its destination */
-    int words;         /* 64-bit words per reachability row */
-    uint64_t *desc;    /* [M * words]: units whose SEND is reachable from the unit's SEND */
-    int nbits;         /* decision variables: same-class pairs without a path */
-    int *bu, *bv;      /* [nbits] the pair of bit b, bu < bv, in row-major order */
-    int64_t *rbuf;     /* [D] receive buffer bytes of the base schedule per DSP */
-    int maxops;        /* largest nops of the base */
+    int *ssl,
+        *rsl;  /* [M] slot of the unit's SEND on its source, RECV on its destination */
+    int words; /* 64-bit words per reachability row */
+    uint64_t *desc; /* [M * words]: units whose SEND is reachable from the unit's SEND */
+    int nbits;      /* decision variables: same-class pairs without a path */
+    int *bu, *bv;   /* [nbits] the pair of bit b, bu < bv, in row-major order */
+    int64_t *rbuf;  /* [D] receive buffer bytes of the base schedule per DSP */
+    int maxops;     /* largest nops of the base */
 } Space;
 
 typedef struct Worker Worker;
 
 Space *bfco_space_new(const Sched *base);
 void bfco_space_free(Space *sp);
-bool bfco_path(const Space *sp, int u, int v); /* a dependence path between the two sends */
+bool bfco_path(const Space *sp, int u,
+               int v); /* a dependence path between the two sends */
 
 Worker *bfco_worker_new(const Space *sp);
 void bfco_worker_free(Worker *w);
@@ -45,7 +48,8 @@ int64_t bfco_worker_evals(const Worker *w);
 void bfco_set_labels(Worker *w, const int *label);
 /* Groups from a bit vector (transitive), Algorithm 1 applied while uniting. */
 void bfco_groups_from_bits(Worker *w, const uint8_t *bits);
-void bfco_bits_from_groups(const Worker *w, uint8_t *bits); /* canonical bits of the groups */
+void bfco_bits_from_groups(const Worker *w,
+                           uint8_t *bits); /* canonical bits of the groups */
 /* Cycles, order adjustment, dynamic check.  With release, merges are released until the
  * schedule is deadlock-free (*released counts them); without, the first problem fails.
  * Builds the schedule without pipelines.  Returns its length, or -1. */
@@ -57,9 +61,9 @@ bool bfco_pipeable(const Worker *w, int grp);
 bool bfco_mem_ok(const Worker *w, const bool *pipe);
 /* Sets the pipelined flags of the built schedule and evaluates it (-1 on deadlock). */
 int64_t bfco_eval_pipes(Worker *w, const bool *pipe);
-/* The seed's pipelining on the built schedule whose length without pipelines is L0: greedy,
- * TIS/TEIR pruning, Algorithm 2.  Leaves the best pipeline set found in the schedule and
- * returns its length. */
+/* The seed's pipelining on the built schedule whose length without pipelines is L0:
+ * greedy, TIS/TEIR pruning, Algorithm 2.  Leaves the best pipeline set found in the
+ * schedule and returns its length. */
 int64_t bfco_pipelines(Worker *w, double epsilon, int64_t L0);
 void bfco_greedy_pipes(Worker *w, bool *pipe);
 /* Drops from pipe the pipelines with TIS >= TEIR * (1 - epsilon) (docs/bfco.md); true if

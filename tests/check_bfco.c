@@ -3,9 +3,10 @@
  * The seed's three deadlock causes (testcases/bfco/fig1*): each merge deadlocks without
  * repair (the evaluator says so) and is repaired by the mechanism the seed names.  A
  * property test over random graphs and random particles: every repaired particle has an
- * acyclic merged graph, a schedule order without a zero-shift cycle, and the evaluator finds
- * no deadlock; ma and cp never deadlock; BFCO is never worse than none, ma and cp.  The
- * number of random graphs is TGC_BFCO_GRAPHS (default 500; docs/bfco.md shows a longer run).
+ * acyclic merged graph, a schedule order without a zero-shift cycle, and the evaluator
+ * finds no deadlock; ma and cp never deadlock; BFCO is never worse than none, ma and cp.
+ * The number of random graphs is TGC_BFCO_GRAPHS (default 500; docs/bfco.md shows a
+ * longer run).
  *
  * The acyclicity checks here are written independently of passes/bfco.c. */
 #include <check.h>
@@ -21,7 +22,8 @@
 #define TGC_TESTCASES "testcases"
 #endif
 
-/* ---- independent checks ---------------------------------------------------------------- */
+/* ---- independent checks
+ * ---------------------------------------------------------------- */
 
 /* Kahn on an edge list; true when acyclic. */
 static bool
@@ -90,7 +92,8 @@ order_acyclic(const Sched *s)
     }
     int *eu = calloc((size_t)n + s->nmsgs + 1, sizeof *eu);
     int *ev = calloc((size_t)n + s->nmsgs + 1, sizeof *ev);
-    int *sn = calloc((size_t)s->nmsgs + 1, sizeof *sn), *rn = calloc((size_t)s->nmsgs + 1, sizeof *rn);
+    int *sn = calloc((size_t)s->nmsgs + 1, sizeof *sn),
+        *rn = calloc((size_t)s->nmsgs + 1, sizeof *rn);
     int ne = 0;
     for (int d = 0; d < s->ndsps; d++)
         for (int k = 0; k < s->nops[d]; k++) {
@@ -147,7 +150,8 @@ count_merged(const Sched *s)
     return n;
 }
 
-/* The base schedule: tasks in the given order per DSP (mapping in map), then comm_insert. */
+/* The base schedule: tasks in the given order per DSP (mapping in map), then comm_insert.
+ */
 static Sched *
 base_sched(const Graph *g, const int *map, const int *order)
 {
@@ -160,7 +164,8 @@ base_sched(const Graph *g, const int *map, const int *order)
     return s;
 }
 
-/* ---- the seed's three deadlock causes ------------------------------------------------- */
+/* ---- the seed's three deadlock causes -------------------------------------------------
+ */
 
 typedef struct Case {
     Graph *g;
@@ -185,7 +190,8 @@ load_case(Case *c, const char *name)
     ck_assert_ptr_nonnull(c->g);
     diag_free(d);
     const Graph *g = c->g;
-    int *map = calloc((size_t)g->ntasks, sizeof *map), *ord = calloc((size_t)g->ntasks, sizeof *ord);
+    int *map = calloc((size_t)g->ntasks, sizeof *map),
+        *ord = calloc((size_t)g->ntasks, sizeof *ord);
     for (int t = 0; t < g->ntasks; t++) {
         map[t] = g->tasks[t].dsp;
         ord[t] = t; /* file order per DSP */
@@ -207,10 +213,8 @@ load_case(Case *c, const char *name)
         c->group[m] = 1000 + m;
         size_t i, j;
         json_t *grp, *x;
-        json_array_foreach(json_object_get(c->doc, "merge"), i, grp)
-        {
-            json_array_foreach(grp, j, x)
-            {
+        json_array_foreach (json_object_get(c->doc, "merge"), i, grp) {
+            json_array_foreach (grp, j, x) {
                 if (strcmp(json_string_value(x), key) == 0)
                     c->group[m] = (int)i;
             }
@@ -328,10 +332,12 @@ START_TEST(pass_optimize_replaces_the_schedule)
     Unit u = {.g = c.g, .p = c.g->platform, .s = ir_sched_copy(c.base), .opt = &opt};
     Diag *d = diag_new();
     ck_assert_int_eq(pass_optimize(&u, d), 0);
-    ck_assert_int_eq(count_merged(u.s), 1); /* fig1e: the order is repaired, the merge kept */
+    ck_assert_int_eq(count_merged(u.s),
+                     1); /* fig1e: the order is repaired, the merge kept */
     ck_assert_int_eq(pass_verify(&u, d), 0);
     int64_t ma = length(u.s);
-    opt.method = OPT_BFCO; /* again, from the merged schedule: starts from single messages */
+    opt.method =
+        OPT_BFCO; /* again, from the merged schedule: starts from single messages */
     ck_assert_int_eq(pass_optimize(&u, d), 0);
     ck_assert(valid(u.s));
     ck_assert_int_le(length(u.s), ma);
@@ -341,7 +347,8 @@ START_TEST(pass_optimize_replaces_the_schedule)
 }
 END_TEST
 
-/* ---- random graphs --------------------------------------------------------------------- */
+/* ---- random graphs
+ * --------------------------------------------------------------------- */
 
 static uint64_t
 mix(uint64_t *s)
@@ -363,10 +370,16 @@ static Sched *
 random_base(int i, Graph **gout)
 {
     uint64_t s = UINT64_C(77) + (uint64_t)i * 1000003u;
-    GenSpec gs = {.tasks = rint_(&s, 4, 28), .shape = (GenShape)rint_(&s, 0, 2),
-                  .max_preds = rint_(&s, 1, 3), .skip = 0.4, .width = rint_(&s, 2, 5),
-                  .cycles_lo = 200, .cycles_hi = rint_(&s, 500, 8000), .bytes_lo = 8,
-                  .bytes_hi = rint_(&s, 16, 3000), .delay_frac = rint_(&s, 0, 3) == 0 ? 0.2 : 0,
+    GenSpec gs = {.tasks = rint_(&s, 4, 28),
+                  .shape = (GenShape)rint_(&s, 0, 2),
+                  .max_preds = rint_(&s, 1, 3),
+                  .skip = 0.4,
+                  .width = rint_(&s, 2, 5),
+                  .cycles_lo = 200,
+                  .cycles_hi = rint_(&s, 500, 8000),
+                  .bytes_lo = 8,
+                  .bytes_hi = rint_(&s, 16, 3000),
+                  .delay_frac = rint_(&s, 0, 3) == 0 ? 0.2 : 0,
                   .max_delay = rint_(&s, 0, 1) ? 3 : 1,
                   .iterations = rint_(&s, 1, 6),
                   .platform = rint_(&s, 0, 3) == 0 ? "bwdsp-2board" : "bwdsp-1board",
@@ -470,8 +483,9 @@ START_TEST(random_particles_repair_to_deadlock_free)
         ir_sched_free(base);
         ir_graph_free(g);
     }
-    fprintf(stderr, "bfco property: %d graphs (%d skipped), %d particles, %d naive merges "
-                    "deadlocked, %d merges released\n",
+    fprintf(stderr,
+            "bfco property: %d graphs (%d skipped), %d particles, %d naive merges "
+            "deadlocked, %d merges released\n",
             used, n - used, particles, naive_dead, released);
     ck_assert_int_ge(used, n * 9 / 10);
     ck_assert_int_gt(naive_dead, 0); /* the repair had work to do */
@@ -533,13 +547,15 @@ same_sched(const Sched *a, const Sched *b)
         if (a->nops[d] != b->nops[d])
             return false;
         for (int k = 0; k < a->nops[d]; k++)
-            if (a->ops[d][k].kind != b->ops[d][k].kind || a->ops[d][k].ref != b->ops[d][k].ref)
+            if (a->ops[d][k].kind != b->ops[d][k].kind ||
+                a->ops[d][k].ref != b->ops[d][k].ref)
                 return false;
     }
     for (int m = 0; m < a->nmsgs; m++)
         if (a->msgs[m].nedges != b->msgs[m].nedges ||
             a->msgs[m].pipelined != b->msgs[m].pipelined ||
-            memcmp(a->msgs[m].edges, b->msgs[m].edges, (size_t)a->msgs[m].nedges * sizeof(int)))
+            memcmp(a->msgs[m].edges, b->msgs[m].edges,
+                   (size_t)a->msgs[m].nedges * sizeof(int)))
             return false;
     return true;
 }
@@ -617,8 +633,8 @@ START_TEST(es_is_optimal_and_refused_above_its_limit)
 }
 END_TEST
 
-
-/* ---- pipelining: the worked example of DESIGN.md section 3, and a useless pipeline ------- */
+/* ---- pipelining: the worked example of DESIGN.md section 3, and a useless pipeline
+ * ------- */
 
 static Sched *
 two_task(int64_t ca, int64_t cb, int64_t iterations, Graph **gout)

@@ -2,10 +2,10 @@
  * tools/bench_bfco.c - the BFCO benchmark of docs/bfco.md (not a test).
  *
  * Quality: per class of seed 001's Table 1 (tools/gen_graph.c), N instances (seeds 1..N),
- * each scheduled by pass_schedule; the mean improvement over none of ma, cp, bfco (and its
- * variants) and es (where es is within its limit), BFCO's mean and largest gap to es in
- * percentage points, and on how many instances BFCO reaches the es optimum.
- * Speed: BFCO on a 100-task graph on 4 DSPs and a 1000-task graph on 16 DSPs; time and
+ * each scheduled by pass_schedule; the mean improvement over none of ma, cp, bfco (and
+ * its variants) and es (where es is within its limit), BFCO's mean and largest gap to es
+ * in percentage points, and on how many instances BFCO reaches the es optimum. Speed:
+ * BFCO on a 100-task graph on 4 DSPs and a 1000-task graph on 16 DSPs; time and
  * evaluations per second.
  *
  *   bench_bfco [--instances N] [--es-limit N] [--threads N] [--no-speed] [--no-quality]
@@ -52,10 +52,10 @@ typedef struct Variant {
 
 /* bfco must stay third and es last */
 static const Variant variants[] = {
-    {"ma", OPT_MA, false, false, false},        {"cp", OPT_CP, false, false, false},
-    {"bfco", OPT_BFCO, false, false, false},    {"bfco-v", OPT_BFCO, true, false, false},
-    {"bfco-j", OPT_BFCO, false, true, false},   {"bfco-p", OPT_BFCO, false, false, true},
-    {"bfco-vjp", OPT_BFCO, true, true, true},   {"es", OPT_ES, false, false, false},
+    {"ma", OPT_MA, false, false, false},      {"cp", OPT_CP, false, false, false},
+    {"bfco", OPT_BFCO, false, false, false},  {"bfco-v", OPT_BFCO, true, false, false},
+    {"bfco-j", OPT_BFCO, false, true, false}, {"bfco-p", OPT_BFCO, false, false, true},
+    {"bfco-vjp", OPT_BFCO, true, true, true}, {"es", OPT_ES, false, false, false},
 };
 enum { NV = sizeof variants / sizeof variants[0] };
 
@@ -133,7 +133,8 @@ quality(const char *cls, int n, const BfcoParams *bp)
         for (int k = 2; k < NV - 1; k++)
             printf(" n/a |");
     }
-    printf(" %.3f / %.3f |\n", used ? secs[2] / used : 0.0, used ? secs[NV - 2] / used : 0.0);
+    printf(" %.3f / %.3f |\n", used ? secs[2] / used : 0.0,
+           used ? secs[NV - 2] / used : 0.0);
     fflush(stdout);
 }
 
@@ -174,7 +175,8 @@ speed(const char *label, int tasks, const char *plat, const BfcoParams *bp)
         double cpu = (double)clock() / CLOCKS_PER_SEC - c0;
         diag_free(d);
         ir_sched_free(out);
-        printf("| %-8s | %d | %5d | %3d | %5d | %6d | %3d x %3d | %7.3f s | %7.3f s | %8.0f | "
+        printf("| %-8s | %d | %5d | %3d | %5d | %6d | %3d x %3d | %7.3f s | %7.3f s | "
+               "%8.0f | "
                "%6.2f%% | %.2f s |\n",
                runs[r].name, b.threads, tasks, g->platform->ndsps, base->nmsgs, st.nbits,
                st.particles, st.generations, st.seconds, cpu,
@@ -208,20 +210,23 @@ main(int argc, char **argv)
         else if (strcmp(argv[i], "--no-quality") == 0)
             do_quality = false;
         else {
-            fprintf(stderr, "usage: bench_bfco [--instances N] [--es-limit N] [--threads N] "
-                            "[--classes LIST] [--no-speed] [--no-quality]\n");
+            fprintf(stderr,
+                    "usage: bench_bfco [--instances N] [--es-limit N] [--threads N] "
+                    "[--classes LIST] [--no-speed] [--no-quality]\n");
             return 2;
         }
     }
     if (do_quality) {
-        printf("Mean improvement over none (%d instances per class, seeds 1..%d; es on the "
-               "instances within --es-limit %" PRId64 ")\n\n",
-               n, n, bp.es_limit);
+        printf(
+            "Mean improvement over none (%d instances per class, seeds 1..%d; es on the "
+            "instances within --es-limit %" PRId64 ")\n\n",
+            n, n, bp.es_limit);
         printf("| class | n | msgs |");
         for (int k = 0; k < NV; k++)
             printf(" %s |", variants[k].name);
         for (int k = 2; k < NV - 1; k++)
-            printf(" %s on es runs: mean, gap mean / max (points), = es |", variants[k].name);
+            printf(" %s on es runs: mean, gap mean / max (points), = es |",
+                   variants[k].name);
         printf(" seconds bfco / %s |\n|", variants[NV - 2].name);
         for (int k = 0; k < 2 * NV + 1; k++)
             printf("---|");
@@ -234,7 +239,8 @@ main(int argc, char **argv)
     }
     if (do_speed) {
         printf("Speed (wall time of opt_run, CPU time of the process during it)\n\n");
-        printf("| variant | threads | tasks | DSPs | msgs | bits | particles x generations | "
+        printf("| variant | threads | tasks | DSPs | msgs | bits | particles x "
+               "generations | "
                "wall | CPU | evals/s (wall) | improvement | HEFT |\n");
         printf("|---|---|---|---|---|---|---|---|---|---|---|---|\n");
         speed("jpeg-sized", 100, "bwdsp-1board", &bp);

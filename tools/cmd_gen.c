@@ -11,7 +11,8 @@
 
 enum { O_CLASS, O_SEED, O_TASKS, O_SHAPE, O_CYCLES, O_BYTES, O_DELAY, O_NAME };
 static const CliOption own[] = {
-    {"class", "NAME", "hi20, lo20, rand50 or chain100 (seed 001 Table 1; default rand50)"},
+    {"class", "NAME",
+     "hi20, lo20, rand50 or chain100 (seed 001 Table 1; default rand50)"},
     {"seed", "N", "random seed (default 1)"},
     {"tasks", "N", "number of tasks (overrides the class)"},
     {"shape", "NAME", "random, chain or layered (overrides the class)"},
@@ -25,8 +26,10 @@ static const CliOption own[] = {
 static const CliSpec spec = {
     "gen",
     "",
-    "Generate a random task graph (tgc-graph/1) from a class and a seed.  Classes follow\n"
-    "seed 001's Table 1: hi20 (20 tasks, high communication ratio), lo20 (20 tasks, low),\n"
+    "Generate a random task graph (tgc-graph/1) from a class and a seed.  Classes "
+    "follow\n"
+    "seed 001's Table 1: hi20 (20 tasks, high communication ratio), lo20 (20 tasks, "
+    "low),\n"
     "rand50 (50 tasks, random DAG), chain100 (100 tasks, a chain with skip edges).  Any\n"
     "size with --tasks.  Writes to -o FILE or the standard output.\n",
     CLI_OUTPUT | CLI_PLATFORM | CLI_ITERATIONS,
@@ -71,7 +74,8 @@ cmd_gen(int argc, char **argv)
         gs.seed = (uint64_t)v;
     }
     if (c.val[O_TASKS]) {
-        if (!cli_int_value(&spec, "--tasks", c.val[O_TASKS], 1, c.opt.limits.max_tasks, &v))
+        if (!cli_int_value(&spec, "--tasks", c.val[O_TASKS], 1, c.opt.limits.max_tasks,
+                           &v))
             goto out;
         gs.tasks = (int)v;
     }
@@ -88,7 +92,8 @@ cmd_gen(int argc, char **argv)
             goto out;
         }
     }
-    if (c.val[O_CYCLES] && !range("--cycles", c.val[O_CYCLES], &gs.cycles_lo, &gs.cycles_hi))
+    if (c.val[O_CYCLES] &&
+        !range("--cycles", c.val[O_CYCLES], &gs.cycles_lo, &gs.cycles_hi))
         goto out;
     if (c.val[O_BYTES] && !range("--bytes", c.val[O_BYTES], &gs.bytes_lo, &gs.bytes_hi))
         goto out;

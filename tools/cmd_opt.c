@@ -1,10 +1,10 @@
 /*
- * tools/cmd_opt.c - `tgc opt GRAPH`: schedules the graph (as `tgc schedule` does), then runs
- * the communication optimisations (none, ma, cp, bfco, es; docs/bfco.md) on that schedule
- * and prints one row per method; -o/--dot/--gantt write the schedule of the method asked
- * for (of bfco with --method all).  Every output is built first and written only when the
- * run succeeded.  A progress bar goes to stderr while BFCO runs, only when stderr is a
- * terminal.
+ * tools/cmd_opt.c - `tgc opt GRAPH`: schedules the graph (as `tgc schedule` does), then
+ * runs the communication optimisations (none, ma, cp, bfco, es; docs/bfco.md) on that
+ * schedule and prints one row per method; -o/--dot/--gantt write the schedule of the
+ * method asked for (of bfco with --method all).  Every output is built first and written
+ * only when the run succeeded.  A progress bar goes to stderr while BFCO runs, only when
+ * stderr is a terminal.
  */
 #include <inttypes.h>
 #include <stdlib.h>
@@ -14,24 +14,44 @@
 
 #include "cli.h"
 
-enum { O_METHOD, O_SEED, O_PARTICLES, O_GENERATIONS, O_THREADS, O_STALL, O_ESLIMIT,
-       O_VSHAPED, O_EPSILON, O_DOT, O_GANTT, O_BUDGET, O_JOINT, O_POLISH };
+enum {
+    O_METHOD,
+    O_SEED,
+    O_PARTICLES,
+    O_GENERATIONS,
+    O_THREADS,
+    O_STALL,
+    O_ESLIMIT,
+    O_VSHAPED,
+    O_EPSILON,
+    O_DOT,
+    O_GANTT,
+    O_BUDGET,
+    O_JOINT,
+    O_POLISH
+};
 static const CliOption own[] = {
     {"method", "NAME", "none, ma, cp, bfco (default), es or all"},
     {"seed", "N", "random seed of the swarm (default 1)"},
     {"particles", "N", "swarm size (default: the number of decision bits, 8 to 32)"},
     {"generations", "N", "generations (default 100)"},
-    {"threads", "N", "evaluation threads (default: the online CPUs, at most 8; the result "
-                          "does not depend on it)"},
-    {"stall", "N", "stop after N generations without improvement (default 20; 0 = never)"},
+    {"threads", "N",
+     "evaluation threads (default: the online CPUs, at most 8; the result "
+     "does not depend on it)"},
+    {"stall", "N",
+     "stop after N generations without improvement (default 20; 0 = never)"},
     {"es-limit", "N", "largest number of configurations es tries (default 1048576)"},
-    {"vshaped", NULL, "V-shaped transfer function (|tanh v| flips a bit) instead of sigmoid"},
+    {"vshaped", NULL,
+     "V-shaped transfer function (|tanh v| flips a bit) instead of sigmoid"},
     {"epsilon", "X", "slack of the TIS/TEIR test (default 0.05)"},
     {"dot", "FILE", "write the optimised schedule as Graphviz dot"},
     {"gantt", "FILE", "write the optimised schedule's timeline as an SVG Gantt chart"},
-    {"search-budget", "N", "local-search evaluations of the scheduler (default: from size)"},
-    {"joint", NULL, "a pipeline bit per receive in each particle, searched with the merges"},
-    {"polish", NULL, "toggle single pipelines of the best schedule while it gets shorter"},
+    {"search-budget", "N",
+     "local-search evaluations of the scheduler (default: from size)"},
+    {"joint", NULL,
+     "a pipeline bit per receive in each particle, searched with the merges"},
+    {"polish", NULL,
+     "toggle single pipelines of the best schedule while it gets shorter"},
     {NULL, NULL, NULL},
 };
 
@@ -40,7 +60,8 @@ static const CliSpec spec = {
     "GRAPH",
     "Schedule a task graph (HEFT + local search, as tgc schedule), then optimise its\n"
     "messages: none (as scheduled), ma (merge every same-pair send, repaired), cp\n"
-    "(pipeline every receive that can be), bfco (binary particle swarm over merges, with\n"
+    "(pipeline every receive that can be), bfco (binary particle swarm over merges, "
+    "with\n"
     "deadlock repair and greedy pipelining), es (exhaustive, small graphs only) or all.\n"
     "Prints one row per method: schedule length, improvement over none, messages before\n"
     "and after merging, merged groups, pipelined receives, evaluations and time.\n",
@@ -65,8 +86,8 @@ progress(void *ctx, int gen, int ngen, int64_t best, int64_t evals)
     clock_gettime(CLOCK_MONOTONIC, &ts);
     double el = (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9 - *t0;
     int width = 30, fill = ngen > 0 ? gen * width / ngen : width;
-    fprintf(stderr, "\rbfco [%.*s%*s] generation %d/%d  best %" PRId64 "  %.0f evals/s ", fill,
-            "##############################", width - fill, "", gen, ngen, best,
+    fprintf(stderr, "\rbfco [%.*s%*s] generation %d/%d  best %" PRId64 "  %.0f evals/s ",
+            fill, "##############################", width - fill, "", gen, ngen, best,
             el > 0 ? (double)evals / el : 0.0);
     fflush(stderr);
 }
@@ -249,16 +270,19 @@ cmd_opt(int argc, char **argv)
                 json_object_set_new(jm, "schedule_length", json_integer(r->st.length));
                 json_object_set_new(jm, "improvement_percent",
                                     json_real(pct(none, r->st.length)));
-                json_object_set_new(jm, "messages_before", json_integer(r->st.msgs_before));
+                json_object_set_new(jm, "messages_before",
+                                    json_integer(r->st.msgs_before));
                 json_object_set_new(jm, "messages_after", json_integer(r->st.msgs_after));
-                json_object_set_new(jm, "merged_groups", json_integer(r->st.merged_groups));
+                json_object_set_new(jm, "merged_groups",
+                                    json_integer(r->st.merged_groups));
                 json_object_set_new(jm, "pipelined", json_integer(r->st.pipelined));
                 json_object_set_new(jm, "evaluations", json_integer(r->st.evaluations));
                 json_object_set_new(jm, "seconds", json_real(r->st.seconds));
                 json_object_set_new(jm, "decision_bits", json_integer(r->st.nbits));
                 if (r->m == OPT_BFCO) {
                     json_object_set_new(jm, "particles", json_integer(r->st.particles));
-                    json_object_set_new(jm, "generations", json_integer(r->st.generations));
+                    json_object_set_new(jm, "generations",
+                                        json_integer(r->st.generations));
                 }
             }
             json_object_set_new(ms, opt_method_name(r->m), jm);
@@ -269,8 +293,9 @@ cmd_opt(int argc, char **argv)
     } else if (!to_stdout) {
         printf("%s: graph \"%s\" on %s (%d DSPs), %" PRId64 " iterations\n", g->file,
                g->name, g->platform->name, g->platform->ndsps, g->iterations);
-        printf("  %-6s %12s %8s %6s %6s %7s %9s %11s %9s\n", "method", "length", "improve",
-               "msgs", "after", "merged", "pipelined", "evaluations", "seconds");
+        printf("  %-6s %12s %8s %6s %6s %7s %9s %11s %9s\n", "method", "length",
+               "improve", "msgs", "after", "merged", "pipelined", "evaluations",
+               "seconds");
         for (int i = 0; i < nrows; i++) {
             const Row *r = &rows[i];
             if (!r->done) {
@@ -279,8 +304,8 @@ cmd_opt(int argc, char **argv)
             }
             printf("  %-6s %12" PRId64 " %7.2f%% %6d %6d %7d %9d %11" PRId64 " %9.3f\n",
                    opt_method_name(r->m), r->st.length, pct(none, r->st.length),
-                   r->st.msgs_before, r->st.msgs_after, r->st.merged_groups, r->st.pipelined,
-                   r->st.evaluations, r->st.seconds);
+                   r->st.msgs_before, r->st.msgs_after, r->st.merged_groups,
+                   r->st.pipelined, r->st.evaluations, r->st.seconds);
         }
     }
 

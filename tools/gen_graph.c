@@ -1,6 +1,7 @@
 /*
- * tools/gen_graph.c - the seeded random task-graph generator.  The same spec and seed give
- * the same graph on every machine (splitmix64, integer arithmetic only for the draws).
+ * tools/gen_graph.c - the seeded random task-graph generator.  The same spec and seed
+ * give the same graph on every machine (splitmix64, integer arithmetic only for the
+ * draws).
  *
  * Shapes: random (each task takes 1..max_preds producers among the earlier tasks), chain
  * (i -> i+1, plus skip edges i -> i+k), layered (each task of a layer takes one or two
@@ -17,9 +18,16 @@ const char *const gen_class_names[] = {"hi20", "lo20", "rand50", "chain100", NUL
 int
 gen_class(const char *name, GenSpec *gs)
 {
-    GenSpec base = {.tasks = 20, .shape = GEN_RANDOM, .max_preds = 2, .skip = 0.3,
-                    .width = 4, .iterations = 16, .platform = "bwdsp-1board", .seed = 1};
-    if (strcmp(name, "hi20") == 0) { /* high communication: small tasks, startup dominates */
+    GenSpec base = {.tasks = 20,
+                    .shape = GEN_RANDOM,
+                    .max_preds = 2,
+                    .skip = 0.3,
+                    .width = 4,
+                    .iterations = 16,
+                    .platform = "bwdsp-1board",
+                    .seed = 1};
+    if (strcmp(name, "hi20") ==
+        0) { /* high communication: small tasks, startup dominates */
         base.cycles_lo = 300, base.cycles_hi = 2000;
         base.bytes_lo = 16, base.bytes_hi = 512;
     } else if (strcmp(name, "lo20") == 0) { /* low communication: long tasks */
@@ -104,10 +112,11 @@ gen_graph(const GenSpec *gs, const char *name)
     for (int i = 0; i < n; i++) {
         int64_t *c = arena_alloc(a, sizeof *c);
         *c = uni(&s, gs->cycles_lo, gs->cycles_hi);
-        g->tasks[i] = (Task){.id = arena_printf(a, "t%d", i), .cycles = c, .ncycles = 1,
-                             .dsp = gs->pin_block > 0
-                                        ? (i / gs->pin_block) % g->platform->ndsps
-                                        : -1};
+        g->tasks[i] = (Task){
+            .id = arena_printf(a, "t%d", i),
+            .cycles = c,
+            .ncycles = 1,
+            .dsp = gs->pin_block > 0 ? (i / gs->pin_block) % g->platform->ndsps : -1};
     }
     int cap = 8 * n + 8;
     g->edges = arena_array(a, (size_t)cap, sizeof *g->edges);
