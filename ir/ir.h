@@ -502,32 +502,32 @@ int pass_verify(Unit *u, Diag *d); /* evaluates u->s; reports a deadlock as an e
  * ------------------------------------------------------------------------------------------ */
 
 typedef struct BfcoParams {
-    int particles;      /* 0 = from the number of decision variables */
-    int generations;    /* 0 = default (100) */
-    int stall;          /* stop after this many generations without a better gbest; 0 = never */
-    int threads;        /* evaluation threads; the result does not depend on it */
+    int particles;         /* 0 = from the number of decision variables */
+    int generations;       /* 0 = default (100) */
+    int stall;             /* stop after this many generations without a better gbest */
+    int threads;           /* evaluation threads; the result does not depend on it */
     uint64_t seed;
     double w_start, w_end; /* inertia, decreasing linearly over the generations */
     double c1, c2, vmax, mutation;
-    double epsilon;     /* TIS/TEIR slack */
-    bool vshaped;       /* V-shaped transfer function instead of the seed's sigmoid */
-    bool joint;         /* a pipeline bit per receive in the particle, searched jointly */
-    bool polish;        /* toggle each pipeline of the best particle while it improves */
-    int64_t es_limit;   /* es refuses more configurations than this */
+    double epsilon;        /* TIS/TEIR slack */
+    bool vshaped;          /* V-shaped transfer function instead of the seed's sigmoid */
+    bool joint;            /* a pipeline bit per receive in the particle, searched jointly */
+    bool polish;           /* toggle each pipeline of the best particle while it improves */
+    int64_t es_limit;      /* es refuses more configurations than this */
     /* Called by the main thread after every generation (may be NULL). */
     void (*progress)(void *ctx, int gen, int ngen, int64_t best, int64_t evals);
     void *progress_ctx;
 } BfcoParams;
 
 typedef struct OptStats {
-    int64_t length;      /* evaluated length of the returned schedule */
-    int msgs_before;     /* messages of the input schedule */
-    int msgs_after;      /* messages after merging */
-    int merged_groups;   /* messages carrying more than one edge */
-    int pipelined;       /* pipelined receives */
-    int64_t evaluations; /* eval_length / eval_run calls */
+    int64_t length;             /* evaluated length of the returned schedule */
+    int msgs_before;            /* messages of the input schedule */
+    int msgs_after;             /* messages after merging */
+    int merged_groups;          /* messages carrying more than one edge */
+    int pipelined;              /* pipelined receives */
+    int64_t evaluations;        /* eval_length / eval_run calls */
     double seconds;
-    int nbits;           /* decision variables (MA/NOMA entries) */
+    int nbits;                  /* decision variables (MA/NOMA entries) */
     int particles, generations; /* bfco: as run */
 } OptStats;
 
