@@ -169,11 +169,13 @@ box(Buf *b, const Panel *pn, int lane, int y0, int64_t t0, int64_t t1, int kind,
     double x0 = xpos(pn, t0), x1 = xpos(pn, t1);
     double w = x1 - x0 < 0.5 ? 0.5 : x1 - x0;
     int y = y0 + lane * LANE + 3;
-    buf_printf(b, "<rect x=\"%.1f\" y=\"%d\" width=\"%.1f\" height=\"%d\" fill=\"%s\"%s>",
-               x0, y, w, LANE - 6, kinds[kind].fill,
-               kind == K_COMPUTE || kind == K_LINK
-                   ? " stroke=\"#20466d\" stroke-width=\"0.5\""
-                   : "");
+    buf_printf(
+        b, "<rect x=\"%.1f\" y=\"%d\" width=\"%.1f\" height=\"%d\" fill=\"%s\"%s>", x0, y,
+        w, LANE - 6, kinds[kind].fill,
+        /* outlines separate neighbouring boxes; on slivers they would hide the fill */
+        (kind == K_COMPUTE || kind == K_LINK) && w >= 4
+            ? " stroke=\"#20466d\" stroke-width=\"0.5\""
+            : "");
     buf_printf(b, "<title>");
     buf_escape(b, tip);
     buf_printf(b, "</title></rect>\n");
