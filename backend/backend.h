@@ -11,9 +11,13 @@
 /* JSON building; out of memory is an internal error. */
 void cg_set(json_t *o, const char *key, json_t *v);
 void cg_push(json_t *a, json_t *v);
-/* json_dumps with the project's layout (indent 2, insertion order, final newline); takes
- * the reference to doc.  The result is malloc'd. */
-char *cg_dump(json_t *doc);
+/* json_dumps with the project's layout (indent 2, insertion order, final newline) and
+ * reals with real_precision significant digits; takes the reference to doc.  The result
+ * is malloc'd. */
+char *cg_dump(json_t *doc, int real_precision);
+/* The fewest significant digits (1..17) with which every real parameter of g reads back
+ * as the same double: 0.1 is written "0.1", not "0.10000000000000001". */
+int cg_real_precision(const Graph *g);
 /* The tgc-graph/1 and tgc-platform/1 objects.  platform_inline writes the graph's
  * platform as an inline object even when the graph names a preset or a file. */
 json_t *cg_graph_object(const Graph *g, bool platform_inline);

@@ -28,9 +28,10 @@ cg_push(json_t *a, json_t *v)
 }
 
 char *
-cg_dump(json_t *doc)
+cg_dump(json_t *doc, int real_precision)
 {
-    char *s = json_dumps(doc, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+    char *s = json_dumps(doc, JSON_INDENT(2) | JSON_PRESERVE_ORDER |
+                                  JSON_REAL_PRECISION(real_precision));
     json_decref(doc);
     if (!s)
         ice("out of memory writing JSON");
@@ -41,6 +42,28 @@ cg_dump(json_t *doc)
     out[n] = '\n';
     out[n + 1] = 0;
     return out;
+}
+
+int
+cg_real_precision(const Graph *g)
+{
+    int best = 1;
+    for (int t = 0; t < g->ntasks; t++)
+        for (int k = 0; k < g->tasks[t].nparams; k++) {
+            const Param *p = &g->tasks[t].params[k];
+            if (p->kind != PARAM_REAL)
+                continue;
+            int prec = 1;
+            char buf[40];
+            for (; prec < 17; prec++) {
+                snprintf(buf, sizeof buf, "%.*g", prec, p->r);
+                if (strtod(buf, NULL) == p->r)
+                    break;
+            }
+            if (prec > best)
+                best = prec;
+        }
+    return best;
 }
 
 static json_t *
@@ -164,11 +187,11 @@ cg_graph_object(const Graph *g, bool platform_inline)
 char *
 cg_graph_json(const Graph *g)
 {
-    return cg_dump(cg_graph_object(g, false));
+    return cg_dump(cg_graph_object(g, false), cg_real_precision(g));
 }
 
 char *
 cg_platform_json(const Platform *p)
 {
-    return cg_dump(cg_platform_object(p));
+    return cg_dump(cg_platform_object(p), 17);
 }

@@ -108,5 +108,5 @@ cg_sched_json(const Sched *s, const EvalResult *r)
         cg_set(pr, "iterations", json_integer(g->iterations));
         cg_set(o, "predicted", pr);
     }
-    return cg_dump(o);
+    return cg_dump(o, cg_real_precision(g));
 }
