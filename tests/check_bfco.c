@@ -347,6 +347,28 @@ START_TEST(pass_optimize_replaces_the_schedule)
 }
 END_TEST
 
+static bool
+same_sched(const Sched *a, const Sched *b)
+{
+    if (a->nmsgs != b->nmsgs)
+        return false;
+    for (int d = 0; d < a->ndsps; d++) {
+        if (a->nops[d] != b->nops[d])
+            return false;
+        for (int k = 0; k < a->nops[d]; k++)
+            if (a->ops[d][k].kind != b->ops[d][k].kind ||
+                a->ops[d][k].ref != b->ops[d][k].ref)
+                return false;
+    }
+    for (int m = 0; m < a->nmsgs; m++)
+        if (a->msgs[m].nedges != b->msgs[m].nedges ||
+            a->msgs[m].pipelined != b->msgs[m].pipelined ||
+            memcmp(a->msgs[m].edges, b->msgs[m].edges,
+                   (size_t)a->msgs[m].nedges * sizeof(int)))
+            return false;
+    return true;
+}
+
 /* ---- random graphs
  * --------------------------------------------------------------------- */
 
@@ -419,6 +441,18 @@ START_TEST(random_particles_repair_to_deadlock_free)
         used++;
         Space *sp = bfco_space_new(base);
         Worker *w = bfco_worker_new(sp);
+        /* no merge: the repair leaves the input exactly as it is */
+        {
+            int *id = calloc((size_t)sp->M + 1, sizeof *id);
+            for (int u = 0; u < sp->M; u++)
+                id[u] = u;
+            bfco_set_labels(w, id);
+            int rel = -1;
+            ck_assert_int_eq(bfco_repair(w, true, &rel), length(base));
+            ck_assert_int_eq(rel, 0);
+            ck_assert(same_sched(bfco_worker_sched(w), base));
+            free(id);
+        }
         uint64_t s = (uint64_t)i * 31 + 5;
         uint8_t *bits = calloc((size_t)sp->nbits + 1, 1);
         int *label = calloc((size_t)sp->M + 1, sizeof *label);
@@ -537,28 +571,6 @@ START_TEST(bfco_never_worse_than_none_ma_cp)
     }
 }
 END_TEST
-
-static bool
-same_sched(const Sched *a, const Sched *b)
-{
-    if (a->nmsgs != b->nmsgs)
-        return false;
-    for (int d = 0; d < a->ndsps; d++) {
-        if (a->nops[d] != b->nops[d])
-            return false;
-        for (int k = 0; k < a->nops[d]; k++)
-            if (a->ops[d][k].kind != b->ops[d][k].kind ||
-                a->ops[d][k].ref != b->ops[d][k].ref)
-                return false;
-    }
-    for (int m = 0; m < a->nmsgs; m++)
-        if (a->msgs[m].nedges != b->msgs[m].nedges ||
-            a->msgs[m].pipelined != b->msgs[m].pipelined ||
-            memcmp(a->msgs[m].edges, b->msgs[m].edges,
-                   (size_t)a->msgs[m].nedges * sizeof(int)))
-            return false;
-    return true;
-}
 
 START_TEST(bfco_same_result_on_any_number_of_threads)
 {
