@@ -57,6 +57,16 @@ rc=$?
 [ "$rc" -eq 1 ] || { echo "FAIL: bad graph: exit $rc, expected 1"; fail=1; }
 [ -e "$tmp/x.json" ] || [ -e "$tmp/x.dot" ] || [ -e "$tmp/x.svg" ] &&
     { echo "FAIL: a failed schedule wrote a file"; fail=1; }
+# A schedule file whose order deadlocks (DSP 0 receives from DSP 1 before it sends to it):
+# the cycle is reported, exit 1, no file.
+err=$("$tgc" schedule --from schedule/deadlock.json -o "$tmp/d.json" --gantt "$tmp/d.svg" 2>&1)
+rc=$?
+[ $rc -eq 1 ] && [ ! -e "$tmp/d.json" ] && [ ! -e "$tmp/d.svg" ] ||
+    { echo "FAIL: deadlocking schedule: exit $rc"; fail=1; }
+case $err in
+*"schedule deadlocks: DSP 0: RECV m1"*) ;;
+*) echo "FAIL: deadlock message: $err"; fail=1 ;;
+esac
 for args in "" "--algo xx fir4/fir4.json" "fir4/fir4.json --from $tmp/a.json" \
     "--from $tmp/a.json --dsps 8" "fir4/fir4.json -o - --dot -"; do
     # shellcheck disable=SC2086
