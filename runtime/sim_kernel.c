@@ -1,13 +1,15 @@
 /* sim_kernel.c: the discrete-event kernel of the simulated platform.
  *
  * One POSIX thread per DSP, but only one thread runs at a time: the baton passes
- * by semaphores. A DSP that makes an MPIRIO call turns the call into events (its
- * own wake-up, packets, ...) and blocks; the blocking thread then runs the kernel
- * itself: it pops events in (time, class, sequence) order until some DSP is ready,
- * and hands the baton to it (or keeps it, when that DSP is itself, which costs no
- * thread switch). Events and ready DSPs are ordered by virtual time and by
- * insertion sequence, both functions of the program alone, so every run of a
- * program is identical whatever the host's thread timing.
+ * by semaphores. Each DSP has its own clock: a CPU cost moves only that clock, and
+ * what the DSP then does to the platform (issue, post, inject) is an event at its
+ * clock. A DSP that must wait for the platform (a wait whose data is not in, a
+ * Test, a traffic query) blocks; the blocking thread then runs the kernel itself:
+ * it pops events in (time, class, sequence) order until some DSP is ready and hands
+ * the baton to it (or keeps it, when that DSP is itself: no thread switch). Every
+ * action lands in the queue at the virtual time it belongs to, and events are
+ * ordered by time and insertion sequence, both functions of the program alone, so
+ * every run of a program is identical whatever the host's thread timing.
  *
  * When no DSP is ready and no event is pending, the run is over: every DSP has
  * returned, or the live ones are all blocked (a deadlock, reported by name). */

@@ -8,8 +8,10 @@
  * in the unexpected queue if nobody has posted. A send request completes when the
  * data has fully arrived; a receive request then too. Blocking Recv: posted at the
  * call, then recv_overhead after the arrival. Irecv: post_overhead, posted when it
- * returns; Wait on it: wait_overhead after the arrival. The payload is copied at
- * issue, so a sender may return before the receiver has the data. */
+ * returns; Wait on it: wait_overhead after the arrival (a DSP that comes late
+ * pays only the overhead). The payload is copied at the Isend, so a sender may
+ * return before the receiver has the data; the issue and the post are events at
+ * the DSP's clock (EV_ISSUE, EV_POST). */
 #include "mpirio_int.h"
 
 #include <stdlib.h>
