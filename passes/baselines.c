@@ -308,6 +308,17 @@ opt_run(const Sched *base, OptMethod m, const BfcoParams *bp, Sched **out, OptSt
             return -1;
         }
     }
+    /* The PATH rows are bitsets over the messages, one per task and per send and receive.
+     */
+    double rows = (double)base->g->ntasks + 2.0 * base->nmsgs;
+    if (rows * ((base->nmsgs + 63) / 64) * 8.0 > 1024.0 * 1024 * 1024) {
+        diag_error(d, &loc,
+                   "optimize: %d messages over %d tasks is more than the optimizer "
+                   "handles (its path table would exceed 1 GiB)",
+                   base->nmsgs, base->g->ntasks);
+        ir_sched_free(own);
+        return -1;
+    }
     Space *sp = bfco_space_new(base);
     st->nbits = sp->nbits;
     int rc = 0;
