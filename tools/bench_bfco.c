@@ -8,8 +8,8 @@
  * BFCO on a 100-task graph on 4 DSPs and a 1000-task graph on 16 DSPs; time and
  * evaluations per second.
  *
- *   bench_bfco [--instances N] [--es-limit N] [--threads N] [--no-speed] [--no-quality]
- *              [--classes hi20,lo20,...]
+ *   bench_bfco [--instances N] [--es-limit N] [--threads N] [--stall N] [--particles N]
+ *              [--no-speed] [--no-quality] [--classes hi20,lo20,...]
  */
 #include <inttypes.h>
 #include <stdlib.h>
@@ -203,6 +203,10 @@ main(int argc, char **argv)
             bp.es_limit = atoll(argv[++i]);
         else if (strcmp(argv[i], "--threads") == 0 && i + 1 < argc)
             bp.threads = atoi(argv[++i]);
+        else if (strcmp(argv[i], "--stall") == 0 && i + 1 < argc)
+            bp.stall = atoi(argv[++i]);
+        else if (strcmp(argv[i], "--particles") == 0 && i + 1 < argc)
+            bp.particles = atoi(argv[++i]);
         else if (strcmp(argv[i], "--classes") == 0 && i + 1 < argc)
             classes = argv[++i];
         else if (strcmp(argv[i], "--no-speed") == 0)
