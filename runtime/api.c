@@ -62,25 +62,25 @@ api_op_valid(MPIRIO_Datatype t, MPIRIO_Op op)
     return op >= MPIRIO_SUM && op <= MPIRIO_MAX && t != MPIRIO_BYTE && api_type_size(t);
 }
 
-#define FOLD(T)                                                                         \
-    do {                                                                                \
-        T *a = acc;                                                                     \
-        const T *b = in;                                                                \
-        for (int i = 0; i < n; i++)                                                     \
-            switch (op) {                                                               \
-            case MPIRIO_SUM:                                                            \
-                a[i] = (T)(a[i] + b[i]);                                                \
-                break;                                                                  \
-            case MPIRIO_PROD:                                                           \
-                a[i] = (T)(a[i] * b[i]);                                                \
-                break;                                                                  \
-            case MPIRIO_MIN:                                                            \
-                a[i] = b[i] < a[i] ? b[i] : a[i];                                       \
-                break;                                                                  \
-            default:                                                                    \
-                a[i] = b[i] > a[i] ? b[i] : a[i];                                       \
-                break;                                                                  \
-            }                                                                           \
+#define FOLD(T)                                                                          \
+    do {                                                                                 \
+        T *a = acc;                                                                      \
+        const T *b = in;                                                                 \
+        for (int i = 0; i < n; i++)                                                      \
+            switch (op) {                                                                \
+            case MPIRIO_SUM:                                                             \
+                a[i] = (T)(a[i] + b[i]);                                                 \
+                break;                                                                   \
+            case MPIRIO_PROD:                                                            \
+                a[i] = (T)(a[i] * b[i]);                                                 \
+                break;                                                                   \
+            case MPIRIO_MIN:                                                             \
+                a[i] = b[i] < a[i] ? b[i] : a[i];                                        \
+                break;                                                                   \
+            default:                                                                     \
+                a[i] = b[i] > a[i] ? b[i] : a[i];                                        \
+                break;                                                                   \
+            }                                                                            \
     } while (0)
 
 int
@@ -673,8 +673,9 @@ MPIRIO_Gather(const void *sendbuf, int sendcount, MPIRIO_Datatype sendtype, void
 }
 
 int
-MPIRIO_Scatter(const void *sendbuf, int sendcount, MPIRIO_Datatype sendtype, void *recvbuf,
-               int recvcount, MPIRIO_Datatype recvtype, int root, MPIRIO_Comm comm)
+MPIRIO_Scatter(const void *sendbuf, int sendcount, MPIRIO_Datatype sendtype,
+               void *recvbuf, int recvcount, MPIRIO_Datatype recvtype, int root,
+               MPIRIO_Comm comm)
 {
     CommInfo ci;
     size_t blk, sblk;
@@ -689,8 +690,8 @@ MPIRIO_Scatter(const void *sendbuf, int sendcount, MPIRIO_Datatype sendtype, voi
         blk = sblk;
     }
     if (tr_coll_default() == MPIRIO_COLL_SWITCH)
-        return tr_coll_switch(CO_SCATTER, ci.ctx, ci.base, ci.size, root, sendbuf, recvbuf,
-                              blk, MPIRIO_BYTE, 0);
+        return tr_coll_switch(CO_SCATTER, ci.ctx, ci.base, ci.size, root, sendbuf,
+                              recvbuf, blk, MPIRIO_BYTE, 0);
     scatter_binomial(&ci, sendbuf, recvbuf, blk, root);
     return MPIRIO_SUCCESS;
 }

@@ -19,11 +19,11 @@ typedef long long Cycles;
 
 typedef struct Platform {
     char name[64];
-    int abstract;      /* "model": "abstract": one board of N DSPs, a message of n bytes
-                          takes n cycles, no overheads, no packets on links */
+    int abstract; /* "model": "abstract": one board of N DSPs, a message of n bytes
+                     takes n cycles, no overheads, no packets on links */
     int boards, dsps_per_board;
-    int nlinks;        /* board links */
-    int (*links)[2];   /* nlinks pairs of boards */
+    int nlinks;      /* board links */
+    int (*links)[2]; /* nlinks pairs of boards */
     int dsp_clock_mhz, link_mbps, packet_bytes, payload_bytes, switch_latency;
     int send_overhead, recv_overhead, post_overhead, wait_overhead;
     int copy_bytes_per_cycle, handshake, eager_limit;
@@ -34,11 +34,11 @@ typedef struct Platform {
 typedef struct Settings {
     int no_contention;
     int summary;
-    int coll;            /* default MPIRIO_COLL_ */
+    int coll; /* default MPIRIO_COLL_ */
     int quiet;
-    double fault_rate;   /* fraction of link transmissions corrupted */
+    double fault_rate; /* fraction of link transmissions corrupted */
     unsigned long long fault_seed;
-    const char *trace;   /* Chrome trace-event file, or NULL */
+    const char *trace; /* Chrome trace-event file, or NULL */
 } Settings;
 
 /* fills p from a preset name, a "tgc-platform/1" file, or NULL (smallest fit for
@@ -50,15 +50,16 @@ void settings_from_env(Settings *s);
 /* ---- transport: what api.c calls (sim_*.c implement it) ---- */
 
 typedef struct MPIRIO_Req Req;
-int tr_active(void);      /* 1 inside a DSP of a running job */
+int tr_active(void);            /* 1 inside a DSP of a running job */
 void tr_call(const char *name); /* the API call the DSP is in (deadlock report) */
-int tr_rank(void);        /* caller's global rank */
+int tr_rank(void);              /* caller's global rank */
 int tr_size(void);
 int tr_dsps_per_board(void);
-int tr_isend(const void *buf, size_t bytes, int dst, int ctx, int tag, int srank, Req **out);
+int tr_isend(const void *buf, size_t bytes, int dst, int ctx, int tag, int srank,
+             Req **out);
 /* blocking = 1: posted now, no overhead (MPIRIO_Recv); 0: post_overhead first */
 int tr_irecv(void *buf, size_t cap, int src, int ctx, int tag, int blocking, Req **out);
-int tr_wait(Req *r, MPIRIO_Status *st); /* frees r; returns its error */
+int tr_wait(Req *r, MPIRIO_Status *st);            /* frees r; returns its error */
 int tr_test(Req *r, int *flag, MPIRIO_Status *st); /* frees r when *flag */
 void tr_compute(Cycles c);
 Cycles tr_now(void);
@@ -88,8 +89,17 @@ typedef struct Msg Msg;
 typedef struct Packet Packet;
 typedef struct Coll Coll;
 
-enum { EV_WAKE, EV_ISSUE, EV_POST, EV_STREAM, EV_MSG_START, EV_MSG_ARRIVE, EV_PKT_RECV,
-       EV_PKT_READY, EV_LINK_ARB };
+enum {
+    EV_WAKE,
+    EV_ISSUE,
+    EV_POST,
+    EV_STREAM,
+    EV_MSG_START,
+    EV_MSG_ARRIVE,
+    EV_PKT_RECV,
+    EV_PKT_READY,
+    EV_LINK_ARB
+};
 
 typedef struct Event {
     Cycles t;
@@ -100,8 +110,8 @@ typedef struct Event {
 } Event;
 
 struct MPIRIO_Req {
-    int kind;          /* 0 send, 1 receive */
-    int blocking;      /* a blocking MPIRIO_Recv: recv_overhead instead of wait_overhead */
+    int kind;     /* 0 send, 1 receive */
+    int blocking; /* a blocking MPIRIO_Recv: recv_overhead instead of wait_overhead */
     int done;
     Dsp *owner;
     /* receive */
@@ -109,29 +119,29 @@ struct MPIRIO_Req {
     size_t cap;
     int src, ctx, tag; /* src global or -1 */
     MPIRIO_Status st;
-    Msg *msg;          /* matched message */
-    Req *next;         /* in the posted queue */
+    Msg *msg;  /* matched message */
+    Req *next; /* in the posted queue */
 };
 
 struct Dsp {
     int rank, board;
-    Cycles clock;       /* the DSP's own time, >= K->now while it runs */
-    int state;          /* DS_ */
-    Cycles finish;      /* time of Finalize or return */
+    Cycles clock;  /* the DSP's own time, >= K->now while it runs */
+    int state;     /* DS_ */
+    Cycles finish; /* time of Finalize or return */
     int prio;
-    int coll;           /* MPIRIO_COLL_ family */
+    int coll; /* MPIRIO_COLL_ family */
     int finalized;
     unsigned seq_world, seq_local; /* collective sequence per communicator */
-    Req *posted, *posted_tail;      /* expected queue */
-    Msg *unexp, *unexp_tail;        /* unexpected queue (arrived envelopes) */
-    Req *waiting;       /* the request the DSP is blocked on */
-    Coll *wait_coll;    /* the collective it is blocked on */
-    const char *call;   /* the MPIRIO call it is in, for the deadlock report */
-    char what[160];     /* what it waits for */
-    void *thread_sem;   /* sem_t */
+    Req *posted, *posted_tail;     /* expected queue */
+    Msg *unexp, *unexp_tail;       /* unexpected queue (arrived envelopes) */
+    Req *waiting;                  /* the request the DSP is blocked on */
+    Coll *wait_coll;               /* the collective it is blocked on */
+    const char *call;              /* the MPIRIO call it is in, for the deadlock report */
+    char what[160];                /* what it waits for */
+    void *thread_sem;              /* sem_t */
     void (*fn)(int, void *);
     void *arg;
-    Cycles after;       /* busy this long once the wait is over (k_wait_busy) */
+    Cycles after; /* busy this long once the wait is over (k_wait_busy) */
     const char *after_what;
     Cycles blocked_end; /* when the wait was over, for the trace */
     Dsp *next_ready;
@@ -140,10 +150,10 @@ struct Dsp {
 enum { DS_RUN, DS_READY, DS_BUSY, DS_BLOCKED, DS_DONE };
 
 typedef struct Link {
-    int from, to;     /* node ids: DSP d is d, switch b is ndsps + b */
+    int from, to; /* node ids: DSP d is d, switch b is ndsps + b */
     Cycles busy_until;
     int arb_pending;
-    Packet **q;       /* waiting packets (a binary heap by priority) */
+    Packet **q; /* waiting packets (a binary heap by priority) */
     int nq, capq;
     long long packets, bytes, retries, busy;
 } Link;
@@ -151,28 +161,28 @@ typedef struct Link {
 typedef struct Kernel {
     Platform plat;
     Settings set;
-    int ndsps;         /* DSPs of the job (ranks) */
-    int pdsps;         /* DSPs of the platform (>= ndsps) */
+    int ndsps; /* DSPs of the job (ranks) */
+    int pdsps; /* DSPs of the platform (>= ndsps) */
     Dsp *dsps;
     Cycles now;
     uint64_t seq;
     Event *heap;
     size_t nheap, capheap;
     Dsp *ready, *ready_tail;
-    int live;          /* DSPs not done */
+    int live; /* DSPs not done */
     int aborting;
     long long events, switches;
     void *main_sem;
     /* network */
     Link *links;
     int nlinkall;
-    int *tree_next;    /* [board * boards + dest board] = next board on the MST */
-    int *tree_link;    /* [board * boards + next board] = link id a->b, -1 */
-    int *board_nbr;    /* MST adjacency: per board a list, board_nbr_off indexes */
+    int *tree_next; /* [board * boards + dest board] = next board on the MST */
+    int *tree_link; /* [board * boards + next board] = link id a->b, -1 */
+    int *board_nbr; /* MST adjacency: per board a list, board_nbr_off indexes */
     int *board_nbr_off;
     uint64_t msg_seq;
     MPIRIO_Traffic tr;
-    Coll *colls;       /* open in-switch collectives */
+    Coll *colls; /* open in-switch collectives */
     FILE *trace;
     int trace_first;
     char report[4096];
@@ -203,30 +213,30 @@ void k_trace_span(int pid, int tid, const char *name, Cycles t0, Cycles t1,
 
 struct Msg {
     uint64_t id;
-    int src, dst;          /* global DSPs */
+    int src, dst; /* global DSPs */
     int ctx, tag, srank;
     size_t bytes;
-    unsigned char *data;   /* copy of the payload taken at issue */
+    unsigned char *data; /* copy of the payload taken at issue */
     int prio;
     int eager, matched, arrived;
     Req *sreq, *rreq;
-    Msg *next;             /* in the unexpected queue */
+    Msg *next; /* in the unexpected queue */
     /* network */
-    int npk, left;         /* packets, packets not yet delivered */
-    Cycles *hop_busy;      /* no contention: per hop of the route */
-    Coll *coll;            /* packets of an in-switch collective */
-    int bcast;             /* packets replicated by the switches */
-    int coll_dst;          /* target of a coll stream: node id */
+    int npk, left;    /* packets, packets not yet delivered */
+    Cycles *hop_busy; /* no contention: per hop of the route */
+    Coll *coll;       /* packets of an in-switch collective */
+    int bcast;        /* packets replicated by the switches */
+    int coll_dst;     /* target of a coll stream: node id */
     Packet *pk;
 };
 
 struct Packet {
     Msg *m;
     int idx, size, payload;
-    int hop;               /* links crossed */
-    int in_link;           /* link it came in on, -1 at the source */
-    int link;              /* link it waits for */
-    int owned;             /* a switch's replica, freed when consumed */
+    int hop;     /* links crossed */
+    int in_link; /* link it came in on, -1 at the source */
+    int link;    /* link it waits for */
+    int owned;   /* a switch's replica, freed when consumed */
 };
 
 int net_init(char *err, size_t errlen);
@@ -255,7 +265,7 @@ void req_complete(Req *r);
 
 /* ---- sim_coll.c: collectives in the switches ---- */
 
-void coll_stream_arrived(Msg *m, int node); /* all packets of m in at node */
+void coll_stream_arrived(Msg *m, int node);  /* all packets of m in at node */
 void coll_bcast_packet(Packet *p, int node); /* a broadcast packet in at node */
 void coll_free_all(void);
 

@@ -133,13 +133,15 @@ load_file(Platform *p, const char *file, char *err, size_t n)
     json_t *pre = json_object_get(root, "preset");
     json_t *model = json_object_get(root, "model");
     int from_preset = 0, is_abstract = 0;
-    if (model && !(json_is_string(model) && (strcmp(json_string_value(model), "bwdsp") == 0 ||
-                                             strcmp(json_string_value(model), "abstract") == 0))) {
+    if (model &&
+        !(json_is_string(model) && (strcmp(json_string_value(model), "bwdsp") == 0 ||
+                                    strcmp(json_string_value(model), "abstract") == 0))) {
         snprintf(err, n, "%s: /model: error: expected \"bwdsp\" or \"abstract\"", file);
         goto out;
     }
-    is_abstract = (model && strcmp(json_string_value(model), "abstract") == 0) ||
-                  (json_is_string(pre) && strcmp(json_string_value(pre), "abstract") == 0);
+    is_abstract =
+        (model && strcmp(json_string_value(model), "abstract") == 0) ||
+        (json_is_string(pre) && strcmp(json_string_value(pre), "abstract") == 0);
     if (is_abstract) {
         json_t *nd = json_object_get(root, "dsps");
         if (nd && (!json_is_integer(nd) || json_integer_value(nd) < 1 ||
@@ -148,16 +150,19 @@ load_file(Platform *p, const char *file, char *err, size_t n)
             goto out;
         }
         if (!nd && !pre) {
-            snprintf(err, n, "%s: error: missing field \"dsps\" (the abstract model needs its "
-                             "number of DSPs)", file);
+            snprintf(err, n,
+                     "%s: error: missing field \"dsps\" (the abstract model needs its "
+                     "number of DSPs)",
+                     file);
             goto out;
         }
         abstract(p, nd ? (int)json_integer_value(nd) : 4);
-        for (const char *const *k = (const char *const[]){"boards", "dsps_per_board", "links",
-                                                           NULL};
+        for (const char *const *k =
+                 (const char *const[]){"boards", "dsps_per_board", "links", NULL};
              *k; k++)
             if (json_object_get(root, *k)) {
-                snprintf(err, n, "%s: /%s: error: applies to the bwdsp model only", file, *k);
+                snprintf(err, n, "%s: /%s: error: applies to the bwdsp model only", file,
+                         *k);
                 goto out;
             }
     } else if (json_object_get(root, "dsps")) {
@@ -199,8 +204,7 @@ load_file(Platform *p, const char *file, char *err, size_t n)
     };
     const char *key;
     json_t *v;
-    json_object_foreach(root, key, v)
-    {
+    json_object_foreach (root, key, v) {
         int known = strncmp(key, "x-", 2) == 0 || strcmp(key, "format") == 0 ||
                     strcmp(key, "name") == 0 || strcmp(key, "preset") == 0 ||
                     strcmp(key, "model") == 0 || strcmp(key, "links") == 0 ||
@@ -229,7 +233,8 @@ load_file(Platform *p, const char *file, char *err, size_t n)
             *(int *)f[i].dst = (int)json_integer_value(v);
     }
     if (p->payload_bytes >= p->packet_bytes) {
-        snprintf(err, n, "%s: /payload_bytes: error: must be less than packet_bytes", file);
+        snprintf(err, n, "%s: /payload_bytes: error: must be less than packet_bytes",
+                 file);
         goto out;
     }
     json_t *links = json_object_get(root, "links");
@@ -249,15 +254,15 @@ load_file(Platform *p, const char *file, char *err, size_t n)
     }
     size_t i;
     json_t *l;
-    json_array_foreach(links, i, l)
-    {
+    json_array_foreach (links, i, l) {
         json_t *a = json_array_get(l, 0), *b = json_array_get(l, 1);
         if (!json_is_array(l) || json_array_size(l) != 2 || !json_is_integer(a) ||
             !json_is_integer(b) || json_integer_value(a) < 0 ||
             json_integer_value(b) < 0 || json_integer_value(a) >= p->boards ||
             json_integer_value(b) >= p->boards ||
             json_integer_value(a) == json_integer_value(b)) {
-            snprintf(err, n, "%s: /links/%zu: error: expected [a, b], two boards", file, i);
+            snprintf(err, n, "%s: /links/%zu: error: expected [a, b], two boards", file,
+                     i);
             goto out;
         }
         add_link(p, (int)json_integer_value(a), (int)json_integer_value(b));
@@ -283,8 +288,9 @@ plat_load(Platform *p, const char *spec, int ndsps, char *err, size_t n)
         plat_free(p);
         if (strchr(spec, '/') || strchr(spec, '.'))
             return load_file(p, spec, err, n);
-        snprintf(err, n, "unknown platform \"%s\" (presets: bwdsp-1board, bwdsp-2board, "
-                         "bwdsp-4board, bwdsp-16board, or a tgc-platform/1 file)",
+        snprintf(err, n,
+                 "unknown platform \"%s\" (presets: bwdsp-1board, bwdsp-2board, "
+                 "bwdsp-4board, bwdsp-16board, or a tgc-platform/1 file)",
                  spec);
         return -1;
     }

@@ -127,7 +127,8 @@ main(int argc, char **argv)
     if (!is_elf(path)) {
         snprintf(path, sizeof path, "%s.so", argv[i]);
         if (!is_elf(path)) {
-            fprintf(stderr, "mpirio-run: %s: not a program built by mpirio-cc\n", argv[i]);
+            fprintf(stderr, "mpirio-run: %s: not a program built by mpirio-cc\n",
+                    argv[i]);
             return 1;
         }
     }

@@ -43,7 +43,7 @@ struct Coll {
     char *delivered;       /* per member: its data is in */
     unsigned char *seen;   /* per board and packet index: broadcast duplicates */
     int npk;
-    Msg *bmsg;             /* the broadcast (or release) stream */
+    Msg *bmsg; /* the broadcast (or release) stream */
     Coll *next;
 };
 
@@ -183,7 +183,8 @@ wait_for(Coll *c, Dsp *d, int me, const char *what, const char *busy)
         k_sleep(d, K->plat.recv_overhead, busy);
         return;
     }
-    snprintf(d->what, sizeof d->what, "waiting for %s (in-switch, root %d)", what, c->root);
+    snprintf(d->what, sizeof d->what, "waiting for %s (in-switch, root %d)", what,
+             c->root);
     d->wait_coll = c;
     k_wait_busy(d, K->plat.recv_overhead, busy);
 }
@@ -285,9 +286,8 @@ scatter_split(Coll *c, int b)
     for (int j = K->board_nbr_off[b]; j < K->board_nbr_off[b + 1]; j++) {
         int nb = K->board_nbr[j];
         if (is_child(c, b, nb))
-            net_start_stream(stream(c, c->bytes * (size_t)c->sub[nb], NULL,
-                                    net_switch_node(nb)),
-                             sw);
+            net_start_stream(
+                stream(c, c->bytes * (size_t)c->sub[nb], NULL, net_switch_node(nb)), sw);
     }
 }
 
@@ -428,8 +428,8 @@ tr_coll_switch(int kind, int ctx, int base, int size, int root, const void *sbuf
             if (size > 1) {
                 wait_for(c, d, me, "the reduced vector", "reduce recv");
                 if (bytes)
-                    api_reduce_op(own, c->result, (int)(bytes / api_type_size(type)), type,
-                                  op);
+                    api_reduce_op(own, c->result, (int)(bytes / api_type_size(type)),
+                                  type, op);
             }
             if (bytes)
                 memcpy(rbuf, own, bytes);

@@ -162,16 +162,18 @@ report_deadlock(void)
     int live = 0;
     for (int i = 0; i < K->ndsps; i++)
         live += K->dsps[i].state != DS_DONE;
-    len += (size_t)snprintf(r + len, n - len,
-                            "mpirio: deadlock at cycle %lld: all %d live DSPs are blocked "
-                            "and no event is pending\n",
-                            K->now, live);
+    len +=
+        (size_t)snprintf(r + len, n - len,
+                         "mpirio: deadlock at cycle %lld: all %d live DSPs are blocked "
+                         "and no event is pending\n",
+                         K->now, live);
     for (int i = 0; i < K->ndsps && len < n; i++) {
         Dsp *d = &K->dsps[i];
         if (d->state == DS_DONE)
             continue;
-        len += (size_t)snprintf(r + len, n - len, "  DSP %d (board %d): blocked in %s, %s\n",
-                                i, d->board, d->call ? d->call : "?", d->what);
+        len +=
+            (size_t)snprintf(r + len, n - len, "  DSP %d (board %d): blocked in %s, %s\n",
+                             i, d->board, d->call ? d->call : "?", d->what);
     }
     K->deadlock = 1;
     if (!K->set.quiet)
@@ -242,7 +244,8 @@ k_release(Dsp *d)
         d->clock = K->now;
     if (d->after > 0) {
         if (K->trace)
-            k_trace_span(0, d->rank, d->after_what, d->clock, d->clock + d->after, "busy");
+            k_trace_span(0, d->rank, d->after_what, d->clock, d->clock + d->after,
+                         "busy");
         d->clock += d->after;
         d->after = 0;
     }
@@ -323,19 +326,19 @@ setup_error(const Settings *set, const char *err)
 }
 
 /* the run behind MPIRIO_Run and mpirio-run */
-int
-sim_run(int n, const char *platform, const Settings *set,
-        void (*fn)(int, void *), void *arg);
+int sim_run(int n, const char *platform, const Settings *set, void (*fn)(int, void *),
+            void *arg);
 
 int
-sim_run(int n, const char *platform, const Settings *set,
-        void (*fn)(int, void *), void *arg)
+sim_run(int n, const char *platform, const Settings *set, void (*fn)(int, void *),
+        void *arg)
 {
     char err[256];
     memset(&last_stats, 0, sizeof last_stats);
     if (n < 1 || !fn || K) {
         fprintf(stderr, "mpirio: %s\n",
-                K ? "a run is already in progress" : "need at least one DSP and a function");
+                K ? "a run is already in progress"
+                  : "need at least one DSP and a function");
         return 1;
     }
     Kernel *k = calloc(1, sizeof *k);
@@ -348,8 +351,8 @@ sim_run(int n, const char *platform, const Settings *set,
     }
     k->pdsps = k->plat.boards * k->plat.dsps_per_board;
     if (n > k->pdsps) {
-        snprintf(err, sizeof err, "platform \"%s\" has %d DSPs, %d requested", k->plat.name,
-                 k->pdsps, n);
+        snprintf(err, sizeof err, "platform \"%s\" has %d DSPs, %d requested",
+                 k->plat.name, k->pdsps, n);
         setup_error(set, err);
         plat_free(&k->plat);
         free(k);

@@ -90,8 +90,10 @@ build_tree(char *err, size_t errlen)
         if (bv < 0) {
             for (int i = 0; i < B; i++)
                 if (!in[i]) {
-                    snprintf(err, errlen, "the board links do not connect board %d to "
-                                          "board 0", i);
+                    snprintf(err, errlen,
+                             "the board links do not connect board %d to "
+                             "board 0",
+                             i);
                     break;
                 }
             free(parent), free(in);
@@ -281,7 +283,8 @@ transmit(Packet *p, int L, Cycles start)
     p->link = L;
     if (K->trace) {
         char name[48];
-        snprintf(name, sizeof name, "msg %llu pkt %d", (unsigned long long)p->m->id, p->idx);
+        snprintf(name, sizeof name, "msg %llu pkt %d", (unsigned long long)p->m->id,
+                 p->idx);
         k_trace_span(1, L, name, start, start + dur, a > 1 ? "retry" : "packet");
     }
     k_push(start + dur, 0, EV_PKT_RECV, l->to, p);
@@ -413,8 +416,8 @@ net_make_packets(Msg *m)
     for (int i = 0; i < k; i++) {
         int pl = rest > (size_t)K->plat.payload_bytes ? K->plat.payload_bytes : (int)rest;
         rest -= (size_t)pl;
-        m->pk[i] = (Packet){.m = m, .idx = i, .size = pl + hdr, .payload = pl,
-                            .in_link = -1, .link = -1};
+        m->pk[i] = (Packet){
+            .m = m, .idx = i, .size = pl + hdr, .payload = pl, .in_link = -1, .link = -1};
     }
     K->tr.messages++;
     K->tr.packets += k;
@@ -426,7 +429,8 @@ net_start_msg(Msg *m)
 {
     net_make_packets(m);
     if (K->plat.abstract) { /* the literature's model: n bytes cost n cycles */
-        k_push(K->now + (m->src == m->dst ? 0 : (Cycles)m->bytes), 0, EV_MSG_ARRIVE, 0, m);
+        k_push(K->now + (m->src == m->dst ? 0 : (Cycles)m->bytes), 0, EV_MSG_ARRIVE, 0,
+               m);
         return;
     }
     int L = route(m, m->src);

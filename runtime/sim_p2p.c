@@ -326,7 +326,9 @@ int
 tr_wait(Req *r, MPIRIO_Status *st)
 {
     Dsp *d = k_self();
-    Cycles after = r->kind == 0 ? 0 : r->blocking ? K->plat.recv_overhead : K->plat.wait_overhead;
+    Cycles after = r->kind == 0  ? 0
+                   : r->blocking ? K->plat.recv_overhead
+                                 : K->plat.wait_overhead;
     const char *what = r->blocking ? "recv" : "wait";
     if (!r->done) {
         describe(d, r);

@@ -23,7 +23,8 @@ static void
 meta(int pid, int tid, const char *what, const char *name)
 {
     fprintf(K->trace,
-            "%s{\"ph\":\"M\",\"pid\":%d,\"tid\":%d,\"name\":\"%s\",\"args\":{\"name\":\"%s\"}}",
+            "%s{\"ph\":\"M\",\"pid\":%d,\"tid\":%d,\"name\":\"%s\",\"args\":{\"name\":\"%"
+            "s\"}}",
             K->trace_first ? "" : ",\n", pid, tid, what, name);
     K->trace_first = 0;
 }
@@ -87,10 +88,11 @@ stats_summary(FILE *f)
             K->ndsps, K->plat.boards, K->set.no_contention ? "off" : "on");
     fprintf(f, "mpirio: length %lld cycles (%.6f s at %d MHz)\n", len,
             (double)len / ((double)K->plat.dsp_clock_mhz * 1e6), K->plat.dsp_clock_mhz);
-    fprintf(f,
-            "mpirio: %lld messages, %lld packets, %lld payload bytes, %lld link crossings, "
-            "%lld retries, %lld duplicates dropped\n",
-            t->messages, t->packets, t->bytes, t->link_packets, t->retries, t->dropped);
+    fprintf(
+        f,
+        "mpirio: %lld messages, %lld packets, %lld payload bytes, %lld link crossings, "
+        "%lld retries, %lld duplicates dropped\n",
+        t->messages, t->packets, t->bytes, t->link_packets, t->retries, t->dropped);
     char a[32], b[32];
     for (int l = 0; l < K->nlinkall; l++) {
         const Link *k = &K->links[l];
@@ -98,8 +100,9 @@ stats_summary(FILE *f)
             continue;
         node_name(k->from, a, sizeof a);
         node_name(k->to, b, sizeof b);
-        fprintf(f, "mpirio:   link %d %s -> %s: %lld packets, %lld bytes, %lld retries, "
-                   "busy %lld cycles (%.1f%%)\n",
+        fprintf(f,
+                "mpirio:   link %d %s -> %s: %lld packets, %lld bytes, %lld retries, "
+                "busy %lld cycles (%.1f%%)\n",
                 l, a, b, k->packets, k->bytes, k->retries, k->busy,
                 len ? 100.0 * (double)k->busy / (double)len : 0.0);
     }

@@ -52,9 +52,9 @@ main(int argc, char **argv)
             if (rc != 0)
                 return 1;
             printf("%-6d %-7s %8.3f %12lld %12lld %10lld %10lld %12.0f %12.0f\n", ns[i],
-                   f ? "mpich" : "switch", dt, st.traffic.packets, st.traffic.link_packets,
-                   st.cycles, st.switches, (double)st.traffic.packets / dt,
-                   (double)st.traffic.link_packets / dt);
+                   f ? "mpich" : "switch", dt, st.traffic.packets,
+                   st.traffic.link_packets, st.cycles, st.switches,
+                   (double)st.traffic.packets / dt, (double)st.traffic.link_packets / dt);
             fflush(stdout);
         }
     return 0;

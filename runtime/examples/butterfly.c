@@ -45,8 +45,8 @@ main(int argc, char **argv)
     if (rank == 0) {
         for (int i = 0; i < N; i++)
             bad |= red[i] != ref[i];
-        printf("butterfly by hand: %lld cycles; MPIRIO_Reduce: %lld cycles; %s\n", t1 - t0,
-               t2 - t1, bad ? "WRONG" : "OK");
+        printf("butterfly by hand: %lld cycles; MPIRIO_Reduce: %lld cycles; %s\n",
+               t1 - t0, t2 - t1, bad ? "WRONG" : "OK");
     }
     MPIRIO_Finalize();
     return bad;

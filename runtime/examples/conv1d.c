@@ -69,7 +69,8 @@ main(int argc, char **argv)
     long long t2 = MPIRIO_time();
     if (rank == 0) {
         bad |= memcmp(y, ref, sizeof ref) != 0;
-        printf("conv1d %d points: round robin %lld cycles, matrix partition %lld cycles; %s\n",
+        printf("conv1d %d points: round robin %lld cycles, matrix partition %lld cycles; "
+               "%s\n",
                NX, t1 - t0, t2 - t1, bad ? "WRONG" : "OK");
     }
     MPIRIO_Finalize();

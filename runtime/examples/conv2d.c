@@ -66,8 +66,8 @@ main(int argc, char **argv)
     int bad = 0;
     if (rank == 0) {
         bad = memcmp(out, ref, sizeof out) != 0;
-        printf("conv2d %dx%dx%d * %dx%dx%d -> %dx%d: %lld cycles; %s\n", IH, IW, CI, KH, KW,
-               CI, OH, OW, MPIRIO_time() - t0, bad ? "WRONG" : "OK");
+        printf("conv2d %dx%dx%d * %dx%dx%d -> %dx%d: %lld cycles; %s\n", IH, IW, CI, KH,
+               KW, CI, OH, OW, MPIRIO_time() - t0, bad ? "WRONG" : "OK");
     }
     free(mine);
     free(res);

@@ -9,7 +9,8 @@ main(int argc, char **argv)
     MPIRIO_Init(&argc, &argv);
     MPIRIO_Comm_rank(MPIRIO_COMM_WORLD, &rank);
     if (rank < 2) {
-        MPIRIO_Recv(&v, 1, MPIRIO_INT, 1 - rank, 0, MPIRIO_COMM_WORLD, MPIRIO_STATUS_IGNORE);
+        MPIRIO_Recv(&v, 1, MPIRIO_INT, 1 - rank, 0, MPIRIO_COMM_WORLD,
+                    MPIRIO_STATUS_IGNORE);
         MPIRIO_Send(&v, 1, MPIRIO_INT, 1 - rank, 0, MPIRIO_COMM_WORLD);
     }
     MPIRIO_Finalize();

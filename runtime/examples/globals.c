@@ -4,7 +4,7 @@
 #include <mpirio.h>
 #include <stdio.h>
 
-int counter;            /* one per DSP under mpirio-run */
+int counter; /* one per DSP under mpirio-run */
 static int hidden = 100;
 
 int

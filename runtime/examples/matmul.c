@@ -73,7 +73,8 @@ main(int argc, char **argv)
     for (int k = 0; k < K; k++)
         for (int j = 0; j < M; j++)
             Bt[j * K + k] = rank == 0 ? B[k * M + j] : 0;
-    double *bcols = malloc(sizeof(double) * rows * K), *next = malloc(sizeof(double) * rows * K);
+    double *bcols = malloc(sizeof(double) * rows * K),
+           *next = malloc(sizeof(double) * rows * K);
     MPIRIO_Scatter(A, rows * K, MPIRIO_DOUBLE, arows, rows * K, MPIRIO_DOUBLE, 0,
                    MPIRIO_COMM_WORLD);
     MPIRIO_Scatter(Bt, rows * K, MPIRIO_DOUBLE, bcols, rows * K, MPIRIO_DOUBLE, 0,

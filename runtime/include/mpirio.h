@@ -122,10 +122,10 @@ int MPIRIO_Barrier(MPIRIO_Comm comm);
 int MPIRIO_Coll_algorithm(int family);
 
 /* time and statistics */
-int MPIRIO_Compute(long long cycles);  /* the DSP is busy `cycles` */
-long long MPIRIO_time(void);           /* the caller's virtual time in cycles */
-double MPIRIO_Wtime(void);             /* the same in seconds at the DSP clock */
-long long MPIRIO_clock_hz(void);       /* the DSP clock */
+int MPIRIO_Compute(long long cycles); /* the DSP is busy `cycles` */
+long long MPIRIO_time(void);          /* the caller's virtual time in cycles */
+double MPIRIO_Wtime(void);            /* the same in seconds at the DSP clock */
+long long MPIRIO_clock_hz(void);      /* the DSP clock */
 
 typedef struct MPIRIO_Traffic {
     long long messages;     /* messages injected (collectives in the switch: one per
@@ -155,18 +155,18 @@ int MPIRIO_link_traffic(int link, MPIRIO_Link *l);
  * is on stderr), or 1 if the platform cannot be set up. Globals are shared by the
  * DSPs here: only mpirio-run privatises them. */
 #define MPIRIO_RUN_NO_CONTENTION 1
-#define MPIRIO_RUN_SUMMARY 2  /* print the summary at the end */
+#define MPIRIO_RUN_SUMMARY 2    /* print the summary at the end */
 #define MPIRIO_RUN_COLL_MPICH 4 /* default collective family MPICH */
-#define MPIRIO_RUN_QUIET 8    /* no deadlock report on stderr (tests) */
+#define MPIRIO_RUN_QUIET 8      /* no deadlock report on stderr (tests) */
 
 typedef struct MPIRIO_Stats {
-    long long cycles;     /* length: the time the last DSP finished */
+    long long cycles; /* length: the time the last DSP finished */
     int ndsps;
-    int deadlock;         /* 1 if the run ended in a deadlock */
+    int deadlock; /* 1 if the run ended in a deadlock */
     MPIRIO_Traffic traffic;
-    long long events;     /* kernel events processed */
-    long long switches;   /* hand-offs between DSP threads */
-    char report[4096];    /* the deadlock report, if any */
+    long long events;   /* kernel events processed */
+    long long switches; /* hand-offs between DSP threads */
+    char report[4096];  /* the deadlock report, if any */
 } MPIRIO_Stats;
 
 int MPIRIO_Run(int n, const char *platform, int flags,

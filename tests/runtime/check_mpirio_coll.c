@@ -33,7 +33,8 @@ coll_dsp(int rank, void *arg)
     MPIRIO_Comm_rank(c->comm, &me);
     MPIRIO_Comm_size(c->comm, &n);
     MPIRIO_Coll_algorithm(c->family);
-    unsigned char *s = malloc((size_t)b * (size_t)n + 1), *r = malloc((size_t)b * (size_t)n + 1);
+    unsigned char *s = malloc((size_t)b * (size_t)n + 1),
+                  *r = malloc((size_t)b * (size_t)n + 1);
     int e = 0;
     bad[rank] = 0;
     switch (c->kind) {
@@ -100,8 +101,10 @@ coll_dsp(int rank, void *arg)
 static const char *
 plat_for(int n)
 {
-    return n <= 4 ? "bwdsp-1board" : n <= 8 ? "bwdsp-2board" : n <= 16 ? "bwdsp-4board"
-                                                                       : "bwdsp-16board";
+    return n <= 4    ? "bwdsp-1board"
+           : n <= 8  ? "bwdsp-2board"
+           : n <= 16 ? "bwdsp-4board"
+                     : "bwdsp-16board";
 }
 
 static void
@@ -276,9 +279,8 @@ bcast_time(int rank, void *arg)
 
 START_TEST(switch_bcast_timing)
 {
-    ck_assert_int_eq(MPIRIO_Run(8, "bwdsp-2board", MPIRIO_RUN_NO_CONTENTION, bcast_time,
-                                NULL),
-                     0);
+    ck_assert_int_eq(
+        MPIRIO_Run(8, "bwdsp-2board", MPIRIO_RUN_NO_CONTENTION, bcast_time, NULL), 0);
     /* root: send overhead; board 0: 600 + 264 + 400; board 1: one more hop */
     ck_assert_int_eq(bt[2], 600);
     ck_assert_int_eq(bt[0], 600 + 264 + 400);
@@ -352,8 +354,9 @@ START_TEST(a_missing_member_is_a_deadlock)
     int f = MPIRIO_COLL_SWITCH;
     ck_assert_int_eq(MPIRIO_Run(4, NULL, MPIRIO_RUN_QUIET, missing_member, &f), 2);
     MPIRIO_Run_stats(&st);
-    ck_assert_ptr_nonnull(strstr(st.report, "DSP 0 (board 0): blocked in MPIRIO_Barrier, "
-                                            "waiting for the barrier release (in-switch"));
+    ck_assert_ptr_nonnull(strstr(st.report,
+                                 "DSP 0 (board 0): blocked in MPIRIO_Barrier, "
+                                 "waiting for the barrier release (in-switch"));
     ck_assert_ptr_null(strstr(st.report, "DSP 3"));
     f = MPIRIO_COLL_MPICH;
     ck_assert_int_eq(MPIRIO_Run(4, NULL, MPIRIO_RUN_QUIET, missing_member, &f), 2);

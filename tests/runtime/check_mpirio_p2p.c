@@ -45,8 +45,8 @@ worked(int rank, void *arg)
             if (pipelined) {
                 MPIRIO_Wait(&r[i % 2], MPIRIO_STATUS_IGNORE);
                 if (i + 1 < iters)
-                    MPIRIO_Irecv(in[(i + 1) % 2], 64, MPIRIO_BYTE, 0, 0, MPIRIO_COMM_WORLD,
-                                 &r[(i + 1) % 2]);
+                    MPIRIO_Irecv(in[(i + 1) % 2], 64, MPIRIO_BYTE, 0, 0,
+                                 MPIRIO_COMM_WORLD, &r[(i + 1) % 2]);
             } else
                 MPIRIO_Recv(in[i % 2], 64, MPIRIO_BYTE, 0, 0, MPIRIO_COMM_WORLD,
                             MPIRIO_STATUS_IGNORE);
@@ -162,8 +162,8 @@ START_TEST(fabric_time_matches_the_formula)
         const char *plat;
         int n, src, dst, h;
     } routes[] = {
-        {"bwdsp-1board", 4, 0, 1, 1},  {"bwdsp-2board", 8, 0, 7, 2},
-        {"bwdsp-4board", 16, 0, 9, 3}, {"bwdsp-4board", 16, 15, 4, 3},
+        {"bwdsp-1board", 4, 0, 1, 1},   {"bwdsp-2board", 8, 0, 7, 2},
+        {"bwdsp-4board", 16, 0, 9, 3},  {"bwdsp-4board", 16, 15, 4, 3},
         {"bwdsp-4board", 16, 13, 1, 2}, {"bwdsp-16board", 64, 63, 48, 10},
         {"bwdsp-16board", 64, 5, 6, 1},
     };
@@ -250,7 +250,8 @@ write_platform(const char *body)
 
 START_TEST(eager_messages_skip_the_handshake)
 {
-    write_platform("{\"format\": \"tgc-platform/1\", \"boards\": 1, \"eager_limit\": 64}");
+    write_platform(
+        "{\"format\": \"tgc-platform/1\", \"boards\": 1, \"eager_limit\": 64}");
     ck_assert_int_eq(run(2, eager_file, MPIRIO_RUN_NO_CONTENTION, late_post, NULL), 0);
     /* issued 600, arrived 864 (send done), received from the unexpected queue at
      * 5300, wait overhead to 5500 */
@@ -415,50 +416,72 @@ errors(int rank, void *arg)
     MPIRIO_Request r;
     if (rank != 0)
         return;
-    e[k++] = MPIRIO_Send(NULL, 1, MPIRIO_INT, 1, 0, MPIRIO_COMM_WORLD);  /* 0 */
-    e[k++] = MPIRIO_Send(v, -1, MPIRIO_INT, 1, 0, MPIRIO_COMM_WORLD);    /* 1 */
-    e[k++] = MPIRIO_Send(v, 1, 99, 1, 0, MPIRIO_COMM_WORLD);             /* 2 */
-    e[k++] = MPIRIO_Send(v, 1, MPIRIO_INT, 1, -3, MPIRIO_COMM_WORLD);    /* 3 */
-    e[k++] = MPIRIO_Send(v, 1, MPIRIO_INT, 1, 0, 42);                    /* 4 */
-    e[k++] = MPIRIO_Send(v, 1, MPIRIO_INT, 4, 0, MPIRIO_COMM_WORLD);     /* 5 */
-    e[k++] = MPIRIO_Bcast(v, 1, MPIRIO_INT, 7, MPIRIO_COMM_WORLD);       /* 6 */
+    e[k++] = MPIRIO_Send(NULL, 1, MPIRIO_INT, 1, 0, MPIRIO_COMM_WORLD);   /* 0 */
+    e[k++] = MPIRIO_Send(v, -1, MPIRIO_INT, 1, 0, MPIRIO_COMM_WORLD);     /* 1 */
+    e[k++] = MPIRIO_Send(v, 1, 99, 1, 0, MPIRIO_COMM_WORLD);              /* 2 */
+    e[k++] = MPIRIO_Send(v, 1, MPIRIO_INT, 1, -3, MPIRIO_COMM_WORLD);     /* 3 */
+    e[k++] = MPIRIO_Send(v, 1, MPIRIO_INT, 1, 0, 42);                     /* 4 */
+    e[k++] = MPIRIO_Send(v, 1, MPIRIO_INT, 4, 0, MPIRIO_COMM_WORLD);      /* 5 */
+    e[k++] = MPIRIO_Bcast(v, 1, MPIRIO_INT, 7, MPIRIO_COMM_WORLD);        /* 6 */
     e[k++] = MPIRIO_Reduce(v, v, 1, MPIRIO_INT, 9, 0, MPIRIO_COMM_WORLD); /* 7 */
     e[k++] = MPIRIO_Reduce(v, v, 1, MPIRIO_BYTE, MPIRIO_SUM, 0, MPIRIO_COMM_WORLD);
-    e[k++] = MPIRIO_Wait(NULL, NULL);                                    /* 9 */
-    e[k++] = MPIRIO_Compute(-1);                                         /* 10 */
-    e[k++] = MPIRIO_Irecv(v, 1, MPIRIO_INT, 9, 0, MPIRIO_COMM_WORLD, &r); /* 11 */
+    e[k++] = MPIRIO_Wait(NULL, NULL);                                       /* 9 */
+    e[k++] = MPIRIO_Compute(-1);                                            /* 10 */
+    e[k++] = MPIRIO_Irecv(v, 1, MPIRIO_INT, 9, 0, MPIRIO_COMM_WORLD, &r);   /* 11 */
     e[k++] = MPIRIO_Isend(v, 1, MPIRIO_INT, 1, 0, MPIRIO_COMM_WORLD, NULL); /* 12 */
     e[k++] = MPIRIO_Gather(v, 2, MPIRIO_INT, v, 1, MPIRIO_INT, 0, MPIRIO_COMM_WORLD);
     e[k++] = MPIRIO_Scatter(v, 1, MPIRIO_INT, v, 1, MPIRIO_INT, -1, MPIRIO_COMM_LOCAL);
-    e[k++] = MPIRIO_Comm_rank(5, v);                                     /* 15 */
-    e[k++] = MPIRIO_Test(&r, NULL, NULL);                                /* 16 */
-    e[k++] = MPIRIO_Coll_algorithm(7);                                   /* 17 */
+    e[k++] = MPIRIO_Comm_rank(5, v);      /* 15 */
+    e[k++] = MPIRIO_Test(&r, NULL, NULL); /* 16 */
+    e[k++] = MPIRIO_Coll_algorithm(7);    /* 17 */
     e[k++] = MPIRIO_Recv(v, 1, MPIRIO_INT, MPIRIO_PROC_NULL, 0, MPIRIO_COMM_WORLD, NULL);
-    e[k++] = MPIRIO_Type_size(MPIRIO_DOUBLE, &v[0]) * 100 + v[0];      /* 19 */
-    e[k++] = MPIRIO_Type_size(0, &v[0]);                               /* 20 */
-    e[k++] = MPIRIO_Initialized(&v[0]) * 100 + v[0];                   /* 21 */
+    e[k++] = MPIRIO_Type_size(MPIRIO_DOUBLE, &v[0]) * 100 + v[0]; /* 19 */
+    e[k++] = MPIRIO_Type_size(0, &v[0]);                          /* 20 */
+    e[k++] = MPIRIO_Initialized(&v[0]) * 100 + v[0];              /* 21 */
     MPIRIO_Status s = {0, 0, 0, 6};
-    e[k++] = MPIRIO_Get_count(&s, MPIRIO_INT, &v[0]) * 100 + v[0];     /* 22: -1 */
-    e[k++] = MPIRIO_Set_priority(3);                                   /* 23 */
-    e[k++] = MPIRIO_Coll_algorithm(MPIRIO_COLL_MPICH);                 /* 24: 0 */
-    e[k++] = MPIRIO_Coll_algorithm(MPIRIO_COLL_SWITCH);                /* 25: 1 */
+    e[k++] = MPIRIO_Get_count(&s, MPIRIO_INT, &v[0]) * 100 + v[0]; /* 22: -1 */
+    e[k++] = MPIRIO_Set_priority(3);                               /* 23 */
+    e[k++] = MPIRIO_Coll_algorithm(MPIRIO_COLL_MPICH);             /* 24: 0 */
+    e[k++] = MPIRIO_Coll_algorithm(MPIRIO_COLL_SWITCH);            /* 25: 1 */
     MPIRIO_Finalize();
-    e[k++] = MPIRIO_Initialized(&v[0]) * 100 + v[0];                   /* 26 */
-    e[k++] = MPIRIO_Send(v, 1, MPIRIO_INT, 1, 0, MPIRIO_COMM_WORLD);     /* 27 */
+    e[k++] = MPIRIO_Initialized(&v[0]) * 100 + v[0];                 /* 26 */
+    e[k++] = MPIRIO_Send(v, 1, MPIRIO_INT, 1, 0, MPIRIO_COMM_WORLD); /* 27 */
 }
 
 START_TEST(every_error_code_is_returned)
 {
     ck_assert_int_eq(run(4, NULL, 0, errors, NULL), 0);
-    int want[] = {MPIRIO_ERR_BUFFER, MPIRIO_ERR_COUNT,  MPIRIO_ERR_TYPE,    MPIRIO_ERR_TAG,
-                  MPIRIO_ERR_COMM,   MPIRIO_ERR_RANK,   MPIRIO_ERR_ROOT,    MPIRIO_ERR_OP,
-                  MPIRIO_ERR_OP,     MPIRIO_ERR_REQUEST, MPIRIO_ERR_ARG,    MPIRIO_ERR_RANK,
-                  MPIRIO_ERR_REQUEST, MPIRIO_ERR_TRUNCATE, MPIRIO_ERR_ROOT, MPIRIO_ERR_COMM,
-                  MPIRIO_ERR_ARG,    -1,                MPIRIO_SUCCESS,     8,
-                  MPIRIO_ERR_TYPE,   1,                 -1,                 MPIRIO_SUCCESS,
-                  MPIRIO_COLL_SWITCH, MPIRIO_COLL_MPICH, 0,                 MPIRIO_ERR_NOT_INIT};
+    int want[] = {MPIRIO_ERR_BUFFER,
+                  MPIRIO_ERR_COUNT,
+                  MPIRIO_ERR_TYPE,
+                  MPIRIO_ERR_TAG,
+                  MPIRIO_ERR_COMM,
+                  MPIRIO_ERR_RANK,
+                  MPIRIO_ERR_ROOT,
+                  MPIRIO_ERR_OP,
+                  MPIRIO_ERR_OP,
+                  MPIRIO_ERR_REQUEST,
+                  MPIRIO_ERR_ARG,
+                  MPIRIO_ERR_RANK,
+                  MPIRIO_ERR_REQUEST,
+                  MPIRIO_ERR_TRUNCATE,
+                  MPIRIO_ERR_ROOT,
+                  MPIRIO_ERR_COMM,
+                  MPIRIO_ERR_ARG,
+                  -1,
+                  MPIRIO_SUCCESS,
+                  8,
+                  MPIRIO_ERR_TYPE,
+                  1,
+                  -1,
+                  MPIRIO_SUCCESS,
+                  MPIRIO_COLL_SWITCH,
+                  MPIRIO_COLL_MPICH,
+                  0,
+                  MPIRIO_ERR_NOT_INIT};
     for (size_t i = 0; i < sizeof want / sizeof want[0]; i++)
-        ck_assert_msg(ires[0][i] == want[i], "call %zu: %d, want %d", i, ires[0][i], want[i]);
+        ck_assert_msg(ires[0][i] == want[i], "call %zu: %d, want %d", i, ires[0][i],
+                      want[i]);
     /* outside a run nothing works, nothing crashes */
     int v = 0;
     ck_assert_int_eq(MPIRIO_Send(&v, 1, MPIRIO_INT, 0, 0, MPIRIO_COMM_WORLD),
@@ -469,7 +492,8 @@ START_TEST(every_error_code_is_returned)
     ck_assert_int_eq(MPIRIO_traffic(&t), MPIRIO_ERR_NOT_INIT);
     ck_assert_str_eq(MPIRIO_Error_string(MPIRIO_ERR_TRUNCATE), "message truncated");
     ck_assert_str_eq(MPIRIO_Error_string(1000), "unknown error code");
-    ck_assert_int_eq(MPIRIO_Run(4, "no-such-platform", MPIRIO_RUN_QUIET, errors, NULL), 1);
+    ck_assert_int_eq(MPIRIO_Run(4, "no-such-platform", MPIRIO_RUN_QUIET, errors, NULL),
+                     1);
     ck_assert_int_eq(MPIRIO_Run(65, "bwdsp-16board", MPIRIO_RUN_QUIET, errors, NULL), 1);
 }
 END_TEST
@@ -513,8 +537,9 @@ send_deadlock(int rank, void *arg)
 START_TEST(rendezvous_sends_deadlock_too)
 {
     ck_assert_int_eq(run(2, NULL, 0, send_deadlock, NULL), 2);
-    ck_assert_ptr_nonnull(strstr(st.report, "blocked in MPIRIO_Send, waiting for its send "
-                                            "to rank 1"));
+    ck_assert_ptr_nonnull(strstr(st.report,
+                                 "blocked in MPIRIO_Send, waiting for its send "
+                                 "to rank 1"));
 }
 END_TEST
 
@@ -534,8 +559,8 @@ busy_mix(int rank, void *arg)
         int v[300];
         for (int i = 0; i < 300; i++)
             v[i] = rank * 1000 + it;
-        MPIRIO_Send(v, 1 + (rank * 13 + it) % 300, MPIRIO_INT, (rank * 5 + it + 1) % n, it,
-                    MPIRIO_COMM_WORLD);
+        MPIRIO_Send(v, 1 + (rank * 13 + it) % 300, MPIRIO_INT, (rank * 5 + it + 1) % n,
+                    it, MPIRIO_COMM_WORLD);
         MPIRIO_Status s;
         /* the sender is (r - it - 1) * 5^-1 mod n; ANY_SOURCE keeps it honest */
         MPIRIO_Wait(&r, &s);

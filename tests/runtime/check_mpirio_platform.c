@@ -140,7 +140,8 @@ START_TEST(platform_files)
                      1);
     ck_assert_ptr_nonnull(strstr(st.report, "do not connect board 2 to board 0"));
     /* defaults: one board; boards without links are a chain; x- fields are ignored */
-    ck_assert_int_eq(with_file("{\"format\": \"tgc-platform/1\", \"x-note\": [1]}", 4), 0);
+    ck_assert_int_eq(with_file("{\"format\": \"tgc-platform/1\", \"x-note\": [1]}", 4),
+                     0);
     ck_assert_int_eq(nused, 0);
     ck_assert_int_eq(with_file("{\"format\": \"tgc-platform/1\", \"boards\": 3}", 12), 0);
     ck_assert(crossed(0, 1) && crossed(1, 2));
@@ -158,21 +159,26 @@ START_TEST(platform_files)
     ck_assert_int_eq(nused, 4);
     ck_assert_int_eq(with_file("{\"format\": \"tgc-platform/1\", \"colour\": 1}", 2), 1);
     ck_assert_ptr_nonnull(strstr(st.report, "/colour: error: unknown field"));
-    ck_assert_int_eq(with_file("{\"format\": \"tgc-platform/1\", \"model\": \"abstract\", "
-                               "\"dsps\": 4, \"links\": []}",
-                               2),
-                     1);
-    ck_assert_ptr_nonnull(strstr(st.report, "/links: error: applies to the bwdsp model only"));
+    ck_assert_int_eq(
+        with_file("{\"format\": \"tgc-platform/1\", \"model\": \"abstract\", "
+                  "\"dsps\": 4, \"links\": []}",
+                  2),
+        1);
+    ck_assert_ptr_nonnull(
+        strstr(st.report, "/links: error: applies to the bwdsp model only"));
     ck_assert_int_eq(with_file("{\"format\": \"tgc-platform/1\", \"dsps\": 4}", 2), 1);
-    ck_assert_ptr_nonnull(strstr(st.report, "/dsps: error: applies to the abstract model"));
-    ck_assert_int_eq(with_file("{\"format\": \"tgc-platform/1\", \"model\": \"toy\"}", 2), 1);
+    ck_assert_ptr_nonnull(
+        strstr(st.report, "/dsps: error: applies to the abstract model"));
+    ck_assert_int_eq(with_file("{\"format\": \"tgc-platform/1\", \"model\": \"toy\"}", 2),
+                     1);
     ck_assert_ptr_nonnull(strstr(st.report, "/model: error"));
     ck_assert_int_eq(with_file("{\"format\": \"tgc-platform/1\", \"boards\": 1, "
                                "\"send_overhead\": -4}",
                                2),
                      1);
     ck_assert_ptr_nonnull(strstr(st.report, "/send_overhead: error"));
-    ck_assert_int_eq(MPIRIO_Run(2, "/nonexistent/p.json", MPIRIO_RUN_QUIET, probe, NULL), 1);
+    ck_assert_int_eq(MPIRIO_Run(2, "/nonexistent/p.json", MPIRIO_RUN_QUIET, probe, NULL),
+                     1);
     ck_assert_int_eq(MPIRIO_Run(2, "bwdsp-9board", MPIRIO_RUN_QUIET, probe, NULL), 1);
     MPIRIO_Run_stats(&st);
     ck_assert_ptr_nonnull(strstr(st.report, "unknown platform \"bwdsp-9board\""));
@@ -216,10 +222,11 @@ START_TEST(abstract_model)
      * MPICH's (no switches): the binomial bcast from 2 sends to 0 (in at 10, taken
      * at 1100, passed on to 1 by 1110), then to 3 (10 to 20); a blocking send ends
      * when its data is in */
-    ck_assert_int_eq(with_file("{\"format\": \"tgc-platform/1\", \"model\": \"abstract\", "
-                               "\"dsps\": 4}",
-                               4),
-                     0);
+    ck_assert_int_eq(
+        with_file("{\"format\": \"tgc-platform/1\", \"model\": \"abstract\", "
+                  "\"dsps\": 4}",
+                  4),
+        0);
     ck_assert_int_eq(MPIRIO_Run(4, "abstract", MPIRIO_RUN_QUIET, abstract_dsp, NULL), 0);
     MPIRIO_Run_stats(&st);
     ck_assert_int_eq(at[0], 1110);
@@ -246,8 +253,7 @@ START_TEST(trace_is_chrome_json)
     int dsp_spans = 0, link_spans = 0, names = 0;
     size_t i;
     json_t *x;
-    json_array_foreach(ev, i, x)
-    {
+    json_array_foreach (ev, i, x) {
         const char *ph = json_string_value(json_object_get(x, "ph"));
         int pid = (int)json_integer_value(json_object_get(x, "pid"));
         if (strcmp(ph, "M") == 0)
