@@ -277,7 +277,8 @@ cg_sched_dot(const Sched *s, const EvalResult *r)
     set(ag, "label", buf);
 
     Agnode_t ***nodes = calloc((size_t)s->ndsps + 1, sizeof *nodes);
-    if (!nodes)
+    Agnode_t **anchors = calloc((size_t)s->ndsps + 1, sizeof *anchors);
+    if (!nodes || !anchors)
         ice("out of memory");
     for (int d = 0; d < s->ndsps; d++) {
         snprintf(buf, sizeof buf, "cluster_dsp%d", d);
@@ -293,6 +294,16 @@ cg_sched_dot(const Sched *s, const EvalResult *r)
         nodes[d] = calloc((size_t)s->nops[d] + 1, sizeof **nodes);
         if (!nodes[d])
             ice("out of memory");
+        /* An invisible anchor at the top of each cluster; the anchors share a rank, so
+         * every DSP's column starts at the same height (time flows down from one origin).
+         */
+        snprintf(buf, sizeof buf, "d%d_top", d);
+        anchors[d] = agnode(sub, buf, 1);
+        set(anchors[d], "shape", "point");
+        set(anchors[d], "style", "invis");
+        set(anchors[d], "width", "0");
+        set(anchors[d], "height", "0");
+        set(anchors[d], "label", "");
         if (s->nops[d] == 0) {
             /* dot drops empty clusters: an idle DSP gets a placeholder */
             snprintf(buf, sizeof buf, "d%d_idle", d);
@@ -350,6 +361,16 @@ cg_sched_dot(const Sched *s, const EvalResult *r)
             }
         }
     }
+    Agraph_t *top = agsubg(ag, "top", 1);
+    set(top, "rank", "same");
+    for (int d = 0; d < s->ndsps; d++) {
+        agsubnode(top, anchors[d], 1);
+        snprintf(buf, sizeof buf, "d%d_idle", d);
+        Agnode_t *first = s->nops[d] ? nodes[d][0] : agnode(ag, buf, 0);
+        Agedge_t *e = agedge(ag, anchors[d], first, NULL, 1);
+        set(e, "style", "invis");
+        set(e, "weight", "10");
+    }
     for (int mi = 0; mi < s->nmsgs; mi++) {
         const Msg *m = &s->msgs[mi];
         int ks = find_op(s, m->src, OP_SEND, mi), kr = find_op(s, m->dst, OP_RECV, mi);
@@ -396,6 +417,7 @@ cg_sched_dot(const Sched *s, const EvalResult *r)
     for (int d = 0; d < s->ndsps; d++)
         free(nodes[d]);
     free(nodes);
+    free(anchors);
     cg_path_free(s, &cp);
     return text;
 }

@@ -284,7 +284,7 @@ START_TEST(dot_parses_back_with_clusters_and_styles)
     Agraph_t *ag = agmemread(dot);
     ck_assert_ptr_nonnull(ag);
     ck_assert_int_eq(count_clusters(ag), 4);
-    ck_assert_int_eq(agnnodes(ag), 4 + 2); /* two idle DSPs */
+    ck_assert_int_eq(agnnodes(ag), 4 + 2 + 4); /* two idle DSPs, four anchors */
     Agnode_t *send = agnode(ag, "d0_1", 0), *recv = agnode(ag, "d1_0", 0);
     ck_assert_ptr_nonnull(send);
     ck_assert_ptr_nonnull(recv);
