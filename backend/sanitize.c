@@ -152,11 +152,11 @@ cg_names_add(CgNames *n, const char *prefix, const char *raw)
 
 /* Appends byte c to a string literal or a comment, escaped. */
 static void
-put_escaped(Buf *b, unsigned char c, bool in_comment)
+put_escaped(Buf *b, unsigned char c)
 {
     switch (c) {
     case '"':
-        buf_printf(b, in_comment ? "\"" : "\\\"");
+        buf_printf(b, "\\\"");
         return;
     case '\\':
         buf_printf(b, "\\\\");
@@ -183,7 +183,7 @@ cg_c_string(const char *s)
     Buf b = {0};
     buf_printf(&b, "\"");
     for (const unsigned char *p = (const unsigned char *)s; *p; p++)
-        put_escaped(&b, *p, false);
+        put_escaped(&b, *p);
     buf_printf(&b, "\"");
     return b.s;
 }
@@ -199,7 +199,7 @@ cg_c_comment(const char *s)
         if (p[i] == '*' && near_slash)
             buf_printf(&b, "\\052"); /* neither "* /" nor "/ *" can form */
         else
-            put_escaped(&b, p[i], true);
+            put_escaped(&b, p[i]);
     }
     return b.s;
 }

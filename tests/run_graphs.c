@@ -1,0 +1,427 @@
+/*
+ * tests/run_graphs.c - the end-to-end check of issue 6: `tgc run --no-contention --json` on
+ * graphs, for every -O mode, asserting that the parallel program's checksums and output
+ * files equal the sequential program's, that nothing deadlocks, and that the simulated
+ * cycles equal the compiler's predicted cycles exactly (DESIGN.md section 3).
+ *
+ *   run_graphs --tgc PATH --testcases DIR [--modes none,ma,cp,bfco]
+ *   run_graphs --tgc PATH --random N [--seed S] [--modes ...] [--keep DIR]
+ *
+ * --testcases runs every tgc-graph/1 file below DIR (testcases/invalid excepted); graphs on
+ * the abstract model, which the runtime does not simulate, run on bwdsp-1board resized to
+ * their DSP count.  --random generates N graphs from seed S: 2 to 16 DSPs (presets and
+ * inline platforms with random overheads, eager limits and copy speeds), random DAGs with
+ * delay edges (forward and backward, delays 1 to 3), heterogeneous costs, pins, zero-byte
+ * and large edges.  Exit status 0 when every run passed.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <jansson.h>
+#include <spawn.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+extern char **environ;
+
+static const char *tgc = NULL;
+static const char *modes[8];
+static int nmodes;
+static char tmpdir[256];
+static int runs, failures, skipped;
+static const char *keep = NULL;
+
+/* ---- running tgc ----------------------------------------------------------------------- */
+
+static bool
+file_has(const char *path, const char *word)
+{
+    FILE *f = fopen(path, "r");
+    char line[4096];
+    bool found = false;
+    while (f && !found && fgets(line, sizeof line, f))
+        found = strstr(line, word) != NULL;
+    if (f)
+        fclose(f);
+    return found;
+}
+
+/* Runs tgc run on graph with extra args and mode; checks the JSON it prints. */
+static void
+check_run(const char *graph, const char *label, char *const *extra, const char *mode)
+{
+    char out[300], err[300];
+    snprintf(out, sizeof out, "%s/out.json", tmpdir);
+    snprintf(err, sizeof err, "%s/err.txt", tmpdir);
+    char *argv[32];
+    int n = 0;
+    argv[n++] = (char *)tgc;
+    argv[n++] = "run";
+    argv[n++] = (char *)graph;
+    argv[n++] = "-O";
+    argv[n++] = (char *)mode;
+    argv[n++] = "--no-contention";
+    argv[n++] = "--json";
+    for (int i = 0; extra && extra[i] && n < 30; i++)
+        argv[n++] = extra[i];
+    argv[n] = NULL;
+    posix_spawn_file_actions_t fa;
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_addopen(&fa, 1, out, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    posix_spawn_file_actions_addopen(&fa, 2, err, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    pid_t pid;
+    int st = -1;
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    runs++;
+    if (posix_spawn(&pid, tgc, &fa, NULL, argv, environ) == 0)
+        waitpid(pid, &st, 0);
+    posix_spawn_file_actions_destroy(&fa);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    double secs = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
+    int code = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+    json_error_t je;
+    json_t *o = json_load_file(out, 0, &je);
+    const char *why = NULL;
+    long long sim = -1, pred = -1;
+    if (!o && code == 1 && file_has(err, "deadlock")) {
+        /* the compiler refused a schedule that deadlocks in the execution model: nothing
+           was emitted, nothing ran */
+        skipped++;
+        printf("skip %s -O %s: the compiler reports that the schedule deadlocks\n", label,
+               mode);
+        unlink(out);
+        unlink(err);
+        return;
+    }
+    if (!o) {
+        why = "no JSON result";
+    } else {
+        sim = json_integer_value(json_object_get(o, "simulated_cycles"));
+        pred = json_integer_value(json_object_get(o, "predicted_cycles"));
+        if (!json_is_true(json_object_get(o, "checksums_equal")))
+            why = "checksums differ";
+        else if (!json_is_true(json_object_get(o, "outputs_equal")))
+            why = "output files differ";
+        else if (sim != pred || sim <= 0)
+            why = "simulated cycles != predicted cycles";
+        else if (code != 0)
+            why = "nonzero exit status";
+        else if (json_integer_value(json_object_get(o, "packets")) !=
+                 json_integer_value(json_object_get(o, "predicted_packets")))
+            why = "packets != predicted packets";
+    }
+    if (why) {
+        failures++;
+        printf("FAIL %s -O %s: %s (exit %d, simulated %lld, predicted %lld)\n", label, mode, why,
+               code, sim, pred);
+        FILE *f = fopen(err, "r");
+        if (f) {
+            char line[512];
+            for (int i = 0; i < 20 && fgets(line, sizeof line, f); i++)
+                printf("    %s", line);
+            fclose(f);
+        }
+        if (keep) {
+            char dst[600];
+            mkdir(keep, 0777);
+            const char *bn = strrchr(graph, '/');
+            snprintf(dst, sizeof dst, "%s/%s", keep, bn ? bn + 1 : graph);
+            FILE *in = fopen(graph, "rb"), *o2 = fopen(dst, "wb");
+            int ch;
+            while (in && o2 && (ch = fgetc(in)) != EOF)
+                fputc(ch, o2);
+            if (in)
+                fclose(in);
+            if (o2)
+                fclose(o2);
+        }
+    } else {
+        printf("ok   %s -O %s: %lld cycles (%.2f s)\n", label, mode, sim, secs);
+    }
+    json_decref(o);
+    unlink(out);
+    unlink(err);
+}
+
+/* ---- testcases ---------------------------------------------------------------------------- */
+
+static int
+cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static void
+run_file(const char *path)
+{
+    json_error_t je;
+    json_t *g = json_load_file(path, 0, &je);
+    if (!g)
+        return;
+    const char *fmt = json_string_value(json_object_get(g, "format"));
+    if (!fmt || strcmp(fmt, "tgc-graph/1") != 0) {
+        json_decref(g);
+        return;
+    }
+    char *extra[3] = {NULL};
+    char plat[300];
+    json_t *p = json_object_get(g, "platform");
+    const char *model = json_string_value(json_object_get(p, "model"));
+    if (json_is_object(p) && model && strcmp(model, "abstract") == 0) {
+        /* one board of as many BWDSP DSPs */
+        snprintf(plat, sizeof plat, "%s/abstract-as-bwdsp.json", tmpdir);
+        json_t *bw = json_pack("{s:s,s:s,s:i,s:I}", "format", "tgc-platform/1", "name",
+                               "bwdsp-as-abstract", "boards", 1, "dsps_per_board",
+                               json_integer_value(json_object_get(p, "dsps")));
+        json_dump_file(bw, plat, 0);
+        json_decref(bw);
+        extra[0] = "--platform";
+        extra[1] = plat;
+    }
+    json_decref(g);
+    for (int m = 0; m < nmodes; m++)
+        check_run(path, path, extra, modes[m]);
+}
+
+static void
+walk(const char *dir)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return;
+    char **names = NULL;
+    int n = 0;
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+        if (e->d_name[0] == '.' || strcmp(e->d_name, "invalid") == 0)
+            continue;
+        names = realloc(names, (size_t)(n + 1) * sizeof *names);
+        names[n] = malloc(strlen(dir) + strlen(e->d_name) + 2);
+        sprintf(names[n], "%s/%s", dir, e->d_name);
+        n++;
+    }
+    closedir(d);
+    if (n)
+        qsort(names, (size_t)n, sizeof *names, cmp_str);
+    for (int i = 0; i < n; i++) {
+        struct stat st;
+        size_t l = strlen(names[i]);
+        if (stat(names[i], &st) == 0 && S_ISDIR(st.st_mode))
+            walk(names[i]);
+        else if (l > 5 && strcmp(names[i] + l - 5, ".json") == 0)
+            run_file(names[i]);
+        free(names[i]);
+    }
+    free(names);
+}
+
+/* ---- random graphs ------------------------------------------------------------------------ */
+
+static uint64_t rng;
+
+static uint64_t
+next(void)
+{
+    uint64_t z = (rng += UINT64_C(0x9e3779b97f4a7c15));
+    z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
+    z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
+    return z ^ (z >> 31);
+}
+
+static long long
+uni(long long lo, long long hi) /* [lo, hi] */
+{
+    return lo + (long long)(next() % (uint64_t)(hi - lo + 1));
+}
+
+static json_t *
+random_graph(int k, int *ndsps_out)
+{
+    json_t *g = json_object();
+    char name[64];
+    snprintf(name, sizeof name, "random%03d", k);
+    json_object_set_new(g, "format", json_string("tgc-graph/1"));
+    json_object_set_new(g, "name", json_string(name));
+    int iters = uni(0, 9) == 0 ? 1 : (int)uni(2, 30);
+    json_object_set_new(g, "iterations", json_integer(iters));
+    int nd;
+    if (uni(0, 2) == 0) { /* an inline platform with random parameters */
+        int dpb = (int)uni(2, 4), boards = (int)uni(1, 16 / dpb);
+        if (dpb * boards < 2)
+            boards = 2;
+        nd = dpb * boards;
+        json_t *p = json_object();
+        json_object_set_new(p, "format", json_string("tgc-platform/1"));
+        json_object_set_new(p, "name", json_string("random"));
+        json_object_set_new(p, "boards", json_integer(boards));
+        json_object_set_new(p, "dsps_per_board", json_integer(dpb));
+        json_object_set_new(p, "send_overhead", json_integer(uni(0, 900)));
+        json_object_set_new(p, "recv_overhead", json_integer(uni(0, 600)));
+        json_object_set_new(p, "post_overhead", json_integer(uni(0, 400)));
+        json_object_set_new(p, "wait_overhead", json_integer(uni(0, 300)));
+        json_object_set_new(p, "handshake", json_integer(uni(0, 500)));
+        json_object_set_new(p, "switch_latency", json_integer(uni(0, 200)));
+        json_object_set_new(p, "copy_bytes_per_cycle", json_integer(uni(1, 16)));
+        json_object_set_new(p, "eager_limit", json_integer(uni(0, 1) ? 0 : uni(16, 600)));
+        if (boards > 1) {
+            json_t *links = json_array();
+            for (int b = 0; b + 1 < boards; b++)
+                json_array_append_new(links, json_pack("[ii]", b, b + 1));
+            if (boards > 2 && uni(0, 1))
+                json_array_append_new(links, json_pack("[ii]", boards - 1, 0));
+            json_object_set_new(p, "links", links);
+        }
+        json_object_set_new(g, "platform", p);
+    } else {
+        long long r = uni(0, 2);
+        nd = r == 0 ? 4 : r == 1 ? 8 : 16;
+        json_object_set_new(g, "platform", json_string(r == 0   ? "bwdsp-1board"
+                                                       : r == 1 ? "bwdsp-2board"
+                                                                : "bwdsp-4board"));
+    }
+    *ndsps_out = nd;
+    int nt = (int)uni(2, 24);
+    bool hetero = uni(0, 1);
+    json_t *tasks = json_array();
+    for (int t = 0; t < nt; t++) {
+        json_t *o = json_object();
+        char id[32];
+        snprintf(id, sizeof id, "t%d", t);
+        json_object_set_new(o, "id", json_string(id));
+        if (hetero) {
+            json_t *c = json_array();
+            for (int d = 0; d < nd; d++)
+                json_array_append_new(c, json_integer(uni(0, 19) == 0 ? 0 : uni(100, 20000)));
+            json_object_set_new(o, "cycles", c);
+        } else {
+            json_object_set_new(o, "cycles", json_integer(uni(100, 20000)));
+        }
+        if (uni(0, 9) == 0)
+            json_object_set_new(o, "dsp", json_integer(uni(0, nd - 1)));
+        json_array_append_new(tasks, o);
+    }
+    json_object_set_new(g, "tasks", tasks);
+    json_t *edges = json_array();
+    int maxp = (int)uni(1, 3);
+    for (int t = 1; t < nt; t++) {
+        int np = (int)uni(1, maxp);
+        for (int j = 0; j < np; j++) {
+            int f = (int)uni(0, t - 1);
+            bool dup = false; /* one edge per pair and delay */
+            size_t i;
+            json_t *e;
+            json_array_foreach(edges, i, e)
+            {
+                if (json_integer_value(json_object_get(e, "from")) == f &&
+                    json_integer_value(json_object_get(e, "to")) == t)
+                    dup = true;
+            }
+            if (dup)
+                continue;
+            long long r = uni(0, 19);
+            long long bytes = r == 0 ? 0 : r == 1 ? uni(5000, 30000) : uni(1, 3000);
+            json_t *o = json_pack("{s:i,s:i,s:I}", "from", f, "to", t, "bytes", (json_int_t)bytes);
+            if (uni(0, 14) == 0)
+                json_object_set_new(o, "delay", json_integer(uni(0, 3) ? 1 : uni(2, 3)));
+            json_array_append_new(edges, o);
+        }
+    }
+    int nback = (int)uni(0, 3);
+    for (int j = 0; j < nback && nt > 1; j++) { /* feedback: later -> earlier, with delay */
+        int a = (int)uni(1, nt - 1), b = (int)uni(0, a - 1);
+        json_array_append_new(edges, json_pack("{s:i,s:i,s:I,s:i}", "from", a, "to", b, "bytes",
+                                               (json_int_t)uni(0, 2000), "delay",
+                                               (int)(uni(0, 3) ? 1 : uni(2, 3))));
+    }
+    /* edges name tasks by id */
+    size_t i;
+    json_t *e;
+    json_array_foreach(edges, i, e)
+    {
+        char f[32], t[32];
+        snprintf(f, sizeof f, "t%lld", (long long)json_integer_value(json_object_get(e, "from")));
+        snprintf(t, sizeof t, "t%lld", (long long)json_integer_value(json_object_get(e, "to")));
+        json_object_set_new(e, "from", json_string(f));
+        json_object_set_new(e, "to", json_string(t));
+    }
+    json_object_set_new(g, "edges", edges);
+    return g;
+}
+
+static void
+run_random(int n, uint64_t seed)
+{
+    for (int k = 0; k < n; k++) {
+        rng = seed * UINT64_C(1000003) + (uint64_t)k;
+        int nd;
+        json_t *g = random_graph(k, &nd);
+        char path[300], label[128];
+        snprintf(path, sizeof path, "%s/random%03d-s%llu.json", tmpdir, k,
+                 (unsigned long long)seed);
+        snprintf(label, sizeof label, "random %d (seed %llu, %d DSPs)", k,
+                 (unsigned long long)seed, nd);
+        if (json_dump_file(g, path, JSON_INDENT(2)) != 0) {
+            printf("FAIL cannot write %s\n", path);
+            failures++;
+        } else {
+            for (int m = 0; m < nmodes; m++)
+                check_run(path, label, NULL, modes[m]);
+        }
+        unlink(path);
+        json_decref(g);
+    }
+}
+
+int
+main(int argc, char **argv)
+{
+    const char *cases = NULL, *mode_list = "none,ma,cp,bfco";
+    int nrandom = -1;
+    uint64_t seed = 1;
+    for (int i = 1; i + 1 < argc; i += 2) {
+        if (strcmp(argv[i], "--tgc") == 0)
+            tgc = argv[i + 1];
+        else if (strcmp(argv[i], "--testcases") == 0)
+            cases = argv[i + 1];
+        else if (strcmp(argv[i], "--random") == 0)
+            nrandom = atoi(argv[i + 1]);
+        else if (strcmp(argv[i], "--seed") == 0)
+            seed = strtoull(argv[i + 1], NULL, 10);
+        else if (strcmp(argv[i], "--modes") == 0)
+            mode_list = argv[i + 1];
+        else if (strcmp(argv[i], "--keep") == 0)
+            keep = argv[i + 1];
+    }
+    if (!tgc || (!cases && nrandom < 0)) {
+        fprintf(stderr, "usage: run_graphs --tgc PATH (--testcases DIR | --random N [--seed S])"
+                        " [--modes none,ma,cp,bfco] [--keep DIR]\n");
+        return 2;
+    }
+    setvbuf(stdout, NULL, _IOLBF, 0);
+    static char ml[256];
+    snprintf(ml, sizeof ml, "%s", mode_list);
+    for (char *s = strtok(ml, ","); s && nmodes < 8; s = strtok(NULL, ","))
+        modes[nmodes++] = s;
+    const char *t = getenv("TMPDIR");
+    snprintf(tmpdir, sizeof tmpdir, "%s/tgc-graphs-XXXXXX", t && *t ? t : "/tmp");
+    if (!mkdtemp(tmpdir)) {
+        perror("mkdtemp");
+        return 2;
+    }
+    if (cases)
+        walk(cases);
+    if (nrandom >= 0)
+        run_random(nrandom, seed);
+    rmdir(tmpdir);
+    printf("%d runs, %d failures, %d refused by the compiler as deadlocking\n", runs, failures,
+           skipped);
+    return failures || runs == 0 ? 1 : 0;
+}
