@@ -94,7 +94,14 @@ main(int argc, char **argv)
     for (; i < argc && argv[i][0] == '-'; i++) {
         const char *a = argv[i];
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-        if (strcmp(a, "-n") == 0 || strcmp(a, "-np") == 0) {
+        if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
+            usage();
+            fputs("Runs one copy of a program built by mpirio-cc per simulated DSP; see "
+                  "docs/runtime.md.\nExit status: the largest status a DSP's main "
+                  "returned, 2 after a deadlock, 1 for an error.\n",
+                  stderr);
+            return 0;
+        } else if (strcmp(a, "-n") == 0 || strcmp(a, "-np") == 0) {
             if (!v || (n = atoi(v)) < 1)
                 return usage(), 1;
             i++;
