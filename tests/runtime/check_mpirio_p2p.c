@@ -298,6 +298,39 @@ START_TEST(contention_serialises_a_shared_link)
 }
 END_TEST
 
+static void
+long_and_short(int rank, void *arg)
+{
+    static char b[3][2500];
+    if (rank == 1)
+        MPIRIO_Send(b[1], 2500, MPIRIO_BYTE, 0, 1, MPIRIO_COMM_WORLD);
+    else if (rank == 2)
+        MPIRIO_Send(b[2], 250, MPIRIO_BYTE, 0, 2, MPIRIO_COMM_WORLD);
+    else if (rank == 0) {
+        MPIRIO_Request r[2];
+        MPIRIO_Irecv(b[0], 2500, MPIRIO_BYTE, 1, 1, MPIRIO_COMM_WORLD, &r[0]);
+        MPIRIO_Irecv(b[0], 250, MPIRIO_BYTE, 2, 2, MPIRIO_COMM_WORLD, &r[1]);
+        MPIRIO_Wait(&r[1], NULL);
+        tmark[1] = MPIRIO_time();
+        MPIRIO_Wait(&r[0], NULL);
+        tmark[2] = MPIRIO_time();
+    }
+}
+
+START_TEST(shorter_message_goes_first)
+{
+    /* both start at 900; their first packets reach the switch together at 1150 and
+     * are ready for DSP 0's link at 1250: the short one takes it (1250-1500), the long
+     * one's ten packets follow, 250 cycles later than alone (3750) */
+    ck_assert_int_eq(run(4, NULL, 0, long_and_short, NULL), 0);
+    ck_assert_int_eq(tmark[1], 1500 + 200);
+    ck_assert_int_eq(tmark[2], 4000 + 200);
+    ck_assert_int_eq(run(4, NULL, MPIRIO_RUN_NO_CONTENTION, long_and_short, NULL), 0);
+    ck_assert_int_eq(tmark[1], 1500 + 200);
+    ck_assert_int_eq(tmark[2], 3750 + 200);
+}
+END_TEST
+
 /* ---- matching: ordering, wildcards, Test, Waitall, truncation, self ---- */
 
 static void
@@ -678,6 +711,7 @@ main(void)
     tcase_add_test(tc, rendezvous_waits_for_the_post);
     tcase_add_test(tc, eager_messages_skip_the_handshake);
     tcase_add_test(tc, contention_serialises_a_shared_link);
+    tcase_add_test(tc, shorter_message_goes_first);
     tcase_add_test(tc, matching_wildcards_test_waitall_truncation);
     tcase_add_test(tc, world_and_local_communicators);
     tcase_add_test(tc, every_error_code_is_returned);
