@@ -26,13 +26,23 @@ rec_of_iter0(const EvalResult *r)
     return -1;
 }
 
-static int
-find_op(const Sched *s, int dsp, OpKind kind, int ref)
+/* Where each message is sent and received: at[2 * m] = index of its SEND on the source
+ * DSP, at[2 * m + 1] = of its RECV on the destination DSP (-1 if absent).  malloc'd. */
+static int *
+msg_positions(const Sched *s)
 {
-    for (int k = 0; k < s->nops[dsp]; k++)
-        if (s->ops[dsp][k].kind == kind && s->ops[dsp][k].ref == ref)
-            return k;
-    return -1;
+    int *at = malloc(((size_t)s->nmsgs * 2 + 1) * sizeof *at);
+    if (!at)
+        ice("out of memory");
+    for (int m = 0; m < 2 * s->nmsgs; m++)
+        at[m] = -1;
+    for (int d = 0; d < s->ndsps; d++)
+        for (int k = 0; k < s->nops[d]; k++) {
+            Op o = s->ops[d][k];
+            if (o.kind != OP_COMPUTE && o.ref >= 0 && o.ref < s->nmsgs)
+                at[2 * o.ref + (o.kind == OP_RECV)] = k;
+        }
+    return at;
 }
 
 int
@@ -69,8 +79,9 @@ cg_crit_path(const Sched *s, const EvalResult *r, CritPath *cp)
             }
         }
     /* Walk back: an operation that waited was held up by what it waited for (a receive by
-     * its message's send, when the send was later than the post); one that did not wait
-     * by the operation before it on its DSP. */
+     * its message's send, when the send was later than the post or the message is eager);
+     * one that did not wait by the operation before it on its DSP. */
+    int *at = msg_positions(s);
     while (d >= 0 && k >= 0 && cp->nops < total && !cp->on[d][k]) {
         cp->on[d][k] = true;
         cp->dsp[cp->nops] = d;
@@ -80,7 +91,7 @@ cg_crit_path(const Sched *s, const EvalResult *r, CritPath *cp)
         if (t->start > t->ready && o.kind == OP_RECV) {
             const MsgTime *mt = &r->msg_time[ri * s->nmsgs + o.ref];
             const Msg *m = &s->msgs[o.ref];
-            int ks = find_op(s, m->src, OP_SEND, o.ref);
+            int ks = at[2 * o.ref];
             /* the send held it up unless the receive was posted later (a rendezvous
              * starts at the later of the two); an eager message departs at its issue */
             if (ks >= 0 && (mt->issue >= mt->post || mt->depart <= mt->issue)) {
@@ -92,6 +103,7 @@ cg_crit_path(const Sched *s, const EvalResult *r, CritPath *cp)
         }
         k--;
     }
+    free(at);
     /* Reverse into execution order. */
     for (int i = 0, j = cp->nops - 1; i < j; i++, j--) {
         int td = cp->dsp[i], to = cp->op[i];
@@ -371,9 +383,10 @@ cg_sched_dot(const Sched *s, const EvalResult *r)
         set(e, "style", "invis");
         set(e, "weight", "10");
     }
+    int *at = msg_positions(s);
     for (int mi = 0; mi < s->nmsgs; mi++) {
         const Msg *m = &s->msgs[mi];
-        int ks = find_op(s, m->src, OP_SEND, mi), kr = find_op(s, m->dst, OP_RECV, mi);
+        int ks = at[2 * mi], kr = at[2 * mi + 1];
         if (ks < 0 || kr < 0)
             continue;
         Agedge_t *e = agedge(ag, nodes[m->src][ks], nodes[m->dst][kr], NULL, 1);
@@ -418,6 +431,7 @@ cg_sched_dot(const Sched *s, const EvalResult *r)
         free(nodes[d]);
     free(nodes);
     free(anchors);
+    free(at);
     cg_path_free(s, &cp);
     return text;
 }
