@@ -350,6 +350,97 @@ START_TEST(schedule_json_round_trip_is_byte_identical)
 }
 END_TEST
 
+/* Byte mutations of good inputs (fixed seed): every reader either returns a result or
+ * reports at least one error; none crashes (the sanitizer build checks memory too). */
+static uint64_t
+next_rand(uint64_t *x)
+{
+    *x ^= *x << 13;
+    *x ^= *x >> 7;
+    *x ^= *x << 17;
+    return *x;
+}
+
+static char *
+slurp(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    ck_assert_ptr_nonnull(f);
+    char *buf = malloc(1 << 20);
+    *len = fread(buf, 1, (1 << 20) - 1, f);
+    fclose(f);
+    return buf;
+}
+
+static void
+mutate_and_read(const char *good, int kind)
+{
+    size_t len;
+    char *orig = slurp(good, &len);
+    char *buf = malloc(len + 64);
+    uint64_t seed = 0x9e3779b97f4a7c15u + (uint64_t)kind;
+    char tmpl[] = "/tmp/tgc-fuzz-XXXXXX";
+    int fd = mkstemp(tmpl);
+    ck_assert_int_ge(fd, 0);
+    close(fd);
+    static const char junk[] = "0123456789 -#\n{}[]\":,;=->digraph\x00\xff";
+    Options o = options();
+    for (int round = 0; round < 300; round++) {
+        memcpy(buf, orig, len);
+        size_t n = len;
+        int edits = 1 + (int)(next_rand(&seed) % 4);
+        for (int e = 0; e < edits; e++) {
+            size_t at = n ? next_rand(&seed) % n : 0;
+            char c = junk[next_rand(&seed) % (sizeof junk - 1)];
+            switch (next_rand(&seed) % 3) {
+            case 0:
+                buf[at] = c; /* replace */
+                break;
+            case 1:
+                if (n > 1) { /* delete */
+                    memmove(buf + at, buf + at + 1, n - at - 1);
+                    n--;
+                }
+                break;
+            default:
+                if (n + 1 < len + 64) { /* insert */
+                    memmove(buf + at + 1, buf + at, n - at);
+                    buf[at] = c;
+                    n++;
+                }
+            }
+        }
+        FILE *f = fopen(tmpl, "wb");
+        fwrite(buf, 1, n, f);
+        fclose(f);
+        Diag *d = diag_new();
+        if (kind == 2) {
+            Graph *g = NULL;
+            Sched *s = fe_load_schedule(tmpl, &o, &g, d);
+            ck_assert((s != NULL) == (diag_errors(d) == 0));
+            ir_sched_free(s);
+            ir_graph_free(g);
+        } else {
+            Graph *g = (kind ? fe_import_dot : fe_import_stg)(tmpl, &o, d);
+            ck_assert((g != NULL) == (diag_errors(d) == 0));
+            ir_graph_free(g);
+        }
+        diag_free(d);
+    }
+    unlink(tmpl);
+    free(buf);
+    free(orig);
+}
+
+START_TEST(readers_survive_mutated_inputs)
+{
+    mutate_and_read(tc("small.stg"), 0);
+    mutate_and_read(tc("small.dot"), 1);
+    snprintf(path_buf, sizeof path_buf, "%s/schedule/deadlock.json", TGC_TESTCASES);
+    mutate_and_read(path_buf, 2);
+}
+END_TEST
+
 int
 main(void)
 {
@@ -361,6 +452,7 @@ main(void)
     tcase_add_test(tc, dot_errors_name_lines_and_nodes);
     tcase_add_test(tc, graph_json_round_trip);
     tcase_add_test(tc, schedule_json_round_trip_is_byte_identical);
+    tcase_add_test(tc, readers_survive_mutated_inputs);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
