@@ -10,18 +10,18 @@
  * first, by pi of the consumer (the one that needs its data first), then delay edges,
  * ties by edge index.  Message ids follow edge indices.
  *  - zero-delay RECV right before its consumer;
- *  - delay-1 RECV right before its consumer, but never after a task that follows the
- *    producer in pi: in iteration i + 1 the producer (zero copy) waits until the receive
- * of (m, i) is posted, so that post must not depend on anything after the producer;
- *  - delay >= 2 RECV at the start of the DSP's iteration (the earliest post; the sender's
- *    iteration i + 1 waits for the receiver's iteration i + d, see docs/evaluator.md);
+ *  - RECV of a delay edge (any d >= 1: every delayed transfer is received one iteration
+ *    after its send, into a ring of d buffers) right before its consumer, but never after
+ *    a task that follows the producer in pi: in iteration i + 1 the producer (zero copy)
+ *    waits until the receive of (m, i) is posted, so that post must not depend on
+ *    anything after the producer;
  *  - per DSP pair the receives must come in send order: walking the receives from one
  *    source in reverse send order, each one moves up to just before the next (never later
  *    than its consumer).  Within one slot delayed receives come before zero-delay ones.
  *
- * With zero-delay and delay-1 edges and a COMPUTE order that a list schedule gives, every
- * dependence of the execution model then goes forward in the order (iteration, pi), so
- * the schedule cannot deadlock; the one exception is a pair of DSPs that carries a
+ * With a COMPUTE order that a list schedule gives, every dependence of the execution
+ * model then goes forward in the order (iteration, pi), whatever the delays, so the
+ * schedule cannot deadlock; the one exception is a pair of DSPs that carries a
  * delayed edge and a zero-delay edge whose send order forces the zero-delay receive above
  * its send.
  */
@@ -253,7 +253,7 @@ comm_insert(Sched *s)
         const Msg *ms = &s->msgs[m];
         const Edge *ed = &g->edges[ms->edges[0]];
         int q = pos[ed->to], cls = 1;
-        if (ed->delay == 1) {
+        if (ed->delay >= 1) {
             cls = 0;
             if (acyclic) {
                 /* COMPUTE ops of the destination before the producer in pi */
@@ -268,9 +268,6 @@ comm_insert(Sched *s)
                 if (lo - coff[ms->dst] < q)
                     q = lo - coff[ms->dst];
             }
-        } else if (ed->delay > 1) {
-            cls = 0;
-            q = 0;
         }
         c.key[m] = 2 * q + cls;
     }

@@ -16,10 +16,12 @@
  * linear in operations x iterations.
  *
  * Exact rules (the simulated runtime implements the same; see docs/evaluator.md):
- *  - transfer (m, i) is the data of m sent in iteration i, received in iteration i +
- * delay; sends of the last `delay` iterations and receives of the first `delay` are
- * skipped (zero time), and a message whose delay >= iterations is never sent nor
- * received;
+ *  - transfer (m, i) is the data of m sent in iteration i, received in iteration i + lag,
+ *    lag = 0 for a zero-delay message and 1 for every delay d >= 1 (the receiver keeps a
+ *    ring of d buffers: the consumer of iteration j reads the value of j - d in place);
+ *    sends of the last d iterations are skipped, and so are the receives of iteration 0
+ *    (lag 1) and of iterations j > iterations - d (zero time); a message whose delay >=
+ *    iterations is never sent nor received;
  *  - COMPUTE t: cycles(t), after every single-edge message m out of t has delivered
  *    (m, i - 1) (zero copy: the DMA reads t's output buffer);
  *  - SEND m: send_overhead (+ pack of an aggregated message, which first waits for the
@@ -31,15 +33,17 @@
  *  - pipelined RECV (never for eager messages): the prolog posts the first received
  *    transfer, post_overhead, at the start of the DSP (in the order of the RECV ops);
  *    at the slot: wait for the arrival, wait_overhead (+ unpack), then post the next
- *    transfer, post_overhead, except in the last iteration; a post counts at the end
- *    of its overhead;
+ *    transfer, post_overhead, unless it is never sent (x + 1 >= iterations - delay: the
+ *    last receive); a post counts at the end of its overhead;
  *  - length = when the last DSP ends its last iteration.
  *
  * Memory: per-message values (issue and post times) live in rings of R iterations.  DSPs
- * are kept within W iterations of the slowest unfinished DSP (the window); R > W + max
- * delay + 1 guarantees no value is overwritten before it is read, and W > ndsps * (max
- * delay - 1) guarantees that a DSP parked by the window never stands in a chain of waits
- * of the slowest DSP, so "no DSP can move" is a real deadlock (see docs/evaluator.md).
+ * are kept within W iterations of the slowest unfinished DSP (the window); R > W + 2
+ * guarantees no value is overwritten before it is read (a value of transfer x is read in
+ * iteration x + 1 at the latest), and since a blocked DSP never waits for a later
+ * iteration of another DSP, any W >= 1 keeps a DSP parked by the window out of every
+ * chain of waits of the slowest DSP, so "no DSP can move" is a real deadlock (see
+ * docs/evaluator.md).  Neither depends on the delays.
  *
  * Long runs: the whole simulation state is sampled every 8 iterations of one DSP; once a
  * sample repeats (relative to the slowest iteration and the earliest time), whole periods
@@ -61,6 +65,7 @@ typedef struct COp { /* an operation compiled for the hot loop */
 
 typedef struct EMsg {
     int src, dst, delay;
+    int lag;            /* transfer x is received in iteration x + lag: 0, or 1 if delay */
     int send_k, recv_k; /* positions of its SEND and RECV ops on their DSPs */
     bool live;          /* delay < iterations */
     bool eager, pipe, agg;
@@ -133,9 +138,10 @@ eval_new(const Graph *g, const Platform *p)
     ev->ndsps = p->ndsps;
     ev->maxops = g->ntasks + 2 * g->nedges;
     ev->maxmsgs = g->nedges;
-    int64_t w = (int64_t)p->ndsps * (md > 1 ? md - 1 : 0) + 4;
+    /* Every receive is at most one iteration after its send, whatever the delay. */
+    int64_t w = 4;
     int64_t r = 16;
-    while (r < w + (md > 1 ? md : 1) + 3)
+    while (r < w + 4)
         r *= 2;
     ev->window = w;
     ev->mask = r - 1;
@@ -213,6 +219,7 @@ compile(Evaluator *ev, const Sched *s)
         em->src = sm->src;
         em->dst = sm->dst;
         em->delay = sm->delay;
+        em->lag = sm->delay > 0;
         em->live = sm->delay < n;
         em->agg = sm->nedges > 1;
         em->eager = sm->bytes <= p->eager_limit;
@@ -404,13 +411,13 @@ run(Evaluator *ev, int d)
             wake(ev, em->dst);
         } else {
             EMsg *em = &ev->msg[c->ref];
-            if (i < em->delay) { /* the first `delay` receives are skipped */
+            int64_t x = i - em->lag;
+            if (x < 0 || x >= n - em->delay) { /* (m, x) never sent: receive skipped */
                 if (ev->rec)
                     record_op(ev, d, k, i, t, t, t);
                 k++;
                 continue;
             }
-            int64_t x = i - em->delay;
             if (!em->pipe && em->npost == x) { /* a blocking receive posts when reached */
                 em->post[x & mask] = t;
                 em->npost = x + 1;
@@ -424,7 +431,7 @@ run(Evaluator *ev, int d)
             if (a > start)
                 start = a;
             int64_t end = start + c->cost;
-            if (em->pipe && i + 1 < n) { /* post (m, x + 1) into the other buffer */
+            if (em->pipe && x + 1 < n - em->delay) { /* post (m, x + 1), the next slot */
                 end += em->post_cost;
                 em->post[(x + 1) & mask] = end;
                 em->npost = x + 2;
@@ -456,13 +463,13 @@ out:
 
 /* --- steady state.  When the probe DSP ends an iteration, the snapshot below holds the
  * whole state of the simulation: the queue, each DSP's position, time and state, the
- * window, and
- * per message its counters and every issue and post time that can still be read (from
- * iteration min(receiver - delay, sender - 1) on).  Written relative to the slowest
- * iteration lo and the earliest DSP time tb, the snapshot determines the rest of the run:
- * every rule is a max or a sum of these values and constants, and the only rules that
- * look at absolute iterations are those of the first `delay` and the last `delay` + 1
- * iterations.  So when two snapshots away from both ends are equal, c = lo2 - lo1
+ * window, and per message its counters and every issue and post time that can still be
+ * read (from transfer min(receiver - lag, sender - 1) on).  Written relative to the
+ * slowest iteration lo and the earliest DSP time tb, the snapshot determines the rest of
+ * the run: every rule is a max or a sum of these values and constants, and the only rules
+ * that look at absolute iterations are those of the first two iterations (the skipped
+ * receives of iteration 0, the prolog) and of the last `delay` + 1 (skipped sends and
+ * receives, the last posts).  So when two snapshots away from both ends are equal, c = lo2 - lo1
  * iterations later everything repeats shifted by Delta = tb2 - tb1 cycles, and whole
  * periods can be skipped, as long as no skipped period reaches the iterations near the
  * end (or recorded ones); those are then simulated as usual.  Exact, not an estimate. */
@@ -473,7 +480,7 @@ out:
 static int64_t
 needed_from(const Evaluator *ev, const EMsg *em)
 {
-    int64_t a = ev->it[em->dst] - em->delay, b = ev->it[em->src] - 1;
+    int64_t a = ev->it[em->dst] - em->lag, b = ev->it[em->src] - 1;
     return a < b ? a : b;
 }
 
@@ -522,8 +529,9 @@ find_period(Evaluator *ev, int nd, int64_t lo)
     for (int d = 0; d < nd; d++)
         if (ev->state[d] != ST_DONE && ev->it[d] < lo)
             lo = ev->it[d];
-    /* far enough from the start (skipped receives, recorded iterations) */
-    if (lo < ev->rec_first + ev->md + 2 || lo < 2)
+    /* far enough from the start (the skipped receives of iteration 0, the prolog,
+     * recorded iterations) */
+    if (lo < ev->rec_first + (ev->md > 0) + 2 || lo < 2)
         return false;
     for (int d = 0; d < nd; d++) {
         if (EMPTY(ev, d))
@@ -687,7 +695,7 @@ waits_for(const Evaluator *ev, int d, DeadStep *to)
     int64_t i = ev->it[d];
     if (c->kind == OP_RECV) {
         const EMsg *em = &ev->msg[c->ref];
-        *to = (DeadStep){em->src, em->send_k, i - em->delay};
+        *to = (DeadStep){em->src, em->send_k, i - em->lag};
         return true;
     }
     /* COMPUTE (zero copy) or SEND (pack): transfer (m, i - 1) has no post yet */
@@ -705,7 +713,7 @@ waits_for(const Evaluator *ev, int d, DeadStep *to)
         if (em->nissue <= i - 1)
             *to = (DeadStep){em->src, em->send_k, i - 1};
         else
-            *to = (DeadStep){em->dst, em->recv_k, i - 1 + em->delay - (em->pipe ? 1 : 0)};
+            *to = (DeadStep){em->dst, em->recv_k, i - 1 + em->lag - (em->pipe ? 1 : 0)};
         return true;
     }
     return false;
