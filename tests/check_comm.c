@@ -165,14 +165,16 @@ START_TEST(delay_edge_feedback_loop)
 }
 END_TEST
 
-/* t0 (DSP 0) -> t1 (DSP 2) -> t2 (DSP 1), and t0 -> t3 (DSP 1) with delay 1; DSP 1 = [t2,
+/* t0 (DSP 0) -> t1 (DSP 2) -> t2 (DSP 1), and t0 -> t3 (DSP 1) with delay d; DSP 1 = [t2,
  * t3].  Before t3 (the natural place) the delayed receive would deadlock: t0 of iteration
  * i + 1 waits (zero copy) for its post, which would come after t2 of iteration i + 1,
- * which needs t0 of iteration i + 1.  comm_insert puts it before t2. */
+ * which needs t0 of iteration i + 1.  comm_insert puts it before t2.  The same for every
+ * delay: the transfer of iteration i is received in iteration i + 1 whatever d is. */
 START_TEST(delayed_receive_is_posted_before_the_producer_runs_again)
 {
+    int delay = 1 + _i;
     Graph *g = mk_graph("bwdsp-1board", 4, 1000, 5, 4);
-    edge(g, 0, 3, 64, 1); /* e0 */
+    edge(g, 0, 3, 64, delay); /* e0 */
     edge(g, 0, 1, 64, 0); /* e1 */
     edge(g, 1, 2, 64, 0); /* e2 */
     ir_graph_index(g);
@@ -194,6 +196,34 @@ START_TEST(delayed_receive_is_posted_before_the_producer_runs_again)
     ck_assert_int_eq(length(s), -1);
     ir_sched_free(s);
     ir_graph_free(g);
+}
+END_TEST
+
+/* a (DSP 0) -> b (DSP 1) twice, 64 bytes, one edge with delay 2 or 3: the case that
+ * deadlocked when a delay-d transfer was received d iterations after its send.  The
+ * delayed receive opens DSP 1's iteration and the lengths are those worked out in
+ * check_evaluate (48552, 46388 over 10 iterations). */
+START_TEST(delay_edge_beside_zero_delay_traffic)
+{
+    int64_t want[] = {48552, 46388};
+    for (int delay = 2; delay <= 3; delay++) {
+        Graph *g = mk_graph("bwdsp-1board", 2, 1000, 10, 2);
+        g->tasks[1].cycles[0] = 2000;
+        edge(g, 0, 1, 64, 0);
+        edge(g, 0, 1, 64, delay);
+        ir_graph_index(g);
+        int o0[] = {0}, o1[] = {1};
+        const int *ord[] = {o0, o1};
+        int cnt[] = {1, 1};
+        Sched *s = computes(g, 2, ord, cnt);
+        comm_insert(s);
+        ck_valid(s);
+        ck_ops(s, 0, "C t0 S m0 S m1");
+        ck_ops(s, 1, "R m1 R m0 C t1");
+        ck_assert_int_eq(length(s), want[delay - 2]);
+        ir_sched_free(s);
+        ir_graph_free(g);
+    }
 }
 END_TEST
 
@@ -259,12 +289,15 @@ rnd(uint64_t *x)
     return *x;
 }
 
-/* Random layered graphs with delay-1 feedback edges, mapped at random, each DSP computing
- * its tasks in one global topological order (what a list schedule gives): every schedule
- * is valid and none deadlocks; each DSP is at least busy with its own computing. */
+/* Random layered graphs with feedback edges, mapped at random, each DSP computing its
+ * tasks in one global topological order (what a list schedule gives): every schedule is
+ * valid and none deadlocks; each DSP is at least busy with its own computing.  Run 0: delay
+ * 1 feedback edges; run 1: feedback delays 1 to 4 and forward edges of delay 1 to 4 beside
+ * the zero-delay ones. */
 START_TEST(list_schedules_never_deadlock)
 {
     const char *plats[] = {"bwdsp-1board", "bwdsp-4board"};
+    bool deep = _i == 1;
     for (uint64_t seed = 1; seed <= 150; seed++) {
         uint64_t x = seed * 0x9E3779B97F4A7C15u + 1;
         int n = 5 + (int)(rnd(&x) % 40);
@@ -279,7 +312,10 @@ START_TEST(list_schedules_never_deadlock)
                 edge(g, from, t, 8 + (int64_t)(rnd(&x) % 2000), 0);
             }
             if (rnd(&x) % 6 == 0) /* feedback to an earlier task */
-                edge(g, t, (int)(rnd(&x) % (uint64_t)t), 16, 1);
+                edge(g, t, (int)(rnd(&x) % (uint64_t)t), 16,
+                     deep ? 1 + (int)(rnd(&x) % 4) : 1);
+            if (deep && rnd(&x) % 4 == 0) /* a delayed edge forward */
+                edge(g, (int)(rnd(&x) % (uint64_t)t), t, 32, 1 + (int)(rnd(&x) % 4));
         }
         ck_assert_int_eq(ir_graph_index(g), 0);
         Sched *s = ir_sched_new(g, g->platform);
@@ -333,9 +369,10 @@ suite(void)
     tcase_add_test(tc, receives_follow_the_send_order);
     tcase_add_test(tc, sends_after_the_producer_receives_before_the_consumer);
     tcase_add_test(tc, delay_edge_feedback_loop);
-    tcase_add_test(tc, delayed_receive_is_posted_before_the_producer_runs_again);
+    tcase_add_loop_test(tc, delayed_receive_is_posted_before_the_producer_runs_again, 0, 3);
+    tcase_add_test(tc, delay_edge_beside_zero_delay_traffic);
     tcase_add_test(tc, reinsertion_is_idempotent_and_reuses_storage);
-    tcase_add_test(tc, list_schedules_never_deadlock);
+    tcase_add_loop_test(tc, list_schedules_never_deadlock, 0, 2);
     tcase_add_test(tc, pass_comm_reports_a_missing_schedule);
     suite_add_tcase(su, tc);
     return su;
