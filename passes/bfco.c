@@ -163,7 +163,9 @@ bfco_space_new(const Sched *base)
     sp->cls = xcalloc((size_t)M, sizeof *sp->cls);
     for (int u = 0; u < M; u++) {
         const Msg *m = &base->msgs[u];
-        sp->rbuf[m->dst] += m->bytes;
+        /* a ring of max(delay, 1) slots (saturated: far above any memory size) */
+        int64_t ring = m->bytes * (m->delay > 1 ? m->delay : 1), cap = INT64_C(1) << 60;
+        sp->rbuf[m->dst] = sp->rbuf[m->dst] < cap - ring ? sp->rbuf[m->dst] + ring : cap;
         sp->cls[u] = -1;
         for (int v = 0; v < u; v++) {
             const Msg *o = &base->msgs[v];
@@ -666,12 +668,12 @@ desired(Worker *w)
  * the head of its sequence (ties: the lowest DSP).  An operation is enabled when its
  * prerequisites are done: a COMPUTE needs its same-DSP zero-delay producers and the
  * receives of its incoming messages, and (zero copy) the receive of each single-edge
- * delay-1 message it produces; a SEND needs its producers, the previous group of its
- * class (pair and delay) sent and, aggregated with delay 1, its previous transfer (its
- * receive); a RECV needs its send (zero delay) and the previous group of its class
- * received.  need[] counts what is missing; each DSP keeps a heap of its enabled queue
- * positions.  Returns 0, or -1 when nothing is enabled (the group to split is then in
- * *split). */
+ * delayed message it produces; a SEND needs its producers, the previous group of its
+ * class (pair and delay) sent and, aggregated with a delay, its previous transfer (its
+ * receive; any delay d >= 1 is received one iteration after its send); a RECV needs its
+ * send (zero delay) and the previous group of its class received.  need[] counts what
+ * is missing; each DSP keeps a heap of its enabled queue positions.  Returns 0, or -1
+ * when nothing is enabled (the group to split is then in *split). */
 static void
 heap_push(Worker *w, int d, int pos)
 {
@@ -751,11 +753,11 @@ execute(Worker *w, int d, int i)
         const Msg *m = &b->msgs[w->gm[j]];
         for (int q = 0; q < m->nedges; q++) {
             dec(w, w->tent[g->edges[m->edges[q]].to]);
-            if (m0->delay == 1 && gsize(w, k) == 1)
+            if (m0->delay >= 1 && gsize(w, k) == 1)
                 dec(w, w->tent[g->edges[m->edges[q]].from]);
         }
     }
-    if (m0->delay == 1 && gsize(w, k) > 1)
+    if (m0->delay >= 1 && gsize(w, k) > 1)
         dec(w, w->sent[k]);
     if (more)
         dec(w, w->rent[nk]);
@@ -794,7 +796,7 @@ order(Worker *w, int *split)
             }
             for (int j = g->succ_off[t]; j < g->succ_off[t + 1]; j++) {
                 int u = b->edge_msg[g->succ[j]];
-                need += u >= 0 && b->msgs[u].delay == 1 && gsize(w, w->gidx[u]) == 1;
+                need += u >= 0 && b->msgs[u].delay >= 1 && gsize(w, w->gidx[u]) == 1;
             }
         } else {
             int k = o.ref;
@@ -803,7 +805,7 @@ order(Worker *w, int *split)
             if (o.kind == OP_SEND) {
                 for (int j = w->gm_off[k]; j < w->gm_off[k + 1]; j++)
                     need += b->msgs[w->gm[j]].nedges;
-                need += m0->delay == 1 && gsize(w, k) > 1;
+                need += m0->delay >= 1 && gsize(w, k) > 1;
             } else {
                 need += m0->delay == 0;
             }
@@ -988,7 +990,8 @@ bfco_pipeable(const Worker *w, int k)
     return m->bytes > w->sp->p->eager_limit;
 }
 
-/* Receive buffers per DSP: one per message, two when pipelined. */
+/* Receive buffers per DSP: max(delay, 1) per message (the ring), one more when
+ * pipelined. */
 bool
 bfco_mem_ok(const Worker *w, const bool *pipe)
 {
