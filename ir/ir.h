@@ -246,8 +246,9 @@ typedef struct EvalResult {
     int64_t *rec_iter; /* [nrec] which iterations, ascending */
     OpTime **op_time;  /* [ndsps][nrec * nops[d]]: op_time[d][r * nops[d] + k] */
     MsgTime *msg_time; /* [nrec * nmsgs]: msg_time[r * nmsgs + m] is transfer (m, i), i =
-                          rec_iter[r]: sent in iteration i, received in i + delay; all -1
-                          when it never happens (skipped by a delay) */
+                          rec_iter[r]: sent in iteration i, received in i (delay 0) or
+                          i + 1 (any delay, into a ring of `delay` buffers); all -1 when
+                          it never happens (skipped by a delay) */
     bool deadlock;
     DeadStep *cycle; /* the blocking cycle, in order; ncycle steps: pairs (the op a DSP
                         is blocked at, the op of the next DSP it waits for), starting at
