@@ -119,8 +119,9 @@ struct MPIRIO_Req {
     size_t cap;
     int src, ctx, tag; /* src global or -1 */
     MPIRIO_Status st;
-    Msg *msg;  /* matched message */
-    Req *next; /* in the posted queue */
+    Msg *msg;                 /* matched message */
+    Req *next;                /* in the posted queue */
+    Req *all_prev, *all_next; /* every live request (freed at the end of a run) */
 };
 
 struct Dsp {
@@ -180,9 +181,12 @@ typedef struct Kernel {
     int *tree_link; /* [board * boards + next board] = link id a->b, -1 */
     int *board_nbr; /* MST adjacency: per board a list, board_nbr_off indexes */
     int *board_nbr_off;
+    int *phys_link; /* per board the links out of its switch to other switches, */
+    int *phys_off;  /* phys_off indexes: all board links, not only the tree */
     uint64_t msg_seq;
     MPIRIO_Traffic tr;
     Coll *colls; /* open in-switch collectives */
+    Req *reqs;   /* live requests */
     FILE *trace;
     int trace_first;
     char report[4096];
@@ -262,6 +266,8 @@ void p2p_msg_arrived(Msg *m);
 void p2p_issue(Msg *m); /* EV_ISSUE: a send is issued at its DSP's clock */
 void p2p_post(Req *r);  /* EV_POST: a receive is posted */
 void req_complete(Req *r);
+Req *req_new(Dsp *owner);
+void req_free(Req *r);
 
 /* ---- sim_coll.c: collectives in the switches ---- */
 

@@ -4,8 +4,9 @@
  * of the boards rooted at the root's board. A switch talks to the ports that lead
  * to members: its own member DSPs and the child boards whose subtree holds one.
  * - Bcast (Algorithm 1): the root sends k packets to its switch; each switch copies
- *   every packet to all those ports but the input one, and drops a packet whose
- *   identifier it has already seen.
+ *   every packet to all its ports but the input one (its member DSPs and the board
+ *   links, all of them, to boards that take part: those on the tree between the root
+ *   and a member), and drops a packet whose identifier it has already seen.
  * - Gather (Algorithm 2): every member but the root sends its block to its switch;
  *   a switch buffers what comes in, counts contributions, and when its board and
  *   its child boards are all in, it packs everything into ceil(bytes/250) packets
@@ -43,7 +44,8 @@ struct Coll {
     char *delivered;       /* per member: its data is in */
     unsigned char *seen;   /* per board and packet index: broadcast duplicates */
     int npk;
-    Msg *bmsg; /* the broadcast (or release) stream */
+    int inflight; /* broadcast packets on their way (duplicates included) */
+    Msg *bmsg;    /* the broadcast (or release) stream */
     Coll *next;
 };
 
@@ -151,10 +153,12 @@ coll_free_all(void)
     }
 }
 
+/* a collective is freed once every member is done with it and no copy of its
+ * packets is still on its way */
 static void
-finish(Coll *c)
+maybe_free(Coll *c)
 {
-    if (++c->finished < c->size)
+    if (c->finished < c->size || c->inflight > 0)
         return;
     for (Coll **pp = &K->colls; *pp; pp = &(*pp)->next)
         if (*pp == c) {
@@ -162,6 +166,13 @@ finish(Coll *c)
             break;
         }
     coll_free(c);
+}
+
+static void
+finish(Coll *c)
+{
+    c->finished++;
+    maybe_free(c);
 }
 
 static void
@@ -202,7 +213,9 @@ stream(Coll *c, size_t bytes, unsigned char *data, int to_node)
     return m;
 }
 
-/* switch of board b sends a broadcast packet to its ports but the input */
+/* switch of board b sends a broadcast packet to its ports but the input: its member
+ * DSPs, and every board link (not only the tree's) to a board that takes part; the
+ * copies that come round a cycle of links are dropped by identifier */
 static void
 bcast_switch(Coll *c, Packet *p, int b)
 {
@@ -212,13 +225,15 @@ bcast_switch(Coll *c, Packet *p, int b)
             continue;
         if (c->kind == CO_BCAST && g == c->rootg)
             continue;
+        c->inflight++;
         net_forward_copy(p, 2 * g + 1);
     }
-    for (int j = K->board_nbr_off[b]; j < K->board_nbr_off[b + 1]; j++) {
-        int nb = K->board_nbr[j];
-        int L = K->tree_link[b * K->plat.boards + nb];
-        if (is_child(c, b, nb) && (p->in_link < 0 || L != (p->in_link ^ 1)))
+    for (int j = K->phys_off[b]; j < K->phys_off[b + 1]; j++) {
+        int L = K->phys_link[j], nb = K->links[L].to - K->pdsps;
+        if (c->sub[nb] > 0 && (p->link < 0 || L != (p->link ^ 1))) {
+            c->inflight++;
             net_forward_copy(p, L);
+        }
     }
 }
 
@@ -242,6 +257,8 @@ coll_bcast_packet(Packet *p, int node)
     }
     if (p->owned)
         free(p);
+    c->inflight--;
+    maybe_free(c);
 }
 
 static void
@@ -372,6 +389,7 @@ tr_coll_switch(int kind, int ctx, int base, int size, int root, const void *sbuf
                 Msg *m = stream(c, bytes, NULL, sw);
                 m->bcast = 1;
                 c->bmsg = m;
+                c->inflight += c->npk;
                 k_push(d->clock, 0, EV_STREAM, d->rank, m);
             }
         } else {

@@ -456,14 +456,8 @@ sim_run(int n, const char *platform, const Settings *set, void (*fn)(int, void *
         sem_destroy(&sems[i]);
     for (int i = 0; i < n; i++) {
         Dsp *d = &k->dsps[i];
-        for (Req *r = d->posted; r;) {
-            Req *nx = r->next;
-            free(r);
-            r = nx;
-        }
         for (Msg *m = d->unexp; m;) {
             Msg *nx = m->next;
-            free(m->sreq); /* its sender never got past its Wait */
             free(m->data);
             free(m->pk);
             free(m->hop_busy);
@@ -471,6 +465,8 @@ sim_run(int n, const char *platform, const Settings *set, void (*fn)(int, void *
             m = nx;
         }
     }
+    while (k->reqs)
+        req_free(k->reqs);
     coll_free_all();
     net_free();
     free(k->heap);

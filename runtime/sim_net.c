@@ -159,6 +159,26 @@ net_init(char *err, size_t errlen)
         K->links[2 * P + 2 * i + 1] = (Link){.from = b, .to = a};
     }
     K->tr.nlinks = K->nlinkall;
+    int B = K->plat.boards;
+    K->phys_off = calloc((size_t)B + 1, sizeof *K->phys_off);
+    K->phys_link = malloc((size_t)(2 * K->plat.nlinks + 1) * sizeof *K->phys_link);
+    if (!K->phys_off || !K->phys_link)
+        abort();
+    for (int i = 0; i < K->plat.nlinks; i++) {
+        K->phys_off[K->plat.links[i][0] + 1]++;
+        K->phys_off[K->plat.links[i][1] + 1]++;
+    }
+    for (int b = 0; b < B; b++)
+        K->phys_off[b + 1] += K->phys_off[b];
+    int *fill = calloc((size_t)B, sizeof *fill);
+    if (!fill)
+        abort();
+    for (int i = 0; i < K->plat.nlinks; i++) {
+        int a = K->plat.links[i][0], b = K->plat.links[i][1];
+        K->phys_link[K->phys_off[a] + fill[a]++] = 2 * P + 2 * i;
+        K->phys_link[K->phys_off[b] + fill[b]++] = 2 * P + 2 * i + 1;
+    }
+    free(fill);
     return build_tree(err, errlen);
 }
 
@@ -172,6 +192,8 @@ net_free(void)
     free(K->tree_link);
     free(K->board_nbr);
     free(K->board_nbr_off);
+    free(K->phys_link);
+    free(K->phys_off);
 }
 
 int

@@ -108,6 +108,33 @@ free_msg(Msg *m)
     free(m);
 }
 
+/* requests are on a list so that a run can free those its DSPs never waited for */
+Req *
+req_new(Dsp *owner)
+{
+    Req *r = calloc(1, sizeof *r);
+    if (!r)
+        abort();
+    r->owner = owner;
+    r->all_next = K->reqs;
+    if (K->reqs)
+        K->reqs->all_prev = r;
+    K->reqs = r;
+    return r;
+}
+
+void
+req_free(Req *r)
+{
+    if (r->all_prev)
+        r->all_prev->all_next = r->all_next;
+    else
+        K->reqs = r->all_next;
+    if (r->all_next)
+        r->all_next->all_prev = r->all_prev;
+    free(r);
+}
+
 void
 req_complete(Req *r)
 {
@@ -204,8 +231,8 @@ tr_isend(const void *buf, size_t bytes, int dst, int ctx, int tag, int srank, Re
     Dsp *d = k_self();
     k_sleep(d, K->plat.send_overhead, "send");
     Msg *m = calloc(1, sizeof *m);
-    Req *s = calloc(1, sizeof *s);
-    if (!m || !s)
+    Req *s = req_new(d);
+    if (!m)
         abort();
     if (bytes) {
         m->data = malloc(bytes);
@@ -266,9 +293,7 @@ tr_irecv(void *buf, size_t cap, int src, int ctx, int tag, int blocking, Req **o
     Dsp *d = k_self();
     if (!blocking)
         k_sleep(d, K->plat.post_overhead, "post");
-    Req *r = calloc(1, sizeof *r);
-    if (!r)
-        abort();
+    Req *r = req_new(d);
     r->kind = 1;
     r->blocking = blocking;
     r->owner = d;
@@ -339,7 +364,7 @@ tr_wait(Req *r, MPIRIO_Status *st)
     int err = r->kind == 1 ? r->st.error : MPIRIO_SUCCESS;
     if (st && r->kind == 1)
         *st = r->st;
-    free(r);
+    req_free(r);
     return err;
 }
 
