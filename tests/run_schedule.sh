@@ -62,6 +62,13 @@ rc=$?
 [ "$rc" -eq 1 ] || { echo "FAIL: bad graph: exit $rc, expected 1"; fail=1; }
 [ -e "$tmp/x.json" ] || [ -e "$tmp/x.dot" ] || [ -e "$tmp/x.svg" ] &&
     { echo "FAIL: a failed schedule wrote a file"; fail=1; }
+# One output that cannot be written: none is written.
+"$tgc" schedule fir4/fir4.json -o "$tmp/y.json" --dot "$tmp/no/such/dir/y.dot" \
+    >/dev/null 2>&1
+rc=$?
+[ $rc -eq 1 ] && [ ! -e "$tmp/y.json" ] ||
+    { echo "FAIL: an unwritable --dot: exit $rc, or -o written anyway"; fail=1; }
+
 # A schedule file whose order deadlocks (DSP 0 receives from DSP 1 before it sends to it):
 # the cycle is reported, exit 1, no file.
 err=$("$tgc" schedule --from schedule/deadlock.json -o "$tmp/d.json" --gantt "$tmp/d.svg" 2>&1)

@@ -10,9 +10,12 @@
  * `--from` reads a schedule file back; writing it again with -o gives the same bytes.
  */
 #define _XOPEN_SOURCE 700 /* realpath */
+#include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "cli.h"
 
@@ -252,6 +255,31 @@ sched_json_for(Sched *s, const EvalResult *r, const char *out, Arena *a)
     return text;
 }
 
+/* Whether path can be written (its folder is writable and it is not a folder), checked
+ * for every output before the first is written, so that one bad path does not leave the
+ * others written.  Prints the error like cli_write_file. */
+static bool
+writable(const char *path)
+{
+    if (strcmp(path, "-") == 0)
+        return true;
+    const char *slash = strrchr(path, '/');
+    char dir[4096];
+    if (!slash)
+        strcpy(dir, ".");
+    else
+        snprintf(dir, sizeof dir, "%.*s", (int)(slash - path) + (slash == path), path);
+    struct stat st;
+    const char *why = NULL;
+    if (access(dir, W_OK | X_OK) != 0)
+        why = strerror(errno);
+    else if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+        why = "is a directory";
+    if (why)
+        fprintf(stderr, "tgc: error: cannot write \"%s\": %s\n", path, why);
+    return why == NULL;
+}
+
 /* One output to write: its path (NULL = not asked for) and its text. */
 typedef struct Output {
     const char *path;
@@ -337,6 +365,9 @@ cmd_schedule(int argc, char **argv)
     summarize(s, &r, &sm);
     json_t *js = c.json ? to_json(s, &r, &sm) : NULL;
     status = TGC_EXIT_OK;
+    for (int i = 0; i < 3; i++)
+        if (out[i].path && !writable(out[i].path))
+            status = TGC_EXIT_INPUT;
     for (int i = 0; i < 3 && status == TGC_EXIT_OK; i++)
         if (out[i].path)
             status = cli_write_file(out[i].path, out[i].text, strlen(out[i].text));
