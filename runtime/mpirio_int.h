@@ -143,6 +143,7 @@ struct Dsp {
     void (*fn)(int, void *);
     void *arg;
     Cycles after; /* busy this long once the wait is over (k_wait_busy) */
+    Cycles busy;  /* cycles of CPU costs so far (the summary) */
     const char *after_what;
     Cycles blocked_end; /* when the wait was over, for the trace */
     Dsp *next_ready;

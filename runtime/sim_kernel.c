@@ -247,6 +247,7 @@ k_release(Dsp *d)
             k_trace_span(0, d->rank, d->after_what, d->clock, d->clock + d->after,
                          "busy");
         d->clock += d->after;
+        d->busy += d->after;
         d->after = 0;
     }
     k_make_ready(d);
@@ -260,6 +261,7 @@ k_sleep(Dsp *d, Cycles c, const char *what)
     if (K->trace)
         k_trace_span(0, d->rank, what, d->clock, d->clock + c, "busy");
     d->clock += c;
+    d->busy += c;
 }
 
 void

@@ -84,8 +84,9 @@ stats_summary(FILE *f)
         if (K->dsps[i].finish > len)
             len = K->dsps[i].finish;
     const MPIRIO_Traffic *t = &K->tr;
-    fprintf(f, "mpirio: platform %s, %d DSPs on %d boards, contention %s\n", K->plat.name,
-            K->ndsps, K->plat.boards, K->set.no_contention ? "off" : "on");
+    fprintf(f, "mpirio: platform %s, %d DSPs on %d board%s, contention %s\n",
+            K->plat.name, K->ndsps, K->plat.boards, K->plat.boards == 1 ? "" : "s",
+            K->set.no_contention ? "off" : "on");
     fprintf(f, "mpirio: length %lld cycles (%.6f s at %d MHz)\n", len,
             (double)len / ((double)K->plat.dsp_clock_mhz * 1e6), K->plat.dsp_clock_mhz);
     fprintf(
@@ -94,6 +95,11 @@ stats_summary(FILE *f)
         "%lld retries, %lld duplicates dropped\n",
         t->messages, t->packets, t->bytes, t->link_packets, t->retries, t->dropped);
     char a[32], b[32];
+    for (int i = 0; i < K->ndsps; i++) {
+        const Dsp *d = &K->dsps[i];
+        fprintf(f, "mpirio:   DSP %d: finished at %lld, busy %lld cycles (%.1f%%)\n", i,
+                d->finish, d->busy, len ? 100.0 * (double)d->busy / (double)len : 0.0);
+    }
     for (int l = 0; l < K->nlinkall; l++) {
         const Link *k = &K->links[l];
         if (!k->packets)
