@@ -65,7 +65,7 @@ typedef struct COp { /* an operation compiled for the hot loop */
 
 typedef struct EMsg {
     int src, dst, delay;
-    int lag;            /* transfer x is received in iteration x + lag: 0, or 1 if delay */
+    int lag; /* transfer x is received in iteration x + lag: 0, or 1 if delay */
     int send_k, recv_k; /* positions of its SEND and RECV ops on their DSPs */
     bool live;          /* delay < iterations */
     bool eager, pipe, agg;
@@ -469,10 +469,11 @@ out:
  * the run: every rule is a max or a sum of these values and constants, and the only rules
  * that look at absolute iterations are those of the first two iterations (the skipped
  * receives of iteration 0, the prolog) and of the last `delay` + 1 (skipped sends and
- * receives, the last posts).  So when two snapshots away from both ends are equal, c = lo2 - lo1
- * iterations later everything repeats shifted by Delta = tb2 - tb1 cycles, and whole
- * periods can be skipped, as long as no skipped period reaches the iterations near the
- * end (or recorded ones); those are then simulated as usual.  Exact, not an estimate. */
+ * receives, the last posts).  So when two snapshots away from both ends are equal, c =
+ * lo2 - lo1 iterations later everything repeats shifted by Delta = tb2 - tb1 cycles, and
+ * whole periods can be skipped, as long as no skipped period reaches the iterations near
+ * the end (or recorded ones); those are then simulated as usual.  Exact, not an estimate.
+ */
 
 #define EMPTY(ev, d)                                                                     \
     ((ev)->code_off[(d) + 1] == (ev)->code_off[d]) /* a DSP without ops */

@@ -175,8 +175,8 @@ START_TEST(delayed_receive_is_posted_before_the_producer_runs_again)
     int delay = 1 + _i;
     Graph *g = mk_graph("bwdsp-1board", 4, 1000, 5, 4);
     edge(g, 0, 3, 64, delay); /* e0 */
-    edge(g, 0, 1, 64, 0); /* e1 */
-    edge(g, 1, 2, 64, 0); /* e2 */
+    edge(g, 0, 1, 64, 0);     /* e1 */
+    edge(g, 1, 2, 64, 0);     /* e2 */
     ir_graph_index(g);
     int o0[] = {0}, o1[] = {2, 3}, o2[] = {1};
     const int *ord[] = {o0, o1, o2};
@@ -291,9 +291,9 @@ rnd(uint64_t *x)
 
 /* Random layered graphs with feedback edges, mapped at random, each DSP computing its
  * tasks in one global topological order (what a list schedule gives): every schedule is
- * valid and none deadlocks; each DSP is at least busy with its own computing.  Run 0: delay
- * 1 feedback edges; run 1: feedback delays 1 to 4 and forward edges of delay 1 to 4 beside
- * the zero-delay ones. */
+ * valid and none deadlocks; each DSP is at least busy with its own computing.  Run 0:
+ * delay 1 feedback edges; run 1: feedback delays 1 to 4 and forward edges of delay 1 to 4
+ * beside the zero-delay ones. */
 START_TEST(list_schedules_never_deadlock)
 {
     const char *plats[] = {"bwdsp-1board", "bwdsp-4board"};
@@ -369,7 +369,8 @@ suite(void)
     tcase_add_test(tc, receives_follow_the_send_order);
     tcase_add_test(tc, sends_after_the_producer_receives_before_the_consumer);
     tcase_add_test(tc, delay_edge_feedback_loop);
-    tcase_add_loop_test(tc, delayed_receive_is_posted_before_the_producer_runs_again, 0, 3);
+    tcase_add_loop_test(tc, delayed_receive_is_posted_before_the_producer_runs_again, 0,
+                        3);
     tcase_add_test(tc, delay_edge_beside_zero_delay_traffic);
     tcase_add_test(tc, reinsertion_is_idempotent_and_reuses_storage);
     tcase_add_loop_test(tc, list_schedules_never_deadlock, 0, 2);

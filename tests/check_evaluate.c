@@ -830,21 +830,19 @@ START_TEST(delay_at_least_the_iterations)
 END_TEST
 
 /* Delay 2, 10 iterations, RECV m1 pipelined (m0 blocking).  The prolog posts (m1, 0),
- * 0-300, for the receive of iteration 1; the receive of iteration j waits for (m1, j - 1),
- * 200, and posts (m1, j), 300, while (m1, j) is ever sent (j <= 7); the receive of 8 only
- * waits; 0 and 9 are skipped.
- * it 0: a 0-1000, SEND m0 -1600, SEND m1 -2200: (m1, 0) departs 2500, arrives 2764.
- *       DSP 1: RECV m1 skipped at 300; RECV m0 posted 300, data 1900-2164, -2564; b -4564.
- * it 1: a waits for (m1, 0): 2764-3764, SEND m0 -4364, SEND m1 -4964.  DSP 1: RECV m1
- *       4564-4764, posts (m1, 1) -5064; RECV m0 posted 5064, data 5364-5628, -6028; b
- *       -8028.  (m1, 1): issued 4964, posted 5064, arrives 5628.
- * From then on DSP 1 is the bottleneck: 500 + 300 + 264 + 400 + 2000 = 3464 per
- * iteration (the issue of m0 comes before its post), so b of iteration j ends at 4564 +
- * 3464 j for j <= 7: 28812 at j = 7.
- * it 8: a 26412-27412 ((m1, 7) posted 25848 and issued 25148 arrives 26412), SEND m0
- *       -28012, SEND m1 skipped.  DSP 1: RECV m1 28812-29012 (no post: (m1, 8) is never
- *       sent); RECV m0 posted 29012, data 29312-29576, -29976; b -31976.
- * it 9: a 29576-30576, SEND m0 -31176; DSP 1: RECV m1 skipped, RECV m0 posted 31976, data
+ * 0-300, for the receive of iteration 1; the receive of iteration j waits for (m1, j -
+ * 1), 200, and posts (m1, j), 300, while (m1, j) is ever sent (j <= 7); the receive of 8
+ * only waits; 0 and 9 are skipped. it 0: a 0-1000, SEND m0 -1600, SEND m1 -2200: (m1, 0)
+ * departs 2500, arrives 2764. DSP 1: RECV m1 skipped at 300; RECV m0 posted 300, data
+ * 1900-2164, -2564; b -4564. it 1: a waits for (m1, 0): 2764-3764, SEND m0 -4364, SEND m1
+ * -4964.  DSP 1: RECV m1 4564-4764, posts (m1, 1) -5064; RECV m0 posted 5064, data
+ * 5364-5628, -6028; b -8028.  (m1, 1): issued 4964, posted 5064, arrives 5628. From then
+ * on DSP 1 is the bottleneck: 500 + 300 + 264 + 400 + 2000 = 3464 per iteration (the
+ * issue of m0 comes before its post), so b of iteration j ends at 4564 + 3464 j for j <=
+ * 7: 28812 at j = 7. it 8: a 26412-27412 ((m1, 7) posted 25848 and issued 25148 arrives
+ * 26412), SEND m0 -28012, SEND m1 skipped.  DSP 1: RECV m1 28812-29012 (no post: (m1, 8)
+ * is never sent); RECV m0 posted 29012, data 29312-29576, -29976; b -31976. it 9: a
+ * 29576-30576, SEND m0 -31176; DSP 1: RECV m1 skipped, RECV m0 posted 31976, data
  *       32276-32540, -32940; b -34940.
  * Length 34940 (blocking: 48552). */
 START_TEST(delay_two_pipelined)
