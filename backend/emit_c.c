@@ -609,10 +609,14 @@ emit_dsp(Em *em, int d)
         } else if (src == d) {
             emit_edge_buf(&b, em, e, 1, 0, "sent");
         } else {
+            /* transfer x is received into slot x % slots and read d iterations after it
+               was sent (DESIGN.md section 3 as passes/evaluate.c implements it) */
             int m = s->edge_msg[e];
-            bool two = em->pipe[m] && s->msgs[m].nedges == 1;
-            emit_edge_buf(&b, em, e, two ? 2 : 1, x->delay,
-                          two ? "received, double-buffered" : "received");
+            bool inplace = em->pipe[m] && s->msgs[m].nedges == 1;
+            int slots = inplace ? (x->delay + 1 > 2 ? x->delay + 1 : 2)
+                                : (x->delay > 1 ? x->delay : 1);
+            emit_edge_buf(&b, em, e, slots, x->delay,
+                          inplace ? "received in place, pipelined" : "received");
         }
     }
     /* messages */

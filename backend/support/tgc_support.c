@@ -8,10 +8,12 @@
  *   SEND m      aggregated: wait for the previous transfer of the pack buffer, pack,
  *               MPIRIO_Compute(copy); then MPIRIO_Isend (send_overhead); skipped in the
  *               last `delay` iterations
- *   RECV m      blocking: MPIRIO_Recv (posted when reached, recv_overhead); pipelined:
+ *   RECV m      transfer x is received in iteration x (x + 1 when delayed: the consumer
+ *               ring holds the values of the last `delay` iterations), if it was sent;
+ *               blocking: MPIRIO_Recv (posted when reached, recv_overhead); pipelined:
  *               MPIRIO_Wait (wait_overhead), then the post of the next transfer
- *               (post_overhead) except in the last iteration; aggregated: unpack,
- *               MPIRIO_Compute(copy); skipped in the first `delay` iterations
+ *               (post_overhead) unless x was the last; aggregated: unpack,
+ *               MPIRIO_Compute(copy)
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -157,9 +159,10 @@ tgc_post_first(TgcMsg *m)
 void
 tgc_recv(TgcMsg *m, int64_t it)
 {
-    if (it < m->delay)
-        return; /* the consumer reads zeros */
-    int64_t x = it - m->delay;
+    int64_t lag = m->delay > 0; /* a delayed transfer is received one iteration later */
+    int64_t x = it - lag;
+    if (x < 0 || x >= TGC_ITERATIONS - m->delay)
+        return; /* transfer x is never sent: nothing to receive */
     MPIRIO_Status st;
     const unsigned char *packed = m->pack;
     if (!m->pipelined) {
@@ -182,8 +185,8 @@ tgc_recv(TgcMsg *m, int64_t it)
         }
         check(MPIRIO_Compute(m->copy_cycles), "unpack", m->id);
     }
-    if (m->pipelined && it + 1 < TGC_ITERATIONS)
-        post(m, x + 1); /* into the other buffer */
+    if (m->pipelined && x + 1 < TGC_ITERATIONS - m->delay)
+        post(m, x + 1); /* into the next buffer, unless x was the last transfer */
 }
 
 void

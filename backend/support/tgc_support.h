@@ -6,7 +6,10 @@
  * iteration i writes slot i % nslots, and the consumer of iteration i reads the value of
  * iteration i - delay (slot (i - delay) % nslots), or zeros while i < delay.  An edge
  * within one DSP has delay + 1 slots; the producer's side of a message has one (it waits
- * for the transfer before writing again), a pipelined receive two.
+ * for the transfer before writing again).  A delayed transfer x (delay d >= 1) is received
+ * in iteration x + 1 into slot x % d of a ring of d slots, d + 1 when the receive is
+ * pipelined (the next transfer lands while the consumer reads); a zero-delay pipelined
+ * receive has two.
  *
  * Messages.  tgc_send, tgc_recv and tgc_post_first implement the operations of DESIGN.md
  * section 3 on MPIRIO: the tag of a message is its index, so every message keeps its own
@@ -31,7 +34,8 @@ typedef struct TgcBuf {
 typedef struct TgcMsg {
     int id;                 /* message index: the tag */
     int peer;               /* destination (send side) or source (receive side) */
-    int delay;              /* transfer x: sent in iteration x, received in x + delay */
+    int delay;              /* transfer x: sent in iteration x, received in x (delay 0) or
+                               x + 1, read by the consumer of iteration x + delay */
     int pipelined;          /* receive side: double-buffered, posted one transfer ahead */
     int nparts;             /* edges carried; > 1 = aggregated (packed) */
     int bytes;              /* sum of the parts */

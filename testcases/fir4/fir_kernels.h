@@ -1,7 +1,8 @@
 /*
  * fir_kernels.h - kernels of the fir4 example graph.
  *
- * Draft kernel interface (docs/kernels.md is the reference once the backend fixes it):
+ * The kernel interface of docs/kernels.md (tgc_io is repeated here under the guard of the
+ * generated tgc_kernel.h, so that this file also compiles on its own):
  *
  *     void KERNEL(const tgc_io *io, PARAMS...);
  *
