@@ -569,6 +569,9 @@ char *cg_sched_gantt(const Sched *s, const EvalResult *r);         /* SVG */
  * that determined the last finish.  dsp[] and op[] (room for every operation) receive it in
  * execution order; returns its length, 0 when r does not record iteration 0. */
 int cg_critical_path(const Sched *s, const EvalResult *r, int *dsp, int *op);
+/* cg_sched_json for a file at out_path: kernel paths written relative to the file's folder
+ * (as the reader takes them); out_path NULL or "-" writes them as they are. */
+char *cg_sched_json_file(const Sched *s, const EvalResult *r, const char *out_path);
 
 /* ------------------------------------------------------------------------------------------
  * backend/emit_c.c, backend/sanitize.c - the generated C project (DESIGN.md section 6,

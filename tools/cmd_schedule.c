@@ -9,7 +9,6 @@
  * through cli_write_file (a temporary file, then rename): a failed run writes nothing.
  * `--from` reads a schedule file back; writing it again with -o gives the same bytes.
  */
-#define _XOPEN_SOURCE 700 /* realpath */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
@@ -200,61 +199,6 @@ to_json(const Sched *s, const EvalResult *r, const Summary *sm)
     return o;
 }
 
-/* The path of `target` relative to the folder of file `out` (both made canonical with
- * realpath), in a; NULL when either cannot be resolved.  Kernel paths in a schedule file
- * are relative to the file, so the file can be moved with its kernels or read from
- * another folder. */
-static const char *
-relative_to(Arena *a, const char *out, const char *target)
-{
-    const char *slash = strrchr(out, '/');
-    char *dir =
-        slash ? arena_strndup(a, out, (size_t)(slash - out) + (slash == out)) : ".";
-    char *from = realpath(dir, NULL), *to = realpath(target, NULL);
-    const char *rel = NULL;
-    if (from && to) {
-        /* the longest common prefix that ends at a component boundary */
-        size_t i = 0, common = 0;
-        while (from[i] && from[i] == to[i]) {
-            i++;
-            if (from[i] == '/' || (from[i] == 0 && (to[i] == '/' || to[i] == 0)))
-                common = i;
-        }
-        if (strcmp(from, "/") == 0)
-            common = 0;
-        int ups = 0;
-        for (const char *c = from + common; *c; c++)
-            ups += *c == '/';
-        char *buf = arena_alloc(a, (size_t)ups * 3 + strlen(to) + 2), *w = buf;
-        for (int k = 0; k < ups; k++, w += 3)
-            memcpy(w, "../", 3);
-        strcpy(w, to + common + (to[common] == '/'));
-        rel = buf;
-    }
-    free(from);
-    free(to);
-    return rel;
-}
-
-/* cg_sched_json with the kernel paths written relative to the output file. */
-static char *
-sched_json_for(Sched *s, const EvalResult *r, const char *out, Arena *a)
-{
-    Graph *g = (Graph *)s->g;
-    const char *src = g->kernels_source, *hdr = g->kernels_header;
-    if (strcmp(out, "-") != 0) {
-        const char *x;
-        if (src && (x = relative_to(a, out, src)))
-            g->kernels_source = x;
-        if (hdr && (x = relative_to(a, out, hdr)))
-            g->kernels_header = x;
-    }
-    char *text = cg_sched_json(s, r);
-    g->kernels_source = src;
-    g->kernels_header = hdr;
-    return text;
-}
-
 /* Whether path can be written (its folder is writable and it is not a folder), checked
  * for every output before the first is written, so that one bad path does not leave the
  * others written.  Prints the error like cli_write_file. */
@@ -356,7 +300,7 @@ cmd_schedule(int argc, char **argv)
         goto done;
     }
     if (out[0].path)
-        out[0].text = sched_json_for(s, &r, out[0].path, a);
+        out[0].text = cg_sched_json_file(s, &r, out[0].path);
     if (out[1].path)
         out[1].text = cg_sched_dot(s, &r);
     if (out[2].path)
