@@ -36,6 +36,13 @@ mkdir "$tmp/sub"
     { echo "FAIL: --from in another folder"; fail=1; }
 check "round trip from another folder" cmp -s "$tmp/a.json" "$tmp/c.json"
 
+# An optimised schedule (aggregated, pipelined) read back from another folder: same bytes.
+check "opt -o" "$tgc" opt fir4/fir4.json --method bfco -o "$tmp/opt.json"
+(cd "$tmp/sub" && "$tgc" schedule --from ../opt.json -o ../opt2.json >/dev/null) ||
+    { echo "FAIL: --from an optimised schedule"; fail=1; }
+check "optimised schedule round trip" cmp -s "$tmp/opt.json" "$tmp/opt2.json"
+grep -q '"pipelined": true' "$tmp/opt.json" || { echo "FAIL: no pipelined receive"; fail=1; }
+
 # --json: schedule_length equals the file's predicted length.
 "$tgc" schedule --from "$tmp/a.json" --json >"$tmp/summary.json"
 len=$(sed -n 's/^  "schedule_length": \([0-9]*\),$/\1/p' "$tmp/summary.json")

@@ -233,7 +233,7 @@ cmd_opt(int argc, char **argv)
             goto done;
         }
         if (paths[0])
-            text[0] = cg_sched_json(keep, &er);
+            text[0] = cg_sched_json_file(keep, &er, paths[0]);
         if (paths[1])
             text[1] = cg_sched_dot(keep, &er);
         if (paths[2])
