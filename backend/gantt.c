@@ -135,12 +135,16 @@ train(const Platform *p, int64_t bytes, int64_t *sum, int64_t *largest)
 static const struct {
     const char *name, *fill;
 } kinds[] = {
-    {"compute", "#6fa8dc"},          {"send overhead", "#f6b26b"},
-    {"receive wait", "#f4cccc"},     {"receive overhead", "#93c47d"},
-    {"post (pipelined)", "#b4a7d6"}, {"blocked (buffer)", "#d9d9d9"},
+    {"compute (even iteration)", "#6fa8dc"},
+    {"compute (odd)", "#a9cdee"},
+    {"send overhead", "#f6b26b"},
+    {"receive wait", "#f4cccc"},
+    {"receive overhead", "#93c47d"},
+    {"post (pipelined)", "#b4a7d6"},
+    {"blocked (buffer)", "#d9d9d9"},
     {"link transfer", "#8e7cc3"},
 };
-enum { K_COMPUTE, K_SEND, K_WAIT, K_RECV, K_POST, K_BLOCKED, K_LINK };
+enum { K_COMPUTE, K_COMPUTE_ODD, K_SEND, K_WAIT, K_RECV, K_POST, K_BLOCKED, K_LINK };
 
 enum { LEFT = 130, WIDTH = 1100, LANE = 24, RIGHT = 30 };
 
@@ -173,7 +177,7 @@ box(Buf *b, const Panel *pn, int lane, int y0, int64_t t0, int64_t t1, int kind,
         b, "<rect x=\"%.1f\" y=\"%d\" width=\"%.1f\" height=\"%d\" fill=\"%s\"%s>", x0, y,
         w, LANE - 6, kinds[kind].fill,
         /* outlines separate neighbouring boxes; on slivers they would hide the fill */
-        (kind == K_COMPUTE || kind == K_LINK) && w >= 4
+        (kind == K_COMPUTE || kind == K_COMPUTE_ODD || kind == K_LINK) && w >= 4
             ? " stroke=\"#20466d\" stroke-width=\"0.5\""
             : "");
     buf_printf(b, "<title>");
@@ -334,7 +338,8 @@ draw_panel(Buf *b, const Sched *s, const EvalResult *r, const Panel *pn,
                     }
                     snprintf(tip, sizeof tip, "%s, iteration %lld: %lld - %lld", id, it,
                              (long long)t->start, (long long)t->end);
-                    box(b, pn, lane_of[d], y0, t->start, t->end, K_COMPUTE, id, tip);
+                    box(b, pn, lane_of[d], y0, t->start, t->end,
+                        it % 2 ? K_COMPUTE_ODD : K_COMPUTE, id, tip);
                     continue;
                 }
                 const Msg *m = &s->msgs[o.ref];
