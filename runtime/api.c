@@ -151,6 +151,19 @@ MPIRIO_Finalize(void)
 }
 
 int
+MPIRIO_Abort(MPIRIO_Comm comm, int code)
+{
+    CommInfo ci;
+    int e = comm_info(comm, &ci);
+    if (e)
+        return e;
+    fprintf(stderr, "mpirio: DSP %d called MPIRIO_Abort(%d) at cycle %lld\n", tr_rank(),
+            code, tr_now());
+    fflush(stdout);
+    exit(code);
+}
+
+int
 MPIRIO_Comm_rank(MPIRIO_Comm comm, int *rank)
 {
     CommInfo ci;

@@ -31,6 +31,12 @@ main(int argc, char **argv)
     MPI_Gather(&rank, 1, MPI_INT, all, 1, MPI_INT, 0, MPI_COMM_WORLD);
     MPI_Scatter(all, 1, MPI_INT, &part, 1, MPI_INT, 0, MPI_COMM_WORLD);
     bad |= part != rank;
+    int left = (rank + size - 1) % size, right = (rank + 1) % size, from = -1, total = 0;
+    MPI_Sendrecv(&rank, 1, MPI_INT, right, 5, &from, 1, MPI_INT, left, 5, MPI_COMM_WORLD,
+                 &st);
+    bad |= from != left || st.MPI_SOURCE != left;
+    MPI_Allreduce(&rank, &total, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    bad |= total != size * (size - 1) / 2;
     MPI_Barrier(MPI_COMM_WORLD);
     double t = MPI_Wtime();
     if (rank == 0) {

@@ -88,6 +88,9 @@ int MPIRIO_Initialized(int *flag);
 int MPIRIO_Comm_rank(MPIRIO_Comm comm, int *rank);
 int MPIRIO_Comm_size(MPIRIO_Comm comm, int *size);
 const char *MPIRIO_Error_string(int code);
+/* ends the whole run at once with exit status `code` (as MPI_Abort ends the job),
+ * after a message naming the DSP; MPIRIO_ERR_COMM for a bad communicator */
+int MPIRIO_Abort(MPIRIO_Comm comm, int code);
 
 /* point-to-point; counts are in elements of the datatype */
 int MPIRIO_Send(const void *buf, int count, MPIRIO_Datatype type, int dest, int tag,
