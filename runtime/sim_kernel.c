@@ -336,16 +336,31 @@ setup_error(const Settings *set, const char *err)
 int sim_run(int n, const char *platform, const Settings *set, void (*fn)(int, void *),
             void *arg);
 
+static int run_locked(int n, const char *platform, const Settings *set,
+                      void (*fn)(int, void *), void *arg);
+
 int
 sim_run(int n, const char *platform, const Settings *set, void (*fn)(int, void *),
         void *arg)
 {
+    static pthread_mutex_t one_run = PTHREAD_MUTEX_INITIALIZER;
+    if (pthread_mutex_trylock(&one_run) != 0) {
+        fprintf(stderr, "mpirio: a run is already in progress\n");
+        return 1;
+    }
+    int rc = run_locked(n, platform, set, fn, arg);
+    pthread_mutex_unlock(&one_run);
+    return rc;
+}
+
+static int
+run_locked(int n, const char *platform, const Settings *set, void (*fn)(int, void *),
+           void *arg)
+{
     char err[256];
     memset(&last_stats, 0, sizeof last_stats);
-    if (n < 1 || !fn || K) {
-        fprintf(stderr, "mpirio: %s\n",
-                K ? "a run is already in progress"
-                  : "need at least one DSP and a function");
+    if (n < 1 || !fn) {
+        fprintf(stderr, "mpirio: need at least one DSP and a function\n");
         return 1;
     }
     Kernel *k = calloc(1, sizeof *k);

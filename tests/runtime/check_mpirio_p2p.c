@@ -675,6 +675,7 @@ inside(int rank, void *arg)
         ires[0][6] = l.from_kind * 10 + l.to_kind;
         ires[0][7] = MPIRIO_link_traffic(t.nlinks, &l);
         ires[0][8] = t.nlinks;
+        ires[0][9] = MPIRIO_Run(2, NULL, MPIRIO_RUN_QUIET, inside, NULL); /* nested */
     } else if (rank == 5) {
         char b[600];
         MPIRIO_Recv(b, 600, MPIRIO_BYTE, 0, 0, MPIRIO_COMM_WORLD, NULL);
@@ -694,6 +695,7 @@ START_TEST(time_and_traffic_from_inside)
     ck_assert_int_eq(ires[0][6], 1);
     ck_assert_int_eq(ires[0][7], MPIRIO_ERR_ARG);
     ck_assert_int_eq(ires[0][8], 2 * 8 + 2);
+    ck_assert_int_eq(ires[0][9], 1);
 }
 END_TEST
 
