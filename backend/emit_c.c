@@ -2,9 +2,8 @@
  * backend/emit_c.c - the generated C project of a schedule (DESIGN.md sections 3 and 6,
  * docs/kernels.md).
  *
- * Requires: a schedule that ir_sched_verify accepts and the evaluator runs without deadlock,
- * on a BWDSP platform (the simulated runtime implements no other model).  Invalidates
- * nothing.
+ * Requires: a schedule that ir_sched_verify accepts and the evaluator runs without deadlock
+ * (either platform model: the runtime simulates both).  Invalidates nothing.
  *
  * The project: one dspK.c per DSP (the operation sequence of the DSP inside the iteration
  * loop, one statement per operation, with the prolog of the pipelined receives), main.c
@@ -141,13 +140,6 @@ check_input(Em *em)
 {
     const Graph *g = em->g;
     int bad = 0;
-    if (em->p->model != MODEL_BWDSP) {
-        diag_error(em->d, &em->loc,
-                   "platform \"%s\" uses the abstract model, which the simulated runtime "
-                   "does not implement (use a bwdsp platform, e.g. --platform bwdsp-1board)",
-                   em->p->name ? em->p->name : "inline");
-        return -1;
-    }
     for (int e = 0; e < g->nedges; e++)
         if (g->edges[e].bytes > INT32_MAX / 2) {
             diag_error(em->d, &em->loc, "edge %d of %" PRId64 " bytes is too large for MPIRIO",
@@ -230,15 +222,23 @@ emit_platform(Em *em)
     Buf b = {0};
     buf_printf(&b, "{\n  \"format\": \"tgc-platform/1\",\n  \"name\": ");
     put_string(&b, p->name ? p->name : "inline");
-    buf_printf(&b, ",\n  \"boards\": %d,\n  \"dsps_per_board\": %d,\n", p->nboards,
-               p->dsps_per_board);
+    if (p->model == MODEL_ABSTRACT)
+        buf_printf(&b, ",\n  \"model\": \"abstract\",\n  \"dsps\": %d,\n", p->ndsps);
+    else
+        buf_printf(&b, ",\n  \"boards\": %d,\n  \"dsps_per_board\": %d,\n", p->nboards,
+                   p->dsps_per_board);
 #define X(field, lo, hi) buf_printf(&b, "  \"" #field "\": %" PRId64 ",\n", p->field);
     PLATFORM_PARAMS(X)
 #undef X
-    buf_printf(&b, "  \"links\": [");
-    for (int i = 0; i < p->nlinks; i++)
-        buf_printf(&b, "%s[%d, %d]", i ? ", " : "", p->links[i].a, p->links[i].b);
-    buf_printf(&b, "]\n}\n");
+    if (p->model == MODEL_ABSTRACT) {
+        b.n -= 2; /* no links: drop the last ",\n" */
+        buf_printf(&b, "\n}\n");
+    } else {
+        buf_printf(&b, "  \"links\": [");
+        for (int i = 0; i < p->nlinks; i++)
+            buf_printf(&b, "%s[%d, %d]", i ? ", " : "", p->links[i].a, p->links[i].b);
+        buf_printf(&b, "]\n}\n");
+    }
     add_buf(em, "platform.json", &b);
 }
 

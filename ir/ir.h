@@ -592,8 +592,8 @@ typedef struct CgProject {
 
 /* The project of schedule s (deadlock-free, as pass_verify leaves it); predicted is its
  * evaluation (length; iteration 0 recorded, if at all, for the comments).  Reads the
- * graph's kernel source and header.  Returns 0, or -1 after reporting (abstract platform,
- * unreadable kernels, a kernel name that is not a C identifier ...). */
+ * graph's kernel source and header.  Returns 0, or -1 after reporting (unreadable kernels,
+ * a kernel name that is not a C identifier, an edge too large for MPIRIO ...). */
 int cg_emit_c(const Sched *s, const EvalResult *predicted, CgProject *out, Diag *d);
 void cg_project_free(CgProject *p);
 /* Writes the files into dir (created if missing): each file is written whole or not at

@@ -1,6 +1,6 @@
 /* tests/check_emit.c - the generated C (backend/emit_c.c, backend/sanitize.c): identifiers
  * from hostile task ids, escaped strings and comments, byte-identical projects, refused
- * inputs. */
+ * inputs, explicit platforms. */
 #include <check.h>
 #include <stdlib.h>
 #include <string.h>
@@ -140,23 +140,24 @@ START_TEST(projects_are_byte_identical_and_safe)
 }
 END_TEST
 
-START_TEST(abstract_platforms_are_refused)
+START_TEST(abstract_platforms_are_written_explicitly)
 {
     Diag *d = diag_new();
     Options opt;
     Graph *g = load(TGC_TESTCASES "/topcuoglu/topcuoglu.json", &opt, d);
     ck_assert_ptr_nonnull(g);
-    Unit u = {g, g->platform, NULL, &opt};
-    ck_assert_int_eq(pass_schedule(&u, d), 0);
-    Arena *a = arena_new();
-    EvalResult r;
-    ck_assert_int_eq(eval_run(u.s, &(EvalOpts){0, 0}, &r, a), 0);
     CgProject p;
-    ck_assert_int_eq(cg_emit_c(u.s, &r, &p, d), -1);
-    ck_assert_int_eq(p.nfiles, 0);
-    ck_assert_ptr_nonnull(strstr(diag_text(d), "abstract model"));
-    arena_free(a);
-    ir_sched_free(u.s);
+    ck_assert_int_eq(emit(g, &opt, &p, d), 0);
+    const CgFile *plat = NULL;
+    for (int i = 0; i < p.nfiles; i++)
+        if (strcmp(p.files[i].name, "platform.json") == 0)
+            plat = &p.files[i];
+    ck_assert_ptr_nonnull(plat);
+    ck_assert_ptr_nonnull(strstr(plat->data, "\"model\": \"abstract\""));
+    ck_assert_ptr_nonnull(strstr(plat->data, "\"dsps\": 3"));
+    ck_assert_ptr_nonnull(strstr(plat->data, "\"eager_limit\": 1000000000"));
+    ck_assert_ptr_null(strstr(plat->data, "boards"));
+    cg_project_free(&p);
     ir_graph_free(g);
     diag_free(d);
 }
@@ -171,7 +172,7 @@ suite(void)
     tcase_add_test(tc, strings_are_escaped);
     tcase_add_test(tc, comments_cannot_be_closed);
     tcase_add_test(tc, projects_are_byte_identical_and_safe);
-    tcase_add_test(tc, abstract_platforms_are_refused);
+    tcase_add_test(tc, abstract_platforms_are_written_explicitly);
     suite_add_tcase(s, tc);
     return s;
 }

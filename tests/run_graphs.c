@@ -7,9 +7,8 @@
  *   run_graphs --tgc PATH --testcases DIR [--modes none,ma,cp,bfco]
  *   run_graphs --tgc PATH --random N [--seed S] [--modes ...] [--keep DIR]
  *
- * --testcases runs every tgc-graph/1 file below DIR (testcases/invalid excepted); graphs on
- * the abstract model, which the runtime does not simulate, run on bwdsp-1board resized to
- * their DSP count.  --random generates N graphs from seed S: 2 to 16 DSPs (presets and
+ * --testcases runs every tgc-graph/1 file below DIR (testcases/invalid excepted), on its
+ * own platform (the runtime simulates both models).  --random generates N graphs from seed S: 2 to 16 DSPs (presets and
  * inline platforms with random overheads, eager limits and copy speeds), random DAGs with
  * delay edges (forward and backward, delays 1 to 3), heterogeneous costs, pins, zero-byte
  * and large edges.  Exit status 0 when every run passed.
@@ -171,21 +170,7 @@ run_file(const char *path)
         json_decref(g);
         return;
     }
-    char *extra[3] = {NULL};
-    char plat[300];
-    json_t *p = json_object_get(g, "platform");
-    const char *model = json_string_value(json_object_get(p, "model"));
-    if (json_is_object(p) && model && strcmp(model, "abstract") == 0) {
-        /* one board of as many BWDSP DSPs */
-        snprintf(plat, sizeof plat, "%s/abstract-as-bwdsp.json", tmpdir);
-        json_t *bw = json_pack("{s:s,s:s,s:i,s:I}", "format", "tgc-platform/1", "name",
-                               "bwdsp-as-abstract", "boards", 1, "dsps_per_board",
-                               json_integer_value(json_object_get(p, "dsps")));
-        json_dump_file(bw, plat, 0);
-        json_decref(bw);
-        extra[0] = "--platform";
-        extra[1] = plat;
-    }
+    char **extra = NULL;
     json_decref(g);
     for (int m = 0; m < nmodes; m++)
         check_run(path, path, extra, modes[m]);

@@ -78,15 +78,8 @@ tgc_compile(Cli *c, const CliSpec *sp, Compiled *out)
         out->g = fe_load_graph(c->args[0], &opt, d);
         if (out->g) {
             Unit u = {out->g, out->g->platform, NULL, &opt};
-            if (u.p->model != MODEL_BWDSP) {
-                Loc loc = {.file = out->g->file};
-                diag_error(d, &loc,
-                           "platform \"%s\" uses the abstract model, which the simulated "
-                           "runtime does not implement (use a bwdsp platform, e.g. "
-                           "--platform bwdsp-1board)",
-                           u.p->name ? u.p->name : "inline");
-            } else if (pass_schedule(&u, d) == 0 && pass_optimize(&u, d) == 0 &&
-                       pass_verify(&u, d) == 0) {
+            if (pass_schedule(&u, d) == 0 && pass_optimize(&u, d) == 0 &&
+                pass_verify(&u, d) == 0) {
                 rc = 0;
             }
             out->s = u.s;
