@@ -216,7 +216,8 @@ main(int argc, char **argv)
         else {
             fprintf(stderr,
                     "usage: bench_bfco [--instances N] [--es-limit N] [--threads N] "
-                    "[--classes LIST] [--no-speed] [--no-quality]\n");
+                    "[--stall N] [--particles N] [--classes LIST] [--no-speed] "
+                    "[--no-quality]\n");
             return 2;
         }
     }
