@@ -2,20 +2,20 @@
  * backend/emit_c.c - the generated C project of a schedule (DESIGN.md sections 3 and 6,
  * docs/kernels.md).
  *
- * Requires: a schedule that ir_sched_verify accepts and the evaluator runs without deadlock
- * (either platform model: the runtime simulates both).  Invalidates nothing.
+ * Requires: a schedule that ir_sched_verify accepts and the evaluator runs without
+ * deadlock (either platform model: the runtime simulates both).  Invalidates nothing.
  *
  * The project: one dspK.c per DSP (the operation sequence of the DSP inside the iteration
  * loop, one statement per operation, with the prolog of the pipelined receives), main.c
- * (the parallel program: MPIRIO_Run of the DSP functions), seq.c (the sequential reference:
- * the tasks in a topological order), tasks.c (the kernel of each task and the tables),
- * tgc_graph.h (the constants), the fixed support files of backend/support, the user's
- * kernels, platform.json (the resolved platform, every parameter explicit, as the runtime
- * reads it), CMakeLists.txt and README.md.
+ * (the parallel program: MPIRIO_Run of the DSP functions), seq.c (the sequential
+ * reference: the tasks in a topological order), tasks.c (the kernel of each task and the
+ * tables), tgc_graph.h (the constants), the fixed support files of backend/support, the
+ * user's kernels, platform.json (the resolved platform, every parameter explicit, as the
+ * runtime reads it), CMakeLists.txt and README.md.
  *
  * Invariants: every identifier comes from the sanitiser (backend/sanitize.c) or from an
- * index; every string of the input is escaped; the output depends only on the schedule, the
- * graph and the platform (never on the output directory, the time or the machine).
+ * index; every string of the input is escaped; the output depends only on the schedule,
+ * the graph and the platform (never on the output directory, the time or the machine).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -43,7 +43,7 @@ typedef struct Em {
     CgNames *names;
     const char **tid; /* [ntasks] sanitised name of each task: t_... */
     char **tcom;      /* [ntasks] the id as a comment shows it, quoted */
-    bool *pipe;       /* [nmsgs] the receive is double-buffered (pipelined and not eager) */
+    bool *pipe; /* [nmsgs] the receive is double-buffered (pipelined and not eager) */
     const char *kbase, *hbase; /* file names of the copied kernels, or NULL */
     CgProject *out;
 } Em;
@@ -125,7 +125,8 @@ put_edge(Buf *b, const Em *em, int e)
     buf_printf(b, "edge %d %s -> %s", e, em->tcom[x->from], em->tcom[x->to]);
 }
 
-/* ---- checks ---------------------------------------------------------------------------- */
+/* ---- checks
+ * ---------------------------------------------------------------------------- */
 
 static bool
 reserved_name(const char *k)
@@ -142,38 +143,44 @@ check_input(Em *em)
     int bad = 0;
     for (int e = 0; e < g->nedges; e++)
         if (g->edges[e].bytes > INT32_MAX / 2) {
-            diag_error(em->d, &em->loc, "edge %d of %" PRId64 " bytes is too large for MPIRIO",
-                       e, g->edges[e].bytes);
+            diag_error(em->d, &em->loc,
+                       "edge %d of %" PRId64 " bytes is too large for MPIRIO", e,
+                       g->edges[e].bytes);
             bad++;
         }
     for (int m = 0; m < em->s->nmsgs; m++)
         if (em->s->msgs[m].bytes > INT32_MAX / 2) {
-            diag_error(em->d, &em->loc, "message m%d of %" PRId64 " bytes is too large for MPIRIO",
-                       m, em->s->msgs[m].bytes);
+            diag_error(em->d, &em->loc,
+                       "message m%d of %" PRId64 " bytes is too large for MPIRIO", m,
+                       em->s->msgs[m].bytes);
             bad++;
         }
     for (int t = 0; t < g->ntasks; t++) {
         const Task *k = &g->tasks[t];
-        if (k->output && (k->output[0] == '/' || strstr(k->output, "..") || !k->output[0])) {
-            diag_error(em->d, &em->loc,
-                       "task \"%s\": output file \"%s\" must be a relative path without \"..\"",
-                       k->id, k->output);
+        if (k->output &&
+            (k->output[0] == '/' || strstr(k->output, "..") || !k->output[0])) {
+            diag_error(
+                em->d, &em->loc,
+                "task \"%s\": output file \"%s\" must be a relative path without \"..\"",
+                k->id, k->output);
             bad++;
         }
         if (!k->kernel)
             continue;
         if (!cg_is_c_ident(k->kernel) || reserved_name(k->kernel)) {
-            diag_error(em->d, &em->loc,
-                       "task \"%s\": kernel \"%s\" is not a C identifier a kernel may have",
-                       k->id, k->kernel);
+            diag_error(
+                em->d, &em->loc,
+                "task \"%s\": kernel \"%s\" is not a C identifier a kernel may have",
+                k->id, k->kernel);
             bad++;
             continue;
         }
         if (!g->kernels_source) {
-            diag_error(em->d, &em->loc,
-                       "task \"%s\" names kernel \"%s\" but the graph has no kernel source "
-                       "(\"kernels\": {\"source\": ...})",
-                       k->id, k->kernel);
+            diag_error(
+                em->d, &em->loc,
+                "task \"%s\" names kernel \"%s\" but the graph has no kernel source "
+                "(\"kernels\": {\"source\": ...})",
+                k->id, k->kernel);
             bad++;
             continue;
         }
@@ -185,10 +192,11 @@ check_input(Em *em)
             for (int i = 0; same && i < k->nparams; i++)
                 same = o->params[i].kind == k->params[i].kind;
             if (!same) {
-                diag_error(em->d, &em->loc,
-                           "kernel \"%s\" is called with different parameters by tasks \"%s\" "
-                           "and \"%s\"",
-                           k->kernel, o->id, k->id);
+                diag_error(
+                    em->d, &em->loc,
+                    "kernel \"%s\" is called with different parameters by tasks \"%s\" "
+                    "and \"%s\"",
+                    k->kernel, o->id, k->id);
                 bad++;
             }
             break;
@@ -197,11 +205,21 @@ check_input(Em *em)
     return bad ? -1 : 0;
 }
 
-/* ---- fixed and descriptive files ------------------------------------------------------- */
+/* ---- fixed and descriptive files
+ * ------------------------------------------------------- */
 
 static const char *const generated_names[] = {
-    "README.md", "CMakeLists.txt", "platform.json", "tgc_kernel.h", "tgc_support.h",
-    "tgc_support.c", "tgc_graph.h", "tasks.c", "main.c", "seq.c", NULL,
+    "README.md",
+    "CMakeLists.txt",
+    "platform.json",
+    "tgc_kernel.h",
+    "tgc_support.h",
+    "tgc_support.c",
+    "tgc_graph.h",
+    "tasks.c",
+    "main.c",
+    "seq.c",
+    NULL,
 };
 
 static bool
@@ -246,43 +264,45 @@ static void
 emit_cmake(Em *em)
 {
     Buf b = {0};
-    buf_printf(&b,
-               "# Builds the parallel program and its sequential reference against libmpirio "
-               "(generated by tgc %s).\n"
-               "#   cmake -S . -B build && cmake --build build        installed libmpirio "
-               "(pkg-config mpirio)\n"
-               "#   cmake -S . -B build -DTGC_SOURCE_DIR=/path/to/tgc   libmpirio built from "
-               "a tgc source tree\n"
-               "cmake_minimum_required(VERSION 3.18)\n"
-               "project(tgc_program LANGUAGES C)\n"
-               "set(CMAKE_C_STANDARD 11)\n"
-               "set(CMAKE_C_STANDARD_REQUIRED ON)\n"
-               "set(TGC_SOURCE_DIR \"\" CACHE PATH \"tgc source tree to build libmpirio "
-               "from (empty: the installed one)\")\n"
-               "find_package(PkgConfig REQUIRED)\n"
-               "if(TGC_SOURCE_DIR)\n"
-               "  pkg_check_modules(JANSSON REQUIRED IMPORTED_TARGET jansson)\n"
-               "  find_package(Threads REQUIRED)\n"
-               "  add_compile_definitions(_POSIX_C_SOURCE=200809L)\n"
-               "  add_subdirectory(${TGC_SOURCE_DIR}/runtime mpirio EXCLUDE_FROM_ALL)\n"
-               "  set(TGC_MPIRIO mpirio)\n"
-               "else()\n"
-               "  pkg_check_modules(MPIRIO REQUIRED IMPORTED_TARGET mpirio)\n"
-               "  set(TGC_MPIRIO PkgConfig::MPIRIO)\n"
-               "endif()\n"
-               "add_compile_definitions(TGC_PLATFORM_FILE=\"${CMAKE_CURRENT_SOURCE_DIR}/"
-               "platform.json\")\n"
-               "set(tgc_common tgc_support.c tasks.c%s%s)\n"
-               "add_executable(parallel main.c",
-               TGC_VERSION, em->kbase ? " " : "", em->kbase ? em->kbase : "");
+    buf_printf(
+        &b,
+        "# Builds the parallel program and its sequential reference against libmpirio "
+        "(generated by tgc %s).\n"
+        "#   cmake -S . -B build && cmake --build build        installed libmpirio "
+        "(pkg-config mpirio)\n"
+        "#   cmake -S . -B build -DTGC_SOURCE_DIR=/path/to/tgc   libmpirio built from "
+        "a tgc source tree\n"
+        "cmake_minimum_required(VERSION 3.18)\n"
+        "project(tgc_program LANGUAGES C)\n"
+        "set(CMAKE_C_STANDARD 11)\n"
+        "set(CMAKE_C_STANDARD_REQUIRED ON)\n"
+        "set(TGC_SOURCE_DIR \"\" CACHE PATH \"tgc source tree to build libmpirio "
+        "from (empty: the installed one)\")\n"
+        "find_package(PkgConfig REQUIRED)\n"
+        "if(TGC_SOURCE_DIR)\n"
+        "  pkg_check_modules(JANSSON REQUIRED IMPORTED_TARGET jansson)\n"
+        "  find_package(Threads REQUIRED)\n"
+        "  add_compile_definitions(_POSIX_C_SOURCE=200809L)\n"
+        "  add_subdirectory(${TGC_SOURCE_DIR}/runtime mpirio EXCLUDE_FROM_ALL)\n"
+        "  set(TGC_MPIRIO mpirio)\n"
+        "else()\n"
+        "  pkg_check_modules(MPIRIO REQUIRED IMPORTED_TARGET mpirio)\n"
+        "  set(TGC_MPIRIO PkgConfig::MPIRIO)\n"
+        "endif()\n"
+        "add_compile_definitions(TGC_PLATFORM_FILE=\"${CMAKE_CURRENT_SOURCE_DIR}/"
+        "platform.json\")\n"
+        "set(tgc_common tgc_support.c tasks.c%s%s)\n"
+        "add_executable(parallel main.c",
+        TGC_VERSION, em->kbase ? " " : "", em->kbase ? em->kbase : "");
     for (int d = 0; d < em->s->ndsps; d++)
         buf_printf(&b, " dsp%d.c", d);
-    buf_printf(&b, " ${tgc_common})\n"
-                   "add_executable(sequential seq.c ${tgc_common})\n"
-                   "foreach(t parallel sequential)\n"
-                   "  target_include_directories(${t} PRIVATE ${CMAKE_CURRENT_SOURCE_DIR})\n"
-                   "  target_link_libraries(${t} PRIVATE ${TGC_MPIRIO})\n"
-                   "endforeach()\n");
+    buf_printf(&b,
+               " ${tgc_common})\n"
+               "add_executable(sequential seq.c ${tgc_common})\n"
+               "foreach(t parallel sequential)\n"
+               "  target_include_directories(${t} PRIVATE ${CMAKE_CURRENT_SOURCE_DIR})\n"
+               "  target_link_libraries(${t} PRIVATE ${TGC_MPIRIO})\n"
+               "endforeach()\n");
     add_buf(em, "CMakeLists.txt", &b);
 }
 
@@ -304,34 +324,40 @@ emit_readme(Em *em)
         &b,
         "| file | what |\n|---|---|\n"
         "| `dspK.c` | the operations of DSP K, in order, inside the iteration loop |\n"
-        "| `main.c` | the parallel program: runs the DSP functions on the simulated platform |\n"
-        "| `seq.c` | the sequential reference: every task in a topological order per iteration "
+        "| `main.c` | the parallel program: runs the DSP functions on the simulated "
+        "platform |\n"
+        "| `seq.c` | the sequential reference: every task in a topological order per "
+        "iteration "
         "|\n"
         "| `tasks.c` | the kernel call of each task, the tables of tasks and edges |\n"
         "| `tgc_graph.h` | the graph's constants |\n"
-        "| `tgc_support.c`, `tgc_support.h` | send, receive, compute, checksums, report |\n"
+        "| `tgc_support.c`, `tgc_support.h` | send, receive, compute, checksums, report "
+        "|\n"
         "| `tgc_kernel.h` | the kernel interface (`tgc_io`, docs/kernels.md of tgc) |\n"
         "| `platform.json` | the platform, every parameter explicit |\n"
         "| `CMakeLists.txt` | builds `parallel` and `sequential` against libmpirio |\n");
     if (em->kbase)
         buf_printf(&b, "| `%s`%s%s%s | the graph's kernels |\n", em->kbase,
-                   em->hbase ? ", `" : "", em->hbase ? em->hbase : "", em->hbase ? "`" : "");
-    buf_printf(&b,
-               "\nBuild and run:\n\n"
-               "    cmake -S . -B build                 # or -DTGC_SOURCE_DIR=/path/to/tgc\n"
-               "    cmake --build build\n"
-               "    build/parallel --no-contention      # simulated = predicted cycles\n"
-               "    build/sequential\n\n"
-               "Both programs take `--no-contention`, `--platform FILE` (default: "
-               "platform.json here), `--output-dir DIR` (where tasks write their output "
-               "files), `--summary` and `--quiet`; `MPIRIO_TRACE=FILE` writes a Chrome trace. "
-               "Both print a `checksum` line per edge (the value the consumer read in the "
-               "last iteration, and a hash over all iterations); the two programs must print "
-               "the same lines. `tgc run` does all of this in one command.\n");
+                   em->hbase ? ", `" : "", em->hbase ? em->hbase : "",
+                   em->hbase ? "`" : "");
+    buf_printf(
+        &b,
+        "\nBuild and run:\n\n"
+        "    cmake -S . -B build                 # or -DTGC_SOURCE_DIR=/path/to/tgc\n"
+        "    cmake --build build\n"
+        "    build/parallel --no-contention      # simulated = predicted cycles\n"
+        "    build/sequential\n\n"
+        "Both programs take `--no-contention`, `--platform FILE` (default: "
+        "platform.json here), `--output-dir DIR` (where tasks write their output "
+        "files), `--summary` and `--quiet`; `MPIRIO_TRACE=FILE` writes a Chrome trace. "
+        "Both print a `checksum` line per edge (the value the consumer read in the "
+        "last iteration, and a hash over all iterations); the two programs must print "
+        "the same lines. `tgc run` does all of this in one command.\n");
     add_buf(em, "README.md", &b);
 }
 
-/* ---- tgc_graph.h and tasks.c ----------------------------------------------------------- */
+/* ---- tgc_graph.h and tasks.c
+ * ----------------------------------------------------------- */
 
 static void
 emit_graph_h(Em *em)
@@ -345,7 +371,8 @@ emit_graph_h(Em *em)
     buf_printf(&b, "/* tgc_graph.h - constants of graph \"");
     put_comment(&b, g->name ? g->name : "");
     buf_printf(&b, "\" (generated by tgc %s; do not edit) */\n", TGC_VERSION);
-    buf_printf(&b, "#ifndef TGC_GRAPH_H\n#define TGC_GRAPH_H\n\n#include \"tgc_support.h\"\n\n");
+    buf_printf(
+        &b, "#ifndef TGC_GRAPH_H\n#define TGC_GRAPH_H\n\n#include \"tgc_support.h\"\n\n");
     char *once = cg_c_string(g->name ? g->name : "");
     buf_printf(&b, "#define TGC_GRAPH_LABEL ");
     put_string(&b, once);
@@ -405,8 +432,9 @@ emit_tasks_c(Em *em)
     Buf b = {0};
     buf_printf(&b, "/* tasks.c - the kernel of every task of graph \"");
     put_comment(&b, g->name ? g->name : "");
-    buf_printf(&b, "\" and the tables of tasks and edges (generated by tgc %s; do not edit) "
-                   "*/\n#include \"tgc_graph.h\"\n",
+    buf_printf(&b,
+               "\" and the tables of tasks and edges (generated by tgc %s; do not edit) "
+               "*/\n#include \"tgc_graph.h\"\n",
                TGC_VERSION);
     if (em->hbase)
         buf_printf(&b, "#include \"%s\"\n", em->hbase);
@@ -486,7 +514,8 @@ emit_tasks_c(Em *em)
     add_buf(em, "tasks.c", &b);
 }
 
-/* ---- DSP files and the sequential program ---------------------------------------------- */
+/* ---- DSP files and the sequential program
+ * ---------------------------------------------- */
 
 /* The buffer of edge e in the file being written: slots and delay for its readers. */
 static void
@@ -494,12 +523,13 @@ emit_edge_buf(Buf *b, const Em *em, int e, int nslots, int delay, const char *wh
 {
     int64_t bytes = em->g->edges[e].bytes;
     int64_t total = bytes * nslots;
-    buf_printf(b, "static unsigned char b_e%d[%" PRId64 "]; /* ", e, total > 0 ? total : 1);
+    buf_printf(b, "static unsigned char b_e%d[%" PRId64 "]; /* ", e,
+               total > 0 ? total : 1);
     put_edge(b, em, e);
     buf_printf(b, ": %s, %d slot%s of %" PRId64 " bytes */\n", what, nslots,
                nslots == 1 ? "" : "s", bytes);
-    buf_printf(b, "static TgcBuf e%d = {b_e%d, %" PRId64 ", %d, %d};\n", e, e, bytes, nslots,
-               delay);
+    buf_printf(b, "static TgcBuf e%d = {b_e%d, %" PRId64 ", %d, %d};\n", e, e, bytes,
+               nslots, delay);
 }
 
 /* The descriptor of task t: inputs and outputs are the TgcBuf e<edge> of the file. */
@@ -508,7 +538,8 @@ emit_task(Buf *b, const Em *em, int t, int dsp, int64_t cycles, const int *zc, i
 {
     const Graph *g = em->g;
     const char *n = em->tid[t];
-    int nin = g->pred_off[t + 1] - g->pred_off[t], nout = g->succ_off[t + 1] - g->succ_off[t];
+    int nin = g->pred_off[t + 1] - g->pred_off[t],
+        nout = g->succ_off[t + 1] - g->succ_off[t];
     /* in graph order (the edge index order), as docs/kernels.md says */
     int *in = xcalloc((size_t)nin, sizeof *in), *out = xcalloc((size_t)nout, sizeof *out);
     int ni = 0, no = 0;
@@ -527,31 +558,32 @@ emit_task(Buf *b, const Em *em, int t, int dsp, int64_t cycles, const int *zc, i
         buf_printf(b, "};\nstatic TgcBuf *const in_%s[] = {", n);
         for (int j = 0; j < nin; j++)
             buf_printf(b, "%s&e%d", j ? ", " : "", in[j]);
-        buf_printf(b, "};\nstatic const void *inp_%s[%d];\nstatic size_t inb_%s[%d];\n", n, nin,
-                   n, nin);
+        buf_printf(b, "};\nstatic const void *inp_%s[%d];\nstatic size_t inb_%s[%d];\n",
+                   n, nin, n, nin);
     }
     if (nout) {
         buf_printf(b, "static TgcBuf *const out_%s[] = {", n);
         for (int j = 0; j < nout; j++)
             buf_printf(b, "%s&e%d", j ? ", " : "", out[j]);
-        buf_printf(b, "};\nstatic void *outp_%s[%d];\nstatic size_t outb_%s[%d];\n", n, nout, n,
-                   nout);
+        buf_printf(b, "};\nstatic void *outp_%s[%d];\nstatic size_t outb_%s[%d];\n", n,
+                   nout, n, nout);
     }
     if (nzc) {
         buf_printf(b, "static TgcMsg *const zc_%s[] = {", n);
         for (int j = 0; j < nzc; j++)
             buf_printf(b, "%s&m%d", j ? ", " : "", zc[j]);
-        buf_printf(b, "}; /* sent in place: waited for before the kernel writes again */\n");
+        buf_printf(b,
+                   "}; /* sent in place: waited for before the kernel writes again */\n");
     }
 #define OR_NULL(cond, fmt) ((cond) ? arena_printf(a, fmt, n) : "NULL")
     Arena *a = arena_new();
-    buf_printf(b,
-               "static const TgcTask task_%s = {%d, %d, %" PRId64 ", %d, %d, %d, %s, %s, %s, "
-               "%s, %s, %s, %s, %s};\n",
-               n, t, dsp, cycles, nin, nout, nzc, OR_NULL(nin, "inx_%s"),
-               OR_NULL(nin, "in_%s"), OR_NULL(nout, "out_%s"), OR_NULL(nzc, "zc_%s"),
-               OR_NULL(nin, "inp_%s"), OR_NULL(nin, "inb_%s"), OR_NULL(nout, "outp_%s"),
-               OR_NULL(nout, "outb_%s"));
+    buf_printf(
+        b,
+        "static const TgcTask task_%s = {%d, %d, %" PRId64 ", %d, %d, %d, %s, %s, %s, "
+        "%s, %s, %s, %s, %s};\n",
+        n, t, dsp, cycles, nin, nout, nzc, OR_NULL(nin, "inx_%s"), OR_NULL(nin, "in_%s"),
+        OR_NULL(nout, "out_%s"), OR_NULL(nzc, "zc_%s"), OR_NULL(nin, "inp_%s"),
+        OR_NULL(nin, "inb_%s"), OR_NULL(nout, "outp_%s"), OR_NULL(nout, "outb_%s"));
 #undef OR_NULL
     arena_free(a);
     free(in);
@@ -591,7 +623,8 @@ emit_dsp(Em *em, int d)
     Buf b = {0};
     buf_printf(&b, "/* dsp%d.c - DSP %d of graph \"", d, d);
     put_comment(&b, g->name ? g->name : "");
-    buf_printf(&b, "\": %d operation%s per iteration (generated by tgc %s; do not edit) */\n",
+    buf_printf(&b,
+               "\": %d operation%s per iteration (generated by tgc %s; do not edit) */\n",
                s->nops[d], s->nops[d] == 1 ? "" : "s", TGC_VERSION);
     buf_printf(&b, "#include \"tgc_graph.h\"\n");
     /* buffers of the edges this DSP writes or reads */
@@ -602,7 +635,8 @@ emit_dsp(Em *em, int d)
         if (src != d && dst != d)
             continue;
         if (!head)
-            buf_printf(&b, "\n/* edge buffers: slot i %% slots is written in iteration i */\n");
+            buf_printf(
+                &b, "\n/* edge buffers: slot i %% slots is written in iteration i */\n");
         head = true;
         if (src == d && dst == d) {
             emit_edge_buf(&b, em, e, x->delay + 1, x->delay, "within the DSP");
@@ -637,11 +671,12 @@ emit_dsp(Em *em, int d)
         if (agg)
             buf_printf(&b, "static unsigned char m%d_pack[%" PRId64 "];\n", m,
                        (x->bytes > 0 ? x->bytes : 1) * (pipe ? 2 : 1));
-        buf_printf(&b, "static TgcMsg m%d = {%d, %d, %d, %d, %d, %" PRId64 ", %" PRId64
-                       ", m%d_parts, %s%s, MPIRIO_REQUEST_NULL};\n",
-                   m, m, send ? x->dst : x->src, x->delay, pipe ? 1 : 0, x->nedges, x->bytes,
-                   agg ? ceil_div(x->bytes, p->copy_bytes_per_cycle) : 0, m, agg ? "m" : "NULL",
-                   agg ? arena_printf(a, "%d_pack", m) : "");
+        buf_printf(&b,
+                   "static TgcMsg m%d = {%d, %d, %d, %d, %d, %" PRId64 ", %" PRId64
+                   ", m%d_parts, %s%s, MPIRIO_REQUEST_NULL};\n",
+                   m, m, send ? x->dst : x->src, x->delay, pipe ? 1 : 0, x->nedges,
+                   x->bytes, agg ? ceil_div(x->bytes, p->copy_bytes_per_cycle) : 0, m,
+                   agg ? "m" : "NULL", agg ? arena_printf(a, "%d_pack", m) : "");
         buf_printf(&b, "/* m%d: %s DSP %d, %" PRId64 " bytes%s%s%s: ", m,
                    send ? "send to" : "receive from", send ? x->dst : x->src, x->bytes,
                    agg ? ", aggregated" : "", pipe ? ", pipelined" : "",
@@ -670,8 +705,9 @@ emit_dsp(Em *em, int d)
     for (int k = 0; k < s->nops[d]; k++) {
         Op o = s->ops[d][k];
         if (o.kind == OP_RECV && em->pipe[o.ref] && s->msgs[o.ref].delay < g->iterations)
-            buf_printf(&b, "    tgc_post_first(&m%d); /* prolog: slot %d receives m%d "
-                           "pipelined */\n",
+            buf_printf(&b,
+                       "    tgc_post_first(&m%d); /* prolog: slot %d receives m%d "
+                       "pipelined */\n",
                        o.ref, k, o.ref);
     }
     buf_printf(&b, "    for (int64_t it = 0; it < TGC_ITERATIONS; it++) {\n");
@@ -679,16 +715,19 @@ emit_dsp(Em *em, int d)
         Op o = s->ops[d][k];
         switch (o.kind) {
         case OP_COMPUTE:
-            buf_printf(&b, "        tgc_compute(&task_%s, it); /* slot %d: COMPUTE %s (task %d)",
-                       em->tid[o.ref], k, em->tcom[o.ref], o.ref);
+            buf_printf(
+                &b, "        tgc_compute(&task_%s, it); /* slot %d: COMPUTE %s (task %d)",
+                em->tid[o.ref], k, em->tcom[o.ref], o.ref);
             break;
         case OP_SEND:
-            buf_printf(&b, "        tgc_send(&m%d, it); /* slot %d: SEND m%d to DSP %d", o.ref,
-                       k, o.ref, s->msgs[o.ref].dst);
+            buf_printf(&b, "        tgc_send(&m%d, it); /* slot %d: SEND m%d to DSP %d",
+                       o.ref, k, o.ref, s->msgs[o.ref].dst);
             break;
         case OP_RECV:
-            buf_printf(&b, "        tgc_recv(&m%d, it); /* slot %d: RECV m%d from DSP %d%s",
-                       o.ref, k, o.ref, s->msgs[o.ref].src, em->pipe[o.ref] ? ", pipelined" : "");
+            buf_printf(&b,
+                       "        tgc_recv(&m%d, it); /* slot %d: RECV m%d from DSP %d%s",
+                       o.ref, k, o.ref, s->msgs[o.ref].src,
+                       em->pipe[o.ref] ? ", pipelined" : "");
             break;
         }
         put_predicted(&b, em, d, k);
@@ -713,27 +752,31 @@ emit_main(Em *em)
     int64_t packets = 0;
     for (int m = 0; m < s->nmsgs; m++)
         if (s->msgs[m].delay < g->iterations)
-            packets += plat_packets(em->p, s->msgs[m].bytes) * (g->iterations - s->msgs[m].delay);
+            packets += plat_packets(em->p, s->msgs[m].bytes) *
+                       (g->iterations - s->msgs[m].delay);
     Buf b = {0};
     buf_printf(&b, "/* main.c - the parallel program of graph \"");
     put_comment(&b, g->name ? g->name : "");
     buf_printf(&b, "\" on %d DSPs (generated by tgc %s; do not edit) */\n", s->ndsps,
                TGC_VERSION);
     buf_printf(&b, "#include \"tgc_graph.h\"\n\n");
-    buf_printf(&b, "#define TGC_PREDICTED_CYCLES %" PRId64 "LL /* the compiler's evaluator */\n",
-               em->r->length);
+    buf_printf(
+        &b, "#define TGC_PREDICTED_CYCLES %" PRId64 "LL /* the compiler's evaluator */\n",
+        em->r->length);
     buf_printf(&b, "#define TGC_PREDICTED_PACKETS %" PRId64 "LL\n\n", packets);
     buf_printf(&b, "static void (*const dsp_fn[TGC_NDSPS])(void) = {");
     for (int d = 0; d < s->ndsps; d++)
         buf_printf(&b, "%stgc_dsp%d", d ? ", " : "", d);
-    buf_printf(&b, "};\n\n"
-                   "static void\ndsp_main(int rank, void *arg)\n{\n    (void)arg;\n"
-                   "    MPIRIO_Init(NULL, NULL);\n    dsp_fn[rank]();\n    MPIRIO_Finalize();\n}\n\n"
-                   "int\nmain(int argc, char **argv)\n{\n    TgcArgs a;\n"
-                   "    if (tgc_parse_args(&a, argc, argv, \"parallel\") != 0)\n        return 2;\n"
-                   "    int rc = MPIRIO_Run(TGC_NDSPS, a.platform, a.flags, dsp_main, NULL);\n"
-                   "    return tgc_report(rc, \"parallel\", TGC_NDSPS, TGC_PREDICTED_CYCLES,\n"
-                   "                      TGC_PREDICTED_PACKETS);\n}\n");
+    buf_printf(
+        &b,
+        "};\n\n"
+        "static void\ndsp_main(int rank, void *arg)\n{\n    (void)arg;\n"
+        "    MPIRIO_Init(NULL, NULL);\n    dsp_fn[rank]();\n    MPIRIO_Finalize();\n}\n\n"
+        "int\nmain(int argc, char **argv)\n{\n    TgcArgs a;\n"
+        "    if (tgc_parse_args(&a, argc, argv, \"parallel\") != 0)\n        return 2;\n"
+        "    int rc = MPIRIO_Run(TGC_NDSPS, a.platform, a.flags, dsp_main, NULL);\n"
+        "    return tgc_report(rc, \"parallel\", TGC_NDSPS, TGC_PREDICTED_CYCLES,\n"
+        "                      TGC_PREDICTED_PACKETS);\n}\n");
     add_buf(em, "main.c", &b);
 }
 
@@ -744,15 +787,17 @@ emit_seq(Em *em)
     Buf b = {0};
     buf_printf(&b, "/* seq.c - the sequential reference of graph \"");
     put_comment(&b, g->name ? g->name : "");
-    buf_printf(&b, "\": every task once per iteration in a topological order, on one DSP "
-                   "(generated by tgc %s; do not edit) */\n#include \"tgc_graph.h\"\n",
+    buf_printf(&b,
+               "\": every task once per iteration in a topological order, on one DSP "
+               "(generated by tgc %s; do not edit) */\n#include \"tgc_graph.h\"\n",
                TGC_VERSION);
     if (g->nedges)
         buf_printf(&b, "\n/* edge buffers: a ring of delay + 1 slots each */\n");
     for (int e = 0; e < g->nedges; e++)
         emit_edge_buf(&b, em, e, g->edges[e].delay + 1, g->edges[e].delay, "ring");
     for (int j = 0; j < g->ntasks; j++)
-        emit_task(&b, em, g->topo[j], 0, ir_task_cycles(&g->tasks[g->topo[j]], 0), NULL, 0);
+        emit_task(&b, em, g->topo[j], 0, ir_task_cycles(&g->tasks[g->topo[j]], 0), NULL,
+                  0);
     buf_printf(&b, "\nstatic void\nsequential(int rank, void *arg)\n{\n    (void)rank;\n"
                    "    (void)arg;\n    MPIRIO_Init(NULL, NULL);\n"
                    "    for (int64_t it = 0; it < TGC_ITERATIONS; it++) {\n");
@@ -768,14 +813,16 @@ emit_seq(Em *em)
     add_buf(em, "seq.c", &b);
 }
 
-/* ---- kernels --------------------------------------------------------------------------- */
+/* ---- kernels
+ * --------------------------------------------------------------------------- */
 
 static int
 read_whole(Em *em, const char *path, char **data, size_t *len)
 {
     FILE *f = fopen(path, "rb");
     if (!f) {
-        diag_error(em->d, &em->loc, "cannot read kernel file \"%s\": %s", path, strerror(errno));
+        diag_error(em->d, &em->loc, "cannot read kernel file \"%s\": %s", path,
+                   strerror(errno));
         return -1;
     }
     char chunk[65536];
@@ -829,13 +876,15 @@ copy_kernels(Em *em)
         add_file(em, bn, data, len);
     }
     if (em->kbase && em->hbase && strcmp(em->kbase, em->hbase) == 0) {
-        diag_error(em->d, &em->loc, "the kernel source and header have the same file name");
+        diag_error(em->d, &em->loc,
+                   "the kernel source and header have the same file name");
         return -1;
     }
     return 0;
 }
 
-/* ---- entry points ---------------------------------------------------------------------- */
+/* ---- entry points
+ * ---------------------------------------------------------------------- */
 
 int
 cg_emit_c(const Sched *s, const EvalResult *predicted, CgProject *out, Diag *d)
@@ -847,7 +896,8 @@ cg_emit_c(const Sched *s, const EvalResult *predicted, CgProject *out, Diag *d)
     if (check_input(&em) != 0)
         return -1;
     if (!s->g->topo || !s->g->pred_off) {
-        diag_error(d, &em.loc, "the graph is not indexed or its zero-delay edges form a cycle");
+        diag_error(d, &em.loc,
+                   "the graph is not indexed or its zero-delay edges form a cycle");
         return -1;
     }
     if (!predicted || predicted->length < 0) {
@@ -874,9 +924,12 @@ cg_emit_c(const Sched *s, const EvalResult *predicted, CgProject *out, Diag *d)
         emit_readme(&em);
         emit_cmake(&em);
         emit_platform(&em);
-        add_bytes(&em, "tgc_kernel.h", cg_support_tgc_kernel_h, cg_support_tgc_kernel_h_len);
-        add_bytes(&em, "tgc_support.h", cg_support_tgc_support_h, cg_support_tgc_support_h_len);
-        add_bytes(&em, "tgc_support.c", cg_support_tgc_support_c, cg_support_tgc_support_c_len);
+        add_bytes(&em, "tgc_kernel.h", cg_support_tgc_kernel_h,
+                  cg_support_tgc_kernel_h_len);
+        add_bytes(&em, "tgc_support.h", cg_support_tgc_support_h,
+                  cg_support_tgc_support_h_len);
+        add_bytes(&em, "tgc_support.c", cg_support_tgc_support_c,
+                  cg_support_tgc_support_c_len);
         emit_graph_h(&em);
         emit_tasks_c(&em);
         for (int dd = 0; dd < s->ndsps; dd++)

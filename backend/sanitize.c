@@ -1,13 +1,13 @@
 /*
- * backend/sanitize.c - names and strings of generated C code (DESIGN.md section 6: identifiers
- * come from here, never straight from the input).
+ * backend/sanitize.c - names and strings of generated C code (DESIGN.md section 6:
+ * identifiers come from here, never straight from the input).
  *
  * Invariants: every identifier returned by cg_names_add is a valid C11 identifier, not a
- * keyword, not reserved (no leading underscore), and distinct from every other name of the
- * same CgNames; the same sequence of calls gives the same names.  cg_c_string returns a
- * string literal whose value is exactly the input bytes; cg_c_comment returns text that
- * can neither end the comment it sits in ("* /" joined), open a nested one, form a trigraph
- * nor leave ASCII.
+ * keyword, not reserved (no leading underscore), and distinct from every other name of
+ * the same CgNames; the same sequence of calls gives the same names.  cg_c_string returns
+ * a string literal whose value is exactly the input bytes; cg_c_comment returns text that
+ * can neither end the comment it sits in ("* /" joined), open a nested one, form a
+ * trigraph nor leave ASCII.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -15,16 +15,19 @@
 #include "backend.h"
 
 static const char *const keywords[] = {
-    "auto",      "break",    "case",           "char",          "const",
-    "continue",  "default",  "do",             "double",        "else",
-    "enum",      "extern",   "float",          "for",           "goto",
-    "if",        "inline",   "int",            "long",          "register",
-    "restrict",  "return",   "short",          "signed",        "sizeof",
-    "static",    "struct",   "switch",         "typedef",       "union",
-    "unsigned",  "void",     "volatile",       "while",         "_Alignas",
-    "_Alignof",  "_Atomic",  "_Bool",          "_Complex",      "_Generic",
-    "_Imaginary", "_Noreturn", "_Static_assert", "_Thread_local", "asm",
-    "bool",      "true",     "false",          "main",          NULL,
+    "auto",       "break",     "case",           "char",
+    "const",      "continue",  "default",        "do",
+    "double",     "else",      "enum",           "extern",
+    "float",      "for",       "goto",           "if",
+    "inline",     "int",       "long",           "register",
+    "restrict",   "return",    "short",          "signed",
+    "sizeof",     "static",    "struct",         "switch",
+    "typedef",    "union",     "unsigned",       "void",
+    "volatile",   "while",     "_Alignas",       "_Alignof",
+    "_Atomic",    "_Bool",     "_Complex",       "_Generic",
+    "_Imaginary", "_Noreturn", "_Static_assert", "_Thread_local",
+    "asm",        "bool",      "true",           "false",
+    "main",       NULL,
 };
 
 bool
@@ -43,8 +46,8 @@ cg_is_c_ident(const char *s)
         return false;
     for (const char *p = s; *p; p++) {
         char c = *p;
-        if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-              c == '_'))
+        if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+              (c >= '0' && c <= '9') || c == '_'))
             return false;
     }
     return !cg_is_c_keyword(s);
@@ -123,7 +126,8 @@ cg_names_add(CgNames *n, const char *prefix, const char *raw)
     size_t k = pl;
     for (size_t i = 0; i < rl; i++) {
         char c = raw[i];
-        bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+        bool ok =
+            (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
         s[k++] = ok ? c : '_';
     }
     if (k == 0 || (k == pl && pl == 0))

@@ -1,6 +1,6 @@
-/* tests/check_emit.c - the generated C (backend/emit_c.c, backend/sanitize.c): identifiers
- * from hostile task ids, escaped strings and comments, byte-identical projects, refused
- * inputs, explicit platforms. */
+/* tests/check_emit.c - the generated C (backend/emit_c.c, backend/sanitize.c):
+ * identifiers from hostile task ids, escaped strings and comments, byte-identical
+ * projects, refused inputs, explicit platforms. */
 #include <check.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,9 +14,20 @@
 START_TEST(hostile_ids_become_unique_identifiers)
 {
     static const char *const ids[] = {
-        "a\"; system(\"x\"); //", "*/ int main(void) { /*", "int", "a b", "a_b", "a-b", "3d",
-        "", "?\?/", "\xe5\x90\x8d", "line\nbreak", "a b",
-        "a very long id that goes on and on and on and on and on and on", NULL};
+        "a\"; system(\"x\"); //",
+        "*/ int main(void) { /*",
+        "int",
+        "a b",
+        "a_b",
+        "a-b",
+        "3d",
+        "",
+        "?\?/",
+        "\xe5\x90\x8d",
+        "line\nbreak",
+        "a b",
+        "a very long id that goes on and on and on and on and on and on",
+        NULL};
     CgNames *n = cg_names_new();
     const char *got[32];
     int k = 0;
@@ -62,8 +73,8 @@ END_TEST
 
 START_TEST(comments_cannot_be_closed)
 {
-    static const char *const ids[] = {"*/", "a*/b", "/*", "**//**", "x/**/y", "*/*", "?\?/",
-                                      "end\\", NULL};
+    static const char *const ids[] = {"*/",  "a*/b", "/*",    "**//**", "x/**/y",
+                                      "*/*", "?\?/", "end\\", NULL};
     for (int k = 0; ids[k]; k++) {
         char *c = cg_c_comment(ids[k]);
         ck_assert_msg(!strstr(c, "*/") && !strstr(c, "/*") && !strstr(c, "??"),

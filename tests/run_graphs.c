@@ -1,17 +1,18 @@
 /*
- * tests/run_graphs.c - the end-to-end check of issue 6: `tgc run --no-contention --json` on
- * graphs, for every -O mode, asserting that the parallel program's checksums and output
- * files equal the sequential program's, that nothing deadlocks, and that the simulated
- * cycles equal the compiler's predicted cycles exactly (DESIGN.md section 3).
+ * tests/run_graphs.c - the end-to-end check of issue 6: `tgc run --no-contention --json`
+ * on graphs, for every -O mode, asserting that the parallel program's checksums and
+ * output files equal the sequential program's, that nothing deadlocks, and that the
+ * simulated cycles equal the compiler's predicted cycles exactly (DESIGN.md section 3).
  *
  *   run_graphs --tgc PATH --testcases DIR [--modes none,ma,cp,bfco]
  *   run_graphs --tgc PATH --random N [--seed S] [--modes ...] [--keep DIR]
  *
  * --testcases runs every tgc-graph/1 file below DIR (testcases/invalid excepted), on its
- * own platform (the runtime simulates both models).  --random generates N graphs from seed S: 2 to 16 DSPs (presets and
- * inline platforms with random overheads, eager limits and copy speeds), random DAGs with
- * delay edges (forward and backward, delays 1 to 3), heterogeneous costs, pins, zero-byte
- * and large edges.  Exit status 0 when every run passed.
+ * own platform (the runtime simulates both models).  --random generates N graphs from
+ * seed S: 2 to 16 DSPs (presets and inline platforms with random overheads, eager limits
+ * and copy speeds), random DAGs with delay edges (forward and backward, delays 1 to 3),
+ * heterogeneous costs, pins, zero-byte and large edges.  Exit status 0 when every run
+ * passed.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -37,7 +38,8 @@ static char tmpdir[256];
 static int runs, failures, skipped;
 static const char *keep = NULL;
 
-/* ---- running tgc ----------------------------------------------------------------------- */
+/* ---- running tgc
+ * ----------------------------------------------------------------------- */
 
 static bool
 file_has(const char *path, const char *word)
@@ -84,7 +86,8 @@ check_run(const char *graph, const char *label, char *const *extra, const char *
         waitpid(pid, &st, 0);
     posix_spawn_file_actions_destroy(&fa);
     clock_gettime(CLOCK_MONOTONIC, &t1);
-    double secs = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
+    double secs =
+        (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
     int code = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
     json_error_t je;
     json_t *o = json_load_file(out, 0, &je);
@@ -119,8 +122,8 @@ check_run(const char *graph, const char *label, char *const *extra, const char *
     }
     if (why) {
         failures++;
-        printf("FAIL %s -O %s: %s (exit %d, simulated %lld, predicted %lld)\n", label, mode, why,
-               code, sim, pred);
+        printf("FAIL %s -O %s: %s (exit %d, simulated %lld, predicted %lld)\n", label,
+               mode, why, code, sim, pred);
         FILE *f = fopen(err, "r");
         if (f) {
             char line[512];
@@ -150,7 +153,8 @@ check_run(const char *graph, const char *label, char *const *extra, const char *
     unlink(err);
 }
 
-/* ---- testcases ---------------------------------------------------------------------------- */
+/* ---- testcases
+ * ---------------------------------------------------------------------------- */
 
 static int
 cmp_str(const void *a, const void *b)
@@ -208,7 +212,8 @@ walk(const char *dir)
     free(names);
 }
 
-/* ---- random graphs ------------------------------------------------------------------------ */
+/* ---- random graphs
+ * ------------------------------------------------------------------------ */
 
 static uint64_t rng;
 
@@ -268,9 +273,10 @@ random_graph(int k, int *ndsps_out)
     } else {
         long long r = uni(0, 2);
         nd = r == 0 ? 4 : r == 1 ? 8 : 16;
-        json_object_set_new(g, "platform", json_string(r == 0   ? "bwdsp-1board"
-                                                       : r == 1 ? "bwdsp-2board"
-                                                                : "bwdsp-4board"));
+        json_object_set_new(g, "platform",
+                            json_string(r == 0   ? "bwdsp-1board"
+                                        : r == 1 ? "bwdsp-2board"
+                                                 : "bwdsp-4board"));
     }
     *ndsps_out = nd;
     int nt = (int)uni(2, 24);
@@ -284,7 +290,8 @@ random_graph(int k, int *ndsps_out)
         if (hetero) {
             json_t *c = json_array();
             for (int d = 0; d < nd; d++)
-                json_array_append_new(c, json_integer(uni(0, 19) == 0 ? 0 : uni(100, 20000)));
+                json_array_append_new(
+                    c, json_integer(uni(0, 19) == 0 ? 0 : uni(100, 20000)));
             json_object_set_new(o, "cycles", c);
         } else {
             json_object_set_new(o, "cycles", json_integer(uni(100, 20000)));
@@ -303,8 +310,7 @@ random_graph(int k, int *ndsps_out)
             bool dup = false; /* one edge per pair and delay */
             size_t i;
             json_t *e;
-            json_array_foreach(edges, i, e)
-            {
+            json_array_foreach (edges, i, e) {
                 if (json_integer_value(json_object_get(e, "from")) == f &&
                     json_integer_value(json_object_get(e, "to")) == t)
                     dup = true;
@@ -313,27 +319,30 @@ random_graph(int k, int *ndsps_out)
                 continue;
             long long r = uni(0, 19);
             long long bytes = r == 0 ? 0 : r == 1 ? uni(5000, 30000) : uni(1, 3000);
-            json_t *o = json_pack("{s:i,s:i,s:I}", "from", f, "to", t, "bytes", (json_int_t)bytes);
+            json_t *o = json_pack("{s:i,s:i,s:I}", "from", f, "to", t, "bytes",
+                                  (json_int_t)bytes);
             if (uni(0, 14) == 0)
                 json_object_set_new(o, "delay", json_integer(uni(0, 3) ? 1 : uni(2, 3)));
             json_array_append_new(edges, o);
         }
     }
     int nback = (int)uni(0, 3);
-    for (int j = 0; j < nback && nt > 1; j++) { /* feedback: later -> earlier, with delay */
+    for (int j = 0; j < nback && nt > 1;
+         j++) { /* feedback: later -> earlier, with delay */
         int a = (int)uni(1, nt - 1), b = (int)uni(0, a - 1);
-        json_array_append_new(edges, json_pack("{s:i,s:i,s:I,s:i}", "from", a, "to", b, "bytes",
-                                               (json_int_t)uni(0, 2000), "delay",
+        json_array_append_new(edges, json_pack("{s:i,s:i,s:I,s:i}", "from", a, "to", b,
+                                               "bytes", (json_int_t)uni(0, 2000), "delay",
                                                (int)(uni(0, 3) ? 1 : uni(2, 3))));
     }
     /* edges name tasks by id */
     size_t i;
     json_t *e;
-    json_array_foreach(edges, i, e)
-    {
+    json_array_foreach (edges, i, e) {
         char f[32], t[32];
-        snprintf(f, sizeof f, "t%lld", (long long)json_integer_value(json_object_get(e, "from")));
-        snprintf(t, sizeof t, "t%lld", (long long)json_integer_value(json_object_get(e, "to")));
+        snprintf(f, sizeof f, "t%lld",
+                 (long long)json_integer_value(json_object_get(e, "from")));
+        snprintf(t, sizeof t, "t%lld",
+                 (long long)json_integer_value(json_object_get(e, "to")));
         json_object_set_new(e, "from", json_string(f));
         json_object_set_new(e, "to", json_string(t));
     }
@@ -386,8 +395,9 @@ main(int argc, char **argv)
             keep = argv[i + 1];
     }
     if (!tgc || (!cases && nrandom < 0)) {
-        fprintf(stderr, "usage: run_graphs --tgc PATH (--testcases DIR | --random N [--seed S])"
-                        " [--modes none,ma,cp,bfco] [--keep DIR]\n");
+        fprintf(stderr,
+                "usage: run_graphs --tgc PATH (--testcases DIR | --random N [--seed S])"
+                " [--modes none,ma,cp,bfco] [--keep DIR]\n");
         return 2;
     }
     setvbuf(stdout, NULL, _IOLBF, 0);
@@ -406,7 +416,7 @@ main(int argc, char **argv)
     if (nrandom >= 0)
         run_random(nrandom, seed);
     rmdir(tmpdir);
-    printf("%d runs, %d failures, %d refused by the compiler as deadlocking\n", runs, failures,
-           skipped);
+    printf("%d runs, %d failures, %d refused by the compiler as deadlocking\n", runs,
+           failures, skipped);
     return failures || runs == 0 ? 1 : 0;
 }

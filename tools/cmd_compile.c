@@ -3,8 +3,8 @@
  * [--from schedule.json] -o DIR`: the generated C project of a graph (docs/cli.md,
  * docs/kernels.md), and the compilation that `tgc run` shares with it (compile.h).
  *
- * The pipeline: fe_load_graph -> pass_schedule (HEFT + local search, messages inserted) ->
- * pass_optimize (-O) -> pass_verify -> eval_run (the prediction) -> cg_emit_c ->
+ * The pipeline: fe_load_graph -> pass_schedule (HEFT + local search, messages inserted)
+ * -> pass_optimize (-O) -> pass_verify -> eval_run (the prediction) -> cg_emit_c ->
  * cg_project_write.  Nothing is written unless every step succeeded.
  */
 #include <inttypes.h>
@@ -20,7 +20,8 @@ static const CliSpec spec = {
     "GRAPH",
     "Compile a task graph into a C project in DIR: one C file per DSP against MPIRIO,\n"
     "main.c, a sequential reference program, the kernels, a CMakeLists.txt and a README\n"
-    "(docs/kernels.md).  With --from, the schedule of a tgc-schedule/1 file is compiled as\n"
+    "(docs/kernels.md).  With --from, the schedule of a tgc-schedule/1 file is compiled "
+    "as\n"
     "written.\n",
     CLI_OUTPUT | CLI_PLATFORM | CLI_ITERATIONS | CLI_LIMITS | CLI_JSON,
     own,
@@ -63,7 +64,8 @@ tgc_compile(Cli *c, const CliSpec *sp, Compiled *out)
     if (!from && c->nargs != 1)
         return cli_usage(sp, "expected one GRAPH (or --from FILE)");
     if (from && method)
-        return cli_usage(sp, "-O does not apply to --from: the schedule is compiled as written");
+        return cli_usage(
+            sp, "-O does not apply to --from: the schedule is compiled as written");
     out->method = opt.method;
     out->from_file = from != NULL;
     Diag *d = diag_new();
@@ -146,8 +148,8 @@ cmd_compile(int argc, char **argv)
         } else {
             printf("%s: %d files for %d DSPs (-O %s: %d messages, %d aggregated, %d "
                    "pipelined); predicted length %" PRId64 " cycles\n",
-                   c.output, x.project.nfiles, x.s->ndsps, mname, x.s->nmsgs, merged, piped,
-                   x.r.length);
+                   c.output, x.project.nfiles, x.s->ndsps, mname, x.s->nmsgs, merged,
+                   piped, x.r.length);
         }
     }
     tgc_compiled_free(&x);

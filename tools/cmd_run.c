@@ -1,8 +1,9 @@
 /*
  * tools/cmd_run.c - `tgc run GRAPH [compile options] [--keep DIR] [--trace FILE.json]
- * [--no-contention] [--json]`: compiles the graph (cmd_compile.c), builds the parallel and
- * the sequential programs with direct compiler calls against the in-tree (or installed)
- * libmpirio, runs both, and compares their checksums and output files (docs/cli.md).
+ * [--no-contention] [--json]`: compiles the graph (cmd_compile.c), builds the parallel
+ * and the sequential programs with direct compiler calls against the in-tree (or
+ * installed) libmpirio, runs both, and compares their checksums and output files
+ * (docs/cli.md).
  *
  * Exit status: 0 when the checksums and the output files of the two programs are equal, 1
  * when they differ, a program deadlocks or fails, or the input is bad; 2 for bad usage.
@@ -54,8 +55,10 @@ static const CliSpec spec = {
     "run",
     "GRAPH",
     "Compile a task graph, build the parallel program and its sequential reference, run\n"
-    "both on the simulated platform and compare them: checksums of every edge (exit status\n"
-    "1 if they differ), output files, simulated against predicted cycles, packets and the\n"
+    "both on the simulated platform and compare them: checksums of every edge (exit "
+    "status\n"
+    "1 if they differ), output files, simulated against predicted cycles, packets and "
+    "the\n"
     "utilisation of every DSP.\n",
     CLI_PLATFORM | CLI_ITERATIONS | CLI_LIMITS | CLI_JSON,
     own,
@@ -63,7 +66,8 @@ static const CliSpec spec = {
     1,
 };
 
-/* ---- files and processes --------------------------------------------------------------- */
+/* ---- files and processes
+ * --------------------------------------------------------------- */
 
 static char *
 path_join(const char *a, const char *b)
@@ -226,7 +230,8 @@ argv_free(Argv *a)
     *a = (Argv){0};
 }
 
-/* The compiler command of one program: cc FLAGS -I DIR -I MPIRIO -o OUT SOURCES... LIBS */
+/* The compiler command of one program: cc FLAGS -I DIR -I MPIRIO -o OUT SOURCES... LIBS
+ */
 static void
 cc_command(Argv *a, const char *dir, const CgProject *p, bool parallel, const char *exe)
 {
@@ -268,7 +273,8 @@ cc_command(Argv *a, const char *dir, const CgProject *p, bool parallel, const ch
     argv_push(a, "-lm");
 }
 
-/* ---- the programs' reports -------------------------------------------------------------- */
+/* ---- the programs' reports
+ * -------------------------------------------------------------- */
 
 typedef struct DspLine {
     long long compute, end;
@@ -276,7 +282,7 @@ typedef struct DspLine {
 } DspLine;
 
 typedef struct Report {
-    char *text;     /* the whole standard output */
+    char *text;      /* the whole standard output */
     char *checksums; /* the "checksum " lines, in order */
     long long cycles, predicted, packets, predicted_packets;
     bool deadlock, ok;
@@ -319,8 +325,8 @@ parse_report(Report *r, char *text, int ndsps)
             r->predicted = a;
         } else if (sscanf(line, "packets %lld", &a) == 1) {
             r->packets = a;
-        } else if (sscanf(line, "dsp %d compute %lld end %lld utilisation %lf", &dsp, &a, &b,
-                          &u) == 4 &&
+        } else if (sscanf(line, "dsp %d compute %lld end %lld utilisation %lf", &dsp, &a,
+                          &b, &u) == 4 &&
                    dsp >= 0 && dsp < ndsps) {
             r->dsp[dsp] = (DspLine){a, b, u};
         } else if (strncmp(line, "deadlock", 8) == 0) {
@@ -372,7 +378,8 @@ print_file_to_stderr(const char *path, const char *what)
     free(s);
 }
 
-/* ---- the command ------------------------------------------------------------------------ */
+/* ---- the command
+ * ------------------------------------------------------------------------ */
 
 int
 cmd_run(int argc, char **argv)
@@ -398,7 +405,8 @@ cmd_run(int argc, char **argv)
         const char *tmp = getenv("TMPDIR");
         dir = path_join(tmp && *tmp ? tmp : "/tmp", "tgc-run-XXXXXX");
         if (!mkdtemp(dir)) {
-            fprintf(stderr, "tgc: error: cannot create a temporary directory in \"%s\": %s\n",
+            fprintf(stderr,
+                    "tgc: error: cannot create a temporary directory in \"%s\": %s\n",
                     tmp && *tmp ? tmp : "/tmp", strerror(errno));
             free(dir);
             tgc_compiled_free(&x);
@@ -415,9 +423,12 @@ cmd_run(int argc, char **argv)
     char *exe_p = path_join(dir, "parallel"), *exe_s = path_join(dir, "sequential");
     char *log_p = path_join(dir, "build-parallel.log"),
          *log_s = path_join(dir, "build-sequential.log");
-    char *out_p = path_join(dir, "parallel.out"), *out_s = path_join(dir, "sequential.out");
-    char *err_p = path_join(dir, "parallel.err"), *err_s = path_join(dir, "sequential.err");
-    char *odir_p = path_join(dir, "out-parallel"), *odir_s = path_join(dir, "out-sequential");
+    char *out_p = path_join(dir, "parallel.out"),
+         *out_s = path_join(dir, "sequential.out");
+    char *err_p = path_join(dir, "parallel.err"),
+         *err_s = path_join(dir, "sequential.err");
+    char *odir_p = path_join(dir, "out-parallel"),
+         *odir_s = path_join(dir, "out-sequential");
     char *plat = path_join(dir, "platform.json");
     Report rp = {0}, rs = {0};
     bool ran = false;
@@ -431,7 +442,8 @@ cmd_run(int argc, char **argv)
             fprintf(stderr, "tgc: error: building the generated programs failed (%s)\n",
                     !cp.started || !cs.started ? "cannot start the compiler; set TGC_CC"
                                                : "compiler output follows");
-            print_file_to_stderr(bp != 0 ? log_p : log_s, bp != 0 ? "parallel" : "sequential");
+            print_file_to_stderr(bp != 0 ? log_p : log_s,
+                                 bp != 0 ? "parallel" : "sequential");
             status = TGC_EXIT_INPUT;
         }
         argv_free(&ap);
@@ -475,7 +487,8 @@ cmd_run(int argc, char **argv)
             argv_push(&env, t);
             free(t);
         }
-        Child cp = start(ap.v, out_p, err_p, env.v), cs = start(as.v, out_s, err_s, env_s.v);
+        Child cp = start(ap.v, out_p, err_p, env.v),
+              cs = start(as.v, out_s, err_s, env_s.v);
         int sp = finish(cp), ss = finish(cs);
         ran = true;
         char *tp = slurp(out_p, NULL), *ts = slurp(out_s, NULL);
@@ -532,7 +545,8 @@ cmd_run(int argc, char **argv)
             json_object_set_new(o, "sequential_cycles", json_integer(rs.cycles));
             json_object_set_new(o, "speedup", json_real(speedup));
             json_object_set_new(o, "packets", json_integer(rp.packets));
-            json_object_set_new(o, "predicted_packets", json_integer(rp.predicted_packets));
+            json_object_set_new(o, "predicted_packets",
+                                json_integer(rp.predicted_packets));
             json_object_set_new(o, "messages", json_integer(x.s->nmsgs));
             json_object_set_new(o, "aggregated", json_integer(merged));
             json_object_set_new(o, "pipelined", json_integer(piped));
@@ -554,38 +568,44 @@ cmd_run(int argc, char **argv)
             if (js != 0)
                 status = js;
         } else {
-            printf("tgc run: graph \"%s\", %d DSPs of %s, %" PRId64 " iterations, -O %s (%d "
+            printf("tgc run: graph \"%s\", %d DSPs of %s, %" PRId64
+                   " iterations, -O %s (%d "
                    "messages, %d aggregated, %d pipelined)\n",
-                   x.g->name ? x.g->name : "", x.s->ndsps, x.s->p->name ? x.s->p->name : "inline",
-                   x.g->iterations, mname, x.s->nmsgs, merged, piped);
+                   x.g->name ? x.g->name : "", x.s->ndsps,
+                   x.s->p->name ? x.s->p->name : "inline", x.g->iterations, mname,
+                   x.s->nmsgs, merged, piped);
             printf("  checksums         %s (%d edges, parallel against sequential)\n",
                    ceq ? "equal" : "DIFFERENT", rp.nedges);
             if (nout)
-                printf("  output files      %s (%d)\n", oeq ? "equal" : "DIFFERENT", nout);
+                printf("  output files      %s (%d)\n", oeq ? "equal" : "DIFFERENT",
+                       nout);
             printf("  simulated cycles  %lld (%s)\n", rp.cycles,
                    no_contention ? "no contention" : "with contention");
             printf("  predicted cycles  %" PRId64 " (%s)\n", x.r.length,
                    rp.cycles == x.r.length ? "equal"
-                   : no_contention        ? "DIFFERENT: evaluator and runtime disagree"
-                                          : "contention-free model");
-            printf("  sequential cycles %lld on one DSP (speed-up %.2f)\n", rs.cycles, speedup);
+                   : no_contention         ? "DIFFERENT: evaluator and runtime disagree"
+                                           : "contention-free model");
+            printf("  sequential cycles %lld on one DSP (speed-up %.2f)\n", rs.cycles,
+                   speedup);
             printf("  packets           %lld (predicted %lld)\n", rp.packets,
                    rp.predicted_packets);
             printf("  DSP   compute       end  utilisation\n");
             for (int k = 0; k < x.s->ndsps; k++)
-                printf("  %3d %9lld %9lld  %6.1f%%\n", k, rp.dsp[k].compute, rp.dsp[k].end,
-                       100.0 * rp.dsp[k].util);
+                printf("  %3d %9lld %9lld  %6.1f%%\n", k, rp.dsp[k].compute,
+                       rp.dsp[k].end, 100.0 * rp.dsp[k].util);
             if (keep)
                 printf("  project, programs and outputs kept in %s\n", dir);
             if (trace)
                 printf("  trace written to %s (open it in Perfetto)\n", trace);
         }
         if (!ceq)
-            fprintf(stderr, "tgc: error: the checksums of the parallel and the sequential "
-                            "programs differ (tgc run --keep DIR keeps both outputs)\n");
+            fprintf(stderr,
+                    "tgc: error: the checksums of the parallel and the sequential "
+                    "programs differ (tgc run --keep DIR keeps both outputs)\n");
         if (!oeq)
-            fprintf(stderr, "tgc: error: the output files of the parallel and the sequential "
-                            "programs differ\n");
+            fprintf(stderr,
+                    "tgc: error: the output files of the parallel and the sequential "
+                    "programs differ\n");
     }
     if (ran) {
         free_report(&rp);

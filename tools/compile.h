@@ -1,6 +1,6 @@
 /*
- * tools/compile.h - the compilation that `tgc compile` and `tgc run` share (cmd_compile.c):
- * load, schedule, optimise, verify, evaluate, emit.
+ * tools/compile.h - the compilation that `tgc compile` and `tgc run` share
+ * (cmd_compile.c): load, schedule, optimise, verify, evaluate, emit.
  */
 #ifndef TGC_COMPILE_H
 #define TGC_COMPILE_H
@@ -8,10 +8,13 @@
 #include "cli.h"
 
 /* The options both commands accept first, in this order (Cli.val[0..2]). */
-#define TGC_COMPILE_OPTIONS                                                                  \
-    {"O", "METHOD", "communication optimisation: none, ma, cp, bfco (default) or es"},       \
-        {"from", "FILE", "compile the tgc-schedule/1 FILE as written (no GRAPH, no -O)"},   \
-        {"seed", "N", "seed of BFCO (default 1)"}
+#define TGC_COMPILE_OPTIONS                                                              \
+    {"O", "METHOD", "communication optimisation: none, ma, cp, bfco (default) or es"},   \
+        {"from", "FILE",                                                                 \
+         "compile the tgc-schedule/1 FILE as written (no GRAPH, no -O)"},                \
+    {                                                                                    \
+        "seed", "N", "seed of BFCO (default 1)"                                          \
+    }
 
 typedef struct Compiled {
     Graph *g;

@@ -4,14 +4,14 @@
  *
  *     void KERNEL(const tgc_io *io, PARAMS...);
  *
- * io gives the task's inputs (its in-edges, in the order of the graph's "edges" array) and
- * outputs (its out-edges, same order), each with its size in bytes, the iteration being
- * computed and the task's "output" file (NULL when it has none).  The task's "params"
- * follow as arguments in the order the graph lists them: integers as int64_t, reals as
- * double, strings as const char *, booleans as int.  A kernel reads only its inputs, writes
- * only its outputs (every byte of them) and its output file, and keeps no state of its own
- * between calls (state goes through a delay edge).  The inputs of a delay edge hold zeros in
- * the first iterations.
+ * io gives the task's inputs (its in-edges, in the order of the graph's "edges" array)
+ * and outputs (its out-edges, same order), each with its size in bytes, the iteration
+ * being computed and the task's "output" file (NULL when it has none).  The task's
+ * "params" follow as arguments in the order the graph lists them: integers as int64_t,
+ * reals as double, strings as const char *, booleans as int.  A kernel reads only its
+ * inputs, writes only its outputs (every byte of them) and its output file, and keeps no
+ * state of its own between calls (state goes through a delay edge).  The inputs of a
+ * delay edge hold zeros in the first iterations.
  */
 #ifndef TGC_IO_DEFINED
 #define TGC_IO_DEFINED

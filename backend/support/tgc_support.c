@@ -100,8 +100,8 @@ tgc_compute(const TgcTask *t, int64_t it)
         t->out_ptr[j] = slot(t->out[j], it);
         t->out_bytes[j] = t->out[j]->bytes;
     }
-    tgc_io io = {t->nin, t->nout, t->in_ptr, t->in_bytes, t->out_ptr, t->out_bytes, it,
-                 output_path[t->task]};
+    tgc_io io = {t->nin,     t->nout,      t->in_ptr, t->in_bytes,
+                 t->out_ptr, t->out_bytes, it,        output_path[t->task]};
     tgc_tasks[t->task].kernel(&io);
     for (int j = 0; j < t->nin; j++) {
         TgcSum *s = &sums[t->in_edges[j]];
@@ -124,7 +124,8 @@ tgc_send(TgcMsg *m, int64_t it)
         tgc_wait_send(m); /* done already: the producer waited */
         data = slot(m->parts[0], it);
     } else {
-        tgc_wait_send(m); /* the pack buffer holds the previous transfer until it is out */
+        tgc_wait_send(
+            m); /* the pack buffer holds the previous transfer until it is out */
         size_t off = 0;
         for (int p = 0; p < m->nparts; p++) {
             memcpy(m->pack + off, slot(m->parts[p], it), m->parts[p]->bytes);
@@ -220,10 +221,11 @@ tgc_synthetic(const tgc_io *io, uint64_t seed)
 static int
 usage(const char *program)
 {
-    fprintf(stderr,
-            "usage: %s [--no-contention] [--platform FILE] [--output-dir DIR] [--summary] "
-            "[--quiet]\n",
-            program);
+    fprintf(
+        stderr,
+        "usage: %s [--no-contention] [--platform FILE] [--output-dir DIR] [--summary] "
+        "[--quiet]\n",
+        program);
     return 2;
 }
 
@@ -297,7 +299,8 @@ tgc_report(int run_rc, const char *program, int ndsps, long long predicted_cycle
         printf("predicted_packets %lld\n", predicted_packets);
     for (int d = 0; d < ndsps; d++)
         printf("dsp %d compute %lld end %lld utilisation %.4f\n", d, compute_cycles[d],
-               end_time[d], st.cycles > 0 ? (double)compute_cycles[d] / (double)st.cycles : 0.0);
+               end_time[d],
+               st.cycles > 0 ? (double)compute_cycles[d] / (double)st.cycles : 0.0);
     if (predicted_cycles >= 0)
         printf("simulated %lld cycles, predicted %lld: %s\n", st.cycles, predicted_cycles,
                st.cycles == predicted_cycles ? "equal" : "different");

@@ -1,15 +1,15 @@
 /*
- * tgc_support.h - what the generated files of a tgc project share (written by tgc; the same
- * in every project).  The per-graph constants come from tgc_graph.h.
+ * tgc_support.h - what the generated files of a tgc project share (written by tgc; the
+ * same in every project).  The per-graph constants come from tgc_graph.h.
  *
  * Buffers.  Every edge is a buffer of `bytes` bytes, or a ring of `nslots` of them:
  * iteration i writes slot i % nslots, and the consumer of iteration i reads the value of
  * iteration i - delay (slot (i - delay) % nslots), or zeros while i < delay.  An edge
  * within one DSP has delay + 1 slots; the producer's side of a message has one (it waits
- * for the transfer before writing again).  A delayed transfer x (delay d >= 1) is received
- * in iteration x + 1 into slot x % d of a ring of d slots, d + 1 when the receive is
- * pipelined (the next transfer lands while the consumer reads); a zero-delay pipelined
- * receive has two.
+ * for the transfer before writing again).  A delayed transfer x (delay d >= 1) is
+ * received in iteration x + 1 into slot x % d of a ring of d slots, d + 1 when the
+ * receive is pipelined (the next transfer lands while the consumer reads); a zero-delay
+ * pipelined receive has two.
  *
  * Messages.  tgc_send, tgc_recv and tgc_post_first implement the operations of DESIGN.md
  * section 3 on MPIRIO: the tag of a message is its index, so every message keeps its own
@@ -32,17 +32,17 @@ typedef struct TgcBuf {
 } TgcBuf;
 
 typedef struct TgcMsg {
-    int id;                 /* message index: the tag */
-    int peer;               /* destination (send side) or source (receive side) */
-    int delay;              /* transfer x: sent in iteration x, received in x (delay 0) or
-                               x + 1, read by the consumer of iteration x + delay */
-    int pipelined;          /* receive side: double-buffered, posted one transfer ahead */
-    int nparts;             /* edges carried; > 1 = aggregated (packed) */
-    int bytes;              /* sum of the parts */
-    long long copy_cycles;  /* aggregated: ceil(bytes / copy_bytes_per_cycle) */
-    TgcBuf *const *parts;   /* send: the producers' buffers; receive: the consumers' */
-    unsigned char *pack;    /* aggregated: 1 slot, or 2 when pipelined */
-    MPIRIO_Request req;     /* the transfer in flight, or MPIRIO_REQUEST_NULL */
+    int id;                /* message index: the tag */
+    int peer;              /* destination (send side) or source (receive side) */
+    int delay;             /* transfer x: sent in iteration x, received in x (delay 0) or
+                              x + 1, read by the consumer of iteration x + delay */
+    int pipelined;         /* receive side: double-buffered, posted one transfer ahead */
+    int nparts;            /* edges carried; > 1 = aggregated (packed) */
+    int bytes;             /* sum of the parts */
+    long long copy_cycles; /* aggregated: ceil(bytes / copy_bytes_per_cycle) */
+    TgcBuf *const *parts;  /* send: the producers' buffers; receive: the consumers' */
+    unsigned char *pack;   /* aggregated: 1 slot, or 2 when pipelined */
+    MPIRIO_Request req;    /* the transfer in flight, or MPIRIO_REQUEST_NULL */
 } TgcMsg;
 
 typedef void (*TgcKernel)(const tgc_io *io);
@@ -50,7 +50,7 @@ typedef void (*TgcKernel)(const tgc_io *io);
 typedef struct TgcTaskInfo { /* tasks.c: one per task of the graph */
     const char *label;       /* the id, escaped and quoted, for messages */
     TgcKernel kernel;
-    const char *output;      /* the "output" file, or NULL */
+    const char *output; /* the "output" file, or NULL */
 } TgcTaskInfo;
 
 typedef struct TgcEdgeInfo {
@@ -59,19 +59,19 @@ typedef struct TgcEdgeInfo {
     int delay;
 } TgcEdgeInfo;
 
-typedef struct TgcTask {      /* a task on the DSP that runs it */
-    int task;                 /* index into tgc_tasks */
+typedef struct TgcTask { /* a task on the DSP that runs it */
+    int task;            /* index into tgc_tasks */
     int dsp;
-    long long cycles;         /* its cost on that DSP */
+    long long cycles; /* its cost on that DSP */
     int nin, nout, nzc;
-    const int *in_edges;      /* [nin] edge index of each input */
-    TgcBuf *const *in;        /* [nin] */
-    TgcBuf *const *out;       /* [nout] */
-    TgcMsg *const *zc;        /* [nzc] single-edge messages sending an output in place */
-    const void **in_ptr;      /* [nin] scratch */
-    size_t *in_bytes;         /* [nin] */
-    void **out_ptr;           /* [nout] scratch */
-    size_t *out_bytes;        /* [nout] */
+    const int *in_edges; /* [nin] edge index of each input */
+    TgcBuf *const *in;   /* [nin] */
+    TgcBuf *const *out;  /* [nout] */
+    TgcMsg *const *zc;   /* [nzc] single-edge messages sending an output in place */
+    const void **in_ptr; /* [nin] scratch */
+    size_t *in_bytes;    /* [nin] */
+    void **out_ptr;      /* [nout] scratch */
+    size_t *out_bytes;   /* [nout] */
 } TgcTask;
 
 typedef struct TgcArgs {
