@@ -36,8 +36,7 @@ static const CliOption own[] = {
     {"particles", "N", "swarm size (default: the number of decision bits, 8 to 32)"},
     {"generations", "N", "generations (default 100)"},
     {"threads", "N",
-     "evaluation threads (default: the online CPUs, at most 8; the result "
-     "does not depend on it)"},
+     "evaluation threads (default: the online CPUs, at most 8; same result)"},
     {"stall", "N",
      "stop after N generations without improvement (default 20; 0 = never)"},
     {"es-limit", "N", "largest number of configurations es tries (default 1048576)"},
