@@ -347,17 +347,18 @@ extern const char *const plat_preset_names[];
 Platform *plat_preset(Arena *a, const char *name);
 /* An abstract-model platform of n DSPs. */
 Platform *plat_abstract(Arena *a, int ndsps);
-/* A BWDSP platform with preset defaults, nboards boards in a chain (no links set when 1). */
+/* A one-board BWDSP platform with the preset defaults of DESIGN.md section 2 (no links). */
 Platform *plat_bwdsp_defaults(Arena *a);
-/* Change the DSP count (--dsps): for BWDSP, boards = ceil(n / dsps_per_board) in a chain
- * when the platform must grow; error text in *why and -1 when impossible. */
+/* Change the DSP count (--dsps).  BWDSP: n must be a whole number of boards; a new board
+ * count takes the presets' topology (2: one link, 4: ring, 16: 4x4 mesh), else a chain.
+ * Returns 0, or -1 with the reason in *why. */
 int plat_set_dsps(Arena *a, Platform *p, int ndsps, const char **why);
 /* Derive the routes; returns -1 when the board graph is not connected. */
 int plat_finish(Arena *a, Platform *p);
 int plat_board(const Platform *p, int dsp);
 /* Switches a message crosses from DSP a to DSP b (1 on one board). */
 int plat_switch_hops(const Platform *p, int a, int b);
-/* Packets of an n-byte message and the size of the largest and of the last. */
+/* Packets of an n-byte message: max(1, ceil(n / payload_bytes)). */
 int64_t plat_packets(const Platform *p, int64_t bytes);
 /* Serialisation time of one packet of s bytes on one link: ceil(s*8*clock/link_mbps). */
 int64_t plat_ser(const Platform *p, int64_t s);
