@@ -374,10 +374,86 @@ run_random(int n, uint64_t seed)
     }
 }
 
+/* ---- contention benchmark
+ * ----------------------------------------------------------------- */
+
+/* Runs argv (tgc ...) and returns the JSON it printed, or NULL. */
+static json_t *
+run_json(char *const *argv)
+{
+    char out[300];
+    snprintf(out, sizeof out, "%s/bench.json", tmpdir);
+    posix_spawn_file_actions_t fa;
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_addopen(&fa, 1, out, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
+    pid_t pid;
+    int st = -1;
+    if (posix_spawn(&pid, argv[0], &fa, NULL, argv, environ) == 0)
+        waitpid(pid, &st, 0);
+    posix_spawn_file_actions_destroy(&fa);
+    json_error_t je;
+    json_t *o = json_load_file(out, 0, &je);
+    unlink(out);
+    return o;
+}
+
+/* For each class of tgc gen and seeds 1..n: -O bfco with contention against the
+ * prediction (the evaluator ignores contention).  Reports, asserts only the checksums. */
+static void
+bench(const char *classes, int n, const char *platform)
+{
+    static char cl[256];
+    snprintf(cl, sizeof cl, "%s", classes);
+    printf("%-10s %5s %12s %12s %9s %9s\n", "class", "runs", "predicted", "simulated",
+           "mean diff", "max diff");
+    for (char *c = strtok(cl, ","); c; c = strtok(NULL, ",")) {
+        double sum = 0, max = 0;
+        long long psum = 0, ssum = 0;
+        int k = 0;
+        for (int s = 1; s <= n; s++) {
+            char path[300], seed[32];
+            snprintf(path, sizeof path, "%s/%s-%d.json", tmpdir, c, s);
+            snprintf(seed, sizeof seed, "%d", s);
+            char *gen[] = {(char *)tgc, "gen", "--class",    c,
+                           "--seed",    seed,  "--platform", (char *)platform,
+                           "-o",        path,  NULL};
+            json_t *g = run_json(gen);
+            json_decref(g);
+            char *run[] = {(char *)tgc, "run", path, "-O", "bfco", "--json", NULL};
+            json_t *o = run_json(run);
+            runs++;
+            if (!o || !json_is_true(json_object_get(o, "checksums_equal"))) {
+                failures++;
+                printf("FAIL %s seed %d: %s\n", c, s,
+                       o ? "checksums differ" : "no result");
+                json_decref(o);
+                unlink(path);
+                continue;
+            }
+            long long sim = json_integer_value(json_object_get(o, "simulated_cycles"));
+            long long pred = json_integer_value(json_object_get(o, "predicted_cycles"));
+            double diff = pred > 0 ? (double)(sim - pred) / (double)pred : 0;
+            sum += diff;
+            if (diff > max)
+                max = diff;
+            psum += pred;
+            ssum += sim;
+            k++;
+            json_decref(o);
+            unlink(path);
+        }
+        printf("%-10s %5d %12lld %12lld %8.2f%% %8.2f%%\n", c, k, k ? psum / k : 0,
+               k ? ssum / k : 0, k ? 100 * sum / k : 0.0, 100 * max);
+    }
+}
+
 int
 main(int argc, char **argv)
 {
-    const char *cases = NULL, *mode_list = "none,ma,cp,bfco";
+    const char *cases = NULL, *mode_list = "none,ma,cp,bfco", *classes = NULL;
+    const char *platform = "bwdsp-4board";
+    int nbench = 5;
     int nrandom = -1;
     uint64_t seed = 1;
     for (int i = 1; i + 1 < argc; i += 2) {
@@ -393,11 +469,19 @@ main(int argc, char **argv)
             mode_list = argv[i + 1];
         else if (strcmp(argv[i], "--keep") == 0)
             keep = argv[i + 1];
+        else if (strcmp(argv[i], "--bench") == 0)
+            classes = argv[i + 1];
+        else if (strcmp(argv[i], "--bench-seeds") == 0)
+            nbench = atoi(argv[i + 1]);
+        else if (strcmp(argv[i], "--platform") == 0)
+            platform = argv[i + 1];
     }
-    if (!tgc || (!cases && nrandom < 0)) {
+    if (!tgc || (!cases && nrandom < 0 && !classes)) {
         fprintf(stderr,
                 "usage: run_graphs --tgc PATH (--testcases DIR | --random N [--seed S])"
-                " [--modes none,ma,cp,bfco] [--keep DIR]\n");
+                " [--modes none,ma,cp,bfco] [--keep DIR]\n"
+                "       run_graphs --tgc PATH --bench hi20,lo20,rand50,chain100"
+                " [--bench-seeds N] [--platform P]\n");
         return 2;
     }
     setvbuf(stdout, NULL, _IOLBF, 0);
@@ -415,6 +499,8 @@ main(int argc, char **argv)
         walk(cases);
     if (nrandom >= 0)
         run_random(nrandom, seed);
+    if (classes)
+        bench(classes, nbench, platform);
     rmdir(tmpdir);
     printf("%d runs, %d failures, %d refused by the compiler as deadlocking\n", runs,
            failures, skipped);
