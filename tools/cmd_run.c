@@ -593,6 +593,12 @@ cmd_run(int argc, char **argv)
             for (int k = 0; k < x.s->ndsps; k++)
                 printf("  %3d %9lld %9lld  %6.1f%%\n", k, rp.dsp[k].compute,
                        rp.dsp[k].end, 100.0 * rp.dsp[k].util);
+            if (ceq && oeq)
+                printf("  result            ok: the parallel program computed what the "
+                       "sequential one did\n");
+            else
+                printf("  result            MISMATCH: the parallel program computed "
+                       "something else\n");
             if (keep)
                 printf("  project, programs and outputs kept in %s\n", dir);
             if (trace)
