@@ -210,8 +210,13 @@ cmd_opt(int argc, char **argv)
         if (bp.progress)
             fprintf(stderr, "\r%*s\r", 100, "");
         if (dm != d) {
-            if (rc != 0) /* es refused: a note, the other methods stand */
-                r->error = arena_strdup(a, diag_text(dm));
+            if (rc != 0) { /* es refused: a note, the other methods stand */
+                const char *t = diag_text(dm);
+                size_t n = strlen(t);
+                while (n > 0 && t[n - 1] == '\n')
+                    n--;
+                r->error = arena_strndup(a, t, n);
+            }
             diag_free(dm);
         }
         if (rc != 0 && !r->error)
@@ -298,7 +303,7 @@ cmd_opt(int argc, char **argv)
         for (int i = 0; i < nrows; i++) {
             const Row *r = &rows[i];
             if (!r->done) {
-                printf("  %-6s %s", opt_method_name(r->m), r->error);
+                printf("  %-6s %s\n", opt_method_name(r->m), r->error);
                 continue;
             }
             printf("  %-6s %12" PRId64 " %7.2f%% %6d %6d %7d %9d %11" PRId64 " %9.3f\n",
