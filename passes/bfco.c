@@ -159,13 +159,11 @@ bfco_space_new(const Sched *base)
                 sp->rsl[o.ref] = k;
         }
     }
+    bfco_recv_buffers(base, sp->rbuf);
     /* Classes: same (src, dst, delay), numbered by first unit. */
     sp->cls = xcalloc((size_t)M, sizeof *sp->cls);
     for (int u = 0; u < M; u++) {
         const Msg *m = &base->msgs[u];
-        /* a ring of max(delay, 1) slots (saturated: far above any memory size) */
-        int64_t ring = m->bytes * (m->delay > 1 ? m->delay : 1), cap = INT64_C(1) << 60;
-        sp->rbuf[m->dst] = sp->rbuf[m->dst] < cap - ring ? sp->rbuf[m->dst] + ring : cap;
         sp->cls[u] = -1;
         for (int v = 0; v < u; v++) {
             const Msg *o = &base->msgs[v];
@@ -984,10 +982,42 @@ bfco_build_naive(Worker *w)
  */
 
 bool
+bfco_msg_pipeable(const Platform *p, const Msg *m)
+{
+    return m->bytes > p->eager_limit;
+}
+
+bool
 bfco_pipeable(const Worker *w, int k)
 {
-    const Msg *m = &w->ws->msgs[k];
-    return m->bytes > w->sp->p->eager_limit;
+    return bfco_msg_pipeable(w->sp->p, &w->ws->msgs[k]);
+}
+
+void
+bfco_recv_buffers(const Sched *s, int64_t *rbuf)
+{
+    for (int d = 0; d < s->ndsps; d++)
+        rbuf[d] = 0;
+    for (int u = 0; u < s->nmsgs; u++) {
+        const Msg *m = &s->msgs[u];
+        /* a ring of max(delay, 1) slots (saturated: far above any memory size) */
+        int64_t ring = m->bytes * (m->delay > 1 ? m->delay : 1), cap = INT64_C(1) << 60;
+        rbuf[m->dst] = rbuf[m->dst] < cap - ring ? rbuf[m->dst] + ring : cap;
+    }
+}
+
+void
+bfco_cp_pipes(const Sched *s, const int64_t *rbuf, int64_t *x, bool *pipe)
+{
+    const Platform *p = s->p;
+    for (int d = 0; d < s->ndsps; d++)
+        x[d] = rbuf[d];
+    for (int k = 0; k < s->nmsgs; k++) {
+        const Msg *m = &s->msgs[k];
+        pipe[k] = bfco_msg_pipeable(p, m) && x[m->dst] + m->bytes <= p->dsp_memory_bytes;
+        if (pipe[k])
+            x[m->dst] += m->bytes;
+    }
 }
 
 /* Receive buffers per DSP: max(delay, 1) per message (the ring), one more when
@@ -1017,14 +1047,7 @@ bfco_greedy_pipes(Worker *w, bool *pipe)
     const Space *sp = w->sp;
     int64_t extra[64];
     int64_t *x = sp->D <= 64 ? extra : xcalloc((size_t)sp->D, sizeof *x);
-    for (int d = 0; d < sp->D; d++)
-        x[d] = sp->rbuf[d];
-    for (int k = 0; k < w->G; k++) {
-        const Msg *m = &w->ws->msgs[k];
-        pipe[k] = bfco_pipeable(w, k) && x[m->dst] + m->bytes <= sp->p->dsp_memory_bytes;
-        if (pipe[k])
-            x[m->dst] += m->bytes;
-    }
+    bfco_cp_pipes(w->ws, sp->rbuf, x, pipe); /* the built schedule has w->G messages */
     if (x != extra)
         free(x);
 }

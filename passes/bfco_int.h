@@ -58,6 +58,16 @@ int64_t bfco_repair(Worker *w, bool release, int *released);
 void bfco_build_naive(Worker *w);
 int bfco_ngroups(const Worker *w);
 bool bfco_pipeable(const Worker *w, int grp);
+/* The pipelining rule of the cp baseline on any schedule, shared with the scheduler's
+ * local search (passes/schedule.c): a receive can be pipelined when its message is not
+ * eager (bfco_msg_pipeable), and cp pipelines, in message order, each such receive whose
+ * second buffer still fits in its DSP's memory next to rbuf[] (bfco_recv_buffers: every
+ * receive buffer of s, a ring of max(delay, 1) slots per message) and the pipelines
+ * before it.  pipe[] gets a flag per message of s; x is scratch of s->ndsps.  Allocates
+ * nothing. */
+bool bfco_msg_pipeable(const Platform *p, const Msg *m);
+void bfco_recv_buffers(const Sched *s, int64_t *rbuf);
+void bfco_cp_pipes(const Sched *s, const int64_t *rbuf, int64_t *x, bool *pipe);
 bool bfco_mem_ok(const Worker *w, const bool *pipe);
 /* Sets the pipelined flags of the built schedule and evaluates it (-1 on deadlock). */
 int64_t bfco_eval_pipes(Worker *w, const bool *pipe);
