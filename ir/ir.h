@@ -274,6 +274,7 @@ typedef struct Options {
     int dsps;             /* --dsps override, or 0 */
     int64_t iterations;   /* --iterations override, or 0 */
     int64_t search_budget; /* local-search evaluations after HEFT; 0 = off, -1 = default */
+    bool search_plain; /* local search judges eval_length as built, not also pipelined */
     OptMethod method;
     uint64_t seed;
     int threads;
@@ -459,11 +460,14 @@ int sched_oct(const Graph *g, const Platform *p, double *oct_out);
  * schedule. */
 int64_t sched_list_makespan(const Sched *s);
 /* Local search: moves, swaps and reorders (kept consistent with the zero-delay
- * precedences), first improvement of eval_length over g->iterations, at most `budget`
- * evaluations, pinned tasks fixed.  Replaces *s by the best schedule found (messages
- * inserted) and returns its length (-1 if every schedule tried deadlocks). */
+ * precedences), first improvement of the objective over g->iterations, at most `budget`
+ * evaluations (eval_length calls), pinned tasks fixed.  The objective is eval_length of
+ * the schedule as comm_insert leaves it when `plain`, else the shorter of that and its
+ * eval_length with every receive pipelined that the cp baseline pipelines (bfco_cp_pipes).
+ * Replaces *s by the best schedule found (messages inserted, none pipelined) and returns
+ * its objective (-1 if every schedule tried deadlocks). */
 struct Evaluator; /* passes/evaluate.c */
-int64_t sched_local_search(Sched **s, struct Evaluator *ev, int64_t budget);
+int64_t sched_local_search(Sched **s, struct Evaluator *ev, int64_t budget, bool plain);
 /* The budget that search_budget = -1 stands for (0 when g->iterations == 1). */
 int64_t sched_default_budget(const Graph *g);
 

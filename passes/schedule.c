@@ -1,7 +1,10 @@
 /*
  * passes/schedule.c - the initial schedule: insertion-based list scheduling (HEFT, or
  * PEFT on request) of one iteration, then a local search whose objective is the evaluated
- * length over all iterations (DESIGN.md section 5).
+ * length over all iterations (DESIGN.md section 5): by default the shorter of the length
+ * as comm_insert leaves the schedule and the length with every receive pipelined that the
+ * optimizer's cp baseline pipelines, since the pipeline always optimises the messages
+ * afterwards.
  *
  * Requires: an indexed graph (ir_graph_index) with a resolved platform.  Produces u->s
  * with mapping, per-DSP order and messages (comm_insert); drops any previous schedule.
@@ -19,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bfco_int.h"
 #include "ir.h"
 
 static void *
@@ -448,6 +452,10 @@ typedef struct Search {
     Sched *s; /* scratch schedule rebuilt from map and seq for every evaluation */
     int64_t evals, budget;
     int64_t best;
+    bool plain;    /* objective: eval_length as built, without pipelines */
+    int64_t *rbuf; /* [P] receive buffers of the built schedule (bfco_recv_buffers) */
+    int64_t *xbuf; /* [P] scratch of bfco_cp_pipes */
+    bool *pipe;    /* [nedges + 1] cp's pipeline flags of the built schedule */
 } Search;
 
 /* Rebuilds the scratch schedule; a fresh one when the old arena has grown (every
@@ -475,11 +483,44 @@ build(Search *x)
 }
 
 static int64_t
-evaluate(Search *x)
+finite(int64_t len)
+{
+    return len < 0 ? INT64_MAX : len;
+}
+
+/* The objective of schedule s (messages as comm_insert leaves them, none pipelined):
+ * eval_length, and unless plain the shorter of that and the length with every receive
+ * pipelined that cp would pipeline (bfco_cp_pipes), set and cleared in place.  Each
+ * eval_length counts one evaluation; a schedule with nothing to pipeline costs one. */
+static int64_t
+objective(Search *x, Sched *s)
 {
     x->evals++;
-    int64_t len = eval_length(x->ev, build(x));
-    return len < 0 ? INT64_MAX : len;
+    int64_t len = finite(eval_length(x->ev, s));
+    if (x->plain)
+        return len;
+    bfco_recv_buffers(s, x->rbuf);
+    bfco_cp_pipes(s, x->rbuf, x->xbuf, x->pipe);
+    int n = 0;
+    for (int k = 0; k < s->nmsgs; k++) {
+        s->msgs[k].pipelined = x->pipe[k];
+        n += x->pipe[k];
+    }
+    if (n > 0) {
+        x->evals++;
+        int64_t piped = finite(eval_length(x->ev, s));
+        if (piped < len)
+            len = piped;
+        for (int k = 0; k < s->nmsgs; k++)
+            s->msgs[k].pipelined = false;
+    }
+    return len;
+}
+
+static int64_t
+evaluate(Search *x)
+{
+    return objective(x, build(x));
 }
 
 /* Accepts the current state if it is better; returns true if accepted. */
@@ -702,10 +743,18 @@ merge_order(const Sched *s, int *seq)
 }
 
 int64_t
-sched_local_search(Sched **sp, struct Evaluator *ev, int64_t budget)
+sched_local_search(Sched **sp, struct Evaluator *ev, int64_t budget, bool plain)
 {
     Sched *s0 = *sp;
-    Search x = {.g = s0->g, .p = s0->p, .ev = ev, .n = s0->g->ntasks, .P = s0->ndsps};
+    Search x = {.g = s0->g,
+                .p = s0->p,
+                .ev = ev,
+                .n = s0->g->ntasks,
+                .P = s0->ndsps,
+                .plain = plain};
+    x.rbuf = xcalloc((size_t)x.P, sizeof *x.rbuf);
+    x.xbuf = xcalloc((size_t)x.P, sizeof *x.xbuf);
+    x.pipe = xcalloc((size_t)x.g->nedges + 1, sizeof *x.pipe);
     x.map = xcalloc((size_t)x.n, sizeof *x.map);
     x.seq = xcalloc((size_t)x.n, sizeof *x.seq);
     x.pos = xcalloc((size_t)x.n, sizeof *x.pos);
@@ -717,8 +766,8 @@ sched_local_search(Sched **sp, struct Evaluator *ev, int64_t budget)
     x.budget = budget > 0 ? budget : 0;
     x.best = INT64_MAX;
     x.best = evaluate(&x);
-    if (x.budget < INT64_MAX)
-        x.budget += 1; /* the evaluation of the start does not count */
+    if (x.budget < INT64_MAX - x.evals)
+        x.budget += x.evals; /* the evaluation of the start does not count */
 
     while (!out_of_budget(&x)) {
         if (round_moves(&x))
@@ -727,16 +776,20 @@ sched_local_search(Sched **sp, struct Evaluator *ev, int64_t budget)
             break; /* a local optimum of all three neighbourhoods */
     }
 
-    /* The state always holds the best schedule found (rejected trials are undone). */
+    /* The state always holds the best schedule found (rejected trials are undone); it is
+     * returned with no receive pipelined (the optimizer decides). */
     Sched *s = build(&x);
-    int64_t len = eval_length(ev, s);
+    int64_t len = objective(&x, s);
     x.s = NULL;
     ir_sched_free(s0);
     *sp = s;
+    free(x.rbuf);
+    free(x.xbuf);
+    free(x.pipe);
     free(x.map);
     free(x.seq);
     free(x.pos);
-    return len;
+    return len == INT64_MAX ? -1 : len;
 }
 
 int64_t
@@ -783,7 +836,7 @@ pass_schedule_with(Unit *u, SchedAlgo algo, Diag *d)
         budget = sched_default_budget(g);
     if (budget > 0 && g->ntasks > 0) {
         struct Evaluator *ev = eval_new(g, p);
-        sched_local_search(&s, ev, budget);
+        sched_local_search(&s, ev, budget, u->opt && u->opt->search_plain);
         eval_free(ev);
     }
     ir_sched_free(u->s);

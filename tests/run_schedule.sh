@@ -108,4 +108,21 @@ rc=$?
 "$tgc" import csv import/small.stg >/dev/null 2>&1
 [ $? -eq 2 ] || { echo "FAIL: unknown format is not a usage error"; fail=1; }
 
+# --search-objective (docs/scheduler.md): on chain4 the default (pipelined) objective puts
+# one stage on each DSP, which cp then makes shorter than what the plain objective keeps.
+cplen() { # OBJECTIVE: tgc opt --method cp's schedule_length of chain4
+    "$tgc" opt chain4/chain4.json --method cp --json --search-objective "$1" |
+        sed -n 's/^      "schedule_length": \([0-9]*\),$/\1/p'
+}
+piped=$(cplen pipelined)
+plain=$(cplen plain)
+[ -n "$piped" ] && [ -n "$plain" ] && [ "$piped" -lt "$plain" ] ||
+    { echo "FAIL: cp after the pipelined objective \"$piped\", after plain \"$plain\""; fail=1; }
+"$tgc" schedule chain4/chain4.json --json >"$tmp/chain.json"
+[ "$(grep -c '"tasks": \[$' "$tmp/chain.json")" -eq 4 ] &&
+    ! grep -q '"tasks": \[\]' "$tmp/chain.json" ||
+    { echo "FAIL: chain4 is not one stage per DSP"; fail=1; }
+"$tgc" schedule chain4/chain4.json --search-objective=fast >/dev/null 2>&1
+[ $? -eq 2 ] || { echo "FAIL: a bad --search-objective is not a usage error"; fail=1; }
+
 exit $fail

@@ -126,7 +126,7 @@ main(int argc, char **argv)
                     procs, (long long)ev_len, (long long)len[0]);
             status = 1;
         }
-        len[2] = sched_local_search(&s, ev, budget);
+        len[2] = sched_local_search(&s, ev, budget, false);
         eval_free(ev);
         ir_sched_free(s);
         ir_graph_free(g);

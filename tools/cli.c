@@ -420,3 +420,18 @@ cli_print_json(const json_t *o)
                 strerror(errno));
     return rc ? TGC_EXIT_INPUT : TGC_EXIT_OK;
 }
+
+bool
+cli_search_objective(const CliSpec *spec, const char *text, Options *opt)
+{
+    if (!text || strcmp(text, "pipelined") == 0) {
+        opt->search_plain = false;
+        return true;
+    }
+    if (strcmp(text, "plain") == 0) {
+        opt->search_plain = true;
+        return true;
+    }
+    cli_usage(spec, "--search-objective must be plain or pipelined, got \"%s\"", text);
+    return false;
+}

@@ -94,6 +94,16 @@ int cli_usage(const CliSpec *spec, const char *fmt, ...) TGC_PRINTF(2, 3);
  * not one or lies outside [lo, hi]. */
 bool cli_int_value(const CliSpec *spec, const char *opt, const char *text, int64_t lo,
                    int64_t hi, int64_t *out);
+/* --search-objective=plain|pipelined (text may be NULL: the default, pipelined) into
+ * opt->search_plain; a usage error printed and false on any other word. */
+bool cli_search_objective(const CliSpec *spec, const char *text, Options *opt);
+/* The help line of that option, for the commands' option tables. */
+#define CLI_SEARCH_OBJECTIVE_OPTION                                                      \
+    {                                                                                    \
+        "search-objective", "plain|pipelined",                                           \
+            "local search judges the length as scheduled, or (default) also with every " \
+            "receive pipelined that cp pipelines"                                        \
+    }
 /* Writes the messages of d not yet written to stderr; returns 1 when d holds errors, else
  * 0 (an exit status). */
 int cli_report(Diag *d);

@@ -53,6 +53,8 @@ tgc_compile(Cli *c, const CliSpec *sp, Compiled *out)
     opt.threads = 1;
     if (method && opt_method_parse(method, &opt.method) != 0)
         return cli_usage(sp, "unknown -O method \"%s\" (none, ma, cp, bfco, es)", method);
+    if (!cli_search_objective(sp, c->val[3], &opt))
+        return TGC_EXIT_USAGE;
     if (seed) {
         int64_t v;
         if (!cli_int_value(sp, "--seed", seed, 0, INT64_MAX, &v))
@@ -66,6 +68,9 @@ tgc_compile(Cli *c, const CliSpec *sp, Compiled *out)
     if (from && method)
         return cli_usage(
             sp, "-O does not apply to --from: the schedule is compiled as written");
+    if (from && c->val[3])
+        return cli_usage(sp, "--search-objective does not apply to --from: the schedule "
+                             "is compiled as written");
     out->method = opt.method;
     out->from_file = from != NULL;
     Diag *d = diag_new();

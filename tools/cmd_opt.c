@@ -28,7 +28,8 @@ enum {
     O_GANTT,
     O_BUDGET,
     O_JOINT,
-    O_POLISH
+    O_POLISH,
+    O_OBJECTIVE
 };
 static const CliOption own[] = {
     {"method", "NAME", "none, ma, cp, bfco (default), es or all"},
@@ -51,6 +52,7 @@ static const CliOption own[] = {
      "a pipeline bit per receive in each particle, searched with the merges"},
     {"polish", NULL,
      "toggle single pipelines of the best schedule while it gets shorter"},
+    CLI_SEARCH_OBJECTIVE_OPTION,
     {NULL, NULL, NULL},
 };
 
@@ -153,6 +155,8 @@ cmd_opt(int argc, char **argv)
     }
     if (c.val[O_BUDGET] && !cli_int_value(&spec, "--search-budget", c.val[O_BUDGET], 0,
                                           INT64_C(1000000000), &c.opt.search_budget))
+        goto usage;
+    if (!cli_search_objective(&spec, c.val[O_OBJECTIVE], &c.opt))
         goto usage;
     bp.vshaped = c.val[O_VSHAPED] != NULL;
     bp.joint = c.val[O_JOINT] != NULL;

@@ -41,7 +41,7 @@ extern char **environ;
 #define TGC_MPIRIO_INSTALL_LIBDIR "/usr/local/lib"
 #endif
 
-enum { O_KEEP = 3, O_TRACE, O_NO_CONTENTION };
+enum { O_KEEP = TGC_COMPILE_NOPTIONS, O_TRACE, O_NO_CONTENTION };
 
 static const CliOption own[] = {
     TGC_COMPILE_OPTIONS,

@@ -7,14 +7,13 @@
 
 #include "cli.h"
 
-/* The options both commands accept first, in this order (Cli.val[0..2]). */
+/* The options both commands accept first, in this order (Cli.val[0..3]). */
 #define TGC_COMPILE_OPTIONS                                                              \
     {"O", "METHOD", "communication optimisation: none, ma, cp, bfco (default) or es"},   \
         {"from", "FILE",                                                                 \
          "compile the tgc-schedule/1 FILE as written (no GRAPH, no -O)"},                \
-    {                                                                                    \
-        "seed", "N", "seed of BFCO (default 1)"                                          \
-    }
+        {"seed", "N", "seed of BFCO (default 1)"}, CLI_SEARCH_OBJECTIVE_OPTION
+#define TGC_COMPILE_NOPTIONS 4
 
 typedef struct Compiled {
     Graph *g;
