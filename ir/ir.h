@@ -461,15 +461,16 @@ int sched_oct(const Graph *g, const Platform *p, double *oct_out);
 int64_t sched_list_makespan(const Sched *s);
 /* Local search: moves, swaps and reorders (kept consistent with the zero-delay
  * precedences), first improvement of the objective over g->iterations, at most `budget`
- * evaluations (eval_length calls), pinned tasks fixed.  The objective is eval_length of
+ * candidate schedules judged (each one eval_length, or two), pinned tasks fixed.  The objective is eval_length of
  * the schedule as comm_insert leaves it when `plain`, else the shorter of that and its
  * eval_length with every receive pipelined that the cp baseline pipelines (bfco_cp_pipes).
  * Replaces *s by the best schedule found (messages inserted, none pipelined) and returns
  * its objective (-1 if every schedule tried deadlocks). */
 struct Evaluator; /* passes/evaluate.c */
 int64_t sched_local_search(Sched **s, struct Evaluator *ev, int64_t budget, bool plain);
-/* The budget that search_budget = -1 stands for (0 when g->iterations == 1). */
-int64_t sched_default_budget(const Graph *g);
+/* The budget that search_budget = -1 stands for with that objective (0 when
+ * g->iterations == 1): about 3e8 operation steps of the evaluator, within [4, 4000]. */
+int64_t sched_default_budget(const Graph *g, bool plain);
 
 /* ------------------------------------------------------------------------------------------
  * passes/comm.c - message insertion

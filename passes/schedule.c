@@ -450,7 +450,7 @@ typedef struct Search {
     int n, P;
     int *map, *seq, *pos;
     Sched *s; /* scratch schedule rebuilt from map and seq for every evaluation */
-    int64_t evals, budget;
+    int64_t evals, budget; /* candidate schedules judged, and at most how many */
     int64_t best;
     bool plain;    /* objective: eval_length as built, without pipelines */
     int64_t *rbuf; /* [P] receive buffers of the built schedule (bfco_recv_buffers) */
@@ -490,8 +490,8 @@ finite(int64_t len)
 
 /* The objective of schedule s (messages as comm_insert leaves them, none pipelined):
  * eval_length, and unless plain the shorter of that and the length with every receive
- * pipelined that cp would pipeline (bfco_cp_pipes), set and cleared in place.  Each
- * eval_length counts one evaluation; a schedule with nothing to pipeline costs one. */
+ * pipelined that cp would pipeline (bfco_cp_pipes), set and cleared in place.  One
+ * candidate of the budget; two eval_length calls when something can be pipelined. */
 static int64_t
 objective(Search *x, Sched *s)
 {
@@ -507,7 +507,6 @@ objective(Search *x, Sched *s)
         n += x->pipe[k];
     }
     if (n > 0) {
-        x->evals++;
         int64_t piped = finite(eval_length(x->ev, s));
         if (piped < len)
             len = piped;
@@ -766,8 +765,8 @@ sched_local_search(Sched **sp, struct Evaluator *ev, int64_t budget, bool plain)
     x.budget = budget > 0 ? budget : 0;
     x.best = INT64_MAX;
     x.best = evaluate(&x);
-    if (x.budget < INT64_MAX - x.evals)
-        x.budget += x.evals; /* the evaluation of the start does not count */
+    if (x.budget < INT64_MAX)
+        x.budget += 1; /* the evaluation of the start does not count */
 
     while (!out_of_budget(&x)) {
         if (round_moves(&x))
@@ -793,14 +792,16 @@ sched_local_search(Sched **sp, struct Evaluator *ev, int64_t budget, bool plain)
 }
 
 int64_t
-sched_default_budget(const Graph *g)
+sched_default_budget(const Graph *g, bool plain)
 {
     if (g->iterations <= 1)
         return 0;
-    /* An evaluation costs about (tasks + 2 edges) x iterations operation steps; aim at
-     * about 3e8 steps in all (0.8 s for 100 tasks in a release build), within [4, 4000]
-     * evaluations. */
+    /* An evaluation costs about (tasks + 2 edges) x iterations operation steps, a
+     * candidate one evaluation (plain) or two; aim at about 3e8 steps in all (0.8 s for
+     * 100 tasks in a release build), within [4, 4000] candidates. */
     double work = (double)(g->ntasks + 2 * g->nedges) * (double)g->iterations;
+    if (!plain)
+        work *= 2;
     double b = 3e8 / (work > 1 ? work : 1);
     if (b < 4)
         b = 4;
@@ -832,11 +833,12 @@ pass_schedule_with(Unit *u, SchedAlgo algo, Diag *d)
     comm_insert(s);
 
     int64_t budget = u->opt ? u->opt->search_budget : -1;
+    bool plain = u->opt && u->opt->search_plain;
     if (budget < 0)
-        budget = sched_default_budget(g);
+        budget = sched_default_budget(g, plain);
     if (budget > 0 && g->ntasks > 0) {
         struct Evaluator *ev = eval_new(g, p);
-        sched_local_search(&s, ev, budget, u->opt && u->opt->search_plain);
+        sched_local_search(&s, ev, budget, plain);
         eval_free(ev);
     }
     ir_sched_free(u->s);

@@ -634,9 +634,16 @@ END_TEST
 START_TEST(search_budget_defaults)
 {
     Graph *g = chain(4, 3000, 2000, 1, "bwdsp-1board");
-    ck_assert_int_eq(sched_default_budget(g), 0); /* one iteration: HEFT is the answer */
+    for (int plain = 0; plain <= 1; plain++) /* one iteration: HEFT is the answer */
+        ck_assert_int_eq(sched_default_budget(g, plain), 0);
     g->iterations = 100;
-    ck_assert_int_gt(sched_default_budget(g), 0);
+    ck_assert_int_gt(sched_default_budget(g, false), 0);
+    /* Where the evaluator's work, not the cap, sets the budget, a candidate of the
+     * pipelined objective (two evaluations) counts twice. */
+    ck_assert_int_eq(sched_default_budget(g, true), 4000);
+    g->iterations = 1000000;
+    ck_assert_int_lt(sched_default_budget(g, false), sched_default_budget(g, true));
+    ck_assert_int_ge(sched_default_budget(g, false), 4);
     /* An explicit budget with one iteration improves the single-iteration makespan: on
      * the Topcuoglu graph the search starts from HEFT's 80 and may only get shorter. */
     Platform *p;
