@@ -1237,6 +1237,7 @@ bfco_default_params(BfcoParams *bp)
     bp->mutation = 1.0;
     bp->epsilon = 0.05;
     bp->es_limit = INT64_C(1) << 20;
+    bp->polish = true; /* the seed's BFCO is polish = false (docs/bfco.md) */
 }
 
 static uint64_t

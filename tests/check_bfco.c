@@ -554,7 +554,7 @@ START_TEST(bfco_never_worse_than_none_ma_cp)
             bp.particles = 8;
             bp.generations = 8;
             bp.seed = (uint64_t)i;
-            bp.vshaped = bp.joint = bp.polish = variant == 1;
+            bp.vshaped = bp.joint = bp.polish = variant == 1; /* 0: the seed's BFCO */
             Sched *out;
             OptStats st;
             Diag *d = diag_new();

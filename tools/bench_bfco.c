@@ -52,10 +52,14 @@ typedef struct Variant {
 
 /* bfco must stay third and es last */
 static const Variant variants[] = {
-    {"ma", OPT_MA, false, false, false},      {"cp", OPT_CP, false, false, false},
-    {"bfco", OPT_BFCO, false, false, false},  {"bfco-v", OPT_BFCO, true, false, false},
-    {"bfco-j", OPT_BFCO, false, true, false}, {"bfco-p", OPT_BFCO, false, false, true},
-    {"bfco-vjp", OPT_BFCO, true, true, true}, {"es", OPT_ES, false, false, false},
+    {"ma", OPT_MA, false, false, false},
+    {"cp", OPT_CP, false, false, false},
+    {"bfco", OPT_BFCO, false, false, true},
+    {"bfco-seed", OPT_BFCO, false, false, false},
+    {"bfco-v", OPT_BFCO, true, false, true},
+    {"bfco-j", OPT_BFCO, false, true, true},
+    {"bfco-vj-seed", OPT_BFCO, true, true, false},
+    {"es", OPT_ES, false, false, false},
 };
 enum { NV = sizeof variants / sizeof variants[0] };
 
@@ -157,10 +161,11 @@ speed(const char *label, int tasks, const char *plat, const BfcoParams *bp)
         const char *name;
         int threads;
         bool v, j, p;
-    } runs[] = {{"bfco", 1, false, false, false},
-                {"bfco", 2, false, false, false},
-                {"bfco-v", 2, true, false, false},
-                {"bfco-vjp", 2, true, true, true}};
+    } runs[] = {{"bfco", 1, false, false, true},
+                {"bfco", 2, false, false, true},
+                {"bfco-seed", 1, false, false, false},
+                {"bfco-v", 2, true, false, true},
+                {"bfco-vj", 2, true, true, true}};
     for (size_t r = 0; r < sizeof runs / sizeof runs[0]; r++) {
         BfcoParams b = *bp;
         b.threads = runs[r].threads;

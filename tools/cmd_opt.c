@@ -50,8 +50,8 @@ static const CliOption own[] = {
      "local-search evaluations of the scheduler (default: from size)"},
     {"joint", NULL,
      "a pipeline bit per receive in each particle, searched with the merges"},
-    {"polish", NULL,
-     "toggle single pipelines of the best schedule while it gets shorter"},
+    {"no-polish", NULL,
+     "no final toggling of single pipelines (the seed's BFCO exactly)"},
     CLI_SEARCH_OBJECTIVE_OPTION,
     {NULL, NULL, NULL},
 };
@@ -160,7 +160,7 @@ cmd_opt(int argc, char **argv)
         goto usage;
     bp.vshaped = c.val[O_VSHAPED] != NULL;
     bp.joint = c.val[O_JOINT] != NULL;
-    bp.polish = c.val[O_POLISH] != NULL;
+    bp.polish = c.val[O_POLISH] == NULL;
     if (c.val[O_EPSILON]) {
         char *end;
         double e = strtod(c.val[O_EPSILON], &end);
