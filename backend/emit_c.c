@@ -48,15 +48,6 @@ typedef struct Em {
     CgProject *out;
 } Em;
 
-static void *
-xcalloc(size_t n, size_t size)
-{
-    void *p = calloc(n ? n : 1, size ? size : 1);
-    if (!p)
-        ice("out of memory");
-    return p;
-}
-
 static void
 add_file(Em *em, const char *name, char *data, size_t len)
 {
@@ -82,7 +73,7 @@ add_buf(Em *em, const char *name, Buf *b)
 static void
 add_bytes(Em *em, const char *name, const unsigned char *data, size_t len)
 {
-    char *c = xcalloc(len + 1, 1);
+    char *c = ir_xcalloc(len + 1, 1);
     memcpy(c, data, len);
     add_file(em, name, c, len);
 }
@@ -541,7 +532,7 @@ emit_task(Buf *b, const Em *em, int t, int dsp, int64_t cycles, const int *zc, i
     int nin = g->pred_off[t + 1] - g->pred_off[t],
         nout = g->succ_off[t + 1] - g->succ_off[t];
     /* in graph order (the edge index order), as docs/kernels.md says */
-    int *in = xcalloc((size_t)nin, sizeof *in), *out = xcalloc((size_t)nout, sizeof *out);
+    int *in = ir_xcalloc((size_t)nin, sizeof *in), *out = ir_xcalloc((size_t)nout, sizeof *out);
     int ni = 0, no = 0;
     for (int e = 0; e < g->nedges; e++) {
         if (g->edges[e].to == t)
@@ -685,7 +676,7 @@ emit_dsp(Em *em, int d)
         buf_printf(&b, " */\n");
     }
     /* tasks */
-    int *zc = xcalloc((size_t)s->nmsgs, sizeof *zc);
+    int *zc = ir_xcalloc((size_t)s->nmsgs, sizeof *zc);
     for (int k = 0; k < s->nops[d]; k++) {
         Op o = s->ops[d][k];
         if (o.kind != OP_COMPUTE)
@@ -845,7 +836,7 @@ read_whole(Em *em, const char *path, char **data, size_t *len)
         return -1;
     }
     if (!acc)
-        acc = xcalloc(1, 1);
+        acc = ir_xcalloc(1, 1);
     acc[total] = 0;
     *data = acc;
     *len = total;
@@ -906,8 +897,8 @@ cg_emit_c(const Sched *s, const EvalResult *predicted, CgProject *out, Diag *d)
     }
     const Graph *g = s->g;
     em.names = cg_names_new();
-    em.tid = xcalloc((size_t)g->ntasks, sizeof *em.tid);
-    em.tcom = xcalloc((size_t)g->ntasks, sizeof *em.tcom);
+    em.tid = ir_xcalloc((size_t)g->ntasks, sizeof *em.tid);
+    em.tcom = ir_xcalloc((size_t)g->ntasks, sizeof *em.tcom);
     for (int t = 0; t < g->ntasks; t++) {
         em.tid[t] = cg_names_add(em.names, "t_", g->tasks[t].id);
         Buf c = {0};
@@ -916,7 +907,7 @@ cg_emit_c(const Sched *s, const EvalResult *predicted, CgProject *out, Diag *d)
         buf_printf(&c, "\"");
         em.tcom[t] = c.s;
     }
-    em.pipe = xcalloc((size_t)s->nmsgs, sizeof *em.pipe);
+    em.pipe = ir_xcalloc((size_t)s->nmsgs, sizeof *em.pipe);
     for (int m = 0; m < s->nmsgs; m++)
         em.pipe[m] = s->msgs[m].pipelined && s->msgs[m].bytes > s->p->eager_limit;
     int rc = copy_kernels(&em);
@@ -976,7 +967,7 @@ cg_project_write(const CgProject *p, const char *dir, Diag *d)
     for (int i = 0; i < p->nfiles; i++) {
         const CgFile *f = &p->files[i];
         size_t n = strlen(dir) + strlen(f->name) + 16;
-        char *path = xcalloc(n, 1), *tmp = xcalloc(n + 8, 1);
+        char *path = ir_xcalloc(n, 1), *tmp = ir_xcalloc(n + 8, 1);
         snprintf(path, n, "%s/%s", dir, f->name);
         snprintf(tmp, n + 8, "%s/.%s.XXXXXX", dir, f->name);
         int fd = mkstemp(tmp);

@@ -125,6 +125,15 @@ arena_used(const Arena *a)
     return a->total;
 }
 
+void *
+ir_xcalloc(size_t n, size_t size)
+{
+    void *p = calloc(n ? n : 1, size ? size : 1);
+    if (!p)
+        ice("out of memory (%zu x %zu bytes)", n, size);
+    return p;
+}
+
 void
 arena_free(Arena *a)
 {

@@ -67,56 +67,28 @@ ir_graph_index(Graph *g)
     csr(g->arena, n, g->nedges, g->edges, true, &g->succ_off, &g->succ);
     csr(g->arena, n, g->nedges, g->edges, false, &g->pred_off, &g->pred);
 
-    /* Kahn's algorithm; a binary heap of ready tasks keeps the lowest index first. */
-    int *indeg = calloc((size_t)n + 1, sizeof *indeg);
-    int *heap = malloc(((size_t)n + 1) * sizeof *heap);
+    /* Kahn's algorithm; a heap of ready tasks keeps the lowest index first. */
+    int *indeg = ir_xcalloc((size_t)n + 1, sizeof *indeg);
+    IntHeap heap = {.v = ir_xcalloc((size_t)n + 1, sizeof(int)), .before = ir_heap_by_index};
     int *topo = arena_array(g->arena, (size_t)n + 1, sizeof *topo);
-    if (!indeg || !heap)
-        ice("out of memory");
     for (int i = 0; i < g->nedges; i++)
         if (g->edges[i].delay == 0)
             indeg[g->edges[i].to]++;
-    int hn = 0, done = 0;
-#define HPUSH(v)                                                                             \
-    do {                                                                                     \
-        int k_ = hn++;                                                                       \
-        heap[k_] = (v);                                                                      \
-        while (k_ > 0 && heap[(k_ - 1) / 2] > heap[k_]) {                                    \
-            int t_ = heap[k_];                                                               \
-            heap[k_] = heap[(k_ - 1) / 2];                                                   \
-            heap[(k_ - 1) / 2] = t_;                                                         \
-            k_ = (k_ - 1) / 2;                                                               \
-        }                                                                                    \
-    } while (0)
+    int done = 0;
     for (int t = 0; t < n; t++)
         if (indeg[t] == 0)
-            HPUSH(t);
-    while (hn > 0) {
-        int t = heap[0];
-        heap[0] = heap[--hn];
-        for (int k = 0;;) {
-            int l = 2 * k + 1, r = l + 1, m = k;
-            if (l < hn && heap[l] < heap[m])
-                m = l;
-            if (r < hn && heap[r] < heap[m])
-                m = r;
-            if (m == k)
-                break;
-            int tmp = heap[k];
-            heap[k] = heap[m];
-            heap[m] = tmp;
-            k = m;
-        }
+            ir_heap_push(&heap, t);
+    while (heap.n > 0) {
+        int t = ir_heap_pop(&heap);
         topo[done++] = t;
         for (int k = g->succ_off[t]; k < g->succ_off[t + 1]; k++) {
             const Edge *e = &g->edges[g->succ[k]];
             if (e->delay == 0 && --indeg[e->to] == 0)
-                HPUSH(e->to);
+                ir_heap_push(&heap, e->to);
         }
     }
-#undef HPUSH
     free(indeg);
-    free(heap);
+    free(heap.v);
     g->topo = done == n ? topo : NULL;
     return done == n ? 0 : -1;
 }

@@ -300,6 +300,9 @@ char *arena_strndup(Arena *a, const char *s, size_t n);
 char *arena_printf(Arena *a, const char *fmt, ...) TGC_PRINTF(2, 3);
 size_t arena_used(const Arena *a);
 void arena_free(Arena *a);
+/* calloc(n, size) for memory outside an arena (workspaces freed by their owner); never NULL:
+ * out of memory is an internal error. */
+void *ir_xcalloc(size_t n, size_t size);
 
 /* ------------------------------------------------------------------------------------------
  * ir/diag.c
@@ -320,6 +323,21 @@ const char *diag_suggest(const char *word, const char *const *cands, size_t ncan
 /* Internal compiler error: names the file and line and aborts. */
 TGC_NORETURN void ice_at(const char *file, int line, const char *fmt, ...) TGC_PRINTF(3, 4);
 #define ice(...) ice_at(__FILE__, __LINE__, __VA_ARGS__)
+
+/* ------------------------------------------------------------------------------------------
+ * ir/heap.c - binary min-heap of ints (deterministic ready lists)
+ * ------------------------------------------------------------------------------------------ */
+
+typedef struct IntHeap {
+    int *v; /* room for every element pushed */
+    int n;
+    bool (*before)(const void *ctx, int a, int b); /* strict total order: a pops first */
+    const void *ctx;
+} IntHeap;
+
+void ir_heap_push(IntHeap *h, int x);
+int ir_heap_pop(IntHeap *h); /* the first element under `before`; ice() when empty */
+bool ir_heap_by_index(const void *ctx, int a, int b); /* a < b */
 
 /* ------------------------------------------------------------------------------------------
  * ir/graph.c

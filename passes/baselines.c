@@ -47,15 +47,6 @@ now(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-static void *
-xcalloc(size_t n, size_t size)
-{
-    void *p = calloc(n ? n : 1, size ? size : 1);
-    if (!p)
-        ice("out of memory");
-    return p;
-}
-
 Sched *
 opt_merge(const Sched *base, const int *group, bool repair, int *released)
 {
@@ -69,7 +60,7 @@ opt_merge(const Sched *base, const int *group, bool repair, int *released)
     Space *sp = bfco_space_new(base);
     Worker *w = bfco_worker_new(sp);
     int M = base->nmsgs;
-    int *label = xcalloc((size_t)M, sizeof *label);
+    int *label = ir_xcalloc((size_t)M, sizeof *label);
     for (int u = 0; u < M; u++) { /* the first unit of each group names it */
         label[u] = u;
         for (int v = 0; v < u; v++)
@@ -81,7 +72,7 @@ opt_merge(const Sched *base, const int *group, bool repair, int *released)
     Sched *out = NULL;
     if (repair) {
         /* Algorithm 1 first: the groups as bits, united in order with path checks. */
-        uint8_t *bits = xcalloc((size_t)sp->nbits + 1, 1);
+        uint8_t *bits = ir_xcalloc((size_t)sp->nbits + 1, 1);
         for (int b = 0; b < sp->nbits; b++)
             bits[b] = label[sp->bu[b]] == label[sp->bv[b]];
         bfco_groups_from_bits(w, bits);
@@ -228,12 +219,12 @@ run_es(const Space *sp, const BfcoParams *bp, Sched **out, OptStats *st, Diag *d
 {
     Es es = {.sp = sp, .limit = bp->es_limit};
     es.w = bfco_worker_new(sp);
-    es.rgs = xcalloc((size_t)sp->M + 1, sizeof(int));
-    es.label = xcalloc((size_t)sp->M + 1, sizeof(int));
-    es.best_label = xcalloc((size_t)sp->M + 1, sizeof(int));
-    es.best_pipe = xcalloc((size_t)sp->M + 1, sizeof(bool));
-    es.pipe = xcalloc((size_t)sp->M + 1, sizeof(bool));
-    es.cand = xcalloc((size_t)sp->M + 1, sizeof(int));
+    es.rgs = ir_xcalloc((size_t)sp->M + 1, sizeof(int));
+    es.label = ir_xcalloc((size_t)sp->M + 1, sizeof(int));
+    es.best_label = ir_xcalloc((size_t)sp->M + 1, sizeof(int));
+    es.best_pipe = ir_xcalloc((size_t)sp->M + 1, sizeof(bool));
+    es.pipe = ir_xcalloc((size_t)sp->M + 1, sizeof(bool));
+    es.cand = ir_xcalloc((size_t)sp->M + 1, sizeof(int));
     es.best = INT64_MAX;
     int rc = 0;
     es_class(&es, 0, 0);
@@ -330,7 +321,7 @@ opt_run(const Sched *base, OptMethod m, const BfcoParams *bp, Sched **out, OptSt
         Worker *w = bfco_worker_new(sp);
         int64_t L;
         if (m == OPT_MA) {
-            uint8_t *bits = xcalloc((size_t)sp->nbits + 1, 1);
+            uint8_t *bits = ir_xcalloc((size_t)sp->nbits + 1, 1);
             memset(bits, 1, (size_t)sp->nbits);
             bfco_groups_from_bits(w, bits);
             free(bits);
@@ -338,7 +329,7 @@ opt_run(const Sched *base, OptMethod m, const BfcoParams *bp, Sched **out, OptSt
         } else {
             L = bfco_repair(w, false, NULL);
             if (L >= 0 && m == OPT_CP) {
-                bool *pipe = xcalloc((size_t)sp->M + 1, sizeof *pipe);
+                bool *pipe = ir_xcalloc((size_t)sp->M + 1, sizeof *pipe);
                 bfco_greedy_pipes(w, pipe);
                 L = bfco_eval_pipes(w, pipe);
                 free(pipe);

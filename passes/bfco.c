@@ -25,15 +25,6 @@
 
 #include "bfco_int.h"
 
-static void *
-xcalloc(size_t n, size_t size)
-{
-    void *p = calloc(n ? n : 1, size ? size : 1);
-    if (!p)
-        ice("out of memory");
-    return p;
-}
-
 /* ------------------------------------------------------------------------------------------
  * The space
  * ------------------------------------------------------------------------------------------
@@ -62,10 +53,10 @@ reach(Space *sp)
     const Graph *g = sp->g;
     const Sched *b = sp->base;
     int T = sp->T, M = sp->M, n = T + 2 * M, W = sp->words;
-    int *off = xcalloc((size_t)n + 1, sizeof *off);
+    int *off = ir_xcalloc((size_t)n + 1, sizeof *off);
     int ne = 0;
-    int *eu = xcalloc((size_t)2 * g->nedges + M + 1, sizeof *eu);
-    int *ev = xcalloc((size_t)2 * g->nedges + M + 1, sizeof *ev);
+    int *eu = ir_xcalloc((size_t)2 * g->nedges + M + 1, sizeof *eu);
+    int *ev = ir_xcalloc((size_t)2 * g->nedges + M + 1, sizeof *ev);
     for (int e = 0; e < g->nedges; e++) {
         const Edge *E = &g->edges[e];
         int u = b->edge_msg[e];
@@ -90,15 +81,15 @@ reach(Space *sp)
         off[eu[i] + 1]++;
     for (int i = 0; i < n; i++)
         off[i + 1] += off[i];
-    int *adj = xcalloc((size_t)ne + 1, sizeof *adj),
-        *fill = xcalloc((size_t)n + 1, sizeof *fill);
+    int *adj = ir_xcalloc((size_t)ne + 1, sizeof *adj),
+        *fill = ir_xcalloc((size_t)n + 1, sizeof *fill);
     memcpy(fill, off, (size_t)n * sizeof *fill);
-    int *indeg = xcalloc((size_t)n, sizeof *indeg);
+    int *indeg = ir_xcalloc((size_t)n, sizeof *indeg);
     for (int i = 0; i < ne; i++) {
         adj[fill[eu[i]]++] = ev[i];
         indeg[ev[i]]++;
     }
-    int *order = xcalloc((size_t)n, sizeof *order), no = 0;
+    int *order = ir_xcalloc((size_t)n, sizeof *order), no = 0;
     for (int i = 0; i < n; i++)
         if (!indeg[i])
             order[no++] = i;
@@ -108,7 +99,7 @@ reach(Space *sp)
                 order[no++] = adj[j];
     if (no != n)
         ice("dependence graph of the base schedule is cyclic");
-    uint64_t *row = xcalloc((size_t)n * W, sizeof *row);
+    uint64_t *row = ir_xcalloc((size_t)n * W, sizeof *row);
     for (int k = n - 1; k >= 0; k--) {
         int x = order[k];
         uint64_t *rx = row + (size_t)x * W;
@@ -121,7 +112,7 @@ reach(Space *sp)
                 rx[(y - T) >> 6] |= UINT64_C(1) << ((y - T) & 63);
         }
     }
-    sp->desc = xcalloc((size_t)M * W, sizeof *sp->desc);
+    sp->desc = ir_xcalloc((size_t)M * W, sizeof *sp->desc);
     memcpy(sp->desc, row + (size_t)T * W, (size_t)M * W * sizeof *row);
     free(row);
     free(order);
@@ -136,7 +127,7 @@ reach(Space *sp)
 Space *
 bfco_space_new(const Sched *base)
 {
-    Space *sp = xcalloc(1, sizeof *sp);
+    Space *sp = ir_xcalloc(1, sizeof *sp);
     sp->base = base;
     sp->g = base->g;
     sp->p = base->p;
@@ -145,9 +136,9 @@ bfco_space_new(const Sched *base)
     sp->T = base->g->ntasks;
     int M = sp->M, D = sp->D;
     sp->words = (M + 63) / 64 > 0 ? (M + 63) / 64 : 1;
-    sp->ssl = xcalloc((size_t)M, sizeof *sp->ssl);
-    sp->rsl = xcalloc((size_t)M, sizeof *sp->rsl);
-    sp->rbuf = xcalloc((size_t)D, sizeof *sp->rbuf);
+    sp->ssl = ir_xcalloc((size_t)M, sizeof *sp->ssl);
+    sp->rsl = ir_xcalloc((size_t)M, sizeof *sp->rsl);
+    sp->rbuf = ir_xcalloc((size_t)D, sizeof *sp->rbuf);
     for (int d = 0; d < D; d++) {
         if (base->nops[d] > sp->maxops)
             sp->maxops = base->nops[d];
@@ -161,7 +152,7 @@ bfco_space_new(const Sched *base)
     }
     bfco_recv_buffers(base, sp->rbuf);
     /* Classes: same (src, dst, delay), numbered by first unit. */
-    sp->cls = xcalloc((size_t)M, sizeof *sp->cls);
+    sp->cls = ir_xcalloc((size_t)M, sizeof *sp->cls);
     for (int u = 0; u < M; u++) {
         const Msg *m = &base->msgs[u];
         sp->cls[u] = -1;
@@ -175,13 +166,13 @@ bfco_space_new(const Sched *base)
         if (sp->cls[u] < 0)
             sp->cls[u] = sp->ncls++;
     }
-    sp->cls_off = xcalloc((size_t)sp->ncls + 1, sizeof *sp->cls_off);
-    sp->cls_units = xcalloc((size_t)M + 1, sizeof *sp->cls_units);
+    sp->cls_off = ir_xcalloc((size_t)sp->ncls + 1, sizeof *sp->cls_off);
+    sp->cls_units = ir_xcalloc((size_t)M + 1, sizeof *sp->cls_units);
     for (int u = 0; u < M; u++)
         sp->cls_off[sp->cls[u] + 1]++;
     for (int c = 0; c < sp->ncls; c++)
         sp->cls_off[c + 1] += sp->cls_off[c];
-    int *fill = xcalloc((size_t)sp->ncls + 1, sizeof *fill);
+    int *fill = ir_xcalloc((size_t)sp->ncls + 1, sizeof *fill);
     memcpy(fill, sp->cls_off, (size_t)sp->ncls * sizeof *fill);
     for (int u = 0; u < M; u++)
         sp->cls_units[fill[sp->cls[u]]++] = u;
@@ -193,8 +184,8 @@ bfco_space_new(const Sched *base)
         int n = sp->cls_off[c + 1] - sp->cls_off[c];
         nb += (int64_t)n * (n - 1) / 2;
     }
-    sp->bu = xcalloc((size_t)nb + 1, sizeof *sp->bu);
-    sp->bv = xcalloc((size_t)nb + 1, sizeof *sp->bv);
+    sp->bu = ir_xcalloc((size_t)nb + 1, sizeof *sp->bu);
+    sp->bv = ir_xcalloc((size_t)nb + 1, sizeof *sp->bv);
     for (int u = 0; u < M; u++)
         for (int v = u + 1; v < M; v++)
             if (sp->cls[u] == sp->cls[v] && !bfco_path(sp, u, v)) {
@@ -258,7 +249,7 @@ struct Worker {
 Worker *
 bfco_worker_new(const Space *sp)
 {
-    Worker *w = xcalloc(1, sizeof *w);
+    Worker *w = ir_xcalloc(1, sizeof *w);
     const Graph *g = sp->g;
     int M = sp->M, D = sp->D, T = sp->T;
     size_t nodes = (size_t)T + 2 * (size_t)M + 1, edges = 2 * (size_t)g->nedges + M + 1;
@@ -268,57 +259,57 @@ bfco_worker_new(const Space *sp)
     Sched *ws = w->ws;
     for (int m = 0; m < M; m++)
         ws->msgs[m].pipelined = false;
-    w->label = xcalloc((size_t)M + 1, sizeof(int));
-    w->lab2g = xcalloc(2 * (size_t)M + 1, sizeof(int));
+    w->label = ir_xcalloc((size_t)M + 1, sizeof(int));
+    w->lab2g = ir_xcalloc(2 * (size_t)M + 1, sizeof(int));
     for (int i = 0; i < 2 * M; i++)
         w->lab2g[i] = -1;
-    w->gidx = xcalloc((size_t)M + 1, sizeof(int));
-    w->gm_off = xcalloc((size_t)M + 2, sizeof(int));
-    w->gm = xcalloc((size_t)M + 1, sizeof(int));
-    w->gkey_s = xcalloc((size_t)M + 1, sizeof(int));
-    w->gkey_r = xcalloc((size_t)M + 1, sizeof(int));
-    w->uf = xcalloc((size_t)M + 1, sizeof(int));
-    w->ufnext = xcalloc((size_t)M + 1, sizeof(int));
-    w->ufhead = xcalloc((size_t)M + 1, sizeof(int));
-    w->soff = xcalloc(nodes + 1, sizeof(int));
-    w->poff = xcalloc(nodes + 1, sizeof(int));
-    w->sadj = xcalloc(edges, sizeof(int));
-    w->padj = xcalloc(edges, sizeof(int));
-    w->eu = xcalloc(edges, sizeof(int));
-    w->ev2 = xcalloc(edges, sizeof(int));
-    w->color = xcalloc(nodes, sizeof(int));
-    w->stk = xcalloc(nodes, sizeof(int));
-    w->stkit = xcalloc(nodes, sizeof(int));
-    w->stkpos = xcalloc(nodes, sizeof(int));
-    w->cyc = xcalloc(nodes, sizeof(int));
-    w->stamp = xcalloc(nodes, sizeof(int));
+    w->gidx = ir_xcalloc((size_t)M + 1, sizeof(int));
+    w->gm_off = ir_xcalloc((size_t)M + 2, sizeof(int));
+    w->gm = ir_xcalloc((size_t)M + 1, sizeof(int));
+    w->gkey_s = ir_xcalloc((size_t)M + 1, sizeof(int));
+    w->gkey_r = ir_xcalloc((size_t)M + 1, sizeof(int));
+    w->uf = ir_xcalloc((size_t)M + 1, sizeof(int));
+    w->ufnext = ir_xcalloc((size_t)M + 1, sizeof(int));
+    w->ufhead = ir_xcalloc((size_t)M + 1, sizeof(int));
+    w->soff = ir_xcalloc(nodes + 1, sizeof(int));
+    w->poff = ir_xcalloc(nodes + 1, sizeof(int));
+    w->sadj = ir_xcalloc(edges, sizeof(int));
+    w->padj = ir_xcalloc(edges, sizeof(int));
+    w->eu = ir_xcalloc(edges, sizeof(int));
+    w->ev2 = ir_xcalloc(edges, sizeof(int));
+    w->color = ir_xcalloc(nodes, sizeof(int));
+    w->stk = ir_xcalloc(nodes, sizeof(int));
+    w->stkit = ir_xcalloc(nodes, sizeof(int));
+    w->stkpos = ir_xcalloc(nodes, sizeof(int));
+    w->cyc = ir_xcalloc(nodes, sizeof(int));
+    w->stamp = ir_xcalloc(nodes, sizeof(int));
     size_t tot = 0;
     for (int d = 0; d < D; d++)
         tot += (size_t)sp->base->nops[d];
-    w->q = xcalloc(tot + 1, sizeof(Op));
-    w->taken = xcalloc(tot + 1, sizeof(bool));
-    w->qoff = xcalloc((size_t)D + 1, sizeof(int));
-    w->qn = xcalloc((size_t)D, sizeof(int));
-    w->head = xcalloc((size_t)D, sizeof(int));
-    w->pseq_off = xcalloc((size_t)M + 2, sizeof(int));
-    w->pseq = xcalloc((size_t)M + 1, sizeof(int));
-    w->ppos = xcalloc((size_t)M + 1, sizeof(int));
-    w->nexts = xcalloc((size_t)M + 1, sizeof(int));
-    w->cpos = xcalloc((size_t)M + 1, sizeof(int));
-    w->need = xcalloc(tot + 1, sizeof(int));
-    w->qdsp = xcalloc(tot + 1, sizeof(int));
-    w->heap = xcalloc(tot + 1, sizeof(int));
-    w->hn = xcalloc((size_t)D + 1, sizeof(int));
-    w->tent = xcalloc((size_t)T + 1, sizeof(int));
-    w->sent = xcalloc((size_t)M + 1, sizeof(int));
-    w->rent = xcalloc((size_t)M + 1, sizeof(int));
-    w->tpos = xcalloc((size_t)T + 1, sizeof(int));
-    w->rpos = xcalloc((size_t)M + 1, sizeof(int));
-    w->pipe = xcalloc((size_t)M + 1, sizeof(bool));
-    w->bestpipe = xcalloc((size_t)M + 1, sizeof(bool));
-    w->cnt = xcalloc((size_t)M + 1, sizeof(int64_t));
-    w->ord = xcalloc((size_t)M + 1, sizeof(int));
-    w->epool = xcalloc((size_t)g->nedges + 1, sizeof(int));
+    w->q = ir_xcalloc(tot + 1, sizeof(Op));
+    w->taken = ir_xcalloc(tot + 1, sizeof(bool));
+    w->qoff = ir_xcalloc((size_t)D + 1, sizeof(int));
+    w->qn = ir_xcalloc((size_t)D, sizeof(int));
+    w->head = ir_xcalloc((size_t)D, sizeof(int));
+    w->pseq_off = ir_xcalloc((size_t)M + 2, sizeof(int));
+    w->pseq = ir_xcalloc((size_t)M + 1, sizeof(int));
+    w->ppos = ir_xcalloc((size_t)M + 1, sizeof(int));
+    w->nexts = ir_xcalloc((size_t)M + 1, sizeof(int));
+    w->cpos = ir_xcalloc((size_t)M + 1, sizeof(int));
+    w->need = ir_xcalloc(tot + 1, sizeof(int));
+    w->qdsp = ir_xcalloc(tot + 1, sizeof(int));
+    w->heap = ir_xcalloc(tot + 1, sizeof(int));
+    w->hn = ir_xcalloc((size_t)D + 1, sizeof(int));
+    w->tent = ir_xcalloc((size_t)T + 1, sizeof(int));
+    w->sent = ir_xcalloc((size_t)M + 1, sizeof(int));
+    w->rent = ir_xcalloc((size_t)M + 1, sizeof(int));
+    w->tpos = ir_xcalloc((size_t)T + 1, sizeof(int));
+    w->rpos = ir_xcalloc((size_t)M + 1, sizeof(int));
+    w->pipe = ir_xcalloc((size_t)M + 1, sizeof(bool));
+    w->bestpipe = ir_xcalloc((size_t)M + 1, sizeof(bool));
+    w->cnt = ir_xcalloc((size_t)M + 1, sizeof(int64_t));
+    w->ord = ir_xcalloc((size_t)M + 1, sizeof(int));
+    w->epool = ir_xcalloc((size_t)g->nedges + 1, sizeof(int));
     for (int u = 0; u < M; u++)
         w->label[u] = u;
     return w;
@@ -1027,7 +1018,7 @@ bfco_mem_ok(const Worker *w, const bool *pipe)
 {
     const Space *sp = w->sp;
     int64_t extra[64];
-    int64_t *x = sp->D <= 64 ? extra : xcalloc((size_t)sp->D, sizeof *x);
+    int64_t *x = sp->D <= 64 ? extra : ir_xcalloc((size_t)sp->D, sizeof *x);
     for (int d = 0; d < sp->D; d++)
         x[d] = sp->rbuf[d];
     for (int k = 0; k < w->G; k++)
@@ -1046,7 +1037,7 @@ bfco_greedy_pipes(Worker *w, bool *pipe)
 {
     const Space *sp = w->sp;
     int64_t extra[64];
-    int64_t *x = sp->D <= 64 ? extra : xcalloc((size_t)sp->D, sizeof *x);
+    int64_t *x = sp->D <= 64 ? extra : ir_xcalloc((size_t)sp->D, sizeof *x);
     bfco_cp_pipes(w->ws, sp->rbuf, x, pipe); /* the built schedule has w->G messages */
     if (x != extra)
         free(x);
@@ -1384,10 +1375,10 @@ cache_put(Cache *c, const uint8_t *raw, const uint8_t *fixed, int64_t f)
         Cache o = *c;
         c->cap = o.cap ? 2 * o.cap : 1024;
         c->n = 0;
-        c->hash = xcalloc((size_t)c->cap, sizeof *c->hash);
-        c->raw = xcalloc((size_t)c->cap, sizeof *c->raw);
-        c->fixed = xcalloc((size_t)c->cap, sizeof *c->fixed);
-        c->f = xcalloc((size_t)c->cap, sizeof *c->f);
+        c->hash = ir_xcalloc((size_t)c->cap, sizeof *c->hash);
+        c->raw = ir_xcalloc((size_t)c->cap, sizeof *c->raw);
+        c->fixed = ir_xcalloc((size_t)c->cap, sizeof *c->fixed);
+        c->f = ir_xcalloc((size_t)c->cap, sizeof *c->f);
         for (int i = 0; i < o.cap; i++)
             if (o.raw[i]) {
                 int j = (int)(o.hash[i] % (uint64_t)c->cap);
@@ -1411,9 +1402,9 @@ cache_put(Cache *c, const uint8_t *raw, const uint8_t *fixed, int64_t f)
     while (c->raw[j])
         j = (j + 1) % c->cap;
     c->hash[j] = h;
-    c->raw[j] = xcalloc((size_t)c->nbits + 1, 1);
+    c->raw[j] = ir_xcalloc((size_t)c->nbits + 1, 1);
     memcpy(c->raw[j], raw, (size_t)c->nbits);
-    c->fixed[j] = xcalloc((size_t)c->nbits + 1, 1);
+    c->fixed[j] = ir_xcalloc((size_t)c->nbits + 1, 1);
     memcpy(c->fixed[j], fixed, (size_t)c->nbits);
     c->f[j] = f;
     c->n++;
@@ -1484,21 +1475,21 @@ bfco_search(const Space *sp, const BfcoParams *bp, Sched **out, OptStats *st)
     for (int t = 0; t < nthreads; t++)
         ws[t] = bfco_worker_new(sp);
     size_t nb = (size_t)B + 1;
-    uint8_t **x = xcalloc((size_t)P, sizeof *x), **pb = xcalloc((size_t)P, sizeof *pb);
-    uint8_t **raw = xcalloc((size_t)P, sizeof *raw);
-    float **v = xcalloc((size_t)P, sizeof *v);
-    int64_t *f = xcalloc((size_t)P, sizeof *f), *pbf = xcalloc((size_t)P, sizeof *pbf);
-    uint64_t *rng = xcalloc((size_t)P, sizeof *rng);
-    int *todo = xcalloc((size_t)P, sizeof *todo);
-    uint8_t *gb = xcalloc(nb, 1);
+    uint8_t **x = ir_xcalloc((size_t)P, sizeof *x), **pb = ir_xcalloc((size_t)P, sizeof *pb);
+    uint8_t **raw = ir_xcalloc((size_t)P, sizeof *raw);
+    float **v = ir_xcalloc((size_t)P, sizeof *v);
+    int64_t *f = ir_xcalloc((size_t)P, sizeof *f), *pbf = ir_xcalloc((size_t)P, sizeof *pbf);
+    uint64_t *rng = ir_xcalloc((size_t)P, sizeof *rng);
+    int *todo = ir_xcalloc((size_t)P, sizeof *todo);
+    uint8_t *gb = ir_xcalloc(nb, 1);
     int64_t gbf = INT64_MAX;
     double vmax = bp->vmax > 0 ? bp->vmax : 4.0;
     double pm = B > 0 ? bp->mutation / B : 0;
     for (int k = 0; k < P; k++) {
-        x[k] = xcalloc(nb, 1);
-        pb[k] = xcalloc(nb, 1);
-        raw[k] = xcalloc(nb, 1);
-        v[k] = xcalloc(nb, sizeof(float));
+        x[k] = ir_xcalloc(nb, 1);
+        pb[k] = ir_xcalloc(nb, 1);
+        raw[k] = ir_xcalloc(nb, 1);
+        v[k] = ir_xcalloc(nb, sizeof(float));
         uint64_t s = bp->seed ^ (UINT64_C(0xD1B54A32D192ED03) * (uint64_t)(k + 1));
         rng[k] = splitmix(&s);
         /* Particle 0: no merge (none, cp); particle 1: every merge (ma); the others at

@@ -30,15 +30,6 @@
 
 #include "ir.h"
 
-static void *
-xmalloc(size_t n, size_t size)
-{
-    void *p = calloc(n ? n : 1, size);
-    if (!p)
-        ice("out of memory");
-    return p;
-}
-
 typedef struct Ctx {
     const Graph *g;
     const Sched *s;
@@ -89,6 +80,14 @@ cmp_slot(const void *a, const void *b)
     return cmp_src_rank(a, b);
 }
 
+/* Ready tasks by position in the DSP orders, then by index. */
+static bool
+by_pos(const void *ctx, int u, int v)
+{
+    const int *pos = ctx;
+    return pos[u] != pos[v] ? pos[u] < pos[v] : u < v;
+}
+
 /* A global order of the tasks: Kahn over zero-delay edges and each DSP's COMPUTE order,
  * ready tasks by position on their DSP, then index.  Returns false when those constraints
  * have a cycle (the remaining tasks are then appended by index). */
@@ -96,9 +95,9 @@ static bool
 global_order(const Graph *g, const int *prev, const int *pos, int *pi)
 {
     int n = g->ntasks;
-    int *indeg = xmalloc((size_t)n, sizeof *indeg);
-    int *heap = xmalloc((size_t)n, sizeof *heap);
-    int hn = 0, done = 0;
+    int *indeg = ir_xcalloc((size_t)n, sizeof *indeg);
+    int *hv = ir_xcalloc((size_t)n, sizeof *hv);
+    int done = 0;
     for (int e = 0; e < g->nedges; e++)
         if (g->edges[e].delay == 0)
             indeg[g->edges[e].to]++;
@@ -106,62 +105,35 @@ global_order(const Graph *g, const int *prev, const int *pos, int *pi)
         if (prev[t] >= 0)
             indeg[t]++;
     /* next[] of the DSP order: the task whose prev is t */
-    int *next = xmalloc((size_t)n, sizeof *next);
+    int *next = ir_xcalloc((size_t)n, sizeof *next);
     for (int t = 0; t < n; t++)
         next[t] = -1;
     for (int t = 0; t < n; t++)
         if (prev[t] >= 0)
             next[prev[t]] = t;
-#define LESS(u, v) (pos[u] != pos[v] ? pos[u] < pos[v] : (u) < (v))
-#define PUSH(v)                                                                          \
-    do {                                                                                 \
-        int k_ = hn++;                                                                   \
-        heap[k_] = (v);                                                                  \
-        while (k_ > 0 && LESS(heap[k_], heap[(k_ - 1) / 2])) {                           \
-            int t_ = heap[k_];                                                           \
-            heap[k_] = heap[(k_ - 1) / 2];                                               \
-            heap[(k_ - 1) / 2] = t_;                                                     \
-            k_ = (k_ - 1) / 2;                                                           \
-        }                                                                                \
-    } while (0)
+    IntHeap heap = {.v = hv, .before = by_pos, .ctx = pos};
     for (int t = 0; t < n; t++)
         pi[t] = -1;
     for (int t = 0; t < n; t++)
         if (indeg[t] == 0)
-            PUSH(t);
-    while (hn > 0) {
-        int t = heap[0];
-        heap[0] = heap[--hn];
-        for (int k = 0;;) {
-            int l = 2 * k + 1, r = l + 1, m = k;
-            if (l < hn && LESS(heap[l], heap[m]))
-                m = l;
-            if (r < hn && LESS(heap[r], heap[m]))
-                m = r;
-            if (m == k)
-                break;
-            int tmp = heap[k];
-            heap[k] = heap[m];
-            heap[m] = tmp;
-            k = m;
-        }
+            ir_heap_push(&heap, t);
+    while (heap.n > 0) {
+        int t = ir_heap_pop(&heap);
         pi[t] = done++;
         for (int k = g->succ_off[t]; k < g->succ_off[t + 1]; k++) {
             const Edge *e = &g->edges[g->succ[k]];
             if (e->delay == 0 && --indeg[e->to] == 0)
-                PUSH(e->to);
+                ir_heap_push(&heap, e->to);
         }
         if (next[t] >= 0 && --indeg[next[t]] == 0)
-            PUSH(next[t]);
+            ir_heap_push(&heap, next[t]);
     }
-#undef PUSH
-#undef LESS
     bool ok = done == n;
     for (int t = 0; t < n; t++)
         if (pi[t] < 0)
             pi[t] = done++;
     free(indeg);
-    free(heap);
+    free(hv);
     free(next);
     return ok;
 }
@@ -175,9 +147,9 @@ comm_insert(Sched *s)
         ice("comm_insert needs ir_graph_index");
 
     /* The COMPUTE sequences, with SEND/RECV dropped. */
-    int *coff = xmalloc((size_t)nd + 1, sizeof *coff);
-    int *comp = xmalloc((size_t)n, sizeof *comp);
-    int *pos = xmalloc((size_t)n, sizeof *pos), *prev = xmalloc((size_t)n, sizeof *prev);
+    int *coff = ir_xcalloc((size_t)nd + 1, sizeof *coff);
+    int *comp = ir_xcalloc((size_t)n, sizeof *comp);
+    int *pos = ir_xcalloc((size_t)n, sizeof *pos), *prev = ir_xcalloc((size_t)n, sizeof *prev);
     for (int t = 0; t < n; t++)
         pos[t] = prev[t] = -1;
     int nc = 0;
@@ -195,7 +167,7 @@ comm_insert(Sched *s)
         }
     }
     coff[nd] = nc;
-    int *pi = xmalloc((size_t)n, sizeof *pi);
+    int *pi = ir_xcalloc((size_t)n, sizeof *pi);
     bool acyclic = global_order(g, prev, pos, pi);
 
     /* One message per edge across DSPs; storage of the old messages is reused. */
@@ -223,19 +195,19 @@ comm_insert(Sched *s)
         }
     }
     int nm = s->nmsgs;
-    Ctx c = {g, s, pi, xmalloc((size_t)nm, sizeof(int)),
-             xmalloc((size_t)nm, sizeof(int))};
+    Ctx c = {g, s, pi, ir_xcalloc((size_t)nm, sizeof(int)),
+             ir_xcalloc((size_t)nm, sizeof(int))};
     sort_ctx = &c;
 
     /* Sends per producer, in their order; ranks per source DSP follow the COMPUTE order.
      */
-    int *soff = xmalloc((size_t)n + 1, sizeof *soff),
-        *sends = xmalloc((size_t)nm, sizeof *sends);
+    int *soff = ir_xcalloc((size_t)n + 1, sizeof *soff),
+        *sends = ir_xcalloc((size_t)nm, sizeof *sends);
     for (int m = 0; m < nm; m++)
         soff[g->edges[s->msgs[m].edges[0]].from + 1]++;
     for (int t = 0; t < n; t++)
         soff[t + 1] += soff[t];
-    int *fill = xmalloc((size_t)(n > nd ? n : nd) + 1, sizeof *fill);
+    int *fill = ir_xcalloc((size_t)(n > nd ? n : nd) + 1, sizeof *fill);
     memcpy(fill, soff, ((size_t)n + 1) * sizeof *fill);
     for (int m = 0; m < nm; m++)
         sends[fill[g->edges[s->msgs[m].edges[0]].from]++] = m;
@@ -271,8 +243,8 @@ comm_insert(Sched *s)
         }
         c.key[m] = 2 * q + cls;
     }
-    int *roff = xmalloc((size_t)nd + 1, sizeof *roff),
-        *recvs = xmalloc((size_t)nm, sizeof *recvs);
+    int *roff = ir_xcalloc((size_t)nd + 1, sizeof *roff),
+        *recvs = ir_xcalloc((size_t)nm, sizeof *recvs);
     for (int m = 0; m < nm; m++)
         roff[s->msgs[m].dst + 1]++;
     for (int d = 0; d < nd; d++)

@@ -117,19 +117,10 @@ ceil_div(int64_t a, int64_t b)
     return (a + b - 1) / b;
 }
 
-static void *
-xcalloc(size_t n, size_t size)
-{
-    void *p = calloc(n ? n : 1, size);
-    if (!p)
-        ice("out of memory");
-    return p;
-}
-
 Evaluator *
 eval_new(const Graph *g, const Platform *p)
 {
-    Evaluator *ev = xcalloc(1, sizeof *ev);
+    Evaluator *ev = ir_xcalloc(1, sizeof *ev);
     int md = 0;
     for (int e = 0; e < g->nedges; e++)
         if (g->edges[e].delay > md)
@@ -148,28 +139,28 @@ eval_new(const Graph *g, const Platform *p)
     ev->md = md;
     /* limit, queue, 4 per DSP, per message 3 + at most 2 R ring values */
     ev->snapcap = 2 + 5 * (size_t)p->ndsps + (size_t)ev->maxmsgs * (3 + 2 * (size_t)r);
-    ev->snap = xcalloc(ev->snapcap, sizeof *ev->snap);
-    ev->saved = xcalloc(ev->snapcap, sizeof *ev->saved);
-    ev->saved_busy = xcalloc((size_t)p->ndsps, sizeof *ev->saved_busy);
-    ev->saved_compute = xcalloc((size_t)p->ndsps, sizeof *ev->saved_compute);
+    ev->snap = ir_xcalloc(ev->snapcap, sizeof *ev->snap);
+    ev->saved = ir_xcalloc(ev->snapcap, sizeof *ev->saved);
+    ev->saved_busy = ir_xcalloc((size_t)p->ndsps, sizeof *ev->saved_busy);
+    ev->saved_compute = ir_xcalloc((size_t)p->ndsps, sizeof *ev->saved_compute);
     size_t nd = (size_t)ev->ndsps;
-    ev->code = xcalloc((size_t)ev->maxops, sizeof *ev->code);
-    ev->code_off = xcalloc(nd + 1, sizeof *ev->code_off);
-    ev->zc = xcalloc((size_t)ev->maxmsgs, sizeof *ev->zc);
-    ev->zc_off = xcalloc((size_t)g->ntasks + 2, sizeof *ev->zc_off);
-    ev->msg = xcalloc((size_t)ev->maxmsgs, sizeof *ev->msg);
-    ev->ring = xcalloc((size_t)ev->maxmsgs * 2 * (size_t)r, sizeof *ev->ring);
+    ev->code = ir_xcalloc((size_t)ev->maxops, sizeof *ev->code);
+    ev->code_off = ir_xcalloc(nd + 1, sizeof *ev->code_off);
+    ev->zc = ir_xcalloc((size_t)ev->maxmsgs, sizeof *ev->zc);
+    ev->zc_off = ir_xcalloc((size_t)g->ntasks + 2, sizeof *ev->zc_off);
+    ev->msg = ir_xcalloc((size_t)ev->maxmsgs, sizeof *ev->msg);
+    ev->ring = ir_xcalloc((size_t)ev->maxmsgs * 2 * (size_t)r, sizeof *ev->ring);
     for (int m = 0; m < ev->maxmsgs; m++) {
         ev->msg[m].issue = ev->ring + (size_t)m * 2 * (size_t)r;
         ev->msg[m].post = ev->msg[m].issue + r;
     }
-    ev->k = xcalloc(nd, sizeof *ev->k);
-    ev->state = xcalloc(nd, sizeof *ev->state);
-    ev->queue = xcalloc(nd, sizeof *ev->queue);
-    ev->it = xcalloc(nd, sizeof *ev->it);
-    ev->t = xcalloc(nd, sizeof *ev->t);
-    ev->busy = xcalloc(nd, sizeof *ev->busy);
-    ev->compute = xcalloc(nd, sizeof *ev->compute);
+    ev->k = ir_xcalloc(nd, sizeof *ev->k);
+    ev->state = ir_xcalloc(nd, sizeof *ev->state);
+    ev->queue = ir_xcalloc(nd, sizeof *ev->queue);
+    ev->it = ir_xcalloc(nd, sizeof *ev->it);
+    ev->t = ir_xcalloc(nd, sizeof *ev->t);
+    ev->busy = ir_xcalloc(nd, sizeof *ev->busy);
+    ev->compute = ir_xcalloc(nd, sizeof *ev->compute);
     return ev;
 }
 
@@ -725,8 +716,8 @@ waits_for(const Evaluator *ev, int d, DeadStep *to)
 static int
 find_cycle(const Evaluator *ev, int nd, DeadStep *out)
 {
-    int *seen = xcalloc((size_t)nd, sizeof *seen); /* position in the walk + 1 */
-    int *walk = xcalloc((size_t)nd + 1, sizeof *walk);
+    int *seen = ir_xcalloc((size_t)nd, sizeof *seen); /* position in the walk + 1 */
+    int *walk = ir_xcalloc((size_t)nd + 1, sizeof *walk);
     int nwalk = 0, d = -1, n = 0;
     for (int x = 0; x < nd && d < 0; x++)
         if (ev->state[x] == ST_BLOCKED)

@@ -25,15 +25,6 @@
 #include "bfco_int.h"
 #include "ir.h"
 
-static void *
-xcalloc(size_t n, size_t size)
-{
-    void *p = calloc(n ? n : 1, size ? size : 1);
-    if (!p)
-        ice("out of memory");
-    return p;
-}
-
 /* Ranks are doubles (means); sums along different paths that are equal on paper may
  * differ in the last bits, so ties are judged with a relative tolerance and broken by
  * index. */
@@ -178,52 +169,13 @@ lane_insert(Lane *l, int pos, int64_t s, int64_t f)
     l->n++;
 }
 
-/* Ready list: a binary heap, highest priority first, then lowest task index. */
-typedef struct Heap {
-    int *v;
-    int n;
-    const double *prio;
-} Heap;
-
+/* Ready list order: highest priority first, then lowest task index. */
 static bool
-heap_before(const Heap *h, int a, int b)
+prio_before(const void *ctx, int a, int b)
 {
-    int c = rank_cmp(h->prio[a], h->prio[b]);
+    const double *prio = ctx;
+    int c = rank_cmp(prio[a], prio[b]);
     return c > 0 || (c == 0 && a < b);
-}
-
-static void
-heap_push(Heap *h, int t)
-{
-    int k = h->n++;
-    h->v[k] = t;
-    while (k > 0 && heap_before(h, h->v[k], h->v[(k - 1) / 2])) {
-        int up = (k - 1) / 2, tmp = h->v[k];
-        h->v[k] = h->v[up];
-        h->v[up] = tmp;
-        k = up;
-    }
-}
-
-static int
-heap_pop(Heap *h)
-{
-    int top = h->v[0];
-    h->v[0] = h->v[--h->n];
-    for (int k = 0;;) {
-        int l = 2 * k + 1, r = l + 1, m = k;
-        if (l < h->n && heap_before(h, h->v[l], h->v[m]))
-            m = l;
-        if (r < h->n && heap_before(h, h->v[r], h->v[m]))
-            m = r;
-        if (m == k)
-            break;
-        int tmp = h->v[k];
-        h->v[k] = h->v[m];
-        h->v[m] = tmp;
-        k = m;
-    }
-    return top;
 }
 
 /* Sort key of the global order: start, finish, then topological position. */
@@ -250,11 +202,11 @@ list_schedule(const Graph *g, const Platform *p, const double *prio, const doubl
               int64_t *makespan)
 {
     int n = g->ntasks, P = p->ndsps;
-    int *map = xcalloc((size_t)n, sizeof *map);
-    int64_t *st = xcalloc((size_t)n, sizeof *st), *fin = xcalloc((size_t)n, sizeof *fin);
-    int *indeg = xcalloc((size_t)n, sizeof *indeg);
-    Lane *lane = xcalloc((size_t)P, sizeof *lane);
-    Heap h = {xcalloc((size_t)n, sizeof(int)), 0, prio};
+    int *map = ir_xcalloc((size_t)n, sizeof *map);
+    int64_t *st = ir_xcalloc((size_t)n, sizeof *st), *fin = ir_xcalloc((size_t)n, sizeof *fin);
+    int *indeg = ir_xcalloc((size_t)n, sizeof *indeg);
+    Lane *lane = ir_xcalloc((size_t)P, sizeof *lane);
+    IntHeap h = {.v = ir_xcalloc((size_t)n, sizeof(int)), .before = prio_before, .ctx = prio};
     int64_t span = 0;
 
     for (int i = 0; i < g->nedges; i++)
@@ -262,9 +214,9 @@ list_schedule(const Graph *g, const Platform *p, const double *prio, const doubl
             indeg[g->edges[i].to]++;
     for (int t = 0; t < n; t++)
         if (indeg[t] == 0)
-            heap_push(&h, t);
+            ir_heap_push(&h, t);
     while (h.n > 0) {
-        int t = heap_pop(&h);
+        int t = ir_heap_pop(&h);
         int lo = 0, hi = P;
         if (g->tasks[t].dsp >= 0) {
             lo = g->tasks[t].dsp;
@@ -304,13 +256,13 @@ list_schedule(const Graph *g, const Platform *p, const double *prio, const doubl
         for (int j = g->succ_off[t]; j < g->succ_off[t + 1]; j++) {
             const Edge *e = &g->edges[g->succ[j]];
             if (e->delay == 0 && --indeg[e->to] == 0)
-                heap_push(&h, e->to);
+                ir_heap_push(&h, e->to);
         }
     }
 
     /* Per-DSP order = the global order by start time restricted to the DSP. */
-    Key *key = xcalloc((size_t)n, sizeof *key);
-    int *tpos = xcalloc((size_t)n, sizeof *tpos);
+    Key *key = ir_xcalloc((size_t)n, sizeof *key);
+    int *tpos = ir_xcalloc((size_t)n, sizeof *tpos);
     for (int k = 0; k < n; k++)
         tpos[g->topo[k]] = k;
     for (int t = 0; t < n; t++)
@@ -344,7 +296,7 @@ sched_heft(const Graph *g, const Platform *p, Sched **out, double *ranks_out,
     *out = NULL;
     if (check_input(g, p, d) != 0)
         return -1;
-    double *rank = xcalloc((size_t)g->ntasks, sizeof *rank);
+    double *rank = ir_xcalloc((size_t)g->ntasks, sizeof *rank);
     upward_ranks(g, p, rank);
     *out = list_schedule(g, p, rank, NULL, makespan_out);
     if (ranks_out)
@@ -361,8 +313,8 @@ sched_peft(const Graph *g, const Platform *p, Sched **out, double *ranks_out,
     if (check_input(g, p, d) != 0)
         return -1;
     int n = g->ntasks, P = p->ndsps;
-    double *oct = xcalloc((size_t)n * (size_t)P, sizeof *oct);
-    double *rank = xcalloc((size_t)n, sizeof *rank);
+    double *oct = ir_xcalloc((size_t)n * (size_t)P, sizeof *oct);
+    double *rank = ir_xcalloc((size_t)n, sizeof *rank);
     sched_oct(g, p, oct);
     for (int t = 0; t < n; t++) {
         double sum = 0;
@@ -383,10 +335,10 @@ sched_list_makespan(const Sched *s)
 {
     const Graph *g = s->g;
     int n = g->ntasks;
-    int64_t *fin = xcalloc((size_t)n, sizeof *fin);
-    bool *done = xcalloc((size_t)n, sizeof *done);
-    int *pc = xcalloc((size_t)s->ndsps, sizeof *pc);
-    int64_t *avail = xcalloc((size_t)s->ndsps, sizeof *avail);
+    int64_t *fin = ir_xcalloc((size_t)n, sizeof *fin);
+    bool *done = ir_xcalloc((size_t)n, sizeof *done);
+    int *pc = ir_xcalloc((size_t)s->ndsps, sizeof *pc);
+    int64_t *avail = ir_xcalloc((size_t)s->ndsps, sizeof *avail);
     int64_t span = 0;
     /* Repeatedly advance every DSP whose next COMPUTE has all inputs finished. */
     for (bool progress = true; progress;) {
@@ -711,8 +663,8 @@ merge_order(const Sched *s, int *seq)
 {
     const Graph *g = s->g;
     int n = g->ntasks, done = 0;
-    int *pc = xcalloc((size_t)s->ndsps, sizeof *pc);
-    bool *fin = xcalloc((size_t)n, sizeof *fin);
+    int *pc = ir_xcalloc((size_t)s->ndsps, sizeof *pc);
+    bool *fin = ir_xcalloc((size_t)n, sizeof *fin);
     for (bool progress = true; progress && done < n;) {
         progress = false;
         for (int dsp = 0; dsp < s->ndsps; dsp++) {
@@ -751,12 +703,12 @@ sched_local_search(Sched **sp, struct Evaluator *ev, int64_t budget, bool plain)
                 .n = s0->g->ntasks,
                 .P = s0->ndsps,
                 .plain = plain};
-    x.rbuf = xcalloc((size_t)x.P, sizeof *x.rbuf);
-    x.xbuf = xcalloc((size_t)x.P, sizeof *x.xbuf);
-    x.pipe = xcalloc((size_t)x.g->nedges + 1, sizeof *x.pipe);
-    x.map = xcalloc((size_t)x.n, sizeof *x.map);
-    x.seq = xcalloc((size_t)x.n, sizeof *x.seq);
-    x.pos = xcalloc((size_t)x.n, sizeof *x.pos);
+    x.rbuf = ir_xcalloc((size_t)x.P, sizeof *x.rbuf);
+    x.xbuf = ir_xcalloc((size_t)x.P, sizeof *x.xbuf);
+    x.pipe = ir_xcalloc((size_t)x.g->nedges + 1, sizeof *x.pipe);
+    x.map = ir_xcalloc((size_t)x.n, sizeof *x.map);
+    x.seq = ir_xcalloc((size_t)x.n, sizeof *x.seq);
+    x.pos = ir_xcalloc((size_t)x.n, sizeof *x.pos);
     memcpy(x.map, s0->map, (size_t)x.n * sizeof *x.map);
     if (merge_order(s0, x.seq) != 0)
         ice("schedule order contradicts the precedences");
