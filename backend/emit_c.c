@@ -532,7 +532,8 @@ emit_task(Buf *b, const Em *em, int t, int dsp, int64_t cycles, const int *zc, i
     int nin = g->pred_off[t + 1] - g->pred_off[t],
         nout = g->succ_off[t + 1] - g->succ_off[t];
     /* in graph order (the edge index order), as docs/kernels.md says */
-    int *in = ir_xcalloc((size_t)nin, sizeof *in), *out = ir_xcalloc((size_t)nout, sizeof *out);
+    int *in = ir_xcalloc((size_t)nin, sizeof *in),
+        *out = ir_xcalloc((size_t)nout, sizeof *out);
     int ni = 0, no = 0;
     for (int e = 0; e < g->nedges; e++) {
         if (g->edges[e].to == t)

@@ -1,5 +1,6 @@
 /*
- * frontend/import.h - helpers shared by the importers (frontend-private, not part of ir.h).
+ * frontend/import.h - helpers shared by the importers (frontend-private, not part of
+ * ir.h).
  */
 #ifndef TGC_FRONTEND_IMPORT_H
 #define TGC_FRONTEND_IMPORT_H

@@ -1,9 +1,9 @@
 /*
  * ir/arena.c - bump allocator for the IR.
  *
- * Blocks are chained; an allocation larger than a block gets a block of its own.  Memory is
- * zeroed and aligned to max_align_t.  Nothing is freed before arena_free().  Out of memory is
- * an internal error (ice): input-size limits keep real inputs far below it.
+ * Blocks are chained; an allocation larger than a block gets a block of its own.  Memory
+ * is zeroed and aligned to max_align_t.  Nothing is freed before arena_free().  Out of
+ * memory is an internal error (ice): input-size limits keep real inputs far below it.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -56,7 +56,8 @@ arena_alloc(Arena *a, size_t n)
     Block *b = a->head;
     if (!b || b->size - b->used < n) {
         if (n > BLOCK_SIZE / 4) {
-            /* Large: own block, linked behind the head so the head's free space is kept. */
+            /* Large: own block, linked behind the head so the head's free space is kept.
+             */
             Block *big = block_new(n);
             big->used = n;
             if (b) {

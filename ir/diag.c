@@ -1,7 +1,7 @@
 /*
  * ir/diag.c - diagnostics as data.
  *
- * Library code reports errors here and returns; only tools/ decides the exit status.  Each
+ * Library code reports errors here and returns; only tools/ decides the exit status. Each
  * message is one line:  FILE:LINE:COL: error: msg   (positions known, e.g. JSON syntax)
  *                       FILE: /json/pointer: error: msg   (semantic errors)
  *                       FILE: error: msg
@@ -55,8 +55,7 @@ append(Diag *d, const char *s, size_t n)
     d->buf[d->len] = 0;
 }
 
-static void
-appendf(Diag *d, const char *fmt, ...) TGC_PRINTF(2, 3);
+static void appendf(Diag *d, const char *fmt, ...) TGC_PRINTF(2, 3);
 
 static void
 appendv(Diag *d, const char *fmt, va_list ap)

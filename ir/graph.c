@@ -69,7 +69,8 @@ ir_graph_index(Graph *g)
 
     /* Kahn's algorithm; a heap of ready tasks keeps the lowest index first. */
     int *indeg = ir_xcalloc((size_t)n + 1, sizeof *indeg);
-    IntHeap heap = {.v = ir_xcalloc((size_t)n + 1, sizeof(int)), .before = ir_heap_by_index};
+    IntHeap heap = {.v = ir_xcalloc((size_t)n + 1, sizeof(int)),
+                    .before = ir_heap_by_index};
     int *topo = arena_array(g->arena, (size_t)n + 1, sizeof *topo);
     for (int i = 0; i < g->nedges; i++)
         if (g->edges[i].delay == 0)

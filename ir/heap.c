@@ -1,8 +1,8 @@
 /*
  * ir/heap.c - a binary min-heap of ints under a caller's strict order.
  *
- * Ready lists of the list schedulers and topological sorts use it; the order must be total
- * (ties broken by index) so that every pop sequence is deterministic.
+ * Ready lists of the list schedulers and topological sorts use it; the order must be
+ * total (ties broken by index) so that every pop sequence is deterministic.
  */
 #include "ir.h"
 

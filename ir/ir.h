@@ -2,16 +2,17 @@
  * ir/ir.h - the one IR header of tgc.
  *
  * Everything the compiler passes share is declared here: the arena, diagnostics, the task
- * graph, the platform, the schedule and the evaluator's results, then one prototype section
- * per .c file in pipeline order (ir/, frontend/, passes/, backend/).  The runtime (runtime/)
- * includes nothing of this file.
+ * graph, the platform, the schedule and the evaluator's results, then one prototype
+ * section per .c file in pipeline order (ir/, frontend/, passes/, backend/).  The runtime
+ * (runtime/) includes nothing of this file.
  *
- * Units: every time is in DSP cycles (int64_t), every size in bytes (int64_t).  Indices into
- * arrays are int.  An index of -1 means "none".
+ * Units: every time is in DSP cycles (int64_t), every size in bytes (int64_t).  Indices
+ * into arrays are int.  An index of -1 means "none".
  *
  * Memory: a Graph owns an Arena; its tasks, edges, strings and arrays come from it and
- * ir_graph_free() releases them all at once.  A Platform lives in the arena it was created
- * in.  A Sched owns its own arena (schedules are made and dropped more often than graphs).
+ * ir_graph_free() releases them all at once.  A Platform lives in the arena it was
+ * created in.  A Sched owns its own arena (schedules are made and dropped more often than
+ * graphs).
  */
 #ifndef TGC_IR_H
 #define TGC_IR_H
@@ -32,16 +33,16 @@
 #define TGC_NORETURN
 #endif
 
-/* ------------------------------------------------------------------------------------------
+/* ------------------------------------------------------------------------------------
  * Arena and diagnostics
- * ------------------------------------------------------------------------------------------ */
+ * ------------------------------------------------------------------------------------ */
 
 typedef struct Arena Arena; /* bump allocator; opaque, see ir/arena.c */
 
 /* Where a diagnostic points.  JSON syntax errors have a line and column (from jansson);
- * semantic errors have a JSON Pointer (jansson keeps no positions on values); importers of
- * line-based formats have a line.  Text formats as "FILE:LINE:COL: error: msg" when line > 0,
- * "FILE: /pointer: error: msg" when pointer is set, else "FILE: error: msg". */
+ * semantic errors have a JSON Pointer (jansson keeps no positions on values); importers
+ * of line-based formats have a line.  Text formats as "FILE:LINE:COL: error: msg" when
+ * line > 0, "FILE: /pointer: error: msg" when pointer is set, else "FILE: error: msg". */
 typedef struct Loc {
     const char *file;    /* as the user named it; "<stdin>" for "-" */
     int line, col;       /* 1-based; 0 = unknown */
@@ -52,40 +53,40 @@ typedef enum { DIAG_ERROR, DIAG_WARNING, DIAG_NOTE } DiagLevel;
 
 typedef struct Diag Diag; /* collects messages; opaque, see ir/diag.c */
 
-/* ------------------------------------------------------------------------------------------
+/* ------------------------------------------------------------------------------------
  * Platform (DESIGN.md sections 2 and 4)
- * ------------------------------------------------------------------------------------------ */
+ * ------------------------------------------------------------------------------------ */
 
 typedef enum {
-    MODEL_BWDSP,    /* boards of DSPs with RapidIO switches, the cost model of section 4 */
-    MODEL_ABSTRACT, /* scheduling literature: an edge costs `bytes` cycles between DSPs, no
-                       overheads, no handshake, no contention */
+    MODEL_BWDSP, /* boards of DSPs with RapidIO switches, the cost model of section 4 */
+    MODEL_ABSTRACT, /* scheduling literature: an edge costs `bytes` cycles between DSPs,
+                       no overheads, no handshake, no contention */
 } PlatModel;
 
 typedef struct BoardLink {
-    int a, b; /* board indices; a link is bidirectional (one link resource per direction) */
+    int a, b; /* board indices; bidirectional: one link resource per direction */
 } BoardLink;
 
 typedef struct Platform {
-    const char *name;  /* preset name, file name, or "inline" */
+    const char *name; /* preset name, file name, or "inline" */
     PlatModel model;
-    int nboards;        /* 0 for the abstract model */
-    int dsps_per_board; /* DSP d sits on board d / dsps_per_board */
-    int ndsps;          /* nboards * dsps_per_board, or the abstract model's "dsps" */
-    int64_t dsp_clock_mhz;        /* DSP clock; cycles per microsecond */
-    int64_t link_mbps;            /* RapidIO link rate in Mbit/s */
-    int64_t packet_bytes;         /* largest packet on the wire, header included */
-    int64_t payload_bytes;        /* data bytes per full packet */
-    int64_t switch_latency;       /* cycles a switch holds a packet before forwarding */
-    int64_t send_overhead;        /* DSP cycles to start a send */
-    int64_t recv_overhead;        /* DSP cycles to complete a blocking receive */
-    int64_t post_overhead;        /* DSP cycles to post a nonblocking receive */
-    int64_t wait_overhead;        /* DSP cycles to complete a nonblocking receive */
+    int nboards;            /* 0 for the abstract model */
+    int dsps_per_board;     /* DSP d sits on board d / dsps_per_board */
+    int ndsps;              /* nboards * dsps_per_board, or the abstract model's "dsps" */
+    int64_t dsp_clock_mhz;  /* DSP clock; cycles per microsecond */
+    int64_t link_mbps;      /* RapidIO link rate in Mbit/s */
+    int64_t packet_bytes;   /* largest packet on the wire, header included */
+    int64_t payload_bytes;  /* data bytes per full packet */
+    int64_t switch_latency; /* cycles a switch holds a packet before forwarding */
+    int64_t send_overhead;  /* DSP cycles to start a send */
+    int64_t recv_overhead;  /* DSP cycles to complete a blocking receive */
+    int64_t post_overhead;  /* DSP cycles to post a nonblocking receive */
+    int64_t wait_overhead;  /* DSP cycles to complete a nonblocking receive */
     int64_t copy_bytes_per_cycle; /* pack/unpack speed of aggregated messages */
     int64_t handshake;            /* cycles of the RTS/CTS exchange of a rendezvous */
-    int64_t eager_limit;          /* messages of at most this many bytes skip the handshake */
-    int64_t dsp_memory_bytes;     /* buffer memory per DSP */
-    BoardLink *links;             /* board links, nlinks of them */
+    int64_t eager_limit;      /* messages of at most this many bytes skip the handshake */
+    int64_t dsp_memory_bytes; /* buffer memory per DSP */
+    BoardLink *links;         /* board links, nlinks of them */
     int nlinks;
     /* Derived by plat_finish(): routes along the minimum spanning tree of the board links
      * (Prim from board 0, ties to the lower board index). */
@@ -93,26 +94,26 @@ typedef struct Platform {
     int *board_hops; /* [nboards * nboards]: board links crossed between two boards */
 } Platform;
 
-/* The parameter table: name, field, minimum, maximum.  Readers, writers and checks iterate it
- * so that a parameter is named in exactly one place. */
-#define PLATFORM_PARAMS(X)                                                                   \
-    X(dsp_clock_mhz, 1, 100000)                                                              \
-    X(link_mbps, 1, 10000000)                                                                \
-    X(packet_bytes, 2, 65536)                                                                \
-    X(payload_bytes, 1, 65535)                                                               \
-    X(switch_latency, 0, 1000000000)                                                         \
-    X(send_overhead, 0, 1000000000)                                                          \
-    X(recv_overhead, 0, 1000000000)                                                          \
-    X(post_overhead, 0, 1000000000)                                                          \
-    X(wait_overhead, 0, 1000000000)                                                          \
-    X(copy_bytes_per_cycle, 1, 1000000)                                                      \
-    X(handshake, 0, 1000000000)                                                              \
-    X(eager_limit, 0, 1000000000)                                                            \
+/* The parameter table: name, field, minimum, maximum.  Readers, writers and checks
+ * iterate it so that a parameter is named in exactly one place. */
+#define PLATFORM_PARAMS(X)                                                               \
+    X(dsp_clock_mhz, 1, 100000)                                                          \
+    X(link_mbps, 1, 10000000)                                                            \
+    X(packet_bytes, 2, 65536)                                                            \
+    X(payload_bytes, 1, 65535)                                                           \
+    X(switch_latency, 0, 1000000000)                                                     \
+    X(send_overhead, 0, 1000000000)                                                      \
+    X(recv_overhead, 0, 1000000000)                                                      \
+    X(post_overhead, 0, 1000000000)                                                      \
+    X(wait_overhead, 0, 1000000000)                                                      \
+    X(copy_bytes_per_cycle, 1, 1000000)                                                  \
+    X(handshake, 0, 1000000000)                                                          \
+    X(eager_limit, 0, 1000000000)                                                        \
     X(dsp_memory_bytes, 0, INT64_C(1099511627776))
 
-/* ------------------------------------------------------------------------------------------
+/* ------------------------------------------------------------------------------------
  * Task graph (DESIGN.md section 2)
- * ------------------------------------------------------------------------------------------ */
+ * ------------------------------------------------------------------------------------ */
 
 typedef enum { PARAM_INT, PARAM_REAL, PARAM_STRING, PARAM_BOOL } ParamKind;
 
@@ -143,12 +144,14 @@ typedef struct Edge {
 
 typedef struct Graph {
     Arena *arena;
-    const char *file;         /* where it was read from */
-    const char *name;         /* "name" field, or the file's base name */
-    int64_t iterations;       /* >= 1 */
-    const char *platform_ref; /* the "platform" field as written: preset, path or "inline" */
-    Platform *platform;       /* resolved platform (NULL until resolved) */
-    const char *kernels_source; /* kernel C file, as a path usable from the cwd, or NULL */
+    const char *file;   /* where it was read from */
+    const char *name;   /* "name" field, or the file's base name */
+    int64_t iterations; /* >= 1 */
+    const char
+        *platform_ref;  /* the "platform" field as written: preset, path or "inline" */
+    Platform *platform; /* resolved platform (NULL until resolved) */
+    const char
+        *kernels_source; /* kernel C file, as a path usable from the cwd, or NULL */
     const char *kernels_header; /* optional header of the kernels, or NULL */
     Task *tasks;
     int ntasks;
@@ -158,7 +161,8 @@ typedef struct Graph {
      * succ[succ_off[t] .. succ_off[t+1]) (edge indices), likewise pred for edges in. */
     int *succ_off, *succ;
     int *pred_off, *pred;
-    int *topo; /* [ntasks] a topological order of the zero-delay edges, or NULL if cyclic */
+    int *topo; /* [ntasks] a topological order of the zero-delay edges, or NULL if cyclic
+                */
 } Graph;
 
 /* Limits on input size; a user raises them with options.  Inputs above them are refused
@@ -171,15 +175,15 @@ typedef struct Limits {
     int64_t max_file_bytes; /* --max-file-size */
 } Limits;
 
-/* ------------------------------------------------------------------------------------------
+/* ------------------------------------------------------------------------------------
  * Schedule (DESIGN.md section 3)
  *
- * A schedule maps every task to a DSP and gives each DSP a sequence of operations executed
- * once per iteration, in order.  A message joins one source DSP to one destination DSP and
- * carries one or more edges of the same delay; per DSP pair, receives are in the same order
- * as sends.  Edges between tasks on the same DSP need no message (the consumer reads the
- * producer's buffer).
- * ------------------------------------------------------------------------------------------ */
+ * A schedule maps every task to a DSP and gives each DSP a sequence of operations
+ * executed once per iteration, in order.  A message joins one source DSP to one
+ * destination DSP and carries one or more edges of the same delay; per DSP pair, receives
+ * are in the same order as sends.  Edges between tasks on the same DSP need no message
+ * (the consumer reads the producer's buffer).
+ * ------------------------------------------------------------------------------------ */
 
 typedef enum { OP_COMPUTE, OP_SEND, OP_RECV } OpKind;
 
@@ -202,31 +206,32 @@ typedef struct Sched {
     const Graph *g;
     const Platform *p;
     int ndsps;
-    int *map;  /* [g->ntasks] task -> DSP */
-    Op **ops;  /* [ndsps] operation sequence of each DSP */
-    int *nops; /* [ndsps] */
+    int *map;    /* [g->ntasks] task -> DSP */
+    Op **ops;    /* [ndsps] operation sequence of each DSP */
+    int *nops;   /* [ndsps] */
     int *capops; /* [ndsps] capacity of ops[d] */
-    Msg *msgs; /* messages; index = message id */
+    Msg *msgs;   /* messages; index = message id */
     int nmsgs;
     int capmsgs;
     int *edge_msg; /* [g->nedges] message carrying the edge, or -1 (same DSP) */
 } Sched;
 
-/* ------------------------------------------------------------------------------------------
+/* ------------------------------------------------------------------------------------
  * Evaluator results (passes/evaluate.c)
  *
  * Times of one operation in one iteration: the DSP reaches it at `ready`, waits until
  * `start` (for data, a free buffer or a completed transfer), is busy until `end`.
- * ------------------------------------------------------------------------------------------ */
+ * ------------------------------------------------------------------------------------ */
 
 typedef struct OpTime {
     int64_t ready, start, end;
 } OpTime;
 
 typedef struct MsgTime {
-    int64_t issue;  /* sender finished its SEND (transfer handed to the DMA) */
-    int64_t post;   /* receive posted (-1 if never: skipped by a delay) */
-    int64_t depart; /* data starts to move: max(issue, post) + handshake, or issue if eager */
+    int64_t issue; /* sender finished its SEND (transfer handed to the DMA) */
+    int64_t post;  /* receive posted (-1 if never: skipped by a delay) */
+    int64_t
+        depart; /* data starts to move: max(issue, post) + handshake, or issue if eager */
     int64_t arrive; /* data fully in the receiver's buffer */
 } MsgTime;
 
@@ -237,10 +242,10 @@ typedef struct DeadStep {
 } DeadStep;
 
 typedef struct EvalResult {
-    int64_t length;    /* cycle at which the last DSP finishes the last iteration; -1 if
-                          deadlocked */
-    int64_t *busy;     /* [ndsps] cycles busy (compute and overheads) over all iterations */
-    int64_t *idle;     /* [ndsps] length - busy */
+    int64_t length; /* cycle at which the last DSP finishes the last iteration; -1 if
+                       deadlocked */
+    int64_t *busy;  /* [ndsps] cycles busy (compute and overheads) over all iterations */
+    int64_t *idle;  /* [ndsps] length - busy */
     int64_t *compute;  /* [ndsps] cycles of COMPUTE over all iterations */
     int nrec;          /* iterations recorded */
     int64_t *rec_iter; /* [nrec] which iterations, ascending */
@@ -262,9 +267,9 @@ typedef struct EvalOpts {
     int64_t first, last;
 } EvalOpts;
 
-/* ------------------------------------------------------------------------------------------
+/* ------------------------------------------------------------------------------------
  * Compilation unit and passes
- * ------------------------------------------------------------------------------------------ */
+ * ------------------------------------------------------------------------------------ */
 
 typedef enum { OPT_NONE, OPT_MA, OPT_CP, OPT_BFCO, OPT_ES } OptMethod;
 
@@ -273,7 +278,8 @@ typedef struct Options {
     const char *platform; /* --platform override, or NULL */
     int dsps;             /* --dsps override, or 0 */
     int64_t iterations;   /* --iterations override, or 0 */
-    int64_t search_budget; /* local-search evaluations after HEFT; 0 = off, -1 = default */
+    int64_t
+        search_budget; /* local-search evaluations after HEFT; 0 = off, -1 = default */
     bool search_plain; /* local search judges eval_length as built, not also pipelined */
     OptMethod method;
     uint64_t seed;
@@ -288,25 +294,25 @@ typedef struct Unit {
     const Options *opt;
 } Unit;
 
-/* ------------------------------------------------------------------------------------------
+/* ------------------------------------------------------------------------------------
  * ir/arena.c
- * ------------------------------------------------------------------------------------------ */
+ * ------------------------------------------------------------------------------------ */
 
-Arena *arena_new(void);                         /* aborts through ice() when out of memory */
-void *arena_alloc(Arena *a, size_t n);          /* zeroed, aligned for any type */
+Arena *arena_new(void);                /* aborts through ice() when out of memory */
+void *arena_alloc(Arena *a, size_t n); /* zeroed, aligned for any type */
 void *arena_array(Arena *a, size_t n, size_t size); /* n * size, overflow checked */
 char *arena_strdup(Arena *a, const char *s);
 char *arena_strndup(Arena *a, const char *s, size_t n);
 char *arena_printf(Arena *a, const char *fmt, ...) TGC_PRINTF(2, 3);
 size_t arena_used(const Arena *a);
 void arena_free(Arena *a);
-/* calloc(n, size) for memory outside an arena (workspaces freed by their owner); never NULL:
- * out of memory is an internal error. */
+/* calloc(n, size) for memory outside an arena (workspaces freed by their owner); never
+ * NULL: out of memory is an internal error. */
 void *ir_xcalloc(size_t n, size_t size);
 
-/* ------------------------------------------------------------------------------------------
+/* ------------------------------------------------------------------------------------
  * ir/diag.c
- * ------------------------------------------------------------------------------------------ */
+ * ------------------------------------------------------------------------------------ */
 
 Diag *diag_new(void);
 void diag_free(Diag *d);
@@ -314,19 +320,20 @@ void diag_error(Diag *d, const Loc *loc, const char *fmt, ...) TGC_PRINTF(3, 4);
 void diag_warning(Diag *d, const Loc *loc, const char *fmt, ...) TGC_PRINTF(3, 4);
 void diag_note(Diag *d, const Loc *loc, const char *fmt, ...) TGC_PRINTF(3, 4);
 void diag_vreport(Diag *d, DiagLevel lv, const Loc *loc, const char *fmt, va_list ap);
-int diag_errors(const Diag *d);   /* number of errors so far */
+int diag_errors(const Diag *d);       /* number of errors so far */
 const char *diag_text(const Diag *d); /* all messages, one per line, in order */
 void diag_flush(Diag *d, FILE *f);    /* write the messages not yet written */
 void diag_clear(Diag *d);
 /* The closest candidate to `word` by edit distance, or NULL if none is close enough. */
 const char *diag_suggest(const char *word, const char *const *cands, size_t ncands);
 /* Internal compiler error: names the file and line and aborts. */
-TGC_NORETURN void ice_at(const char *file, int line, const char *fmt, ...) TGC_PRINTF(3, 4);
+TGC_NORETURN void ice_at(const char *file, int line, const char *fmt, ...)
+    TGC_PRINTF(3, 4);
 #define ice(...) ice_at(__FILE__, __LINE__, __VA_ARGS__)
 
-/* ------------------------------------------------------------------------------------------
+/* ------------------------------------------------------------------------------------
  * ir/heap.c - binary min-heap of ints (deterministic ready lists)
- * ------------------------------------------------------------------------------------------ */
+ * ------------------------------------------------------------------------------------ */
 
 typedef struct IntHeap {
     int *v; /* room for every element pushed */
@@ -339,26 +346,26 @@ void ir_heap_push(IntHeap *h, int x);
 int ir_heap_pop(IntHeap *h); /* the first element under `before`; ice() when empty */
 bool ir_heap_by_index(const void *ctx, int a, int b); /* a < b */
 
-/* ------------------------------------------------------------------------------------------
+/* ------------------------------------------------------------------------------------
  * ir/graph.c
- * ------------------------------------------------------------------------------------------ */
+ * ------------------------------------------------------------------------------------ */
 
 Limits ir_default_limits(void);
 Graph *ir_graph_new(void);
 void ir_graph_free(Graph *g);
-/* Builds succ/pred and topo.  Returns 0, or -1 when zero-delay edges have a cycle (topo is
- * then NULL). */
+/* Builds succ/pred and topo.  Returns 0, or -1 when zero-delay edges have a cycle (topo
+ * is then NULL). */
 int ir_graph_index(Graph *g);
-int ir_task_find(const Graph *g, const char *id); /* task index or -1 */
-int64_t ir_task_cycles(const Task *t, int dsp);   /* cost on DSP dsp */
+int ir_task_find(const Graph *g, const char *id);     /* task index or -1 */
+int64_t ir_task_cycles(const Task *t, int dsp);       /* cost on DSP dsp */
 double ir_task_mean_cycles(const Task *t, int ndsps); /* mean over the DSPs */
 /* Length of the longest zero-delay path counting task costs (mean over DSPs) and, when
  * with_comm, edge costs on the abstract model (bytes).  Requires ir_graph_index. */
 int64_t ir_critical_path(const Graph *g, int ndsps, bool with_comm);
 
-/* ------------------------------------------------------------------------------------------
+/* ------------------------------------------------------------------------------------
  * ir/platform.c
- * ------------------------------------------------------------------------------------------ */
+ * ------------------------------------------------------------------------------------ */
 
 /* Names of the presets, NULL-terminated. */
 extern const char *const plat_preset_names[];
@@ -366,7 +373,8 @@ extern const char *const plat_preset_names[];
 Platform *plat_preset(Arena *a, const char *name);
 /* An abstract-model platform of n DSPs. */
 Platform *plat_abstract(Arena *a, int ndsps);
-/* A one-board BWDSP platform with the preset defaults of DESIGN.md section 2 (no links). */
+/* A one-board BWDSP platform with the preset defaults of DESIGN.md section 2 (no links).
+ */
 Platform *plat_bwdsp_defaults(Arena *a);
 /* Change the DSP count (--dsps).  BWDSP: n must be a whole number of boards; a new board
  * count takes the presets' topology (2: one link, 4: ring, 16: 4x4 mesh), else a chain.
@@ -392,9 +400,9 @@ int64_t plat_comm_cost(const Platform *p, int a, int b, int64_t bytes);
 int64_t plat_mean_comm_cost(const Platform *p, int64_t bytes);
 double plat_cycles_to_us(const Platform *p, int64_t cycles);
 
-/* ------------------------------------------------------------------------------------------
+/* ------------------------------------------------------------------------------------
  * ir/sched.c
- * ------------------------------------------------------------------------------------------ */
+ * ------------------------------------------------------------------------------------ */
 
 Sched *ir_sched_new(const Graph *g, const Platform *p);
 void ir_sched_free(Sched *s);
@@ -406,53 +414,57 @@ int ir_sched_add_msg(Sched *s, int src, int dst, const int *edges, int nedges);
  * per pair, ...).  Reports through d and returns -1 on the first broken one. */
 int ir_sched_verify(const Sched *s, Diag *d);
 
-/* ------------------------------------------------------------------------------------------
+/* ------------------------------------------------------------------------------------
  * frontend/load.c - tgc-graph/1 reader (jansson); the accepted schema is at its top
- * ------------------------------------------------------------------------------------------ */
+ * ------------------------------------------------------------------------------------ */
 
 /* Reads a graph from a file ("-" = standard input), resolves its platform (opt->platform
- * overrides the graph's, opt->dsps resizes it) and runs the semantic checks.  Returns NULL
- * after reporting every error of the pass through d. */
+ * overrides the graph's, opt->dsps resizes it) and runs the semantic checks.  Returns
+ * NULL after reporting every error of the pass through d. */
 Graph *fe_load_graph(const char *path, const Options *opt, Diag *d);
 /* The same from a string; `name` stands for the file in messages. */
-Graph *fe_load_graph_string(const char *text, const char *name, const Options *opt, Diag *d);
+Graph *fe_load_graph_string(const char *text, const char *name, const Options *opt,
+                            Diag *d);
 
-/* ------------------------------------------------------------------------------------------
+/* ------------------------------------------------------------------------------------
  * frontend/platform_json.c - tgc-platform/1 reader
- * ------------------------------------------------------------------------------------------ */
+ * ------------------------------------------------------------------------------------ */
 
-/* `ref` is a preset name or a path to a tgc-platform/1 file (relative paths are taken from
- * base_dir when not NULL).  Returns NULL after reporting (unknown preset: "did you mean"). */
+/* `ref` is a preset name or a path to a tgc-platform/1 file (relative paths are taken
+ * from base_dir when not NULL).  Returns NULL after reporting (unknown preset: "did you
+ * mean"). */
 Platform *fe_load_platform(Arena *a, const char *ref, const char *base_dir, Diag *d);
 
-/* ------------------------------------------------------------------------------------------
+/* ------------------------------------------------------------------------------------
  * frontend/check.c - semantic checks of a lowered graph
- * ------------------------------------------------------------------------------------------ */
+ * ------------------------------------------------------------------------------------ */
 
-/* Every check of DESIGN.md section 2 and issue 2; returns the number of errors reported. */
+/* Every check of DESIGN.md section 2 and issue 2; returns the number of errors reported.
+ */
 int fe_check(Graph *g, const Options *opt, Diag *d);
 
-/* ------------------------------------------------------------------------------------------
+/* ------------------------------------------------------------------------------------
  * frontend/import_stg.c, frontend/import_dot.c - importers (tgc import)
- * ------------------------------------------------------------------------------------------ */
+ * ------------------------------------------------------------------------------------ */
 
 /* Standard Task Graph Set file -> graph on the abstract model, zero edge costs. */
 Graph *fe_import_stg(const char *path, const Options *opt, Diag *d);
 /* Graphviz DOT (cgraph) with node/edge attribute Weight (or cycles / bytes). */
 Graph *fe_import_dot(const char *path, const Options *opt, Diag *d);
 
-/* ------------------------------------------------------------------------------------------
+/* ------------------------------------------------------------------------------------
  * frontend/sched_json.c - tgc-schedule/1 reader (tgc schedule --from)
- * ------------------------------------------------------------------------------------------ */
+ * ------------------------------------------------------------------------------------ */
 
-/* Reads a schedule file: the embedded graph and platform and the schedule.  *gout receives
- * the graph (the caller frees it with ir_graph_free after ir_sched_free).  NULL on error. */
+/* Reads a schedule file: the embedded graph and platform and the schedule.  *gout
+ * receives the graph (the caller frees it with ir_graph_free after ir_sched_free).  NULL
+ * on error. */
 Sched *fe_load_schedule(const char *path, const Options *opt, Graph **gout, Diag *d);
 
-/* ------------------------------------------------------------------------------------------
+/* ------------------------------------------------------------------------------------
  * passes/schedule.c - initial schedule: insertion-based HEFT, then a local search whose
  * objective is the evaluated length over all iterations
- * ------------------------------------------------------------------------------------------ */
+ * ------------------------------------------------------------------------------------ */
 
 int pass_schedule(Unit *u, Diag *d); /* fills u->s; 0, or -1 after reporting */
 
@@ -465,7 +477,8 @@ int pass_schedule_with(Unit *u, SchedAlgo algo, Diag *d);
  * schedule of COMPUTE operations only, in start order per DSP (comm_insert adds the
  * messages); ranks_out ([ntasks], may be NULL) the priorities (upward rank, or the OCT
  * rank); makespan_out (may be NULL) the makespan in the list scheduler's own cost model.
- * Returns 0, or -1 after reporting (zero-delay cycle, bad pin, cost list of wrong size). */
+ * Returns 0, or -1 after reporting (zero-delay cycle, bad pin, cost list of wrong size).
+ */
 int sched_heft(const Graph *g, const Platform *p, Sched **out, double *ranks_out,
                int64_t *makespan_out, Diag *d);
 int sched_peft(const Graph *g, const Platform *p, Sched **out, double *ranks_out,
@@ -479,89 +492,93 @@ int sched_oct(const Graph *g, const Platform *p, double *oct_out);
 int64_t sched_list_makespan(const Sched *s);
 /* Local search: moves, swaps and reorders (kept consistent with the zero-delay
  * precedences), first improvement of the objective over g->iterations, at most `budget`
- * candidate schedules judged (each one eval_length, or two), pinned tasks fixed.  The objective is eval_length of
- * the schedule as comm_insert leaves it when `plain`, else the shorter of that and its
- * eval_length with every receive pipelined that the cp baseline pipelines (bfco_cp_pipes).
- * Replaces *s by the best schedule found (messages inserted, none pipelined) and returns
- * its objective (-1 if every schedule tried deadlocks). */
+ * candidate schedules judged (each one eval_length, or two), pinned tasks fixed.  The
+ * objective is eval_length of the schedule as comm_insert leaves it when `plain`, else
+ * the shorter of that and its eval_length with every receive pipelined that the cp
+ * baseline pipelines (bfco_cp_pipes). Replaces *s by the best schedule found (messages
+ * inserted, none pipelined) and returns its objective (-1 if every schedule tried
+ * deadlocks). */
 struct Evaluator; /* passes/evaluate.c */
 int64_t sched_local_search(Sched **s, struct Evaluator *ev, int64_t budget, bool plain);
 /* The budget that search_budget = -1 stands for with that objective (0 when
  * g->iterations == 1): about 3e8 operation steps of the evaluator, within [4, 4000]. */
 int64_t sched_default_budget(const Graph *g, bool plain);
 
-/* ------------------------------------------------------------------------------------------
+/* ------------------------------------------------------------------------------------
  * passes/comm.c - message insertion
- * ------------------------------------------------------------------------------------------ */
+ * ------------------------------------------------------------------------------------ */
 
-/* Given a schedule whose DSPs hold only COMPUTE operations (mapping and order set), inserts
- * one message per edge across DSPs: its SEND on the source DSP right after the producer, its
- * RECV on the destination DSP right before the first consumer, per DSP pair in the same
- * order on both sides.  Existing SEND/RECV operations and messages are dropped first. */
+/* Given a schedule whose DSPs hold only COMPUTE operations (mapping and order set),
+ * inserts one message per edge across DSPs: its SEND on the source DSP right after the
+ * producer, its RECV on the destination DSP right before the first consumer, per DSP pair
+ * in the same order on both sides.  Existing SEND/RECV operations and messages are
+ * dropped first. */
 void comm_insert(Sched *s);
 int pass_comm(Unit *u, Diag *d);
 
-/* ------------------------------------------------------------------------------------------
+/* ------------------------------------------------------------------------------------
  * passes/evaluate.c - the execution model of DESIGN.md section 3 over all iterations
- * ------------------------------------------------------------------------------------------ */
+ * ------------------------------------------------------------------------------------ */
 
 typedef struct Evaluator Evaluator; /* reusable workspace for the hot loop (BFCO) */
 
-/* A workspace for any schedule of graph g on platform p (at most g->ntasks + 2 * g->nedges
- * operations and g->nedges messages). */
+/* A workspace for any schedule of graph g on platform p (at most g->ntasks + 2 *
+ * g->nedges operations and g->nedges messages). */
 Evaluator *eval_new(const Graph *g, const Platform *p);
 void eval_free(Evaluator *ev);
 /* Schedule length in cycles, or -1 when the schedule deadlocks.  Allocates nothing. */
 int64_t eval_length(Evaluator *ev, const Sched *s);
 /* Full evaluation: fills r (arrays from arena a) with times of the iterations chosen by o
  * (NULL records none; op times of instances a deadlock never reached are -1),
- * busy/idle per DSP and, on deadlock, the blocking cycle.  Returns 0, or -1 on deadlock. */
+ * busy/idle per DSP and, on deadlock, the blocking cycle.  Returns 0, or -1 on deadlock.
+ */
 int eval_run(const Sched *s, const EvalOpts *o, EvalResult *r, Arena *a);
 /* Writes a deadlock cycle as "DSP 0: RECV m3 (iteration 0) -> DSP 1: ..." into d. */
 void eval_report_deadlock(const Sched *s, const EvalResult *r, Diag *d);
 int pass_verify(Unit *u, Diag *d); /* evaluates u->s; reports a deadlock as an error */
 
-/* ------------------------------------------------------------------------------------------
- * passes/bfco.c, passes/baselines.c - communication optimisation (seed 001, docs/bfco.md):
- * message aggregation and communication pipelining on a schedule as comm_insert leaves it
- * ------------------------------------------------------------------------------------------ */
+/* ------------------------------------------------------------------------------------
+ * passes/bfco.c, passes/baselines.c - communication optimisation (seed 001,
+ * docs/bfco.md): message aggregation and communication pipelining on a schedule as
+ * comm_insert leaves it
+ * ------------------------------------------------------------------------------------ */
 
 typedef struct BfcoParams {
-    int particles;         /* 0 = from the number of decision variables */
-    int generations;       /* 0 = default (100) */
-    int stall;             /* stop after this many generations without a better gbest */
-    int threads;           /* evaluation threads; the result does not depend on it */
+    int particles;   /* 0 = from the number of decision variables */
+    int generations; /* 0 = default (100) */
+    int stall;       /* stop after this many generations without a better gbest */
+    int threads;     /* evaluation threads; the result does not depend on it */
     uint64_t seed;
     double w_start, w_end; /* inertia, decreasing linearly over the generations */
     double c1, c2, vmax, mutation;
-    double epsilon;        /* TIS/TEIR slack */
-    bool vshaped;          /* V-shaped transfer function instead of the seed's sigmoid */
-    bool joint;            /* a pipeline bit per receive in the particle, searched jointly */
-    bool polish;           /* toggle each pipeline of the best particle while it improves */
-    int64_t es_limit;      /* es refuses more configurations than this */
+    double epsilon;   /* TIS/TEIR slack */
+    bool vshaped;     /* V-shaped transfer function instead of the seed's sigmoid */
+    bool joint;       /* a pipeline bit per receive in the particle, searched jointly */
+    bool polish;      /* toggle each pipeline of the best particle while it improves */
+    int64_t es_limit; /* es refuses more configurations than this */
     /* Called by the main thread after every generation (may be NULL). */
     void (*progress)(void *ctx, int gen, int ngen, int64_t best, int64_t evals);
     void *progress_ctx;
 } BfcoParams;
 
 typedef struct OptStats {
-    int64_t length;             /* evaluated length of the returned schedule */
-    int msgs_before;            /* messages of the input schedule */
-    int msgs_after;             /* messages after merging */
-    int merged_groups;          /* messages carrying more than one edge */
-    int pipelined;              /* pipelined receives */
-    int64_t evaluations;        /* eval_length / eval_run calls */
+    int64_t length;      /* evaluated length of the returned schedule */
+    int msgs_before;     /* messages of the input schedule */
+    int msgs_after;      /* messages after merging */
+    int merged_groups;   /* messages carrying more than one edge */
+    int pipelined;       /* pipelined receives */
+    int64_t evaluations; /* eval_length / eval_run calls */
     double seconds;
     int nbits;                  /* decision variables (MA/NOMA entries) */
     int particles, generations; /* bfco: as run */
 } OptStats;
 
 void bfco_default_params(BfcoParams *bp);
-/* Optimises base (one message per cross-DSP edge, as comm_insert leaves it) with method m.
- * *out receives a new schedule (the caller frees it).  Returns 0, or -1 after reporting
- * (es above its limit, a deadlocking base). */
-int opt_run(const Sched *base, OptMethod m, const BfcoParams *bp, Sched **out, OptStats *st,
-            Diag *d);
+/* Optimises base (one message per cross-DSP edge, as comm_insert leaves it) with method
+ * m. *out receives a new schedule (the caller frees it).  Returns 0, or -1 after
+ * reporting (es above its limit, a deadlocking base). */
+int opt_run(const Sched *base, OptMethod m, const BfcoParams *bp, Sched **out,
+            OptStats *st, Diag *d);
 int pass_optimize(Unit *u, Diag *d); /* u->s optimised by u->opt->method and seed */
 const char *opt_method_name(OptMethod m);
 int opt_method_parse(const char *name, OptMethod *m); /* 0, or -1 if unknown */
@@ -574,33 +591,34 @@ int opt_method_parse(const char *name, OptMethod *m); /* 0, or -1 if unknown */
  * the groups are not mergeable (different pairs or delays). */
 Sched *opt_merge(const Sched *base, const int *group, bool repair, int *released);
 
-/* ------------------------------------------------------------------------------------------
- * backend/graph_json.c - tgc-graph/1 and tgc-platform/1 writers (importers, schedule files)
- * ------------------------------------------------------------------------------------------ */
+/* ------------------------------------------------------------------------------------
+ * backend/graph_json.c - tgc-graph/1 and tgc-platform/1 writers (importers, schedule
+ * files)
+ * ------------------------------------------------------------------------------------ */
 
 /* Both return a NUL-terminated malloc'd string of the JSON document (caller frees). */
 char *cg_graph_json(const Graph *g);
 char *cg_platform_json(const Platform *p);
 
-/* ------------------------------------------------------------------------------------------
+/* ------------------------------------------------------------------------------------
  * backend/sched_json.c, backend/dot.c, backend/gantt.c - schedules a person can read
- * ------------------------------------------------------------------------------------------ */
+ * ------------------------------------------------------------------------------------ */
 
-char *cg_sched_json(const Sched *s, const EvalResult *r);          /* tgc-schedule/1 */
-char *cg_sched_dot(const Sched *s, const EvalResult *r);           /* via cgraph */
-char *cg_sched_gantt(const Sched *s, const EvalResult *r);         /* SVG */
+char *cg_sched_json(const Sched *s, const EvalResult *r);  /* tgc-schedule/1 */
+char *cg_sched_dot(const Sched *s, const EvalResult *r);   /* via cgraph */
+char *cg_sched_gantt(const Sched *s, const EvalResult *r); /* SVG */
 /* The critical path of iteration 0, worked out from r's times: the chain of operations
- * that determined the last finish.  dsp[] and op[] (room for every operation) receive it in
- * execution order; returns its length, 0 when r does not record iteration 0. */
+ * that determined the last finish.  dsp[] and op[] (room for every operation) receive it
+ * in execution order; returns its length, 0 when r does not record iteration 0. */
 int cg_critical_path(const Sched *s, const EvalResult *r, int *dsp, int *op);
-/* cg_sched_json for a file at out_path: kernel paths written relative to the file's folder
- * (as the reader takes them); out_path NULL or "-" writes them as they are. */
+/* cg_sched_json for a file at out_path: kernel paths written relative to the file's
+ * folder (as the reader takes them); out_path NULL or "-" writes them as they are. */
 char *cg_sched_json_file(const Sched *s, const EvalResult *r, const char *out_path);
 
-/* ------------------------------------------------------------------------------------------
+/* ------------------------------------------------------------------------------------
  * backend/emit_c.c, backend/sanitize.c - the generated C project (DESIGN.md section 6,
  * docs/kernels.md): one file per DSP, main.c, the sequential reference, the kernels
- * ------------------------------------------------------------------------------------------ */
+ * ------------------------------------------------------------------------------------ */
 
 typedef struct CgFile {
     const char *name; /* file name inside the project directory */
@@ -616,8 +634,9 @@ typedef struct CgProject {
 
 /* The project of schedule s (deadlock-free, as pass_verify leaves it); predicted is its
  * evaluation (length; iteration 0 recorded, if at all, for the comments).  Reads the
- * graph's kernel source and header.  Returns 0, or -1 after reporting (unreadable kernels,
- * a kernel name that is not a C identifier, an edge too large for MPIRIO ...). */
+ * graph's kernel source and header.  Returns 0, or -1 after reporting (unreadable
+ * kernels, a kernel name that is not a C identifier, an edge too large for MPIRIO ...).
+ */
 int cg_emit_c(const Sched *s, const EvalResult *predicted, CgProject *out, Diag *d);
 void cg_project_free(CgProject *p);
 /* Writes the files into dir (created if missing): each file is written whole or not at
@@ -627,8 +646,10 @@ int cg_project_write(const CgProject *p, const char *dir, Diag *d);
 typedef struct CgNames CgNames; /* the identifiers handed out so far in one C file */
 CgNames *cg_names_new(void);
 void cg_names_free(CgNames *n);
-void cg_names_reserve(CgNames *n, const char *name); /* never handed out by cg_names_add */
-/* A valid, unique, non-keyword C identifier made of prefix and raw (any bytes); owned by n. */
+void cg_names_reserve(CgNames *n,
+                      const char *name); /* never handed out by cg_names_add */
+/* A valid, unique, non-keyword C identifier made of prefix and raw (any bytes); owned by
+ * n. */
 const char *cg_names_add(CgNames *n, const char *prefix, const char *raw);
 bool cg_is_c_keyword(const char *s);
 bool cg_is_c_ident(const char *s); /* a valid identifier and no keyword */

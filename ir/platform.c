@@ -1,9 +1,10 @@
 /*
- * ir/platform.c - the platform model of DESIGN.md sections 2 and 4: presets, routes along the
- * minimum spanning tree of the board links, packetisation and contention-free fabric time.
+ * ir/platform.c - the platform model of DESIGN.md sections 2 and 4: presets, routes along
+ * the minimum spanning tree of the board links, packetisation and contention-free fabric
+ * time.
  *
- * Routes: Prim from board 0 over the (unweighted) board links; when several links could join
- * the tree, the one that adds the lowest-numbered board wins, then the one from the
+ * Routes: Prim from board 0 over the (unweighted) board links; when several links could
+ * join the tree, the one that adds the lowest-numbered board wins, then the one from the
  * lowest-numbered tree board.  The runtime (runtime/) computes the same tree on its own.
  */
 #include <stdlib.h>
@@ -51,10 +52,13 @@ plat_abstract(Arena *a, int ndsps)
     p->ndsps = ndsps;
     p->switch_latency = p->send_overhead = p->recv_overhead = 0;
     p->post_overhead = p->wait_overhead = p->handshake = 0;
-    /* The literature's model: data moves as soon as it is sent (arrival = producer's finish
-     * + bytes), with no rendezvous waiting for the receiver to post: every message eager. */
+    /* The literature's model: data moves as soon as it is sent (arrival = producer's
+     * finish
+     * + bytes), with no rendezvous waiting for the receiver to post: every message eager.
+     */
     p->eager_limit = 1000000000;
-    p->copy_bytes_per_cycle = 1000000; /* packing is free: ceil(n / 1e6) is 0 only for n = 0 */
+    p->copy_bytes_per_cycle =
+        1000000; /* packing is free: ceil(n / 1e6) is 0 only for n = 0 */
     return p;
 }
 

@@ -55,7 +55,8 @@ ir_sched_copy(const Sched *s)
     for (int m = 0; m < s->nmsgs; m++) {
         c->msgs[m] = s->msgs[m];
         c->msgs[m].edges = arena_array(c->arena, (size_t)s->msgs[m].nedges, sizeof(int));
-        memcpy(c->msgs[m].edges, s->msgs[m].edges, (size_t)s->msgs[m].nedges * sizeof(int));
+        memcpy(c->msgs[m].edges, s->msgs[m].edges,
+               (size_t)s->msgs[m].nedges * sizeof(int));
     }
     c->nmsgs = s->nmsgs;
     memcpy(c->edge_msg, s->edge_msg, (size_t)s->g->nedges * sizeof *c->edge_msg);
@@ -134,12 +135,15 @@ ir_sched_verify(const Sched *s, Diag *d)
             Op o = s->ops[dsp][k];
             if (o.kind == OP_COMPUTE) {
                 if (o.ref < 0 || o.ref >= g->ntasks)
-                    why = arena_printf(tmp, "DSP %d computes unknown task %d", dsp, o.ref);
+                    why =
+                        arena_printf(tmp, "DSP %d computes unknown task %d", dsp, o.ref);
                 else if (s->map[o.ref] != dsp)
-                    why = arena_printf(tmp, "task \"%s\" is computed on DSP %d, mapped to %d",
+                    why = arena_printf(tmp,
+                                       "task \"%s\" is computed on DSP %d, mapped to %d",
                                        g->tasks[o.ref].id, dsp, s->map[o.ref]);
                 else if (seen[o.ref]++)
-                    why = arena_printf(tmp, "task \"%s\" is computed twice", g->tasks[o.ref].id);
+                    why = arena_printf(tmp, "task \"%s\" is computed twice",
+                                       g->tasks[o.ref].id);
             } else {
                 if (o.ref < 0 || o.ref >= s->nmsgs) {
                     why = arena_printf(tmp, "DSP %d uses unknown message %d", dsp, o.ref);
@@ -148,8 +152,9 @@ ir_sched_verify(const Sched *s, Diag *d)
                 const Msg *m = &s->msgs[o.ref];
                 int want = o.kind == OP_SEND ? m->src : m->dst;
                 if (want != dsp)
-                    why = arena_printf(tmp, "message %d is %s on DSP %d, not on DSP %d", o.ref,
-                                       o.kind == OP_SEND ? "sent" : "received", dsp, want);
+                    why = arena_printf(tmp, "message %d is %s on DSP %d, not on DSP %d",
+                                       o.ref, o.kind == OP_SEND ? "sent" : "received",
+                                       dsp, want);
                 else if ((o.kind == OP_SEND ? sends : recvs)[o.ref]++)
                     why = arena_printf(tmp, "message %d is %s twice", o.ref,
                                        o.kind == OP_SEND ? "sent" : "received");
@@ -161,11 +166,13 @@ ir_sched_verify(const Sched *s, Diag *d)
             why = arena_printf(tmp, "task \"%s\" is never computed", g->tasks[t].id);
     for (int m = 0; m < s->nmsgs && !why; m++) {
         if (!sends[m] || !recvs[m])
-            why = arena_printf(tmp, "message %d is never %s", m, sends[m] ? "received" : "sent");
+            why = arena_printf(tmp, "message %d is never %s", m,
+                               sends[m] ? "received" : "sent");
         for (int i = 0; i < s->msgs[m].nedges && !why; i++) {
             const Edge *e = &g->edges[s->msgs[m].edges[i]];
             if (s->map[e->from] != s->msgs[m].src || s->map[e->to] != s->msgs[m].dst)
-                why = arena_printf(tmp, "message %d carries an edge between other DSPs", m);
+                why =
+                    arena_printf(tmp, "message %d carries an edge between other DSPs", m);
             else if (e->delay != s->msgs[m].delay)
                 why = arena_printf(tmp, "message %d mixes delays", m);
         }
@@ -194,7 +201,8 @@ ir_sched_verify(const Sched *s, Diag *d)
                 if (s->ops[dsp][k].kind == OP_SEND)
                     rank[s->ops[dsp][k].ref] = n++;
         }
-        int *last = arena_array(tmp, (size_t)s->ndsps * (size_t)s->ndsps + 1, sizeof *last);
+        int *last =
+            arena_array(tmp, (size_t)s->ndsps * (size_t)s->ndsps + 1, sizeof *last);
         for (int dsp = 0; dsp < s->ndsps && !why; dsp++) {
             for (int i = 0; i < s->ndsps; i++)
                 last[i] = -1;
@@ -213,8 +221,8 @@ ir_sched_verify(const Sched *s, Diag *d)
                         prev = rank[p.ref];
                 }
                 if (rank[o.ref] < prev)
-                    why = arena_printf(tmp, "DSP %d receives from DSP %d out of send order",
-                                       dsp, src);
+                    why = arena_printf(
+                        tmp, "DSP %d receives from DSP %d out of send order", dsp, src);
                 if (dl == 0)
                     last[src] = rank[o.ref];
             }

@@ -1475,10 +1475,12 @@ bfco_search(const Space *sp, const BfcoParams *bp, Sched **out, OptStats *st)
     for (int t = 0; t < nthreads; t++)
         ws[t] = bfco_worker_new(sp);
     size_t nb = (size_t)B + 1;
-    uint8_t **x = ir_xcalloc((size_t)P, sizeof *x), **pb = ir_xcalloc((size_t)P, sizeof *pb);
+    uint8_t **x = ir_xcalloc((size_t)P, sizeof *x),
+            **pb = ir_xcalloc((size_t)P, sizeof *pb);
     uint8_t **raw = ir_xcalloc((size_t)P, sizeof *raw);
     float **v = ir_xcalloc((size_t)P, sizeof *v);
-    int64_t *f = ir_xcalloc((size_t)P, sizeof *f), *pbf = ir_xcalloc((size_t)P, sizeof *pbf);
+    int64_t *f = ir_xcalloc((size_t)P, sizeof *f),
+            *pbf = ir_xcalloc((size_t)P, sizeof *pbf);
     uint64_t *rng = ir_xcalloc((size_t)P, sizeof *rng);
     int *todo = ir_xcalloc((size_t)P, sizeof *todo);
     uint8_t *gb = ir_xcalloc(nb, 1);

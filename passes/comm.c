@@ -149,7 +149,8 @@ comm_insert(Sched *s)
     /* The COMPUTE sequences, with SEND/RECV dropped. */
     int *coff = ir_xcalloc((size_t)nd + 1, sizeof *coff);
     int *comp = ir_xcalloc((size_t)n, sizeof *comp);
-    int *pos = ir_xcalloc((size_t)n, sizeof *pos), *prev = ir_xcalloc((size_t)n, sizeof *prev);
+    int *pos = ir_xcalloc((size_t)n, sizeof *pos),
+        *prev = ir_xcalloc((size_t)n, sizeof *prev);
     for (int t = 0; t < n; t++)
         pos[t] = prev[t] = -1;
     int nc = 0;

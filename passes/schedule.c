@@ -203,10 +203,12 @@ list_schedule(const Graph *g, const Platform *p, const double *prio, const doubl
 {
     int n = g->ntasks, P = p->ndsps;
     int *map = ir_xcalloc((size_t)n, sizeof *map);
-    int64_t *st = ir_xcalloc((size_t)n, sizeof *st), *fin = ir_xcalloc((size_t)n, sizeof *fin);
+    int64_t *st = ir_xcalloc((size_t)n, sizeof *st),
+            *fin = ir_xcalloc((size_t)n, sizeof *fin);
     int *indeg = ir_xcalloc((size_t)n, sizeof *indeg);
     Lane *lane = ir_xcalloc((size_t)P, sizeof *lane);
-    IntHeap h = {.v = ir_xcalloc((size_t)n, sizeof(int)), .before = prio_before, .ctx = prio};
+    IntHeap h = {
+        .v = ir_xcalloc((size_t)n, sizeof(int)), .before = prio_before, .ctx = prio};
     int64_t span = 0;
 
     for (int i = 0; i < g->nedges; i++)

@@ -1,4 +1,5 @@
-/* tests/check_ir.c - the IR core: arena, diagnostics, graph index, platform model, schedule. */
+/* tests/check_ir.c - the IR core: arena, diagnostics, graph index, platform model,
+ * schedule. */
 #include <check.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,9 +31,10 @@ START_TEST(diag_formats_positions)
     diag_error(d, &l1, "expected %s", "','");
     diag_error(d, &l2, "cycles must be >= 0, got %d", -4);
     diag_note(d, NULL, "see docs/formats.md");
-    ck_assert_str_eq(diag_text(d), "g.json:3:14: error: expected ','\n"
-                                   "g.json: /tasks/2/cycles: error: cycles must be >= 0, got -4\n"
-                                   "note: see docs/formats.md\n");
+    ck_assert_str_eq(diag_text(d),
+                     "g.json:3:14: error: expected ','\n"
+                     "g.json: /tasks/2/cycles: error: cycles must be >= 0, got -4\n"
+                     "note: see docs/formats.md\n");
     ck_assert_int_eq(diag_errors(d), 2);
     diag_free(d);
 }
@@ -72,8 +74,8 @@ START_TEST(routes_follow_the_spanning_tree)
     ck_assert_int_eq(r->mst_parent[1], 0);
     ck_assert_int_eq(r->mst_parent[2], 1);
     ck_assert_int_eq(r->mst_parent[3], 0);
-    ck_assert_int_eq(plat_switch_hops(r, 0, 15), 2);  /* boards 0 -> 3 */
-    ck_assert_int_eq(plat_switch_hops(r, 8, 12), 4);  /* boards 2 -> 1 -> 0 -> 3 */
+    ck_assert_int_eq(plat_switch_hops(r, 0, 15), 2); /* boards 0 -> 3 */
+    ck_assert_int_eq(plat_switch_hops(r, 8, 12), 4); /* boards 2 -> 1 -> 0 -> 3 */
     ck_assert_int_eq(plat_switch_hops(r, 5, 6), 1);
     Platform *m = plat_preset(a, "bwdsp-16board");
     ck_assert_int_eq(m->ndsps, 64);
@@ -170,7 +172,8 @@ START_TEST(sched_verify_catches_order)
     Sched *c = ir_sched_copy(s);
     c->map[2] = 0;
     ck_assert_int_eq(ir_sched_verify(c, d), -1);
-    ck_assert_ptr_nonnull(strstr(diag_text(d), "task \"t2\" is computed on DSP 1, mapped to 0"));
+    ck_assert_ptr_nonnull(
+        strstr(diag_text(d), "task \"t2\" is computed on DSP 1, mapped to 0"));
     ir_sched_free(c);
     ir_sched_free(s);
     diag_free(d);
