@@ -270,10 +270,22 @@ lower_graph(Reader *r, Graph *g, const json_t *root)
                  fe_describe(r, root));
         return;
     }
-    fe_unknown_fields(r, (json_t *)root, "", graph_fields, N(graph_fields));
     const json_t *v;
     const char *s;
     int64_t x;
+
+    /* Another tgc format is one mistake, not a field-by-field mismatch. */
+    v = json_object_get(root, "format");
+    if (json_is_string(v) && (strcmp(json_string_value(v), "tgc-schedule/1") == 0 ||
+                              strcmp(json_string_value(v), "tgc-platform/1") == 0)) {
+        bool sched = json_string_value(v)[4] == 's';
+        fe_error(r, "/format", "this is a %s file, not a task graph (%s)",
+                 json_string_value(v),
+                 sched ? "read it with \"tgc schedule --from\""
+                       : "name it with --platform or in the graph's \"platform\"");
+        return;
+    }
+    fe_unknown_fields(r, (json_t *)root, "", graph_fields, N(graph_fields));
 
     if ((v = json_object_get(root, "format"))) {
         if ((s = fe_string(r, v, "/format", "format")) && strcmp(s, "tgc-graph/1") != 0)
