@@ -358,6 +358,9 @@ opt_run(const Sched *base, OptMethod m, const BfcoParams *bp, Sched **out, OptSt
     return rc;
 }
 
+/* Requires u->s with one message per cross-DSP edge, as pass_schedule leaves it;
+ * replaces u->s (messages merged and pipelined by u->opt->method, order repaired), so
+ * any evaluation of the old one is invalid.  -O none keeps u->s. */
 int
 pass_optimize(Unit *u, Diag *d)
 {

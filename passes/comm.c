@@ -296,6 +296,9 @@ comm_insert(Sched *s)
     free(recvs);
 }
 
+/* Requires u->s with its mapping and per-DSP order; replaces its messages (SEND/RECV
+ * operations and msgs), so any evaluation of u->s is invalid.  Not in passes.def:
+ * pass_schedule inserts the messages itself. */
 int
 pass_comm(Unit *u, Diag *d)
 {

@@ -833,6 +833,8 @@ eval_report_deadlock(const Sched *s, const EvalResult *r, Diag *d)
     arena_free(a);
 }
 
+/* Requires u->s; invalidates nothing (reads only): the schedule's invariants, then an
+ * evaluation over all iterations; a deadlock is reported as an error. */
 int
 pass_verify(Unit *u, Diag *d)
 {

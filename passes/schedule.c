@@ -800,6 +800,8 @@ pass_schedule_with(Unit *u, SchedAlgo algo, Diag *d)
     return 0;
 }
 
+/* Requires u->g loaded with its platform (u->p); replaces u->s (any earlier schedule and
+ * every result computed from it are invalid): HEFT, messages inserted, local search. */
 int
 pass_schedule(Unit *u, Diag *d)
 {

@@ -125,4 +125,31 @@ plain=$(cplen plain)
 "$tgc" schedule chain4/chain4.json --search-objective=fast >/dev/null 2>&1
 [ $? -eq 2 ] || { echo "FAIL: a bad --search-objective is not a usage error"; fail=1; }
 
+# tgc compile runs the table passes/passes.def: --time-passes prints a line per pass of the
+# table (and the load), --dump-after=optimize writes the schedule beside the project as
+# DIR.after-optimize.json, a schedule that --from reads back (from another folder too),
+# and neither option changes the project.
+names=$(sed -n 's/^PASS(\([a-z_]*\),.*/\1/p' ../passes/passes.def)
+[ -n "$names" ] || { echo "FAIL: no pass in passes/passes.def"; fail=1; }
+check "compile" "$tgc" compile fir4/fir4.json -o "$tmp/p1"
+"$tgc" compile fir4/fir4.json -o "$tmp/p2" --time-passes \
+    --dump-after=optimize >/dev/null 2>"$tmp/time.txt" ||
+    { echo "FAIL: compile --time-passes --dump-after=optimize"; fail=1; }
+for n in load $names; do
+    [ "$(grep -c "^tgc: time-passes: $n  *[0-9][0-9.]* ms\$" "$tmp/time.txt")" -eq 1 ] ||
+        { echo "FAIL: --time-passes has no line for \"$n\":"; cat "$tmp/time.txt"; fail=1; }
+done
+check "--time-passes and --dump-after do not change the project" diff -r "$tmp/p1" "$tmp/p2"
+(cd "$tmp/sub" && "$tgc" schedule --from ../p2.after-optimize.json -o ../dump2.json \
+    >/dev/null) || { echo "FAIL: --from the --dump-after=optimize file"; fail=1; }
+check "the dump reads back byte-identical" cmp -s "$tmp/p2.after-optimize.json" \
+    "$tmp/dump2.json"
+"$tgc" compile fir4/fir4.json -o "$tmp/p3" --dump-after=bogus >/dev/null 2>"$tmp/err.txt"
+rc=$?
+[ $rc -eq 2 ] && [ ! -e "$tmp/p3" ] || { echo "FAIL: --dump-after=bogus: exit $rc"; fail=1; }
+grep -q 'unknown pass "bogus"' "$tmp/err.txt" ||
+    { echo "FAIL: --dump-after=bogus message:"; cat "$tmp/err.txt"; fail=1; }
+"$tgc" compile fir4/fir4.json -o "$tmp/p3" --dump-after=optimise 2>&1 |
+    grep -q '(did you mean "optimize"?)' || { echo "FAIL: no hint for optimise"; fail=1; }
+
 exit $fail

@@ -3,9 +3,11 @@
  * [--from schedule.json] -o DIR`: the generated C project of a graph (docs/cli.md,
  * docs/kernels.md), and the compilation that `tgc run` shares with it (compile.h).
  *
- * The pipeline: fe_load_graph -> pass_schedule (HEFT + local search, messages inserted)
- * -> pass_optimize (-O) -> pass_verify -> eval_run (the prediction) -> cg_emit_c ->
- * cg_project_write.  Nothing is written unless every step succeeded.
+ * The pipeline: fe_load_graph -> the passes of passes/passes.def (pass_schedule: HEFT +
+ * local search, messages inserted; pass_optimize: -O; pass_verify), run by pipeline.c ->
+ * eval_run (the prediction) -> cg_emit_c -> cg_project_write.  With --from, the schedule
+ * file is loaded and only the passes from "verify" on run.  Nothing is written unless
+ * every step succeeded, except the file of --dump-after, written right after its pass.
  */
 #include <inttypes.h>
 #include <stdlib.h>
@@ -43,10 +45,12 @@ tgc_compiled_free(Compiled *x)
 }
 
 int
-tgc_compile(Cli *c, const CliSpec *sp, Compiled *out)
+tgc_compile(Cli *c, const CliSpec *sp, const char *dump_dir, Compiled *out)
 {
     memset(out, 0, sizeof *out);
     const char *method = c->val[0], *from = c->val[1], *seed = c->val[2];
+    const char *dump_after = c->val[4];
+    PassRun pr = {.time_passes = c->val[5] != NULL, .dump_after = -1};
     Options opt = c->opt;
     opt.method = OPT_BFCO;
     opt.seed = 1;
@@ -71,27 +75,40 @@ tgc_compile(Cli *c, const CliSpec *sp, Compiled *out)
     if (from && c->val[3])
         return cli_usage(sp, "--search-objective does not apply to --from: the schedule "
                              "is compiled as written");
+    int first = from ? tgc_pass_find("verify") : 0;
+    if (first < 0)
+        ice("passes.def has no pass \"verify\"");
+    if (dump_after) {
+        if (!tgc_dump_after_parse(sp, dump_after, &pr.dump_after))
+            return TGC_EXIT_USAGE;
+        if (pr.dump_after < first)
+            return cli_usage(sp, "--dump-after=%s: pass \"%s\" does not run with --from",
+                             dump_after, dump_after);
+        if (!dump_dir)
+            return cli_usage(sp,
+                             "--dump-after needs --keep DIR: the dump is written "
+                             "beside DIR, as DIR.after-%s.json",
+                             dump_after);
+    }
     out->method = opt.method;
     out->from_file = from != NULL;
+    char *dump_path = dump_after ? tgc_dump_path(dump_dir, dump_after) : NULL;
+    pr.dump_path = dump_path;
     Diag *d = diag_new();
     int rc = -1;
-    if (from) {
+    double t0 = tgc_now_ms();
+    if (from)
         out->s = fe_load_schedule(from, &opt, &out->g, d);
-        if (out->s && ir_sched_verify(out->s, d) == 0) {
-            Unit u = {out->g, out->g->platform, out->s, &opt};
-            rc = pass_verify(&u, d);
-        }
-    } else {
+    else
         out->g = fe_load_graph(c->args[0], &opt, d);
-        if (out->g) {
-            Unit u = {out->g, out->g->platform, NULL, &opt};
-            if (pass_schedule(&u, d) == 0 && pass_optimize(&u, d) == 0 &&
-                pass_verify(&u, d) == 0) {
-                rc = 0;
-            }
-            out->s = u.s;
-        }
+    if (pr.time_passes)
+        fprintf(stderr, "tgc: time-passes: %-10s %10.3f ms\n", "load", tgc_now_ms() - t0);
+    if (out->g && (!from || out->s)) {
+        Unit u = {out->g, out->g->platform, out->s, &opt};
+        rc = tgc_run_passes(&u, first, &pr, d);
+        out->s = u.s;
     }
+    free(dump_path);
     if (rc == 0) {
         out->arena = arena_new();
         rc = eval_run(out->s, &(EvalOpts){1, 0}, &out->r, out->arena);
@@ -119,7 +136,7 @@ cmd_compile(int argc, char **argv)
         return cli_usage(&spec, "-o DIR is required (the project is a directory)");
     }
     Compiled x;
-    status = tgc_compile(&c, &spec, &x);
+    status = tgc_compile(&c, &spec, c.output, &x);
     if (status == TGC_EXIT_OK) {
         Diag *d = diag_new();
         if (cg_project_write(&x.project, c.output, d) != 0)

@@ -391,7 +391,7 @@ cmd_run(int argc, char **argv)
     const char *keep = c.val[O_KEEP], *trace = c.val[O_TRACE];
     bool no_contention = c.val[O_NO_CONTENTION] != NULL;
     Compiled x;
-    status = tgc_compile(&c, &spec, &x);
+    status = tgc_compile(&c, &spec, keep, &x);
     if (status != TGC_EXIT_OK) {
         tgc_compiled_free(&x);
         cli_free(&c);
