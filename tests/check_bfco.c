@@ -309,7 +309,7 @@ START_TEST(path_pairs_are_fixed_out_of_the_bits)
 {
     Case c;
     load_case(&c, "fig1a");
-    Space *sp = bfco_space_new(c.base);
+    Space *sp = bfco_space_new(c.base, 0);
     /* a->b (0), c->e (2) and f->g (3) share DSPs 0 -> 1; a->b reaches c->e */
     ck_assert(bfco_path(sp, 0, 2));
     ck_assert(!bfco_path(sp, 0, 3));
@@ -439,7 +439,7 @@ START_TEST(random_particles_repair_to_deadlock_free)
             continue;
         }
         used++;
-        Space *sp = bfco_space_new(base);
+        Space *sp = bfco_space_new(base, 0);
         Worker *w = bfco_worker_new(sp);
         /* no merge: the repair leaves the input exactly as it is */
         {
@@ -707,7 +707,7 @@ END_TEST
 static bool
 pruned(const Sched *base)
 {
-    Space *sp = bfco_space_new(base);
+    Space *sp = bfco_space_new(base, 0);
     Worker *w = bfco_worker_new(sp);
     ck_assert_int_gt(bfco_repair(w, false, NULL), 0);
     bool pipe[4] = {false};
