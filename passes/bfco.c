@@ -379,15 +379,15 @@ bfco_worker_free(Worker *w)
         return;
     eval_free(w->ev);
     ir_sched_free(w->ws);
-    void *ptrs[] = {
-        w->label,  w->lab2g,  w->gidx,   w->gbeg,   w->gcnt,     w->gm,     w->gkey_s,
-        w->gkey_r, w->uf,     w->ufnext, w->ufhead, w->scratch,  w->tneed,  w->uneed,
-        w->sneed,  w->kstk,   w->cand,   w->incand, w->soff,     w->poff,   w->sadj,
-        w->padj,   w->eu,     w->ev2,    w->fill1,  w->fill2,    w->stk,    w->stamp,
-        w->q,      w->taken,  w->qoff,   w->qn,     w->head,     w->need,   w->qdsp,
-        w->heap,   w->hn,     w->tent,   w->sent,   w->rent,     w->cq,     w->cqh,
-        w->cqt,    w->tpos,   w->rpos,   w->pipe,   w->bestpipe, w->gpipe, w->cnt,    w->ord,
-        w->epool};
+    void *ptrs[] = {w->label,  w->lab2g,  w->gidx,  w->gbeg,   w->gcnt,     w->gm,
+                    w->gkey_s, w->gkey_r, w->uf,    w->ufnext, w->ufhead,   w->scratch,
+                    w->tneed,  w->uneed,  w->sneed, w->kstk,   w->cand,     w->incand,
+                    w->soff,   w->poff,   w->sadj,  w->padj,   w->eu,       w->ev2,
+                    w->fill1,  w->fill2,  w->stk,   w->stamp,  w->q,        w->taken,
+                    w->qoff,   w->qn,     w->head,  w->need,   w->qdsp,     w->heap,
+                    w->hn,     w->tent,   w->sent,  w->rent,   w->cq,       w->cqh,
+                    w->cqt,    w->tpos,   w->rpos,  w->pipe,   w->bestpipe, w->gpipe,
+                    w->cnt,    w->ord,    w->epool};
     for (size_t i = 0; i < sizeof ptrs / sizeof ptrs[0]; i++)
         free(ptrs[i]);
     free(w);
@@ -1515,7 +1515,8 @@ mix64(uint64_t h, uint64_t x)
 }
 
 /* The repaired merge as two hashes: the group of every unit (numbered by first member:
- * a canonical form of the partition) and, with the joint bits, the bit each group uses. */
+ * a canonical form of the partition) and, with the joint bits, the bit each group uses.
+ */
 static void
 key_of(const Worker *w, const uint8_t *x, bool joint, Key *k)
 {
@@ -1882,7 +1883,8 @@ bfco_search(const Space *sp, const BfcoParams *bp, Sched **out, OptStats *st)
     }
     int64_t pol = 0;
     if (bp->polish && L != INT64_MAX) {
-        int64_t budget = bp->polish_budget >= 0 ? bp->polish_budget : swarm_evals / 4 + 64;
+        int64_t budget =
+            bp->polish_budget >= 0 ? bp->polish_budget : swarm_evals / 4 + 64;
         L = polish(w0, L, budget, &pol);
     }
     int rc = 0;

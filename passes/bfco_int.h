@@ -20,7 +20,7 @@ typedef struct Space {
     int M, D, T; /* units (base messages), DSPs, tasks */
     int *cls;    /* [M] class of each unit, numbered by first unit */
     int ncls;
-    int *cls_off;   /* [ncls + 1] units of class c: cls_units[cls_off[c] .. cls_off[c+1]) */
+    int *cls_off; /* [ncls + 1] units of class c: cls_units[cls_off[c] .. cls_off[c+1]) */
     int *cls_units; /* in send order (the slot of the unit's SEND on its source DSP) */
     int *ssl,
         *rsl;  /* [M] slot of the unit's SEND on its source, RECV on its destination */

@@ -31,9 +31,12 @@ static const CliSpec spec = {
     "follow\n"
     "seed 001's Table 1: hi20 (20 tasks, high communication ratio), lo20 (20 tasks, "
     "low),\n"
-    "rand50 (50 tasks, random DAG), chain100 (100 tasks, a chain with skip edges); fft32\n"
-    "is the task graph of a 32-point FFT (63 recursive calls, 5 stages of 32 butterflies,\n"
-    "223 tasks).  Any size with --tasks, or --points with --shape fft.  Writes to -o FILE\n"
+    "rand50 (50 tasks, random DAG), chain100 (100 tasks, a chain with skip edges); "
+    "fft32\n"
+    "is the task graph of a 32-point FFT (63 recursive calls, 5 stages of 32 "
+    "butterflies,\n"
+    "223 tasks).  Any size with --tasks, or --points with --shape fft.  Writes to -o "
+    "FILE\n"
     "or the standard output.\n",
     CLI_OUTPUT | CLI_PLATFORM | CLI_ITERATIONS,
     own,
@@ -68,7 +71,8 @@ cmd_gen(int argc, char **argv)
     int64_t v;
     status = TGC_EXIT_USAGE;
     if (gen_class(cls, &gs) != 0) {
-        cli_usage(&spec, "unknown class \"%s\" (hi20, lo20, rand50, chain100, fft32)", cls);
+        cli_usage(&spec, "unknown class \"%s\" (hi20, lo20, rand50, chain100, fft32)",
+                  cls);
         goto out;
     }
     if (c.val[O_SEED]) {
@@ -100,7 +104,8 @@ cmd_gen(int argc, char **argv)
     }
     if (gs.shape == GEN_FFT) {
         if (c.val[O_TASKS]) {
-            cli_usage(&spec, "--tasks does not apply to an fft graph: its size is --points");
+            cli_usage(&spec,
+                      "--tasks does not apply to an fft graph: its size is --points");
             goto out;
         }
         if (gs.points == 0)
@@ -109,7 +114,8 @@ cmd_gen(int argc, char **argv)
             if (!cli_int_value(&spec, "--points", c.val[O_POINTS], 2, 1 << 20, &v))
                 goto out;
             if (v & (v - 1)) {
-                cli_usage(&spec, "--points must be a power of two, got %s", c.val[O_POINTS]);
+                cli_usage(&spec, "--points must be a power of two, got %s",
+                          c.val[O_POINTS]);
                 goto out;
             }
             gs.points = (int)v;

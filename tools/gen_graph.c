@@ -8,7 +8,7 @@
  * producers of the previous layer), fft (the radix-2 FFT task graph of Topcuoglu et al.:
  * a binary tree of 2n - 1 recursive calls splits the input down to its n points, then
  * log2(n) stages of n butterflies, butterfly i of stage s reading outputs i and
- * i xor 2^(s-1) of the stage before).  Back edges with a delay close feedback loops.  With
+ * i xor 2^(s-1) of the stage before).  Back edges with a delay close feedback loops. With
  * pin_block, tasks are pinned in blocks to the DSPs in turn (a pipeline of stages).
  */
 #include <stdlib.h>
@@ -16,7 +16,8 @@
 
 #include "gen_graph.h"
 
-const char *const gen_class_names[] = {"hi20", "lo20", "rand50", "chain100", "fft32", NULL};
+const char *const gen_class_names[] = {"hi20",     "lo20",  "rand50",
+                                       "chain100", "fft32", NULL};
 
 int
 gen_class(const char *name, GenSpec *gs)
