@@ -658,6 +658,7 @@ CgNames *cg_names_new(void);
 void cg_names_free(CgNames *n);
 void cg_names_reserve(CgNames *n,
                       const char *name); /* never handed out by cg_names_add */
+bool cg_names_has(const CgNames *n, const char *name); /* handed out or reserved */
 /* A valid, unique, non-keyword C identifier made of prefix and raw (any bytes); owned by
  * n. */
 const char *cg_names_add(CgNames *n, const char *prefix, const char *raw);

@@ -130,7 +130,8 @@ struct Dsp {
     int state;     /* DS_ */
     Cycles finish; /* time of Finalize or return */
     int prio;
-    int coll; /* MPIRIO_COLL_ family */
+    unsigned long long nsent; /* point-to-point sends issued so far (Msg.src_seq) */
+    int coll;                 /* MPIRIO_COLL_ family */
     int finalized;
     unsigned seq_world, seq_local; /* collective sequence per communicator */
     Req *posted, *posted_tail;     /* expected queue */
@@ -223,6 +224,10 @@ struct Msg {
     size_t bytes;
     unsigned char *data; /* copy of the payload taken at issue */
     int prio;
+    /* issue order, the link arbitration's tie-break after priority and size: the issue
+     * time (virtual), the source rank, the source's count of earlier sends */
+    Cycles issued;
+    unsigned long long src_seq;
     int eager, matched, arrived;
     Req *sreq, *rreq;
     Msg *next; /* in the unexpected queue */

@@ -6,8 +6,8 @@
  * A message is k packets; a packet holds a link ser(size) cycles per attempt; a
  * switch forwards it switch_latency cycles after it has received it whole. With
  * contention a link is a resource: waiting packets go by priority (higher first),
- * then shorter message, then message id, then packet index. Without contention
- * each message has the links to itself: a packet waits only for the packets of
+ * then shorter message, then issue order, then packet index (pk_before). Without
+ * contention each message has the links to itself: a packet waits only for the packets of
  * its own message, which gives exactly
  *     sum ser(packets) + h * (switch_latency + ser(largest packet)).
  * Faults: each transmission is corrupted with probability fault_rate (a hash of
@@ -313,15 +313,28 @@ transmit(Packet *p, int L, Cycles start)
     return start + dur;
 }
 
+/* The arbitration rule (docs/execution-model.md, "Contention"; the compiler's evaluator
+ * implements the same): of the packets ready for a free link, higher priority first, then
+ * the shorter message, then the message issued first (issue time, then source rank, then
+ * the source's send order: all virtual-time quantities, so the order does not depend on
+ * how the DSP threads interleave), then the lower packet index.  In-switch collective
+ * streams (no source rank) are ordered by identifier last. */
 static int
 pk_before(const Packet *a, const Packet *b)
 {
-    if (a->m->prio != b->m->prio)
-        return a->m->prio > b->m->prio;
-    if (a->m->bytes != b->m->bytes)
-        return a->m->bytes < b->m->bytes;
-    if (a->m->id != b->m->id)
-        return a->m->id < b->m->id;
+    const Msg *x = a->m, *y = b->m;
+    if (x->prio != y->prio)
+        return x->prio > y->prio;
+    if (x->bytes != y->bytes)
+        return x->bytes < y->bytes;
+    if (x->issued != y->issued)
+        return x->issued < y->issued;
+    if (x->src != y->src)
+        return x->src < y->src;
+    if (x->src_seq != y->src_seq)
+        return x->src_seq < y->src_seq;
+    if (x->id != y->id)
+        return x->id < y->id;
     return a->idx < b->idx;
 }
 
@@ -431,6 +444,8 @@ net_make_packets(Msg *m)
     int k = net_npackets(m->bytes);
     int hdr = K->plat.packet_bytes - K->plat.payload_bytes;
     m->npk = m->left = k;
+    if (m->coll) /* a switch's stream is issued when it starts to move */
+        m->issued = K->now;
     m->pk = calloc((size_t)k, sizeof *m->pk);
     if (!m->pk)
         abort();

@@ -248,6 +248,8 @@ tr_isend(const void *buf, size_t bytes, int dst, int ctx, int tag, int srank, Re
     m->srank = srank;
     m->bytes = bytes;
     m->prio = d->prio;
+    m->issued = d->clock; /* the issue event's time */
+    m->src_seq = d->nsent++;
     m->eager = (long long)bytes <= K->plat.eager_limit;
     m->sreq = s;
     s->kind = 0;
