@@ -5,6 +5,7 @@
  *     bench [--quick] [--out DIR] [--data DIR] [--no-plots] SUITE...|all
  *     bench --page [--out DIR] [-o FILE]
  *     bench --list
+ *     bench json-rows FILE SECTION KEY,KEY,...
  *
  * (--suites DIR and --template FILE replace bench/suites and bench/results.md.in.)
  *
@@ -50,6 +51,8 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+
+#include <jansson.h>
 
 #ifndef TGC_SOURCE_DIR
 #define TGC_SOURCE_DIR "."
@@ -1321,6 +1324,92 @@ write_page(const Ctx *c, const char *page)
 }
 
 /* ------------------------------------------------------------------------------------
+ * bench json-rows: the rows of a program's JSON output for a suite script
+ * ------------------------------------------------------------------------------------ */
+
+/* Prints "row V,V,..." for each object of the document's "rows" array whose "section" is
+ * `section`, the values of the comma-separated keys in order (reals with 6 significant
+ * digits, null as "-").  Returns 0, or 1 after a message when the file is not such a
+ * document, a key is missing or no row matches: a suite script stops there. */
+static int
+json_rows(const char *file, const char *section, const char *keys)
+{
+    json_error_t err;
+    json_t *doc = json_load_file(file, 0, &err);
+    if (!doc) {
+        fprintf(stderr, "bench: error: %s:%d:%d: %s\n", file, err.line, err.column,
+                err.text);
+        return 1;
+    }
+    json_t *rows = json_object_get(doc, "rows");
+    if (!json_is_array(rows)) {
+        fprintf(stderr, "bench: error: %s: no \"rows\" array\n", file);
+        json_decref(doc);
+        return 1;
+    }
+    char *k[MAXCOLS];
+    int nk = split_csv(keys, k);
+    if (nk <= 0) {
+        fprintf(stderr, "bench: error: bad key list \"%s\"\n", keys);
+        json_decref(doc);
+        return 1;
+    }
+    int found = 0, rc = 0;
+    size_t i;
+    json_t *r;
+    json_array_foreach (rows, i, r) {
+        const char *sec = json_string_value(json_object_get(r, "section"));
+        if (!sec || strcmp(sec, section) != 0)
+            continue;
+        found++;
+        Buf b = {0};
+        buf_add(&b, "row ");
+        for (int j = 0; j < nk && rc == 0; j++) {
+            json_t *v = json_object_get(r, k[j]);
+            char *txt = NULL;
+            if (!v) {
+                fprintf(stderr, "bench: error: %s: a \"%s\" row without \"%s\"\n", file,
+                        section, k[j]);
+                rc = 1;
+            } else if (json_is_integer(v)) {
+                txt = xprintf("%lld", (long long)json_integer_value(v));
+            } else if (json_is_real(v)) {
+                txt = xprintf("%.6g", json_real_value(v));
+            } else if (json_is_string(v)) {
+                txt = xstrdup(json_string_value(v));
+            } else if (json_is_boolean(v)) {
+                txt = xstrdup(json_is_true(v) ? "true" : "false");
+            } else if (json_is_null(v)) {
+                txt = xstrdup("-");
+            } else {
+                fprintf(stderr, "bench: error: %s: \"%s\" is not a plain value\n", file,
+                        k[j]);
+                rc = 1;
+            }
+            if (txt) {
+                if (j)
+                    buf_add(&b, ",");
+                csv_field(&b, txt);
+                free(txt);
+            }
+        }
+        if (rc == 0)
+            printf("%s\n", b.s);
+        free(b.s);
+        if (rc)
+            break;
+    }
+    if (rc == 0 && found == 0) {
+        fprintf(stderr, "bench: error: %s: no row of section \"%s\"\n", file, section);
+        rc = 1;
+    }
+    for (int j = 0; j < nk; j++)
+        free(k[j]);
+    json_decref(doc);
+    return rc;
+}
+
+/* ------------------------------------------------------------------------------------
  * main
  * ------------------------------------------------------------------------------------ */
 
@@ -1359,33 +1448,41 @@ list_suites(const Ctx *c, char ***out)
 static void
 usage(FILE *f)
 {
-    fprintf(f,
-            "usage: bench [--quick] [--out DIR] [--data DIR] [--no-plots] SUITE...|all\n"
-            "       bench --page [--out DIR] [-o FILE]\n"
-            "       bench --list\n"
-            "\n"
-            "Runs benchmark suites (the executables of bench/suites/) and writes each\n"
-            "table as CSV, as its block of the results page (Markdown) and as an SVG\n"
-            "plot (gnuplot) into DIR (default: bench/results of the source folder);\n"
-            "--page then regenerates the results page (default docs/results.md) from\n"
-            "DIR.  A suite that fails or prints something malformed gets nothing\n"
-            "written and bench exits 1; a suite whose inputs are missing is skipped.\n"
-            "\n"
-            "  --quick      the small runs of each suite (minutes in all; CI runs them)\n"
-            "  --out DIR    where the results go\n"
-            "  --data DIR   outside benchmark inputs (TGC_BENCH_DATA; default\n"
-            "               ../shared/bench beside the source folder)\n"
-            "  --no-plots   write no SVG (no gnuplot needed)\n"
-            "  --page       regenerate the page from DIR (after the suites, if any)\n"
-            "  -o FILE      the page to write\n"
-            "  --suites DIR the suites (default: bench/suites of the source folder)\n"
-            "  --template FILE  the page's template (default: bench/results.md.in)\n"
-            "  --list       list the suites\n");
+    fprintf(
+        f,
+        "usage: bench [--quick] [--out DIR] [--data DIR] [--no-plots] SUITE...|all\n"
+        "       bench --page [--out DIR] [-o FILE]\n"
+        "       bench --list\n"
+        "       bench json-rows FILE SECTION KEY,KEY,...\n"
+        "\n"
+        "Runs benchmark suites (the executables of bench/suites/) and writes each\n"
+        "table as CSV, as its block of the results page (Markdown) and as an SVG\n"
+        "plot (gnuplot) into DIR (default: bench/results of the source folder);\n"
+        "--page then regenerates the results page (default docs/results.md) from\n"
+        "DIR.  A suite that fails or prints something malformed gets nothing\n"
+        "written and bench exits 1; a suite whose inputs are missing is skipped.\n"
+        "\n"
+        "  --quick      the small runs of each suite (minutes in all; CI runs them)\n"
+        "  --out DIR    where the results go\n"
+        "  --data DIR   outside benchmark inputs (TGC_BENCH_DATA; default\n"
+        "               ../shared/bench beside the source folder)\n"
+        "  --no-plots   write no SVG (no gnuplot needed)\n"
+        "  --page       regenerate the page from DIR (after the suites, if any)\n"
+        "  -o FILE      the page to write\n"
+        "  --suites DIR the suites (default: bench/suites of the source folder)\n"
+        "  --template FILE  the page's template (default: bench/results.md.in)\n"
+        "  --list       list the suites\n"
+        "\n"
+        "json-rows prints a tgc-bench/1 row of the values of the keys for each object\n"
+        "of FILE's \"rows\" array whose \"section\" is SECTION (for suite scripts of\n"
+        "programs that write JSON); exit status 1 when a key or every row is missing.\n");
 }
 
 int
 main(int argc, char **argv)
 {
+    if (argc == 5 && strcmp(argv[1], "json-rows") == 0)
+        return json_rows(argv[2], argv[3], argv[4]);
     Ctx c = {0};
     c.plots = true;
     c.argv0 = argv[0];
