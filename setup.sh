@@ -12,9 +12,10 @@ set -eu
 cd "$(dirname "$0")"
 
 # build tools, the libraries tgc links (jansson, cgraph), the test framework (Check), and
-# the tools the tests use (graphviz's dot renders schedules, valgrind checks memory)
+# the tools the tests use (graphviz's dot renders schedules, valgrind checks memory,
+# gnuplot draws the benchmark plots)
 pkgs="gcc make cmake pkg-config libjansson-dev libgraphviz-dev graphviz check libsubunit-dev
-valgrind"
+valgrind gnuplot-nox"
 
 missing=""
 for p in $pkgs; do

@@ -332,6 +332,22 @@ TGC_NORETURN void ice_at(const char *file, int line, const char *fmt, ...)
 #define ice(...) ice_at(__FILE__, __LINE__, __VA_ARGS__)
 
 /* ------------------------------------------------------------------------------------
+ * ir/names.c - text and names that several layers judge alike
+ * ------------------------------------------------------------------------------------ */
+
+/* Well-formed UTF-8 (no overlong forms, surrogates or code points above U+10FFFF): what
+ * jansson accepts in a JSON string. */
+bool ir_utf8_valid(const char *s);
+/* s for a message, in arena a: control bytes, '"', '\\' and, when s is not valid UTF-8,
+ * every byte above 0x7f written as \xNN; at most max bytes of s, then "...". */
+char *ir_shown(Arena *a, const char *s, size_t max);
+bool ir_c_keyword(const char *s); /* a keyword of C11 or C23 (asm and typeof too) */
+/* Why `name` cannot be a kernel's name (docs/kernels.md): "is not a C identifier", "is a
+ * C keyword", "is reserved in C (...)", "is reserved for the code tgc generates (...)";
+ * NULL when it can. */
+const char *ir_kernel_name_problem(const char *name);
+
+/* ------------------------------------------------------------------------------------
  * ir/heap.c - binary min-heap of ints (deterministic ready lists)
  * ------------------------------------------------------------------------------------ */
 
