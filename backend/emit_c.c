@@ -284,28 +284,8 @@ generated_name(const char *n)
 static void
 emit_platform(Em *em)
 {
-    const Platform *p = em->p;
-    Buf b = {0};
-    buf_printf(&b, "{\n  \"format\": \"tgc-platform/1\",\n  \"name\": ");
-    put_string(&b, p->name ? p->name : "inline");
-    if (p->model == MODEL_ABSTRACT)
-        buf_printf(&b, ",\n  \"model\": \"abstract\",\n  \"dsps\": %d,\n", p->ndsps);
-    else
-        buf_printf(&b, ",\n  \"boards\": %d,\n  \"dsps_per_board\": %d,\n", p->nboards,
-                   p->dsps_per_board);
-#define X(field, lo, hi) buf_printf(&b, "  \"" #field "\": %" PRId64 ",\n", p->field);
-    PLATFORM_PARAMS(X)
-#undef X
-    if (p->model == MODEL_ABSTRACT) {
-        b.n -= 2; /* no links: drop the last ",\n" */
-        buf_printf(&b, "\n}\n");
-    } else {
-        buf_printf(&b, "  \"links\": [");
-        for (int i = 0; i < p->nlinks; i++)
-            buf_printf(&b, "%s[%d, %d]", i ? ", " : "", p->links[i].a, p->links[i].b);
-        buf_printf(&b, "]\n}\n");
-    }
-    add_buf(em, "platform.json", &b);
+    char *text = cg_platform_json_explicit(em->p); /* jansson: any name is escaped */
+    add_file(em, "platform.json", text, strlen(text));
 }
 
 static void

@@ -625,6 +625,8 @@ Sched *opt_merge(const Sched *base, const int *group, bool repair, int *released
 /* Both return a NUL-terminated malloc'd string of the JSON document (caller frees). */
 char *cg_graph_json(const Graph *g);
 char *cg_platform_json(const Platform *p);
+/* The same with every field written, defaults included (the generated platform.json). */
+char *cg_platform_json_explicit(const Platform *p);
 
 /* ------------------------------------------------------------------------------------
  * backend/sched_json.c, backend/dot.c, backend/gantt.c - schedules a person can read
