@@ -12,9 +12,11 @@ set -eu
 cd "$(dirname "$0")"
 
 # build tools, the libraries tgc links (jansson, cgraph), the test framework (Check), and
-# the tools the tests use (graphviz's dot renders schedules, valgrind checks memory)
+# the tools the tests use (graphviz's dot renders schedules, valgrind checks memory,
+# gnuplot draws the benchmark plots, libjpeg-turbo's djpeg decodes what the JPEG encoder
+# of testcases/apps writes)
 pkgs="gcc make cmake pkg-config libjansson-dev libgraphviz-dev graphviz check libsubunit-dev
-valgrind"
+valgrind gnuplot-nox libjpeg-turbo-progs"
 
 missing=""
 for p in $pkgs; do

@@ -29,6 +29,8 @@ typedef int (*MainFn)(int, char **);
 typedef struct Job {
     int n, argc;
     char **argv;
+    char ***argvs; /* per DSP: its own copy of argv, freed by main (a DSP that ends in
+                      a deadlock never returns to free it) */
     MainFn *mains;
     int *status;
 } Job;
@@ -76,14 +78,36 @@ static void
 dsp_main(int rank, void *arg)
 {
     Job *j = arg;
-    /* each DSP gets its own argv, as each MPI process does */
-    char **argv = calloc((size_t)j->argc + 1, sizeof *argv);
-    for (int i = 0; argv && i < j->argc; i++)
-        argv[i] = strdup(j->argv[i]);
-    j->status[rank] = j->mains[rank](j->argc, argv);
-    for (int i = 0; argv && i < j->argc; i++)
-        free(argv[i]);
-    free(argv);
+    j->status[rank] = j->mains[rank](j->argc, j->argvs[rank]);
+}
+
+/* each DSP gets its own argv, as each MPI process does; 0 or -1 */
+static int
+copy_argvs(Job *j)
+{
+    j->argvs = calloc((size_t)j->n, sizeof *j->argvs);
+    if (!j->argvs)
+        return -1;
+    for (int r = 0; r < j->n; r++) {
+        char **a = j->argvs[r] = calloc((size_t)j->argc + 1, sizeof *a);
+        if (!a)
+            return -1;
+        for (int i = 0; i < j->argc; i++)
+            if (!(a[i] = strdup(j->argv[i])))
+                return -1;
+    }
+    return 0;
+}
+
+static void
+free_argvs(Job *j)
+{
+    for (int r = 0; j->argvs && r < j->n; r++) {
+        for (int i = 0; j->argvs[r] && i < j->argc; i++)
+            free(j->argvs[r][i]);
+        free(j->argvs[r]);
+    }
+    free(j->argvs);
 }
 
 int
@@ -102,8 +126,13 @@ main(int argc, char **argv)
                   stderr);
             return 0;
         } else if (strcmp(a, "-n") == 0 || strcmp(a, "-np") == 0) {
-            if (!v || (n = atoi(v)) < 1)
+            char *end;
+            long x = v ? strtol(v, &end, 10) : 0;
+            if (!v || end == v || *end || x < 1 || x > 1 << 20) {
+                fprintf(stderr, "mpirio-run: %s wants a number of DSPs, at least 1\n", a);
                 return usage(), 1;
+            }
+            n = (int)x;
             i++;
         } else if (strcmp(a, "--platform") == 0) {
             if (!v)
@@ -147,9 +176,17 @@ main(int argc, char **argv)
                 tmp ? tmp : "/tmp", strerror(errno));
         return 1;
     }
-    Job j = {n, argc - i, argv + i, calloc((size_t)n, sizeof(MainFn)),
+    Job j = {n,
+             argc - i,
+             argv + i,
+             NULL,
+             calloc((size_t)n, sizeof(MainFn)),
              calloc((size_t)n, sizeof(int))};
     int rc = 0;
+    if (!j.mains || !j.status || copy_argvs(&j) != 0) {
+        fprintf(stderr, "mpirio-run: out of memory\n");
+        rc = 1;
+    }
     for (int r = 0; r < n && rc == 0; r++) {
         char copy[4200];
         snprintf(copy, sizeof copy, "%s/dsp%d.so", dir, r);
@@ -182,6 +219,7 @@ main(int argc, char **argv)
                     rc = j.status[r];
     }
     fflush(stdout);
+    free_argvs(&j);
     free(j.mains);
     free(j.status);
     return rc;
