@@ -264,8 +264,12 @@ tgc_run(const App *a, const char *graph, const char *mode, bool contention,
     char what[160];
     snprintf(what, sizeof what, "%s -O %s%s", a->name, mode,
              contention ? "" : " --no-contention");
-    char *argv[16] = {(char *)tgc, "run", (char *)graph, "-O", (char *)mode, "--json"};
-    int k = 6;
+    /* a generated graph lives in the work folder: its kernels are in the app's */
+    char kdir[PATH_MAX + 64];
+    snprintf(kdir, sizeof kdir, "%s/%s", apps_dir, a->dir);
+    char *argv[16] = {(char *)tgc,  "run",    (char *)graph,   "-O",
+                      (char *)mode, "--json", "--kernel-path", kdir};
+    int k = 8;
     if (!contention)
         argv[k++] = "--no-contention";
     if (keep) {
