@@ -1,6 +1,8 @@
 #!/bin/sh
 # make_graph.sh [N SUMS [KERNELS_DIR]] - the task graph of the butterfly sum of 8 vectors
 # of N floats on the 8 DSPs of bwdsp-2board, SUMS iterations, on stdout.
+# KERNELS_DIR is the folder of the kernels as the graph names it (default "."; a graph
+# written elsewhere needs `--kernel-path KERNELS_DIR` on tgc check, compile and run).
 # butterfly.json is   sh make_graph.sh 1024 8 > butterfly.json
 # Task bf<r>_<s> (step s of DSP r) is pinned to DSP r; the last step of every DSP writes
 # its sum to sum<r>.txt.  The cycles are the cost model of testcases/README.md.

@@ -2,7 +2,8 @@
 # make_graph.sh rr|mp LENGTH [KERNELS_DIR] - the task graph of the 1-D convolution of a
 # LENGTH-sample signal with a 64-tap filter on the 8 DSPs of bwdsp-2board, in the round
 # robin model (rr) or the matrix partition model (mp) of seed 003, on stdout.  KERNELS_DIR
-# is the folder of conv1d_kernels.c as the graph names it (default "."). The graphs here:
+# is the folder of conv1d_kernels.c as the graph names it (default "."; a graph written
+# elsewhere needs `--kernel-path KERNELS_DIR` on tgc check, compile and run).  The graphs:
 #   for n in 256 512 1024 2048 4096 8192; do
 #       sh make_graph.sh rr $n > rr-$n.json; sh make_graph.sh mp $n > mp-$n.json; done
 # Worker r is pinned to DSP r, the source and the collecting task to DSP 0 (the DSP that

@@ -3,6 +3,8 @@
 # convolution of IMAGES images of IH x IW x CI with a KH x KW x CI kernel (VALID, stride
 # 1) on the 8 DSPs of bwdsp-2board, on stdout; (IH-KH+1)(IW-KW+1) must be a multiple of
 # 8.  conv2d.json is   sh make_graph.sh 36 36 3 5 5 4 > conv2d.json
+# KERNELS_DIR is the folder of the kernels as the graph names it (default "."; a graph
+# written elsewhere needs `--kernel-path KERNELS_DIR` on tgc check, compile and run).
 # The source, im2col and gather are pinned to DSP 0 (the DSP that holds the data in the
 # seed), worker r to DSP r.  The cycles are the cost model of testcases/README.md.
 set -eu

@@ -2,7 +2,8 @@
 # make_graph.sh [WIDTH HEIGHT FRAMES QUALITY [KERNELS_DIR]] - the task graph of the JPEG
 # encoder for a WIDTH x HEIGHT image (multiples of 16), FRAMES iterations (one frame each)
 # at QUALITY (1..100), on stdout.  KERNELS_DIR is the folder of jpeg_kernels.c as the
-# graph names it (default ".": the graph sits beside the kernels).  jpeg.json is
+# graph names it (default ".": the graph sits beside the kernels; a graph written elsewhere
+# needs `--kernel-path KERNELS_DIR` on tgc check, compile and run).  jpeg.json is
 #   sh make_graph.sh 128 128 8 75 > jpeg.json
 # Tasks: src; per MCU row r: color<r>, then dct_y<r>, dct_cb<r>, dct_cr<r>; huffman, the
 # sink.  The cycles are the cost model of testcases/README.md, as expressions of params.

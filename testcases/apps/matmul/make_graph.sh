@@ -3,6 +3,8 @@
 # and B K x M, PRODUCTS iterations (a new A each), on the 8 DSPs of bwdsp-2board, by basic
 # slicing or Fox-like, on stdout; M must be a multiple of 8.  The graphs here:
 #   sh make_graph.sh slice 64 48 4 > slice.json; sh make_graph.sh fox 64 48 4 > fox.json
+# KERNELS_DIR is the folder of the kernels as the graph names it (default "."; a graph
+# written elsewhere needs `--kernel-path KERNELS_DIR` on tgc check, compile and run).
 # Every task is pinned: the source and the gather task to DSP 0 (the DSP that holds the
 # data in the seed), worker r (all its steps in Fox-like) to DSP r.  The cycles are the
 # cost model of testcases/README.md.
