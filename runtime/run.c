@@ -31,6 +31,8 @@ typedef struct Job {
     char **argv;
     MainFn *mains;
     int *status;
+    char ***argvs; /* each DSP's own copy of argv, freed by main: a DSP thread that ends
+                      in a deadlock never returns to free it */
 } Job;
 
 static void
@@ -80,10 +82,8 @@ dsp_main(int rank, void *arg)
     char **argv = calloc((size_t)j->argc + 1, sizeof *argv);
     for (int i = 0; argv && i < j->argc; i++)
         argv[i] = strdup(j->argv[i]);
+    j->argvs[rank] = argv;
     j->status[rank] = j->mains[rank](j->argc, argv);
-    for (int i = 0; argv && i < j->argc; i++)
-        free(argv[i]);
-    free(argv);
 }
 
 int
@@ -148,7 +148,7 @@ main(int argc, char **argv)
         return 1;
     }
     Job j = {n, argc - i, argv + i, calloc((size_t)n, sizeof(MainFn)),
-             calloc((size_t)n, sizeof(int))};
+             calloc((size_t)n, sizeof(int)), calloc((size_t)n, sizeof(char **))};
     int rc = 0;
     for (int r = 0; r < n && rc == 0; r++) {
         char copy[4200];
@@ -182,6 +182,12 @@ main(int argc, char **argv)
                     rc = j.status[r];
     }
     fflush(stdout);
+    for (int r = 0; r < n; r++) {
+        for (int k = 0; j.argvs[r] && k < j.argc; k++)
+            free(j.argvs[r][k]);
+        free(j.argvs[r]);
+    }
+    free(j.argvs);
     free(j.mains);
     free(j.status);
     return rc;
