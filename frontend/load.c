@@ -23,8 +23,10 @@
  *   }
  *   task := {
  *     "id":     string,                     required, unique, not empty
- *     "cycles": integer | [integer, ...],   required; 0..2^40; a list gives one cost per
- *                                           DSP and has as many entries as the platform
+ *     "cycles": cost | [cost, ...],         required; 0..2^40; a list gives one cost per
+ *                                           DSP and has as many entries as the platform;
+ *                                           cost := integer | string, an expression of
+ *                                           the integer params (cost_expr.c)
  *     "kernel": C identifier,               default: the built-in synthetic kernel
  *     "params": { name: integer | real | string | boolean, ... },  C identifier names
  *     "dsp":    integer,                    pins the task to a DSP of the platform
@@ -59,6 +61,22 @@ at(Reader *r, const char *ptr)
     return (Loc){.file = r->file, .pointer = ptr};
 }
 
+/* One cost: an integer or a cycles expression of the task's params. */
+static void
+lower_cost(Reader *r, const Task *t, const json_t *v, const char *ptr, int64_t *out)
+{
+    Loc l = at(r, ptr);
+    if (!json_is_string(v)) {
+        if (fe_int(r, v, ptr, "cycles", out))
+            fe_range(r->d, &l, "cycles", *out, 0, FE_MAX_CYCLES);
+    } else if (fe_cost_expr(r, json_string_value(v), t->params, t->nparams, ptr, out) &&
+               (*out < 0 || *out > FE_MAX_CYCLES)) {
+        fe_error(r, ptr,
+                 "cycles must be in 0 .. %" PRId64 ", the expression gives %" PRId64,
+                 FE_MAX_CYCLES, *out);
+    }
+}
+
 static void
 lower_cycles(Reader *r, Graph *g, Task *t, const json_t *v, const char *ptr)
 {
@@ -77,25 +95,21 @@ lower_cycles(Reader *r, Graph *g, Task *t, const json_t *v, const char *ptr)
         }
         t->cycles = arena_array(g->arena, n, sizeof *t->cycles);
         t->ncycles = (int)n;
-        for (size_t k = 0; k < n; k++) {
-            const char *kp = fe_ptr_index(r, ptr, k);
-            Loc l = at(r, kp);
-            if (fe_int(r, json_array_get(v, k), kp, "cycles", &t->cycles[k]))
-                fe_range(r->d, &l, "cycles", t->cycles[k], 0, FE_MAX_CYCLES);
-        }
+        for (size_t k = 0; k < n; k++)
+            lower_cost(r, t, json_array_get(v, k), fe_ptr_index(r, ptr, k),
+                       &t->cycles[k]);
         return;
     }
-    if (!json_is_number(v)) {
+    if (!json_is_number(v) && !json_is_string(v)) {
         fe_error(r, ptr,
-                 "cycles must be an integer or a list of integers (one per DSP), got %s",
+                 "cycles must be an integer, an expression (a string) or a list of them "
+                 "(one per DSP), got %s",
                  fe_describe(r, v));
         return;
     }
     t->cycles = arena_alloc(g->arena, sizeof *t->cycles);
     t->ncycles = 1;
-    Loc l = at(r, ptr);
-    if (fe_int(r, v, ptr, "cycles", &t->cycles[0]))
-        fe_range(r->d, &l, "cycles", t->cycles[0], 0, FE_MAX_CYCLES);
+    lower_cost(r, t, v, ptr, &t->cycles[0]);
 }
 
 static void
@@ -165,13 +179,13 @@ lower_task(Reader *r, Graph *g, Task *t, const json_t *o, const char *ptr)
         t->id = copy_string(r, g, o, "id", ptr);
     else
         fe_error(r, ptr, "missing field \"id\"");
+    t->kernel = copy_string(r, g, o, "kernel", ptr);
+    if ((v = json_object_get(o, "params"))) /* before the cycles, which may use them */
+        lower_params(r, g, t, v, fe_ptr_key(r, ptr, "params"));
     if ((v = json_object_get(o, "cycles")))
         lower_cycles(r, g, t, v, fe_ptr_key(r, ptr, "cycles"));
     else
         fe_error(r, ptr, "missing field \"cycles\"");
-    t->kernel = copy_string(r, g, o, "kernel", ptr);
-    if ((v = json_object_get(o, "params")))
-        lower_params(r, g, t, v, fe_ptr_key(r, ptr, "params"));
     if ((v = json_object_get(o, "dsp"))) {
         const char *dp = fe_ptr_key(r, ptr, "dsp");
         int64_t x;

@@ -198,6 +198,11 @@ char *
 fe_read_file(Reader *r, const char *path, const Loc *where, size_t *len)
 {
     bool is_stdin = strcmp(path, "-") == 0;
+    if (!is_stdin && !ir_utf8_valid(path)) {
+        /* its name (and names made from it) would go into JSON, which cannot hold it */
+        read_error(r, path, where, "its name is not valid UTF-8");
+        return NULL;
+    }
     FILE *f = is_stdin ? stdin : fopen(path, "rb");
     if (!f) {
         read_error(r, path, where, strerror(errno));

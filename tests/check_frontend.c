@@ -523,6 +523,112 @@ START_TEST(mutated_inputs_never_crash)
 }
 END_TEST
 
+/* "cycles" as an expression of the task's integer params (frontend/cost_expr.c). */
+static int64_t
+cost_of(const char *expr)
+{
+    char text[1024];
+    snprintf(text, sizeof text,
+             HEAD
+             "\"tasks\": [{\"id\": \"a\", \"cycles\": \"%s\", \"params\": {\"n\": 10, "
+             "\"m\": 3, \"on\": true}}]}",
+             expr);
+    Options o = opts();
+    Graph *g = load(text, &o);
+    ck_assert_msg(g != NULL, "%s: %s", expr, text_buf);
+    int64_t c = g->tasks[0].cycles[0];
+    ir_graph_free(g);
+    return c;
+}
+
+static void
+cost_fails(const char *expr, const char *want)
+{
+    char text[1024];
+    snprintf(text, sizeof text,
+             HEAD
+             "\"tasks\": [{\"id\": \"a\", \"cycles\": \"%s\", \"params\": {\"n\": 10, "
+             "\"m\": 3, \"g\": 0.5}}]}",
+             expr);
+    fails(text, NULL, want);
+}
+
+START_TEST(cycles_expressions)
+{
+    ck_assert_int_eq(cost_of("42"), 42);
+    ck_assert_int_eq(cost_of("1 + 2 * 3"), 7);
+    ck_assert_int_eq(cost_of("(1 + 2) * 3"), 9);
+    ck_assert_int_eq(cost_of("n - m - 1"), 6); /* left to right */
+    ck_assert_int_eq(cost_of("n / m"), 3);     /* truncating, as in C */
+    ck_assert_int_eq(cost_of("n % m"), 1);
+    ck_assert_int_eq(cost_of("cdiv(n, m)"), 4);
+    ck_assert_int_eq(cost_of("cdiv(9, m)"), 3);
+    ck_assert_int_eq(cost_of("cdiv(0, m)"), 0);
+    ck_assert_int_eq(cost_of("min(n, m, 7) + max(n, m, 7)"), 13);
+    ck_assert_int_eq(cost_of("max(5)"), 5);
+    ck_assert_int_eq(cost_of("-m + n * -1 + 20"), 7);
+    ck_assert_int_eq(cost_of(" n*n\\t* 1000000 "), 100000000);
+    ck_assert_int_eq(cost_of("1099511627776"), INT64_C(1) << 40);
+    /* the params come after the cycles in the object: read first all the same */
+    Options o = opts();
+    Graph *g =
+        load(HEAD "\"tasks\": [{\"id\": \"a\", \"cycles\": [\"k\", \"2 * k\"], "
+                  "\"params\": {\"k\": 5}}], \"platform\": {\"model\": \"abstract\", "
+                  "\"dsps\": 2}}",
+             &o);
+    ck_assert_msg(g != NULL, "%s", text_buf);
+    ck_assert_int_eq(g->tasks[0].cycles[0], 5);
+    ck_assert_int_eq(g->tasks[0].cycles[1], 10);
+    ir_graph_free(g);
+
+    const char *at = "g.json: /tasks/0/cycles: error: ";
+    char want[512];
+    struct {
+        const char *expr, *msg;
+    } bad[] = {
+        {"n * nn",
+         "cycles expression, column 5: unknown name \"nn\" (did you mean \"n\"?)"},
+        {"zzzz", "cycles expression, column 1: unknown name \"zzzz\" (the task's integer "
+                 "params: n, m)"},
+        {"2 * g",
+         "cycles expression, column 5: parameter \"g\" is a real, not an integer"},
+        {"(n + 1", "cycles expression, column 7: expected \")\", found the end of the "
+                   "expression"},
+        {"n m",
+         "cycles expression, column 3: expected an operator or the end, found \"m\""},
+        {"", "cycles expression, column 1: expected a number, a name or \"(\", found the "
+             "end of the expression"},
+        {"1.5",
+         "cycles expression, column 2: a number must be an integer, found \".\" in "
+         "it"},
+        {"n / (m - 3)", "cycles expression, column 3: division by zero"},
+        {"n % 0", "cycles expression, column 3: division by zero"},
+        {"9223372036854775807 + n", "cycles expression, column 21: the value overflows "
+                                    "64-bit integers"},
+        {"99999999999999999999",
+         "cycles expression, column 1: the number overflows 64-bit "
+         "integers"},
+        {"ceil(n)",
+         "cycles expression, column 1: unknown function \"ceil\" (the functions: "
+         "cdiv, min, max)"},
+        {"cdiv(n)", "cycles expression, column 1: cdiv takes 2 arguments, got 1"},
+        {"cdiv(n, 0)", "cycles expression, column 1: cdiv(a, b) needs b > 0, got 0"},
+        {"min(n m)", "cycles expression, column 7: expected \",\" or \")\", found \"m\""},
+        {"m - n", "cycles must be in 0 .. 1099511627776, the expression gives -7"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        snprintf(want, sizeof want, "%s%s\n", at, bad[i].msg);
+        cost_fails(bad[i].expr, want);
+    }
+    /* nesting is bounded, so a hostile file cannot overflow the stack */
+    char deep[400];
+    memset(deep, '(', 300);
+    strcpy(deep + 300, "1");
+    cost_fails(deep, "g.json: /tasks/0/cycles: error: cycles expression, column 65: the "
+                     "expression nests deeper than 64\n");
+}
+END_TEST
+
 static Suite *
 suite(void)
 {
@@ -545,6 +651,7 @@ suite(void)
     tcase_add_test(c, document_shape_errors);
     tcase_add_test(c, checks_run_on_built_graphs);
     tcase_add_test(c, mutated_inputs_never_crash);
+    tcase_add_test(c, cycles_expressions);
     suite_add_tcase(s, c);
     return s;
 }

@@ -293,6 +293,21 @@ cli_parse(Cli *c, const CliSpec *spec, int argc, char **argv, int *status)
         else if (!set_common(c, spec, -1 - k, value))
             goto stop;
     }
+    if (c->json) {
+        /* Names given to options come back in the JSON, which holds only UTF-8 (input
+         * files are checked by their readers). */
+        for (size_t k = 0; k <= nown; k++) {
+            const char *v = k < nown ? c->val[k] : c->output;
+            if (v && !ir_utf8_valid(v)) {
+                Arena *a = arena_new();
+                cli_usage(spec,
+                          "with --json, option values must be valid UTF-8, got \"%s\"",
+                          ir_shown(a, v, 60));
+                arena_free(a);
+                goto stop;
+            }
+        }
+    }
     if (c->opt.dsps > c->opt.limits.max_dsps) {
         cli_usage(spec,
                   "--dsps %d exceeds the limit of %lld DSPs (raise it with --max-dsps)",

@@ -290,11 +290,46 @@ START_TEST(contention_serialises_a_shared_link)
     long long free_len = st.cycles;
     ck_assert_int_eq(run(4, NULL, 0, two_to_one, &prio), 0);
     ck_assert_int_gt(st.cycles, free_len);
-    /* equal priority and size: the lower message id (rank 1's, issued first) wins */
+    /* equal priority, size and issue time (600): the lower source rank (1) wins */
     long long t1 = tmark[1];
     prio = 5;
     ck_assert_int_eq(run(4, NULL, 0, two_to_one, &prio), 0);
     ck_assert_int_gt(tmark[1], t1); /* rank 2's packets now go first */
+}
+END_TEST
+
+/* Rank 1 computes first, so its thread calls MPIRIO_Send before rank 2's does, but its
+ * message is issued later in virtual time (1600 against 600): issue order is by virtual
+ * time, never by the order in which the threads happen to run. */
+static void
+late_issue(int rank, void *arg)
+{
+    (void)arg;
+    static char b[4][2500];
+    if (rank == 1)
+        MPIRIO_Compute(1000);
+    if (rank == 1 || rank == 2) {
+        MPIRIO_Send(b[rank], 2500, MPIRIO_BYTE, 0, rank, MPIRIO_COMM_WORLD);
+    } else if (rank == 0) {
+        MPIRIO_Request r[2];
+        MPIRIO_Irecv(b[0], 2500, MPIRIO_BYTE, 1, 1, MPIRIO_COMM_WORLD, &r[0]);
+        MPIRIO_Irecv(b[3], 2500, MPIRIO_BYTE, 2, 2, MPIRIO_COMM_WORLD, &r[1]);
+        MPIRIO_Wait(&r[0], NULL);
+        tmark[1] = MPIRIO_time();
+        MPIRIO_Wait(&r[1], NULL);
+        tmark[2] = MPIRIO_time();
+    }
+}
+
+START_TEST(issue_order_is_virtual_time)
+{
+    /* rank 2: posted 600, departs 900, its ten packets hold DSP 0's link 1250-3750;
+     * rank 1: issued 1600, departs 1900, its first packet is ready for that link at 2250
+     * but rank 2's message was issued first and keeps the link: rank 1's packets follow,
+     * 3750-6250.  Waits of 200 each: 6450, then 6650. */
+    ck_assert_int_eq(run(4, NULL, 0, late_issue, NULL), 0);
+    ck_assert_int_eq(tmark[1], 6450);
+    ck_assert_int_eq(tmark[2], 6650);
 }
 END_TEST
 
@@ -714,6 +749,7 @@ main(void)
     tcase_add_test(tc, eager_messages_skip_the_handshake);
     tcase_add_test(tc, contention_serialises_a_shared_link);
     tcase_add_test(tc, shorter_message_goes_first);
+    tcase_add_test(tc, issue_order_is_virtual_time);
     tcase_add_test(tc, matching_wildcards_test_waitall_truncation);
     tcase_add_test(tc, world_and_local_communicators);
     tcase_add_test(tc, every_error_code_is_returned);
