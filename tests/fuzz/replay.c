@@ -51,12 +51,19 @@ main(int argc, char **argv)
         fprintf(stderr, "usage: %s FILE|FOLDER...\n", argv[0]);
         return 2;
     }
-    /* paths become absolute: the target works in a folder of its own */
+    /* paths become absolute before the first input: the target works in a folder of
+     * its own */
     for (int i = 1; i < argc; i++) {
         char *abs = realpath(argv[i], NULL);
-        struct stat st;
-        if (!abs || stat(abs, &st) != 0)
+        if (!abs)
             fuzz_fail("cannot read %s", argv[i]);
+        argv[i] = abs;
+    }
+    for (int i = 1; i < argc; i++) {
+        char *abs = argv[i];
+        struct stat st;
+        if (stat(abs, &st) != 0)
+            fuzz_fail("cannot read %s", abs);
         if (!S_ISDIR(st.st_mode)) {
             replay_file(abs);
             free(abs);
