@@ -14,10 +14,12 @@ set -eu
 cd "$(dirname "$0")"
 
 # build tools, the libraries tgc links (jansson, cgraph), the test framework (Check), and
-# the tools the tests use (graphviz's dot renders schedules, valgrind checks memory), and
-# clang with its sanitizer and libFuzzer runtimes (the sanitizer build and the fuzz targets)
+# the tools the tests use (graphviz's dot renders schedules, valgrind checks memory,
+# gnuplot draws the benchmark plots, libjpeg-turbo's djpeg decodes what the JPEG encoder
+# of testcases/apps writes), and clang with its sanitizer and libFuzzer runtimes (the
+# sanitizer build and the fuzz targets)
 pkgs="gcc make cmake pkg-config libjansson-dev libgraphviz-dev graphviz check libsubunit-dev
-valgrind clang libclang-rt-14-dev"
+valgrind gnuplot-nox libjpeg-turbo-progs clang libclang-rt-14-dev"
 
 missing=""
 for p in $pkgs; do

@@ -354,15 +354,21 @@ MPIRIO_Coll_algorithm(int family)
 }
 
 int
-MPIRIO_Compute(long long cycles)
+MPIRIO_Compute_named(long long cycles, const char *name)
 {
     if (!tr_active())
         return MPIRIO_ERR_NOT_INIT;
     if (cycles < 0)
         return MPIRIO_ERR_ARG;
     tr_call("MPIRIO_Compute");
-    tr_compute(cycles);
+    tr_compute(cycles, name ? name : "compute");
     return MPIRIO_SUCCESS;
+}
+
+int
+MPIRIO_Compute(long long cycles)
+{
+    return MPIRIO_Compute_named(cycles, NULL);
 }
 
 long long

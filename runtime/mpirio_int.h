@@ -39,7 +39,7 @@ int tr_isend(const void *buf, size_t bytes, int dst, int ctx, int tag, int srank
 int tr_irecv(void *buf, size_t cap, int src, int ctx, int tag, int blocking, Req **out);
 int tr_wait(Req *r, MPIRIO_Status *st);            /* frees r; returns its error */
 int tr_test(Req *r, int *flag, MPIRIO_Status *st); /* frees r when *flag */
-void tr_compute(Cycles c);
+void tr_compute(Cycles c, const char *name);       /* busy c cycles; the trace's name */
 Cycles tr_now(void);
 long long tr_clock_hz(void);
 void tr_set_priority(int prio);

@@ -62,10 +62,10 @@ remove_copies(void)
 typedef struct Job {
     int n, argc;
     char **argv;
+    char ***argvs; /* per DSP: its own copy of argv, freed by main (a DSP that ends in
+                      a deadlock never returns to free it) */
     MainFn *mains;
     int *status;
-    char ***argvs; /* each DSP's own copy of argv, freed by main: a DSP thread that ends
-                      in a deadlock never returns to free it */
 } Job;
 
 static void
@@ -111,12 +111,36 @@ static void
 dsp_main(int rank, void *arg)
 {
     Job *j = arg;
-    /* each DSP gets its own argv, as each MPI process does */
-    char **argv = calloc((size_t)j->argc + 1, sizeof *argv);
-    for (int i = 0; argv && i < j->argc; i++)
-        argv[i] = strdup(j->argv[i]);
-    j->argvs[rank] = argv;
-    j->status[rank] = j->mains[rank](j->argc, argv);
+    j->status[rank] = j->mains[rank](j->argc, j->argvs[rank]);
+}
+
+/* each DSP gets its own argv, as each MPI process does; 0 or -1 */
+static int
+copy_argvs(Job *j)
+{
+    j->argvs = calloc((size_t)j->n, sizeof *j->argvs);
+    if (!j->argvs)
+        return -1;
+    for (int r = 0; r < j->n; r++) {
+        char **a = j->argvs[r] = calloc((size_t)j->argc + 1, sizeof *a);
+        if (!a)
+            return -1;
+        for (int i = 0; i < j->argc; i++)
+            if (!(a[i] = strdup(j->argv[i])))
+                return -1;
+    }
+    return 0;
+}
+
+static void
+free_argvs(Job *j)
+{
+    for (int r = 0; j->argvs && r < j->n; r++) {
+        for (int i = 0; j->argvs[r] && i < j->argc; i++)
+            free(j->argvs[r][i]);
+        free(j->argvs[r]);
+    }
+    free(j->argvs);
 }
 
 int
@@ -135,8 +159,13 @@ main(int argc, char **argv)
                   stderr);
             return 0;
         } else if (strcmp(a, "-n") == 0 || strcmp(a, "-np") == 0) {
-            if (!v || (n = atoi(v)) < 1)
+            char *end;
+            long x = v ? strtol(v, &end, 10) : 0;
+            if (!v || end == v || *end || x < 1 || x > 1 << 20) {
+                fprintf(stderr, "mpirio-run: %s wants a number of DSPs, at least 1\n", a);
                 return usage(), 1;
+            }
+            n = (int)x;
             i++;
         } else if (strcmp(a, "--platform") == 0) {
             if (!v)
@@ -188,19 +217,23 @@ main(int argc, char **argv)
     Job j = {n,
              argc - i,
              argv + i,
+             NULL,
              calloc((size_t)n, sizeof(MainFn)),
-             calloc((size_t)n, sizeof(int)),
-             calloc((size_t)n, sizeof(char **))};
+             calloc((size_t)n, sizeof(int))};
     int rc = 0;
+    if (!j.mains || !j.status || copy_argvs(&j) != 0) {
+        fprintf(stderr, "mpirio-run: out of memory\n");
+        rc = 1;
+    }
     for (int r = 0; r < n && rc == 0; r++) {
         char copy[4200];
         snprintf(copy, sizeof copy, "%s/dsp%d.so", dir, r);
+        ncopies = r + 1;
         if (copy_file(path, copy) != 0) {
             fprintf(stderr, "mpirio-run: cannot copy %s to %s\n", path, copy);
             rc = 1;
             break;
         }
-        ncopies = r + 1;
         void *h = dlopen(copy, RTLD_NOW | RTLD_LOCAL);
 #ifndef MPIRIO_ASAN
         unlink(copy);
@@ -229,12 +262,7 @@ main(int argc, char **argv)
                     rc = j.status[r];
     }
     fflush(stdout);
-    for (int r = 0; r < n; r++) {
-        for (int k = 0; j.argvs[r] && k < j.argc; k++)
-            free(j.argvs[r][k]);
-        free(j.argvs[r]);
-    }
-    free(j.argvs);
+    free_argvs(&j);
     free(j.mains);
     free(j.status);
 #ifdef MPIRIO_ASAN

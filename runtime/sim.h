@@ -40,6 +40,7 @@ typedef struct Settings {
     int summary;
     int coll; /* default MPIRIO_COLL_ */
     int quiet;
+    int no_pin;        /* do not pin the DSP threads to one CPU */
     double fault_rate; /* fraction of link transmissions corrupted */
     unsigned long long fault_seed;
     const char *trace; /* Chrome trace-event file, or NULL */
@@ -245,9 +246,5 @@ void p2p_free_all(void); /* the requests and messages left at the end of a run *
 /* ---- sim_coll.c: collectives in the switches (tr_coll_switch) ---- */
 
 void coll_free_all(void);
-
-/* ---- sim_run.c: a run (tr_run), the job and the DSP ---- */
-
-void settings_from_env(Settings *s);
 
 #endif

@@ -293,8 +293,7 @@ k_run(int n, void (*fn)(int, void *), void *arg)
      * cross-CPU wake-ups, several times faster (MPIRIO_NO_PIN=1 turns it off) */
     cpu_set_t old_cpus, one;
     int pinned = 0;
-    const char *nopin = getenv("MPIRIO_NO_PIN");
-    if (!(nopin && *nopin && strcmp(nopin, "0") != 0) &&
+    if (!K->set.no_pin &&
         pthread_getaffinity_np(pthread_self(), sizeof old_cpus, &old_cpus) == 0) {
         int cpu = sched_getcpu();
         CPU_ZERO(&one);

@@ -9,6 +9,7 @@
  * at the bottom platform.c, datatype.c, trace.c. */
 #include "sim.h"
 
+#include <errno.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,26 +18,69 @@ static MPIRIO_Stats last_stats;
 static long long *last_finish;
 static int last_nfinish;
 
-void
-settings_from_env(Settings *s)
+/* The settings of the environment (mpirio-run's options set them too). Each is
+ * checked: a value that does not parse, or is out of range, stops the run with a
+ * message naming the variable and the option. Unset or empty: the default. */
+
+static int
+bad(char *err, size_t n, const char *var, const char *opt, const char *v,
+    const char *want)
+{
+    snprintf(err, n, "%s%s%s%s \"%s\": expected %s", var, opt ? " (" : "", opt ? opt : "",
+             opt ? ")" : "", v, want);
+    return -1;
+}
+
+/* 0 or 1; the flag's value in *on, untouched when unset */
+static int
+env_flag(const char *var, const char *opt, int *on, char *err, size_t n)
+{
+    const char *v = getenv(var);
+    if (!v || !*v)
+        return 0;
+    if (strcmp(v, "0") != 0 && strcmp(v, "1") != 0)
+        return bad(err, n, var, opt, v, "0 or 1");
+    *on = *v == '1';
+    return 0;
+}
+
+static int
+settings_from_env(Settings *s, char *err, size_t n)
 {
     const char *v;
-    if ((v = getenv("MPIRIO_NO_CONTENTION")) && *v && strcmp(v, "0") != 0)
-        s->no_contention = 1;
-    if ((v = getenv("MPIRIO_SUMMARY")) && *v && strcmp(v, "0") != 0)
-        s->summary = 1;
-    if ((v = getenv("MPIRIO_COLL"))) {
+    if (env_flag("MPIRIO_NO_CONTENTION", "--no-contention", &s->no_contention, err, n) ||
+        env_flag("MPIRIO_SUMMARY", "--summary", &s->summary, err, n) ||
+        env_flag("MPIRIO_NO_PIN", NULL, &s->no_pin, err, n))
+        return -1;
+    if ((v = getenv("MPIRIO_COLL")) && *v) {
         if (strcmp(v, "mpich") == 0)
             s->coll = MPIRIO_COLL_MPICH;
         else if (strcmp(v, "switch") == 0)
             s->coll = MPIRIO_COLL_SWITCH;
+        else
+            return bad(err, n, "MPIRIO_COLL", "--coll", v, "switch or mpich");
     }
-    if ((v = getenv("MPIRIO_FAULTS")) && *v)
-        s->fault_rate = strtod(v, NULL);
-    if ((v = getenv("MPIRIO_FAULT_SEED")) && *v)
-        s->fault_seed = strtoull(v, NULL, 0);
+    if ((v = getenv("MPIRIO_FAULTS")) && *v) {
+        char *end;
+        errno = 0;
+        double f = strtod(v, &end);
+        if (end == v || *end || errno || !(f >= 0 && f < 1))
+            return bad(err, n, "MPIRIO_FAULTS", "--faults", v,
+                       "a fraction of the transmissions, at least 0 and below 1");
+        s->fault_rate = f;
+    }
+    if ((v = getenv("MPIRIO_FAULT_SEED")) && *v) {
+        char *end;
+        errno = 0;
+        unsigned long long x = strtoull(v, &end, 0);
+        if (end == v || *end || errno || strchr(v, '-'))
+            return bad(err, n, "MPIRIO_FAULT_SEED", "--fault-seed", v,
+                       "an unsigned integer");
+        s->fault_seed = x;
+    }
     if ((v = getenv("MPIRIO_TRACE")) && *v)
         s->trace = v;
+    return 0;
 }
 
 /* a run that cannot start: the message goes to stderr and to the statistics */
@@ -199,16 +243,19 @@ int
 tr_run(int n, const char *platform, int flags, void (*fn)(int, void *), void *arg)
 {
     static pthread_mutex_t one_run = PTHREAD_MUTEX_INITIALIZER;
-    Settings s = {0};
-    settings_from_env(&s);
+    Settings s = {.quiet = (flags & MPIRIO_RUN_QUIET) != 0};
+    char err[512];
+    if (settings_from_env(&s, err, sizeof err) != 0) {
+        memset(&last_stats, 0, sizeof last_stats);
+        setup_error(&s, err);
+        return 1;
+    }
     if (flags & MPIRIO_RUN_NO_CONTENTION)
         s.no_contention = 1;
     if (flags & MPIRIO_RUN_SUMMARY)
         s.summary = 1;
     if (flags & MPIRIO_RUN_COLL_MPICH)
         s.coll = MPIRIO_COLL_MPICH;
-    if (flags & MPIRIO_RUN_QUIET)
-        s.quiet = 1;
     if (pthread_mutex_trylock(&one_run) != 0) {
         fprintf(stderr, "mpirio: a run is already in progress\n");
         return 1;
@@ -284,9 +331,9 @@ tr_clock_hz(void)
 }
 
 void
-tr_compute(Cycles c)
+tr_compute(Cycles c, const char *name)
 {
-    k_sleep(k_self(), c, "compute");
+    k_sleep(k_self(), c, name);
 }
 
 void
