@@ -150,9 +150,16 @@ typedef struct Graph {
     const char
         *platform_ref;  /* the "platform" field as written: preset, path or "inline" */
     Platform *platform; /* resolved platform (NULL until resolved) */
+    const char *dir; /* folder of the graph's file, where its relative paths start ("."
+                        for standard input and strings) */
     const char
         *kernels_source; /* kernel C file, as a path usable from the cwd, or NULL */
     const char *kernels_header; /* optional header of the kernels, or NULL */
+    /* The kernel files' bytes, read by fe_check when Options.read_kernels (docs/formats.md:
+     * confined to dir or a --kernel-path folder, regular, within --max-file-size); the
+     * emitter copies these, never the paths.  NULL when not read. */
+    const char *kernels_source_text, *kernels_header_text;
+    size_t kernels_source_len, kernels_header_len;
     Task *tasks;
     int ntasks;
     Edge *edges;
@@ -285,6 +292,9 @@ typedef struct Options {
     uint64_t seed;
     int threads;
     bool verbose;
+    bool read_kernels; /* fe_check reads the kernel files (check, compile, run) */
+    const char *const *kernel_dirs; /* --kernel-path: more folders kernel files may be in */
+    int nkernel_dirs;
 } Options;
 
 typedef struct Unit {
@@ -626,6 +636,8 @@ Sched *opt_merge(const Sched *base, const int *group, bool repair, int *released
 /* Both return a NUL-terminated malloc'd string of the JSON document (caller frees). */
 char *cg_graph_json(const Graph *g);
 char *cg_platform_json(const Platform *p);
+/* The same with every field written, defaults included (the generated platform.json). */
+char *cg_platform_json_explicit(const Platform *p);
 
 /* ------------------------------------------------------------------------------------
  * backend/sched_json.c, backend/dot.c, backend/gantt.c - schedules a person can read
@@ -651,6 +663,8 @@ typedef struct CgFile {
     const char *name; /* file name inside the project directory */
     char *data;       /* malloc'd contents */
     size_t len;
+    bool unit; /* a C translation unit the build compiles (both programs, or the one of
+                  main.c / seq.c / dspK.c) */
 } CgFile;
 
 typedef struct CgProject {

@@ -51,6 +51,8 @@ enum {
     CLI_LIMITS = 1 << 3,     /* --max-tasks --max-edges --max-dsps --max-iterations
                                 --max-file-size -> Cli.opt.limits */
     CLI_JSON = 1 << 4,       /* --json -> Cli.json */
+    CLI_KERNELS = 1 << 5,    /* the command reads the kernel files (Options.read_kernels):
+                                --kernel-path DIR (repeatable) -> Cli.opt.kernel_dirs */
 };
 
 /* An option of one command. */
@@ -77,6 +79,7 @@ typedef struct Cli {
     int nargs;
     const char **val; /* [one per spec->opts entry] the value given last, "" for a flag
                          given, NULL when absent */
+    const char **kernel_dirs; /* the --kernel-path values (Cli.opt.kernel_dirs) */
 } Cli;
 
 /* Parses argv (argv[0] = the command's name).  Returns true to go on.  Returns false with

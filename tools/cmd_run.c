@@ -66,7 +66,7 @@ static const CliSpec spec = {
     "1 if they differ), output files, simulated against predicted cycles, packets and "
     "the\n"
     "utilisation of every DSP.\n",
-    CLI_PLATFORM | CLI_ITERATIONS | CLI_LIMITS | CLI_JSON,
+    CLI_PLATFORM | CLI_ITERATIONS | CLI_LIMITS | CLI_JSON | CLI_KERNELS,
     own,
     0,
     1,
@@ -258,8 +258,7 @@ cc_command(Argv *a, const char *dir, const CgProject *p, bool parallel, const ch
     argv_push(a, exe);
     for (int i = 0; i < p->nfiles; i++) {
         const char *n = p->files[i].name;
-        size_t l = strlen(n);
-        if (l < 3 || strcmp(n + l - 2, ".c") != 0)
+        if (!p->files[i].unit)
             continue;
         bool is_main = strcmp(n, "main.c") == 0, is_seq = strcmp(n, "seq.c") == 0;
         bool is_dsp = strncmp(n, "dsp", 3) == 0 && n[3] >= '0' && n[3] <= '9';
