@@ -329,7 +329,8 @@ void diag_free(Diag *d);
 void diag_error(Diag *d, const Loc *loc, const char *fmt, ...) TGC_PRINTF(3, 4);
 void diag_warning(Diag *d, const Loc *loc, const char *fmt, ...) TGC_PRINTF(3, 4);
 void diag_note(Diag *d, const Loc *loc, const char *fmt, ...) TGC_PRINTF(3, 4);
-void diag_vreport(Diag *d, DiagLevel lv, const Loc *loc, const char *fmt, va_list ap);
+void diag_vreport(Diag *d, DiagLevel lv, const Loc *loc, const char *fmt, va_list ap)
+    TGC_PRINTF(4, 0);
 int diag_errors(const Diag *d);       /* number of errors so far */
 const char *diag_text(const Diag *d); /* all messages, one per line, in order */
 void diag_flush(Diag *d, FILE *f);    /* write the messages not yet written */

@@ -35,7 +35,7 @@ add_test(NAME cli COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/run_cli.sh $<TARGET_FIL
 add_test(NAME harden COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/run_harden.sh $<TARGET_FILE:tgc>
                              ${tgc_cases})
 find_program(VALGRIND valgrind)
-if(VALGRIND)
+if(VALGRIND AND NOT TGC_SANITIZE) # valgrind cannot run a sanitized program
   add_test(NAME valgrind/check
            COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/run_valgrind.sh ${VALGRIND} $<TARGET_FILE:tgc>
                    ${tgc_cases})

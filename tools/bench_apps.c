@@ -476,15 +476,17 @@ print_tables(const Row *rows, int n, bool md)
                  r->sim[3] > 0 ? (double)r->sequential / (double)r->sim[3] : 0);
         emit(md, 9, w2, c);
     }
-    int nc_equal = 0, checked = 0;
+    int nc_equal = 0, c_equal = 0, checked = 0;
     for (int i = 0; i < n; i++)
         for (int m = 0; m < NRUN; m++) {
             nc_equal += rows[i].sim_nc[m] > 0 && rows[i].sim_nc[m] == rows[i].pred_nc[m];
+            c_equal += rows[i].sim[m] > 0 && rows[i].sim[m] == rows[i].pred[m];
             checked += rows[i].checked[m];
         }
-    printf("\nwithout contention: simulated = predicted in %d of %d runs; output checks "
-           "passed in %d of %d\n",
-           nc_equal, n * NRUN, checked, n * NRUN);
+    printf("\nsimulated = predicted: %d of %d runs with contention, %d of %d without; "
+           "output "
+           "checks passed in %d of %d\n",
+           c_equal, n * NRUN, nc_equal, n * NRUN, checked, n * NRUN);
 }
 
 static bool
@@ -519,6 +521,82 @@ write_csv(const char *path, const Row *rows, int n)
         }
     }
     return fclose(f) == 0;
+}
+
+/* The flat rows of --json, one object per line of a table, for `bench json-rows` (the
+ * suites bfco-apps and conv1d of bench/suites): section "apps", one per application, and
+ * section "conv1d", one per length that has both models. */
+static json_t *
+flat_rows(const Row *rows, int n)
+{
+    json_t *out = json_array();
+    for (int i = 0; i < n; i++) {
+        const Row *r = &rows[i];
+        json_t *o = json_object();
+        json_object_set_new(o, "section", json_string("apps"));
+        json_object_set_new(o, "name", json_string(r->app->name));
+        json_object_set_new(o, "dsps", json_integer(r->dsps));
+        json_object_set_new(o, "iterations", json_integer(r->iterations));
+        json_object_set_new(o, "tasks", json_integer(r->tasks));
+        for (int m = 0; m < NMETHODS; m++) {
+            char key[32];
+            snprintf(key, sizeof key, "opt_%s", methods[m]);
+            json_object_set_new(o, key,
+                                r->have[m] ? json_integer(r->opt_len[m]) : json_null());
+        }
+        json_object_set_new(o, "bfco_improvement",
+                            r->have[3] ? json_real(r->opt_improve[3]) : json_null());
+        json_object_set_new(o, "es_improvement",
+                            r->have[4] ? json_real(r->opt_improve[4]) : json_null());
+        json_object_set_new(o, "bfco_cpu_seconds", json_real(r->bfco_cpu));
+        bool equal = true;
+        for (int m = 0; m < NRUN; m++) {
+            char key[32];
+            snprintf(key, sizeof key, "sim_%s", methods[m]);
+            json_object_set_new(o, key, json_integer(r->sim[m]));
+            snprintf(key, sizeof key, "pred_%s", methods[m]);
+            json_object_set_new(o, key, json_integer(r->pred[m]));
+            equal = equal && r->sim_nc[m] > 0 && r->sim_nc[m] == r->pred_nc[m] &&
+                    r->checked[m];
+        }
+        json_object_set_new(o, "sim_improvement",
+                            json_real(improve(r->sim[0], r->sim[3])));
+        json_object_set_new(o, "sequential", json_integer(r->sequential));
+        json_object_set_new(
+            o, "speedup",
+            json_real(r->sim[3] > 0 ? (double)r->sequential / (double)r->sim[3] : 0));
+        json_object_set_new(o, "checked", json_boolean(equal));
+        bool same = true;
+        for (int m = 0; m < NRUN; m++)
+            same = same && r->sim[m] == r->pred[m];
+        json_object_set_new(o, "contention_predicted", json_boolean(same));
+        json_array_append_new(out, o);
+    }
+    for (int i = 0; i < n; i++) { /* conv1d-rr-N with its conv1d-mp-N */
+        const char *name = rows[i].app->name;
+        if (strncmp(name, "conv1d-rr-", 10) != 0)
+            continue;
+        for (int j = 0; j < n; j++) {
+            const char *other = rows[j].app->name;
+            if (strncmp(other, "conv1d-mp-", 10) != 0 ||
+                strcmp(other + 10, name + 10) != 0)
+                continue;
+            const Row *rr = &rows[i], *mp = &rows[j];
+            json_t *o = json_object();
+            json_object_set_new(o, "section", json_string("conv1d"));
+            json_object_set_new(o, "length", json_integer(atoll(name + 10)));
+            json_object_set_new(o, "rr_none", json_integer(rr->sim[0]));
+            json_object_set_new(o, "rr_bfco", json_integer(rr->sim[3]));
+            json_object_set_new(o, "mp_none", json_integer(mp->sim[0]));
+            json_object_set_new(o, "mp_bfco", json_integer(mp->sim[3]));
+            json_object_set_new(
+                o, "rr_over_mp",
+                json_real(mp->sim[3] > 0 ? (double)rr->sim[3] / (double)mp->sim[3] : 0));
+            json_object_set_new(o, "sequential", json_integer(mp->sequential));
+            json_array_append_new(out, o);
+        }
+    }
+    return out;
 }
 
 static void
@@ -564,6 +642,7 @@ print_json(const Row *rows, int n)
     }
     json_t *root = json_object();
     json_object_set_new(root, "applications", all);
+    json_object_set_new(root, "rows", flat_rows(rows, n));
     json_object_set_new(root, "failures", json_integer(failures));
     json_dumpf(root, stdout,
                JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10));

@@ -34,6 +34,12 @@ extern char **environ;
 #ifndef TGC_MPIRIO_BUILD_LIB
 #define TGC_MPIRIO_BUILD_LIB ""
 #endif
+#ifndef TGC_MPIRIO_BUILD_CC /* the compiler that built the in-tree libmpirio */
+#define TGC_MPIRIO_BUILD_CC "cc"
+#endif
+#ifndef TGC_MPIRIO_BUILD_CFLAGS /* its sanitizer flags, which the program needs too */
+#define TGC_MPIRIO_BUILD_CFLAGS ""
+#endif
 #ifndef TGC_MPIRIO_INSTALL_INCDIR
 #define TGC_MPIRIO_INSTALL_INCDIR "/usr/local/include"
 #endif
@@ -236,9 +242,11 @@ static void
 cc_command(Argv *a, const char *dir, const CgProject *p, bool parallel, const char *exe)
 {
     const char *cc = getenv("TGC_CC"), *flags = getenv("TGC_CFLAGS");
-    argv_words(a, cc && *cc ? cc : "cc");
-    argv_words(a, flags && *flags ? flags : "-std=c11 -O1 -Wall -Wextra");
     bool in_tree = *TGC_MPIRIO_BUILD_LIB && access(TGC_MPIRIO_BUILD_LIB, R_OK) == 0;
+    argv_words(a, cc && *cc ? cc : in_tree ? TGC_MPIRIO_BUILD_CC : "cc");
+    argv_words(a, flags && *flags ? flags : "-std=c11 -O1 -Wall -Wextra");
+    if (in_tree)
+        argv_words(a, TGC_MPIRIO_BUILD_CFLAGS);
     char *inc = malloc(strlen(dir) + 3);
     if (!inc)
         ice("out of memory");
