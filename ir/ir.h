@@ -329,7 +329,8 @@ void diag_free(Diag *d);
 void diag_error(Diag *d, const Loc *loc, const char *fmt, ...) TGC_PRINTF(3, 4);
 void diag_warning(Diag *d, const Loc *loc, const char *fmt, ...) TGC_PRINTF(3, 4);
 void diag_note(Diag *d, const Loc *loc, const char *fmt, ...) TGC_PRINTF(3, 4);
-void diag_vreport(Diag *d, DiagLevel lv, const Loc *loc, const char *fmt, va_list ap);
+void diag_vreport(Diag *d, DiagLevel lv, const Loc *loc, const char *fmt, va_list ap)
+    TGC_PRINTF(4, 0);
 int diag_errors(const Diag *d);       /* number of errors so far */
 const char *diag_text(const Diag *d); /* all messages, one per line, in order */
 void diag_flush(Diag *d, FILE *f);    /* write the messages not yet written */
@@ -679,9 +680,7 @@ typedef struct CgProject {
  */
 int cg_emit_c(const Sched *s, const EvalResult *predicted, CgProject *out, Diag *d);
 void cg_project_free(CgProject *p);
-/* Writes the files into dir (created if missing): each file is written whole or not at
- * all.  Returns 0, or -1 after reporting. */
-int cg_project_write(const CgProject *p, const char *dir, Diag *d);
+/* tools/output.c writes a project into its directory (out_project). */
 
 typedef struct CgNames CgNames; /* the identifiers handed out so far in one C file */
 CgNames *cg_names_new(void);

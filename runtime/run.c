@@ -24,7 +24,40 @@
 #include <string.h>
 #include <unistd.h>
 
+/* Under AddressSanitizer (the tgc tree's sanitizer build) the private copies stay on disk
+ * until the run ends, because the sanitizers read them to name the source lines in a
+ * report; they are removed at exit and when a sanitizer ends the run. */
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define MPIRIO_ASAN 1
+#endif
+#endif
+#if defined(__SANITIZE_ADDRESS__) && !defined(MPIRIO_ASAN)
+#define MPIRIO_ASAN 1
+#endif
+#ifdef MPIRIO_ASAN
+#include <sanitizer/common_interface_defs.h>
+#include <sanitizer/lsan_interface.h>
+#endif
+
 typedef int (*MainFn)(int, char **);
+
+static char copies[4096]; /* the folder of the private copies */
+static int ncopies;       /* copies in it */
+
+static void
+remove_copies(void)
+{
+    for (int r = 0; r < ncopies; r++) {
+        char copy[4200];
+        snprintf(copy, sizeof copy, "%s/dsp%d.so", copies, r);
+        unlink(copy);
+    }
+    ncopies = 0;
+    if (copies[0])
+        rmdir(copies);
+    copies[0] = 0;
+}
 
 typedef struct Job {
     int n, argc;
@@ -169,13 +202,18 @@ main(int argc, char **argv)
         }
     }
     const char *tmp = getenv("TMPDIR");
-    char dir[4096];
-    snprintf(dir, sizeof dir, "%s/mpirio-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+    char *dir = copies;
+    snprintf(dir, sizeof copies, "%s/mpirio-XXXXXX", tmp && *tmp ? tmp : "/tmp");
     if (!mkdtemp(dir)) {
+        dir[0] = 0;
         fprintf(stderr, "mpirio-run: cannot create a directory in %s: %s\n",
                 tmp ? tmp : "/tmp", strerror(errno));
         return 1;
     }
+    atexit(remove_copies);
+#ifdef MPIRIO_ASAN
+    __sanitizer_set_death_callback(remove_copies);
+#endif
     Job j = {n,
              argc - i,
              argv + i,
@@ -190,13 +228,16 @@ main(int argc, char **argv)
     for (int r = 0; r < n && rc == 0; r++) {
         char copy[4200];
         snprintf(copy, sizeof copy, "%s/dsp%d.so", dir, r);
+        ncopies = r + 1;
         if (copy_file(path, copy) != 0) {
             fprintf(stderr, "mpirio-run: cannot copy %s to %s\n", path, copy);
             rc = 1;
             break;
         }
         void *h = dlopen(copy, RTLD_NOW | RTLD_LOCAL);
+#ifndef MPIRIO_ASAN
         unlink(copy);
+#endif
         if (!h) {
             fprintf(stderr, "mpirio-run: %s\n", dlerror());
             rc = 1;
@@ -210,7 +251,9 @@ main(int argc, char **argv)
         }
         memcpy(&j.mains[r], &sym, sizeof sym);
     }
-    rmdir(dir);
+#ifndef MPIRIO_ASAN
+    remove_copies();
+#endif
     if (rc == 0) {
         rc = MPIRIO_Run(n, platform, 0, dsp_main, &j);
         if (rc == 0)
@@ -222,5 +265,9 @@ main(int argc, char **argv)
     free_argvs(&j);
     free(j.mains);
     free(j.status);
+#ifdef MPIRIO_ASAN
+    __lsan_do_leak_check(); /* while the copies are there to name the lines */
+#endif
+    remove_copies();
     return rc;
 }
