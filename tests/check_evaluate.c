@@ -849,6 +849,9 @@ START_TEST(delay_two_pipelined)
 {
     Graph *g;
     Sched *s = delay_pair(&g, 2, 10, true);
+    /* contention-free: in iteration 7 (m0, 7) and (m1, 7) would share the links (the
+     * contended model is checked below, contention_*) */
+    g->platform->no_contention = true;
     Arena *a = arena_new();
     EvalResult r;
     ck_assert_int_eq(both(s, &r, a), 34940);
@@ -872,6 +875,133 @@ START_TEST(delay_two_pipelined)
     ck_assert_int_eq(r.msg_time[7 * 2 + 1].issue, 25148);
     ck_assert_int_eq(r.msg_time[8 * 2 + 1].post, -1);
     ck_assert_int_eq(r.busy[1], 300 + 7 * 500 + 200 + 10 * 400 + 10 * 2000);
+    arena_free(a);
+    ir_sched_free(s);
+    ir_graph_free(g);
+}
+END_TEST
+
+/* ---- contention: the packets of transfers that share a directed link go one at a time,
+ * the shorter message first, then the one issued first (issue time, source DSP, its send
+ * order); the same cases as the runtime's tests (tests/runtime/check_mpirio_p2p.c).  Two
+ * producers x on DSP 1 and y on DSP 2 send 2500 or 250 bytes to z on DSP 0 (cost 0),
+ * which receives them pipelined (posted in the prolog at 300 and 600) and waits for them
+ * in op order (200 each).  2500 bytes are 10 packets of 250 cycles; a switch adds 100. */
+static Sched *
+two_into_one(Graph **gout, const char *plat, int64_t cx, int64_t bx, int64_t by, int dz)
+{
+    int64_t cyc[] = {cx, 0, 0};
+    Graph *g = mk_graph(plat, 3, cyc, 1);
+    add_edge(g, 0, 2, bx, 0);
+    add_edge(g, 1, 2, by, 0);
+    ck_assert_int_eq(ir_graph_index(g), 0);
+    Sched *s = ir_sched_new(g, g->platform);
+    s->map[0] = 1;
+    s->map[1] = 2;
+    s->map[2] = dz;
+    int mx = msg1(s, 1, dz, 0, true), my = msg1(s, 2, dz, 1, true);
+    C(s, 1, 0);
+    S(s, 1, mx);
+    C(s, 2, 1);
+    S(s, 2, my);
+    R(s, dz, mx);
+    R(s, dz, my);
+    C(s, dz, 2);
+    Diag *d = diag_new();
+    ck_assert_int_eq(ir_sched_verify(s, d), 0);
+    diag_free(d);
+    *gout = g;
+    return s;
+}
+
+/* x computes 1000 first: issued 1600, departs 1900; y: issued 600, departs 900, its
+ * packets hold DSP 0's link 1250-3750.  x's first packet is ready for that link at 2250,
+ * but y was issued first: x's packets follow, 3750-6250.  z waits for x 6250-6450, for y
+ * 6450-6650.  Without contention x arrives 1900 + 2850 = 4750: 4950, 5150. */
+START_TEST(contention_issue_order)
+{
+    Graph *g;
+    Sched *s = two_into_one(&g, "bwdsp-1board", 1000, 2500, 2500, 0);
+    Arena *a = arena_new();
+    EvalResult r;
+    ck_assert_int_eq(both(s, &r, a), 6650);
+    ck_op(s, &r, 0, 0, 0, 600, 6250, 6450);
+    ck_op(s, &r, 0, 0, 1, 6450, 6450, 6650);
+    ck_assert_int_eq(r.msg_time[0].depart, 1900);
+    ck_assert_int_eq(r.msg_time[0].arrive, 6250);
+    ck_assert_int_eq(r.msg_time[1].depart, 900);
+    ck_assert_int_eq(r.msg_time[1].arrive, 3750);
+    g->platform->no_contention = true;
+    ck_assert_int_eq(both(s, &r, a), 5150);
+    arena_free(a);
+    ir_sched_free(s);
+    ir_graph_free(g);
+}
+END_TEST
+
+/* Both depart at 900; their first packets are ready for DSP 0's link at 1250 together:
+ * y's one packet (250 bytes) goes first, 1250-1500, x's ten follow, 1500-4000 (3750
+ * alone).  z: 4000-4200, 4200-4400. */
+START_TEST(contention_shorter_message_first)
+{
+    Graph *g;
+    Sched *s = two_into_one(&g, "bwdsp-1board", 0, 2500, 250, 0);
+    Arena *a = arena_new();
+    EvalResult r;
+    ck_assert_int_eq(both(s, &r, a), 4400);
+    ck_assert_int_eq(r.msg_time[0].arrive, 4000);
+    ck_assert_int_eq(r.msg_time[1].arrive, 1500);
+    g->platform->no_contention = true;
+    ck_assert_int_eq(both(s, &r, a), 4150);
+    arena_free(a);
+    ir_sched_free(s);
+    ir_graph_free(g);
+}
+END_TEST
+
+/* Across the board link of bwdsp-2board: x (DSP 1) to DSP 4 and y (DSP 2) to DSP 5, 2500
+ * bytes each, both issued at 600 and departing at 900 on their own up links; their
+ * packets are ready for the board link at 1250 + 250 j together, the lower source DSP
+ * first: x holds it 1250-3750, y 3750-6250.  x reaches DSP 4's link at 1600 + 250 j and
+ * arrives 4100 (as alone: 900 + 10 x 250 + 2 x 350); y 6600.  Waits of 200: 4300, 6800. */
+static Sched *
+two_across(Graph **gout)
+{
+    int64_t cyc[] = {0, 0, 0, 0};
+    Graph *g = mk_graph("bwdsp-2board", 4, cyc, 1);
+    add_edge(g, 0, 2, 2500, 0);
+    add_edge(g, 1, 3, 2500, 0);
+    ck_assert_int_eq(ir_graph_index(g), 0);
+    Sched *s = ir_sched_new(g, g->platform);
+    int dsp[] = {1, 2, 4, 5};
+    for (int t = 0; t < 4; t++)
+        s->map[t] = dsp[t];
+    int mx = msg1(s, 1, 4, 0, true), my = msg1(s, 2, 5, 1, true);
+    C(s, 1, 0);
+    S(s, 1, mx);
+    C(s, 2, 1);
+    S(s, 2, my);
+    R(s, 4, mx);
+    C(s, 4, 2);
+    R(s, 5, my);
+    C(s, 5, 3);
+    *gout = g;
+    return s;
+}
+
+START_TEST(contention_on_the_board_link)
+{
+    Graph *g;
+    Sched *s = two_across(&g);
+    Arena *a = arena_new();
+    EvalResult r;
+    ck_assert_int_eq(both(s, &r, a), 6800);
+    ck_assert_int_eq(r.msg_time[0].arrive, 4100);
+    ck_assert_int_eq(r.msg_time[1].arrive, 6600);
+    ck_op(s, &r, 4, 0, 0, 300, 4100, 4300);
+    ck_op(s, &r, 5, 0, 0, 300, 6600, 6800);
+    g->platform->no_contention = true;
+    ck_assert_int_eq(both(s, &r, a), 4300);
     arena_free(a);
     ir_sched_free(s);
     ir_graph_free(g);
@@ -1140,6 +1270,7 @@ START_TEST(agrees_with_a_reference_on_random_schedules)
         ck_assert_int_eq(ir_graph_index(g), 0);
         if (rnd(&x) % 4 == 0)
             g->platform->eager_limit = 64 + (int64_t)(rnd(&x) % 400);
+        g->platform->no_contention = true; /* the reference's model */
         int nd = seed % 5 == 0 ? 16 : 2 + (int)(rnd(&x) % 3);
         if (nd > g->platform->ndsps)
             nd = g->platform->ndsps;
@@ -1368,6 +1499,9 @@ suite(void)
     tcase_add_test(tc, delay_three_across_dsps_with_zero_delay_traffic);
     tcase_add_test(tc, delay_at_least_the_iterations);
     tcase_add_test(tc, delay_two_pipelined);
+    tcase_add_test(tc, contention_issue_order);
+    tcase_add_test(tc, contention_shorter_message_first);
+    tcase_add_test(tc, contention_on_the_board_link);
     tcase_add_test(tc, agrees_with_a_reference_on_random_schedules);
     tcase_add_test(tc, steady_state_skipping_is_exact);
     tcase_add_test(tc, a_billion_iterations);

@@ -51,6 +51,7 @@ enum {
     CLI_LIMITS = 1 << 3,     /* --max-tasks --max-edges --max-dsps --max-iterations
                                 --max-file-size -> Cli.opt.limits */
     CLI_JSON = 1 << 4,       /* --json -> Cli.json */
+    CLI_CONTENTION = 1 << 5, /* --no-contention -> Cli.opt.no_contention */
 };
 
 /* An option of one command. */
