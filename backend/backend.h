@@ -41,6 +41,7 @@ typedef struct Buf {
     size_t n, cap;
 } Buf;
 void buf_printf(Buf *b, const char *fmt, ...) TGC_PRINTF(2, 3);
+void buf_add(Buf *b, const char *data, size_t n); /* n bytes, kept NUL-terminated */
 void buf_escape(Buf *b, const char *text); /* XML-escaped */
 
 #endif /* TGC_BACKEND_H */

@@ -33,6 +33,59 @@ extern const unsigned char cg_support_tgc_kernel_h[], cg_support_tgc_support_h[]
 extern const size_t cg_support_tgc_kernel_h_len, cg_support_tgc_support_h_len,
     cg_support_tgc_support_c_len;
 
+/* n lists of indices in CSR form: list i is idx[off[i] .. off[i + 1]). */
+typedef struct IdxLists {
+    int *off, *idx;
+} IdxLists;
+
+/* Pairs (list, index) to be grouped by list; kept in the order they are added. */
+typedef struct IdxPairs {
+    int *list, *index;
+    int n, cap;
+} IdxPairs;
+
+static void
+pair_add(IdxPairs *p, int list, int index)
+{
+    if (p->n == p->cap) {
+        p->cap = p->cap ? 2 * p->cap : 256;
+        p->list = realloc(p->list, (size_t)p->cap * sizeof *p->list);
+        p->index = realloc(p->index, (size_t)p->cap * sizeof *p->index);
+        if (!p->list || !p->index)
+            ice("out of memory");
+    }
+    p->list[p->n] = list;
+    p->index[p->n++] = index;
+}
+
+/* The n lists of the pairs (a stable counting sort: each list keeps the pairs' order);
+ * frees the pairs. */
+static void
+idx_build(IdxLists *l, int n, IdxPairs *p)
+{
+    l->off = ir_xcalloc((size_t)n + 1, sizeof *l->off);
+    l->idx = ir_xcalloc((size_t)p->n + 1, sizeof *l->idx);
+    for (int i = 0; i < p->n; i++)
+        l->off[p->list[i] + 1]++;
+    for (int i = 0; i < n; i++)
+        l->off[i + 1] += l->off[i];
+    int *fill = ir_xcalloc((size_t)n + 1, sizeof *fill);
+    memcpy(fill, l->off, (size_t)n * sizeof *fill);
+    for (int i = 0; i < p->n; i++)
+        l->idx[fill[p->list[i]]++] = p->index[i];
+    free(fill);
+    free(p->list);
+    free(p->index);
+    *p = (IdxPairs){0};
+}
+
+static void
+idx_free(IdxLists *l)
+{
+    free(l->off);
+    free(l->idx);
+}
+
 typedef struct Em {
     const Sched *s;
     const Graph *g;
@@ -44,6 +97,10 @@ typedef struct Em {
     const char **tid; /* [ntasks] sanitised name of each task: t_... */
     char **tcom;      /* [ntasks] the id as a comment shows it, quoted */
     bool *pipe; /* [nmsgs] the receive is double-buffered (pipelined and not eager) */
+    /* Lists that keep emission linear in the size of the schedule, each in ascending
+     * order: the edges and the messages each DSP writes or reads, and the single-edge
+     * messages that send an output of each task in place. */
+    IdxLists dsp_edges, dsp_msgs, task_zc;
     const char *kbase, *hbase; /* file names of the copied kernels, or NULL */
     CgProject *out;
 } Em;
@@ -431,15 +488,12 @@ emit_tasks_c(Em *em)
         buf_printf(&b, "#include \"%s\"\n", em->hbase);
     /* prototypes, from the first task calling each kernel */
     bool any = false;
+    CgNames *seen = cg_names_new();
     for (int t = 0; t < g->ntasks; t++) {
         const Task *k = &g->tasks[t];
-        if (!k->kernel)
+        if (!k->kernel || cg_names_has(seen, k->kernel))
             continue;
-        bool first = true;
-        for (int u = 0; u < t && first; u++)
-            first = !g->tasks[u].kernel || strcmp(g->tasks[u].kernel, k->kernel) != 0;
-        if (!first)
-            continue;
+        cg_names_reserve(seen, k->kernel);
         if (!any)
             buf_printf(&b, "\n/* the kernels of %s */\n", em->kbase);
         any = true;
@@ -448,6 +502,7 @@ emit_tasks_c(Em *em)
             buf_printf(&b, ", %s", param_type(k->params[i].kind));
         buf_printf(&b, ");\n");
     }
+    cg_names_free(seen);
     for (int t = 0; t < g->ntasks; t++) {
         const Task *k = &g->tasks[t];
         buf_printf(&b, "\n/* task %d %s: ", t, em->tcom[t]);
@@ -531,16 +586,9 @@ emit_task(Buf *b, const Em *em, int t, int dsp, int64_t cycles, const int *zc, i
     const char *n = em->tid[t];
     int nin = g->pred_off[t + 1] - g->pred_off[t],
         nout = g->succ_off[t + 1] - g->succ_off[t];
-    /* in graph order (the edge index order), as docs/kernels.md says */
-    int *in = ir_xcalloc((size_t)nin, sizeof *in),
-        *out = ir_xcalloc((size_t)nout, sizeof *out);
-    int ni = 0, no = 0;
-    for (int e = 0; e < g->nedges; e++) {
-        if (g->edges[e].to == t)
-            in[ni++] = e;
-        if (g->edges[e].from == t)
-            out[no++] = e;
-    }
+    /* in graph order (the edge index order), as docs/kernels.md says: the CSR lists of
+       ir_graph_index keep it */
+    const int *in = g->pred + g->pred_off[t], *out = g->succ + g->succ_off[t];
     buf_printf(b, "\n/* task %d %s: %d input%s, %d output%s, %" PRId64 " cycles */\n", t,
                em->tcom[t], nin, nin == 1 ? "" : "s", nout, nout == 1 ? "" : "s", cycles);
     if (nin) {
@@ -567,19 +615,18 @@ emit_task(Buf *b, const Em *em, int t, int dsp, int64_t cycles, const int *zc, i
         buf_printf(b,
                    "}; /* sent in place: waited for before the kernel writes again */\n");
     }
-#define OR_NULL(cond, fmt) ((cond) ? arena_printf(a, fmt, n) : "NULL")
-    Arena *a = arena_new();
-    buf_printf(
-        b,
-        "static const TgcTask task_%s = {%d, %d, %" PRId64 ", %d, %d, %d, %s, %s, %s, "
-        "%s, %s, %s, %s, %s};\n",
-        n, t, dsp, cycles, nin, nout, nzc, OR_NULL(nin, "inx_%s"), OR_NULL(nin, "in_%s"),
-        OR_NULL(nout, "out_%s"), OR_NULL(nzc, "zc_%s"), OR_NULL(nin, "inp_%s"),
-        OR_NULL(nin, "inb_%s"), OR_NULL(nout, "outp_%s"), OR_NULL(nout, "outb_%s"));
-#undef OR_NULL
-    arena_free(a);
-    free(in);
-    free(out);
+    buf_printf(b, "static const TgcTask task_%s = {%d, %d, %" PRId64 ", %d, %d, %d", n, t,
+               dsp, cycles, nin, nout, nzc);
+    static const char *const fields[] = {"inx_", "in_",  "out_",  "zc_",
+                                         "inp_", "inb_", "outp_", "outb_"};
+    for (int i = 0; i < 8; i++) {
+        int count = i == 2 || i >= 6 ? nout : i == 3 ? nzc : nin;
+        if (count)
+            buf_printf(b, ", %s%s", fields[i], n);
+        else
+            buf_printf(b, ", NULL");
+    }
+    buf_printf(b, "};\n");
 }
 
 static void
@@ -621,7 +668,8 @@ emit_dsp(Em *em, int d)
     buf_printf(&b, "#include \"tgc_graph.h\"\n");
     /* buffers of the edges this DSP writes or reads */
     bool head = false;
-    for (int e = 0; e < g->nedges; e++) {
+    for (int j = em->dsp_edges.off[d]; j < em->dsp_edges.off[d + 1]; j++) {
+        int e = em->dsp_edges.idx[j];
         const Edge *x = &g->edges[e];
         int src = s->map[x->from], dst = s->map[x->to];
         if (src != d && dst != d)
@@ -647,10 +695,9 @@ emit_dsp(Em *em, int d)
     }
     /* messages */
     head = false;
-    for (int m = 0; m < s->nmsgs; m++) {
+    for (int q = em->dsp_msgs.off[d]; q < em->dsp_msgs.off[d + 1]; q++) {
+        int m = em->dsp_msgs.idx[q];
         const Msg *x = &s->msgs[m];
-        if (x->src != d && x->dst != d)
-            continue;
         if (!head)
             buf_printf(&b, "\n/* messages: the tag is the message index */\n");
         head = true;
@@ -677,21 +724,14 @@ emit_dsp(Em *em, int d)
         buf_printf(&b, " */\n");
     }
     /* tasks */
-    int *zc = ir_xcalloc((size_t)s->nmsgs, sizeof *zc);
     for (int k = 0; k < s->nops[d]; k++) {
         Op o = s->ops[d][k];
         if (o.kind != OP_COMPUTE)
             continue;
-        int nzc = 0;
-        for (int m = 0; m < s->nmsgs; m++) {
-            const Msg *x = &s->msgs[m];
-            if (x->nedges == 1 && x->delay < g->iterations &&
-                g->edges[x->edges[0]].from == o.ref)
-                zc[nzc++] = m;
-        }
-        emit_task(&b, em, o.ref, d, ir_task_cycles(&g->tasks[o.ref], d), zc, nzc);
+        const IdxLists *zc = &em->task_zc;
+        emit_task(&b, em, o.ref, d, ir_task_cycles(&g->tasks[o.ref], d),
+                  zc->idx + zc->off[o.ref], zc->off[o.ref + 1] - zc->off[o.ref]);
     }
-    free(zc);
     /* the function */
     buf_printf(&b, "\nvoid\ntgc_dsp%d(void)\n{\n", d);
     for (int k = 0; k < s->nops[d]; k++) {
@@ -726,9 +766,10 @@ emit_dsp(Em *em, int d)
         buf_printf(&b, " */\n");
     }
     buf_printf(&b, "    }\n    tgc_dsp_end(%d);\n", d);
-    for (int m = 0; m < s->nmsgs; m++)
-        if (s->msgs[m].src == d)
-            buf_printf(&b, "    tgc_wait_send(&m%d); /* the last transfer */\n", m);
+    for (int j = em->dsp_msgs.off[d]; j < em->dsp_msgs.off[d + 1]; j++)
+        if (s->msgs[em->dsp_msgs.idx[j]].src == d)
+            buf_printf(&b, "    tgc_wait_send(&m%d); /* the last transfer */\n",
+                       em->dsp_msgs.idx[j]);
     buf_printf(&b, "}\n");
     char name[32];
     snprintf(name, sizeof name, "dsp%d.c", d);
@@ -911,6 +952,25 @@ cg_emit_c(const Sched *s, const EvalResult *predicted, CgProject *out, Diag *d)
     em.pipe = ir_xcalloc((size_t)s->nmsgs, sizeof *em.pipe);
     for (int m = 0; m < s->nmsgs; m++)
         em.pipe[m] = s->msgs[m].pipelined && s->msgs[m].bytes > s->p->eager_limit;
+    IdxPairs pairs = {0};
+    for (int e = 0; e < g->nedges; e++) {
+        int src = s->map[g->edges[e].from], dst = s->map[g->edges[e].to];
+        pair_add(&pairs, src, e);
+        if (dst != src)
+            pair_add(&pairs, dst, e);
+    }
+    idx_build(&em.dsp_edges, s->ndsps, &pairs);
+    for (int m = 0; m < s->nmsgs; m++) {
+        pair_add(&pairs, s->msgs[m].src, m);
+        pair_add(&pairs, s->msgs[m].dst, m);
+    }
+    idx_build(&em.dsp_msgs, s->ndsps, &pairs);
+    for (int m = 0; m < s->nmsgs; m++) {
+        const Msg *x = &s->msgs[m];
+        if (x->nedges == 1 && x->delay < g->iterations)
+            pair_add(&pairs, g->edges[x->edges[0]].from, m);
+    }
+    idx_build(&em.task_zc, g->ntasks, &pairs);
     int rc = copy_kernels(&em);
     if (rc == 0) {
         emit_readme(&em);
@@ -934,6 +994,9 @@ cg_emit_c(const Sched *s, const EvalResult *predicted, CgProject *out, Diag *d)
     free(em.tcom);
     free(em.tid);
     free(em.pipe);
+    idx_free(&em.dsp_edges);
+    idx_free(&em.dsp_msgs);
+    idx_free(&em.task_zc);
     cg_names_free(em.names);
     if (rc != 0)
         cg_project_free(out);

@@ -16,29 +16,50 @@
 
 #include "backend.h"
 
+/* Room for n more bytes and a NUL. */
+static void
+buf_grow(Buf *b, size_t n)
+{
+    if (b->cap - b->n >= n + 1)
+        return;
+    size_t cap = b->cap ? b->cap : 256;
+    while (cap < b->n + n + 1)
+        cap *= 2;
+    char *ns = realloc(b->s, cap);
+    if (!ns)
+        ice("out of memory");
+    b->s = ns;
+    b->cap = cap;
+}
+
 void
 buf_printf(Buf *b, const char *fmt, ...)
 {
+    /* One formatting pass when the text fits in the room left, a second after growing
+     * only when it does not: the C emitter writes hundreds of megabytes through here. */
     va_list ap, ap2;
     va_start(ap, fmt);
     va_copy(ap2, ap);
-    int n = vsnprintf(NULL, 0, fmt, ap);
+    size_t room = b->cap - b->n;
+    int n = vsnprintf(room ? b->s + b->n : NULL, room, fmt, ap);
     va_end(ap);
     if (n < 0)
         ice("bad format");
-    if (b->n + (size_t)n + 1 > b->cap) {
-        size_t cap = b->cap ? b->cap : 4096;
-        while (cap < b->n + (size_t)n + 1)
-            cap *= 2;
-        char *ns = realloc(b->s, cap);
-        if (!ns)
-            ice("out of memory");
-        b->s = ns;
-        b->cap = cap;
+    if ((size_t)n + 1 > room) {
+        buf_grow(b, (size_t)n);
+        vsnprintf(b->s + b->n, (size_t)n + 1, fmt, ap2);
     }
-    vsnprintf(b->s + b->n, (size_t)n + 1, fmt, ap2);
     va_end(ap2);
     b->n += (size_t)n;
+}
+
+void
+buf_add(Buf *b, const char *data, size_t n)
+{
+    buf_grow(b, n);
+    memcpy(b->s + b->n, data, n);
+    b->n += n;
+    b->s[b->n] = 0;
 }
 
 void

@@ -9,6 +9,7 @@
  * can neither end the comment it sits in ("* /" joined), open a nested one, form a
  * trigraph nor leave ASCII.
  */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -53,9 +54,16 @@ cg_is_c_ident(const char *s)
     return !cg_is_c_keyword(s);
 }
 
+/* An open-addressing hash set of the names handed out: cg_names_add costs O(length of
+ * the name) whatever the number of names (a file may hold 100000 of them). */
+typedef struct Slot {
+    char *name; /* NULL = empty */
+    int next;   /* the next suffix to try after this name when it is taken (0 = 2) */
+} Slot;
+
 struct CgNames {
-    char **names; /* every name handed out, for the uniqueness test */
-    int n, cap;
+    Slot *slot; /* [mask + 1] */
+    size_t mask, n;
 };
 
 CgNames *
@@ -63,6 +71,10 @@ cg_names_new(void)
 {
     CgNames *n = calloc(1, sizeof *n);
     if (!n)
+        ice("out of memory");
+    n->mask = 63;
+    n->slot = calloc(n->mask + 1, sizeof *n->slot);
+    if (!n->slot)
         ice("out of memory");
     return n;
 }
@@ -72,37 +84,61 @@ cg_names_free(CgNames *n)
 {
     if (!n)
         return;
-    for (int i = 0; i < n->n; i++)
-        free(n->names[i]);
-    free(n->names);
+    for (size_t i = 0; i <= n->mask; i++)
+        free(n->slot[i].name);
+    free(n->slot);
     free(n);
 }
 
-static bool
-taken(const CgNames *n, const char *s)
+static size_t
+hash(const char *s)
 {
-    for (int i = 0; i < n->n; i++)
-        if (strcmp(n->names[i], s) == 0)
-            return true;
-    return false;
+    uint64_t h = UINT64_C(1469598103934665603); /* FNV-1a */
+    for (; *s; s++)
+        h = (h ^ (unsigned char)*s) * UINT64_C(1099511628211);
+    return (size_t)(h ^ (h >> 32));
+}
+
+/* The slot of s: where it is, or the empty slot where it would go. */
+static size_t
+find(const CgNames *n, const char *s)
+{
+    size_t i = hash(s) & n->mask;
+    while (n->slot[i].name && strcmp(n->slot[i].name, s) != 0)
+        i = (i + 1) & n->mask;
+    return i;
+}
+
+bool
+cg_names_has(const CgNames *n, const char *s)
+{
+    return n->slot[find(n, s)].name != NULL;
 }
 
 static void
 remember(CgNames *n, char *s)
 {
-    if (n->n == n->cap) {
-        n->cap = n->cap ? 2 * n->cap : 64;
-        n->names = realloc(n->names, (size_t)n->cap * sizeof *n->names);
-        if (!n->names)
+    if (2 * (n->n + 1) > n->mask + 1) { /* keep the load at most one half */
+        size_t cap = 2 * (n->mask + 1);
+        Slot *old = n->slot;
+        size_t oldcap = n->mask + 1;
+        n->slot = calloc(cap, sizeof *n->slot);
+        if (!n->slot)
             ice("out of memory");
+        n->mask = cap - 1;
+        for (size_t i = 0; i < oldcap; i++)
+            if (old[i].name)
+                n->slot[find(n, old[i].name)] = old[i];
+        free(old);
     }
-    n->names[n->n++] = s;
+    n->slot[find(n, s)].name = s;
+    n->n++;
 }
 
 void
 cg_names_reserve(CgNames *n, const char *name)
 {
-    if (!taken(n, name)) {
+    if (!cg_names_has(n, name)) {
         char *s = strdup(name);
         if (!s)
             ice("out of memory");
@@ -143,12 +179,17 @@ cg_names_add(CgNames *n, const char *prefix, const char *raw)
         s[k++] = '_';
         s[k] = 0;
     }
-    if (taken(n, s)) {
-        for (int i = 2;; i++) {
+    size_t base = find(n, s);
+    if (n->slot[base].name) {
+        /* taken: the first free suffix from where the last search of this base stopped,
+           so that many ids with the same sanitised form cost linear time in all */
+        int i = n->slot[base].next ? n->slot[base].next : 2;
+        for (;; i++) {
             snprintf(s + k, 32, "_%d", i);
-            if (!taken(n, s))
+            if (!cg_names_has(n, s))
                 break;
         }
+        n->slot[base].next = i + 1;
     }
     remember(n, s);
     return s;
@@ -158,27 +199,34 @@ cg_names_add(CgNames *n, const char *prefix, const char *raw)
 static void
 put_escaped(Buf *b, unsigned char c)
 {
+    const char *esc = NULL;
     switch (c) {
     case '"':
-        buf_printf(b, "\\\"");
-        return;
+        esc = "\\\"";
+        break;
     case '\\':
-        buf_printf(b, "\\\\");
-        return;
+        esc = "\\\\";
+        break;
     case '\n':
-        buf_printf(b, "\\n");
-        return;
+        esc = "\\n";
+        break;
     case '\t':
-        buf_printf(b, "\\t");
-        return;
+        esc = "\\t";
+        break;
     case '?': /* never a trigraph */
-        buf_printf(b, "\\077");
-        return;
+        esc = "\\077";
+        break;
     }
-    if (c < 0x20 || c >= 0x7f)
-        buf_printf(b, "\\%03o", c);
-    else
-        buf_printf(b, "%c", c);
+    if (esc) {
+        buf_add(b, esc, strlen(esc));
+    } else if (c < 0x20 || c >= 0x7f) {
+        char oct[5] = {'\\', (char)('0' + (c >> 6)), (char)('0' + ((c >> 3) & 7)),
+                       (char)('0' + (c & 7)), 0};
+        buf_add(b, oct, 4);
+    } else {
+        char ch = (char)c;
+        buf_add(b, &ch, 1);
+    }
 }
 
 char *
@@ -201,7 +249,7 @@ cg_c_comment(const char *s)
     for (size_t i = 0; p[i]; i++) {
         bool near_slash = (i > 0 && p[i - 1] == '/') || p[i + 1] == '/';
         if (p[i] == '*' && near_slash)
-            buf_printf(&b, "\\052"); /* neither "* /" nor "/ *" can form */
+            buf_add(&b, "\\052", 4); /* neither "* /" nor "/ *" can form */
         else
             put_escaped(&b, p[i]);
     }

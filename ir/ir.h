@@ -559,18 +559,25 @@ int pass_verify(Unit *u, Diag *d); /* evaluates u->s; reports a deadlock as an e
  * ------------------------------------------------------------------------------------ */
 
 typedef struct BfcoParams {
-    int particles;   /* 0 = from the number of decision variables */
-    int generations; /* 0 = default (100) */
-    int stall;       /* stop after this many generations without a better gbest */
-    int threads;     /* evaluation threads; the result does not depend on it */
+    int particles;     /* 0 = from the number of decision variables */
+    int generations;   /* 0 = default (100) */
+    int stall;         /* a stall: this many generations without a better gbest */
+    int restarts;      /* at a stall, restart the swarm (gbest kept) this many times, then
+                          stop */
+    double time_limit; /* seconds (wall) for the search, 0 = none; the result then
+                          depends on the machine's speed */
+    int threads;       /* evaluation threads; the result does not depend on it */
     uint64_t seed;
+    int window; /* merge candidates: same-class messages at most this far apart in send
+                   order (0 = every pair) */
     double w_start, w_end; /* inertia, decreasing linearly over the generations */
     double c1, c2, vmax, mutation;
-    double epsilon;   /* TIS/TEIR slack */
-    bool vshaped;     /* V-shaped transfer function instead of the seed's sigmoid */
-    bool joint;       /* a pipeline bit per receive in the particle, searched jointly */
-    bool polish;      /* toggle each pipeline of the best particle while it improves */
-    int64_t es_limit; /* es refuses more configurations than this */
+    double epsilon; /* TIS/TEIR slack */
+    bool vshaped;   /* V-shaped transfer function instead of the seed's sigmoid */
+    bool joint;     /* a pipeline bit per receive in the particle, searched jointly */
+    bool polish;    /* toggle single pipelines of the best particle while it improves */
+    int64_t polish_budget; /* evaluations of the polish; -1 = from the search's */
+    int64_t es_limit;      /* es refuses more configurations than this */
     /* Called by the main thread after every generation (may be NULL). */
     void (*progress)(void *ctx, int gen, int ngen, int64_t best, int64_t evals);
     void *progress_ctx;
@@ -586,6 +593,9 @@ typedef struct OptStats {
     double seconds;
     int nbits;                  /* decision variables (MA/NOMA entries) */
     int particles, generations; /* bfco: as run */
+    int restarts;               /* bfco: restarts made */
+    int64_t cache_hits;         /* bfco: particles whose repaired merge was known */
+    int64_t polish_evals;       /* bfco: evaluations of the polish */
 } OptStats;
 
 void bfco_default_params(BfcoParams *bp);
@@ -663,6 +673,7 @@ CgNames *cg_names_new(void);
 void cg_names_free(CgNames *n);
 void cg_names_reserve(CgNames *n,
                       const char *name); /* never handed out by cg_names_add */
+bool cg_names_has(const CgNames *n, const char *name); /* handed out or reserved */
 /* A valid, unique, non-keyword C identifier made of prefix and raw (any bytes); owned by
  * n. */
 const char *cg_names_add(CgNames *n, const char *prefix, const char *raw);

@@ -57,7 +57,7 @@ opt_merge(const Sched *base, const int *group, bool repair, int *released)
                 if (a->src != b->src || a->dst != b->dst || a->delay != b->delay)
                     return NULL;
             }
-    Space *sp = bfco_space_new(base);
+    Space *sp = bfco_space_new(base, 0); /* every pair: any group is expressible */
     Worker *w = bfco_worker_new(sp);
     int M = base->nmsgs;
     int *label = ir_xcalloc((size_t)M, sizeof *label);
@@ -310,7 +310,7 @@ opt_run(const Sched *base, OptMethod m, const BfcoParams *bp, Sched **out, OptSt
         ir_sched_free(own);
         return -1;
     }
-    Space *sp = bfco_space_new(base);
+    Space *sp = bfco_space_new(base, m == OPT_BFCO ? bp->window : 0);
     st->nbits = sp->nbits;
     int rc = 0;
     if (m == OPT_BFCO) {
@@ -321,10 +321,7 @@ opt_run(const Sched *base, OptMethod m, const BfcoParams *bp, Sched **out, OptSt
         Worker *w = bfco_worker_new(sp);
         int64_t L;
         if (m == OPT_MA) {
-            uint8_t *bits = ir_xcalloc((size_t)sp->nbits + 1, 1);
-            memset(bits, 1, (size_t)sp->nbits);
-            bfco_groups_from_bits(w, bits);
-            free(bits);
+            bfco_groups_all(w);
             L = bfco_repair(w, true, NULL);
         } else {
             L = bfco_repair(w, false, NULL);

@@ -8,11 +8,14 @@
  *
  * Encoding: the M sends give an M x M upper triangle; an entry is DIFFP when the two
  * sends differ in source DSP, destination DSP or delay, PATH when a dependence path joins
- * them, otherwise a decision bit (MA = 1, NOMA = 0).  Merging is transitive: the bits set
- * define groups by union.  Every particle is repaired in the seed's order: path conflicts
- * inside a group (Algorithm 1), cycles in the merged dependence graph (DFS), order
- * adjustment, then the evaluator as dynamic check.  The repaired groups are written back
- * into the particle.
+ * them, FAR when they are more than the window apart in their class's send order,
+ * otherwise a decision bit (MA = 1, NOMA = 0).  The bits grow with M times the window,
+ * not with M squared.  Merging is transitive: the bits set define groups by union.
+ * Every particle is repaired in the seed's order, each step in one linear pass: path
+ * conflicts inside a group (Algorithm 1), cycles in the merged dependence graph (a Kahn
+ * traversal that splits the group it is stuck on), order adjustment (a traversal of the
+ * desired sequences), then the evaluator as dynamic check.  The repaired groups are
+ * written back into the particle.
  *
  * Invariant of a built schedule: its per-DSP order is a topological order of program
  * order plus the send -> receive edges of zero-delay messages, so no cycle of zero
@@ -22,6 +25,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "bfco_int.h"
 
@@ -124,8 +128,53 @@ reach(Space *sp)
     free(off);
 }
 
+static bool
+same_class(const Msg *a, const Msg *b)
+{
+    return a->src == b->src && a->dst == b->dst && a->delay == b->delay;
+}
+
+/* Classes numbered by their first unit, through an open-addressing table of the first
+ * unit of each class. */
+static void
+classes(Space *sp)
+{
+    const Msg *msgs = sp->base->msgs;
+    int M = sp->M, cap = 2 * M + 2;
+    int *first = ir_xcalloc((size_t)cap, sizeof *first); /* first unit + 1, 0 = empty */
+    int *cid = ir_xcalloc((size_t)cap, sizeof *cid);
+    sp->cls = ir_xcalloc((size_t)M + 1, sizeof *sp->cls);
+    for (int u = 0; u < M; u++) {
+        const Msg *m = &msgs[u];
+        uint64_t h = ((uint64_t)(unsigned)m->src * UINT64_C(1000003) +
+                      (uint64_t)(unsigned)m->dst) *
+                         UINT64_C(0x9E3779B97F4A7C15) +
+                     (uint64_t)(unsigned)m->delay;
+        int i = (int)((h >> 17) % (uint64_t)cap);
+        while (first[i] && !same_class(&msgs[first[i] - 1], m))
+            i = (i + 1) % cap;
+        if (!first[i]) {
+            first[i] = u + 1;
+            cid[i] = sp->ncls++;
+        }
+        sp->cls[u] = cid[i];
+    }
+    free(first);
+    free(cid);
+}
+
+static _Thread_local const int *sort_ssl; /* qsort has no context argument */
+
+static int
+by_send_slot(const void *a, const void *b)
+{
+    int u = *(const int *)a, v = *(const int *)b;
+    int x = sort_ssl[u], y = sort_ssl[v];
+    return x != y ? (x < y ? -1 : 1) : (u > v) - (u < v);
+}
+
 Space *
-bfco_space_new(const Sched *base)
+bfco_space_new(const Sched *base, int window)
 {
     Space *sp = ir_xcalloc(1, sizeof *sp);
     sp->base = base;
@@ -134,10 +183,11 @@ bfco_space_new(const Sched *base)
     sp->M = base->nmsgs;
     sp->D = base->ndsps;
     sp->T = base->g->ntasks;
+    sp->window = window > 0 ? window : 0;
     int M = sp->M, D = sp->D;
     sp->words = (M + 63) / 64 > 0 ? (M + 63) / 64 : 1;
-    sp->ssl = ir_xcalloc((size_t)M, sizeof *sp->ssl);
-    sp->rsl = ir_xcalloc((size_t)M, sizeof *sp->rsl);
+    sp->ssl = ir_xcalloc((size_t)M + 1, sizeof *sp->ssl);
+    sp->rsl = ir_xcalloc((size_t)M + 1, sizeof *sp->rsl);
     sp->rbuf = ir_xcalloc((size_t)D, sizeof *sp->rbuf);
     for (int d = 0; d < D; d++) {
         if (base->nops[d] > sp->maxops)
@@ -151,21 +201,7 @@ bfco_space_new(const Sched *base)
         }
     }
     bfco_recv_buffers(base, sp->rbuf);
-    /* Classes: same (src, dst, delay), numbered by first unit. */
-    sp->cls = ir_xcalloc((size_t)M, sizeof *sp->cls);
-    for (int u = 0; u < M; u++) {
-        const Msg *m = &base->msgs[u];
-        sp->cls[u] = -1;
-        for (int v = 0; v < u; v++) {
-            const Msg *o = &base->msgs[v];
-            if (o->src == m->src && o->dst == m->dst && o->delay == m->delay) {
-                sp->cls[u] = sp->cls[v];
-                break;
-            }
-        }
-        if (sp->cls[u] < 0)
-            sp->cls[u] = sp->ncls++;
-    }
+    classes(sp);
     sp->cls_off = ir_xcalloc((size_t)sp->ncls + 1, sizeof *sp->cls_off);
     sp->cls_units = ir_xcalloc((size_t)M + 1, sizeof *sp->cls_units);
     for (int u = 0; u < M; u++)
@@ -177,21 +213,32 @@ bfco_space_new(const Sched *base)
     for (int u = 0; u < M; u++)
         sp->cls_units[fill[sp->cls[u]]++] = u;
     free(fill);
+    sort_ssl = sp->ssl;
+    for (int c = 0; c < sp->ncls; c++) /* one source DSP per class: slots compare */
+        qsort(sp->cls_units + sp->cls_off[c],
+              (size_t)(sp->cls_off[c + 1] - sp->cls_off[c]), sizeof *sp->cls_units,
+              by_send_slot);
+    sort_ssl = NULL;
     reach(sp);
-    /* Bits, row-major over the upper triangle. */
+    /* Bits: class by class, row-major over the send ranks, pairs within the window. */
     int64_t nb = 0;
     for (int c = 0; c < sp->ncls; c++) {
-        int n = sp->cls_off[c + 1] - sp->cls_off[c];
-        nb += (int64_t)n * (n - 1) / 2;
+        int64_t n = sp->cls_off[c + 1] - sp->cls_off[c];
+        int64_t wnd = sp->window > 0 && sp->window < n ? sp->window : n;
+        nb += n * wnd - wnd * (wnd + 1) / 2;
     }
     sp->bu = ir_xcalloc((size_t)nb + 1, sizeof *sp->bu);
     sp->bv = ir_xcalloc((size_t)nb + 1, sizeof *sp->bv);
-    for (int u = 0; u < M; u++)
-        for (int v = u + 1; v < M; v++)
-            if (sp->cls[u] == sp->cls[v] && !bfco_path(sp, u, v)) {
-                sp->bu[sp->nbits] = u;
-                sp->bv[sp->nbits++] = v;
-            }
+    for (int c = 0; c < sp->ncls; c++) {
+        const int *cu = sp->cls_units + sp->cls_off[c];
+        int n = sp->cls_off[c + 1] - sp->cls_off[c];
+        for (int i = 0; i < n; i++)
+            for (int j = i + 1; j < n && (sp->window == 0 || j - i <= sp->window); j++)
+                if (!bfco_path(sp, cu[i], cu[j])) {
+                    sp->bu[sp->nbits] = cu[i];
+                    sp->bv[sp->nbits++] = cu[j];
+                }
+    }
     return sp;
 }
 
@@ -222,25 +269,29 @@ struct Worker {
     Evaluator *ev;
     Sched *ws;
     int64_t evals;
-    int *label;           /* [M] */
-    int *lab2g;           /* [2M] scratch, -1 */
-    int G;                /* groups */
-    int *gidx;            /* [M] unit -> group */
-    int *gm_off, *gm;     /* [M+1], [M] members of each group, ascending */
-    int *gkey_s, *gkey_r; /* [M] send slot (last member), receive slot (first member) */
+    int64_t nsplit, nord, ndead; /* bfco_worker_repairs */
+    int *label;                  /* [M] */
+    int *lab2g;                  /* [2M] scratch, -1 */
+    int G;                       /* groups */
+    int *gidx;                   /* [M] unit -> group */
+    int *gbeg, *gcnt, *gm; /* members of group g: gm[gbeg[g] .. + gcnt[g]), ascending */
+    int *gkey_s, *gkey_r;  /* [M] send slot (last member), receive slot (first member) */
     int *uf, *ufnext, *ufhead; /* union-find with member lists */
+    int *scratch;              /* [M] */
+    /* cycle repair: what each task, unit and group still waits for */
+    int *tneed, *uneed, *sneed, *kstk, *cand;
+    bool *incand;
     /* merged dependence graph: tasks, SEND nodes T+g, RECV nodes T+G+g */
-    int nn, *soff, *sadj, *poff, *padj, *eu, *ev2;
-    int *color, *stk, *stkit, *stkpos, *cyc, ncyc;
+    int nn, *soff, *sadj, *poff, *padj, *eu, *ev2, *fill1, *fill2;
+    int *stk, *stamp, stampv;
     /* order adjustment */
     Op *q;                 /* [sum nops] desired sequences */
     int *qoff, *qn, *head; /* [D+1], [D], [D] */
     bool *taken;
-    int *pseq_off, *pseq, *ppos, *nexts, *cpos; /* per class sequences of groups */
     int *need, *qdsp, *heap, *hn, *tent, *sent, *rent;
-    int *stamp, stampv;
+    int *cq, *cqh, *cqt; /* per class, a FIFO of groups: cq[cqh[c] .. cqt[c]) */
     int *tpos, *rpos;
-    bool *pipe, *bestpipe;
+    bool *pipe, *bestpipe, *gpipe;
     int64_t *cnt;
     int *ord;
     int *epool; /* [nedges] edge lists of the built messages */
@@ -253,35 +304,42 @@ bfco_worker_new(const Space *sp)
     const Graph *g = sp->g;
     int M = sp->M, D = sp->D, T = sp->T;
     size_t nodes = (size_t)T + 2 * (size_t)M + 1, edges = 2 * (size_t)g->nedges + M + 1;
+    size_t m1 = (size_t)M + 1, t1 = (size_t)T + 1;
     w->sp = sp;
     w->ev = eval_new(g, sp->p);
     w->ws = ir_sched_copy(sp->base);
     Sched *ws = w->ws;
     for (int m = 0; m < M; m++)
         ws->msgs[m].pipelined = false;
-    w->label = ir_xcalloc((size_t)M + 1, sizeof(int));
-    w->lab2g = ir_xcalloc(2 * (size_t)M + 1, sizeof(int));
+    w->label = ir_xcalloc(m1, sizeof(int));
+    w->lab2g = ir_xcalloc(2 * m1, sizeof(int));
     for (int i = 0; i < 2 * M; i++)
         w->lab2g[i] = -1;
-    w->gidx = ir_xcalloc((size_t)M + 1, sizeof(int));
-    w->gm_off = ir_xcalloc((size_t)M + 2, sizeof(int));
-    w->gm = ir_xcalloc((size_t)M + 1, sizeof(int));
-    w->gkey_s = ir_xcalloc((size_t)M + 1, sizeof(int));
-    w->gkey_r = ir_xcalloc((size_t)M + 1, sizeof(int));
-    w->uf = ir_xcalloc((size_t)M + 1, sizeof(int));
-    w->ufnext = ir_xcalloc((size_t)M + 1, sizeof(int));
-    w->ufhead = ir_xcalloc((size_t)M + 1, sizeof(int));
+    w->gidx = ir_xcalloc(m1, sizeof(int));
+    w->gbeg = ir_xcalloc(m1, sizeof(int));
+    w->gcnt = ir_xcalloc(m1, sizeof(int));
+    w->gm = ir_xcalloc(m1, sizeof(int));
+    w->gkey_s = ir_xcalloc(m1, sizeof(int));
+    w->gkey_r = ir_xcalloc(m1, sizeof(int));
+    w->uf = ir_xcalloc(m1, sizeof(int));
+    w->ufnext = ir_xcalloc(m1, sizeof(int));
+    w->ufhead = ir_xcalloc(m1, sizeof(int));
+    w->scratch = ir_xcalloc(m1, sizeof(int));
+    w->tneed = ir_xcalloc(t1, sizeof(int));
+    w->uneed = ir_xcalloc(m1, sizeof(int));
+    w->sneed = ir_xcalloc(m1, sizeof(int));
+    w->kstk = ir_xcalloc(t1, sizeof(int));
+    w->cand = ir_xcalloc(m1, sizeof(int));
+    w->incand = ir_xcalloc(m1, sizeof(bool));
     w->soff = ir_xcalloc(nodes + 1, sizeof(int));
     w->poff = ir_xcalloc(nodes + 1, sizeof(int));
     w->sadj = ir_xcalloc(edges, sizeof(int));
     w->padj = ir_xcalloc(edges, sizeof(int));
     w->eu = ir_xcalloc(edges, sizeof(int));
     w->ev2 = ir_xcalloc(edges, sizeof(int));
-    w->color = ir_xcalloc(nodes, sizeof(int));
+    w->fill1 = ir_xcalloc(nodes, sizeof(int));
+    w->fill2 = ir_xcalloc(nodes, sizeof(int));
     w->stk = ir_xcalloc(nodes, sizeof(int));
-    w->stkit = ir_xcalloc(nodes, sizeof(int));
-    w->stkpos = ir_xcalloc(nodes, sizeof(int));
-    w->cyc = ir_xcalloc(nodes, sizeof(int));
     w->stamp = ir_xcalloc(nodes, sizeof(int));
     size_t tot = 0;
     for (int d = 0; d < D; d++)
@@ -291,24 +349,23 @@ bfco_worker_new(const Space *sp)
     w->qoff = ir_xcalloc((size_t)D + 1, sizeof(int));
     w->qn = ir_xcalloc((size_t)D, sizeof(int));
     w->head = ir_xcalloc((size_t)D, sizeof(int));
-    w->pseq_off = ir_xcalloc((size_t)M + 2, sizeof(int));
-    w->pseq = ir_xcalloc((size_t)M + 1, sizeof(int));
-    w->ppos = ir_xcalloc((size_t)M + 1, sizeof(int));
-    w->nexts = ir_xcalloc((size_t)M + 1, sizeof(int));
-    w->cpos = ir_xcalloc((size_t)M + 1, sizeof(int));
     w->need = ir_xcalloc(tot + 1, sizeof(int));
     w->qdsp = ir_xcalloc(tot + 1, sizeof(int));
     w->heap = ir_xcalloc(tot + 1, sizeof(int));
     w->hn = ir_xcalloc((size_t)D + 1, sizeof(int));
-    w->tent = ir_xcalloc((size_t)T + 1, sizeof(int));
-    w->sent = ir_xcalloc((size_t)M + 1, sizeof(int));
-    w->rent = ir_xcalloc((size_t)M + 1, sizeof(int));
-    w->tpos = ir_xcalloc((size_t)T + 1, sizeof(int));
-    w->rpos = ir_xcalloc((size_t)M + 1, sizeof(int));
-    w->pipe = ir_xcalloc((size_t)M + 1, sizeof(bool));
-    w->bestpipe = ir_xcalloc((size_t)M + 1, sizeof(bool));
-    w->cnt = ir_xcalloc((size_t)M + 1, sizeof(int64_t));
-    w->ord = ir_xcalloc((size_t)M + 1, sizeof(int));
+    w->tent = ir_xcalloc(t1, sizeof(int));
+    w->sent = ir_xcalloc(m1, sizeof(int));
+    w->rent = ir_xcalloc(m1, sizeof(int));
+    w->cq = ir_xcalloc(m1, sizeof(int));
+    w->cqh = ir_xcalloc((size_t)sp->ncls + 1, sizeof(int));
+    w->cqt = ir_xcalloc((size_t)sp->ncls + 1, sizeof(int));
+    w->tpos = ir_xcalloc(t1, sizeof(int));
+    w->rpos = ir_xcalloc(m1, sizeof(int));
+    w->pipe = ir_xcalloc(m1, sizeof(bool));
+    w->bestpipe = ir_xcalloc(m1, sizeof(bool));
+    w->gpipe = ir_xcalloc(m1, sizeof(bool));
+    w->cnt = ir_xcalloc(m1, sizeof(int64_t));
+    w->ord = ir_xcalloc(m1, sizeof(int));
     w->epool = ir_xcalloc((size_t)g->nedges + 1, sizeof(int));
     for (int u = 0; u < M; u++)
         w->label[u] = u;
@@ -322,14 +379,15 @@ bfco_worker_free(Worker *w)
         return;
     eval_free(w->ev);
     ir_sched_free(w->ws);
-    void *ptrs[] = {w->label,    w->lab2g,  w->gidx,   w->gm_off,   w->gm,    w->gkey_s,
-                    w->gkey_r,   w->uf,     w->ufnext, w->ufhead,   w->soff,  w->poff,
-                    w->sadj,     w->padj,   w->eu,     w->ev2,      w->color, w->stk,
-                    w->stkit,    w->stkpos, w->cyc,    w->stamp,    w->q,     w->taken,
-                    w->qoff,     w->qn,     w->head,   w->pseq_off, w->pseq,  w->ppos,
-                    w->nexts,    w->cpos,   w->need,   w->qdsp,     w->heap,  w->hn,
-                    w->tent,     w->sent,   w->rent,   w->tpos,     w->rpos,  w->pipe,
-                    w->bestpipe, w->cnt,    w->ord,    w->epool};
+    void *ptrs[] = {w->label,  w->lab2g,  w->gidx,  w->gbeg,   w->gcnt,     w->gm,
+                    w->gkey_s, w->gkey_r, w->uf,    w->ufnext, w->ufhead,   w->scratch,
+                    w->tneed,  w->uneed,  w->sneed, w->kstk,   w->cand,     w->incand,
+                    w->soff,   w->poff,   w->sadj,  w->padj,   w->eu,       w->ev2,
+                    w->fill1,  w->fill2,  w->stk,   w->stamp,  w->q,        w->taken,
+                    w->qoff,   w->qn,     w->head,  w->need,   w->qdsp,     w->heap,
+                    w->hn,     w->tent,   w->sent,  w->rent,   w->cq,       w->cqh,
+                    w->cqt,    w->tpos,   w->rpos,  w->pipe,   w->bestpipe, w->gpipe,
+                    w->cnt,    w->ord,    w->epool};
     for (size_t i = 0; i < sizeof ptrs / sizeof ptrs[0]; i++)
         free(ptrs[i]);
     free(w);
@@ -345,6 +403,15 @@ int64_t
 bfco_worker_evals(const Worker *w)
 {
     return w->evals;
+}
+
+void
+bfco_worker_repairs(const Worker *w, int64_t *splits, int64_t *order_releases,
+                    int64_t *deadlock_releases)
+{
+    *splits = w->nsplit;
+    *order_releases = w->nord;
+    *deadlock_releases = w->ndead;
 }
 
 int
@@ -369,39 +436,97 @@ uf_find(int *uf, int x)
     return x;
 }
 
-void
-bfco_groups_from_bits(Worker *w, const uint8_t *bits)
+static void
+uf_init(Worker *w)
 {
-    const Space *sp = w->sp;
-    int M = sp->M;
-    for (int u = 0; u < M; u++) {
+    for (int u = 0; u < w->sp->M; u++) {
         w->uf[u] = u;
         w->ufhead[u] = u;
         w->ufnext[u] = -1;
     }
-    for (int b = 0; b < sp->nbits; b++) {
-        if (!bits[b])
-            continue;
-        int ru = uf_find(w->uf, sp->bu[b]), rv = uf_find(w->uf, sp->bv[b]);
-        if (ru == rv)
-            continue;
-        /* Algorithm 1: a merge that would put two sends joined by a path into one group
-         * is released (NOMA). */
-        bool conflict = false;
-        for (int a = w->ufhead[ru]; a >= 0 && !conflict; a = w->ufnext[a])
-            for (int c = w->ufhead[rv]; c >= 0 && !conflict; c = w->ufnext[c])
-                conflict = bfco_path(sp, a, c);
-        if (conflict)
-            continue;
-        int lo = ru < rv ? ru : rv, hi = ru < rv ? rv : ru;
-        int t = w->ufhead[lo];
-        while (w->ufnext[t] >= 0)
-            t = w->ufnext[t];
-        w->ufnext[t] = w->ufhead[hi];
-        w->uf[hi] = lo;
-    }
-    for (int u = 0; u < M; u++)
+}
+
+/* Unites the groups of u and v unless that puts two sends joined by a path into one
+ * group (Algorithm 1: the merge is released, NOMA). */
+static void
+unite(Worker *w, int u, int v)
+{
+    const Space *sp = w->sp;
+    int ru = uf_find(w->uf, u), rv = uf_find(w->uf, v);
+    if (ru == rv)
+        return;
+    for (int a = w->ufhead[ru]; a >= 0; a = w->ufnext[a])
+        for (int c = w->ufhead[rv]; c >= 0; c = w->ufnext[c])
+            if (bfco_path(sp, a, c))
+                return;
+    int lo = ru < rv ? ru : rv, hi = ru < rv ? rv : ru;
+    int t = w->ufhead[lo];
+    while (w->ufnext[t] >= 0)
+        t = w->ufnext[t];
+    w->ufnext[t] = w->ufhead[hi];
+    w->uf[hi] = lo;
+}
+
+static void
+uf_labels(Worker *w)
+{
+    for (int u = 0; u < w->sp->M; u++)
         w->label[u] = uf_find(w->uf, u);
+}
+
+void
+bfco_groups_from_bits(Worker *w, const uint8_t *bits)
+{
+    const Space *sp = w->sp;
+    uf_init(w);
+    for (int b = 0; b < sp->nbits; b++)
+        if (bits[b])
+            unite(w, sp->bu[b], sp->bv[b]);
+    uf_labels(w);
+}
+
+void
+bfco_groups_all(Worker *w)
+{
+    const Space *sp = w->sp;
+    uf_init(w);
+    for (int c = 0; c < sp->ncls; c++)
+        for (int i = sp->cls_off[c]; i < sp->cls_off[c + 1]; i++)
+            for (int j = i + 1; j < sp->cls_off[c + 1]; j++)
+                if (!bfco_path(sp, sp->cls_units[i], sp->cls_units[j]))
+                    unite(w, sp->cls_units[i], sp->cls_units[j]);
+    uf_labels(w);
+}
+
+static int
+gfirst(const Worker *w, int k)
+{
+    return w->gm[w->gbeg[k]];
+}
+
+static int
+gsize(const Worker *w, int k)
+{
+    return w->gcnt[k];
+}
+
+/* The slots of the merged operations: the send at its last member's, the receive at its
+ * first member's. */
+static void
+keys(Worker *w)
+{
+    const Space *sp = w->sp;
+    for (int k = 0; k < w->G; k++) {
+        w->gkey_s[k] = -1;
+        w->gkey_r[k] = 1 << 30;
+    }
+    for (int u = 0; u < sp->M; u++) {
+        int k = w->gidx[u];
+        if (sp->ssl[u] > w->gkey_s[k])
+            w->gkey_s[k] = sp->ssl[u];
+        if (sp->rsl[u] < w->gkey_r[k])
+            w->gkey_r[k] = sp->rsl[u];
+    }
 }
 
 /* Dense group numbers by first member, member lists and the slots of the merged ops. */
@@ -419,24 +544,28 @@ regroup(Worker *w)
     }
     for (int u = 0; u < M; u++)
         w->lab2g[w->label[u]] = -1;
-    memset(w->gm_off, 0, ((size_t)w->G + 1) * sizeof(int));
+    memset(w->gcnt, 0, (size_t)w->G * sizeof(int));
     for (int u = 0; u < M; u++)
-        w->gm_off[w->gidx[u] + 1]++;
-    for (int g = 0; g < w->G; g++)
-        w->gm_off[g + 1] += w->gm_off[g];
-    for (int g = 0; g < w->G; g++) {
-        w->gkey_s[g] = -1;
-        w->gkey_r[g] = 1 << 30;
-        w->ppos[g] = w->gm_off[g]; /* fill cursor */
+        w->gcnt[w->gidx[u]]++;
+    for (int k = 0, n = 0; k < w->G; k++) {
+        w->gbeg[k] = n;
+        n += w->gcnt[k];
+        w->gcnt[k] = 0;
     }
     for (int u = 0; u < M; u++) {
-        int g = w->gidx[u];
-        w->gm[w->ppos[g]++] = u;
-        if (sp->ssl[u] > w->gkey_s[g])
-            w->gkey_s[g] = sp->ssl[u];
-        if (sp->rsl[u] < w->gkey_r[g])
-            w->gkey_r[g] = sp->rsl[u];
+        int k = w->gidx[u];
+        w->gm[w->gbeg[k] + w->gcnt[k]++] = u;
     }
+    keys(w);
+}
+
+/* Labels from the groups (each unit labelled by its group's first member), renumbered. */
+static void
+canonical(Worker *w)
+{
+    for (int u = 0; u < w->sp->M; u++)
+        w->label[u] = gfirst(w, w->gidx[u]);
+    regroup(w);
 }
 
 void
@@ -447,30 +576,30 @@ bfco_bits_from_groups(const Worker *w, uint8_t *bits)
         bits[b] = w->gidx[sp->bu[b]] == w->gidx[sp->bv[b]];
 }
 
+/* Unit u leaves its group (labels made canonical first, so M + u is free). */
 static void
 release(Worker *w, int u)
 {
+    for (int v = 0; v < w->sp->M; v++)
+        w->label[v] = gfirst(w, w->gidx[v]);
     w->label[u] = w->sp->M + u;
+    regroup(w);
 }
 
 /* The member of group g whose send is latest: the one that delays the merged send most.
  */
 static int
-last_member(const Worker *w, int g)
+last_member(const Worker *w, int k)
 {
-    int best = w->gm[w->gm_off[g]];
-    for (int i = w->gm_off[g]; i < w->gm_off[g + 1]; i++)
+    int best = gfirst(w, k);
+    for (int i = w->gbeg[k]; i < w->gbeg[k] + w->gcnt[k]; i++)
         if (w->sp->ssl[w->gm[i]] > w->sp->ssl[best])
             best = w->gm[i];
     return best;
 }
 
-static int
-gsize(const Worker *w, int g)
-{
-    return w->gm_off[g + 1] - w->gm_off[g];
-}
-
+/* The merged dependence graph as adjacency lists both ways (Algorithm 2 walks the
+ * predecessors). */
 static void
 merged_graph(Worker *w)
 {
@@ -494,7 +623,7 @@ merged_graph(Worker *w)
         }
     }
     for (int k = 0; k < G; k++)
-        if (b->msgs[w->gm[w->gm_off[k]]].delay == 0) {
+        if (b->msgs[gfirst(w, k)].delay == 0) {
             w->eu[ne] = T + k;
             w->ev2[ne++] = T + G + k;
         }
@@ -509,102 +638,132 @@ merged_graph(Worker *w)
         w->soff[i + 1] += w->soff[i];
         w->poff[i + 1] += w->poff[i];
     }
-    /* fill with stkit / stkpos as cursors */
-    for (int i = 0; i < n; i++) {
-        w->stkit[i] = w->soff[i];
-        w->stkpos[i] = w->poff[i];
-    }
+    memcpy(w->fill1, w->soff, (size_t)n * sizeof(int));
+    memcpy(w->fill2, w->poff, (size_t)n * sizeof(int));
     for (int i = 0; i < ne; i++) {
-        w->sadj[w->stkit[w->eu[i]]++] = w->ev2[i];
-        w->padj[w->stkpos[w->ev2[i]]++] = w->eu[i];
+        w->sadj[w->fill1[w->eu[i]]++] = w->ev2[i];
+        w->padj[w->fill2[w->ev2[i]]++] = w->eu[i];
     }
 }
 
-/* DFS for a cycle of the merged dependence graph; the cycle's nodes in w->cyc. */
-static bool
-find_cycle(Worker *w)
+/* The SEND and RECV of zero-delay group k are done: its consumers get their input. */
+static int
+deliver(Worker *w, int k, int ns)
 {
-    int n = w->nn;
-    memset(w->color, 0, (size_t)n * sizeof(int));
-    for (int s = 0; s < n; s++) {
-        if (w->color[s])
-            continue;
-        int sp = 0;
-        w->stk[sp] = s;
-        w->stkit[sp] = w->soff[s];
-        w->stkpos[s] = sp;
-        w->color[s] = 1;
-        sp = 1;
-        while (sp > 0) {
-            int x = w->stk[sp - 1];
-            if (w->stkit[sp - 1] == w->soff[x + 1]) {
-                w->color[x] = 2;
-                sp--;
-                continue;
-            }
-            int y = w->sadj[w->stkit[sp - 1]++];
-            if (w->color[y] == 1) {
-                w->ncyc = 0;
-                for (int i = w->stkpos[y]; i < sp; i++)
-                    w->cyc[w->ncyc++] = w->stk[i];
-                return true;
-            }
-            if (w->color[y] == 0) {
-                w->color[y] = 1;
-                w->stk[sp] = y;
-                w->stkit[sp] = w->soff[y];
-                w->stkpos[y] = sp;
-                sp++;
-            }
+    const Graph *g = w->sp->g;
+    const Sched *b = w->sp->base;
+    for (int i = w->gbeg[k]; i < w->gbeg[k] + w->gcnt[k]; i++) {
+        const Msg *m = &b->msgs[w->gm[i]];
+        for (int q = 0; q < m->nedges; q++) {
+            int t = g->edges[m->edges[q]].to;
+            if (--w->tneed[t] == 0)
+                w->kstk[ns++] = t;
         }
     }
-    return false;
+    return ns;
 }
 
-/* Releases a merge on the cycle: a group entered through one member's producer and left
- * through another member's consumer loses the entering member. */
-static void
-release_on_cycle(Worker *w)
+/* Group k loses its ready members (no producer left to wait for), stably, to a new
+ * group, which is returned. */
+static int
+split_ready(Worker *w, int k)
+{
+    int b = w->gbeg[k], n = w->gcnt[k], nr = 0;
+    for (int i = b; i < b + n; i++)
+        if (w->uneed[w->gm[i]] == 0)
+            w->scratch[nr++] = w->gm[i];
+    for (int i = b, j = nr; i < b + n; i++)
+        if (w->uneed[w->gm[i]] != 0)
+            w->scratch[j++] = w->gm[i];
+    memcpy(w->gm + b, w->scratch, (size_t)n * sizeof(int));
+    int h = w->G++;
+    w->gbeg[h] = b;
+    w->gcnt[h] = nr;
+    w->gbeg[k] = b + nr;
+    w->gcnt[k] = n - nr;
+    for (int i = b; i < b + nr; i++)
+        w->gidx[w->gm[i]] = h;
+    w->sneed[h] = 0;
+    w->incand[h] = false;
+    return h;
+}
+
+/* Cycles of the merged dependence graph, in one pass: a Kahn traversal of the tasks and
+ * the zero-delay groups (a delayed group's RECV has no predecessor within an iteration
+ * and its SEND no successor, so they lie on no cycle).  A group's SEND is ready when the
+ * producers of all its members are done.  When the traversal stops short there is a
+ * cycle, and then some group has a member whose producers are done while others wait
+ * (take the first unit or task left in the base's own acyclic order: docs/bfco.md); the
+ * first group that came to be in that state is split into its ready members, which go
+ * on, and the others.  Returns the number of splits, or -1 at a cycle without rel. */
+static int
+untangle(Worker *w, bool rel)
 {
     const Space *sp = w->sp;
     const Graph *g = sp->g;
-    int T = sp->T, G = w->G, n = w->ncyc;
-    int fallback = -1;
-    for (int i = 0; i < n; i++) {
-        int x = w->cyc[i];
-        if (x < T || x >= T + G || gsize(w, x - T) < 2)
-            continue;
-        int k = x - T;
-        if (fallback < 0)
-            fallback = k;
-        int p = w->cyc[(i + n - 1) % n], c = w->cyc[(i + 2) % n];
-        int a = -1;
-        bool both = false;
-        for (int j = w->gm_off[k]; j < w->gm_off[k + 1]; j++) {
-            const Msg *m = &sp->base->msgs[w->gm[j]];
-            bool from = false, to = false;
-            for (int q = 0; q < m->nedges; q++) {
-                from |= g->edges[m->edges[q]].from == p;
-                to |= g->edges[m->edges[q]].to == c;
-            }
-            if (from && to)
-                both = true;
-            if (from && a < 0)
-                a = w->gm[j];
-        }
-        if (a >= 0 && !both) {
-            release(w, a);
-            return;
-        }
+    const Sched *b = sp->base;
+    int T = sp->T, M = sp->M, ns = 0, done = 0, splits = 0, ch = 0, ct = 0;
+    for (int t = 0; t < T; t++) {
+        int n = 0;
+        for (int j = g->pred_off[t]; j < g->pred_off[t + 1]; j++)
+            n += g->edges[g->pred[j]].delay == 0;
+        w->tneed[t] = n;
+        if (!n)
+            w->kstk[ns++] = t;
     }
-    if (fallback < 0)
-        ice("a cycle without a merged message");
-    release(w, last_member(w, fallback));
+    for (int u = 0; u < M; u++)
+        w->uneed[u] = b->msgs[u].delay == 0 ? b->msgs[u].nedges : 0;
+    for (int k = 0; k < w->G; k++) {
+        int n = 0;
+        for (int i = w->gbeg[k]; i < w->gbeg[k] + w->gcnt[k]; i++)
+            n += w->uneed[w->gm[i]];
+        w->sneed[k] = n;
+        w->incand[k] = false;
+    }
+    for (;;) {
+        while (ns > 0) {
+            int t = w->kstk[--ns];
+            done++;
+            for (int j = g->succ_off[t]; j < g->succ_off[t + 1]; j++) {
+                const Edge *E = &g->edges[g->succ[j]];
+                if (E->delay != 0)
+                    continue;
+                int u = b->edge_msg[g->succ[j]];
+                if (u < 0) {
+                    if (--w->tneed[E->to] == 0)
+                        w->kstk[ns++] = E->to;
+                    continue;
+                }
+                int k = w->gidx[u];
+                w->uneed[u]--;
+                if (--w->sneed[k] == 0) {
+                    ns = deliver(w, k, ns);
+                } else if (w->uneed[u] == 0 && !w->incand[k]) {
+                    w->incand[k] = true;
+                    w->cand[ct++] = k;
+                }
+            }
+        }
+        if (done == T)
+            return splits;
+        if (!rel)
+            return -1;
+        int k = -1;
+        while (ch < ct && k < 0) {
+            int c = w->cand[ch++];
+            w->incand[c] = false;
+            if (w->sneed[c] > 0)
+                k = c;
+        }
+        if (k < 0)
+            ice("cycle repair: stuck, and no group has a ready member");
+        ns = deliver(w, split_ready(w, k), ns);
+        splits++;
+    }
 }
 
 /* The desired sequences: merged send at the last member's slot, merged receive at the
- * first member's, everything else where the base has it; and the per-pair order of the
- * groups (by merged send slot). */
+ * first member's, everything else where the base has it; and empty class FIFOs. */
 static void
 desired(Worker *w)
 {
@@ -633,23 +792,8 @@ desired(Worker *w)
         w->head[d] = 0;
     }
     w->qoff[D] = n;
-    /* per class (pair and delay: messages are matched by id, the order holds per delay)
-     */
-    int nc = sp->ncls;
-    memset(w->pseq_off, 0, ((size_t)nc + 1) * sizeof(int));
-    for (int k = 0; k < w->G; k++)
-        w->pseq_off[sp->cls[w->gm[w->gm_off[k]]] + 1]++;
-    for (int i = 0; i < nc; i++)
-        w->pseq_off[i + 1] += w->pseq_off[i];
-    memset(w->nexts, 0, (size_t)nc * sizeof(int));
-    for (int d = 0; d < D; d++)
-        for (int i = w->qoff[d]; i < w->qoff[d + 1]; i++)
-            if (w->q[i].kind == OP_SEND) {
-                int k = w->q[i].ref;
-                int c = sp->cls[w->gm[w->gm_off[k]]];
-                w->cpos[k] = w->nexts[c];
-                w->pseq[w->pseq_off[c] + w->nexts[c]++] = k;
-            }
+    for (int c = 0; c < sp->ncls; c++)
+        w->cqh[c] = w->cqt[c] = sp->cls_off[c];
 }
 
 /* Order adjustment: a topological traversal that follows the desired sequences and, when
@@ -657,12 +801,15 @@ desired(Worker *w)
  * the head of its sequence (ties: the lowest DSP).  An operation is enabled when its
  * prerequisites are done: a COMPUTE needs its same-DSP zero-delay producers and the
  * receives of its incoming messages, and (zero copy) the receive of each single-edge
- * delayed message it produces; a SEND needs its producers, the previous group of its
- * class (pair and delay) sent and, aggregated with a delay, its previous transfer (its
- * receive; any delay d >= 1 is received one iteration after its send); a RECV needs its
- * send (zero delay) and the previous group of its class received.  need[] counts what
- * is missing; each DSP keeps a heap of its enabled queue positions.  Returns 0, or -1
- * when nothing is enabled (the group to split is then in *split). */
+ * delayed message it produces; a SEND needs its producers; a RECV of a zero-delay group
+ * needs its SEND.  The groups of a class are received in the order they are sent: the
+ * order in which the traversal emits the zero-delay sends, or for a delayed class the
+ * order in which it emits the receives (a delayed receive takes the previous
+ * iteration's transfer, so it comes first, and its SEND follows: zero copy or the pack
+ * buffer).  The first group of a class's FIFO gets its turn; the others wait.  need[]
+ * counts what is missing; each DSP keeps a heap of its enabled queue positions.  With the
+ * merged graph acyclic, something is always enabled (docs/bfco.md); returns 0, or -1
+ * should nothing be (the group to split is then in *split). */
 static void
 heap_push(Worker *w, int d, int pos)
 {
@@ -706,6 +853,24 @@ dec(Worker *w, int i)
         heap_push(w, w->qdsp[i], i - w->qoff[w->qdsp[i]]);
 }
 
+/* The group at the front of class c's FIFO leaves it; the next one gets its turn. */
+static void
+fifo_pop(Worker *w, int c, int k, const int *turn)
+{
+    if (w->cq[w->cqh[c]] != k)
+        ice("order adjustment: group %d out of its class order", k);
+    if (++w->cqh[c] < w->cqt[c])
+        dec(w, turn[w->cq[w->cqh[c]]]);
+}
+
+static void
+fifo_push(Worker *w, int c, int k, const int *turn)
+{
+    w->cq[w->cqt[c]++] = k;
+    if (w->cqh[c] == w->cqt[c] - 1)
+        dec(w, turn[k]);
+}
+
 static void
 execute(Worker *w, int d, int i)
 {
@@ -727,29 +892,27 @@ execute(Worker *w, int d, int i)
         }
         return;
     }
-    int k = o.ref, c = sp->cls[w->gm[w->gm_off[k]]], next = w->cpos[k] + 1;
-    bool more = next < w->pseq_off[c + 1] - w->pseq_off[c];
-    int nk = more ? w->pseq[w->pseq_off[c] + next] : -1;
-    const Msg *m0 = &b->msgs[w->gm[w->gm_off[k]]];
+    int k = o.ref, c = sp->cls[gfirst(w, k)];
+    bool delayed = b->msgs[gfirst(w, k)].delay >= 1;
     if (o.kind == OP_SEND) {
-        if (m0->delay == 0)
-            dec(w, w->rent[k]);
-        if (more)
-            dec(w, w->sent[nk]);
+        if (delayed)
+            fifo_pop(w, c, k, w->sent);
+        else
+            fifo_push(w, c, k, w->rent);
         return;
     }
-    for (int j = w->gm_off[k]; j < w->gm_off[k + 1]; j++) {
+    for (int j = w->gbeg[k]; j < w->gbeg[k] + w->gcnt[k]; j++) {
         const Msg *m = &b->msgs[w->gm[j]];
         for (int q = 0; q < m->nedges; q++) {
             dec(w, w->tent[g->edges[m->edges[q]].to]);
-            if (m0->delay >= 1 && gsize(w, k) == 1)
+            if (delayed && gsize(w, k) == 1)
                 dec(w, w->tent[g->edges[m->edges[q]].from]);
         }
     }
-    if (m0->delay >= 1 && gsize(w, k) > 1)
-        dec(w, w->sent[k]);
-    if (more)
-        dec(w, w->rent[nk]);
+    if (delayed)
+        fifo_push(w, c, k, w->sent);
+    else
+        fifo_pop(w, c, k, w->rent);
 }
 
 static int
@@ -789,14 +952,13 @@ order(Worker *w, int *split)
             }
         } else {
             int k = o.ref;
-            const Msg *m0 = &b->msgs[w->gm[w->gm_off[k]]];
-            need += w->cpos[k] > 0;
+            bool delayed = b->msgs[gfirst(w, k)].delay >= 1;
             if (o.kind == OP_SEND) {
-                for (int j = w->gm_off[k]; j < w->gm_off[k + 1]; j++)
+                for (int j = w->gbeg[k]; j < w->gbeg[k] + w->gcnt[k]; j++)
                     need += b->msgs[w->gm[j]].nedges;
-                need += m0->delay >= 1 && gsize(w, k) > 1;
+                need += delayed; /* its turn */
             } else {
-                need += m0->delay == 0;
+                need += !delayed; /* its turn, after its send */
             }
         }
         w->need[i] = need;
@@ -864,7 +1026,7 @@ build_msgs(Worker *w)
     ws->nmsgs = w->G;
     for (int k = 0; k < w->G; k++) {
         Msg *m = &ws->msgs[k];
-        const Msg *m0 = &b->msgs[w->gm[w->gm_off[k]]];
+        const Msg *m0 = &b->msgs[gfirst(w, k)];
         m->src = m0->src;
         m->dst = m0->dst;
         m->delay = m0->delay;
@@ -872,7 +1034,7 @@ build_msgs(Worker *w)
         m->bytes = 0;
         m->nedges = 0;
         m->edges = w->epool + n;
-        for (int j = w->gm_off[k]; j < w->gm_off[k + 1]; j++) {
+        for (int j = w->gbeg[k]; j < w->gbeg[k] + w->gcnt[k]; j++) {
             const Msg *mu = &b->msgs[w->gm[j]];
             for (int q = 0; q < mu->nedges; q++)
                 w->epool[n++] = mu->edges[q];
@@ -916,40 +1078,52 @@ release_on_deadlock(Worker *w)
     return 0;
 }
 
+/* Steps 2 and 3 of the repair on the current groups: the cycle repair and the order
+ * adjustment, each one pass (the order's fallback starts again); builds the schedule. */
+static int
+repair_static(Worker *w, bool rel, int *nrel)
+{
+    for (;;) {
+        int s = untangle(w, rel);
+        if (s < 0)
+            return -1;
+        if (s > 0) {
+            w->nsplit += s;
+            *nrel += s;
+            canonical(w);
+        }
+        desired(w);
+        int split;
+        if (order(w, &split) == 0) {
+            build_msgs(w);
+            return 0;
+        }
+        if (!rel || split < 0)
+            return -1;
+        release(w, last_member(w, split));
+        w->nord++;
+        (*nrel)++;
+    }
+}
+
 int64_t
 bfco_repair(Worker *w, bool rel, int *released)
 {
     int nrel = 0;
+    regroup(w);
     for (;;) {
-        regroup(w);
-        merged_graph(w);
-        if (find_cycle(w)) {
-            if (!rel)
-                return -1;
-            release_on_cycle(w);
-            nrel++;
-            continue;
-        }
-        desired(w);
-        int split;
-        if (order(w, &split) < 0) {
-            if (!rel || split < 0)
-                return -1;
-            release(w, last_member(w, split));
-            nrel++;
-            continue;
-        }
-        build_msgs(w);
+        if (repair_static(w, rel, &nrel) < 0)
+            return -1;
         int64_t L = eval(w);
-        if (L < 0) {
-            if (!rel || release_on_deadlock(w) < 0)
-                return -1;
-            nrel++;
-            continue;
+        if (L >= 0) {
+            if (released)
+                *released = nrel;
+            return L;
         }
-        if (released)
-            *released = nrel;
-        return L;
+        if (!rel || release_on_deadlock(w) < 0)
+            return -1;
+        w->ndead++;
+        nrel++;
     }
 }
 
@@ -1061,13 +1235,16 @@ better(int64_t L)
  * interval between the sender's issues of the message in two consecutive iterations, TEIR
  * the receiving DSP's busy cycles in one iteration (the iteration time it would have if
  * it never waited).  Pipelines with TIS >= TEIR * (1 - epsilon) are dropped; with a
- * single iteration every pipeline is dropped (no next iteration to overlap with). */
-bool
-bfco_prune_tis_teir(Worker *w, bool *pipe, double eps)
+ * single iteration every pipeline is dropped (no next iteration to overlap with).  *len
+ * gets the length of the schedule with pipe as given (-1 on deadlock; -2 when no
+ * evaluation was needed). */
+static bool
+tis_teir(Worker *w, bool *pipe, double eps, int64_t *len)
 {
     const Sched *ws = w->ws;
     int64_t N = w->sp->g->iterations;
     bool changed = false;
+    *len = -2;
     if (N < 2) {
         for (int k = 0; k < w->G; k++) {
             changed |= pipe[k];
@@ -1082,7 +1259,9 @@ bfco_prune_tis_teir(Worker *w, bool *pipe, double eps)
     memset(&r, 0, sizeof r);
     EvalOpts o = {0, 3};
     w->evals++;
-    if (eval_run(ws, &o, &r, a) < 0 || r.nrec < 2) {
+    int rc = eval_run(ws, &o, &r, a);
+    *len = r.length;
+    if (rc < 0 || r.nrec < 2) {
         arena_free(a);
         return false;
     }
@@ -1108,6 +1287,13 @@ bfco_prune_tis_teir(Worker *w, bool *pipe, double eps)
     }
     arena_free(a);
     return changed;
+}
+
+bool
+bfco_prune_tis_teir(Worker *w, bool *pipe, double eps)
+{
+    int64_t len;
+    return tis_teir(w, pipe, eps, &len);
 }
 
 /* Algorithm 2's key: the tasks before the receive in its DSP's queue that reach it. */
@@ -1150,6 +1336,26 @@ reach_counts(Worker *w, const bool *pipe)
     }
 }
 
+static int
+by_key(const void *a, const void *b)
+{
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* w->ord[0 .. n): most reach first, ties by message. */
+static void
+sort_by_count(Worker *w, int n)
+{
+    int64_t *key = ir_xcalloc((size_t)n + 1, sizeof *key);
+    for (int i = 0; i < n; i++)
+        key[i] = ((int64_t)(INT32_MAX - w->cnt[w->ord[i]]) << 32) | w->ord[i];
+    qsort(key, (size_t)n, sizeof *key, by_key);
+    for (int i = 0; i < n; i++)
+        w->ord[i] = (int)(key[i] & 0xffffffff);
+    free(key);
+}
+
 int64_t
 bfco_pipelines(Worker *w, double eps, int64_t L0)
 {
@@ -1162,12 +1368,17 @@ bfco_pipelines(Worker *w, double eps, int64_t L0)
     for (int k = 0; k < G; k++)
         np += pipe[k];
     if (np > 0) {
-        int64_t L = better(bfco_eval_pipes(w, pipe));
+        /* one evaluation gives the greedy set's length and its TIS/TEIR */
+        bool *greedy = w->gpipe;
+        memcpy(greedy, pipe, (size_t)G * sizeof(bool));
+        int64_t L;
+        bool dropped = tis_teir(w, pipe, eps, &L);
+        L = L == -2 ? better(bfco_eval_pipes(w, greedy)) : better(L);
         if (L < bestL) {
             bestL = L;
-            memcpy(best, pipe, (size_t)G * sizeof(bool));
+            memcpy(best, greedy, (size_t)G * sizeof(bool));
         }
-        if (bfco_prune_tis_teir(w, pipe, eps)) {
+        if (dropped) {
             L = better(bfco_eval_pipes(w, pipe));
             if (L < bestL) {
                 bestL = L;
@@ -1185,14 +1396,7 @@ bfco_pipelines(Worker *w, double eps, int64_t L0)
             for (int k = 0; k < G; k++)
                 if (pipe[k])
                     w->ord[n++] = k;
-            for (int i = 1; i < n; i++) { /* stable insertion sort, most reach first */
-                int x = w->ord[i], j = i;
-                while (j > 0 && w->cnt[w->ord[j - 1]] < w->cnt[x]) {
-                    w->ord[j] = w->ord[j - 1];
-                    j--;
-                }
-                w->ord[j] = x;
-            }
+            sort_by_count(w, n);
             for (int i = 0; i < n - 1 && L > L0; i++) {
                 pipe[w->ord[i]] = false;
                 L = better(bfco_eval_pipes(w, pipe));
@@ -1220,6 +1424,8 @@ bfco_default_params(BfcoParams *bp)
     bp->threads = 1;
     bp->seed = 1;
     bp->stall = 20;
+    bp->restarts = 0;
+    bp->window = 4;
     bp->w_start = 0.9;
     bp->w_end = 0.4;
     bp->c1 = 2.0;
@@ -1229,6 +1435,7 @@ bfco_default_params(BfcoParams *bp)
     bp->epsilon = 0.05;
     bp->es_limit = INT64_C(1) << 20;
     bp->polish = true; /* the seed's BFCO is polish = false (docs/bfco.md) */
+    bp->polish_budget = -1;
 }
 
 static uint64_t
@@ -1257,7 +1464,7 @@ joint_pipes(Worker *w, const uint8_t *x, int64_t Ls)
     for (int k = 0; k < w->G; k++)
         ps[k] = w->ws->msgs[k].pipelined;
     for (int k = 0; k < w->G; k++)
-        pj[k] = x[sp->nbits + w->gm[w->gm_off[k]]] && bfco_pipeable(w, k);
+        pj[k] = x[sp->nbits + gfirst(w, k)] && bfco_pipeable(w, k);
     if (!bfco_mem_ok(w, pj) || memcmp(pj, ps, (size_t)w->G * sizeof(bool)) == 0)
         return Ls; /* the flags of the schedule are still those of ps */
     int64_t Lj = better(bfco_eval_pipes(w, pj));
@@ -1268,35 +1475,180 @@ joint_pipes(Worker *w, const uint8_t *x, int64_t Ls)
     return Ls;
 }
 
-/* Fitness of a particle: repair (written back), pipelines; the length. */
+/* The evaluated length of the schedule just built, merges released while the evaluator
+ * reports a deadlock (the safety net; *dyn tells whether it fired). */
 static int64_t
-fitness(Worker *w, uint8_t *x, double eps, bool joint)
+repair_dynamic(Worker *w, bool *dyn)
 {
-    bfco_groups_from_bits(w, x);
-    int64_t L0 = bfco_repair(w, true, NULL);
+    int nrel = 0;
+    int64_t L0 = eval(w);
+    while (L0 < 0) {
+        if (release_on_deadlock(w) < 0 || repair_static(w, true, &nrel) < 0)
+            return -1;
+        w->ndead++;
+        *dyn = true;
+        L0 = eval(w);
+    }
+    return L0;
+}
+
+/* ---- the fitness cache: keyed by two 64-bit hashes of the repaired merge ---- */
+
+typedef struct Key {
+    uint64_t h1, h2;
+    bool hit; /* the fitness came from the cache */
+    bool dyn; /* the dynamic check released a merge: not cached */
+} Key;
+
+typedef struct Cache {
+    int cap, n;
+    uint64_t *h1, *h2; /* h1 == 0: empty (h1 is never 0) */
+    int64_t *f;
+} Cache;
+
+static uint64_t
+mix64(uint64_t h, uint64_t x)
+{
+    h ^= x + UINT64_C(0x9E3779B97F4A7C15) + (h << 6) + (h >> 2);
+    h *= UINT64_C(0xBF58476D1CE4E5B9);
+    return h ^ (h >> 31);
+}
+
+/* The repaired merge as two hashes: the group of every unit (numbered by first member:
+ * a canonical form of the partition) and, with the joint bits, the bit each group uses.
+ */
+static void
+key_of(const Worker *w, const uint8_t *x, bool joint, Key *k)
+{
+    const Space *sp = w->sp;
+    uint64_t a = UINT64_C(0x243F6A8885A308D3), b = UINT64_C(0x13198A2E03707344);
+    for (int u = 0; u < sp->M; u++) {
+        a = mix64(a, (uint64_t)w->gidx[u]);
+        b = mix64(b, (uint64_t)w->gidx[u] * UINT64_C(0xD6E8FEB86659FD93) + 1);
+    }
+    if (joint)
+        for (int g = 0; g < w->G; g++) {
+            uint64_t bit = x[sp->nbits + gfirst(w, g)];
+            a = mix64(a, bit + 7);
+            b = mix64(b, bit + 11);
+        }
+    k->h1 = a | 1;
+    k->h2 = b;
+}
+
+static int
+cache_slot(const Cache *c, uint64_t h1, uint64_t h2)
+{
+    int i = (int)(h1 % (uint64_t)c->cap);
+    while (c->h1[i] && (c->h1[i] != h1 || c->h2[i] != h2))
+        i = (i + 1) % c->cap;
+    return i;
+}
+
+static bool
+cache_get(const Cache *c, const Key *k, int64_t *f)
+{
+    if (!c || !c->cap)
+        return false;
+    int i = cache_slot(c, k->h1, k->h2);
+    if (!c->h1[i])
+        return false;
+    *f = c->f[i];
+    return true;
+}
+
+static void
+cache_put(Cache *c, const Key *k, int64_t f)
+{
+    if (2 * (c->n + 1) > c->cap) {
+        Cache o = *c;
+        c->cap = o.cap ? 2 * o.cap : 1024;
+        c->n = 0;
+        c->h1 = ir_xcalloc((size_t)c->cap, sizeof *c->h1);
+        c->h2 = ir_xcalloc((size_t)c->cap, sizeof *c->h2);
+        c->f = ir_xcalloc((size_t)c->cap, sizeof *c->f);
+        for (int i = 0; i < o.cap; i++)
+            if (o.h1[i]) {
+                int j = cache_slot(c, o.h1[i], o.h2[i]);
+                c->h1[j] = o.h1[i];
+                c->h2[j] = o.h2[i];
+                c->f[j] = o.f[i];
+                c->n++;
+            }
+        free(o.h1);
+        free(o.h2);
+        free(o.f);
+    }
+    int j = cache_slot(c, k->h1, k->h2);
+    if (c->h1[j])
+        return;
+    c->h1[j] = k->h1;
+    c->h2[j] = k->h2;
+    c->f[j] = f;
+    c->n++;
+}
+
+static void
+cache_free(Cache *c)
+{
+    free(c->h1);
+    free(c->h2);
+    free(c->f);
+}
+
+/* Fitness of the merge in the worker's labels (the repair's groups written back into x
+ * when x is given): repair, pipelines; the length.  A merge found in c costs no
+ * evaluation. */
+static int64_t
+fitness_groups(Worker *w, uint8_t *x, const BfcoParams *bp, const Cache *c, Key *key)
+{
+    const Space *sp = w->sp;
+    int nrel = 0;
+    memset(key, 0, sizeof *key);
+    regroup(w);
+    if (repair_static(w, true, &nrel) < 0)
+        return INT64_MAX;
+    if (x)
+        bfco_bits_from_groups(w, x);
+    key_of(w, x, bp->joint && x, key);
+    int64_t f;
+    if (cache_get(c, key, &f)) {
+        key->hit = true;
+        return f;
+    }
+    int64_t L0 = repair_dynamic(w, &key->dyn);
     if (L0 < 0)
         return INT64_MAX;
-    bfco_bits_from_groups(w, x);
-    int64_t L = bfco_pipelines(w, eps, L0);
-    if (joint) {
+    if (key->dyn && x)
+        bfco_bits_from_groups(w, x);
+    int64_t L = bfco_pipelines(w, bp->epsilon, L0);
+    if (bp->joint && x) {
         L = joint_pipes(w, x, L);
-        const Space *sp = w->sp;
         for (int u = 0; u < sp->M; u++) /* Lamarckian: the bits say what was used */
             x[sp->nbits + u] = w->ws->msgs[w->gidx[u]].pipelined;
     }
     return L;
 }
 
-/* --polish: first-improvement toggling of single pipelines on the built schedule. */
 static int64_t
-polish(Worker *w, int64_t L)
+fitness(Worker *w, uint8_t *x, const BfcoParams *bp, const Cache *c, Key *key)
+{
+    bfco_groups_from_bits(w, x);
+    return fitness_groups(w, x, bp, c, key);
+}
+
+/* Polish: first-improvement toggling of single pipelines on the built schedule, at most
+ * three passes and `budget` evaluations. */
+static int64_t
+polish(Worker *w, int64_t L, int64_t budget, int64_t *used)
 {
     bool *p = w->pipe;
+    int64_t e0 = w->evals;
     for (int k = 0; k < w->G; k++)
         p[k] = w->ws->msgs[k].pipelined;
     for (int pass = 0; pass < 3; pass++) {
         bool improved = false;
-        for (int k = 0; k < w->G; k++) {
+        for (int k = 0; k < w->G && w->evals - e0 < budget; k++) {
             if (!p[k] && !bfco_pipeable(w, k))
                 continue;
             p[k] = !p[k];
@@ -1313,6 +1665,7 @@ polish(Worker *w, int64_t L)
     }
     for (int k = 0; k < w->G; k++)
         w->ws->msgs[k].pipelined = p[k];
+    *used = w->evals - e0;
     return L;
 }
 
@@ -1320,10 +1673,11 @@ typedef struct Job {
     Worker *w;
     uint8_t **x;
     int64_t *f;
+    Key *key;
     const int *todo;
     int ntodo, tid, nthreads;
-    double eps;
-    bool joint;
+    const BfcoParams *bp;
+    const Cache *cache;
 } Job;
 
 static void *
@@ -1332,133 +1686,74 @@ job_run(void *arg)
     Job *j = arg;
     for (int i = j->tid; i < j->ntodo; i += j->nthreads) {
         int k = j->todo[i];
-        j->f[k] = fitness(j->w, j->x[k], j->eps, j->joint);
+        j->f[k] = fitness(j->w, j->x[k], j->bp, j->cache, &j->key[k]);
     }
     return NULL;
 }
 
-/* A cache of raw positions already evaluated: the fitness is a function of the position,
- * so a hit changes nothing but the time. */
-typedef struct Cache {
-    int nbits, cap, n;
-    uint64_t *hash;
-    uint8_t **raw, **fixed;
-    int64_t *f;
-} Cache;
-
-static uint64_t
-hash_bits(const uint8_t *x, int n)
-{
-    uint64_t h = UINT64_C(1469598103934665603);
-    for (int i = 0; i < n; i++)
-        h = (h ^ x[i]) * UINT64_C(1099511628211);
-    return h;
-}
-
-static int
-cache_find(const Cache *c, const uint8_t *x, uint64_t h)
-{
-    if (!c->cap)
-        return -1;
-    for (int i = (int)(h % (uint64_t)c->cap);; i = (i + 1) % c->cap) {
-        if (!c->raw[i])
-            return -1;
-        if (c->hash[i] == h && memcmp(c->raw[i], x, (size_t)c->nbits) == 0)
-            return i;
-    }
-}
-
+/* Evaluates particles todo[0 .. n) on the threads; the cache is only read meanwhile and
+ * then filled in particle order, so what is evaluated does not depend on the threads. */
 static void
-cache_put(Cache *c, const uint8_t *raw, const uint8_t *fixed, int64_t f)
+evaluate_swarm(Worker **ws, int nthreads, uint8_t **x, int64_t *f, Key *key,
+               const int *todo, int n, Cache *c, const BfcoParams *bp, int64_t *hits)
 {
-    if (2 * (c->n + 1) > c->cap) {
-        Cache o = *c;
-        c->cap = o.cap ? 2 * o.cap : 1024;
-        c->n = 0;
-        c->hash = ir_xcalloc((size_t)c->cap, sizeof *c->hash);
-        c->raw = ir_xcalloc((size_t)c->cap, sizeof *c->raw);
-        c->fixed = ir_xcalloc((size_t)c->cap, sizeof *c->fixed);
-        c->f = ir_xcalloc((size_t)c->cap, sizeof *c->f);
-        for (int i = 0; i < o.cap; i++)
-            if (o.raw[i]) {
-                int j = (int)(o.hash[i] % (uint64_t)c->cap);
-                while (c->raw[j])
-                    j = (j + 1) % c->cap;
-                c->hash[j] = o.hash[i];
-                c->raw[j] = o.raw[i];
-                c->fixed[j] = o.fixed[i];
-                c->f[j] = o.f[i];
-                c->n++;
-            }
-        free(o.hash);
-        free(o.raw);
-        free(o.fixed);
-        free(o.f);
-    }
-    uint64_t h = hash_bits(raw, c->nbits);
-    if (cache_find(c, raw, h) >= 0)
-        return;
-    int j = (int)(h % (uint64_t)c->cap);
-    while (c->raw[j])
-        j = (j + 1) % c->cap;
-    c->hash[j] = h;
-    c->raw[j] = ir_xcalloc((size_t)c->nbits + 1, 1);
-    memcpy(c->raw[j], raw, (size_t)c->nbits);
-    c->fixed[j] = ir_xcalloc((size_t)c->nbits + 1, 1);
-    memcpy(c->fixed[j], fixed, (size_t)c->nbits);
-    c->f[j] = f;
-    c->n++;
-}
-
-static void
-cache_free(Cache *c)
-{
-    for (int i = 0; i < c->cap; i++) {
-        free(c->raw[i]);
-        free(c->fixed[i]);
-    }
-    free(c->hash);
-    free(c->raw);
-    free(c->fixed);
-    free(c->f);
-}
-
-static void
-evaluate_swarm(Worker **ws, int nthreads, uint8_t **x, int64_t *f, int P, Cache *c,
-               double eps, bool joint, int *todo, uint8_t **raw)
-{
-    int n = 0;
-    for (int k = 0; k < P; k++) {
-        uint64_t h = hash_bits(x[k], c->nbits);
-        int i = cache_find(c, x[k], h);
-        if (i >= 0) {
-            memcpy(x[k], c->fixed[i], (size_t)c->nbits);
-            f[k] = c->f[i];
-        } else {
-            memcpy(raw[k], x[k], (size_t)c->nbits);
-            todo[n++] = k;
-        }
-    }
     int T = nthreads < n ? nthreads : n;
     if (T < 1)
         T = 1;
     Job jobs[64];
     pthread_t th[64];
     for (int t = 0; t < T; t++)
-        jobs[t] = (Job){ws[t], x, f, todo, n, t, T, eps, joint};
+        jobs[t] = (Job){ws[t], x, f, key, todo, n, t, T, bp, c};
     for (int t = 1; t < T; t++)
         if (pthread_create(&th[t], NULL, job_run, &jobs[t]) != 0)
             ice("cannot create a thread");
     job_run(&jobs[0]);
     for (int t = 1; t < T; t++)
         pthread_join(th[t], NULL);
-    for (int i = 0; i < n; i++)
-        cache_put(c, raw[todo[i]], x[todo[i]], f[todo[i]]);
+    for (int i = 0; i < n; i++) {
+        const Key *k = &key[todo[i]];
+        if (k->hit)
+            (*hits)++;
+        else if (!k->dyn && f[todo[i]] != INT64_MAX)
+            cache_put(c, k, f[todo[i]]);
+    }
+}
+
+static double
+now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* Particle k's position at a (re)start: 0 no merge (none, cp), 1 every merge of the
+ * window, the others at densities spread from sparse to dense, velocities to match;
+ * joint pipeline bits at even odds. */
+static void
+seed_particle(const Space *sp, int k, int P, int B, double vmax, uint64_t *rng,
+              uint8_t *x, float *v)
+{
+    double dens = k == 0 ? 0.0 : k == 1 ? 1.0 : pow((double)(k - 1) / (P - 1), 2.0);
+    double v0 = dens <= 0 ? -vmax : dens >= 1 ? vmax : log(dens / (1 - dens));
+    if (v0 > vmax)
+        v0 = vmax;
+    if (v0 < -vmax)
+        v0 = -vmax;
+    for (int b = 0; b < sp->nbits; b++) {
+        x[b] = k == 1 || (k > 1 && urand(rng) < dens);
+        v[b] = (float)v0;
+    }
+    for (int b = sp->nbits; b < B; b++) {
+        x[b] = urand(rng) < 0.5;
+        v[b] = 0;
+    }
 }
 
 int
 bfco_search(const Space *sp, const BfcoParams *bp, Sched **out, OptStats *st)
 {
+    double t0 = now();
     int B = sp->nbits + (bp->joint ? sp->M : 0);
     int P = bp->particles > 0 ? bp->particles : (B < 8 ? 8 : B > 32 ? 32 : B);
     int Gn = bp->generations > 0 ? bp->generations : 100;
@@ -1477,10 +1772,10 @@ bfco_search(const Space *sp, const BfcoParams *bp, Sched **out, OptStats *st)
     size_t nb = (size_t)B + 1;
     uint8_t **x = ir_xcalloc((size_t)P, sizeof *x),
             **pb = ir_xcalloc((size_t)P, sizeof *pb);
-    uint8_t **raw = ir_xcalloc((size_t)P, sizeof *raw);
     float **v = ir_xcalloc((size_t)P, sizeof *v);
     int64_t *f = ir_xcalloc((size_t)P, sizeof *f),
             *pbf = ir_xcalloc((size_t)P, sizeof *pbf);
+    Key *key = ir_xcalloc((size_t)P, sizeof *key);
     uint64_t *rng = ir_xcalloc((size_t)P, sizeof *rng);
     int *todo = ir_xcalloc((size_t)P, sizeof *todo);
     uint8_t *gb = ir_xcalloc(nb, 1);
@@ -1490,29 +1785,18 @@ bfco_search(const Space *sp, const BfcoParams *bp, Sched **out, OptStats *st)
     for (int k = 0; k < P; k++) {
         x[k] = ir_xcalloc(nb, 1);
         pb[k] = ir_xcalloc(nb, 1);
-        raw[k] = ir_xcalloc(nb, 1);
         v[k] = ir_xcalloc(nb, sizeof(float));
         uint64_t s = bp->seed ^ (UINT64_C(0xD1B54A32D192ED03) * (uint64_t)(k + 1));
         rng[k] = splitmix(&s);
-        /* Particle 0: no merge (none, cp); particle 1: every merge (ma); the others at
-         * densities spread from sparse to dense, velocities matching their density. */
-        double dens = k == 0 ? 0.0 : k == 1 ? 1.0 : pow((double)(k - 1) / (P - 1), 2.0);
-        double v0 = dens <= 0 ? -vmax : dens >= 1 ? vmax : log(dens / (1 - dens));
-        if (v0 > vmax)
-            v0 = vmax;
-        if (v0 < -vmax)
-            v0 = -vmax;
-        for (int b = 0; b < sp->nbits; b++) {
-            x[k][b] = k == 1 || (k > 1 && urand(&rng[k]) < dens);
-            v[k][b] = (float)v0;
-        }
-        for (int b = sp->nbits; b < B; b++) /* joint pipeline bits: even odds */
-            x[k][b] = urand(&rng[k]) < 0.5;
+        seed_particle(sp, k, P, B, vmax, &rng[k], x[k], v[k]);
+        todo[k] = k;
     }
-    Cache cache = {.nbits = B};
-    int gen = 0, stall = 0;
+    Cache cache = {0};
+    int64_t hits = 0;
+    int gen = 0, stall = 0, restarts = 0;
+    bool fresh = true; /* the positions are new: no velocity update before evaluating */
     for (gen = 0; gen < Gn; gen++) {
-        if (gen > 0) {
+        if (!fresh) {
             double wgt = Gn > 1 ? bp->w_start - (bp->w_start - bp->w_end) * gen / (Gn - 1)
                                 : bp->w_end;
             for (int k = 0; k < P; k++) {
@@ -1537,10 +1821,10 @@ bfco_search(const Space *sp, const BfcoParams *bp, Sched **out, OptStats *st)
                 }
             }
         }
-        evaluate_swarm(ws, nthreads, x, f, P, &cache, bp->epsilon, bp->joint, todo, raw);
+        evaluate_swarm(ws, nthreads, x, f, key, todo, P, &cache, bp, &hits);
         bool improved = false;
         for (int k = 0; k < P; k++) {
-            if (gen == 0 || f[k] < pbf[k]) {
+            if (fresh || f[k] < pbf[k]) {
                 pbf[k] = f[k];
                 memcpy(pb[k], x[k], (size_t)B);
             }
@@ -1550,6 +1834,7 @@ bfco_search(const Space *sp, const BfcoParams *bp, Sched **out, OptStats *st)
                 improved = true;
             }
         }
+        fresh = false;
         stall = improved ? 0 : stall + 1;
         if (bp->progress) {
             int64_t ev = 0;
@@ -1557,26 +1842,65 @@ bfco_search(const Space *sp, const BfcoParams *bp, Sched **out, OptStats *st)
                 ev += ws[t]->evals;
             bp->progress(bp->progress_ctx, gen + 1, Gn, gbf, ev);
         }
-        if (bp->stall > 0 && stall >= bp->stall) {
+        if (bp->time_limit > 0 && now() - t0 >= bp->time_limit) {
             gen++;
             break;
         }
+        if (bp->stall > 0 && stall >= bp->stall) {
+            if (restarts >= bp->restarts) {
+                gen++;
+                break;
+            }
+            /* restart: new positions for every particle but the seeds, gbest kept */
+            restarts++;
+            stall = 0;
+            fresh = true;
+            for (int k = 2; k < P; k++)
+                seed_particle(sp, k, P, B, vmax, &rng[k], x[k], v[k]);
+        }
+    }
+    int64_t swarm_evals = 0;
+    for (int t = 0; t < nthreads; t++)
+        swarm_evals += ws[t]->evals;
+    /* The ma baseline's merge, which the window may not express, is a candidate too. */
+    Worker *w0 = ws[0];
+    Key k0;
+    bool ma_best = false;
+    if (sp->window > 0 && sp->nbits > 0) {
+        bfco_groups_all(w0);
+        int64_t Lma = fitness_groups(w0, NULL, bp, NULL, &k0);
+        ma_best = Lma < gbf;
+        if (ma_best)
+            gbf = Lma;
     }
     /* Rebuild the best schedule (the fitness is deterministic). */
-    int64_t L = fitness(ws[0], gb, bp->epsilon, bp->joint);
-    if (bp->polish && L != INT64_MAX)
-        L = polish(ws[0], L);
+    int64_t L;
+    if (ma_best) {
+        bfco_groups_all(w0);
+        L = fitness_groups(w0, NULL, bp, NULL, &k0);
+    } else {
+        L = fitness(w0, gb, bp, NULL, &k0);
+    }
+    int64_t pol = 0;
+    if (bp->polish && L != INT64_MAX) {
+        int64_t budget =
+            bp->polish_budget >= 0 ? bp->polish_budget : swarm_evals / 4 + 64;
+        L = polish(w0, L, budget, &pol);
+    }
     int rc = 0;
     if (L == INT64_MAX) {
         rc = -1;
         *out = NULL;
     } else {
-        *out = ir_sched_copy(ws[0]->ws);
+        *out = ir_sched_copy(w0->ws);
     }
     st->length = L == INT64_MAX ? -1 : L;
     st->nbits = B;
     st->particles = P;
     st->generations = gen;
+    st->restarts = restarts;
+    st->cache_hits = hits;
+    st->polish_evals = pol;
     st->evaluations = 0;
     for (int t = 0; t < nthreads; t++) {
         st->evaluations += ws[t]->evals;
@@ -1585,15 +1909,14 @@ bfco_search(const Space *sp, const BfcoParams *bp, Sched **out, OptStats *st)
     for (int k = 0; k < P; k++) {
         free(x[k]);
         free(pb[k]);
-        free(raw[k]);
         free(v[k]);
     }
     free(x);
     free(pb);
-    free(raw);
     free(v);
     free(f);
     free(pbf);
+    free(key);
     free(rng);
     free(todo);
     free(gb);

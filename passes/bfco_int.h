@@ -18,23 +18,27 @@ typedef struct Space {
     const Graph *g;
     const Platform *p;
     int M, D, T; /* units (base messages), DSPs, tasks */
-    int *cls;    /* [M] class of each unit */
+    int *cls;    /* [M] class of each unit, numbered by first unit */
     int ncls;
     int *cls_off; /* [ncls + 1] units of class c: cls_units[cls_off[c] .. cls_off[c+1]) */
-    int *cls_units;
+    int *cls_units; /* in send order (the slot of the unit's SEND on its source DSP) */
     int *ssl,
         *rsl;  /* [M] slot of the unit's SEND on its source, RECV on its destination */
     int words; /* 64-bit words per reachability row */
     uint64_t *desc; /* [M * words]: units whose SEND is reachable from the unit's SEND */
-    int nbits;      /* decision variables: same-class pairs without a path */
-    int *bu, *bv;   /* [nbits] the pair of bit b, bu < bv, in row-major order */
+    int window;     /* bits join units at most this far apart in their class's send
+                       order; 0 = every pair */
+    int nbits;      /* decision variables: same-class pairs within the window, no path */
+    int *bu, *bv;   /* [nbits] the pair of bit b, by class, then send rank of bu, bv */
     int64_t *rbuf;  /* [D] receive buffer bytes of the base schedule per DSP */
     int maxops;     /* largest nops of the base */
 } Space;
 
 typedef struct Worker Worker;
 
-Space *bfco_space_new(const Sched *base);
+/* The space of base with bits for same-class pairs at most `window` apart in send order
+ * (0: every pair). */
+Space *bfco_space_new(const Sched *base, int window);
 void bfco_space_free(Space *sp);
 bool bfco_path(const Space *sp, int u,
                int v); /* a dependence path between the two sends */
@@ -43,11 +47,19 @@ Worker *bfco_worker_new(const Space *sp);
 void bfco_worker_free(Worker *w);
 const Sched *bfco_worker_sched(const Worker *w); /* the schedule last built */
 int64_t bfco_worker_evals(const Worker *w);
+/* What the repair had to do so far: groups split by the cycle repair, merges released
+ * because the order traversal found nothing enabled, and merges released on a deadlock
+ * the evaluator reported.  The last two are safety nets that should never fire. */
+void bfco_worker_repairs(const Worker *w, int64_t *splits, int64_t *order_releases,
+                         int64_t *deadlock_releases);
 
 /* Merge state.  Labels: units with equal labels are merged (0 <= label < 2 * M). */
 void bfco_set_labels(Worker *w, const int *label);
 /* Groups from a bit vector (transitive), Algorithm 1 applied while uniting. */
 void bfco_groups_from_bits(Worker *w, const uint8_t *bits);
+/* Groups of the ma baseline: every same-class pair in unit order, Algorithm 1 applied
+ * while uniting (independent of the window). */
+void bfco_groups_all(Worker *w);
 void bfco_bits_from_groups(const Worker *w,
                            uint8_t *bits); /* canonical bits of the groups */
 /* Cycles, order adjustment, dynamic check.  With release, merges are released until the

@@ -309,7 +309,7 @@ START_TEST(path_pairs_are_fixed_out_of_the_bits)
 {
     Case c;
     load_case(&c, "fig1a");
-    Space *sp = bfco_space_new(c.base);
+    Space *sp = bfco_space_new(c.base, 0);
     /* a->b (0), c->e (2) and f->g (3) share DSPs 0 -> 1; a->b reaches c->e */
     ck_assert(bfco_path(sp, 0, 2));
     ck_assert(!bfco_path(sp, 0, 3));
@@ -429,6 +429,7 @@ ngraphs(void)
 START_TEST(random_particles_repair_to_deadlock_free)
 {
     int n = ngraphs(), used = 0, particles = 0, naive_dead = 0, released = 0;
+    int64_t splits = 0;
     for (int i = 0; i < n; i++) {
         Graph *g;
         Sched *base = random_base(i, &g);
@@ -439,7 +440,7 @@ START_TEST(random_particles_repair_to_deadlock_free)
             continue;
         }
         used++;
-        Space *sp = bfco_space_new(base);
+        Space *sp = bfco_space_new(base, i % 2 ? 2 : 0); /* every pair, or a window */
         Worker *w = bfco_worker_new(sp);
         /* no merge: the repair leaves the input exactly as it is */
         {
@@ -497,6 +498,13 @@ START_TEST(random_particles_repair_to_deadlock_free)
         }
         free(bits);
         free(label);
+        /* the order traversal and the evaluator never had to release a merge: the cycle
+         * repair's splits sufficed */
+        int64_t nsplit, nord, ndead;
+        bfco_worker_repairs(w, &nsplit, &nord, &ndead);
+        ck_assert_int_eq(nord, 0);
+        ck_assert_int_eq(ndead, 0);
+        splits += nsplit;
         bfco_worker_free(w);
         bfco_space_free(sp);
 
@@ -519,10 +527,11 @@ START_TEST(random_particles_repair_to_deadlock_free)
     }
     fprintf(stderr,
             "bfco property: %d graphs (%d skipped), %d particles, %d naive merges "
-            "deadlocked, %d merges released\n",
-            used, n - used, particles, naive_dead, released);
+            "deadlocked, %d merges released (%lld groups split by the cycle repair)\n",
+            used, n - used, particles, naive_dead, released, (long long)splits);
     ck_assert_int_ge(used, n * 9 / 10);
     ck_assert_int_gt(naive_dead, 0); /* the repair had work to do */
+    ck_assert_int_gt(splits, 0);     /* and the cycle repair too */
 }
 END_TEST
 
@@ -707,7 +716,7 @@ END_TEST
 static bool
 pruned(const Sched *base)
 {
-    Space *sp = bfco_space_new(base);
+    Space *sp = bfco_space_new(base, 0);
     Worker *w = bfco_worker_new(sp);
     ck_assert_int_gt(bfco_repair(w, false, NULL), 0);
     bool pipe[4] = {false};

@@ -2,8 +2,10 @@
  * identifiers from hostile task ids, escaped strings and comments, byte-identical
  * projects, refused inputs, explicit platforms. */
 #include <check.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "ir.h"
 
@@ -174,6 +176,112 @@ START_TEST(abstract_platforms_are_written_explicitly)
 }
 END_TEST
 
+/* A chain of n tasks (edges to the next two), task t on DSP t % 4 of bwdsp-1board, one
+ * message per edge across DSPs; *g receives the graph. */
+static Sched *
+spread_chain(int n, Graph **gout)
+{
+    Graph *g = ir_graph_new();
+    Arena *a = g->arena;
+    g->file = "chain";
+    g->name = "chain";
+    g->ntasks = n;
+    g->tasks = arena_array(a, (size_t)n, sizeof *g->tasks);
+    g->edges = arena_array(a, 2 * (size_t)n, sizeof *g->edges);
+    for (int t = 0; t < n; t++) {
+        int64_t *c = arena_alloc(a, sizeof *c);
+        *c = 1000;
+        /* ids sharing their first 40 bytes: the sanitiser truncates them to one name */
+        g->tasks[t] = (Task){.id = arena_printf(a, "%040d/%d", 0, t),
+                             .cycles = c,
+                             .ncycles = 1,
+                             .dsp = -1};
+        for (int k = 1; k <= 2 && t + k < n; k++)
+            g->edges[g->nedges++] = (Edge){t, t + k, 64, 0};
+    }
+    ck_assert_int_eq(ir_graph_index(g), 0);
+    g->platform = plat_preset(a, "bwdsp-1board");
+    Sched *s = ir_sched_new(g, g->platform);
+    for (int t = 0; t < n; t++) {
+        s->map[t] = t % 4;
+        ir_sched_push_op(s, t % 4, OP_COMPUTE, t);
+    }
+    comm_insert(s);
+    *gout = g;
+    return s;
+}
+
+/* CPU seconds of cg_emit_c on the spread chain of n tasks, the least of three runs. */
+static double
+emit_seconds(int n, int *nmsgs)
+{
+    Graph *g;
+    Sched *s = spread_chain(n, &g);
+    *nmsgs = s->nmsgs;
+    Arena *a = arena_new();
+    EvalResult r;
+    ck_assert_int_eq(eval_run(s, &(EvalOpts){1, 0}, &r, a), 0);
+    double best = 1e9;
+    for (int rep = 0; rep < 3; rep++) {
+        Diag *d = diag_new();
+        CgProject p;
+        struct timespec t0, t1;
+        clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t0);
+        ck_assert_int_eq(cg_emit_c(s, &r, &p, d), 0);
+        clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t1);
+        double sec =
+            (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
+        if (sec < best)
+            best = sec;
+        cg_project_free(&p);
+        diag_free(d);
+    }
+    arena_free(a);
+    ir_sched_free(s);
+    ir_graph_free(g);
+    return best;
+}
+
+/* Emission is linear in the size of the schedule: ten times the tasks, edges and
+ * messages cost about ten times the CPU time (quadratic emission costs a hundred times).
+ * The bound, 30, leaves room for cache effects; the sizes keep the test under a second.
+ */
+START_TEST(emission_is_linear)
+{
+    int m1, m2;
+    double small = emit_seconds(2500, &m1), large = emit_seconds(25000, &m2);
+    ck_assert_int_gt(m2, 30000);
+    double ratio = large / (small > 1e-4 ? small : 1e-4);
+    printf(
+        "emission of 2500 tasks %.4f s, 25000 tasks %.4f s (%d messages): ratio %.1f\n",
+        small, large, m2, ratio);
+    ck_assert_msg(ratio < 30, "emission of 10x the tasks took %.1fx the CPU time", ratio);
+}
+END_TEST
+
+/* Ids that sanitise to one name all get names of their own, in input order. */
+START_TEST(many_ids_with_one_sanitised_form_stay_unique)
+{
+    CgNames *n = cg_names_new();
+    char id[64];
+    const char *first = cg_names_add(n, "t_", "a-b");
+    ck_assert_str_eq(first, "t_a_b");
+    for (int i = 2; i <= 50000; i++) {
+        snprintf(id, sizeof id, "a%cb", i % 2 ? '+' : '*');
+        const char *got = cg_names_add(n, "t_", id);
+        char want[64];
+        snprintf(want, sizeof want, "t_a_b_%d", i);
+        ck_assert_str_eq(got, want);
+    }
+    cg_names_reserve(n, "t_x_2");
+    ck_assert_str_eq(cg_names_add(n, "t_", "x"), "t_x");
+    ck_assert_str_eq(cg_names_add(n, "t_", "x"), "t_x_3");
+    ck_assert(cg_names_has(n, "t_a_b_50000"));
+    ck_assert(!cg_names_has(n, "t_a_b_50001"));
+    cg_names_free(n);
+}
+END_TEST
+
 static Suite *
 suite(void)
 {
@@ -184,7 +292,12 @@ suite(void)
     tcase_add_test(tc, comments_cannot_be_closed);
     tcase_add_test(tc, projects_are_byte_identical_and_safe);
     tcase_add_test(tc, abstract_platforms_are_written_explicitly);
+    tcase_add_test(tc, many_ids_with_one_sanitised_form_stay_unique);
     suite_add_tcase(s, tc);
+    TCase *scale = tcase_create("scale");
+    tcase_add_test(scale, emission_is_linear);
+    tcase_set_timeout(scale, 120);
+    suite_add_tcase(s, scale);
     return s;
 }
 

@@ -1,29 +1,53 @@
 /*
  * tools/bench_bfco.c - the BFCO benchmark of docs/bfco.md (not a test).
  *
- * Quality: per class of seed 001's Table 1 (tools/gen_graph.c), N instances (seeds 1..N),
- * each scheduled by pass_schedule; the mean improvement over none of ma, cp, bfco (and
- * its variants) and es (where es is within its limit), BFCO's mean and largest gap to es
- * in percentage points, and on how many instances BFCO reaches the es optimum. Speed:
- * BFCO on a 100-task graph on 4 DSPs and a 1000-task graph on 16 DSPs; time and
- * evaluations per second.
+ * Three sections, each optional:
  *
- *   bench_bfco [--instances N] [--es-limit N] [--threads N] [--stall N] [--particles N]
- *              [--no-speed] [--no-quality] [--classes hi20,lo20,...]
+ *   quality  per class of tools/gen_graph.c (seed 001's Table 1 and fft32), N instances
+ *            (seeds 1..N) scheduled by pass_schedule: the improvement over none of ma,
+ *            cp, bfco (and with --variants the seed's procedure, --vshaped, --joint) and
+ *            es where es is within its limit; BFCO's mean and largest gap to es in
+ *            percentage points and the instances where it reaches es.
+ *   long     per class and instance: default BFCO with seeds 1..S (--seeds, 5) and a
+ *            long search (--long-particles, --long-generations, no stall, seed 1); the
+ *            default's gap to the long search (percent of its length, seed 1), the
+ *            spread of the improvement over the seeds (points), and the ratio of their
+ *            evaluations.
+ *   speed    BFCO on random graphs (rand50 costs, seed 7) of 100 tasks / 4 DSPs, 1000 /
+ *            16, 5000 / 64 (--speed-cases), HEFT without local search: CPU seconds
+ *            (getrusage of the process during opt_run), evaluations, the evaluator's
+ *            share (its time per evaluation measured on the result, times the
+ *            evaluations), the process's peak RSS so far.
+ *
+ * Output: markdown tables (default), or --json: one JSON document with a row per
+ * instance and per summary (for harnesses; docs/bfco.md lists the fields).  BFCO options
+ * (--window, --particles, ...) change the default BFCO of every section.
  */
 #include <inttypes.h>
+#include <jansson.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
 
 #include "gen_graph.h"
 
 static double
-now(void)
+cpu_now(void)
 {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    return (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec * 1e-6 +
+           (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec * 1e-6;
+}
+
+static double
+peak_mb(void)
+{
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    return (double)ru.ru_maxrss / 1024.0;
 }
 
 static Sched *
@@ -44,217 +68,516 @@ schedule(Graph *g, int64_t budget)
     return u.s;
 }
 
-typedef struct Variant {
-    const char *name;
-    OptMethod m;
-    bool vshaped, joint, polish;
-} Variant;
-
-/* bfco must stay third and es last */
-static const Variant variants[] = {
-    {"ma", OPT_MA, false, false, false},
-    {"cp", OPT_CP, false, false, false},
-    {"bfco", OPT_BFCO, false, false, true},
-    {"bfco-seed", OPT_BFCO, false, false, false},
-    {"bfco-v", OPT_BFCO, true, false, true},
-    {"bfco-j", OPT_BFCO, false, true, true},
-    {"bfco-vj-seed", OPT_BFCO, true, true, false},
-    {"es", OPT_ES, false, false, false},
-};
-enum { NV = sizeof variants / sizeof variants[0] };
-
 static int64_t
-run(const Sched *base, const Variant *v, const BfcoParams *bp0, OptStats *st)
+length(const Sched *s)
 {
-    BfcoParams bp = *bp0;
-    bp.vshaped = v->vshaped;
-    bp.joint = v->joint;
-    bp.polish = v->polish;
+    Evaluator *ev = eval_new(s->g, s->p);
+    int64_t L = eval_length(ev, s);
+    eval_free(ev);
+    return L;
+}
+
+static double
+pct(int64_t none, int64_t x)
+{
+    return 100.0 * (double)(none - x) / (double)none;
+}
+
+/* One optimisation; its CPU seconds in *cpu.  Returns the length, or -1. */
+static int64_t
+run(const Sched *base, OptMethod m, const BfcoParams *bp, OptStats *st, double *cpu)
+{
     Sched *out = NULL;
     Diag *d = diag_new();
-    int rc = opt_run(base, v->m, &bp, &out, st, d);
+    double c0 = cpu_now();
+    int rc = opt_run(base, m, bp, &out, st, d);
+    if (cpu)
+        *cpu = cpu_now() - c0;
     diag_free(d);
     ir_sched_free(out);
     return rc == 0 ? st->length : -1;
 }
 
+typedef struct Variant {
+    const char *name;
+    OptMethod m;
+    int vshaped, joint, polish; /* -1: as the default */
+} Variant;
+
+/* bfco stays third, es last */
+static const Variant variants[] = {
+    {"ma", OPT_MA, -1, -1, -1},      {"cp", OPT_CP, -1, -1, -1},
+    {"bfco", OPT_BFCO, -1, -1, -1},  {"bfco-seed", OPT_BFCO, 0, 0, 0},
+    {"bfco-v", OPT_BFCO, 1, -1, -1}, {"bfco-j", OPT_BFCO, -1, 1, -1},
+    {"es", OPT_ES, -1, -1, -1},
+};
+enum { NV = sizeof variants / sizeof variants[0], BFCO = 2 };
+
+typedef struct Bench {
+    BfcoParams bp; /* the default BFCO */
+    int instances, seeds, long_particles, long_generations;
+    bool variants, json;
+    json_t *rows; /* --json: every row */
+} Bench;
+
+static BfcoParams
+params_of(const Bench *b, const Variant *v)
+{
+    BfcoParams bp = b->bp;
+    if (v->vshaped >= 0)
+        bp.vshaped = v->vshaped;
+    if (v->joint >= 0)
+        bp.joint = v->joint;
+    if (v->polish >= 0)
+        bp.polish = v->polish;
+    return bp;
+}
+
 static void
-quality(const char *cls, int n, const BfcoParams *bp)
+row(Bench *b, json_t *o)
+{
+    if (b->json)
+        json_array_append(b->rows, o);
+    json_decref(o);
+}
+
+/* Instance i of class cls, scheduled as tgc opt does; NULL if it cannot be. */
+static Sched *
+instance(const char *cls, int i, Graph **gout, int64_t *none)
+{
+    GenSpec gs;
+    if (gen_class(cls, &gs) != 0) {
+        fprintf(stderr, "bench_bfco: unknown class \"%s\"\n", cls);
+        exit(2);
+    }
+    gs.seed = (uint64_t)i;
+    char name[64];
+    snprintf(name, sizeof name, "%s-%d", cls, i);
+    Graph *g = gen_graph(&gs, name);
+    Sched *base = schedule(g, -1);
+    if (!base) {
+        ir_graph_free(g);
+        return NULL;
+    }
+    *none = length(base);
+    *gout = g;
+    return base;
+}
+
+static void
+quality(Bench *b, const char *cls)
 {
     double sum[NV] = {0}, esum[NV] = {0}, gap_sum[NV] = {0}, gap_max[NV] = {0};
-    int es_runs = 0, hits[NV] = {0}, used = 0, msgs = 0;
     double secs[NV] = {0};
-    for (int i = 1; i <= n; i++) {
-        GenSpec gs;
-        gen_class(cls, &gs);
-        gs.seed = (uint64_t)i;
-        char name[64];
-        snprintf(name, sizeof name, "%s-%d", cls, i);
-        Graph *g = gen_graph(&gs, name);
-        Sched *base = schedule(g, -1);
-        if (!base) {
-            ir_graph_free(g);
+    int es_runs = 0, hits[NV] = {0}, used = 0, msgs = 0;
+    for (int i = 1; i <= b->instances; i++) {
+        Graph *g;
+        int64_t none;
+        Sched *base = instance(cls, i, &g, &none);
+        if (!base)
             continue;
-        }
-        Evaluator *ev = eval_new(g, g->platform);
-        int64_t none = eval_length(ev, base);
-        eval_free(ev);
         used++;
         msgs += base->nmsgs;
         int64_t L[NV];
+        json_t *o =
+            json_pack("{s:s, s:s, s:i, s:i, s:I}", "section", "quality", "class", cls,
+                      "instance", i, "messages", base->nmsgs, "none", (json_int_t)none);
         for (int k = 0; k < NV; k++) {
+            if (!b->variants && k > BFCO && k < NV - 1) {
+                L[k] = -1;
+                continue;
+            }
             OptStats st;
-            L[k] = run(base, &variants[k], bp, &st);
-            secs[k] += st.seconds;
-            if (L[k] >= 0)
-                sum[k] += 100.0 * (double)(none - L[k]) / (double)none;
+            double cpu;
+            BfcoParams bp = params_of(b, &variants[k]);
+            L[k] = run(base, variants[k].m, &bp, &st, &cpu);
+            secs[k] += cpu;
+            if (L[k] >= 0) {
+                sum[k] += pct(none, L[k]);
+                json_object_set_new(o, variants[k].name, json_integer(L[k]));
+            }
         }
         if (L[NV - 1] >= 0) {
             es_runs++;
-            double e = 100.0 * (double)(none - L[NV - 1]) / (double)none;
+            double e = pct(none, L[NV - 1]);
             for (int k = 0; k < NV; k++) {
-                double b = 100.0 * (double)(none - L[k]) / (double)none;
-                esum[k] += b;
-                gap_sum[k] += e - b;
-                if (e - b > gap_max[k])
-                    gap_max[k] = e - b;
+                if (L[k] < 0)
+                    continue;
+                double x = pct(none, L[k]);
+                esum[k] += x;
+                gap_sum[k] += e - x;
+                if (e - x > gap_max[k])
+                    gap_max[k] = e - x;
                 hits[k] += L[k] == L[NV - 1];
             }
         }
+        row(b, o);
         ir_sched_free(base);
         ir_graph_free(g);
     }
-    printf("| %-8s | %3d | %5.1f |", cls, used, used ? (double)msgs / used : 0.0);
-    for (int k = 0; k < NV - 1; k++)
-        printf(" %6.2f%% |", used ? sum[k] / used : 0.0);
-    if (es_runs) {
-        printf(" %6.2f%% (%d runs) |", sum[NV - 1] / es_runs, es_runs);
-        for (int k = 2; k < NV - 1; k++)
-            printf(" %s: %.2f%%, gap %.2f / %.2f, = es %d/%d |", variants[k].name,
-                   esum[k] / es_runs, gap_sum[k] / es_runs, gap_max[k], hits[k], es_runs);
-    } else {
-        printf(" n/a |");
-        for (int k = 2; k < NV - 1; k++)
-            printf(" n/a |");
+    json_t *o = json_pack("{s:s, s:s, s:i, s:f, s:i}", "section", "quality-summary",
+                          "class", cls, "instances", used, "messages_mean",
+                          used ? (double)msgs / used : 0.0, "es_runs", es_runs);
+    if (!b->json)
+        printf("| %-8s | %3d | %5.1f |", cls, used, used ? (double)msgs / used : 0.0);
+    for (int k = 0; k < NV; k++) {
+        bool on = b->variants || k <= BFCO || k == NV - 1;
+        if (!on)
+            continue;
+        int n = k == NV - 1 ? es_runs : used;
+        double mean = n ? sum[k] / n : 0.0;
+        char f[64];
+        snprintf(f, sizeof f, "%s_improvement_mean", variants[k].name);
+        json_object_set_new(o, f, json_real(mean));
+        snprintf(f, sizeof f, "%s_cpu_seconds_mean", variants[k].name);
+        json_object_set_new(o, f, json_real(n ? secs[k] / n : 0.0));
+        if (!b->json) {
+            if (k == NV - 1 && !es_runs)
+                printf(" n/a |");
+            else
+                printf(" %6.2f%% |", mean);
+        }
     }
-    printf(" %.3f / %.3f |\n", used ? secs[2] / used : 0.0,
-           used ? secs[NV - 2] / used : 0.0);
+    for (int k = BFCO; k < NV - 1; k++) {
+        if (!b->variants && k > BFCO)
+            continue;
+        char f[64];
+        snprintf(f, sizeof f, "%s_gap_to_es_mean", variants[k].name);
+        json_object_set_new(o, f, json_real(es_runs ? gap_sum[k] / es_runs : 0.0));
+        snprintf(f, sizeof f, "%s_gap_to_es_max", variants[k].name);
+        json_object_set_new(o, f, json_real(gap_max[k]));
+        snprintf(f, sizeof f, "%s_equals_es", variants[k].name);
+        json_object_set_new(o, f, json_integer(hits[k]));
+        if (!b->json) {
+            if (es_runs)
+                printf(" %.2f / %.2f, %d of %d |", gap_sum[k] / es_runs, gap_max[k],
+                       hits[k], es_runs);
+            else
+                printf(" n/a |");
+        }
+    }
+    if (!b->json)
+        printf(" %.4f |\n", used ? secs[BFCO] / used : 0.0);
+    row(b, o);
     fflush(stdout);
 }
 
 static void
-speed(const char *label, int tasks, const char *plat, const BfcoParams *bp)
+long_search(Bench *b, const char *cls)
 {
+    double gap_sum = 0, gap_max = 0, spread_sum = 0, spread_max = 0, ratio_sum = 0;
+    double cpu_def = 0, cpu_long = 0;
+    int used = 0;
+    for (int i = 1; i <= b->instances; i++) {
+        Graph *g;
+        int64_t none;
+        Sched *base = instance(cls, i, &g, &none);
+        if (!base)
+            continue;
+        used++;
+        double lo = INFINITY, hi = -INFINITY;
+        int64_t L1 = -1, ev1 = 0;
+        json_t *o = json_pack("{s:s, s:s, s:i, s:I}", "section", "long", "class", cls,
+                              "instance", i, "none", (json_int_t)none);
+        json_t *seeds = json_array();
+        for (int s = 1; s <= b->seeds; s++) {
+            BfcoParams bp = b->bp;
+            bp.seed = (uint64_t)s;
+            OptStats st;
+            double cpu;
+            int64_t L = run(base, OPT_BFCO, &bp, &st, &cpu);
+            cpu_def += cpu;
+            double x = pct(none, L);
+            lo = x < lo ? x : lo;
+            hi = x > hi ? x : hi;
+            if (s == 1) {
+                L1 = L;
+                ev1 = st.evaluations;
+            }
+            json_array_append_new(seeds, json_integer(L));
+        }
+        BfcoParams bp = b->bp;
+        bp.particles = b->long_particles;
+        bp.generations = b->long_generations;
+        bp.stall = 0;
+        bp.time_limit = 0;
+        OptStats st;
+        double cpu;
+        int64_t Ll = run(base, OPT_BFCO, &bp, &st, &cpu);
+        cpu_long += cpu;
+        double gap =
+            100.0 * (double)(L1 - Ll) / (double)Ll; /* negative: default shorter */
+        double ratio = ev1 > 0 ? (double)st.evaluations / (double)ev1 : 0.0;
+        gap_sum += gap;
+        gap_max = gap > gap_max ? gap : gap_max;
+        spread_sum += hi - lo;
+        spread_max = hi - lo > spread_max ? hi - lo : spread_max;
+        ratio_sum += ratio;
+        json_object_set_new(o, "default", seeds);
+        json_object_set_new(o, "long", json_integer(Ll));
+        json_object_set_new(o, "gap_percent", json_real(gap));
+        json_object_set_new(o, "spread_points", json_real(hi - lo));
+        json_object_set_new(o, "evaluation_ratio", json_real(ratio));
+        row(b, o);
+        ir_sched_free(base);
+        ir_graph_free(g);
+    }
+    double n = used ? used : 1;
+    if (!b->json)
+        printf("| %-8s | %3d | %.3f %% / %.3f %% | %.2f / %.2f | %.1f | %.3f / %.3f |\n",
+               cls, used, gap_sum / n, gap_max, spread_sum / n, spread_max, ratio_sum / n,
+               cpu_def / n / (b->seeds ? b->seeds : 1), cpu_long / n);
+    row(b, json_pack("{s:s, s:s, s:i, s:f, s:f, s:f, s:f, s:f, s:f, s:f}", "section",
+                     "long-summary", "class", cls, "instances", used, "gap_percent_mean",
+                     gap_sum / n, "gap_percent_max", gap_max, "spread_points_mean",
+                     spread_sum / n, "spread_points_max", spread_max,
+                     "evaluation_ratio_mean", ratio_sum / n, "cpu_seconds_default_mean",
+                     cpu_def / n / (b->seeds ? b->seeds : 1), "cpu_seconds_long_mean",
+                     cpu_long / n));
+    fflush(stdout);
+}
+
+/* CPU seconds per eval_length of s: repetitions for at least 0.2 s. */
+static double
+eval_cost(const Sched *s)
+{
+    Evaluator *ev = eval_new(s->g, s->p);
+    int n = 0;
+    double c0 = cpu_now(), c;
+    do {
+        eval_length(ev, s);
+        n++;
+    } while ((c = cpu_now() - c0) < 0.2);
+    eval_free(ev);
+    return c / n;
+}
+
+static void
+speed(Bench *b, const char *size)
+{
+    int tasks = atoi(size);
+    const char *plat = tasks <= 200    ? "bwdsp-1board"
+                       : tasks <= 2000 ? "bwdsp-4board"
+                                       : "bwdsp-16board";
     GenSpec gs;
     gen_class("rand50", &gs);
     gs.tasks = tasks;
     gs.platform = plat;
     gs.seed = 7;
-    Graph *g = gen_graph(&gs, label);
-    double t0 = now();
+    char name[64];
+    snprintf(name, sizeof name, "speed-%d", tasks);
+    Graph *g = gen_graph(&gs, name);
+    double c0 = cpu_now();
     Sched *base = schedule(g, 0); /* HEFT only: the scheduler is not what is measured */
-    double ts = now() - t0;
-    Evaluator *ev = eval_new(g, g->platform);
-    int64_t none = eval_length(ev, base);
-    eval_free(ev);
-    static const struct {
-        const char *name;
-        int threads;
-        bool v, j, p;
-    } runs[] = {{"bfco", 1, false, false, true},
-                {"bfco", 2, false, false, true},
-                {"bfco-seed", 1, false, false, false},
-                {"bfco-v", 2, true, false, true},
-                {"bfco-vj", 2, true, true, true}};
-    for (size_t r = 0; r < sizeof runs / sizeof runs[0]; r++) {
-        BfcoParams b = *bp;
-        b.threads = runs[r].threads;
-        b.vshaped = runs[r].v;
-        b.joint = runs[r].j;
-        b.polish = runs[r].p;
-        OptStats st;
-        Sched *out = NULL;
-        Diag *d = diag_new();
-        double c0 = (double)clock() / CLOCKS_PER_SEC;
-        opt_run(base, OPT_BFCO, &b, &out, &st, d);
-        double cpu = (double)clock() / CLOCKS_PER_SEC - c0;
-        diag_free(d);
-        ir_sched_free(out);
-        printf("| %-8s | %d | %5d | %3d | %5d | %6d | %3d x %3d | %7.3f s | %7.3f s | "
-               "%8.0f | "
-               "%6.2f%% | %.2f s |\n",
-               runs[r].name, b.threads, tasks, g->platform->ndsps, base->nmsgs, st.nbits,
-               st.particles, st.generations, st.seconds, cpu,
-               st.seconds > 0 ? (double)st.evaluations / st.seconds : 0.0,
-               100.0 * (double)(none - st.length) / (double)none, ts);
-        fflush(stdout);
-    }
+    double heft = cpu_now() - c0;
+    int used = 0;
+    for (int d = 0; d < base->ndsps; d++)
+        for (int k = 0; k < base->nops[d]; k++)
+            if (base->ops[d][k].kind == OP_COMPUTE) {
+                used++;
+                break;
+            }
+    int64_t none = length(base);
+    OptStats st;
+    double cpu;
+    BfcoParams bp = b->bp;
+    Sched *out = NULL;
+    Diag *d = diag_new();
+    c0 = cpu_now();
+    opt_run(base, OPT_BFCO, &bp, &out, &st, d);
+    cpu = cpu_now() - c0;
+    diag_free(d);
+    double peak = peak_mb();
+    double per = out ? eval_cost(out) : 0.0;
+    double share = cpu > 0 ? 100.0 * per * (double)st.evaluations / cpu : 0.0;
+    if (share > 100)
+        share = 100;
+    if (!b->json)
+        printf("| %5d | %3d (%d used) | %5d | %6d | %3d x %3d | %8.3f s | %7" PRId64
+               " | %8.0f | %5.1f %% | %6.2f%% | %5.0f MB | %.2f s |\n",
+               tasks, g->platform->ndsps, used, base->nmsgs, st.nbits, st.particles,
+               st.generations, cpu, st.evaluations, cpu > 0 ? st.evaluations / cpu : 0.0,
+               share, pct(none, st.length), peak, heft);
+    row(b, json_pack("{s:s, s:i, s:i, s:i, s:i, s:i, s:i, s:i, s:f, s:I, s:f, s:f, s:f, "
+                     "s:f, s:I, s:I, s:i, s:f}",
+                     "section", "speed", "tasks", tasks, "dsps", g->platform->ndsps,
+                     "dsps_used", used, "messages", base->nmsgs, "decision_bits",
+                     st.nbits, "particles", st.particles, "generations", st.generations,
+                     "cpu_seconds", cpu, "evaluations", (json_int_t)st.evaluations,
+                     "evaluations_per_cpu_second", cpu > 0 ? st.evaluations / cpu : 0.0,
+                     "evaluator_share_percent", share, "improvement_percent",
+                     pct(none, st.length), "peak_rss_mb", peak, "none", (json_int_t)none,
+                     "bfco", (json_int_t)st.length, "restarts", st.restarts,
+                     "heft_cpu_seconds", heft));
+    fflush(stdout);
+    ir_sched_free(out);
     ir_sched_free(base);
     ir_graph_free(g);
+}
+
+/* f on each item of a comma-separated list, then a blank line. */
+static void
+each(Bench *b, const char *list, void (*f)(Bench *, const char *))
+{
+    char *copy = strdup(list);
+    for (char *c = strtok(copy, ","); c; c = strtok(NULL, ","))
+        f(b, c);
+    free(copy);
+    if (!b->json)
+        printf("\n");
+}
+
+static void
+usage(void)
+{
+    fprintf(
+        stderr,
+        "usage: bench_bfco [--quality] [--long] [--speed] [--classes LIST] "
+        "[--instances N]\n"
+        "                  [--seeds N] [--long-particles N] [--long-generations N]\n"
+        "                  [--speed-cases LIST] [--variants] [--json]\n"
+        "                  [--threads N] [--es-limit N] [--window N] [--particles N]\n"
+        "                  [--generations N] [--stall N] [--restarts N] "
+        "[--time-limit S]\n"
+        "                  [--polish-budget N] [--joint] [--vshaped] [--no-polish]\n"
+        "  without a section option: --quality --speed\n");
+    exit(2);
+}
+
+static long long
+num(int argc, char **argv, int *i)
+{
+    if (*i + 1 >= argc)
+        usage();
+    char *end;
+    long long v = strtoll(argv[++*i], &end, 10);
+    if (*end || v < 0)
+        usage();
+    return v;
 }
 
 int
 main(int argc, char **argv)
 {
-    int n = 10;
-    bool do_speed = true, do_quality = true;
-    BfcoParams bp;
-    bfco_default_params(&bp);
-    const char *classes = "hi20,lo20,rand50,chain100";
+    Bench b = {
+        .instances = 10, .seeds = 5, .long_particles = 64, .long_generations = 400};
+    bfco_default_params(&b.bp);
+    bool q = false, l = false, sp = false;
+    const char *classes = "hi20,lo20,rand50,chain100,fft32", *cases = "100,1000";
     for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--instances") == 0 && i + 1 < argc)
-            n = atoi(argv[++i]);
-        else if (strcmp(argv[i], "--es-limit") == 0 && i + 1 < argc)
-            bp.es_limit = atoll(argv[++i]);
-        else if (strcmp(argv[i], "--threads") == 0 && i + 1 < argc)
-            bp.threads = atoi(argv[++i]);
-        else if (strcmp(argv[i], "--stall") == 0 && i + 1 < argc)
-            bp.stall = atoi(argv[++i]);
-        else if (strcmp(argv[i], "--particles") == 0 && i + 1 < argc)
-            bp.particles = atoi(argv[++i]);
-        else if (strcmp(argv[i], "--classes") == 0 && i + 1 < argc)
+        const char *a = argv[i];
+        if (strcmp(a, "--quality") == 0)
+            q = true;
+        else if (strcmp(a, "--long") == 0)
+            l = true;
+        else if (strcmp(a, "--speed") == 0)
+            sp = true;
+        else if (strcmp(a, "--variants") == 0)
+            b.variants = true;
+        else if (strcmp(a, "--json") == 0)
+            b.json = true;
+        else if (strcmp(a, "--joint") == 0)
+            b.bp.joint = true;
+        else if (strcmp(a, "--vshaped") == 0)
+            b.bp.vshaped = true;
+        else if (strcmp(a, "--no-polish") == 0)
+            b.bp.polish = false;
+        else if (strcmp(a, "--classes") == 0 && i + 1 < argc)
             classes = argv[++i];
-        else if (strcmp(argv[i], "--no-speed") == 0)
-            do_speed = false;
-        else if (strcmp(argv[i], "--no-quality") == 0)
-            do_quality = false;
-        else {
-            fprintf(stderr,
-                    "usage: bench_bfco [--instances N] [--es-limit N] [--threads N] "
-                    "[--stall N] [--particles N] [--classes LIST] [--no-speed] "
-                    "[--no-quality]\n");
-            return 2;
+        else if (strcmp(a, "--speed-cases") == 0 && i + 1 < argc)
+            cases = argv[++i];
+        else if (strcmp(a, "--time-limit") == 0 && i + 1 < argc)
+            b.bp.time_limit = atof(argv[++i]);
+        else if (strcmp(a, "--instances") == 0)
+            b.instances = (int)num(argc, argv, &i);
+        else if (strcmp(a, "--seeds") == 0)
+            b.seeds = (int)num(argc, argv, &i);
+        else if (strcmp(a, "--long-particles") == 0)
+            b.long_particles = (int)num(argc, argv, &i);
+        else if (strcmp(a, "--long-generations") == 0)
+            b.long_generations = (int)num(argc, argv, &i);
+        else if (strcmp(a, "--threads") == 0)
+            b.bp.threads = (int)num(argc, argv, &i);
+        else if (strcmp(a, "--es-limit") == 0)
+            b.bp.es_limit = num(argc, argv, &i);
+        else if (strcmp(a, "--window") == 0)
+            b.bp.window = (int)num(argc, argv, &i);
+        else if (strcmp(a, "--particles") == 0)
+            b.bp.particles = (int)num(argc, argv, &i);
+        else if (strcmp(a, "--generations") == 0)
+            b.bp.generations = (int)num(argc, argv, &i);
+        else if (strcmp(a, "--stall") == 0)
+            b.bp.stall = (int)num(argc, argv, &i);
+        else if (strcmp(a, "--restarts") == 0)
+            b.bp.restarts = (int)num(argc, argv, &i);
+        else if (strcmp(a, "--polish-budget") == 0)
+            b.bp.polish_budget = num(argc, argv, &i);
+        else
+            usage();
+    }
+    if (!q && !l && !sp)
+        q = sp = true;
+    b.rows = json_array();
+    if (q) {
+        if (!b.json) {
+            printf(
+                "Improvement over none, mean of %d instances per class (seeds 1..%d); es "
+                "where within --es-limit %" PRId64
+                "; CPU seconds of bfco per instance\n\n",
+                b.instances, b.instances, b.bp.es_limit);
+            int ncol = 4;
+            printf("| class | n | msgs |");
+            for (int k = 0; k < NV; k++)
+                if (b.variants || k <= BFCO || k == NV - 1) {
+                    printf(" %s |", variants[k].name);
+                    ncol++;
+                }
+            for (int k = BFCO; k < NV - 1; k++)
+                if (b.variants || k == BFCO) {
+                    printf(" %s gap to es: mean / max (points), = es |",
+                           variants[k].name);
+                    ncol++;
+                }
+            printf(" bfco CPU s |\n|");
+            for (int k = 0; k < ncol; k++)
+                printf("---|");
+            printf("\n");
         }
+        each(&b, classes, quality);
     }
-    if (do_quality) {
-        printf(
-            "Mean improvement over none (%d instances per class, seeds 1..%d; es on the "
-            "instances within --es-limit %" PRId64 ")\n\n",
-            n, n, bp.es_limit);
-        printf("| class | n | msgs |");
-        for (int k = 0; k < NV; k++)
-            printf(" %s |", variants[k].name);
-        for (int k = 2; k < NV - 1; k++)
-            printf(" %s on es runs: mean, gap mean / max (points), = es |",
-                   variants[k].name);
-        printf(" seconds bfco / %s |\n|", variants[NV - 2].name);
-        for (int k = 0; k < 2 * NV + 1; k++)
-            printf("---|");
-        printf("\n");
-        char *list = strdup(classes);
-        for (char *c = strtok(list, ","); c; c = strtok(NULL, ","))
-            quality(c, n, &bp);
-        free(list);
-        printf("\n");
+    if (l) {
+        if (!b.json) {
+            printf("Default BFCO (seeds 1..%d) against a long search (%d particles x %d "
+                   "generations, no stall, seed 1), %d instances per class\n\n",
+                   b.seeds, b.long_particles, b.long_generations, b.instances);
+            printf("| class | n | gap to long: mean / max | seed spread (points): mean / "
+                   "max | evaluations long / default | CPU s default / long |\n");
+            printf("|---|---|---|---|---|---|\n");
+        }
+        each(&b, classes, long_search);
     }
-    if (do_speed) {
-        printf("Speed (wall time of opt_run, CPU time of the process during it)\n\n");
-        printf("| variant | threads | tasks | DSPs | msgs | bits | particles x "
-               "generations | "
-               "wall | CPU | evals/s (wall) | improvement | HEFT |\n");
-        printf("|---|---|---|---|---|---|---|---|---|---|---|---|\n");
-        speed("jpeg-sized", 100, "bwdsp-1board", &bp);
-        speed("large", 1000, "bwdsp-4board", &bp);
+    if (sp) {
+        if (!b.json) {
+            printf(
+                "Speed: %d thread(s), CPU time of opt_run (getrusage), HEFT schedules of "
+                "rand50-cost graphs (seed 7)\n\n",
+                b.bp.threads);
+            printf(
+                "| tasks | DSPs | msgs | bits | particles x generations | CPU | "
+                "evaluations | evals / CPU s | evaluator share | improvement | peak RSS "
+                "| HEFT CPU |\n");
+            printf("|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+        }
+        each(&b, cases, speed);
     }
+    if (b.json) {
+        json_t *doc =
+            json_pack("{s:s, s:O}", "format", "tgc-bench-bfco/1", "rows", b.rows);
+        char *text = json_dumps(doc, JSON_INDENT(1));
+        puts(text);
+        free(text);
+        json_decref(doc);
+    }
+    json_decref(b.rows);
     return 0;
 }

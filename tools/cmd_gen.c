@@ -9,13 +9,14 @@
 #include "cli.h"
 #include "gen_graph.h"
 
-enum { O_CLASS, O_SEED, O_TASKS, O_SHAPE, O_CYCLES, O_BYTES, O_DELAY, O_NAME };
+enum { O_CLASS, O_SEED, O_TASKS, O_SHAPE, O_POINTS, O_CYCLES, O_BYTES, O_DELAY, O_NAME };
 static const CliOption own[] = {
     {"class", "NAME",
-     "hi20, lo20, rand50 or chain100 (seed 001 Table 1; default rand50)"},
+     "hi20, lo20, rand50, chain100 (seed 001 Table 1) or fft32 (default rand50)"},
     {"seed", "N", "random seed (default 1)"},
     {"tasks", "N", "number of tasks (overrides the class)"},
-    {"shape", "NAME", "random, chain or layered (overrides the class)"},
+    {"shape", "NAME", "random, chain, layered or fft (overrides the class)"},
+    {"points", "N", "fft: points of the transform, a power of two (default 32)"},
     {"cycles", "LO:HI", "task cost range in cycles (overrides the class)"},
     {"bytes", "LO:HI", "edge size range in bytes (overrides the class)"},
     {"delay-edges", "N", "per 100 tasks, back edges with delay 1 (default 0)"},
@@ -30,8 +31,13 @@ static const CliSpec spec = {
     "follow\n"
     "seed 001's Table 1: hi20 (20 tasks, high communication ratio), lo20 (20 tasks, "
     "low),\n"
-    "rand50 (50 tasks, random DAG), chain100 (100 tasks, a chain with skip edges).  Any\n"
-    "size with --tasks.  Writes to -o FILE or the standard output.\n",
+    "rand50 (50 tasks, random DAG), chain100 (100 tasks, a chain with skip edges); "
+    "fft32\n"
+    "is the task graph of a 32-point FFT (63 recursive calls, 5 stages of 32 "
+    "butterflies,\n"
+    "223 tasks).  Any size with --tasks, or --points with --shape fft.  Writes to -o "
+    "FILE\n"
+    "or the standard output.\n",
     CLI_OUTPUT | CLI_PLATFORM | CLI_ITERATIONS,
     own,
     0,
@@ -65,7 +71,8 @@ cmd_gen(int argc, char **argv)
     int64_t v;
     status = TGC_EXIT_USAGE;
     if (gen_class(cls, &gs) != 0) {
-        cli_usage(&spec, "unknown class \"%s\" (hi20, lo20, rand50, chain100)", cls);
+        cli_usage(&spec, "unknown class \"%s\" (hi20, lo20, rand50, chain100, fft32)",
+                  cls);
         goto out;
     }
     if (c.val[O_SEED]) {
@@ -87,10 +94,41 @@ cmd_gen(int argc, char **argv)
             gs.shape = GEN_CHAIN;
         else if (strcmp(s, "layered") == 0)
             gs.shape = GEN_LAYERED;
+        else if (strcmp(s, "fft") == 0)
+            gs.shape = GEN_FFT;
         else {
-            cli_usage(&spec, "--shape must be random, chain or layered, got \"%s\"", s);
+            cli_usage(&spec, "--shape must be random, chain, layered or fft, got \"%s\"",
+                      s);
             goto out;
         }
+    }
+    if (gs.shape == GEN_FFT) {
+        if (c.val[O_TASKS]) {
+            cli_usage(&spec,
+                      "--tasks does not apply to an fft graph: its size is --points");
+            goto out;
+        }
+        if (gs.points == 0)
+            gs.points = 32;
+        if (c.val[O_POINTS]) {
+            if (!cli_int_value(&spec, "--points", c.val[O_POINTS], 2, 1 << 20, &v))
+                goto out;
+            if (v & (v - 1)) {
+                cli_usage(&spec, "--points must be a power of two, got %s",
+                          c.val[O_POINTS]);
+                goto out;
+            }
+            gs.points = (int)v;
+        }
+        gs.tasks = gen_fft_tasks(gs.points);
+        if (gs.tasks > c.opt.limits.max_tasks) {
+            cli_usage(&spec, "--points %d makes %d tasks, more than the limit %" PRId64,
+                      gs.points, gs.tasks, c.opt.limits.max_tasks);
+            goto out;
+        }
+    } else if (c.val[O_POINTS]) {
+        cli_usage(&spec, "--points applies only to --shape fft");
+        goto out;
     }
     if (c.val[O_CYCLES] &&
         !range("--cycles", c.val[O_CYCLES], &gs.cycles_lo, &gs.cycles_hi))

@@ -29,7 +29,11 @@ enum {
     O_BUDGET,
     O_JOINT,
     O_POLISH,
-    O_OBJECTIVE
+    O_OBJECTIVE,
+    O_WINDOW,
+    O_RESTARTS,
+    O_TIMELIMIT,
+    O_POLISHBUDGET
 };
 static const CliOption own[] = {
     {"method", "NAME", "none, ma, cp, bfco (default), es or all"},
@@ -53,6 +57,15 @@ static const CliOption own[] = {
     {"no-polish", NULL,
      "no final toggling of single pipelines (the seed's BFCO exactly)"},
     CLI_SEARCH_OBJECTIVE_OPTION,
+    {"window", "N",
+     "merge candidates: messages of one DSP pair at most N apart in send order "
+     "(default 4; 0 = every pair)"},
+    {"restarts", "N",
+     "at a stall, restart the swarm around the best so far N times (default 0)"},
+    {"time-limit", "S",
+     "stop the search after S seconds (wall); the result then depends on the machine"},
+    {"polish-budget", "N",
+     "evaluations the polish may spend (default: a quarter of the search's + 64)"},
     {NULL, NULL, NULL},
 };
 
@@ -158,6 +171,32 @@ cmd_opt(int argc, char **argv)
         goto usage;
     if (!cli_search_objective(&spec, c.val[O_OBJECTIVE], &c.opt))
         goto usage;
+    if (c.val[O_WINDOW]) {
+        if (!cli_int_value(&spec, "--window", c.val[O_WINDOW], 0, 1000000, &v))
+            goto usage;
+        bp.window = (int)v;
+    }
+    if (c.val[O_RESTARTS]) {
+        if (!cli_int_value(&spec, "--restarts", c.val[O_RESTARTS], 0, 1000000, &v))
+            goto usage;
+        bp.restarts = (int)v;
+    }
+    if (c.val[O_POLISHBUDGET]) {
+        if (!cli_int_value(&spec, "--polish-budget", c.val[O_POLISHBUDGET], 0, INT64_MAX,
+                           &v))
+            goto usage;
+        bp.polish_budget = v;
+    }
+    if (c.val[O_TIMELIMIT]) {
+        char *end;
+        double t = strtod(c.val[O_TIMELIMIT], &end);
+        if (*end || end == c.val[O_TIMELIMIT] || !(t > 0 && t <= 1e9)) {
+            cli_usage(&spec, "--time-limit must be a number of seconds > 0, got \"%s\"",
+                      c.val[O_TIMELIMIT]);
+            goto usage;
+        }
+        bp.time_limit = t;
+    }
     bp.vshaped = c.val[O_VSHAPED] != NULL;
     bp.joint = c.val[O_JOINT] != NULL;
     bp.polish = c.val[O_POLISH] == NULL;
@@ -291,6 +330,10 @@ cmd_opt(int argc, char **argv)
                     json_object_set_new(jm, "particles", json_integer(r->st.particles));
                     json_object_set_new(jm, "generations",
                                         json_integer(r->st.generations));
+                    json_object_set_new(jm, "restarts", json_integer(r->st.restarts));
+                    json_object_set_new(jm, "cache_hits", json_integer(r->st.cache_hits));
+                    json_object_set_new(jm, "polish_evaluations",
+                                        json_integer(r->st.polish_evals));
                 }
             }
             json_object_set_new(ms, opt_method_name(r->m), jm);

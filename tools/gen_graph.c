@@ -5,7 +5,10 @@
  *
  * Shapes: random (each task takes 1..max_preds producers among the earlier tasks), chain
  * (i -> i+1, plus skip edges i -> i+k), layered (each task of a layer takes one or two
- * producers of the previous layer).  Back edges with a delay close feedback loops.  With
+ * producers of the previous layer), fft (the radix-2 FFT task graph of Topcuoglu et al.:
+ * a binary tree of 2n - 1 recursive calls splits the input down to its n points, then
+ * log2(n) stages of n butterflies, butterfly i of stage s reading outputs i and
+ * i xor 2^(s-1) of the stage before).  Back edges with a delay close feedback loops. With
  * pin_block, tasks are pinned in blocks to the DSPs in turn (a pipeline of stages).
  */
 #include <stdlib.h>
@@ -13,7 +16,8 @@
 
 #include "gen_graph.h"
 
-const char *const gen_class_names[] = {"hi20", "lo20", "rand50", "chain100", NULL};
+const char *const gen_class_names[] = {"hi20",     "lo20",  "rand50",
+                                       "chain100", "fft32", NULL};
 
 int
 gen_class(const char *name, GenSpec *gs)
@@ -44,6 +48,12 @@ gen_class(const char *name, GenSpec *gs)
         base.pin_block = 5; /* a streaming chain cut into stages of 5, round robin */
         base.cycles_lo = 500, base.cycles_hi = 3000;
         base.bytes_lo = 16, base.bytes_hi = 1024;
+    } else if (strcmp(name, "fft32") == 0) { /* 223 tasks, 382 edges; small butterflies */
+        base.shape = GEN_FFT;
+        base.points = 32;
+        base.tasks = gen_fft_tasks(32);
+        base.cycles_lo = 300, base.cycles_hi = 2000;
+        base.bytes_lo = 16, base.bytes_hi = 512;
     } else {
         return -1;
     }
@@ -91,6 +101,35 @@ add(Graph *g, int cap, uint64_t *s, const GenSpec *gs, int a, int b, int delay)
     g->edges[g->nedges++] = (Edge){a, b, uni(s, gs->bytes_lo, gs->bytes_hi), delay};
 }
 
+int
+gen_fft_tasks(int points)
+{
+    int stages = 0;
+    while ((1 << stages) < points)
+        stages++;
+    return 2 * points - 1 + points * stages;
+}
+
+/* The FFT shape: tree node j (0 = root) feeds 2j + 1 and 2j + 2; leaf i (tree node
+ * n - 1 + i) is stage 0, index i of the butterflies. */
+static void
+fft_edges(Graph *g, int cap, uint64_t *s, const GenSpec *gs, int n)
+{
+    for (int j = 0; 2 * j + 2 < 2 * n - 1; j++) {
+        add(g, cap, s, gs, j, 2 * j + 1, 0);
+        add(g, cap, s, gs, j, 2 * j + 2, 0);
+    }
+    int base = n - 1; /* stage 0 = the leaves */
+    for (int st = 1; (1 << (st - 1)) < n; st++) {
+        int prev = base;
+        base = st == 1 ? 2 * n - 1 : base + n;
+        for (int i = 0; i < n; i++) {
+            add(g, cap, s, gs, prev + i, base + i, 0);
+            add(g, cap, s, gs, prev + (i ^ (1 << (st - 1))), base + i, 0);
+        }
+    }
+}
+
 Graph *
 gen_graph(const GenSpec *gs, const char *name)
 {
@@ -98,6 +137,11 @@ gen_graph(const GenSpec *gs, const char *name)
     Arena *a = g->arena;
     uint64_t s = gs->seed * UINT64_C(0x2545F4914F6CDD1D) + (uint64_t)gs->tasks;
     int n = gs->tasks > 0 ? gs->tasks : 1;
+    if (gs->shape == GEN_FFT) {
+        if (gs->points < 2 || (gs->points & (gs->points - 1)))
+            ice("fft: %d points is not a power of two >= 2", gs->points);
+        n = gen_fft_tasks(gs->points);
+    }
     g->name = arena_strdup(a, name ? name : "gen");
     g->file = arena_printf(a, "%s.json", g->name);
     g->iterations = gs->iterations > 0 ? gs->iterations : 1;
@@ -121,7 +165,9 @@ gen_graph(const GenSpec *gs, const char *name)
     int cap = 8 * n + 8;
     g->edges = arena_array(a, (size_t)cap, sizeof *g->edges);
     int width = gs->width > 0 ? gs->width : 4;
-    for (int i = 1; i < n; i++) {
+    if (gs->shape == GEN_FFT)
+        fft_edges(g, cap, &s, gs, gs->points);
+    for (int i = 1; i < n && gs->shape != GEN_FFT; i++) {
         switch (gs->shape) {
         case GEN_RANDOM: {
             int k = (int)uni(&s, 1, gs->max_preds > 0 ? gs->max_preds : 1);
@@ -148,6 +194,8 @@ gen_graph(const GenSpec *gs, const char *name)
                 add(g, cap, &s, gs, (int)uni(&s, lo, hi), i, 0);
             break;
         }
+        case GEN_FFT:
+            break;
         }
     }
     if (gs->delay_frac > 0) {

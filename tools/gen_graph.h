@@ -7,10 +7,11 @@
 
 #include "ir.h"
 
-typedef enum { GEN_RANDOM, GEN_CHAIN, GEN_LAYERED } GenShape;
+typedef enum { GEN_RANDOM, GEN_CHAIN, GEN_LAYERED, GEN_FFT } GenShape;
 
 typedef struct GenSpec {
-    int tasks;
+    int tasks;  /* fft: 2 * points - 1 + points * log2(points), from points */
+    int points; /* fft: points of the transform, a power of two >= 2 */
     GenShape shape;
     int max_preds; /* random: each task draws 1..max_preds earlier producers */
     double skip;   /* chain: probability of an edge i -> i+k, k = 2..4 */
@@ -26,9 +27,12 @@ typedef struct GenSpec {
 } GenSpec;
 
 /* The named classes of the BFCO benchmark: "hi20", "lo20", "rand50", "chain100" (seed 001
- * Table 1).  Returns 0, or -1 if the name is unknown. */
+ * Table 1) and "fft32" (the task graph of a 32-point FFT).  Returns 0, or -1 if the name
+ * is unknown. */
 int gen_class(const char *name, GenSpec *gs);
 extern const char *const gen_class_names[]; /* NULL-terminated */
+/* The tasks of an FFT task graph of n points (n a power of two >= 2). */
+int gen_fft_tasks(int points);
 /* A graph (indexed, platform resolved) named after the class and seed; NULL if the
  * platform preset is unknown. */
 Graph *gen_graph(const GenSpec *gs, const char *name);
