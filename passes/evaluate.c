@@ -148,6 +148,8 @@ struct Evaluator {
     /* DSP state */
     int *k, *state, *queue;
     int64_t *it, *t, *busy, *compute;
+    int *wait_m;     /* [ndsps] a blocked DSP waits for the arrival of transfer */
+    int64_t *wait_x; /* (wait_m, wait_x) */
     int nqueue;
     int64_t limit; /* no DSP starts an iteration >= limit */
     int64_t n;     /* iterations */
@@ -165,6 +167,8 @@ struct Evaluator {
     int probe;         /* the DSP whose iteration ends are sampled, or -1 */
     int nd;            /* DSPs of the schedule being evaluated */
     int64_t countdown; /* iteration ends of the probe until the next sample */
+    int64_t every;     /* a sample every this many: 1 with contention, else 8 (a snapshot
+                          costs about what 8 iterations of the max-plus DSPs cost) */
     int64_t skipped;   /* iterations skipped by the last evaluation */
     /* the network (contention) */
     bool cont;        /* links are contended (BWDSP without no_contention) */
@@ -240,6 +244,8 @@ eval_new(const Graph *g, const Platform *p)
     ev->t = ir_xcalloc(nd, sizeof *ev->t);
     ev->busy = ir_xcalloc(nd, sizeof *ev->busy);
     ev->compute = ir_xcalloc(nd, sizeof *ev->compute);
+    ev->wait_m = ir_xcalloc(nd, sizeof *ev->wait_m);
+    ev->wait_x = ir_xcalloc(nd, sizeof *ev->wait_x);
     ev->cont = p->model == MODEL_BWDSP && !p->no_contention;
     if (ev->cont) {
         ev->nlinks = plat_directed_links(p);
@@ -276,6 +282,8 @@ eval_free(Evaluator *ev)
     free(ev->t);
     free(ev->busy);
     free(ev->compute);
+    free(ev->wait_m);
+    free(ev->wait_x);
     free(ev->snap);
     free(ev->saved);
     free(ev->saved_busy);
@@ -543,7 +551,7 @@ static void
 heap_set(Evaluator *ev, int l, int64_t t)
 {
     NLink *k = &ev->link[l];
-    if (t == k->at)
+    if (t == k->at && (t < 0 || k->hpos >= 0))
         return;
     k->at = t;
     int i = k->hpos;
@@ -657,8 +665,11 @@ finalize(Evaluator *ev, int s, int64_t end)
         ice("transfers of message %d arrive out of order", tr->m);
     em->arr[tr->x & em->mask] = end;
     em->narr = tr->x + 1;
-    wake(ev, em->src);
-    wake(ev, em->dst);
+    int m = tr->m; /* wake only a DSP waiting for this very transfer */
+    if (ev->wait_m[em->src] == m && ev->wait_x[em->src] == tr->x)
+        wake(ev, em->src);
+    if (ev->wait_m[em->dst] == m && ev->wait_x[em->dst] == tr->x)
+        wake(ev, em->dst);
 }
 
 /* Link l's run is over (its piece fully sent): the hop's next piece, if any, waits. */
@@ -814,6 +825,7 @@ decide(Evaluator *ev, int l, int64_t t)
 {
     NLink *k = &ev->link[l];
     ev->net_now = t;
+    k->at = INT64_MIN; /* taken (l stays at the top of the heap until schedule) */
     int64_t jt = -1;
     if (k->cur >= 0) {
         if (t >= run_end(ev, k))
@@ -884,8 +896,7 @@ net_advance(Evaluator *ev, int64_t lb)
         int64_t t = ev->link[l].at;
         if (t >= lb)
             break;
-        heap_set(ev, l, -1);
-        decide(ev, l, t);
+        decide(ev, l, t); /* ends with schedule(l), which moves l in the heap */
     }
 }
 
@@ -972,7 +983,7 @@ run(Evaluator *ev, int d)
                 break;
             }
             if (d == ev->probe && --ev->countdown == 0) {
-                ev->countdown = 8;
+                ev->countdown = ev->every;
                 ev->k[d] = 0;
                 ev->it[d] = i;
                 ev->t[d] = t;
@@ -1002,6 +1013,8 @@ run(Evaluator *ev, int d)
                     int64_t a = arrival(ev, em, i - 1);
                     if (a < 0) {
                         st = ST_BLOCKED;
+                        ev->wait_m[d] = ev->zc[w];
+                        ev->wait_x[d] = i - 1;
                         goto out;
                     }
                     if (a > start)
@@ -1021,6 +1034,8 @@ run(Evaluator *ev, int d)
                 int64_t a = arrival(ev, em, i - 1);
                 if (a < 0) {
                     st = ST_BLOCKED;
+                    ev->wait_m[d] = c->ref;
+                    ev->wait_x[d] = i - 1;
                     goto out;
                 }
                 if (a > start)
@@ -1056,6 +1071,8 @@ run(Evaluator *ev, int d)
             int64_t a = arrival(ev, em, x);
             if (a < 0) {
                 st = ST_BLOCKED;
+                ev->wait_m[d] = c->ref;
+                ev->wait_x[d] = x;
                 goto out;
             }
             if (a > start)
@@ -1351,6 +1368,7 @@ find_period(Evaluator *ev, int nd, int64_t lo)
                 continue;
             ev->it[d] += sh;
             ev->t[d] += dt;
+            ev->wait_x[d] += sh;
             ev->busy[d] += k * (ev->busy[d] - ev->saved_busy[d]);
             ev->compute[d] += k * (ev->compute[d] - ev->saved_compute[d]);
         }
@@ -1409,7 +1427,8 @@ simulate(Evaluator *ev, const Sched *s)
     ev->jumped = false;
     ev->skipped = 0;
     ev->nd = nd;
-    ev->countdown = 8;
+    ev->every = ev->cont ? 1 : 8;
+    ev->countdown = ev->every;
     ev->probe = -1;
     for (int d = 0; d < nd && ev->probe < 0; d++)
         if (ev->code_off[d + 1] > ev->code_off[d])
@@ -1442,23 +1461,20 @@ simulate(Evaluator *ev, const Sched *s)
     for (int d = nd - 1; d >= 0; d--) /* popped from the end: DSP 0 runs first */
         if (ev->state[d] == ST_RUN)
             ev->queue[ev->nqueue++] = d;
+    /* the network may decide up to the first DSP that can still depart a transfer: the
+     * earliest parked one (a blocked DSP goes on only after an arrival, which is later
+     * than the decision that fixes it) */
+    int64_t lb = INT64_MAX;
     for (;;) {
         while (ev->nqueue > 0) {
             int d = ev->queue[--ev->nqueue];
             run(ev, d);
+            if (ev->state[d] == ST_WINDOW && ev->t[d] < lb)
+                lb = ev->t[d];
         }
-        if (ev->cont && ev->nheap > 0) {
-            /* the network may decide up to the first DSP that can still depart a
-             * transfer: the earliest parked one (a blocked DSP goes on only after an
-             * arrival, which is later than the decision that fixes it) */
-            int64_t lb = INT64_MAX;
-            for (int d = 0; d < nd; d++)
-                if (ev->state[d] == ST_WINDOW && ev->t[d] < lb)
-                    lb = ev->t[d];
-            if (ev->link[ev->heap[0]].at < lb) {
-                net_advance(ev, lb);
-                continue;
-            }
+        if (ev->cont && ev->nheap > 0 && ev->link[ev->heap[0]].at < lb) {
+            net_advance(ev, lb);
+            continue;
         }
         int64_t lo = -1;
         bool parked = false;
@@ -1479,10 +1495,13 @@ simulate(Evaluator *ev, const Sched *s)
             ev->limit++; /* a parked DSP holds the network back: let it go on */
         else
             return -1;
+        lb = INT64_MAX;
         for (int d = nd - 1; d >= 0; d--)
             if (ev->state[d] == ST_WINDOW && ev->it[d] < ev->limit) {
                 ev->state[d] = ST_RUN;
                 ev->queue[ev->nqueue++] = d;
+            } else if (ev->state[d] == ST_WINDOW && ev->t[d] < lb) {
+                lb = ev->t[d];
             }
     }
     int64_t len = 0;
