@@ -250,6 +250,35 @@ set(void *obj, const char *name, const char *value)
     agsafeset(obj, (char *)name, (char *)value, "");
 }
 
+/* Text of the input (ids, names) for a label, in a: Graphviz reads a backslash in a
+ * label as an escape (\\N is the node's name, \\l ends a left-justified line), so each is
+ * doubled.  At most LABEL_MAX bytes, cut between characters and never inside a doubled
+ * backslash, then "...", so that the fixed-size labels below are never truncated. */
+enum { LABEL_MAX = 100 };
+
+static const char *
+label_text(Arena *a, const char *s)
+{
+    char *out = arena_alloc(a, LABEL_MAX + 4), *w = out;
+    const unsigned char *p = (const unsigned char *)s;
+    for (; *p; p++) {
+        size_t need = *p == '\\' ? 2 : 1;
+        if ((size_t)(w - out) + need > LABEL_MAX) {
+            while (w > out && ((unsigned char)w[-1] & 0xc0) == 0x80)
+                w--; /* not inside a UTF-8 character */
+            if (w > out && (unsigned char)w[-1] >= 0xc0)
+                w--;
+            strcpy(w, "...");
+            return out;
+        }
+        if (*p == '\\')
+            *w++ = '\\';
+        *w++ = (char)*p;
+    }
+    *w = 0;
+    return out;
+}
+
 static void
 fmt_bytes(char *out, size_t n, int64_t b)
 {
@@ -265,9 +294,10 @@ cg_sched_dot(const Sched *s, const EvalResult *r)
     CritPath cp;
     cg_crit_path(s, r, &cp);
 
+    Arena *ta = arena_new(); /* label texts */
     Agdisc_t disc = {&AgMemDisc, &seq_ids, &AgIoDisc};
     Agraph_t *ag = agopen("schedule", Agdirected, &disc);
-    char buf[512];
+    char buf[1024];
     set(ag, "rankdir", "TB");
     set(ag, "newrank", "true");
     set(ag, "nodesep", "0.35");
@@ -279,12 +309,14 @@ cg_sched_dot(const Sched *s, const EvalResult *r)
                  "%s on %s (%d DSPs): %lld iterations, length %lld cycles (%.2f us)\n"
                  "times of iteration 0 in cycles; red = critical path of iteration 0; "
                  "bold = aggregated message; dashed = pipelined receive",
-                 g->name ? g->name : "graph", p->name ? p->name : "platform", s->ndsps,
+                 label_text(ta, g->name ? g->name : "graph"),
+                 label_text(ta, p->name ? p->name : "platform"), s->ndsps,
                  (long long)g->iterations, (long long)r->length,
                  plat_cycles_to_us(p, r->length));
     else
-        snprintf(buf, sizeof buf, "%s on %s (%d DSPs)%s", g->name ? g->name : "graph",
-                 p->name ? p->name : "platform", s->ndsps,
+        snprintf(buf, sizeof buf, "%s on %s (%d DSPs)%s",
+                 label_text(ta, g->name ? g->name : "graph"),
+                 label_text(ta, p->name ? p->name : "platform"), s->ndsps,
                  r && r->deadlock ? ": DEADLOCK" : "");
     set(ag, "label", buf);
 
@@ -332,7 +364,7 @@ cg_sched_dot(const Sched *s, const EvalResult *r)
             nodes[d][k] = n;
             char what[256];
             if (o.kind == OP_COMPUTE) {
-                snprintf(what, sizeof what, "%s", g->tasks[o.ref].id);
+                snprintf(what, sizeof what, "%s", label_text(ta, g->tasks[o.ref].id));
                 set(n, "shape", "box");
                 set(n, "fillcolor", "#cfe2f3");
             } else {
@@ -396,11 +428,13 @@ cg_sched_dot(const Sched *s, const EvalResult *r)
                            (long long)plat_fabric_time(p, m->src, m->dst, m->bytes));
         if (m->delay && len < (int)sizeof buf)
             len += snprintf(buf + len, sizeof buf - (size_t)len, ", delay %d", m->delay);
-        for (int i = 0; i < m->nedges && len < (int)sizeof buf - 80; i++) {
+        for (int i = 0; i < m->nedges && len < (int)sizeof buf - 2 * LABEL_MAX - 16;
+             i++) {
             const Edge *ed = &g->edges[m->edges[i]];
             if (m->nedges > 1)
                 len += snprintf(buf + len, sizeof buf - (size_t)len, "\n%s -> %s",
-                                g->tasks[ed->from].id, g->tasks[ed->to].id);
+                                label_text(ta, g->tasks[ed->from].id),
+                                label_text(ta, g->tasks[ed->to].id));
         }
         set(e, "label", buf);
         set(e, "fontname", "Helvetica");
@@ -433,6 +467,7 @@ cg_sched_dot(const Sched *s, const EvalResult *r)
     free(anchors);
     free(at);
     cg_path_free(s, &cp);
+    arena_free(ta);
     return text;
 }
 

@@ -51,6 +51,9 @@ report_cgraph(Diag *d, const char *file)
         n--;
     memcpy(msg, s, n);
     msg[n] = 0;
+    /* one message, one line: cgraph continues some on a second ("String starting:...") */
+    for (char *c = msg; (c = strchr(c, '\n')) != NULL;)
+        *c = ' ';
     if (msg[0] == 0)
         strcpy(msg, "the file holds no graph");
     Loc loc = {.file = file};
@@ -209,10 +212,19 @@ fe_import_dot(const char *path, const Options *opt, Diag *d)
     Graph *g = ir_graph_new();
     g->file = arena_strdup(g->arena, floc.file);
     char *gname = agnameof(ag);
+    /* Names become task ids and the graph's name, written as JSON: they must be UTF-8. */
+    if (gname && !ir_utf8_valid(gname))
+        diag_error(d, &floc, "the graph's name \"%s\" is not valid UTF-8",
+                   ir_shown(g->arena, gname, 60));
     g->name = gname && *gname && gname[0] != '%' ? arena_strdup(g->arena, gname)
                                                  : fe_base_name(g->arena, path);
     g->iterations = 1;
     int nn = agnnodes(ag), ne = agnedges(ag);
+    if (nn == 0) {
+        diag_error(d, &floc,
+                   "the graph has no nodes (a task graph needs at least one task)");
+        goto fail;
+    }
     if (nn > opt->limits.max_tasks || ne > opt->limits.max_edges) {
         diag_error(
             d, &floc, "%d tasks and %d edges exceed --max-tasks=%lld or --max-edges=%lld",
@@ -225,6 +237,11 @@ fe_import_dot(const char *path, const Options *opt, Diag *d)
     for (Agnode_t *n = agfstnode(ag); n; n = agnxtnode(ag, n), t++) {
         Task *tk = &g->tasks[t];
         tk->id = arena_strdup(g->arena, agnameof(n));
+        if (!*tk->id)
+            diag_error(d, &floc, "a node has an empty name (task ids must not be empty)");
+        else if (!ir_utf8_valid(tk->id))
+            diag_error(d, &floc, "node \"%s\": the name is not valid UTF-8",
+                       ir_shown(g->arena, tk->id, 60));
         tk->dsp = -1;
         tk->ncycles = 1;
         tk->cycles = arena_alloc(g->arena, sizeof *tk->cycles);

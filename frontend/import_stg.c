@@ -82,18 +82,10 @@ next_int(Lexer *lx, int64_t *v, Loc *at)
         *v = x;
     }
     if (!ok) {
-        /* the token as text, bytes outside printable ASCII escaped */
-        char shown[4 * 40 + 1], *w = shown;
-        for (size_t k = 0; k < len && k < 40; k++) {
-            unsigned char ch = (unsigned char)lx->s[b + k];
-            if (ch >= 0x20 && ch < 0x7f && ch != '"' && ch != '\\')
-                *w++ = (char)ch;
-            else
-                w += snprintf(w, 5, "\\x%02x", ch);
-        }
-        *w = 0;
-        diag_error(lx->d, at, "expected an integer, found \"%s\"%s", shown,
-                   len > 40 ? "..." : "");
+        Arena *a = arena_new();
+        diag_error(lx->d, at, "expected an integer, found \"%s\"",
+                   ir_shown(a, arena_strndup(a, lx->s + b, len), 40));
+        arena_free(a);
         return -1;
     }
     return 0;
@@ -134,10 +126,10 @@ fe_import_stg(const char *path, const Options *opt, Diag *d)
         diag_error(d, &at, "the number of tasks must be >= 0, got %lld", (long long)n);
         goto fail;
     }
-    if (n + 2 > opt->limits.max_tasks) {
+    if (n > opt->limits.max_tasks - 2) { /* n + 2 could overflow */
         diag_error(d, &at,
-                   "%lld tasks (with the entry and exit tasks) exceed --max-tasks=%lld",
-                   (long long)(n + 2), (long long)opt->limits.max_tasks);
+                   "%llu tasks (with the entry and exit tasks) exceed --max-tasks=%lld",
+                   (unsigned long long)n + 2, (long long)opt->limits.max_tasks);
         goto fail;
     }
     g->ntasks = (int)(n + 2);

@@ -155,9 +155,16 @@ typedef struct Graph {
     const char
         *platform_ref;  /* the "platform" field as written: preset, path or "inline" */
     Platform *platform; /* resolved platform (NULL until resolved) */
+    const char *dir; /* folder of the graph's file, where its relative paths start ("."
+                        for standard input and strings) */
     const char
         *kernels_source; /* kernel C file, as a path usable from the cwd, or NULL */
     const char *kernels_header; /* optional header of the kernels, or NULL */
+    /* The kernel files' bytes, read by fe_check when Options.read_kernels (docs/formats.md:
+     * confined to dir or a --kernel-path folder, regular, within --max-file-size); the
+     * emitter copies these, never the paths.  NULL when not read. */
+    const char *kernels_source_text, *kernels_header_text;
+    size_t kernels_source_len, kernels_header_len;
     Task *tasks;
     int ntasks;
     Edge *edges;
@@ -291,6 +298,9 @@ typedef struct Options {
     uint64_t seed;
     int threads;
     bool verbose;
+    bool read_kernels; /* fe_check reads the kernel files (check, compile, run) */
+    const char *const *kernel_dirs; /* --kernel-path: more folders kernel files may be in */
+    int nkernel_dirs;
 } Options;
 
 typedef struct Unit {
@@ -325,7 +335,8 @@ void diag_free(Diag *d);
 void diag_error(Diag *d, const Loc *loc, const char *fmt, ...) TGC_PRINTF(3, 4);
 void diag_warning(Diag *d, const Loc *loc, const char *fmt, ...) TGC_PRINTF(3, 4);
 void diag_note(Diag *d, const Loc *loc, const char *fmt, ...) TGC_PRINTF(3, 4);
-void diag_vreport(Diag *d, DiagLevel lv, const Loc *loc, const char *fmt, va_list ap);
+void diag_vreport(Diag *d, DiagLevel lv, const Loc *loc, const char *fmt, va_list ap)
+    TGC_PRINTF(4, 0);
 int diag_errors(const Diag *d);       /* number of errors so far */
 const char *diag_text(const Diag *d); /* all messages, one per line, in order */
 void diag_flush(Diag *d, FILE *f);    /* write the messages not yet written */
@@ -336,6 +347,22 @@ const char *diag_suggest(const char *word, const char *const *cands, size_t ncan
 TGC_NORETURN void ice_at(const char *file, int line, const char *fmt, ...)
     TGC_PRINTF(3, 4);
 #define ice(...) ice_at(__FILE__, __LINE__, __VA_ARGS__)
+
+/* ------------------------------------------------------------------------------------
+ * ir/names.c - text and names that several layers judge alike
+ * ------------------------------------------------------------------------------------ */
+
+/* Well-formed UTF-8 (no overlong forms, surrogates or code points above U+10FFFF): what
+ * jansson accepts in a JSON string. */
+bool ir_utf8_valid(const char *s);
+/* s for a message, in arena a: control bytes, '"', '\\' and, when s is not valid UTF-8,
+ * every byte above 0x7f written as \xNN; at most max bytes of s, then "...". */
+char *ir_shown(Arena *a, const char *s, size_t max);
+bool ir_c_keyword(const char *s); /* a keyword of C11 or C23 (asm and typeof too) */
+/* Why `name` cannot be a kernel's name (docs/kernels.md): "is not a C identifier", "is a
+ * C keyword", "is reserved in C (...)", "is reserved for the code tgc generates (...)";
+ * NULL when it can. */
+const char *ir_kernel_name_problem(const char *name);
 
 /* ------------------------------------------------------------------------------------
  * ir/heap.c - binary min-heap of ints (deterministic ready lists)
@@ -624,6 +651,8 @@ Sched *opt_merge(const Sched *base, const int *group, bool repair, int *released
 /* Both return a NUL-terminated malloc'd string of the JSON document (caller frees). */
 char *cg_graph_json(const Graph *g);
 char *cg_platform_json(const Platform *p);
+/* The same with every field written, defaults included (the generated platform.json). */
+char *cg_platform_json_explicit(const Platform *p);
 
 /* ------------------------------------------------------------------------------------
  * backend/sched_json.c, backend/dot.c, backend/gantt.c - schedules a person can read
@@ -649,6 +678,8 @@ typedef struct CgFile {
     const char *name; /* file name inside the project directory */
     char *data;       /* malloc'd contents */
     size_t len;
+    bool unit; /* a C translation unit the build compiles (both programs, or the one of
+                  main.c / seq.c / dspK.c) */
 } CgFile;
 
 typedef struct CgProject {

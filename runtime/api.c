@@ -5,10 +5,13 @@
  * bcast, gather, scatter, reduce; dissemination barrier) over the transport's
  * point-to-point calls in a context of their own, so they never match user
  * messages. The in-switch collectives are the transport's (tr_coll_switch).
- * Nothing here knows about the simulation: a second transport defines the tr_
- * functions of mpirio_int.h and links with this file unchanged. */
+ * Nothing here knows about the simulation: it calls only the tr_ functions of
+ * mpirio_int.h and the datatype helpers below them (datatype.c), so a second
+ * transport defines the tr_ functions and links with this file unchanged
+ * (tests/runtime/layers.sh checks the calls). */
 #include "mpirio_int.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -37,87 +40,13 @@ comm_info(MPIRIO_Comm c, CommInfo *ci)
     return MPIRIO_ERR_COMM;
 }
 
-size_t
-api_type_size(MPIRIO_Datatype t)
-{
-    switch (t) {
-    case MPIRIO_BYTE:
-    case MPIRIO_CHAR:
-        return 1;
-    case MPIRIO_INT:
-    case MPIRIO_FLOAT:
-    case MPIRIO_UNSIGNED:
-        return 4;
-    case MPIRIO_DOUBLE:
-        return 8;
-    case MPIRIO_LONG:
-        return sizeof(long);
-    }
-    return 0;
-}
-
-int
-api_op_valid(MPIRIO_Datatype t, MPIRIO_Op op)
-{
-    return op >= MPIRIO_SUM && op <= MPIRIO_MAX && t != MPIRIO_BYTE && api_type_size(t);
-}
-
-#define FOLD(T)                                                                          \
-    do {                                                                                 \
-        T *a = acc;                                                                      \
-        const T *b = in;                                                                 \
-        for (int i = 0; i < n; i++)                                                      \
-            switch (op) {                                                                \
-            case MPIRIO_SUM:                                                             \
-                a[i] = (T)(a[i] + b[i]);                                                 \
-                break;                                                                   \
-            case MPIRIO_PROD:                                                            \
-                a[i] = (T)(a[i] * b[i]);                                                 \
-                break;                                                                   \
-            case MPIRIO_MIN:                                                             \
-                a[i] = b[i] < a[i] ? b[i] : a[i];                                        \
-                break;                                                                   \
-            default:                                                                     \
-                a[i] = b[i] > a[i] ? b[i] : a[i];                                        \
-                break;                                                                   \
-            }                                                                            \
-    } while (0)
-
-int
-api_reduce_op(void *acc, const void *in, int n, MPIRIO_Datatype t, MPIRIO_Op op)
-{
-    if (!api_op_valid(t, op))
-        return MPIRIO_ERR_OP;
-    switch (t) {
-    case MPIRIO_CHAR:
-        FOLD(signed char);
-        break;
-    case MPIRIO_INT:
-        FOLD(int);
-        break;
-    case MPIRIO_UNSIGNED:
-        FOLD(unsigned);
-        break;
-    case MPIRIO_LONG:
-        FOLD(long);
-        break;
-    case MPIRIO_FLOAT:
-        FOLD(float);
-        break;
-    case MPIRIO_DOUBLE:
-        FOLD(double);
-        break;
-    }
-    return MPIRIO_SUCCESS;
-}
-
 /* checks shared by the point-to-point calls; *bytes on success */
 static int
 check_buf(const void *buf, int count, MPIRIO_Datatype type, size_t *bytes)
 {
     if (count < 0)
         return MPIRIO_ERR_COUNT;
-    size_t sz = api_type_size(type);
+    size_t sz = dt_size(type);
     if (!sz)
         return MPIRIO_ERR_TYPE;
     if (count > 0 && !buf)
@@ -382,7 +311,7 @@ MPIRIO_Test(MPIRIO_Request *req, int *flag, MPIRIO_Status *status)
 int
 MPIRIO_Get_count(const MPIRIO_Status *status, MPIRIO_Datatype type, int *count)
 {
-    size_t sz = api_type_size(type);
+    size_t sz = dt_size(type);
     if (!sz)
         return MPIRIO_ERR_TYPE;
     if (!status || !count)
@@ -394,7 +323,7 @@ MPIRIO_Get_count(const MPIRIO_Status *status, MPIRIO_Datatype type, int *count)
 int
 MPIRIO_Type_size(MPIRIO_Datatype type, int *size)
 {
-    size_t sz = api_type_size(type);
+    size_t sz = dt_size(type);
     if (!sz)
         return MPIRIO_ERR_TYPE;
     if (!size)
@@ -425,27 +354,33 @@ MPIRIO_Coll_algorithm(int family)
 }
 
 int
-MPIRIO_Compute(long long cycles)
+MPIRIO_Compute_named(long long cycles, const char *name)
 {
     if (!tr_active())
         return MPIRIO_ERR_NOT_INIT;
     if (cycles < 0)
         return MPIRIO_ERR_ARG;
     tr_call("MPIRIO_Compute");
-    tr_compute(cycles);
+    tr_compute(cycles, name ? name : "compute");
     return MPIRIO_SUCCESS;
+}
+
+int
+MPIRIO_Compute(long long cycles)
+{
+    return MPIRIO_Compute_named(cycles, NULL);
 }
 
 long long
 MPIRIO_time(void)
 {
-    return K && k_self() ? tr_now() : 0;
+    return tr_dsp() ? tr_now() : 0;
 }
 
 long long
 MPIRIO_clock_hz(void)
 {
-    return K ? tr_clock_hz() : 500000000LL;
+    return tr_clock_hz();
 }
 
 double
@@ -457,7 +392,7 @@ MPIRIO_Wtime(void)
 int
 MPIRIO_traffic(MPIRIO_Traffic *t)
 {
-    if (!K || !k_self())
+    if (!tr_dsp())
         return MPIRIO_ERR_NOT_INIT;
     if (!t)
         return MPIRIO_ERR_ARG;
@@ -468,7 +403,7 @@ MPIRIO_traffic(MPIRIO_Traffic *t)
 int
 MPIRIO_link_traffic(int link, MPIRIO_Link *l)
 {
-    if (!K || !k_self())
+    if (!tr_dsp())
         return MPIRIO_ERR_NOT_INIT;
     if (!l)
         return MPIRIO_ERR_ARG;
@@ -581,7 +516,7 @@ reduce_binomial(const CommInfo *ci, const void *sbuf, void *rbuf, int count,
                 MPIRIO_Datatype type, MPIRIO_Op op, int root)
 {
     int n = ci->size, rel = (ci->me - root + n) % n;
-    size_t bytes = (size_t)count * api_type_size(type);
+    size_t bytes = (size_t)count * dt_size(type);
     unsigned char *acc = xmalloc(bytes), *tmp = xmalloc(bytes);
     if (bytes)
         memcpy(acc, sbuf, bytes);
@@ -593,7 +528,7 @@ reduce_binomial(const CommInfo *ci, const void *sbuf, void *rbuf, int count,
         int src = rel | mask;
         if (src < n) {
             crecv(ci, tmp, bytes, (src + root) % n, CO_REDUCE);
-            api_reduce_op(acc, tmp, count, type, op);
+            dt_reduce(acc, tmp, count, type, op);
         }
     }
     if (rel == 0 && bytes)
@@ -654,7 +589,7 @@ MPIRIO_Reduce(const void *sendbuf, void *recvbuf, int count, MPIRIO_Datatype typ
         return e;
     if (ci.me == root && count > 0 && !recvbuf)
         return MPIRIO_ERR_BUFFER;
-    if (!api_op_valid(type, op))
+    if (!dt_op_valid(type, op))
         return MPIRIO_ERR_OP;
     if (tr_coll_default() == MPIRIO_COLL_SWITCH)
         return tr_coll_switch(CO_REDUCE, ci.ctx, ci.base, ci.size, root, sendbuf, recvbuf,
@@ -720,5 +655,31 @@ MPIRIO_Barrier(MPIRIO_Comm comm)
         return tr_coll_switch(CO_BARRIER, ci.ctx, ci.base, ci.size, 0, NULL, NULL, 0,
                               MPIRIO_BYTE, 0);
     barrier_dissemination(&ci);
+    return MPIRIO_SUCCESS;
+}
+
+/* ---- runs ---- */
+
+int
+MPIRIO_Run(int n, const char *platform, int flags, void (*dsp_main)(int rank, void *arg),
+           void *arg)
+{
+    return tr_run(n, platform, flags, dsp_main, arg);
+}
+
+int
+MPIRIO_Run_stats(MPIRIO_Stats *stats)
+{
+    if (!stats)
+        return MPIRIO_ERR_ARG;
+    return tr_run_stats(stats);
+}
+
+int
+MPIRIO_Run_finish_times(long long *times, int n)
+{
+    if (!times || n < 0)
+        return MPIRIO_ERR_ARG;
+    tr_run_finish_times(times, n);
     return MPIRIO_SUCCESS;
 }

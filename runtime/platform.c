@@ -16,7 +16,7 @@
  *     "send_overhead": 600, "recv_overhead": 400, "post_overhead": 300,
  *     "wait_overhead": 200, "copy_bytes_per_cycle": 8, "handshake": 300,
  *     "eager_limit": 0, "dsp_memory_bytes": 2097152 } */
-#include "mpirio_int.h"
+#include "sim.h"
 
 #include <jansson.h>
 #include <math.h>

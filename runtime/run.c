@@ -24,11 +24,46 @@
 #include <string.h>
 #include <unistd.h>
 
+/* Under AddressSanitizer (the tgc tree's sanitizer build) the private copies stay on disk
+ * until the run ends, because the sanitizers read them to name the source lines in a
+ * report; they are removed at exit and when a sanitizer ends the run. */
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define MPIRIO_ASAN 1
+#endif
+#endif
+#if defined(__SANITIZE_ADDRESS__) && !defined(MPIRIO_ASAN)
+#define MPIRIO_ASAN 1
+#endif
+#ifdef MPIRIO_ASAN
+#include <sanitizer/common_interface_defs.h>
+#include <sanitizer/lsan_interface.h>
+#endif
+
 typedef int (*MainFn)(int, char **);
+
+static char copies[4096]; /* the folder of the private copies */
+static int ncopies;       /* copies in it */
+
+static void
+remove_copies(void)
+{
+    for (int r = 0; r < ncopies; r++) {
+        char copy[4200];
+        snprintf(copy, sizeof copy, "%s/dsp%d.so", copies, r);
+        unlink(copy);
+    }
+    ncopies = 0;
+    if (copies[0])
+        rmdir(copies);
+    copies[0] = 0;
+}
 
 typedef struct Job {
     int n, argc;
     char **argv;
+    char ***argvs; /* per DSP: its own copy of argv, freed by main (a DSP that ends in
+                      a deadlock never returns to free it) */
     MainFn *mains;
     int *status;
 } Job;
@@ -76,14 +111,36 @@ static void
 dsp_main(int rank, void *arg)
 {
     Job *j = arg;
-    /* each DSP gets its own argv, as each MPI process does */
-    char **argv = calloc((size_t)j->argc + 1, sizeof *argv);
-    for (int i = 0; argv && i < j->argc; i++)
-        argv[i] = strdup(j->argv[i]);
-    j->status[rank] = j->mains[rank](j->argc, argv);
-    for (int i = 0; argv && i < j->argc; i++)
-        free(argv[i]);
-    free(argv);
+    j->status[rank] = j->mains[rank](j->argc, j->argvs[rank]);
+}
+
+/* each DSP gets its own argv, as each MPI process does; 0 or -1 */
+static int
+copy_argvs(Job *j)
+{
+    j->argvs = calloc((size_t)j->n, sizeof *j->argvs);
+    if (!j->argvs)
+        return -1;
+    for (int r = 0; r < j->n; r++) {
+        char **a = j->argvs[r] = calloc((size_t)j->argc + 1, sizeof *a);
+        if (!a)
+            return -1;
+        for (int i = 0; i < j->argc; i++)
+            if (!(a[i] = strdup(j->argv[i])))
+                return -1;
+    }
+    return 0;
+}
+
+static void
+free_argvs(Job *j)
+{
+    for (int r = 0; j->argvs && r < j->n; r++) {
+        for (int i = 0; j->argvs[r] && i < j->argc; i++)
+            free(j->argvs[r][i]);
+        free(j->argvs[r]);
+    }
+    free(j->argvs);
 }
 
 int
@@ -102,8 +159,13 @@ main(int argc, char **argv)
                   stderr);
             return 0;
         } else if (strcmp(a, "-n") == 0 || strcmp(a, "-np") == 0) {
-            if (!v || (n = atoi(v)) < 1)
+            char *end;
+            long x = v ? strtol(v, &end, 10) : 0;
+            if (!v || end == v || *end || x < 1 || x > 1 << 20) {
+                fprintf(stderr, "mpirio-run: %s wants a number of DSPs, at least 1\n", a);
                 return usage(), 1;
+            }
+            n = (int)x;
             i++;
         } else if (strcmp(a, "--platform") == 0) {
             if (!v)
@@ -140,26 +202,42 @@ main(int argc, char **argv)
         }
     }
     const char *tmp = getenv("TMPDIR");
-    char dir[4096];
-    snprintf(dir, sizeof dir, "%s/mpirio-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+    char *dir = copies;
+    snprintf(dir, sizeof copies, "%s/mpirio-XXXXXX", tmp && *tmp ? tmp : "/tmp");
     if (!mkdtemp(dir)) {
+        dir[0] = 0;
         fprintf(stderr, "mpirio-run: cannot create a directory in %s: %s\n",
                 tmp ? tmp : "/tmp", strerror(errno));
         return 1;
     }
-    Job j = {n, argc - i, argv + i, calloc((size_t)n, sizeof(MainFn)),
+    atexit(remove_copies);
+#ifdef MPIRIO_ASAN
+    __sanitizer_set_death_callback(remove_copies);
+#endif
+    Job j = {n,
+             argc - i,
+             argv + i,
+             NULL,
+             calloc((size_t)n, sizeof(MainFn)),
              calloc((size_t)n, sizeof(int))};
     int rc = 0;
+    if (!j.mains || !j.status || copy_argvs(&j) != 0) {
+        fprintf(stderr, "mpirio-run: out of memory\n");
+        rc = 1;
+    }
     for (int r = 0; r < n && rc == 0; r++) {
         char copy[4200];
         snprintf(copy, sizeof copy, "%s/dsp%d.so", dir, r);
+        ncopies = r + 1;
         if (copy_file(path, copy) != 0) {
             fprintf(stderr, "mpirio-run: cannot copy %s to %s\n", path, copy);
             rc = 1;
             break;
         }
         void *h = dlopen(copy, RTLD_NOW | RTLD_LOCAL);
+#ifndef MPIRIO_ASAN
         unlink(copy);
+#endif
         if (!h) {
             fprintf(stderr, "mpirio-run: %s\n", dlerror());
             rc = 1;
@@ -173,7 +251,9 @@ main(int argc, char **argv)
         }
         memcpy(&j.mains[r], &sym, sizeof sym);
     }
-    rmdir(dir);
+#ifndef MPIRIO_ASAN
+    remove_copies();
+#endif
     if (rc == 0) {
         rc = MPIRIO_Run(n, platform, 0, dsp_main, &j);
         if (rc == 0)
@@ -182,7 +262,12 @@ main(int argc, char **argv)
                     rc = j.status[r];
     }
     fflush(stdout);
+    free_argvs(&j);
     free(j.mains);
     free(j.status);
+#ifdef MPIRIO_ASAN
+    __lsan_do_leak_check(); /* while the copies are there to name the lines */
+#endif
+    remove_copies();
     return rc;
 }

@@ -21,7 +21,7 @@
  * copied); a member that receives waits for its data and is busy recv_overhead.
  * Packet counts: every packet a DSP or a switch creates counts once; the copies
  * of a broadcast count as link crossings only (MPIRIO_Traffic). */
-#include "mpirio_int.h"
+#include "sim.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -200,16 +200,31 @@ wait_for(Coll *c, Dsp *d, int me, const char *what, const char *busy)
     k_wait_busy(d, K->plat.recv_overhead, busy);
 }
 
+static void stream_arrived(Msg *m, int node);
+static void bcast_packet(Packet *p, int node);
+
+/* a stream of the collective between neighbours: net_stream sends it */
 static Msg *
-stream(Coll *c, size_t bytes, unsigned char *data, int to_node)
+stream(Coll *c, size_t bytes, unsigned char *data)
 {
     Msg *m = xcalloc(1, sizeof *m);
     m->id = ++K->msg_seq;
     m->coll = c;
     m->bytes = bytes;
     m->data = data;
-    m->coll_dst = to_node;
     m->src = m->dst = -1;
+    m->on_arrive = stream_arrived;
+    return m;
+}
+
+/* a broadcast stream: the switches copy its packets (bcast_switch) */
+static Msg *
+bcast_stream(Coll *c, size_t bytes)
+{
+    Msg *m = stream(c, bytes, NULL);
+    m->bcast = 1;
+    m->on_packet = bcast_packet;
+    c->bmsg = m;
     return m;
 }
 
@@ -237,8 +252,8 @@ bcast_switch(Coll *c, Packet *p, int b)
     }
 }
 
-void
-coll_bcast_packet(Packet *p, int node)
+static void
+bcast_packet(Packet *p, int node)
 {
     Coll *c = p->m->coll;
     if (node < K->pdsps) {
@@ -264,9 +279,7 @@ coll_bcast_packet(Packet *p, int node)
 static void
 release(Coll *c)
 {
-    Msg *m = stream(c, 0, NULL, -1);
-    m->bcast = 1;
-    c->bmsg = m;
+    Msg *m = bcast_stream(c, 0);
     net_make_packets(m);
     Packet *p = &m->pk[0];
     p->in_link = -1;
@@ -286,11 +299,11 @@ emit_up(Coll *c, int b)
     int to = b == c->rb ? c->rootg : net_switch_node(c->par[b]);
     Msg *m;
     if (c->kind == CO_REDUCE) {
-        m = stream(c, c->bytes, c->acc[b], to);
+        m = stream(c, c->bytes, c->acc[b]);
         c->acc[b] = NULL;
     } else
-        m = stream(c, c->kind == CO_GATHER ? c->aggb[b] : 0, NULL, to);
-    net_start_stream(m, sw);
+        m = stream(c, c->kind == CO_GATHER ? c->aggb[b] : 0, NULL);
+    net_stream(m, sw, to);
 }
 
 static void
@@ -299,12 +312,12 @@ scatter_split(Coll *c, int b)
     int dpb = K->plat.dsps_per_board, sw = net_switch_node(b);
     for (int g = b * dpb; g < (b + 1) * dpb; g++)
         if (g >= c->base && g < c->base + c->size && g != c->rootg)
-            net_start_stream(stream(c, c->bytes, NULL, g), sw);
+            net_stream(stream(c, c->bytes, NULL), sw, g);
     for (int j = K->board_nbr_off[b]; j < K->board_nbr_off[b + 1]; j++) {
         int nb = K->board_nbr[j];
         if (is_child(c, b, nb))
-            net_start_stream(
-                stream(c, c->bytes * (size_t)c->sub[nb], NULL, net_switch_node(nb)), sw);
+            net_stream(stream(c, c->bytes * (size_t)c->sub[nb], NULL), sw,
+                       net_switch_node(nb));
     }
 }
 
@@ -317,8 +330,9 @@ free_stream(Msg *m)
     free(m);
 }
 
-void
-coll_stream_arrived(Msg *m, int node)
+/* the fabric's call: all packets of m are in at node */
+static void
+stream_arrived(Msg *m, int node)
 {
     Coll *c = m->coll;
     if (node < K->pdsps) {
@@ -340,8 +354,8 @@ coll_stream_arrived(Msg *m, int node)
             c->acc[b] = m->data;
             m->data = NULL;
         } else
-            api_reduce_op(c->acc[b], m->data, (int)(c->bytes / api_type_size(c->type)),
-                          c->type, c->op);
+            dt_reduce(c->acc[b], m->data, (int)(c->bytes / dt_size(c->type)), c->type,
+                      c->op);
         break;
     case CO_SCATTER:
         free_stream(m);
@@ -386,11 +400,9 @@ tr_coll_switch(int kind, int ctx, int base, int size, int root, const void *sbuf
             if (bytes)
                 memcpy(c->buf, sbuf, bytes);
             if (size > 1) {
-                Msg *m = stream(c, bytes, NULL, sw);
-                m->bcast = 1;
-                c->bmsg = m;
+                Msg *m = bcast_stream(c, bytes);
                 c->inflight += c->npk;
-                k_push(d->clock, 0, EV_STREAM, d->rank, m);
+                net_stream_at(m, d->rank, sw, d->clock);
             }
         } else {
             wait_for(c, d, me, "the broadcast data", "bcast recv");
@@ -403,7 +415,7 @@ tr_coll_switch(int kind, int ctx, int base, int size, int root, const void *sbuf
             memcpy(c->buf + (size_t)me * bytes, sbuf, bytes);
         if (me != root) {
             k_sleep(d, P->send_overhead, "gather send");
-            k_push(d->clock, 0, EV_STREAM, d->rank, stream(c, bytes, NULL, sw));
+            net_stream_at(stream(c, bytes, NULL), d->rank, sw, d->clock);
         } else {
             if (size > 1) {
                 wait_for(c, d, me, "the gathered blocks", "gather recv");
@@ -420,8 +432,8 @@ tr_coll_switch(int kind, int ctx, int base, int size, int root, const void *sbuf
                 memmove(rbuf, c->buf + (size_t)me * bytes, bytes);
             }
             if (size > 1)
-                k_push(d->clock, 0, EV_STREAM, d->rank,
-                       stream(c, bytes * (size_t)(size - 1), NULL, sw));
+                net_stream_at(stream(c, bytes * (size_t)(size - 1), NULL), d->rank, sw,
+                              d->clock);
         } else {
             wait_for(c, d, me, "its scattered block", "scatter recv");
             if (bytes)
@@ -436,7 +448,7 @@ tr_coll_switch(int kind, int ctx, int base, int size, int root, const void *sbuf
                 abort();
             if (bytes)
                 memcpy(data, sbuf, bytes);
-            k_push(d->clock, 0, EV_STREAM, d->rank, stream(c, bytes, data, sw));
+            net_stream_at(stream(c, bytes, data), d->rank, sw, d->clock);
         } else {
             unsigned char *own = bytes ? malloc(bytes) : NULL;
             if (bytes && !own)
@@ -446,8 +458,7 @@ tr_coll_switch(int kind, int ctx, int base, int size, int root, const void *sbuf
             if (size > 1) {
                 wait_for(c, d, me, "the reduced vector", "reduce recv");
                 if (bytes)
-                    api_reduce_op(own, c->result, (int)(bytes / api_type_size(type)),
-                                  type, op);
+                    dt_reduce(own, c->result, (int)(bytes / dt_size(type)), type, op);
             }
             if (bytes)
                 memcpy(rbuf, own, bytes);
@@ -456,7 +467,7 @@ tr_coll_switch(int kind, int ctx, int base, int size, int root, const void *sbuf
         break;
     case CO_BARRIER:
         k_sleep(d, P->send_overhead, "barrier arrive");
-        k_push(d->clock, 0, EV_STREAM, d->rank, stream(c, 0, NULL, sw));
+        net_stream_at(stream(c, 0, NULL), d->rank, sw, d->clock);
         wait_for(c, d, me, "the barrier release", "barrier release");
         break;
     }

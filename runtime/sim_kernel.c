@@ -12,9 +12,12 @@
  * every run of a program is identical whatever the host's thread timing.
  *
  * When no DSP is ready and no event is pending, the run is over: every DSP has
- * returned, or the live ones are all blocked (a deadlock, reported by name). */
+ * returned, or the live ones are all blocked (a deadlock, reported by name).
+ *
+ * The kernel knows nothing of the layers above: an event carries the function that
+ * handles it (k_push), and what a blocked DSP waits for is text they wrote. */
 #define _GNU_SOURCE
-#include "mpirio_int.h"
+#include "sim.h"
 
 #include <pthread.h>
 #include <sched.h>
@@ -25,9 +28,8 @@
 Kernel *K;
 #define K_HORIZON 1000000 /* cycles a DSP may run ahead of the kernel */
 static _Thread_local Dsp *self;
-static MPIRIO_Stats last_stats;
-static long long *last_finish;
-static int last_nfinish;
+static sem_t *sems; /* one per DSP, then main's */
+static pthread_t *threads;
 
 Dsp *
 k_self(void)
@@ -44,7 +46,7 @@ ev_less(const Event *a, const Event *b)
 }
 
 void
-k_push(Cycles t, int cls, int type, int arg, void *p)
+k_push(Cycles t, int cls, EvFn fn, int arg, void *p)
 {
     if (K->nheap == K->capheap) {
         K->capheap = K->capheap ? 2 * K->capheap : 1024;
@@ -52,7 +54,7 @@ k_push(Cycles t, int cls, int type, int arg, void *p)
         if (!K->heap)
             abort();
     }
-    Event e = {t, ((uint64_t)cls << 62) | K->seq++, type, arg, p};
+    Event e = {t, ((uint64_t)cls << 62) | K->seq++, fn, arg, p};
     size_t i = K->nheap++;
     while (i > 0) {
         size_t up = (i - 1) / 2;
@@ -101,37 +103,9 @@ k_make_ready(Dsp *d)
 }
 
 static void
-dispatch(const Event *e)
+wake(int arg, void *d)
 {
-    switch (e->type) {
-    case EV_WAKE:
-        k_make_ready(e->p);
-        break;
-    case EV_ISSUE:
-        p2p_issue(e->p);
-        break;
-    case EV_POST:
-        p2p_post(e->p);
-        break;
-    case EV_STREAM:
-        net_start_stream(e->p, e->arg);
-        break;
-    case EV_MSG_START:
-        net_start_msg(e->p);
-        break;
-    case EV_MSG_ARRIVE:
-        p2p_msg_arrived(e->p);
-        break;
-    case EV_PKT_RECV:
-        net_pkt_recv(e->p, e->arg);
-        break;
-    case EV_PKT_READY:
-        net_pkt_ready(e->p);
-        break;
-    case EV_LINK_ARB:
-        net_link_arb(e->arg);
-        break;
-    }
+    k_make_ready(d);
 }
 
 /* runs events until a DSP is ready; NULL when the run is over */
@@ -151,7 +125,7 @@ next_dsp(void)
         Event e = pop();
         K->now = e.t;
         K->events++;
-        dispatch(&e);
+        e.fn(e.arg, e.p);
     }
 }
 
@@ -222,8 +196,8 @@ k_block(Dsp *d)
     d->blocked_end = -1;
     pass_baton(d);
     Cycles t1 = d->blocked_end >= 0 ? d->blocked_end : K->now;
-    if (blocked && K->trace && t1 > t0)
-        k_trace_span(0, d->rank, d->call ? d->call : "wait", t0, t1, "wait");
+    if (blocked && trace_active && t1 > t0)
+        trace_span(0, d->rank, d->call ? d->call : "wait", t0, t1, "wait");
 }
 
 /* no k_sync first: a wait that ends before the DSP's clock costs nothing */
@@ -244,9 +218,8 @@ k_release(Dsp *d)
     if (d->clock < K->now)
         d->clock = K->now;
     if (d->after > 0) {
-        if (K->trace)
-            k_trace_span(0, d->rank, d->after_what, d->clock, d->clock + d->after,
-                         "busy");
+        if (trace_active)
+            trace_span(0, d->rank, d->after_what, d->clock, d->clock + d->after, "busy");
         d->clock += d->after;
         d->busy += d->after;
         d->after = 0;
@@ -259,8 +232,8 @@ k_sleep(Dsp *d, Cycles c, const char *what)
 {
     if (c <= 0)
         return;
-    if (K->trace)
-        k_trace_span(0, d->rank, what, d->clock, d->clock + c, "busy");
+    if (trace_active)
+        trace_span(0, d->rank, what, d->clock, d->clock + c, "busy");
     d->clock += c;
     d->busy += c;
     /* a DSP that never waits (polling memory it shares with others in-process, say)
@@ -274,7 +247,7 @@ k_sync(Dsp *d)
 {
     if (d->clock <= K->now)
         return;
-    k_push(d->clock, 0, EV_WAKE, 0, d);
+    k_push(d->clock, 0, wake, 0, d);
     d->state = DS_BUSY;
     k_block(d);
 }
@@ -301,104 +274,17 @@ dsp_thread(void *arg)
     return NULL;
 }
 
-void
-settings_from_env(Settings *s)
-{
-    const char *v;
-    if ((v = getenv("MPIRIO_NO_CONTENTION")) && *v && strcmp(v, "0") != 0)
-        s->no_contention = 1;
-    if ((v = getenv("MPIRIO_SUMMARY")) && *v && strcmp(v, "0") != 0)
-        s->summary = 1;
-    if ((v = getenv("MPIRIO_COLL"))) {
-        if (strcmp(v, "mpich") == 0)
-            s->coll = MPIRIO_COLL_MPICH;
-        else if (strcmp(v, "switch") == 0)
-            s->coll = MPIRIO_COLL_SWITCH;
-    }
-    if ((v = getenv("MPIRIO_FAULTS")) && *v)
-        s->fault_rate = strtod(v, NULL);
-    if ((v = getenv("MPIRIO_FAULT_SEED")) && *v)
-        s->fault_seed = strtoull(v, NULL, 0);
-    if ((v = getenv("MPIRIO_TRACE")) && *v)
-        s->trace = v;
-}
-
-/* a run that cannot start: the message goes to stderr and to the statistics */
-static void
-setup_error(const Settings *set, const char *err)
-{
-    snprintf(last_stats.report, sizeof last_stats.report, "mpirio: %s\n", err);
-    if (!set->quiet)
-        fputs(last_stats.report, stderr);
-}
-
-/* the run behind MPIRIO_Run and mpirio-run */
-int sim_run(int n, const char *platform, const Settings *set, void (*fn)(int, void *),
-            void *arg);
-
-static int run_locked(int n, const char *platform, const Settings *set,
-                      void (*fn)(int, void *), void *arg);
-
 int
-sim_run(int n, const char *platform, const Settings *set, void (*fn)(int, void *),
-        void *arg)
+k_run(int n, void (*fn)(int, void *), void *arg)
 {
-    static pthread_mutex_t one_run = PTHREAD_MUTEX_INITIALIZER;
-    if (pthread_mutex_trylock(&one_run) != 0) {
-        fprintf(stderr, "mpirio: a run is already in progress\n");
-        return 1;
-    }
-    int rc = run_locked(n, platform, set, fn, arg);
-    pthread_mutex_unlock(&one_run);
-    return rc;
-}
-
-static int
-run_locked(int n, const char *platform, const Settings *set, void (*fn)(int, void *),
-           void *arg)
-{
-    char err[256];
-    memset(&last_stats, 0, sizeof last_stats);
-    if (n < 1 || !fn) {
-        fprintf(stderr, "mpirio: need at least one DSP and a function\n");
-        return 1;
-    }
-    Kernel *k = calloc(1, sizeof *k);
-    if (!k)
-        return 1;
-    if (plat_load(&k->plat, platform, n, err, sizeof err) != 0) {
-        setup_error(set, err);
-        free(k);
-        return 1;
-    }
-    k->pdsps = k->plat.boards * k->plat.dsps_per_board;
-    if (n > k->pdsps) {
-        snprintf(err, sizeof err, "platform \"%s\" has %d DSPs, %d requested",
-                 k->plat.name, k->pdsps, n);
-        setup_error(set, err);
-        plat_free(&k->plat);
-        free(k);
-        return 1;
-    }
-    k->set = *set;
-    k->ndsps = n;
-    k->live = n;
-    K = k;
-    if (net_init(err, sizeof err) != 0) {
-        setup_error(set, err);
-        net_free();
-        plat_free(&k->plat);
-        free(k);
-        K = NULL;
-        return 1;
-    }
-    trace_open();
-    k->dsps = calloc((size_t)n, sizeof *k->dsps);
-    sem_t *sems = calloc((size_t)n + 1, sizeof *sems);
-    pthread_t *th = calloc((size_t)n, sizeof *th);
-    if (!k->dsps || !sems || !th)
+    K->ndsps = n;
+    K->live = n;
+    K->dsps = calloc((size_t)n, sizeof *K->dsps);
+    sems = calloc((size_t)n + 1, sizeof *sems);
+    threads = calloc((size_t)n, sizeof *threads);
+    if (!K->dsps || !sems || !threads)
         abort();
-    k->main_sem = &sems[n];
+    K->main_sem = &sems[n];
     sem_init(&sems[n], 0, 0);
     pthread_attr_t attr;
     pthread_attr_init(&attr);
@@ -407,8 +293,7 @@ run_locked(int n, const char *platform, const Settings *set, void (*fn)(int, voi
      * cross-CPU wake-ups, several times faster (MPIRIO_NO_PIN=1 turns it off) */
     cpu_set_t old_cpus, one;
     int pinned = 0;
-    const char *nopin = getenv("MPIRIO_NO_PIN");
-    if (!(nopin && *nopin && strcmp(nopin, "0") != 0) &&
+    if (!K->set.no_pin &&
         pthread_getaffinity_np(pthread_self(), sizeof old_cpus, &old_cpus) == 0) {
         int cpu = sched_getcpu();
         CPU_ZERO(&one);
@@ -420,10 +305,10 @@ run_locked(int n, const char *platform, const Settings *set, void (*fn)(int, voi
         }
     }
     for (int i = 0; i < n; i++) {
-        Dsp *d = &k->dsps[i];
+        Dsp *d = &K->dsps[i];
         d->rank = i;
-        d->board = i / k->plat.dsps_per_board;
-        d->coll = set->coll;
+        d->board = i / K->plat.dsps_per_board;
+        d->coll = K->set.coll;
         d->fn = fn;
         d->arg = arg;
         d->thread_sem = &sems[i];
@@ -433,106 +318,38 @@ run_locked(int n, const char *platform, const Settings *set, void (*fn)(int, voi
     }
     int created = 0;
     for (; created < n; created++)
-        if (pthread_create(&th[created], &attr, dsp_thread, &k->dsps[created]) != 0)
+        if (pthread_create(&threads[created], &attr, dsp_thread, &K->dsps[created]) != 0)
             break;
     pthread_attr_destroy(&attr);
     if (created < n) {
         fprintf(stderr, "mpirio: cannot create %d threads (only %d)\n", n, created);
-        k->aborting = 1;
+        K->aborting = 1;
         for (int i = 0; i < created; i++)
             sem_post(&sems[i]);
     } else {
         for (int i = 0; i < n; i++)
-            k_make_ready(&k->dsps[i]);
+            k_make_ready(&K->dsps[i]);
         Dsp *first = next_dsp();
         sem_post(first->thread_sem);
-        sem_wait(k->main_sem);
+        sem_wait(K->main_sem);
     }
     for (int i = 0; i < created; i++)
-        pthread_join(th[i], NULL);
+        pthread_join(threads[i], NULL);
     if (pinned)
         pthread_setaffinity_np(pthread_self(), sizeof old_cpus, &old_cpus);
-    /* fill the statistics */
-    MPIRIO_Stats *s = &last_stats;
-    s->ndsps = n;
-    s->deadlock = k->deadlock;
-    free(last_finish);
-    last_finish = calloc((size_t)n, sizeof *last_finish);
-    last_nfinish = n;
-    for (int i = 0; i < n; i++) {
-        Cycles f = k->dsps[i].state == DS_DONE ? k->dsps[i].finish : k->now;
-        if (last_finish)
-            last_finish[i] = f;
-        if (f > s->cycles)
-            s->cycles = f;
-    }
-    tr_traffic(&s->traffic);
-    s->events = k->events;
-    s->switches = k->switches;
-    memcpy(s->report, k->report, sizeof s->report);
-    if (k->set.summary && created == n)
-        stats_summary(stderr);
-    trace_close();
-    int rc = created < n ? 1 : k->deadlock ? 2 : 0;
-    for (int i = 0; i <= n; i++)
-        sem_destroy(&sems[i]);
-    for (int i = 0; i < n; i++) {
-        Dsp *d = &k->dsps[i];
-        for (Msg *m = d->unexp; m;) {
-            Msg *nx = m->next;
-            free(m->data);
-            free(m->pk);
-            free(m->hop_busy);
-            free(m);
-            m = nx;
-        }
-    }
-    while (k->reqs)
-        req_free(k->reqs);
-    coll_free_all();
-    net_free();
-    free(k->heap);
-    free(k->dsps);
+    return created < n ? 1 : K->deadlock ? 2 : 0;
+}
+
+void
+k_free(void)
+{
+    if (sems)
+        for (int i = 0; i <= K->ndsps; i++)
+            sem_destroy(&sems[i]);
     free(sems);
-    free(th);
-    plat_free(&k->plat);
-    free(k);
-    K = NULL;
-    return rc;
-}
-
-int
-MPIRIO_Run(int n, const char *platform, int flags, void (*dsp_main)(int rank, void *arg),
-           void *arg)
-{
-    Settings s = {0};
-    settings_from_env(&s);
-    if (flags & MPIRIO_RUN_NO_CONTENTION)
-        s.no_contention = 1;
-    if (flags & MPIRIO_RUN_SUMMARY)
-        s.summary = 1;
-    if (flags & MPIRIO_RUN_COLL_MPICH)
-        s.coll = MPIRIO_COLL_MPICH;
-    if (flags & MPIRIO_RUN_QUIET)
-        s.quiet = 1;
-    return sim_run(n, platform, &s, dsp_main, arg);
-}
-
-int
-MPIRIO_Run_stats(MPIRIO_Stats *stats)
-{
-    if (!stats)
-        return MPIRIO_ERR_ARG;
-    *stats = last_stats;
-    return MPIRIO_SUCCESS;
-}
-
-int
-MPIRIO_Run_finish_times(long long *times, int n)
-{
-    if (!times || n < 0)
-        return MPIRIO_ERR_ARG;
-    for (int i = 0; i < n && i < last_nfinish; i++)
-        times[i] = last_finish[i];
-    return MPIRIO_SUCCESS;
+    free(threads);
+    sems = NULL;
+    threads = NULL;
+    free(K->heap);
+    free(K->dsps);
 }

@@ -12,8 +12,12 @@
  *     sum ser(packets) + h * (switch_latency + ser(largest packet)).
  * Faults: each transmission is corrupted with probability fault_rate (a hash of
  * the seed, message, packet, link and attempt, so runs repeat); the receiving end
- * checks the CRC-32 and the link retransmits. */
-#include "mpirio_int.h"
+ * checks the CRC-32 and the link retransmits.
+ *
+ * The fabric calls nothing above it: a message carries the functions to call when its
+ * last packet is in at its destination (on_arrive) or, for a broadcast, when any packet
+ * reaches a node (on_packet). */
+#include "sim.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -289,6 +293,10 @@ attempts(const Packet *p, int L)
     return 65;
 }
 
+static void pkt_recv(int node, void *p);
+static void pkt_ready(int arg, void *p);
+static void link_arb(int L, void *arg);
+
 /* p starts on link L now; returns the end of the transmission */
 static Cycles
 transmit(Packet *p, int L, Cycles start)
@@ -303,13 +311,13 @@ transmit(Packet *p, int L, Cycles start)
     K->tr.link_packets++;
     K->tr.retries += a - 1;
     p->link = L;
-    if (K->trace) {
+    if (trace_active) {
         char name[48];
         snprintf(name, sizeof name, "msg %llu pkt %d", (unsigned long long)p->m->id,
                  p->idx);
-        k_trace_span(1, L, name, start, start + dur, a > 1 ? "retry" : "packet");
+        trace_span(1, L, name, start, start + dur, a > 1 ? "retry" : "packet");
     }
-    k_push(start + dur, 0, EV_PKT_RECV, l->to, p);
+    k_push(start + dur, 0, pkt_recv, l->to, p);
     return start + dur;
 }
 
@@ -406,25 +414,25 @@ offer(Packet *p, int L, Cycles t)
         return;
     }
     if (t > K->now) {
-        k_push(t, 0, EV_PKT_READY, 0, p);
+        k_push(t, 0, pkt_ready, 0, p);
         return;
     }
     Link *l = &K->links[L];
     q_push(l, p);
     if (!l->arb_pending) {
         l->arb_pending = 1;
-        k_push(l->busy_until > K->now ? l->busy_until : K->now, 1, EV_LINK_ARB, L, NULL);
+        k_push(l->busy_until > K->now ? l->busy_until : K->now, 1, link_arb, L, NULL);
     }
 }
 
-void
-net_pkt_ready(Packet *p)
+static void
+pkt_ready(int arg, void *p)
 {
-    offer(p, p->link, K->now);
+    offer(p, ((Packet *)p)->link, K->now);
 }
 
-void
-net_link_arb(int L)
+static void
+link_arb(int L, void *arg)
 {
     Link *l = &K->links[L];
     l->arb_pending = 0;
@@ -434,7 +442,7 @@ net_link_arb(int L)
     l->busy_until = transmit(p, L, K->now);
     if (l->nq > 0) {
         l->arb_pending = 1;
-        k_push(l->busy_until, 1, EV_LINK_ARB, L, NULL);
+        k_push(l->busy_until, 1, link_arb, L, NULL);
     }
 }
 
@@ -461,13 +469,20 @@ net_make_packets(Msg *m)
     K->tr.bytes += (long long)m->bytes;
 }
 
-void
-net_start_msg(Msg *m)
+static void
+arrive_abstract(int node, void *m)
 {
+    ((Msg *)m)->on_arrive(m, node);
+}
+
+static void
+start_unicast(int arg, void *mp)
+{
+    Msg *m = mp;
     net_make_packets(m);
     if (K->plat.abstract) { /* the literature's model: n bytes cost n cycles */
-        k_push(K->now + (m->src == m->dst ? 0 : (Cycles)m->bytes), 0, EV_MSG_ARRIVE, 0,
-               m);
+        k_push(K->now + (m->src == m->dst ? 0 : (Cycles)m->bytes), 0, arrive_abstract,
+               m->to_node, m);
         return;
     }
     int L = route(m, m->src);
@@ -476,15 +491,48 @@ net_start_msg(Msg *m)
 }
 
 void
-net_start_stream(Msg *m, int from_node)
+net_send(Msg *m)
 {
+    m->from_node = m->src;
+    m->to_node = m->dst;
+    start_unicast(0, m);
+}
+
+void
+net_send_at(Msg *m, Cycles t)
+{
+    m->from_node = m->src;
+    m->to_node = m->dst;
+    k_push(t, 0, start_unicast, 0, m);
+}
+
+static void
+start_stream(int arg, void *mp)
+{
+    Msg *m = mp;
     net_make_packets(m);
     Cycles t = K->now;
-    if (from_node >= K->pdsps)
+    if (m->from_node >= K->pdsps)
         t += K->plat.switch_latency;
-    int L = net_link_between(from_node, m->coll_dst);
+    int L = net_link_between(m->from_node, m->to_node);
     for (int i = 0; i < m->npk; i++)
         offer(&m->pk[i], L, t);
+}
+
+void
+net_stream(Msg *m, int from_node, int to_node)
+{
+    m->from_node = from_node;
+    m->to_node = to_node;
+    start_stream(0, m);
+}
+
+void
+net_stream_at(Msg *m, int from_node, int to_node, Cycles t)
+{
+    m->from_node = from_node;
+    m->to_node = to_node;
+    k_push(t, 0, start_stream, 0, m);
 }
 
 /* a replica of p (a broadcast packet) leaves its switch on link L */
@@ -501,51 +549,21 @@ net_forward_copy(Packet *p, int L)
     offer(c, L, K->now + K->plat.switch_latency);
 }
 
-void
-net_pkt_recv(Packet *p, int node)
+static void
+pkt_recv(int node, void *pp)
 {
+    Packet *p = pp;
     Msg *m = p->m;
-    if (m->coll) {
-        if (m->bcast)
-            coll_bcast_packet(p, node);
-        else if (--m->left == 0)
-            coll_stream_arrived(m, node);
+    if (m->on_packet) {
+        m->on_packet(p, node);
         return;
     }
-    if (node >= K->pdsps) {
+    if (node != m->to_node) { /* a switch on the way */
         p->hop++;
         p->in_link = p->link;
         offer(p, route(m, node), K->now + K->plat.switch_latency);
         return;
     }
     if (--m->left == 0)
-        p2p_msg_arrived(m);
-}
-
-void
-tr_traffic(MPIRIO_Traffic *t)
-{
-    if (k_self())
-        k_sync(k_self()); /* the totals at the caller's time */
-    *t = K->tr;
-}
-
-int
-tr_link(int link, MPIRIO_Link *out)
-{
-    if (link < 0 || link >= K->nlinkall)
-        return MPIRIO_ERR_ARG;
-    if (k_self())
-        k_sync(k_self());
-    Link *l = &K->links[link];
-    int P = K->pdsps;
-    out->from_kind = l->from >= P;
-    out->from = l->from >= P ? l->from - P : l->from;
-    out->to_kind = l->to >= P;
-    out->to = l->to >= P ? l->to - P : l->to;
-    out->packets = l->packets;
-    out->bytes = l->bytes;
-    out->retries = l->retries;
-    out->busy_cycles = l->busy;
-    return MPIRIO_SUCCESS;
+        m->on_arrive(m, node);
 }

@@ -11,87 +11,11 @@
  * returns; Wait on it: wait_overhead after the arrival (a DSP that comes late
  * pays only the overhead). The payload is copied at the Isend, so a sender may
  * return before the receiver has the data; the issue and the post are events at
- * the DSP's clock (EV_ISSUE, EV_POST). */
-#include "mpirio_int.h"
+ * the DSP's clock. */
+#include "sim.h"
 
 #include <stdlib.h>
 #include <string.h>
-
-int
-tr_active(void)
-{
-    return K && k_self() && !k_self()->finalized;
-}
-
-void
-tr_call(const char *name)
-{
-    k_self()->call = name;
-}
-
-int
-tr_rank(void)
-{
-    return k_self()->rank;
-}
-
-int
-tr_size(void)
-{
-    return K->ndsps;
-}
-
-int
-tr_dsps_per_board(void)
-{
-    return K->plat.dsps_per_board;
-}
-
-Cycles
-tr_now(void)
-{
-    Dsp *d = k_self();
-    return d->finalized ? d->finish : d->clock;
-}
-
-long long
-tr_clock_hz(void)
-{
-    return (long long)K->plat.dsp_clock_mhz * 1000000;
-}
-
-void
-tr_compute(Cycles c)
-{
-    k_sleep(k_self(), c, "compute");
-}
-
-void
-tr_set_priority(int prio)
-{
-    k_self()->prio = prio;
-}
-
-int
-tr_coll_default(void)
-{
-    /* the abstract model has no switches: its collectives are MPICH's */
-    return K->plat.abstract ? MPIRIO_COLL_MPICH : k_self()->coll;
-}
-
-void
-tr_set_coll(int family)
-{
-    k_self()->coll = family;
-}
-
-void
-tr_finalize(void)
-{
-    Dsp *d = k_self();
-    d->finish = d->clock;
-    d->finalized = 1;
-}
 
 static int
 matches(const Msg *m, int src, int ctx, int tag)
@@ -109,7 +33,7 @@ free_msg(Msg *m)
 }
 
 /* requests are on a list so that a run can free those its DSPs never waited for */
-Req *
+static Req *
 req_new(Dsp *owner)
 {
     Req *r = calloc(1, sizeof *r);
@@ -123,7 +47,7 @@ req_new(Dsp *owner)
     return r;
 }
 
-void
+static void
 req_free(Req *r)
 {
     if (r->all_prev)
@@ -135,7 +59,7 @@ req_free(Req *r)
     free(r);
 }
 
-void
+static void
 req_complete(Req *r)
 {
     r->done = 1;
@@ -178,11 +102,12 @@ matched(Msg *m, Req *r)
         }
         return;
     }
-    k_push(K->now + K->plat.handshake, 0, EV_MSG_START, 0, m);
+    net_send_at(m, K->now + K->plat.handshake);
 }
 
-void
-p2p_msg_arrived(Msg *m)
+/* the fabric's call: the last packet of m is in */
+static void
+msg_arrived(Msg *m, int node)
 {
     m->arrived = 1;
     if (m->sreq)
@@ -194,10 +119,11 @@ p2p_msg_arrived(Msg *m)
     }
 }
 
-/* EV_ISSUE: the envelope reaches the receiver, which matches it or keeps it */
-void
-p2p_issue(Msg *m)
+/* the envelope reaches the receiver, which matches it or keeps it */
+static void
+issue(int arg, void *mp)
 {
+    Msg *m = mp;
     Dsp *rd = &K->dsps[m->dst];
     Req *prev = NULL, *r = rd->posted;
     for (; r; prev = r, r = r->next)
@@ -212,7 +138,7 @@ p2p_issue(Msg *m)
         if (rd->posted_tail == r)
             rd->posted_tail = prev;
         if (m->eager)
-            net_start_msg(m);
+            net_send(m);
         matched(m, r);
     } else {
         if (rd->unexp_tail)
@@ -221,7 +147,7 @@ p2p_issue(Msg *m)
             rd->unexp = m;
         rd->unexp_tail = m;
         if (m->eager)
-            net_start_msg(m);
+            net_send(m);
     }
 }
 
@@ -252,20 +178,22 @@ tr_isend(const void *buf, size_t bytes, int dst, int ctx, int tag, int srank, Re
     m->src_seq = d->nsent++;
     m->eager = (long long)bytes <= K->plat.eager_limit;
     m->sreq = s;
+    m->on_arrive = msg_arrived;
     s->kind = 0;
     s->owner = d;
     s->ctx = ctx;
     s->tag = tag;
     s->src = dst;
-    k_push(d->clock, 0, EV_ISSUE, 0, m);
+    k_push(d->clock, 0, issue, 0, m);
     *out = s;
     return MPIRIO_SUCCESS;
 }
 
-/* EV_POST: the receive looks in the unexpected queue, or waits in the expected one */
-void
-p2p_post(Req *r)
+/* the receive looks in the unexpected queue, or waits in the expected one */
+static void
+post(int arg, void *rp)
 {
+    Req *r = rp;
     Dsp *d = r->owner;
     Msg *prev = NULL, *m = d->unexp;
     for (; m; prev = m, m = m->next)
@@ -305,7 +233,7 @@ tr_irecv(void *buf, size_t cap, int src, int ctx, int tag, int blocking, Req **o
     r->ctx = ctx;
     r->tag = tag;
     *out = r;
-    k_push(d->clock, 0, EV_POST, 0, r);
+    k_push(d->clock, 0, post, 0, r);
     return MPIRIO_SUCCESS;
 }
 
@@ -384,4 +312,20 @@ tr_test(Req *r, int *flag, MPIRIO_Status *st)
     }
     *flag = 1;
     return tr_wait(r, st);
+}
+
+void
+p2p_free_all(void)
+{
+    for (int i = 0; i < K->ndsps; i++) {
+        Dsp *d = &K->dsps[i];
+        for (Msg *m = d->unexp; m;) {
+            Msg *nx = m->next;
+            free_msg(m);
+            m = nx;
+        }
+        d->unexp = NULL;
+    }
+    while (K->reqs)
+        req_free(K->reqs);
 }

@@ -2,6 +2,7 @@
 #   invalid/<name>  one per folder of testcases/invalid (tests/run_invalid.sh)
 #   valid/<name>    the example graphs (tests/run_valid.sh)
 #   cli             the command-line conventions (tests/run_cli.sh)
+#   harden          hostile names, kernel files and outputs (tests/run_harden.sh)
 #   valgrind/check  tgc check under valgrind on a handful of cases (label valgrind)
 #   check_cli       the unit test of tools/cli.c
 
@@ -29,8 +30,10 @@ foreach(case fir4 chain4 worked topcuoglu peft)
 endforeach()
 add_test(NAME cli COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/run_cli.sh $<TARGET_FILE:tgc>
                           ${tgc_cases})
+add_test(NAME harden COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/run_harden.sh $<TARGET_FILE:tgc>
+                             ${tgc_cases})
 find_program(VALGRIND valgrind)
-if(VALGRIND)
+if(VALGRIND AND NOT TGC_SANITIZE) # valgrind cannot run a sanitized program
   add_test(NAME valgrind/check
            COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/run_valgrind.sh ${VALGRIND} $<TARGET_FILE:tgc>
                    ${tgc_cases})

@@ -332,6 +332,39 @@ START_TEST(dot_parses_back_with_clusters_and_styles)
 }
 END_TEST
 
+/* Ids and names reach labels with their backslashes doubled: "a\\N\\l" is shown as
+ * written, not as Graphviz's escapes for the node's name and a left-justified line; a
+ * long id is cut without leaving a lone backslash before the closing quote. */
+START_TEST(dot_labels_escape_backslashes)
+{
+    Example x;
+    worked_example(&x);
+    Graph *g = x.g;
+    g->name = "g\\G";
+    g->tasks[0].id = "a\\N\\l";
+    char *longid = arena_alloc(g->arena, 400);
+    memset(longid, '\\', 399);
+    g->tasks[1].id = longid;
+    char *dot = cg_sched_dot(x.s, &x.r);
+    Agraph_t *ag = agmemread(dot);
+    ck_assert_msg(ag != NULL, "%s", dot);
+    Agnode_t *a = agnode(ag, "d0_0", 0), *b = agnode(ag, "d1_1", 0);
+    ck_assert_ptr_nonnull(a);
+    ck_assert_ptr_nonnull(b);
+    /* the attribute value as the renderer reads it: \\ is one backslash */
+    ck_assert_ptr_nonnull(strstr(agget(a, "label"), "a\\\\N\\\\l\n"));
+    ck_assert_ptr_nonnull(strstr(agget(ag, "label"), "g\\\\G on "));
+    const char *lb = agget(b, "label");
+    size_t run = strspn(lb, "\\");
+    ck_assert_uint_eq(run % 2, 0);
+    ck_assert_uint_gt(run, 0);
+    ck_assert_ptr_nonnull(strstr(lb, "...\n"));
+    agclose(ag);
+    free(dot);
+    example_free(&x);
+}
+END_TEST
+
 static int
 count(const char *s, const char *what)
 {
@@ -378,6 +411,7 @@ main(void)
     tcase_add_test(tc, schedule_json_is_golden);
     tcase_add_test(tc, critical_path_follows_the_message);
     tcase_add_test(tc, dot_parses_back_with_clusters_and_styles);
+    tcase_add_test(tc, dot_labels_escape_backslashes);
     tcase_add_test(tc, gantt_has_a_lane_per_dsp_and_link);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);

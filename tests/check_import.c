@@ -3,6 +3,7 @@
  * graph -> graph JSON and schedule JSON -> schedule -> schedule JSON. */
 #include <check.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -163,10 +164,85 @@ START_TEST(dot_errors_name_lines_and_nodes)
     e = import_errors(fe_import_dot, "undirected.dot", &o);
     ck_assert_str_eq(e, "undirected.dot: error: a task graph must be a digraph\n");
     free(e);
+    /* cgraph's two-line message about an unterminated HTML string is one located line */
+    e = import_errors(fe_import_dot, "html_string.dot", &o);
+    ck_assert_str_eq(e, "html_string.dot:2: error: syntax error scanning a HTML string "
+                        "(missing '>'? bad nesting? longer than 16384?) String "
+                        "starting:<g {gr\n");
+    free(e);
     /* a second read after an error still counts lines from 1 */
     e = import_errors(fe_import_dot, "syntax.dot", &o);
     ck_assert_str_eq(e, "syntax.dot:4: error: syntax error near '->'\n");
     free(e);
+}
+END_TEST
+
+/* Counts near INT64_MAX, empty graphs and names JSON cannot hold are input errors, never
+ * a wrong graph or an abort. */
+START_TEST(import_refuses_what_check_would)
+{
+    Options o = options();
+    char *e = import_errors(fe_import_stg, "count_overflow.stg", &o);
+    ck_assert_str_eq(e, "count_overflow.stg:1:1: error: 9223372036854775809 tasks (with "
+                        "the entry and exit tasks) exceed --max-tasks=100000\n");
+    free(e);
+    e = import_errors(fe_import_stg, "count_near_overflow.stg", &o);
+    ck_assert_str_eq(e, "count_near_overflow.stg:1:1: error: 9223372036854775808 tasks "
+                        "(with the entry and exit tasks) exceed --max-tasks=100000\n");
+    free(e);
+    o.limits.max_tasks = 1; /* below the two dummy tasks */
+    e = import_errors(fe_import_stg, "small.stg", &o);
+    ck_assert_str_eq(e, "small.stg:1:1: error: 6 tasks (with the entry and exit tasks) "
+                        "exceed --max-tasks=1\n");
+    free(e);
+    o = options();
+    e = import_errors(fe_import_dot, "empty.dot", &o);
+    ck_assert_str_eq(e, "empty.dot: error: the graph has no nodes (a task graph needs at "
+                        "least one task)\n");
+    free(e);
+    e = import_errors(fe_import_dot, "empty_name.dot", &o);
+    ck_assert_str_eq(e, "empty_name.dot: error: a node has an empty name (task ids must "
+                        "not be empty)\n");
+    free(e);
+    e = import_errors(fe_import_dot, "node_not_utf8.dot", &o);
+    ck_assert_str_eq(
+        e, "node_not_utf8.dot: error: node \"a\\xffb\": the name is not valid UTF-8\n");
+    free(e);
+    e = import_errors(fe_import_dot, "name_not_utf8.dot", &o);
+    ck_assert_str_eq(
+        e, "name_not_utf8.dot: error: the graph's name \"g\\xe9\" is not valid UTF-8\n");
+    free(e);
+}
+END_TEST
+
+/* A file name that is not UTF-8 (it would become the graph's name and go into JSON) is an
+ * input error of every reader. */
+START_TEST(file_names_must_be_utf8)
+{
+    char dir[] = "/tmp/tgc-import-XXXXXX";
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    char path[256];
+    snprintf(path, sizeof path, "%s/g\xff.stg", dir);
+    FILE *f = fopen(path, "w");
+    ck_assert_ptr_nonnull(f);
+    fputs("1\n0 0 0\n1 5 1 0\n2 0 1 1\n", f);
+    fclose(f);
+    Options o = options();
+    Diag *d = diag_new();
+    ck_assert_ptr_null(fe_import_stg(path, &o, d));
+    char want[512];
+    snprintf(want, sizeof want,
+             "%s: error: cannot read file: its name is not valid UTF-8\n", path);
+    ck_assert_str_eq(diag_text(d), want);
+    diag_clear(d);
+    ck_assert_ptr_null(fe_import_dot(path, &o, d));
+    ck_assert_str_eq(diag_text(d), want);
+    diag_clear(d);
+    ck_assert_ptr_null(fe_load_graph(path, &o, d));
+    ck_assert_str_eq(diag_text(d), want);
+    diag_free(d);
+    unlink(path);
+    rmdir(dir);
 }
 END_TEST
 
@@ -450,6 +526,8 @@ main(void)
     tcase_add_test(tc, stg_errors_have_positions);
     tcase_add_test(tc, dot_reads_auckland_weights);
     tcase_add_test(tc, dot_errors_name_lines_and_nodes);
+    tcase_add_test(tc, import_refuses_what_check_would);
+    tcase_add_test(tc, file_names_must_be_utf8);
     tcase_add_test(tc, graph_json_round_trip);
     tcase_add_test(tc, schedule_json_round_trip_is_byte_identical);
     tcase_add_test(tc, readers_survive_mutated_inputs);

@@ -2,25 +2,13 @@
 # tests/run_cli.sh TGC TESTCASES - the conventions of the tgc command line (docs/cli.md):
 # exit statuses, usage errors, --help, --version, "-" for stdin, "--", several files.
 set -u
+here=$(cd "$(dirname "$0")" && pwd)
 tgc=$1
 cd "$2" || exit 1
 fail=0
 out=$(mktemp) err=$(mktemp)
 
-# expect STATUS STDERR ARGS...: exit status and exact stderr.
-expect() {
-    want_rc=$1 want_err=$2
-    shift 2
-    "$tgc" "$@" >"$out" 2>"$err"
-    rc=$?
-    if [ "$rc" -ne "$want_rc" ] || [ "$(cat "$err")" != "$want_err" ]; then
-        echo "FAIL: tgc $*: exit $rc (expected $want_rc), stderr:"
-        cat "$err"
-        echo "expected stderr:"
-        echo "$want_err"
-        fail=1
-    fi
-}
+. "$here/expect.sh"
 hint='run '\''tgc help check'\'' for the options'
 
 expect 2 "tgc: error: unknown option \"--platfrom\" (did you mean \"--platform\"?)

@@ -31,6 +31,7 @@ enum {
     C_MAX_DSPS,
     C_MAX_ITERATIONS,
     C_MAX_FILE,
+    C_KERNEL_PATH,
     NCOMMON
 };
 
@@ -59,6 +60,10 @@ static const Common common[NCOMMON] = {
                           "refuse more than N iterations (1000000000)", CLI_LIMITS},
     [C_MAX_FILE] = {"max-file-size", "BYTES",
                     "refuse input files larger than BYTES (268435456)", CLI_LIMITS},
+    [C_KERNEL_PATH] = {"kernel-path", "DIR",
+                       "kernel files may also be inside DIR (repeatable; by default only "
+                       "inside the graph's folder)",
+                       CLI_KERNELS},
 };
 
 int
@@ -176,6 +181,15 @@ set_common(Cli *c, const CliSpec *spec, int i, const char *v)
     case C_MAX_FILE:
         return cli_int_value(spec, "--max-file-size", v, 1, INT64_MAX,
                              &l->max_file_bytes);
+    case C_KERNEL_PATH: {
+        struct stat st;
+        if (stat(v, &st) != 0 || !S_ISDIR(st.st_mode)) {
+            cli_usage(spec, "--kernel-path \"%s\" is not a folder", v);
+            return false;
+        }
+        c->kernel_dirs[c->opt.nkernel_dirs++] = v;
+        return true;
+    }
     }
     return false;
 }
@@ -236,8 +250,11 @@ cli_parse(Cli *c, const CliSpec *spec, int argc, char **argv, int *status)
         nown++;
     c->val = calloc(nown + 1, sizeof *c->val);
     c->args = calloc((size_t)argc + 1, sizeof *c->args);
-    if (!c->val || !c->args)
+    c->kernel_dirs = calloc((size_t)argc + 1, sizeof *c->kernel_dirs);
+    if (!c->val || !c->args || !c->kernel_dirs)
         ice("out of memory");
+    c->opt.kernel_dirs = c->kernel_dirs;
+    c->opt.read_kernels = (spec->common & CLI_KERNELS) != 0;
     *status = TGC_EXIT_USAGE;
     bool options = true;
     for (int i = 1; i < argc; i++) {
@@ -301,6 +318,21 @@ cli_parse(Cli *c, const CliSpec *spec, int argc, char **argv, int *status)
         else if (!set_common(c, spec, -1 - k, value))
             goto stop;
     }
+    if (c->json) {
+        /* Names given to options come back in the JSON, which holds only UTF-8 (input
+         * files are checked by their readers). */
+        for (size_t k = 0; k <= nown; k++) {
+            const char *v = k < nown ? c->val[k] : c->output;
+            if (v && !ir_utf8_valid(v)) {
+                Arena *a = arena_new();
+                cli_usage(spec,
+                          "with --json, option values must be valid UTF-8, got \"%s\"",
+                          ir_shown(a, v, 60));
+                arena_free(a);
+                goto stop;
+            }
+        }
+    }
     if (c->opt.dsps > c->opt.limits.max_dsps) {
         cli_usage(spec,
                   "--dsps %d exceeds the limit of %lld DSPs (raise it with --max-dsps)",
@@ -350,8 +382,12 @@ cli_free(Cli *c)
 {
     free(c->val);
     free(c->args);
+    free(c->kernel_dirs);
     c->val = NULL;
     c->args = NULL;
+    c->kernel_dirs = NULL;
+    c->opt.kernel_dirs = NULL;
+    c->opt.nkernel_dirs = 0;
 }
 
 int

@@ -51,7 +51,9 @@ enum {
     CLI_LIMITS = 1 << 3,     /* --max-tasks --max-edges --max-dsps --max-iterations
                                 --max-file-size -> Cli.opt.limits */
     CLI_JSON = 1 << 4,       /* --json -> Cli.json */
-    CLI_CONTENTION = 1 << 5, /* --no-contention -> Cli.opt.no_contention */
+    CLI_KERNELS = 1 << 5,    /* the command reads the kernel files (Options.read_kernels):
+                                --kernel-path DIR (repeatable) -> Cli.opt.kernel_dirs */
+    CLI_CONTENTION = 1 << 6, /* --no-contention -> Cli.opt.no_contention */
 };
 
 /* An option of one command. */
@@ -78,6 +80,7 @@ typedef struct Cli {
     int nargs;
     const char **val; /* [one per spec->opts entry] the value given last, "" for a flag
                          given, NULL when absent */
+    const char **kernel_dirs; /* the --kernel-path values (Cli.opt.kernel_dirs) */
 } Cli;
 
 /* Parses argv (argv[0] = the command's name).  Returns true to go on.  Returns false with

@@ -110,7 +110,7 @@ tgc_compute(const TgcTask *t, int64_t it)
             s->last = h;
         s->all = fnv_u64(s->all ? s->all : FNV_OFFSET, h);
     }
-    check(MPIRIO_Compute(t->cycles), "compute", -1);
+    check(MPIRIO_Compute_named(t->cycles, tgc_tasks[t->task].label), "compute", -1);
     compute_cycles[t->dsp] += t->cycles;
 }
 
@@ -131,7 +131,7 @@ tgc_send(TgcMsg *m, int64_t it)
             memcpy(m->pack + off, slot(m->parts[p], it), m->parts[p]->bytes);
             off += m->parts[p]->bytes;
         }
-        check(MPIRIO_Compute(m->copy_cycles), "pack", m->id);
+        check(MPIRIO_Compute_named(m->copy_cycles, "pack"), "pack", m->id);
         data = m->pack;
     }
     check(MPIRIO_Isend(data, m->bytes, MPIRIO_BYTE, m->peer, m->id, MPIRIO_COMM_WORLD,
@@ -184,7 +184,7 @@ tgc_recv(TgcMsg *m, int64_t it)
             memcpy(slot(m->parts[p], x), packed + off, m->parts[p]->bytes);
             off += m->parts[p]->bytes;
         }
-        check(MPIRIO_Compute(m->copy_cycles), "unpack", m->id);
+        check(MPIRIO_Compute_named(m->copy_cycles, "unpack"), "unpack", m->id);
     }
     if (m->pipelined && x + 1 < TGC_ITERATIONS - m->delay)
         post(m, x + 1); /* into the next buffer, unless x was the last transfer */

@@ -126,6 +126,8 @@ int MPIRIO_Coll_algorithm(int family);
 
 /* time and statistics */
 int MPIRIO_Compute(long long cycles); /* the DSP is busy `cycles` */
+/* the same; the trace names the span `name` (a task, a kernel; NULL: "compute") */
+int MPIRIO_Compute_named(long long cycles, const char *name);
 long long MPIRIO_time(void);          /* the caller's virtual time in cycles */
 double MPIRIO_Wtime(void);            /* the same in seconds at the DSP clock */
 long long MPIRIO_clock_hz(void);      /* the DSP clock */

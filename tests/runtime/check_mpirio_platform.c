@@ -1,11 +1,13 @@
 /* check_mpirio_platform.c: presets, the MST routes (Prim from board 0, ties to the
- * lower board), the mesh rule above 64 DSPs, platform files, the trace. */
+ * lower board), the mesh rule above 64 DSPs, platform files, the trace (valid JSON
+ * however the run ends, spans named by the program), invalid settings. */
 #include <check.h>
 #include <jansson.h>
 #include <mpirio.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 static MPIRIO_Stats st;
@@ -274,6 +276,122 @@ START_TEST(trace_is_chrome_json)
 }
 END_TEST
 
+/* the events of a trace file (ck fails if it is not JSON); *named: spans of `name` */
+static json_t *
+load_trace(const char *tf, const char *name, int *named)
+{
+    json_error_t e;
+    json_t *j = json_load_file(tf, 0, &e);
+    ck_assert_msg(j != NULL, "%s:%d: %s", tf, e.line, e.text);
+    json_t *ev = json_object_get(j, "traceEvents");
+    ck_assert(json_is_array(ev));
+    size_t i;
+    json_t *x;
+    *named = 0;
+    json_array_foreach (ev, i, x) {
+        const char *n = json_string_value(json_object_get(x, "name"));
+        if (n && name && strcmp(n, name) == 0)
+            (*named)++;
+    }
+    return j;
+}
+
+static int how_to_end; /* 0: return, 1: exit(5), 2: MPIRIO_Abort(7) */
+
+static void
+ending_dsp(int rank, void *arg)
+{
+    char b[1000] = {0};
+    MPIRIO_Compute_named(100 + rank, "kernel \"fir\" \\ 1");
+    if (rank == 0)
+        MPIRIO_Send(b, sizeof b, MPIRIO_BYTE, 1, 0, MPIRIO_COMM_WORLD);
+    else if (rank == 1)
+        MPIRIO_Recv(b, sizeof b, MPIRIO_BYTE, 0, 0, MPIRIO_COMM_WORLD, NULL);
+    MPIRIO_Bcast(b, 10, MPIRIO_BYTE, 0, MPIRIO_COMM_WORLD);
+    if (rank == 2 && how_to_end == 1)
+        exit(5);
+    if (rank == 2 && how_to_end == 2)
+        MPIRIO_Abort(MPIRIO_COMM_WORLD, 7);
+    MPIRIO_Barrier(MPIRIO_COMM_WORLD);
+}
+
+/* runs ending_dsp in a child process; its exit status */
+static int
+run_child(const char *tf, int how)
+{
+    fflush(stdout);
+    pid_t pid = fork();
+    ck_assert_int_ge(pid, 0);
+    if (pid == 0) {
+        how_to_end = how;
+        setenv("MPIRIO_TRACE", tf, 1);
+        int rc = MPIRIO_Run(4, NULL, MPIRIO_RUN_QUIET, ending_dsp, NULL);
+        exit(rc == 0 ? 0 : 99);
+    }
+    int status;
+    ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+    ck_assert(WIFEXITED(status));
+    return WEXITSTATUS(status);
+}
+
+START_TEST(trace_is_json_however_the_run_ends)
+{
+    char tf[64];
+    snprintf(tf, sizeof tf, "/tmp/mpirio-trace-end-%d.json", (int)getpid());
+    static const int want[] = {0, 5, 7};
+    for (int how = 0; how < 3; how++) {
+        unlink(tf);
+        ck_assert_int_eq(run_child(tf, how), want[how]);
+        int named;
+        json_t *j = load_trace(tf, "kernel \"fir\" \\ 1", &named);
+        ck_assert_int_eq(named, 4); /* each DSP's compute span, by its name */
+        json_decref(j);
+    }
+    unlink(tf);
+}
+END_TEST
+
+START_TEST(unwritable_trace_fails)
+{
+    setenv("MPIRIO_TRACE", "/nonexistent/t.json", 1);
+    ck_assert_int_eq(MPIRIO_Run(4, NULL, MPIRIO_RUN_QUIET, ending_dsp, NULL), 1);
+    unsetenv("MPIRIO_TRACE");
+    MPIRIO_Run_stats(&st);
+    ck_assert_str_eq(st.report, "mpirio: cannot write the trace \"/nonexistent/t.json\": "
+                                "No such file or directory\n");
+}
+END_TEST
+
+START_TEST(invalid_settings_are_refused)
+{
+    static const char *const bad[][3] = {
+        {"MPIRIO_FAULTS", "abc", "(--faults) \"abc\": expected a fraction"},
+        {"MPIRIO_FAULTS", "-0.1", "(--faults) \"-0.1\": expected a fraction"},
+        {"MPIRIO_FAULTS", "2", "(--faults) \"2\": expected a fraction"},
+        {"MPIRIO_FAULTS", "1", "(--faults) \"1\": expected a fraction"},
+        {"MPIRIO_COLL", "bogus", "(--coll) \"bogus\": expected switch or mpich"},
+        {"MPIRIO_FAULT_SEED", "-1", "(--fault-seed) \"-1\": expected an unsigned"},
+        {"MPIRIO_SUMMARY", "yes", "(--summary) \"yes\": expected 0 or 1"},
+        {"MPIRIO_NO_PIN", "2", "MPIRIO_NO_PIN \"2\": expected 0 or 1"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        setenv(bad[i][0], bad[i][1], 1);
+        int rc = MPIRIO_Run(4, NULL, MPIRIO_RUN_QUIET, ending_dsp, NULL);
+        unsetenv(bad[i][0]);
+        ck_assert_int_eq(rc, 1);
+        MPIRIO_Run_stats(&st);
+        ck_assert_msg(strstr(st.report, bad[i][2]) != NULL, "%s", st.report);
+    }
+    setenv("MPIRIO_FAULTS", "0.25", 1);
+    setenv("MPIRIO_FAULT_SEED", "0x10", 1);
+    ck_assert_int_eq(MPIRIO_Run(4, NULL, MPIRIO_RUN_QUIET, ending_dsp, NULL), 0);
+    unsetenv("MPIRIO_FAULTS");
+    unsetenv("MPIRIO_FAULT_SEED");
+    MPIRIO_Run_stats(&st);
+    ck_assert_int_gt(st.traffic.retries, 0);
+}
+END_TEST
+
 int
 main(void)
 {
@@ -287,6 +405,9 @@ main(void)
     tcase_add_test(tc, file_parameters_change_the_timing);
     tcase_add_test(tc, abstract_model);
     tcase_add_test(tc, trace_is_chrome_json);
+    tcase_add_test(tc, trace_is_json_however_the_run_ends);
+    tcase_add_test(tc, unwritable_trace_fails);
+    tcase_add_test(tc, invalid_settings_are_refused);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

@@ -1,0 +1,250 @@
+/* sim.h: the internals of the simulated transport, one section per layer, bottom
+ * first. The files are layers (top down), and each calls only functions of the
+ * layers below it, never one above or beside it:
+ *
+ *   api.c                            the MPIRIO API (mpirio_int.h only)
+ *   sim_run.c                        a run; the tr_ calls about the job and the DSP
+ *   sim_p2p.c   sim_coll.c           point-to-point protocols; collectives in the
+ * switches sim_net.c                        the RapidIO fabric: routes, packets, links,
+ * faults sim_kernel.c                     events, DSPs, virtual time, deadlock platform.c
+ * datatype.c trace.c    used by all
+ *
+ * tests/runtime/layers.sh checks this on the symbols of libmpirio.a. Where a lower
+ * layer must reach up it calls a function it was given: an event carries its handler
+ * (k_push), a message the functions to call when it arrives (on_arrive, on_packet). */
+#ifndef MPIRIO_SIM_H
+#define MPIRIO_SIM_H
+
+#include "mpirio_int.h"
+#include <stdint.h>
+#include <stdio.h>
+
+/* ---- platform.c: the platform description ---- */
+
+typedef struct Platform {
+    char name[64];
+    int abstract; /* "model": "abstract": one board of N DSPs, a message of n bytes
+                     takes n cycles, no overheads, no packets on links */
+    int boards, dsps_per_board;
+    int nlinks;      /* board links */
+    int (*links)[2]; /* nlinks pairs of boards */
+    int dsp_clock_mhz, link_mbps, packet_bytes, payload_bytes, switch_latency;
+    int send_overhead, recv_overhead, post_overhead, wait_overhead;
+    int copy_bytes_per_cycle, handshake, eager_limit;
+    long long dsp_memory_bytes;
+} Platform;
+
+/* settings of one run (command line, environment, MPIRIO_Run flags) */
+typedef struct Settings {
+    int no_contention;
+    int summary;
+    int coll; /* default MPIRIO_COLL_ */
+    int quiet;
+    int no_pin;        /* do not pin the DSP threads to one CPU */
+    double fault_rate; /* fraction of link transmissions corrupted */
+    unsigned long long fault_seed;
+    const char *trace; /* Chrome trace-event file, or NULL */
+} Settings;
+
+/* fills p from a preset name, a "tgc-platform/1" file, or NULL (smallest fit for
+ * ndsps DSPs; near-square mesh above 64); 0, or -1 with a message in err */
+int plat_load(Platform *p, const char *spec, int ndsps, char *err, size_t errlen);
+void plat_free(Platform *p);
+
+/* ---- trace.c: the Chrome trace-event file ---- */
+
+extern int trace_active; /* a trace is open */
+/* 0, or -1 with a message in err; the file is valid JSON however the process ends */
+int trace_open(const char *path, int mhz, char *err, size_t errlen);
+void trace_name(int pid, int tid, const char *what, const char *name); /* metadata */
+void trace_span(int pid, int tid, const char *name, long long t0, long long t1,
+                const char *cat);
+int trace_close(void); /* 0, or -1 (reported) when the file could not be written */
+
+/* ---- sim_kernel.c: threads, events, virtual time, deadlock ---- */
+
+typedef struct Dsp Dsp;
+typedef struct Msg Msg;
+typedef struct Packet Packet;
+typedef struct Coll Coll;
+
+typedef void (*EvFn)(int arg, void *p); /* the handler of an event */
+
+typedef struct Event {
+    Cycles t;
+    uint64_t key; /* class << 62 | sequence: arbitration after arrivals at one time */
+    EvFn fn;
+    int arg;
+    void *p;
+} Event;
+
+struct MPIRIO_Req {
+    int kind;     /* 0 send, 1 receive */
+    int blocking; /* a blocking MPIRIO_Recv: recv_overhead instead of wait_overhead */
+    int done;
+    Dsp *owner;
+    /* receive */
+    void *buf;
+    size_t cap;
+    int src, ctx, tag; /* src global or -1 */
+    MPIRIO_Status st;
+    Msg *msg;                 /* matched message */
+    Req *next;                /* in the posted queue */
+    Req *all_prev, *all_next; /* every live request (freed at the end of a run) */
+};
+
+struct Dsp {
+    int rank, board;
+    Cycles clock;  /* the DSP's own time, >= K->now while it runs */
+    int state;     /* DS_ */
+    Cycles finish; /* time of Finalize or return */
+    int prio;
+    unsigned long long nsent; /* point-to-point sends issued so far (Msg.src_seq) */
+    int coll;                 /* MPIRIO_COLL_ family */
+    int finalized;
+    unsigned seq_world, seq_local; /* collective sequence per communicator */
+    Req *posted, *posted_tail;     /* expected queue */
+    Msg *unexp, *unexp_tail;       /* unexpected queue (arrived envelopes) */
+    Req *waiting;                  /* the request the DSP is blocked on */
+    Coll *wait_coll;               /* the collective it is blocked on */
+    const char *call;              /* the MPIRIO call it is in, for the deadlock report */
+    char what[160];                /* what it waits for */
+    void *thread_sem;              /* sem_t */
+    void (*fn)(int, void *);
+    void *arg;
+    Cycles after; /* busy this long once the wait is over (k_wait_busy) */
+    Cycles busy;  /* cycles of CPU costs so far (the summary) */
+    const char *after_what;
+    Cycles blocked_end; /* when the wait was over, for the trace */
+    Dsp *next_ready;
+};
+
+enum { DS_RUN, DS_READY, DS_BUSY, DS_BLOCKED, DS_DONE };
+
+typedef struct Link {
+    int from, to; /* node ids: DSP d is d, switch b is ndsps + b */
+    Cycles busy_until;
+    int arb_pending;
+    Packet **q; /* waiting packets (a binary heap by priority) */
+    int nq, capq;
+    long long packets, bytes, retries, busy;
+} Link;
+
+typedef struct Kernel {
+    Platform plat;
+    Settings set;
+    int ndsps; /* DSPs of the job (ranks) */
+    int pdsps; /* DSPs of the platform (>= ndsps) */
+    Dsp *dsps;
+    Cycles now;
+    uint64_t seq;
+    Event *heap;
+    size_t nheap, capheap;
+    Dsp *ready, *ready_tail;
+    int live; /* DSPs not done */
+    int aborting;
+    long long events, switches;
+    void *main_sem;
+    /* network (sim_net.c) */
+    Link *links;
+    int nlinkall;
+    int *tree_next; /* [board * boards + dest board] = next board on the MST */
+    int *tree_link; /* [board * boards + next board] = link id a->b, -1 */
+    int *board_nbr; /* MST adjacency: per board a list, board_nbr_off indexes */
+    int *board_nbr_off;
+    int *phys_link; /* per board the links out of its switch to other switches, */
+    int *phys_off;  /* phys_off indexes: all board links, not only the tree */
+    uint64_t msg_seq;
+    MPIRIO_Traffic tr;
+    Coll *colls; /* open in-switch collectives (sim_coll.c) */
+    Req *reqs;   /* live requests (sim_p2p.c) */
+    char report[4096];
+    int deadlock;
+} Kernel;
+
+extern Kernel *K;
+
+/* runs n DSPs of fn until all have returned (0) or the live ones are deadlocked (2,
+ * reported); 1 if the DSPs cannot be created. K holds the platform and settings. */
+int k_run(int n, void (*fn)(int, void *), void *arg);
+void k_free(void); /* after the statistics have been read */
+/* fn(arg, p) at time t, after the events of (t, class) already queued */
+void k_push(Cycles t, int cls, EvFn fn, int arg, void *p);
+/* the caller blocks until woken (k_sync, or a request or collective completes) */
+void k_block(Dsp *d);
+/* busy c cycles: only the DSP's clock moves; what it does next at that time is an
+ * event at its clock (issue, post, stream) or waits for the kernel (k_sync) */
+void k_sleep(Dsp *d, Cycles c, const char *what);
+/* blocks until the kernel's time has reached the DSP's clock: before anything that
+ * reads the state of the platform */
+void k_sync(Dsp *d);
+void k_make_ready(Dsp *d);
+/* the caller blocks until k_release, then is busy `after` cycles: the wake-up is one
+ * event at release + after, which saves a hand-off of the baton */
+void k_wait_busy(Dsp *d, Cycles after, const char *what);
+void k_release(Dsp *d);
+Dsp *k_self(void); /* the DSP running, NULL outside */
+
+/* ---- sim_net.c: topology, routes, packets, links, faults ---- */
+
+struct Msg {
+    uint64_t id;
+    int src, dst; /* global DSPs */
+    int ctx, tag, srank;
+    size_t bytes;
+    unsigned char *data; /* copy of the payload taken at issue */
+    int prio;
+    /* issue order, the link arbitration's tie-break after priority and size: the issue
+     * time (virtual), the source rank, the source's count of earlier sends */
+    Cycles issued;
+    unsigned long long src_seq;
+    int eager, matched, arrived;
+    Req *sreq, *rreq;
+    Msg *next; /* in the unexpected queue */
+    /* network */
+    int from_node, to_node; /* set by net_send / net_stream */
+    int npk, left;          /* packets, packets not yet delivered */
+    Cycles *hop_busy;       /* no contention: per hop of the route */
+    Coll *coll;             /* packets of an in-switch collective */
+    int bcast;              /* packets replicated by the switches */
+    Packet *pk;
+    /* the layer above: called when the last packet is in at to_node */
+    void (*on_arrive)(Msg *m, int node);
+    /* if set, called instead for every packet at every node it reaches (broadcast) */
+    void (*on_packet)(Packet *p, int node);
+};
+
+struct Packet {
+    Msg *m;
+    int idx, size, payload;
+    int hop;     /* links crossed */
+    int in_link; /* link it came in on, -1 at the source */
+    int link;    /* link it waits for */
+    int owned;   /* a switch's replica, freed when consumed */
+};
+
+int net_init(char *err, size_t errlen); /* 0, or -1 with a message */
+void net_free(void);
+int net_switch_node(int board);
+/* the data of m starts moving from DSP src to DSP dst now / at time t (an event) */
+void net_send(Msg *m);
+void net_send_at(Msg *m, Cycles t);
+/* the packets of m go from node `from` to `to` (a neighbour on the MST or a DSP of
+ * the switch), now / at time t: the collectives' streams */
+void net_stream(Msg *m, int from_node, int to_node);
+void net_stream_at(Msg *m, int from_node, int to_node, Cycles t);
+void net_make_packets(Msg *m);
+void net_forward_copy(Packet *p, int link); /* a replica leaves a switch */
+int net_link_between(int from_node, int to_node);
+int net_npackets(size_t bytes);
+Cycles net_ser(int bytes);
+
+/* ---- sim_p2p.c: matching, requests, arrival (tr_isend ... tr_test) ---- */
+
+void p2p_free_all(void); /* the requests and messages left at the end of a run */
+
+/* ---- sim_coll.c: collectives in the switches (tr_coll_switch) ---- */
+
+void coll_free_all(void);
+
+#endif

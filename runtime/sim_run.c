@@ -1,0 +1,390 @@
+/* sim_run.c: the top of the simulated transport: a run, and the tr_ calls about the
+ * job and the calling DSP.
+ *
+ * A run (tr_run, behind MPIRIO_Run and mpirio-run) reads the settings, loads the
+ * platform, builds the fabric, opens the trace, lets the kernel run the DSPs, then
+ * keeps the statistics, prints the summary and frees everything. The layers of the
+ * transport below it, each calling only those below: sim_p2p.c and sim_coll.c (the
+ * protocols), sim_net.c (the fabric), sim_kernel.c (events, DSPs, virtual time), and
+ * at the bottom platform.c, datatype.c, trace.c. */
+#include "sim.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+static MPIRIO_Stats last_stats;
+static long long *last_finish;
+static int last_nfinish;
+
+/* The settings of the environment (mpirio-run's options set them too). Each is
+ * checked: a value that does not parse, or is out of range, stops the run with a
+ * message naming the variable and the option. Unset or empty: the default. */
+
+static int
+bad(char *err, size_t n, const char *var, const char *opt, const char *v,
+    const char *want)
+{
+    snprintf(err, n, "%s%s%s%s \"%s\": expected %s", var, opt ? " (" : "", opt ? opt : "",
+             opt ? ")" : "", v, want);
+    return -1;
+}
+
+/* 0 or 1; the flag's value in *on, untouched when unset */
+static int
+env_flag(const char *var, const char *opt, int *on, char *err, size_t n)
+{
+    const char *v = getenv(var);
+    if (!v || !*v)
+        return 0;
+    if (strcmp(v, "0") != 0 && strcmp(v, "1") != 0)
+        return bad(err, n, var, opt, v, "0 or 1");
+    *on = *v == '1';
+    return 0;
+}
+
+static int
+settings_from_env(Settings *s, char *err, size_t n)
+{
+    const char *v;
+    if (env_flag("MPIRIO_NO_CONTENTION", "--no-contention", &s->no_contention, err, n) ||
+        env_flag("MPIRIO_SUMMARY", "--summary", &s->summary, err, n) ||
+        env_flag("MPIRIO_NO_PIN", NULL, &s->no_pin, err, n))
+        return -1;
+    if ((v = getenv("MPIRIO_COLL")) && *v) {
+        if (strcmp(v, "mpich") == 0)
+            s->coll = MPIRIO_COLL_MPICH;
+        else if (strcmp(v, "switch") == 0)
+            s->coll = MPIRIO_COLL_SWITCH;
+        else
+            return bad(err, n, "MPIRIO_COLL", "--coll", v, "switch or mpich");
+    }
+    if ((v = getenv("MPIRIO_FAULTS")) && *v) {
+        char *end;
+        errno = 0;
+        double f = strtod(v, &end);
+        if (end == v || *end || errno || !(f >= 0 && f < 1))
+            return bad(err, n, "MPIRIO_FAULTS", "--faults", v,
+                       "a fraction of the transmissions, at least 0 and below 1");
+        s->fault_rate = f;
+    }
+    if ((v = getenv("MPIRIO_FAULT_SEED")) && *v) {
+        char *end;
+        errno = 0;
+        unsigned long long x = strtoull(v, &end, 0);
+        if (end == v || *end || errno || strchr(v, '-'))
+            return bad(err, n, "MPIRIO_FAULT_SEED", "--fault-seed", v,
+                       "an unsigned integer");
+        s->fault_seed = x;
+    }
+    if ((v = getenv("MPIRIO_TRACE")) && *v)
+        s->trace = v;
+    return 0;
+}
+
+/* a run that cannot start: the message goes to stderr and to the statistics */
+static void
+setup_error(const Settings *set, const char *err)
+{
+    snprintf(last_stats.report, sizeof last_stats.report, "mpirio: %s\n", err);
+    if (!set->quiet)
+        fputs(last_stats.report, stderr);
+}
+
+static void
+node_name(int node, char *buf, size_t n)
+{
+    if (node < K->pdsps)
+        snprintf(buf, n, "DSP %d", node);
+    else
+        snprintf(buf, n, "switch %d", node - K->pdsps);
+}
+
+static void
+trace_tracks(void)
+{
+    trace_name(0, 0, "process_name", "DSPs");
+    trace_name(1, 0, "process_name", "links");
+    char name[96], a[32], b[32];
+    for (int i = 0; i < K->ndsps; i++) {
+        snprintf(name, sizeof name, "DSP %d (board %d)", i, i / K->plat.dsps_per_board);
+        trace_name(0, i, "thread_name", name);
+    }
+    for (int l = 0; l < K->nlinkall; l++) {
+        node_name(K->links[l].from, a, sizeof a);
+        node_name(K->links[l].to, b, sizeof b);
+        snprintf(name, sizeof name, "link %d: %s -> %s", l, a, b);
+        trace_name(1, l, "thread_name", name);
+    }
+}
+
+static void
+summary(FILE *f)
+{
+    Cycles len = 0;
+    for (int i = 0; i < K->ndsps; i++)
+        if (K->dsps[i].finish > len)
+            len = K->dsps[i].finish;
+    const MPIRIO_Traffic *t = &K->tr;
+    fprintf(f, "mpirio: platform %s, %d DSPs on %d board%s, contention %s\n",
+            K->plat.name, K->ndsps, K->plat.boards, K->plat.boards == 1 ? "" : "s",
+            K->set.no_contention ? "off" : "on");
+    fprintf(f, "mpirio: length %lld cycles (%.6f s at %d MHz)\n", len,
+            (double)len / ((double)K->plat.dsp_clock_mhz * 1e6), K->plat.dsp_clock_mhz);
+    fprintf(
+        f,
+        "mpirio: %lld messages, %lld packets, %lld payload bytes, %lld link crossings, "
+        "%lld retries, %lld duplicates dropped\n",
+        t->messages, t->packets, t->bytes, t->link_packets, t->retries, t->dropped);
+    char a[32], b[32];
+    for (int i = 0; i < K->ndsps; i++) {
+        const Dsp *d = &K->dsps[i];
+        fprintf(f, "mpirio:   DSP %d: finished at %lld, busy %lld cycles (%.1f%%)\n", i,
+                d->finish, d->busy, len ? 100.0 * (double)d->busy / (double)len : 0.0);
+    }
+    for (int l = 0; l < K->nlinkall; l++) {
+        const Link *k = &K->links[l];
+        if (!k->packets)
+            continue;
+        node_name(k->from, a, sizeof a);
+        node_name(k->to, b, sizeof b);
+        fprintf(f,
+                "mpirio:   link %d %s -> %s: %lld packets, %lld bytes, %lld retries, "
+                "busy %lld cycles (%.1f%%)\n",
+                l, a, b, k->packets, k->bytes, k->retries, k->busy,
+                len ? 100.0 * (double)k->busy / (double)len : 0.0);
+    }
+}
+
+/* the statistics of the run that has just ended */
+static void
+keep_stats(int n)
+{
+    MPIRIO_Stats *s = &last_stats;
+    s->ndsps = n;
+    s->deadlock = K->deadlock;
+    free(last_finish);
+    last_finish = calloc((size_t)n, sizeof *last_finish);
+    last_nfinish = last_finish ? n : 0;
+    for (int i = 0; i < n; i++) {
+        Cycles f = K->dsps[i].state == DS_DONE ? K->dsps[i].finish : K->now;
+        if (last_finish)
+            last_finish[i] = f;
+        if (f > s->cycles)
+            s->cycles = f;
+    }
+    s->traffic = K->tr;
+    s->events = K->events;
+    s->switches = K->switches;
+    memcpy(s->report, K->report, sizeof s->report);
+}
+
+static int
+run_locked(int n, const char *platform, const Settings *set, void (*fn)(int, void *),
+           void *arg)
+{
+    char err[512];
+    memset(&last_stats, 0, sizeof last_stats);
+    if (n < 1 || !fn) {
+        fprintf(stderr, "mpirio: need at least one DSP and a function\n");
+        return 1;
+    }
+    Kernel *k = calloc(1, sizeof *k);
+    if (!k)
+        return 1;
+    if (plat_load(&k->plat, platform, n, err, sizeof err) != 0) {
+        setup_error(set, err);
+        free(k);
+        return 1;
+    }
+    k->pdsps = k->plat.boards * k->plat.dsps_per_board;
+    if (n > k->pdsps) {
+        snprintf(err, sizeof err, "platform \"%s\" has %d DSPs, %d requested",
+                 k->plat.name, k->pdsps, n);
+        setup_error(set, err);
+        plat_free(&k->plat);
+        free(k);
+        return 1;
+    }
+    k->set = *set;
+    k->ndsps = n;
+    K = k;
+    int rc = net_init(err, sizeof err);
+    if (rc == 0 && set->trace)
+        rc = trace_open(set->trace, k->plat.dsp_clock_mhz, err, sizeof err);
+    if (rc != 0) {
+        setup_error(set, err);
+        net_free();
+        plat_free(&k->plat);
+        free(k);
+        K = NULL;
+        return 1;
+    }
+    if (trace_active)
+        trace_tracks();
+    rc = k_run(n, fn, arg);
+    keep_stats(n);
+    if (k->set.summary && rc != 1)
+        summary(stderr);
+    if (trace_close() != 0 && rc == 0)
+        rc = 1;
+    p2p_free_all();
+    coll_free_all();
+    net_free();
+    k_free();
+    plat_free(&k->plat);
+    free(k);
+    K = NULL;
+    return rc;
+}
+
+int
+tr_run(int n, const char *platform, int flags, void (*fn)(int, void *), void *arg)
+{
+    static pthread_mutex_t one_run = PTHREAD_MUTEX_INITIALIZER;
+    Settings s = {.quiet = (flags & MPIRIO_RUN_QUIET) != 0};
+    char err[512];
+    if (settings_from_env(&s, err, sizeof err) != 0) {
+        memset(&last_stats, 0, sizeof last_stats);
+        setup_error(&s, err);
+        return 1;
+    }
+    if (flags & MPIRIO_RUN_NO_CONTENTION)
+        s.no_contention = 1;
+    if (flags & MPIRIO_RUN_SUMMARY)
+        s.summary = 1;
+    if (flags & MPIRIO_RUN_COLL_MPICH)
+        s.coll = MPIRIO_COLL_MPICH;
+    if (pthread_mutex_trylock(&one_run) != 0) {
+        fprintf(stderr, "mpirio: a run is already in progress\n");
+        return 1;
+    }
+    int rc = run_locked(n, platform, &s, fn, arg);
+    pthread_mutex_unlock(&one_run);
+    return rc;
+}
+
+int
+tr_run_stats(MPIRIO_Stats *stats)
+{
+    *stats = last_stats;
+    return MPIRIO_SUCCESS;
+}
+
+void
+tr_run_finish_times(long long *times, int n)
+{
+    for (int i = 0; i < n && i < last_nfinish; i++)
+        times[i] = last_finish[i];
+}
+
+/* ---- the job and the calling DSP ---- */
+
+int
+tr_dsp(void)
+{
+    return K && k_self();
+}
+
+int
+tr_active(void)
+{
+    return K && k_self() && !k_self()->finalized;
+}
+
+void
+tr_call(const char *name)
+{
+    k_self()->call = name;
+}
+
+int
+tr_rank(void)
+{
+    return k_self()->rank;
+}
+
+int
+tr_size(void)
+{
+    return K->ndsps;
+}
+
+int
+tr_dsps_per_board(void)
+{
+    return K->plat.dsps_per_board;
+}
+
+Cycles
+tr_now(void)
+{
+    Dsp *d = k_self();
+    return d->finalized ? d->finish : d->clock;
+}
+
+long long
+tr_clock_hz(void)
+{
+    return K ? (long long)K->plat.dsp_clock_mhz * 1000000 : 500000000LL;
+}
+
+void
+tr_compute(Cycles c, const char *name)
+{
+    k_sleep(k_self(), c, name);
+}
+
+void
+tr_set_priority(int prio)
+{
+    k_self()->prio = prio;
+}
+
+int
+tr_coll_default(void)
+{
+    /* the abstract model has no switches: its collectives are MPICH's */
+    return K->plat.abstract ? MPIRIO_COLL_MPICH : k_self()->coll;
+}
+
+void
+tr_set_coll(int family)
+{
+    k_self()->coll = family;
+}
+
+void
+tr_finalize(void)
+{
+    Dsp *d = k_self();
+    d->finish = d->clock;
+    d->finalized = 1;
+}
+
+void
+tr_traffic(MPIRIO_Traffic *t)
+{
+    k_sync(k_self()); /* the totals at the caller's time */
+    *t = K->tr;
+}
+
+int
+tr_link(int link, MPIRIO_Link *out)
+{
+    if (link < 0 || link >= K->nlinkall)
+        return MPIRIO_ERR_ARG;
+    k_sync(k_self());
+    Link *l = &K->links[link];
+    int P = K->pdsps;
+    out->from_kind = l->from >= P;
+    out->from = l->from >= P ? l->from - P : l->from;
+    out->to_kind = l->to >= P;
+    out->to = l->to >= P ? l->to - P : l->to;
+    out->packets = l->packets;
+    out->bytes = l->bytes;
+    out->retries = l->retries;
+    out->busy_cycles = l->busy;
+    return MPIRIO_SUCCESS;
+}

@@ -1,0 +1,67 @@
+#!/bin/sh
+# tests/run_harness.sh RUN_GRAPHS - run_graphs itself (tests/run_graphs.c) against fake
+# tgc programs: a refusal counts only when tgc prints exactly the deadlock diagnostic with
+# exit status 1, and a suite refused beyond --max-refused fails.
+set -u
+rg=$1
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+
+# fake NAME BODY: a tgc whose "run GRAPH -O MODE ..." does BODY ($graph and $mode set).
+fake() {
+    cat >"$tmp/$1" <<SCRIPT
+#!/bin/sh
+graph=\$2 mode=\$4
+$2
+SCRIPT
+    chmod +x "$tmp/$1"
+}
+ok_json='echo "{\"checksums_equal\": true, \"outputs_equal\": true, \"simulated_cycles\": 5, \"predicted_cycles\": 5, \"packets\": 1, \"predicted_packets\": 1}"'
+refuse='echo "$graph: error: schedule deadlocks: DSP 0: RECV m0 (iteration 0) waits for DSP 1: RECV m1 (iteration 0)" >&2; exit 1'
+
+# expect STATUS WHAT ARGS...: run_graphs' exit status.
+expect() {
+    want=$1 what=$2
+    shift 2
+    "$rg" "$@" >"$tmp/out" 2>&1
+    rc=$?
+    if [ "$rc" -ne "$want" ]; then
+        echo "FAIL: $what: run_graphs exit $rc, expected $want"
+        cat "$tmp/out"
+        fail=1
+    fi
+}
+
+# A build that fails with a link error naming a deadlock function ran nothing: failure.
+fake linkerr 'echo "/usr/bin/ld: tasks.o: undefined reference to \`report_deadlock'"'"'" >&2; exit 1'
+expect 1 "a link error mentioning deadlock" --tgc "$tmp/linkerr" --random 2 --seed 1
+grep -q "refused" "$tmp/out" && ! grep -q "0 refused" "$tmp/out" &&
+    { echo "FAIL: the link error was counted as a refusal"; fail=1; }
+
+# The exact refusal, but a second line on stderr: not a refusal.
+fake extra "$refuse"'
+echo "and something else" >&2'
+expect 1 "a refusal with a second message" --tgc "$tmp/extra" --random 1 --seed 1
+
+# The exact refusal with another exit status: not a refusal.
+fake crash 'echo "$graph: error: schedule deadlocks: no DSP can advance" >&2; exit 134'
+expect 1 "a refusal with exit status 134" --tgc "$tmp/crash" --random 1 --seed 1
+
+# Every run refused: the suite tested nothing.
+fake allrefuse "$refuse"
+expect 1 "every run refused" --tgc "$tmp/allrefuse" --random 2 --seed 1
+
+# One mode in four refused: passes under --max-refused 30, fails under the default 10.
+fake onerefused 'if [ "$mode" = ma ]; then '"$refuse"'; fi
+'"$ok_json"
+expect 0 "a quarter refused, --max-refused 30" --tgc "$tmp/onerefused" --random 2 --seed 1 \
+    --max-refused 30
+grep -q "^8 runs, 0 failures, 2 refused" "$tmp/out" ||
+    { echo "FAIL: the refusals were not counted"; cat "$tmp/out"; fail=1; }
+expect 1 "a quarter refused, default share" --tgc "$tmp/onerefused" --random 2 --seed 1
+
+# Nothing refused: passes.
+fake good "$ok_json"
+expect 0 "every run passes" --tgc "$tmp/good" --random 2 --seed 1
+exit $fail

@@ -1,0 +1,26 @@
+# run_trace.cmake: `tgc run GRAPH --trace FILE` writes a Chrome trace that is valid JSON
+# and names each compute span by its task (the ids of the fir4 graph), not "compute".
+#   cmake -DTGC=tgc -DGRAPH=fir4.json -DOUT=dir -P run_trace.cmake
+file(REMOVE_RECURSE ${OUT})
+file(MAKE_DIRECTORY ${OUT})
+execute_process(COMMAND ${TGC} run ${GRAPH} --trace ${OUT}/t.json RESULT_VARIABLE rc
+                OUTPUT_VARIABLE out ERROR_VARIABLE err)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "tgc run: exit status ${rc}\n${out}${err}")
+endif()
+file(READ ${OUT}/t.json trace)
+string(JSON n ERROR_VARIABLE jerr LENGTH "${trace}" traceEvents)
+if(jerr)
+  message(FATAL_ERROR "the trace is not JSON: ${jerr}")
+endif()
+foreach(task tap0 tap1 tap2 tap3)
+  string(FIND "${trace}" "\"name\":\"\\\"${task}\\\"\",\"cat\":\"busy\"" at)
+  if(at LESS 0)
+    message(FATAL_ERROR "no compute span named \"${task}\" in the ${n} events")
+  endif()
+endforeach()
+string(FIND "${trace}" "\"name\":\"compute\"" at)
+if(NOT at LESS 0)
+  message(FATAL_ERROR "a compute span is still named \"compute\"")
+endif()
+message(STATUS "${n} events, compute spans named by task")

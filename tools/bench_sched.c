@@ -1,0 +1,609 @@
+/*
+ * tools/bench_sched.c - the scheduler against published optimal schedule lengths: the
+ * sched-quality suite of the benchmark harness (bench/suites/sched-quality,
+ * docs/results.md).
+ *
+ *     bench_sched [--stg DIR]... [--dot DIR]... [--random N] [--time] [--budget N]
+ *
+ * --stg DIR: Standard Task Graph Set files (*.stg, no communication) with their optima in
+ *   the folder's *.csv files, lines "FILE,P,OPT" (a proven optimum) or "FILE,P,LO,HI"
+ *   (only bounds known: kept out of the ratios, a schedule below HI is counted as a
+ *   finding); FILE is taken by its base name in DIR; a line "file,..." is a header.
+ * --dot DIR: DOT graphs with communication (the Auckland optimal-schedule sets): node
+ *   and edge attribute Weight, graph attributes "Number of processors" and "Total
+ *   schedule length" (the optimum).
+ * --random N: N seeded random graphs of 8-10 tasks with communication on 2 and 3 DSPs,
+ *   their optimum proven by --algo=exact (abstract model).
+ * --time: the CPU time of `tgc schedule`'s default on 100-task graphs.
+ * --budget N: the local search's budget (default: tgc schedule's default).
+ *
+ * Every graph runs on the abstract model, one iteration, as `tgc import` gives it.  For
+ * each it schedules with HEFT, PEFT, the default of `tgc schedule` (the list schedulers,
+ * the one-DSP schedule, the local search) and puts everything on one DSP, and prints in
+ * the harness's tgc-bench/1 format, per set and DSP count (and per class for DOT), the
+ * mean and worst ratio to the optimum and the share of optimal schedules.  It fails (exit
+ * status 1) when a schedule is shorter than a proven optimum, the evaluator's length of a
+ * HEFT schedule differs from HEFT's makespan, or the default is longer than the one-DSP
+ * schedule: each would be a bug.  Deterministic but for the seconds.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <graphviz/cgraph.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "gen_graph.h"
+#include "ir.h"
+
+enum { A_HEFT, A_PEFT, A_DEFAULT, A_ONE, NALG };
+static const char *const alg_name[NALG] = {"HEFT", "PEFT", "default", "one DSP"};
+
+static int status;
+
+static void fail(const char *fmt, ...) TGC_PRINTF(1, 2);
+
+static void
+fail(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "bench_sched: error: ");
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+    status = 1;
+}
+
+static double
+cpu_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* ------------------------------------------------------------------------------------
+ * One instance
+ * ------------------------------------------------------------------------------------ */
+
+typedef struct Inst {
+    const char *set; /* "stg", "dot", "random" */
+    char *file, *cls;
+    int P, tasks;
+    int64_t opt;    /* proven optimum, or -1 */
+    int64_t lo, hi; /* bounds when opt < 0 */
+    int64_t len[NALG];
+    double secs; /* CPU seconds of the default */
+} Inst;
+
+static Inst *insts;
+static int ninsts;
+
+static int64_t
+evaluate(Evaluator *ev, Sched *s)
+{
+    comm_insert(s);
+    return eval_length(ev, s);
+}
+
+/* Runs every algorithm on g (abstract platform of P DSPs, one iteration). */
+static void
+run_instance(Graph *g, Inst *in, int64_t budget)
+{
+    const Platform *p = g->platform;
+    Diag *d = diag_new();
+    Evaluator *ev = eval_new(g, p);
+    in->tasks = g->ntasks;
+    for (int a = 0; a < NALG; a++)
+        in->len[a] = -1;
+
+    Sched *s;
+    int64_t mk;
+    if (sched_heft(g, p, &s, NULL, &mk, d) == 0) {
+        in->len[A_HEFT] = evaluate(ev, s);
+        if (in->len[A_HEFT] != mk)
+            fail("%s on %d: the evaluator gives HEFT's schedule %lld, HEFT %lld",
+                 in->file, in->P, (long long)in->len[A_HEFT], (long long)mk);
+        ir_sched_free(s);
+    }
+    if (sched_peft(g, p, &s, NULL, &mk, d) == 0) {
+        in->len[A_PEFT] = evaluate(ev, s);
+        ir_sched_free(s);
+    }
+    s = ir_sched_new(g, p);
+    for (int k = 0; k < g->ntasks; k++) {
+        int t = g->topo[k];
+        s->map[t] = 0;
+        ir_sched_push_op(s, 0, OP_COMPUTE, t);
+    }
+    in->len[A_ONE] = evaluate(ev, s);
+    ir_sched_free(s);
+
+    Options o;
+    memset(&o, 0, sizeof o);
+    o.limits = ir_default_limits();
+    o.search_budget = budget;
+    Unit u = {.g = g, .p = g->platform, .opt = &o};
+    double t0 = cpu_now();
+    if (pass_schedule(&u, d) == 0) {
+        in->secs = cpu_now() - t0;
+        in->len[A_DEFAULT] = eval_length(ev, u.s);
+        ir_sched_free(u.s);
+    }
+    if (diag_errors(d)) {
+        diag_flush(d, stderr);
+        fail("%s on %d: the scheduler failed", in->file, in->P);
+    }
+    for (int a = 0; a < NALG; a++)
+        if (in->len[a] >= 0 && in->opt >= 0 && in->len[a] < in->opt)
+            fail("%s on %d: %s gives %lld, below the optimum %lld", in->file, in->P,
+                 alg_name[a], (long long)in->len[a], (long long)in->opt);
+    if (in->len[A_DEFAULT] > in->len[A_ONE])
+        fail("%s on %d: the default (%lld) is longer than the one-DSP schedule (%lld)",
+             in->file, in->P, (long long)in->len[A_DEFAULT], (long long)in->len[A_ONE]);
+    eval_free(ev);
+    diag_free(d);
+}
+
+static Inst *
+new_inst(void)
+{
+    insts = realloc(insts, (size_t)(ninsts + 1) * sizeof *insts);
+    if (!insts)
+        ice("out of memory");
+    Inst *in = &insts[ninsts++];
+    memset(in, 0, sizeof *in);
+    in->opt = in->lo = in->hi = -1;
+    return in;
+}
+
+/* ------------------------------------------------------------------------------------
+ * The sets
+ * ------------------------------------------------------------------------------------ */
+
+static Graph *
+import(const char *path, bool dot, int P)
+{
+    Options o;
+    memset(&o, 0, sizeof o);
+    o.limits = ir_default_limits();
+    o.dsps = P;
+    Diag *d = diag_new();
+    Graph *g = dot ? fe_import_dot(path, &o, d) : fe_import_stg(path, &o, d);
+    if (!g) {
+        diag_flush(d, stderr);
+        fail("%s: cannot import", path);
+    }
+    diag_free(d);
+    return g;
+}
+
+static int
+cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The files of dir ending in ext, sorted. */
+static int
+list_dir(const char *dir, const char *ext, char ***out)
+{
+    DIR *dp = opendir(dir);
+    if (!dp) {
+        fail("%s: %s", dir, strerror(errno));
+        *out = NULL;
+        return 0;
+    }
+    char **v = NULL;
+    int n = 0;
+    size_t k = strlen(ext);
+    struct dirent *e;
+    while ((e = readdir(dp))) {
+        size_t m = strlen(e->d_name);
+        if (m > k && strcmp(e->d_name + m - k, ext) == 0) {
+            v = realloc(v, (size_t)(n + 1) * sizeof *v);
+            if (!v || !(v[n++] = strdup(e->d_name)))
+                ice("out of memory");
+        }
+    }
+    closedir(dp);
+    if (n)
+        qsort(v, (size_t)n, sizeof *v, cmp_str);
+    *out = v;
+    return n;
+}
+
+static void
+stg_set(const char *dir, int64_t budget)
+{
+    char **csv;
+    int ncsv = list_dir(dir, ".csv", &csv);
+    if (ncsv == 0)
+        fail("%s: no table of optima (*.csv)", dir);
+    for (int c = 0; c < ncsv; c++) {
+        char path[4200];
+        snprintf(path, sizeof path, "%s/%s", dir, csv[c]);
+        FILE *f = fopen(path, "r");
+        if (!f) {
+            fail("%s: %s", path, strerror(errno));
+            continue;
+        }
+        char line[4096];
+        int lineno = 0;
+        while (fgets(line, sizeof line, f)) {
+            lineno++;
+            if (strncmp(line, "file,", 5) == 0 || line[0] == '\n' || line[0] == '#')
+                continue;
+            char file[2048];
+            int P;
+            long long a, b = -1;
+            int k = sscanf(line, "%2047[^,],%d,%lld,%lld", file, &P, &a, &b);
+            if (k < 3 || P < 1 || a <= 0) {
+                fail("%s:%d: expected FILE,P,OPT or FILE,P,LO,HI", path, lineno);
+                continue;
+            }
+            const char *base = strrchr(file, '/');
+            base = base ? base + 1 : file;
+            char gpath[4200];
+            snprintf(gpath, sizeof gpath, "%s/%s", dir, base);
+            Graph *g = import(gpath, false, P);
+            if (!g)
+                continue;
+            Inst *in = new_inst();
+            in->set = "stg";
+            in->file = strdup(base);
+            in->cls = strdup("random");
+            in->P = P;
+            if (k == 3)
+                in->opt = a;
+            else
+                in->lo = a, in->hi = b;
+            run_instance(g, in, budget);
+            ir_graph_free(g);
+        }
+        fclose(f);
+        free(csv[c]);
+    }
+    free(csv);
+}
+
+/* "2p_Fork_Join_Nodes_10_CCR_..." -> "Fork_Join"; the DOT sets name graphs so. */
+static char *
+dot_class(const char *file)
+{
+    const char *s = strchr(file, '_');
+    s = s ? s + 1 : file;
+    const char *e = strstr(s, "_Nodes");
+    size_t n = e ? (size_t)(e - s) : strlen(s);
+    char *c = malloc(n + 1);
+    if (!c)
+        ice("out of memory");
+    memcpy(c, s, n);
+    c[n] = 0;
+    return c;
+}
+
+static int64_t
+graph_attr(Agraph_t *ag, const char *name)
+{
+    char *v = agget(ag, (char *)name);
+    if (!v || !*v)
+        return -1;
+    char *end;
+    long long x = strtoll(v, &end, 10);
+    return *end ? -1 : x;
+}
+
+static void
+dot_set(const char *dir, int64_t budget)
+{
+    char **files;
+    int n = list_dir(dir, ".dot", &files);
+    if (n == 0)
+        fail("%s: no DOT file", dir);
+    for (int i = 0; i < n; i++) {
+        char path[4200];
+        snprintf(path, sizeof path, "%s/%s", dir, files[i]);
+        FILE *f = fopen(path, "r");
+        Agraph_t *ag = f ? agread(f, NULL) : NULL;
+        if (f)
+            fclose(f);
+        int64_t P = ag ? graph_attr(ag, "Number of processors") : -1,
+                opt = ag ? graph_attr(ag, "Total schedule length") : -1;
+        if (ag)
+            agclose(ag);
+        if (P < 1 || opt < 1) {
+            fail("%s: no graph attributes \"Number of processors\" and \"Total schedule "
+                 "length\"",
+                 path);
+            continue;
+        }
+        Graph *g = import(path, true, (int)P);
+        if (!g)
+            continue;
+        Inst *in = new_inst();
+        in->set = "dot";
+        in->file = strdup(files[i]);
+        in->cls = dot_class(files[i]);
+        in->P = (int)P;
+        in->opt = opt;
+        run_instance(g, in, budget);
+        ir_graph_free(g);
+        free(files[i]);
+    }
+    free(files);
+}
+
+/* ------------------------------------------------------------------------------------
+ * Tables
+ * ------------------------------------------------------------------------------------ */
+
+typedef struct Agg {
+    int n, hits[NALG], worse_one[NALG], findings;
+    double sum[NALG], worst[NALG], secs, max_secs;
+} Agg;
+
+static void
+agg_add(Agg *a, const Inst *in)
+{
+    if (in->opt < 0) {
+        a->findings += in->hi > 0 && in->len[A_DEFAULT] < in->hi;
+        return;
+    }
+    a->n++;
+    for (int k = 0; k < NALG; k++) {
+        double r = (double)in->len[k] / (double)in->opt;
+        a->sum[k] += r;
+        if (r > a->worst[k])
+            a->worst[k] = r;
+        a->hits[k] += in->len[k] == in->opt;
+        a->worse_one[k] += in->len[k] > in->len[A_ONE];
+    }
+    a->secs += in->secs;
+    if (in->secs > a->max_secs)
+        a->max_secs = in->secs;
+}
+
+static bool
+has_set(const char *set)
+{
+    for (int i = 0; i < ninsts; i++)
+        if (strcmp(insts[i].set, set) == 0)
+            return true;
+    return false;
+}
+
+static int
+distinct_P(const char *set, int *Ps)
+{
+    int n = 0;
+    for (int i = 0; i < ninsts; i++) {
+        if (strcmp(insts[i].set, set) != 0)
+            continue;
+        int j = 0;
+        while (j < n && Ps[j] != insts[i].P)
+            j++;
+        if (j == n) {
+            int k = n++;
+            while (k > 0 && Ps[k - 1] > insts[i].P) {
+                Ps[k] = Ps[k - 1];
+                k--;
+            }
+            Ps[k] = insts[i].P;
+        }
+    }
+    return n;
+}
+
+static void
+summary_table(const char *set, const char *title)
+{
+    if (!has_set(set))
+        return;
+    int Ps[64], nP = distinct_P(set, Ps);
+    printf("table %s %s\n", set, title);
+    printf("columns DSPs,graphs,HEFT mean,HEFT worst,PEFT mean,PEFT worst,default mean,"
+           "default worst,default optimal,HEFT worse than one DSP,default worse than one "
+           "DSP,default seconds mean,default seconds max%s\n",
+           strcmp(set, "stg") == 0 ? ",bounds only,default below the upper bound" : "");
+    for (int k = 0; k < nP && k < 64; k++) {
+        Agg a = {0};
+        int nb = 0;
+        for (int i = 0; i < ninsts; i++)
+            if (strcmp(insts[i].set, set) == 0 && insts[i].P == Ps[k]) {
+                agg_add(&a, &insts[i]);
+                nb += insts[i].opt < 0;
+            }
+        if (a.n == 0)
+            continue;
+        printf("row %d,%d,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%d/%d,%d,%d,%.4f,%.4f", Ps[k],
+               a.n, a.sum[A_HEFT] / a.n, a.worst[A_HEFT], a.sum[A_PEFT] / a.n,
+               a.worst[A_PEFT], a.sum[A_DEFAULT] / a.n, a.worst[A_DEFAULT],
+               a.hits[A_DEFAULT], a.n, a.worse_one[A_HEFT], a.worse_one[A_DEFAULT],
+               a.secs / a.n, a.max_secs);
+        if (strcmp(set, "stg") == 0)
+            printf(",%d,%d", nb, a.findings);
+        printf("\n");
+    }
+    printf("plot bars x=DSPs y=HEFT mean,PEFT mean,default mean ylabel=mean ratio to the "
+           "optimum\n");
+}
+
+static void
+class_table(const char *set, const char *title)
+{
+    if (!has_set(set))
+        return;
+    int Ps[64], nP = distinct_P(set, Ps);
+    char **cls = NULL;
+    int nc = 0;
+    for (int i = 0; i < ninsts; i++) {
+        if (strcmp(insts[i].set, set) != 0)
+            continue;
+        int j = 0;
+        while (j < nc && strcmp(cls[j], insts[i].cls) != 0)
+            j++;
+        if (j == nc) {
+            cls = realloc(cls, (size_t)(nc + 1) * sizeof *cls);
+            if (!cls)
+                ice("out of memory");
+            cls[nc++] = insts[i].cls;
+        }
+    }
+    qsort(cls, (size_t)nc, sizeof *cls, cmp_str);
+    printf("table %s-class %s\n", set, title);
+    printf("columns class,DSPs,graphs,HEFT mean,HEFT worst,default mean,default worst,"
+           "default optimal\n");
+    for (int c = 0; c < nc; c++)
+        for (int k = 0; k < nP; k++) {
+            Agg a = {0};
+            for (int i = 0; i < ninsts; i++)
+                if (strcmp(insts[i].set, set) == 0 && insts[i].P == Ps[k] &&
+                    strcmp(insts[i].cls, cls[c]) == 0)
+                    agg_add(&a, &insts[i]);
+            if (a.n == 0)
+                continue;
+            printf("row %s,%d,%d,%.4f,%.4f,%.4f,%.4f,%d/%d\n", cls[c], Ps[k], a.n,
+                   a.sum[A_HEFT] / a.n, a.worst[A_HEFT], a.sum[A_DEFAULT] / a.n,
+                   a.worst[A_DEFAULT], a.hits[A_DEFAULT], a.n);
+        }
+    printf("plot bars x=class y=default mean by=DSPs ylabel=mean ratio to the optimum\n");
+    free(cls);
+}
+
+static void
+instance_table(void)
+{
+    printf("table instances Every instance: the length of each schedule\n");
+    printf("columns set,file,class,tasks,DSPs,optimum,lower,upper,HEFT,PEFT,default,one "
+           "DSP,default seconds\n");
+    for (int i = 0; i < ninsts; i++) {
+        const Inst *in = &insts[i];
+        printf("row %s,%s,%s,%d,%d,%lld,%lld,%lld,%lld,%lld,%lld,%lld,%.4f\n", in->set,
+               in->file, in->cls, in->tasks, in->P, (long long)in->opt, (long long)in->lo,
+               (long long)in->hi, (long long)in->len[A_HEFT], (long long)in->len[A_PEFT],
+               (long long)in->len[A_DEFAULT], (long long)in->len[A_ONE], in->secs);
+    }
+    printf("csv-only\n");
+}
+
+/* ------------------------------------------------------------------------------------
+ * Speed on 100 tasks
+ * ------------------------------------------------------------------------------------ */
+
+static int
+cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* Median CPU seconds of pass_schedule over 5 runs. */
+static double
+time_schedule(Graph *g, int64_t *len)
+{
+    double t[5];
+    for (int r = 0; r < 5; r++) {
+        Options o;
+        memset(&o, 0, sizeof o);
+        o.limits = ir_default_limits();
+        o.search_budget = -1;
+        Unit u = {.g = g, .p = g->platform, .opt = &o};
+        Diag *d = diag_new();
+        double t0 = cpu_now();
+        if (pass_schedule(&u, d) != 0) {
+            diag_flush(d, stderr);
+            fail("%s: the scheduler failed", g->name);
+        }
+        t[r] = cpu_now() - t0;
+        Evaluator *ev = eval_new(g, g->platform);
+        *len = u.s ? eval_length(ev, u.s) : -1;
+        eval_free(ev);
+        ir_sched_free(u.s);
+        diag_free(d);
+    }
+    qsort(t, 5, sizeof *t, cmp_double);
+    return t[2];
+}
+
+static void
+speed_table(void)
+{
+    printf("table time Schedule time of tgc schedule's default on 100-task graphs (CPU, "
+           "median of 5)\n");
+    printf("columns graph,platform,DSPs,iterations,tasks,edges,length,seconds\n");
+    static const struct {
+        const char *label, *platform;
+        int64_t iterations;
+    } runs[] = {{"gen random 100", "abstract", 1},
+                {"gen random 100", "bwdsp-1board", 1},
+                {"gen random 100", "bwdsp-1board", 16},
+                {"gen random 100", "bwdsp-1board", 256},
+                {"gen random 100", "bwdsp-4board", 16}};
+    for (size_t r = 0; r < sizeof runs / sizeof runs[0]; r++) {
+        GenSpec gs;
+        gen_class("rand50", &gs);
+        gs.tasks = 100;
+        gs.seed = 1;
+        gs.platform = runs[r].platform;
+        gs.iterations = runs[r].iterations;
+        if (strcmp(runs[r].platform, "abstract") == 0)
+            gs.cycles_lo = 5, gs.cycles_hi = 50, gs.bytes_lo = 1, gs.bytes_hi = 50;
+        Graph *g = gen_graph(&gs, runs[r].label);
+        int64_t len;
+        double sec = time_schedule(g, &len);
+        printf("row %s,%s,%d,%lld,%d,%d,%lld,%.4f\n", runs[r].label, runs[r].platform,
+               g->platform->ndsps, (long long)g->iterations, g->ntasks, g->nedges,
+               (long long)len, sec);
+        ir_graph_free(g);
+    }
+}
+
+static void
+usage(void)
+{
+    fprintf(stderr, "usage: bench_sched [--stg DIR]... [--dot DIR]... [--time] [--budget "
+                    "N]\n");
+    exit(2);
+}
+
+int
+main(int argc, char **argv)
+{
+    int64_t budget = -1;
+    bool timing = false;
+    const char *stg[16], *dot[16];
+    int nstg = 0, ndot = 0;
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--stg") == 0 && i + 1 < argc && nstg < 16)
+            stg[nstg++] = argv[++i];
+        else if (strcmp(argv[i], "--dot") == 0 && i + 1 < argc && ndot < 16)
+            dot[ndot++] = argv[++i];
+        else if (strcmp(argv[i], "--time") == 0)
+            timing = true;
+        else if (strcmp(argv[i], "--budget") == 0 && i + 1 < argc) {
+            char *end;
+            budget = strtoll(argv[++i], &end, 10);
+            if (*end || budget < -1)
+                usage();
+        } else
+            usage();
+    }
+    if (!nstg && !ndot && !timing)
+        usage();
+    for (int i = 0; i < nstg; i++)
+        stg_set(stg[i], budget);
+    for (int i = 0; i < ndot; i++)
+        dot_set(dot[i], budget);
+    printf("tgc-bench/1\n");
+    summary_table("stg", "STG (no communication): schedule length / optimum");
+    summary_table("dot", "DOT graphs with communication: schedule length / optimum");
+    class_table("dot", "DOT graphs by class: schedule length / optimum");
+    if (ninsts)
+        instance_table();
+    if (timing)
+        speed_table();
+    return status;
+}
