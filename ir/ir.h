@@ -695,9 +695,7 @@ typedef struct CgProject {
  */
 int cg_emit_c(const Sched *s, const EvalResult *predicted, CgProject *out, Diag *d);
 void cg_project_free(CgProject *p);
-/* Writes the files into dir (created if missing): each file is written whole or not at
- * all.  Returns 0, or -1 after reporting. */
-int cg_project_write(const CgProject *p, const char *dir, Diag *d);
+/* tools/output.c writes a project into its directory (out_project). */
 
 typedef struct CgNames CgNames; /* the identifiers handed out so far in one C file */
 CgNames *cg_names_new(void);

@@ -423,8 +423,12 @@ cmd_run(int argc, char **argv)
     }
     if (!dir)
         ice("out of memory");
+    /* --keep DIR stays locked until the end: two runs never share a folder */
     Diag *d = diag_new();
-    status = cg_project_write(&x.project, dir, d) == 0 ? TGC_EXIT_OK : TGC_EXIT_INPUT;
+    OutLock *lock = out_lock(dir, d);
+    status = lock && out_project(&x.project, dir, c.val[6] != NULL || !keep, lock, d) == 0
+                 ? TGC_EXIT_OK
+                 : TGC_EXIT_INPUT;
     cli_report(d);
     diag_free(d);
     char *exe_p = path_join(dir, "parallel"), *exe_s = path_join(dir, "sequential");
@@ -625,6 +629,7 @@ cmd_run(int argc, char **argv)
     }
     if (!keep)
         remove_tree(dir);
+    out_unlock(lock);
     free(dir);
     free(exe_p);
     free(exe_s);
