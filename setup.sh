@@ -7,15 +7,19 @@
 #
 #   ./setup.sh            install what is missing, configure, build
 #   ./setup.sh --deps     only install what is missing
+#   ./setup.sh --sanitize the same for the sanitizer build in ./build-asan (clang,
+#                         AddressSanitizer + UndefinedBehaviorSanitizer, docs/testing.md)
 set -eu
 
 cd "$(dirname "$0")"
 
 # build tools, the libraries tgc links (jansson, cgraph), the test framework (Check), and
 # the tools the tests use (graphviz's dot renders schedules, valgrind checks memory,
-# gnuplot draws the benchmark plots)
+# gnuplot draws the benchmark plots, libjpeg-turbo's djpeg decodes what the JPEG encoder
+# of testcases/apps writes), and clang with its sanitizer and libFuzzer runtimes (the
+# sanitizer build and the fuzz targets)
 pkgs="gcc make cmake pkg-config libjansson-dev libgraphviz-dev graphviz check libsubunit-dev
-valgrind gnuplot-nox"
+valgrind gnuplot-nox libjpeg-turbo-progs clang libclang-rt-14-dev"
 
 missing=""
 for p in $pkgs; do
@@ -40,6 +44,13 @@ fi
 [ "${1:-}" = "--deps" ] && exit 0
 
 jobs=$(nproc 2>/dev/null || echo 2)
+if [ "${1:-}" = "--sanitize" ]; then
+    CC=clang cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTGC_SANITIZE=ON \
+        >/dev/null
+    cmake --build build-asan -j"$jobs"
+    echo "setup: built build-asan/tools/tgc (sanitizers)"
+    exit 0
+fi
 cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 cmake --build build -j"$jobs"
 echo "setup: built build/tools/tgc"

@@ -10,8 +10,10 @@
  * (the parallel program: MPIRIO_Run of the DSP functions), seq.c (the sequential
  * reference: the tasks in a topological order), tasks.c (the kernel of each task and the
  * tables), tgc_graph.h (the constants), the fixed support files of backend/support, the
- * user's kernels, platform.json (the resolved platform, every parameter explicit, as the
- * runtime reads it), CMakeLists.txt and README.md.
+ * user's kernels (the bytes fe_check read: the source as user_kernels.c, compiled through
+ * kernels.c with every kernel renamed tgc_kernel_NAME, the header under its base name),
+ * platform.json (the resolved platform, every parameter explicit, through jansson),
+ * CMakeLists.txt and README.md.  No file name of the user's reaches C or CMake.
  *
  * Invariants: every identifier comes from the sanitiser (backend/sanitize.c) or from an
  * index; every string of the input is escaped; the output depends only on the schedule,
@@ -101,9 +103,15 @@ typedef struct Em {
      * order: the edges and the messages each DSP writes or reads, and the single-edge
      * messages that send an output of each task in place. */
     IdxLists dsp_edges, dsp_msgs, task_zc;
-    const char *kbase, *hbase; /* file names of the copied kernels, or NULL */
+    int *kfirst; /* the first task calling each kernel, in task order */
+    int nkfirst;
     CgProject *out;
 } Em;
+
+/* The copy of the graph's kernel source: not a translation unit of its own, kernels.c
+ * includes it with the kernels renamed.  The header keeps its base name (the source
+ * includes it by that name); fe_check makes it end in ".h". */
+#define USER_SOURCE "user_kernels.c"
 
 static void
 add_file(Em *em, const char *name, char *data, size_t len)
@@ -115,7 +123,9 @@ add_file(Em *em, const char *name, char *data, size_t len)
     char *nm = strdup(name);
     if (!nm)
         ice("out of memory");
-    o->files[o->nfiles++] = (CgFile){nm, data, len};
+    size_t n = strlen(nm);
+    bool unit = n > 2 && strcmp(nm + n - 2, ".c") == 0 && strcmp(nm, USER_SOURCE) != 0;
+    o->files[o->nfiles++] = (CgFile){nm, data, len, unit};
 }
 
 static void
@@ -176,14 +186,6 @@ put_edge(Buf *b, const Em *em, int e)
 /* ---- checks
  * ---------------------------------------------------------------------------- */
 
-static bool
-reserved_name(const char *k)
-{
-    return strncmp(k, "tgc_", 4) == 0 || strncmp(k, "TGC_", 4) == 0 ||
-           strncmp(k, "MPIRIO_", 7) == 0 || strncmp(k, "k_t_", 4) == 0 ||
-           strcmp(k, "main") == 0;
-}
-
 static int
 check_input(Em *em)
 {
@@ -203,51 +205,17 @@ check_input(Em *em)
                        em->s->msgs[m].bytes);
             bad++;
         }
+    /* What fe_check refuses with a pointer; repeated here because the generated code
+       depends on it, whatever built the graph. */
     for (int t = 0; t < g->ntasks; t++) {
         const Task *k = &g->tasks[t];
-        if (k->output &&
-            (k->output[0] == '/' || strstr(k->output, "..") || !k->output[0])) {
-            diag_error(
-                em->d, &em->loc,
-                "task \"%s\": output file \"%s\" must be a relative path without \"..\"",
-                k->id, k->output);
-            bad++;
-        }
         if (!k->kernel)
             continue;
-        if (!cg_is_c_ident(k->kernel) || reserved_name(k->kernel)) {
-            diag_error(
-                em->d, &em->loc,
-                "task \"%s\": kernel \"%s\" is not a C identifier a kernel may have",
-                k->id, k->kernel);
+        const char *why = ir_kernel_name_problem(k->kernel);
+        if (why || !g->kernels_source) {
+            diag_error(em->d, &em->loc, "task \"%s\": kernel \"%s\" %s", k->id, k->kernel,
+                       why ? why : "needs the graph's kernel source");
             bad++;
-            continue;
-        }
-        if (!g->kernels_source) {
-            diag_error(
-                em->d, &em->loc,
-                "task \"%s\" names kernel \"%s\" but the graph has no kernel source "
-                "(\"kernels\": {\"source\": ...})",
-                k->id, k->kernel);
-            bad++;
-            continue;
-        }
-        for (int u = 0; u < t; u++) {
-            const Task *o = &g->tasks[u];
-            if (!o->kernel || strcmp(o->kernel, k->kernel) != 0)
-                continue;
-            bool same = o->nparams == k->nparams;
-            for (int i = 0; same && i < k->nparams; i++)
-                same = o->params[i].kind == k->params[i].kind;
-            if (!same) {
-                diag_error(
-                    em->d, &em->loc,
-                    "kernel \"%s\" is called with different parameters by tasks \"%s\" "
-                    "and \"%s\"",
-                    k->kernel, o->id, k->id);
-                bad++;
-            }
-            break;
         }
     }
     return bad ? -1 : 0;
@@ -256,56 +224,11 @@ check_input(Em *em)
 /* ---- fixed and descriptive files
  * ------------------------------------------------------- */
 
-static const char *const generated_names[] = {
-    "README.md",
-    "CMakeLists.txt",
-    "platform.json",
-    "tgc_kernel.h",
-    "tgc_support.h",
-    "tgc_support.c",
-    "tgc_graph.h",
-    "tasks.c",
-    "main.c",
-    "seq.c",
-    NULL,
-};
-
-static bool
-generated_name(const char *n)
-{
-    for (int i = 0; generated_names[i]; i++)
-        if (strcmp(n, generated_names[i]) == 0)
-            return true;
-    if (strncmp(n, "dsp", 3) == 0)
-        return true;
-    return false;
-}
-
 static void
 emit_platform(Em *em)
 {
-    const Platform *p = em->p;
-    Buf b = {0};
-    buf_printf(&b, "{\n  \"format\": \"tgc-platform/1\",\n  \"name\": ");
-    put_string(&b, p->name ? p->name : "inline");
-    if (p->model == MODEL_ABSTRACT)
-        buf_printf(&b, ",\n  \"model\": \"abstract\",\n  \"dsps\": %d,\n", p->ndsps);
-    else
-        buf_printf(&b, ",\n  \"boards\": %d,\n  \"dsps_per_board\": %d,\n", p->nboards,
-                   p->dsps_per_board);
-#define X(field, lo, hi) buf_printf(&b, "  \"" #field "\": %" PRId64 ",\n", p->field);
-    PLATFORM_PARAMS(X)
-#undef X
-    if (p->model == MODEL_ABSTRACT) {
-        b.n -= 2; /* no links: drop the last ",\n" */
-        buf_printf(&b, "\n}\n");
-    } else {
-        buf_printf(&b, "  \"links\": [");
-        for (int i = 0; i < p->nlinks; i++)
-            buf_printf(&b, "%s[%d, %d]", i ? ", " : "", p->links[i].a, p->links[i].b);
-        buf_printf(&b, "]\n}\n");
-    }
-    add_buf(em, "platform.json", &b);
+    char *text = cg_platform_json_explicit(em->p); /* jansson: any name is escaped */
+    add_file(em, "platform.json", text, strlen(text));
 }
 
 static void
@@ -337,11 +260,11 @@ emit_cmake(Em *em)
         "  pkg_check_modules(MPIRIO REQUIRED IMPORTED_TARGET mpirio)\n"
         "  set(TGC_MPIRIO PkgConfig::MPIRIO)\n"
         "endif()\n"
-        "add_compile_definitions(TGC_PLATFORM_FILE=\"${CMAKE_CURRENT_SOURCE_DIR}/"
-        "platform.json\")\n"
-        "set(tgc_common tgc_support.c tasks.c%s%s)\n"
+        "add_compile_definitions(\"TGC_PLATFORM_FILE=\\\"${CMAKE_CURRENT_SOURCE_DIR}/"
+        "platform.json\\\"\")\n"
+        "set(tgc_common tgc_support.c tasks.c%s)\n"
         "add_executable(parallel main.c",
-        TGC_VERSION, em->kbase ? " " : "", em->kbase ? em->kbase : "");
+        TGC_VERSION, em->g->kernels_source ? " kernels.c" : "");
     for (int d = 0; d < em->s->ndsps; d++)
         buf_printf(&b, " dsp%d.c", d);
     buf_printf(&b,
@@ -384,10 +307,13 @@ emit_readme(Em *em)
         "| `tgc_kernel.h` | the kernel interface (`tgc_io`, docs/kernels.md of tgc) |\n"
         "| `platform.json` | the platform, every parameter explicit |\n"
         "| `CMakeLists.txt` | builds `parallel` and `sequential` against libmpirio |\n");
-    if (em->kbase)
-        buf_printf(&b, "| `%s`%s%s%s | the graph's kernels |\n", em->kbase,
-                   em->hbase ? ", `" : "", em->hbase ? em->hbase : "",
-                   em->hbase ? "`" : "");
+    if (em->g->kernels_source)
+        buf_printf(&b,
+                   "| `kernels.c` | compiles `" USER_SOURCE "`, a copy of the graph's "
+                   "kernel source, with each kernel named `tgc_kernel_NAME` |\n"
+                   "| `" USER_SOURCE "`%s | the graph's kernel source%s, copied |\n",
+                   em->g->kernels_header ? " and the header" : "",
+                   em->g->kernels_header ? " and its header (under its own name)" : "");
     buf_printf(
         &b,
         "\nBuild and run:\n\n"
@@ -473,6 +399,52 @@ put_param_value(Buf *b, const Param *p)
     }
 }
 
+/* "void PREFIXkernel(const tgc_io *, int64_t, ...);" for the parameters of task k. */
+static void
+put_prototype(Buf *b, const char *prefix, const Task *k)
+{
+    buf_printf(b, "void %s%s(const tgc_io *", prefix, k->kernel);
+    for (int i = 0; i < k->nparams; i++)
+        buf_printf(b, ", %s", param_type(k->params[i].kind));
+    buf_printf(b, ");\n");
+}
+
+/* The prototype of every kernel (from the first task calling it), under a heading. */
+static void
+put_prototypes(Buf *b, const Em *em, const char *prefix, const char *heading)
+{
+    if (em->nkfirst)
+        buf_printf(b, "\n/* %s */\n", heading);
+    for (int i = 0; i < em->nkfirst; i++)
+        put_prototype(b, prefix, &em->g->tasks[em->kfirst[i]]);
+}
+
+/* kernels.c: the user's kernel source, compiled with every kernel renamed into tgc's
+ * namespace (its name defined as tgc_kernel_NAME before the source is included), so
+ * that no kernel name can meet an identifier of the generated code or a symbol of the
+ * libraries the programs link; the prototypes after it make a kernel defined with other
+ * parameters a compile error. */
+static void
+emit_kernels_c(Em *em)
+{
+    const Graph *g = em->g;
+    Buf b = {0};
+    buf_printf(&b, "/* kernels.c - the kernel source of graph \"");
+    put_comment(&b, g->name ? g->name : "");
+    buf_printf(&b,
+               "\" (" USER_SOURCE ", a copy), each kernel compiled as tgc_kernel_NAME, "
+               "the name tasks.c calls it by (generated by tgc %s; do not edit) */\n"
+               "#include \"tgc_kernel.h\"\n\n",
+               TGC_VERSION);
+    for (int i = 0; i < em->nkfirst; i++) {
+        const char *k = g->tasks[em->kfirst[i]].kernel;
+        buf_printf(&b, "#define %s tgc_kernel_%s\n", k, k);
+    }
+    buf_printf(&b, "\n#include \"" USER_SOURCE "\"\n");
+    put_prototypes(&b, em, "", "the kernels as tasks.c calls them");
+    add_buf(em, "kernels.c", &b);
+}
+
 static void
 emit_tasks_c(Em *em)
 {
@@ -484,25 +456,7 @@ emit_tasks_c(Em *em)
                "\" and the tables of tasks and edges (generated by tgc %s; do not edit) "
                "*/\n#include \"tgc_graph.h\"\n",
                TGC_VERSION);
-    if (em->hbase)
-        buf_printf(&b, "#include \"%s\"\n", em->hbase);
-    /* prototypes, from the first task calling each kernel */
-    bool any = false;
-    CgNames *seen = cg_names_new();
-    for (int t = 0; t < g->ntasks; t++) {
-        const Task *k = &g->tasks[t];
-        if (!k->kernel || cg_names_has(seen, k->kernel))
-            continue;
-        cg_names_reserve(seen, k->kernel);
-        if (!any)
-            buf_printf(&b, "\n/* the kernels of %s */\n", em->kbase);
-        any = true;
-        buf_printf(&b, "void %s(const tgc_io *io", k->kernel);
-        for (int i = 0; i < k->nparams; i++)
-            buf_printf(&b, ", %s", param_type(k->params[i].kind));
-        buf_printf(&b, ");\n");
-    }
-    cg_names_free(seen);
+    put_prototypes(&b, em, "tgc_kernel_", "the kernels, as kernels.c names them");
     for (int t = 0; t < g->ntasks; t++) {
         const Task *k = &g->tasks[t];
         buf_printf(&b, "\n/* task %d %s: ", t, em->tcom[t]);
@@ -518,7 +472,7 @@ emit_tasks_c(Em *em)
         }
         buf_printf(&b, " */\nstatic void\nk_%s(const tgc_io *io)\n{\n", em->tid[t]);
         if (k->kernel) {
-            buf_printf(&b, "    %s(io", k->kernel);
+            buf_printf(&b, "    tgc_kernel_%s(io", k->kernel);
             for (int i = 0; i < k->nparams; i++) {
                 buf_printf(&b, ", ");
                 put_param_value(&b, &k->params[i]);
@@ -849,69 +803,31 @@ emit_seq(Em *em)
 /* ---- kernels
  * --------------------------------------------------------------------------- */
 
-static int
-read_whole(Em *em, const char *path, char **data, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        diag_error(em->d, &em->loc, "cannot read kernel file \"%s\": %s", path,
-                   strerror(errno));
-        return -1;
-    }
-    char chunk[65536];
-    size_t n;
-    size_t total = 0;
-    char *acc = NULL;
-    while ((n = fread(chunk, 1, sizeof chunk, f)) > 0) {
-        char *na = realloc(acc, total + n + 1);
-        if (!na)
-            ice("out of memory");
-        acc = na;
-        memcpy(acc + total, chunk, n);
-        total += n;
-    }
-    bool err = ferror(f);
-    fclose(f);
-    if (err) {
-        free(acc);
-        diag_error(em->d, &em->loc, "cannot read kernel file \"%s\"", path);
-        return -1;
-    }
-    if (!acc)
-        acc = ir_xcalloc(1, 1);
-    acc[total] = 0;
-    *data = acc;
-    *len = total;
-    return 0;
-}
-
+/* The kernel files as fe_check read them: the source as USER_SOURCE, the header under
+ * its base name. */
 static int
 copy_kernels(Em *em)
 {
     const Graph *g = em->g;
-    const char *files[2] = {g->kernels_source, g->kernels_header};
-    const char **bases[2] = {&em->kbase, &em->hbase};
-    for (int i = 0; i < 2; i++) {
-        if (!files[i])
-            continue;
-        const char *bn = base_name(files[i]);
-        if (generated_name(bn) || !*bn) {
+    if (!g->kernels_source)
+        return 0;
+    if (!g->kernels_source_text || (g->kernels_header && !g->kernels_header_text))
+        ice("the kernel files of graph \"%s\" were not read (Options.read_kernels)",
+            g->name ? g->name : "");
+    add_bytes(em, USER_SOURCE, (const unsigned char *)g->kernels_source_text,
+              g->kernels_source_len);
+    if (g->kernels_header) {
+        const char *bn = base_name(g->kernels_header);
+        size_t n = strlen(bn);
+        if (n < 3 || strcmp(bn + n - 2, ".h") != 0 || strncmp(bn, "tgc_", 4) == 0) {
             diag_error(em->d, &em->loc,
-                       "kernel file \"%s\" has the name of a generated file; rename it",
-                       files[i]);
+                       "kernel header \"%s\" must have a name that ends in \".h\" and "
+                       "does not begin with \"tgc_\"",
+                       g->kernels_header);
             return -1;
         }
-        char *data;
-        size_t len;
-        if (read_whole(em, files[i], &data, &len) != 0)
-            return -1;
-        *bases[i] = bn;
-        add_file(em, bn, data, len);
-    }
-    if (em->kbase && em->hbase && strcmp(em->kbase, em->hbase) == 0) {
-        diag_error(em->d, &em->loc,
-                   "the kernel source and header have the same file name");
-        return -1;
+        add_bytes(em, bn, (const unsigned char *)g->kernels_header_text,
+                  g->kernels_header_len);
     }
     return 0;
 }
@@ -971,6 +887,16 @@ cg_emit_c(const Sched *s, const EvalResult *predicted, CgProject *out, Diag *d)
             pair_add(&pairs, g->edges[x->edges[0]].from, m);
     }
     idx_build(&em.task_zc, g->ntasks, &pairs);
+    em.kfirst = ir_xcalloc((size_t)g->ntasks + 1, sizeof *em.kfirst);
+    CgNames *seen = cg_names_new();
+    for (int t = 0; t < g->ntasks; t++) {
+        const char *k = g->tasks[t].kernel;
+        if (k && !cg_names_has(seen, k)) {
+            cg_names_reserve(seen, k);
+            em.kfirst[em.nkfirst++] = t;
+        }
+    }
+    cg_names_free(seen);
     int rc = copy_kernels(&em);
     if (rc == 0) {
         emit_readme(&em);
@@ -983,6 +909,8 @@ cg_emit_c(const Sched *s, const EvalResult *predicted, CgProject *out, Diag *d)
         add_bytes(&em, "tgc_support.c", cg_support_tgc_support_c,
                   cg_support_tgc_support_c_len);
         emit_graph_h(&em);
+        if (g->kernels_source)
+            emit_kernels_c(&em);
         emit_tasks_c(&em);
         for (int dd = 0; dd < s->ndsps; dd++)
             emit_dsp(&em, dd);
@@ -997,6 +925,7 @@ cg_emit_c(const Sched *s, const EvalResult *predicted, CgProject *out, Diag *d)
     idx_free(&em.dsp_edges);
     idx_free(&em.dsp_msgs);
     idx_free(&em.task_zc);
+    free(em.kfirst);
     cg_names_free(em.names);
     if (rc != 0)
         cg_project_free(out);
@@ -1012,53 +941,4 @@ cg_project_free(CgProject *p)
     }
     free(p->files);
     memset(p, 0, sizeof *p);
-}
-
-int
-cg_project_write(const CgProject *p, const char *dir, Diag *d)
-{
-    Loc loc = {.file = dir};
-    struct stat st;
-    if (stat(dir, &st) != 0) {
-        if (mkdir(dir, 0777) != 0) {
-            diag_error(d, &loc, "cannot create directory: %s", strerror(errno));
-            return -1;
-        }
-    } else if (!S_ISDIR(st.st_mode)) {
-        diag_error(d, &loc, "exists and is not a directory");
-        return -1;
-    }
-    for (int i = 0; i < p->nfiles; i++) {
-        const CgFile *f = &p->files[i];
-        size_t n = strlen(dir) + strlen(f->name) + 16;
-        char *path = ir_xcalloc(n, 1), *tmp = ir_xcalloc(n + 8, 1);
-        snprintf(path, n, "%s/%s", dir, f->name);
-        snprintf(tmp, n + 8, "%s/.%s.XXXXXX", dir, f->name);
-        int fd = mkstemp(tmp);
-        bool ok = fd >= 0;
-        if (ok) {
-            size_t done = 0;
-            while (ok && done < f->len) {
-                ssize_t w = write(fd, f->data + done, f->len - done);
-                if (w < 0 && errno == EINTR)
-                    continue;
-                ok = w > 0;
-                if (ok)
-                    done += (size_t)w;
-            }
-            ok = fchmod(fd, 0644) == 0 && ok;
-            ok = close(fd) == 0 && ok;
-            if (ok)
-                ok = rename(tmp, path) == 0;
-            if (!ok)
-                unlink(tmp);
-        }
-        if (!ok)
-            diag_error(d, &(Loc){.file = path}, "cannot write: %s", strerror(errno));
-        free(path);
-        free(tmp);
-        if (!ok)
-            return -1;
-    }
-    return 0;
 }

@@ -82,13 +82,15 @@ param_value(const Param *p)
     return json_null();
 }
 
-json_t *
-cg_platform_object(const Platform *p)
+/* all: every field written, defaults too (the generated platform.json), else the fields
+ * that differ from the model's defaults. */
+static json_t *
+platform_object(const Platform *p, bool all)
 {
     json_t *o = json_object();
     cg_set(o, "format", json_string("tgc-platform/1"));
-    if (p->name && strcmp(p->name, "inline") != 0)
-        cg_set(o, "name", json_string(p->name));
+    if (all || (p->name && strcmp(p->name, "inline") != 0))
+        cg_set(o, "name", json_string(p->name ? p->name : "inline"));
     Arena *a = arena_new();
     const Platform *def;
     if (p->model == MODEL_ABSTRACT) {
@@ -97,24 +99,36 @@ cg_platform_object(const Platform *p)
         cg_set(o, "dsps", json_integer(p->ndsps));
     } else {
         def = plat_bwdsp_defaults(a);
-        if (p->nboards != 1)
+        if (all || p->nboards != 1)
             cg_set(o, "boards", json_integer(p->nboards));
-        if (p->dsps_per_board != def->dsps_per_board)
+        if (all || p->dsps_per_board != def->dsps_per_board)
             cg_set(o, "dsps_per_board", json_integer(p->dsps_per_board));
     }
 #define X(field, lo, hi)                                                                 \
-    if (p->field != def->field)                                                          \
+    if (all || p->field != def->field)                                                   \
         cg_set(o, #field, json_integer(p->field));
     PLATFORM_PARAMS(X)
 #undef X
     arena_free(a);
-    if (p->model != MODEL_ABSTRACT && p->nlinks > 0) {
+    if (p->model != MODEL_ABSTRACT && (all || p->nlinks > 0)) {
         json_t *links = json_array();
         for (int i = 0; i < p->nlinks; i++)
             cg_push(links, json_pack("[ii]", p->links[i].a, p->links[i].b));
         cg_set(o, "links", links);
     }
     return o;
+}
+
+json_t *
+cg_platform_object(const Platform *p)
+{
+    return platform_object(p, false);
+}
+
+char *
+cg_platform_json_explicit(const Platform *p)
+{
+    return cg_dump(platform_object(p, true), 17);
 }
 
 json_t *

@@ -9,11 +9,14 @@
  * The value checks repeat the reader's (cycles, bytes, delay ranges) so that graphs from
  * the importers get them too; the JSON reader never gets here with such a value.
  */
+#define _XOPEN_SOURCE 700 /* realpath */
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "fe.h"
 
@@ -56,6 +59,117 @@ check_file(Reader *r, const char *path, const char *ptr, const char *what)
     } else if (S_ISDIR(st.st_mode)) {
         diag_error(r->d, &l, "%s \"%s\" is a directory", what, path);
     }
+}
+
+/* The folders kernel files may be in: the graph's, and those of --kernel-path. */
+typedef struct Kernels {
+    const Options *opt;
+    const char *dir;
+} Kernels;
+
+/* Whether real (a resolved path) is dir or below it, dir resolved too. */
+static bool
+below(const char *real, const char *dir)
+{
+    char *root = realpath(dir, NULL);
+    if (!root)
+        return false;
+    size_t n = strlen(root);
+    bool in = strcmp(root, "/") == 0 ||
+              (strncmp(real, root, n) == 0 && (real[n] == '/' || real[n] == 0));
+    free(root);
+    return in;
+}
+
+/* The kernel file at path, read into the graph's arena: it must resolve (symbolic links
+ * followed) inside the graph's folder or a --kernel-path folder; a header's base name,
+ * which the kernel source includes it by, must end in ".h" and leave "tgc_" to the
+ * generated files; it must be a regular file (never a device or a FIFO: it is opened
+ * without blocking and refused before a byte is read) of at most --max-file-size bytes.
+ * Reports the first of these that fails and leaves *text NULL. */
+static void
+read_kernel(Reader *r, const Kernels *ks, Graph *g, const char *path, const char *ptr,
+            const char *what, const char **text, size_t *len)
+{
+    Loc l = {.file = r->file, .pointer = ptr};
+    const char *shown = ir_shown(r->tmp, path, 200);
+    char *real = realpath(path, NULL);
+    if (!real) {
+        if (errno == ENOENT)
+            diag_error(r->d, &l, "%s \"%s\" does not exist", what, shown);
+        else
+            diag_error(r->d, &l, "cannot read %s \"%s\": %s", what, shown,
+                       strerror(errno));
+        return;
+    }
+    bool allowed = below(real, ks->dir);
+    for (int i = 0; !allowed && i < ks->opt->nkernel_dirs; i++)
+        allowed = below(real, ks->opt->kernel_dirs[i]);
+    if (!allowed) {
+        diag_error(r->d, &l,
+                   "%s \"%s\" is outside the folder of \"%s\" (allow its folder with "
+                   "--kernel-path DIR)",
+                   what, shown, r->file);
+        free(real);
+        return;
+    }
+    bool header = strcmp(ptr, "/kernels/header") == 0;
+    if (header) {
+        const char *base = strrchr(path, '/');
+        base = base ? base + 1 : path;
+        size_t n = strlen(base);
+        if (n < 3 || strcmp(base + n - 2, ".h") != 0 || strncmp(base, "tgc_", 4) == 0) {
+            diag_error(r->d, &l,
+                       "%s \"%s\" must have a name that ends in \".h\" and does not "
+                       "begin with \"tgc_\" (the project holds it under that name)",
+                       what, shown);
+            free(real);
+            return;
+        }
+    }
+    int fd = open(real, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_NOFOLLOW | O_CLOEXEC);
+    free(real);
+    struct stat st;
+    if (fd < 0 || fstat(fd, &st) != 0) {
+        diag_error(r->d, &l, "cannot read %s \"%s\": %s", what, shown, strerror(errno));
+        if (fd >= 0)
+            close(fd);
+        return;
+    }
+    int64_t limit = r->lim->max_file_bytes;
+    if (S_ISDIR(st.st_mode))
+        diag_error(r->d, &l, "%s \"%s\" is a directory", what, shown);
+    else if (!S_ISREG(st.st_mode))
+        diag_error(r->d, &l, "%s \"%s\" is not a regular file", what, shown);
+    else if ((int64_t)st.st_size > limit)
+        diag_error(r->d, &l,
+                   "%s \"%s\" (%lld bytes) exceeds the limit of %lld bytes (raise it "
+                   "with --max-file-size)",
+                   what, shown, (long long)st.st_size, (long long)limit);
+    else {
+        /* at most limit bytes, whatever the file grows to meanwhile */
+        size_t cap = (size_t)st.st_size + 1, n = 0;
+        char *buf = arena_alloc(g->arena, cap + 1);
+        ssize_t got = 0;
+        while (n < cap && (got = read(fd, buf + n, cap - n)) != 0) {
+            if (got < 0 && errno == EINTR)
+                continue;
+            if (got < 0)
+                break;
+            n += (size_t)got;
+        }
+        if (got < 0)
+            diag_error(r->d, &l, "cannot read %s \"%s\": %s", what, shown,
+                       strerror(errno));
+        else if (n > (size_t)st.st_size)
+            diag_error(r->d, &l, "%s \"%s\" changed while it was read", what, shown);
+        else {
+            buf[n] = 0;
+            *text = buf;
+            *len = n;
+        }
+    }
+    close(fd);
 }
 
 /* Appends to a malloc'd growing string. */
@@ -238,6 +352,55 @@ check_limits(Reader *r, const Graph *g)
                    g->iterations, lim->max_iterations);
 }
 
+/* A relative path none of whose components is "..". */
+static bool
+relative_below(const char *path)
+{
+    if (path[0] == '/')
+        return false;
+    for (const char *c = path; *c;) {
+        size_t n = strcspn(c, "/");
+        if (n == 2 && c[0] == '.' && c[1] == '.')
+            return false;
+        c += n + (c[n] == '/');
+    }
+    return true;
+}
+
+/* Every task that calls a kernel gives it the same kinds of parameters in the same order:
+ * the generated code declares one prototype per kernel. */
+static void
+check_kernel_calls(Reader *r, const Graph *g)
+{
+    const char **names = malloc(((size_t)g->ntasks + 1) * sizeof *names);
+    if (!names)
+        ice("out of memory");
+    for (int t = 0; t < g->ntasks; t++)
+        names[t] = g->tasks[t].kernel;
+    FeIdMap m;
+    fe_namemap_init(&m, names, g->ntasks);
+    for (int t = 0; t < g->ntasks; t++) {
+        const Task *k = &g->tasks[t];
+        if (!k->kernel)
+            continue;
+        int f = fe_idmap_find(&m, k->kernel);
+        const Task *o = &g->tasks[f];
+        bool same = o->nparams == k->nparams;
+        for (int i = 0; same && i < k->nparams; i++)
+            same = o->params[i].kind == k->params[i].kind;
+        if (!same) {
+            Loc l = k->nparams || !o->nparams ? at(r, "/tasks/%d/params", t)
+                                              : at(r, "/tasks/%d/kernel", t);
+            diag_error(r->d, &l,
+                       "kernel \"%s\" is called with other kinds of parameters than by "
+                       "task \"%s\" (/tasks/%d)",
+                       k->kernel, o->id ? o->id : "", f);
+        }
+    }
+    fe_idmap_free(&m);
+    free(names);
+}
+
 static int64_t
 check_task(Reader *r, const Graph *g, const FeIdMap *ids, int t)
 {
@@ -270,8 +433,10 @@ check_task(Reader *r, const Graph *g, const FeIdMap *ids, int t)
     }
     if (k->kernel) {
         l = at(r, "/tasks/%d/kernel", t);
-        if (!fe_is_identifier(k->kernel))
-            diag_error(r->d, &l, "kernel \"%s\" is not a C identifier", k->kernel);
+        const char *why = ir_kernel_name_problem(k->kernel);
+        if (why)
+            diag_error(r->d, &l, "kernel \"%s\" %s", ir_shown(r->tmp, k->kernel, 80),
+                       why);
         else if (!g->kernels_source)
             diag_error(r->d, &l,
                        "task \"%s\" names kernel \"%s\" but the graph has no \"kernels\" "
@@ -294,6 +459,12 @@ check_task(Reader *r, const Graph *g, const FeIdMap *ids, int t)
     if (k->output && !*k->output) {
         l = at(r, "/tasks/%d/output", t);
         diag_error(r->d, &l, "output must not be empty");
+    } else if (k->output && !relative_below(k->output)) {
+        l = at(r, "/tasks/%d/output", t);
+        diag_error(r->d, &l,
+                   "output \"%s\" must be a relative path without \"..\" (it is written "
+                   "below the program's --output-dir)",
+                   ir_shown(r->tmp, k->output, 80));
     }
     return most;
 }
@@ -328,6 +499,7 @@ fe_check(Graph *g, const Options *opt, Diag *d)
     for (int t = 0; t < g->ntasks; t++)
         work = add_sat(work, check_task(&r, g, &ids, t));
     fe_idmap_free(&ids);
+    check_kernel_calls(&r, g);
 
     bool ends_ok = true;
     for (int i = 0; i < g->nedges; i++) {
@@ -363,10 +535,20 @@ fe_check(Graph *g, const Options *opt, Diag *d)
                        g->iterations, traffic);
     }
 
-    if (g->kernels_source)
-        check_file(&r, g->kernels_source, "/kernels/source", "kernel source");
-    if (g->kernels_header)
-        check_file(&r, g->kernels_header, "/kernels/header", "kernel header");
+    if (opt && opt->read_kernels) {
+        Kernels ks = {opt, g->dir ? g->dir : "."};
+        if (g->kernels_source)
+            read_kernel(&r, &ks, g, g->kernels_source, "/kernels/source", "kernel source",
+                        &g->kernels_source_text, &g->kernels_source_len);
+        if (g->kernels_header)
+            read_kernel(&r, &ks, g, g->kernels_header, "/kernels/header", "kernel header",
+                        &g->kernels_header_text, &g->kernels_header_len);
+    } else {
+        if (g->kernels_source)
+            check_file(&r, g->kernels_source, "/kernels/source", "kernel source");
+        if (g->kernels_header)
+            check_file(&r, g->kernels_header, "/kernels/header", "kernel header");
+    }
 
     if (ends_ok && ir_graph_index(g) != 0)
         report_cycles(&r, g);

@@ -63,6 +63,10 @@ char *fe_read_file(Reader *r, const char *path, const Loc *where, size_t *len);
 /* Parses a JSON document (duplicate keys rejected); a syntax error is reported as
  * FILE:LINE:COL.  Returns NULL after reporting. */
 json_t *fe_parse(Reader *r, const char *text, size_t len);
+/* fe_load_graph of a text: relative paths in it are taken from base_dir (NULL: the
+ * current folder), which is also the graph's folder for its kernel files. */
+Graph *fe_load_text(const char *text, size_t len, const char *file, const char *base_dir,
+                    const Options *opt, Diag *d);
 /* base_dir joined with path, unless path is absolute or base_dir is NULL or ".". */
 const char *fe_join(Arena *a, const char *base_dir, const char *path);
 /* The folder of a path ("." when it has none), in a. */
@@ -75,12 +79,14 @@ const char *fe_dirname(Arena *a, const char *path);
 Platform *fe_platform_value(Reader *r, Arena *a, const json_t *v, const char *ptr);
 Platform *fe_platform_ref(Reader *r, Arena *a, const char *ref, const char *ptr);
 
-/* Task id -> index map (open addressing; the first task of an id wins). */
+/* Name -> index map (open addressing; the first index of a name wins; NULL names are
+ * left out).  fe_idmap_init maps the task ids. */
 typedef struct FeIdMap {
-    const Graph *g;
-    int *slot; /* task index + 1, 0 = empty */
+    const char **name; /* [n] the names, not owned */
+    int *slot;         /* index + 1, 0 = empty */
     size_t mask;
 } FeIdMap;
+void fe_namemap_init(FeIdMap *m, const char *const *names, int n);
 void fe_idmap_init(FeIdMap *m, const Graph *g);
 int fe_idmap_find(const FeIdMap *m, const char *id);
 void fe_idmap_free(FeIdMap *m);

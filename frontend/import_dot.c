@@ -51,6 +51,9 @@ report_cgraph(Diag *d, const char *file)
         n--;
     memcpy(msg, s, n);
     msg[n] = 0;
+    /* one message, one line: cgraph continues some on a second ("String starting:...") */
+    for (char *c = msg; (c = strchr(c, '\n')) != NULL;)
+        *c = ' ';
     if (msg[0] == 0)
         strcpy(msg, "the file holds no graph");
     Loc loc = {.file = file};

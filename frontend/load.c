@@ -439,9 +439,9 @@ resolve_platform(Reader *r, Graph *g, const json_t *root, const Options *opt)
     }
 }
 
-static Graph *
-load_text(const char *text, size_t len, const char *file, const char *base_dir,
-          const Options *opt, Diag *d)
+Graph *
+fe_load_text(const char *text, size_t len, const char *file, const char *base_dir,
+             const Options *opt, Diag *d)
 {
     Options defaults = {.limits = ir_default_limits()};
     if (!opt)
@@ -459,6 +459,7 @@ load_text(const char *text, size_t len, const char *file, const char *base_dir,
     }
     Graph *g = ir_graph_new();
     g->file = arena_strdup(g->arena, file);
+    g->dir = base_dir ? arena_strdup(g->arena, base_dir) : ".";
     r.file = g->file;
     lower_graph(&r, g, root);
     resolve_platform(&r, g, root, opt);
@@ -480,7 +481,7 @@ load_text(const char *text, size_t len, const char *file, const char *base_dir,
 Graph *
 fe_load_graph_string(const char *text, const char *name, const Options *opt, Diag *d)
 {
-    return load_text(text, strlen(text), name ? name : "<string>", NULL, opt, d);
+    return fe_load_text(text, strlen(text), name ? name : "<string>", NULL, opt, d);
 }
 
 Graph *
@@ -497,7 +498,7 @@ fe_load_graph(const char *path, const Options *opt, Diag *d)
     Graph *g = NULL;
     if (text) {
         const char *dir = is_stdin ? NULL : fe_dirname(r.tmp, path);
-        g = load_text(text, len, file, dir, opt, d);
+        g = fe_load_text(text, len, file, dir, opt, d);
         free(text);
     }
     arena_free(r.tmp);

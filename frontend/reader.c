@@ -307,25 +307,38 @@ hash(const char *s)
 }
 
 void
-fe_idmap_init(FeIdMap *m, const Graph *g)
+fe_namemap_init(FeIdMap *m, const char *const *names, int n)
 {
     size_t cap = 16;
-    while (cap < 2 * (size_t)g->ntasks)
+    while (cap < 2 * (size_t)n)
         cap *= 2;
-    m->g = g;
     m->mask = cap - 1;
     m->slot = calloc(cap, sizeof *m->slot);
-    if (!m->slot)
+    m->name = malloc(((size_t)n + 1) * sizeof *m->name);
+    if (!m->slot || !m->name)
         ice("out of memory");
-    for (int t = 0; t < g->ntasks; t++) {
-        if (!g->tasks[t].id)
+    for (int t = 0; t < n; t++) {
+        m->name[t] = names[t];
+        if (!names[t])
             continue;
-        size_t i = hash(g->tasks[t].id) & m->mask;
-        while (m->slot[i] && strcmp(g->tasks[m->slot[i] - 1].id, g->tasks[t].id) != 0)
+        size_t i = hash(names[t]) & m->mask;
+        while (m->slot[i] && strcmp(m->name[m->slot[i] - 1], names[t]) != 0)
             i = (i + 1) & m->mask;
         if (!m->slot[i])
             m->slot[i] = t + 1;
     }
+}
+
+void
+fe_idmap_init(FeIdMap *m, const Graph *g)
+{
+    const char **ids = malloc(((size_t)g->ntasks + 1) * sizeof *ids);
+    if (!ids)
+        ice("out of memory");
+    for (int t = 0; t < g->ntasks; t++)
+        ids[t] = g->tasks[t].id;
+    fe_namemap_init(m, ids, g->ntasks);
+    free(ids);
 }
 
 int
@@ -333,7 +346,7 @@ fe_idmap_find(const FeIdMap *m, const char *id)
 {
     size_t i = hash(id) & m->mask;
     while (m->slot[i]) {
-        if (strcmp(m->g->tasks[m->slot[i] - 1].id, id) == 0)
+        if (strcmp(m->name[m->slot[i] - 1], id) == 0)
             return m->slot[i] - 1;
         i = (i + 1) & m->mask;
     }
@@ -344,7 +357,9 @@ void
 fe_idmap_free(FeIdMap *m)
 {
     free(m->slot);
+    free(m->name);
     m->slot = NULL;
+    m->name = NULL;
 }
 
 bool

@@ -62,22 +62,6 @@ load_embedded_graph(Reader *r, json_t *root, const Options *opt)
     json_t *copy = json_copy(gv);
     if (!copy || json_object_set(copy, "platform", pv) != 0)
         ice("out of memory");
-    /* Kernel paths are relative to the schedule file's folder, as a graph's are to its.
-     */
-    json_t *kv = json_object_get(gv, "kernels");
-    if (json_is_object(kv) && r->base_dir) {
-        json_t *kc = json_copy(kv);
-        if (!kc || json_object_set_new(copy, "kernels", kc) != 0)
-            ice("out of memory");
-        static const char *const keys[] = {"source", "header"};
-        for (int i = 0; i < 2; i++) {
-            json_t *pathv = json_object_get(kc, keys[i]);
-            if (json_is_string(pathv))
-                json_object_set_new(
-                    kc, keys[i],
-                    json_string(fe_join(r->tmp, r->base_dir, json_string_value(pathv))));
-        }
-    }
     char *text = json_dumps(copy, JSON_COMPACT | JSON_PRESERVE_ORDER);
     json_decref(copy);
     if (!text)
@@ -86,7 +70,9 @@ load_embedded_graph(Reader *r, json_t *root, const Options *opt)
     o.platform = NULL;
     o.dsps = 0;
     const char *name = arena_printf(r->tmp, "%s (graph)", r->file);
-    Graph *g = fe_load_graph_string(text, name, &o, r->d);
+    /* Kernel paths are relative to the schedule file's folder, as a graph's are to its.
+     */
+    Graph *g = fe_load_text(text, strlen(text), name, r->base_dir, &o, r->d);
     free(text);
     if (!g)
         return NULL;

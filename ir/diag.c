@@ -56,6 +56,7 @@ append(Diag *d, const char *s, size_t n)
 }
 
 static void appendf(Diag *d, const char *fmt, ...) TGC_PRINTF(2, 3);
+static void appendv(Diag *d, const char *fmt, va_list ap) TGC_PRINTF(2, 0);
 
 static void
 appendv(Diag *d, const char *fmt, va_list ap)

@@ -150,9 +150,16 @@ typedef struct Graph {
     const char
         *platform_ref;  /* the "platform" field as written: preset, path or "inline" */
     Platform *platform; /* resolved platform (NULL until resolved) */
+    const char *dir; /* folder of the graph's file, where its relative paths start ("."
+                        for standard input and strings) */
     const char
         *kernels_source; /* kernel C file, as a path usable from the cwd, or NULL */
     const char *kernels_header; /* optional header of the kernels, or NULL */
+    /* The kernel files' bytes, read by fe_check when Options.read_kernels (docs/formats.md:
+     * confined to dir or a --kernel-path folder, regular, within --max-file-size); the
+     * emitter copies these, never the paths.  NULL when not read. */
+    const char *kernels_source_text, *kernels_header_text;
+    size_t kernels_source_len, kernels_header_len;
     Task *tasks;
     int ntasks;
     Edge *edges;
@@ -285,6 +292,9 @@ typedef struct Options {
     uint64_t seed;
     int threads;
     bool verbose;
+    bool read_kernels; /* fe_check reads the kernel files (check, compile, run) */
+    const char *const *kernel_dirs; /* --kernel-path: more folders kernel files may be in */
+    int nkernel_dirs;
 } Options;
 
 typedef struct Unit {
@@ -319,7 +329,8 @@ void diag_free(Diag *d);
 void diag_error(Diag *d, const Loc *loc, const char *fmt, ...) TGC_PRINTF(3, 4);
 void diag_warning(Diag *d, const Loc *loc, const char *fmt, ...) TGC_PRINTF(3, 4);
 void diag_note(Diag *d, const Loc *loc, const char *fmt, ...) TGC_PRINTF(3, 4);
-void diag_vreport(Diag *d, DiagLevel lv, const Loc *loc, const char *fmt, va_list ap);
+void diag_vreport(Diag *d, DiagLevel lv, const Loc *loc, const char *fmt, va_list ap)
+    TGC_PRINTF(4, 0);
 int diag_errors(const Diag *d);       /* number of errors so far */
 const char *diag_text(const Diag *d); /* all messages, one per line, in order */
 void diag_flush(Diag *d, FILE *f);    /* write the messages not yet written */
@@ -625,6 +636,8 @@ Sched *opt_merge(const Sched *base, const int *group, bool repair, int *released
 /* Both return a NUL-terminated malloc'd string of the JSON document (caller frees). */
 char *cg_graph_json(const Graph *g);
 char *cg_platform_json(const Platform *p);
+/* The same with every field written, defaults included (the generated platform.json). */
+char *cg_platform_json_explicit(const Platform *p);
 
 /* ------------------------------------------------------------------------------------
  * backend/sched_json.c, backend/dot.c, backend/gantt.c - schedules a person can read
@@ -650,6 +663,8 @@ typedef struct CgFile {
     const char *name; /* file name inside the project directory */
     char *data;       /* malloc'd contents */
     size_t len;
+    bool unit; /* a C translation unit the build compiles (both programs, or the one of
+                  main.c / seq.c / dspK.c) */
 } CgFile;
 
 typedef struct CgProject {
@@ -665,9 +680,7 @@ typedef struct CgProject {
  */
 int cg_emit_c(const Sched *s, const EvalResult *predicted, CgProject *out, Diag *d);
 void cg_project_free(CgProject *p);
-/* Writes the files into dir (created if missing): each file is written whole or not at
- * all.  Returns 0, or -1 after reporting. */
-int cg_project_write(const CgProject *p, const char *dir, Diag *d);
+/* tools/output.c writes a project into its directory (out_project). */
 
 typedef struct CgNames CgNames; /* the identifiers handed out so far in one C file */
 CgNames *cg_names_new(void);

@@ -3,12 +3,13 @@
  * hold) and the C names a kernel may not have (docs/kernels.md).
  *
  * The generated code calls every kernel through a name of tgc's own (tgc_kernel_NAME)
- * and compiles the kernel source with NAME defined as that name, so a kernel name meets
- * the user's own code and the C headers it includes, never tgc's identifiers.  What is
- * refused is what cannot be a macro and function name in a C11 program that includes
- * any standard header: keywords (C11 and C23), identifiers reserved by C11 7.1.3 (a
- * leading underscore; every identifier of the standard library; the macro patterns of
- * its headers, INT64_C, PRId64, E2BIG ...), and tgc's own prefixes tgc_ and TGC_.
+ * and compiles the kernel source with NAME defined as that name (backend/emit_c.c,
+ * kernels.c), so a kernel name meets the user's own code and the C headers it includes,
+ * never tgc's identifiers or another library's symbols.  What is refused is what cannot
+ * be a macro and function name in a C11 program that includes any standard header:
+ * keywords (C11 and C23), identifiers reserved by C11 7.1.3 (a leading underscore; every
+ * identifier of the standard library; the macro patterns of its headers, INT64_C,
+ * PRId64, E2BIG ...), tgc's own prefixes tgc_ and TGC_, and the fields of tgc_io.
  */
 #include <stdio.h>
 #include <string.h>
@@ -121,21 +122,25 @@ static const char *const math =
     " llround trunc fmod remainder remquo copysign nan nextafter nexttoward fdim fmax"
     " fmin fma ";
 
-/* Whether word w (of length n) is one of the blank-separated words of list. */
+/* Whether the n bytes at w are one of the blank-separated words of list. */
 static bool
 in_list(const char *list, const char *w, size_t n)
 {
-    for (const char *p = list; (p = strstr(p, w)) != NULL; p++)
-        if (p[-1] == ' ' && p[n] == ' ')
+    for (const char *p = list; *p;) {
+        while (*p == ' ')
+            p++;
+        size_t k = strcspn(p, " ");
+        if (k == n && memcmp(p, w, n) == 0)
             return true;
+        p += k;
+    }
     return false;
 }
 
 bool
 ir_c_keyword(const char *s)
 {
-    size_t n = strlen(s);
-    return n > 0 && strchr(s, ' ') == NULL && in_list(keywords, s, n);
+    return *s && in_list(keywords, s, strlen(s));
 }
 
 static bool
@@ -234,6 +239,10 @@ ir_kernel_name_problem(const char *s)
         return "is reserved for the code tgc generates (it begins with tgc_ or TGC_)";
     if (library_name(s))
         return "is reserved in C (a name of the standard library)";
+    /* the kernel source is compiled with the kernel's name defined as a macro, after
+     * tgc_kernel.h: a field of tgc_io would be renamed in the kernel's io->field */
+    if (in_list(" nin nout in in_bytes out out_bytes iteration output ", s, strlen(s)))
+        return "is the name of a field of tgc_io (the kernel interface)";
     return NULL;
 }
 

@@ -26,7 +26,42 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+/* Under AddressSanitizer (the tgc tree's sanitizer build) the private copies are files
+ * (not in-memory files, whose /proc/self/fd paths a symbolizer in another process
+ * cannot open), and they stay on disk until the run ends, because the sanitizers read
+ * them to name the source lines in a report; they are removed at exit and when a
+ * sanitizer ends the run. */
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define MPIRIO_ASAN 1
+#endif
+#endif
+#if defined(__SANITIZE_ADDRESS__) && !defined(MPIRIO_ASAN)
+#define MPIRIO_ASAN 1
+#endif
+#ifdef MPIRIO_ASAN
+#include <sanitizer/common_interface_defs.h>
+#include <sanitizer/lsan_interface.h>
+#endif
+
 typedef int (*MainFn)(int, char **);
+
+static char copies[4096]; /* the folder of the private copies on disk, if any */
+static int ncopies;       /* copies in it */
+
+static void
+remove_copies(void)
+{
+    for (int r = 0; r < ncopies; r++) {
+        char copy[4200];
+        snprintf(copy, sizeof copy, "%s/dsp%d.so", copies, r);
+        unlink(copy);
+    }
+    ncopies = 0;
+    if (copies[0])
+        rmdir(copies);
+    copies[0] = 0;
+}
 
 typedef struct Job {
     int n, argc;
@@ -89,13 +124,13 @@ write_all(int fd, const unsigned char *p, size_t n)
 /* DSP r's private copy of the program: an in-memory file (memfd, its descriptor in
  * *fd, to be closed once every copy is loaded: the path of a closed one would be
  * reused, and dlopen would take it for the copy it has already loaded), else a file
- * in dir (made on first use); its path in name; 0 or -1 */
+ * in the folder copies (made on first use); its path in name; 0 or -1 */
 static int
-make_copy(const unsigned char *img, size_t len, int r, char *dir, size_t dirlen,
-          char *name, size_t namelen, int *fd)
+make_copy(const unsigned char *img, size_t len, int r, char *name, size_t namelen,
+          int *fd)
 {
     *fd = -1;
-#ifdef MFD_CLOEXEC
+#if defined(MFD_CLOEXEC) && !defined(MPIRIO_ASAN)
     int m = memfd_create("mpirio-dsp", MFD_CLOEXEC);
     if (m >= 0 && write_all(m, img, len) == 0) {
         snprintf(name, namelen, "/proc/self/fd/%d", m);
@@ -107,17 +142,22 @@ make_copy(const unsigned char *img, size_t len, int r, char *dir, size_t dirlen,
     if (m >= 0)
         close(m);
 #endif
-    if (!dir[0]) {
+    if (!copies[0]) {
         const char *tmp = getenv("TMPDIR");
-        snprintf(dir, dirlen, "%s/mpirio-XXXXXX", tmp && *tmp ? tmp : "/tmp");
-        if (!mkdtemp(dir)) {
+        snprintf(copies, sizeof copies, "%s/mpirio-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+        if (!mkdtemp(copies)) {
             fprintf(stderr, "mpirio-run: cannot create a directory in %s: %s\n",
                     tmp && *tmp ? tmp : "/tmp", strerror(errno));
-            dir[0] = 0;
+            copies[0] = 0;
             return -1;
         }
+        atexit(remove_copies);
+#ifdef MPIRIO_ASAN
+        __sanitizer_set_death_callback(remove_copies);
+#endif
     }
-    snprintf(name, namelen, "%s/dsp%d.so", dir, r);
+    snprintf(name, namelen, "%s/dsp%d.so", copies, r);
+    ncopies = r + 1;
     int out = open(name, O_WRONLY | O_CREAT | O_TRUNC, 0700);
     int rc = out >= 0 && write_all(out, img, len) == 0 ? 0 : -1;
     if (out >= 0 && close(out) != 0)
@@ -239,7 +279,6 @@ main(int argc, char **argv)
         fprintf(stderr, "mpirio-run: cannot read %s: %s\n", path, strerror(errno));
         return 1;
     }
-    char dir[4096] = "";
     Job j = {n,
              argc - i,
              argv + i,
@@ -255,15 +294,17 @@ main(int argc, char **argv)
     int nfds = 0;
     for (int r = 0; r < n && rc == 0; r++) {
         char copy[4200];
-        if (make_copy(img, len, r, dir, sizeof dir, copy, sizeof copy, &fds[nfds]) != 0) {
+        if (make_copy(img, len, r, copy, sizeof copy, &fds[nfds]) != 0) {
             rc = 1;
             break;
         }
         int memfd = fds[nfds] >= 0;
         nfds += memfd;
         void *h = dlopen(copy, RTLD_NOW | RTLD_LOCAL);
+#ifndef MPIRIO_ASAN
         if (!memfd)
             unlink(copy);
+#endif
         if (!h) {
             fprintf(stderr, "mpirio-run: %s\n", dlerror());
             rc = 1;
@@ -281,8 +322,9 @@ main(int argc, char **argv)
         close(fds[k]);
     free(fds);
     free(img);
-    if (dir[0])
-        rmdir(dir);
+#ifndef MPIRIO_ASAN
+    remove_copies();
+#endif
     if (rc == 0) {
         rc = MPIRIO_Run(n, platform, 0, dsp_main, &j);
         if (rc == 0)
@@ -294,5 +336,9 @@ main(int argc, char **argv)
     free_argvs(&j);
     free(j.mains);
     free(j.status);
+#ifdef MPIRIO_ASAN
+    __lsan_do_leak_check(); /* while the copies are there to name the lines */
+#endif
+    remove_copies();
     return rc;
 }

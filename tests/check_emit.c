@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "ir.h"
 
@@ -176,6 +177,53 @@ START_TEST(abstract_platforms_are_written_explicitly)
 }
 END_TEST
 
+/* The generated platform.json is JSON whatever the platform's name ('?', non-ASCII,
+ * quotes, backslashes), and reads back as the same platform. */
+START_TEST(platform_json_is_json_for_any_name)
+{
+    static const char text[] =
+        "{\"format\": \"tgc-graph/1\", \"platform\": {\"name\": "
+        "\"p?\\u00e9\\\"q\\\\r\\n\","
+        " \"boards\": 2, \"send_overhead\": 7, \"links\": [[0, 1]]},"
+        " \"tasks\": [{\"id\": \"a\", \"cycles\": 10}, {\"id\": \"b\", \"cycles\": 10, "
+        "\"dsp\": 5}], \"edges\": [{\"from\": \"a\", \"to\": \"b\", \"bytes\": 8}]}";
+    Diag *d = diag_new();
+    Options opt;
+    memset(&opt, 0, sizeof opt);
+    opt.limits = ir_default_limits();
+    opt.search_budget = -1;
+    opt.method = OPT_NONE;
+    Graph *g = fe_load_graph_string(text, "g.json", &opt, d);
+    ck_assert_msg(g != NULL, "%s", diag_text(d));
+    CgProject p;
+    ck_assert_int_eq(emit(g, &opt, &p, d), 0);
+    const CgFile *plat = NULL;
+    for (int i = 0; i < p.nfiles; i++)
+        if (strcmp(p.files[i].name, "platform.json") == 0)
+            plat = &p.files[i];
+    ck_assert_ptr_nonnull(plat);
+    char path[] = "/tmp/tgc-platform-XXXXXX";
+    int fd = mkstemp(path);
+    ck_assert_int_ge(fd, 0);
+    ck_assert_int_eq(write(fd, plat->data, plat->len), (ssize_t)plat->len);
+    close(fd);
+    Arena *a = arena_new();
+    Platform *back = fe_load_platform(a, path, NULL, d);
+    unlink(path);
+    ck_assert_msg(back != NULL, "%s\n%s", diag_text(d), plat->data);
+    ck_assert_str_eq(back->name, "p?\xc3\xa9\"q\\r\n");
+    ck_assert_int_eq(back->ndsps, 8);
+    ck_assert_int_eq(back->nlinks, 1);
+#define X(field, lo, hi) ck_assert_int_eq(back->field, g->platform->field);
+    PLATFORM_PARAMS(X)
+#undef X
+    arena_free(a);
+    cg_project_free(&p);
+    ir_graph_free(g);
+    diag_free(d);
+}
+END_TEST
+
 /* A chain of n tasks (edges to the next two), task t on DSP t % 4 of bwdsp-1board, one
  * message per edge across DSPs; *g receives the graph. */
 static Sched *
@@ -293,6 +341,7 @@ suite(void)
     tcase_add_test(tc, projects_are_byte_identical_and_safe);
     tcase_add_test(tc, abstract_platforms_are_written_explicitly);
     tcase_add_test(tc, many_ids_with_one_sanitised_form_stay_unique);
+    tcase_add_test(tc, platform_json_is_json_for_any_name);
     suite_add_tcase(s, tc);
     TCase *scale = tcase_create("scale");
     tcase_add_test(scale, emission_is_linear);

@@ -164,6 +164,12 @@ START_TEST(dot_errors_name_lines_and_nodes)
     e = import_errors(fe_import_dot, "undirected.dot", &o);
     ck_assert_str_eq(e, "undirected.dot: error: a task graph must be a digraph\n");
     free(e);
+    /* cgraph's two-line message about an unterminated HTML string is one located line */
+    e = import_errors(fe_import_dot, "html_string.dot", &o);
+    ck_assert_str_eq(e, "html_string.dot:2: error: syntax error scanning a HTML string "
+                        "(missing '>'? bad nesting? longer than 16384?) String "
+                        "starting:<g {gr\n");
+    free(e);
     /* a second read after an error still counts lines from 1 */
     e = import_errors(fe_import_dot, "syntax.dot", &o);
     ck_assert_str_eq(e, "syntax.dot:4: error: syntax error near '->'\n");

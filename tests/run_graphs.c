@@ -7,8 +7,9 @@
  *   run_graphs --tgc PATH --testcases DIR [--modes none,ma,cp,bfco]
  *   run_graphs --tgc PATH --random N [--seed S] [--modes ...] [--keep DIR]
  *
- * --testcases runs every tgc-graph/1 file below DIR (testcases/invalid excepted), on its
- * own platform (the runtime simulates both models); a graph with "x-expect": "checksums
+ * --testcases runs every tgc-graph/1 file below DIR (testcases/invalid excepted, and
+ * testcases/apps, which bench_apps --test runs with its output checks), on its own
+ * platform (the runtime simulates both models); a graph with "x-expect": "checksums
  * differ" breaks the kernel rules on purpose and must be reported (exit status 1).
  * --random generates N graphs from seed S: 2 to 16 DSPs (presets and inline platforms
  * with random overheads, eager limits and copy speeds), random DAGs with delay edges
@@ -275,7 +276,8 @@ walk(const char *dir)
     int n = 0;
     struct dirent *e;
     while ((e = readdir(d)) != NULL) {
-        if (e->d_name[0] == '.' || strcmp(e->d_name, "invalid") == 0)
+        if (e->d_name[0] == '.' || strcmp(e->d_name, "invalid") == 0 ||
+            strcmp(e->d_name, "apps") == 0) /* bench_apps --test runs those */
             continue;
         names = realloc(names, (size_t)(n + 1) * sizeof *names);
         names[n] = malloc(strlen(dir) + strlen(e->d_name) + 2);

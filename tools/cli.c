@@ -1,6 +1,6 @@
 /*
- * tools/cli.c - option parsing, usage errors, atomic output files and JSON output shared
- * by the commands of the tgc driver (see cli.h for the conventions).
+ * tools/cli.c - option parsing, usage errors and JSON output shared by the commands of
+ * the tgc driver (see cli.h for the conventions; files are written by tools/output.c).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -30,6 +30,7 @@ enum {
     C_MAX_DSPS,
     C_MAX_ITERATIONS,
     C_MAX_FILE,
+    C_KERNEL_PATH,
     NCOMMON
 };
 
@@ -54,6 +55,10 @@ static const Common common[NCOMMON] = {
                           "refuse more than N iterations (1000000000)", CLI_LIMITS},
     [C_MAX_FILE] = {"max-file-size", "BYTES",
                     "refuse input files larger than BYTES (268435456)", CLI_LIMITS},
+    [C_KERNEL_PATH] = {"kernel-path", "DIR",
+                       "kernel files may also be inside DIR (repeatable; by default only "
+                       "inside the graph's folder)",
+                       CLI_KERNELS},
 };
 
 int
@@ -168,6 +173,15 @@ set_common(Cli *c, const CliSpec *spec, int i, const char *v)
     case C_MAX_FILE:
         return cli_int_value(spec, "--max-file-size", v, 1, INT64_MAX,
                              &l->max_file_bytes);
+    case C_KERNEL_PATH: {
+        struct stat st;
+        if (stat(v, &st) != 0 || !S_ISDIR(st.st_mode)) {
+            cli_usage(spec, "--kernel-path \"%s\" is not a folder", v);
+            return false;
+        }
+        c->kernel_dirs[c->opt.nkernel_dirs++] = v;
+        return true;
+    }
     }
     return false;
 }
@@ -228,8 +242,11 @@ cli_parse(Cli *c, const CliSpec *spec, int argc, char **argv, int *status)
         nown++;
     c->val = calloc(nown + 1, sizeof *c->val);
     c->args = calloc((size_t)argc + 1, sizeof *c->args);
-    if (!c->val || !c->args)
+    c->kernel_dirs = calloc((size_t)argc + 1, sizeof *c->kernel_dirs);
+    if (!c->val || !c->args || !c->kernel_dirs)
         ice("out of memory");
+    c->opt.kernel_dirs = c->kernel_dirs;
+    c->opt.read_kernels = (spec->common & CLI_KERNELS) != 0;
     *status = TGC_EXIT_USAGE;
     bool options = true;
     for (int i = 1; i < argc; i++) {
@@ -357,8 +374,12 @@ cli_free(Cli *c)
 {
     free(c->val);
     free(c->args);
+    free(c->kernel_dirs);
     c->val = NULL;
     c->args = NULL;
+    c->kernel_dirs = NULL;
+    c->opt.kernel_dirs = NULL;
+    c->opt.nkernel_dirs = 0;
 }
 
 int
@@ -366,60 +387,6 @@ cli_report(Diag *d)
 {
     diag_flush(d, stderr);
     return diag_errors(d) ? TGC_EXIT_INPUT : TGC_EXIT_OK;
-}
-
-int
-cli_write_file(const char *path, const void *data, size_t len)
-{
-    if (strcmp(path, "-") == 0) {
-        if (fwrite(data, 1, len, stdout) != len || fflush(stdout) != 0) {
-            fprintf(stderr, "tgc: error: cannot write standard output: %s\n",
-                    strerror(errno));
-            return TGC_EXIT_INPUT;
-        }
-        return TGC_EXIT_OK;
-    }
-    /* The temporary file sits in the target's folder so that rename() is atomic. */
-    const char *slash = strrchr(path, '/');
-    size_t dirlen = slash ? (size_t)(slash - path) + 1 : 0;
-    size_t n = strlen(path) + 16;
-    char *tmp = malloc(n);
-    if (!tmp)
-        ice("out of memory");
-    snprintf(tmp, n, "%.*s.%s.XXXXXX", (int)dirlen, path, path + dirlen);
-    int fd = mkstemp(tmp);
-    if (fd < 0) {
-        fprintf(stderr, "tgc: error: cannot write \"%s\": %s\n", path, strerror(errno));
-        free(tmp);
-        return TGC_EXIT_INPUT;
-    }
-    mode_t mask = umask(0);
-    umask(mask);
-    fchmod(fd, 0666 & ~mask);
-    const char *p = data;
-    size_t left = len;
-    int err = 0;
-    while (left > 0 && !err) {
-        ssize_t w = write(fd, p, left);
-        if (w < 0 && errno == EINTR)
-            continue;
-        if (w < 0)
-            err = errno;
-        else {
-            p += w;
-            left -= (size_t)w;
-        }
-    }
-    if (close(fd) != 0 && !err)
-        err = errno;
-    if (!err && rename(tmp, path) != 0)
-        err = errno;
-    if (err) {
-        unlink(tmp);
-        fprintf(stderr, "tgc: error: cannot write \"%s\": %s\n", path, strerror(err));
-    }
-    free(tmp);
-    return err ? TGC_EXIT_INPUT : TGC_EXIT_OK;
 }
 
 int

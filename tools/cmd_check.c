@@ -18,7 +18,7 @@ static const CliSpec spec = {
     "total cycles (sum of the mean task costs), total bytes, critical path (without\n"
     "communication) and communication-to-computation ratio (total bytes / total "
     "cycles).\n",
-    CLI_PLATFORM | CLI_ITERATIONS | CLI_LIMITS | CLI_JSON,
+    CLI_PLATFORM | CLI_ITERATIONS | CLI_LIMITS | CLI_JSON | CLI_KERNELS,
     NULL,
     1,
     -1,

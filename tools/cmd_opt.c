@@ -298,7 +298,7 @@ cmd_opt(int argc, char **argv)
     status = TGC_EXIT_OK;
     for (int i = 0; i < 3 && status == TGC_EXIT_OK; i++)
         if (paths[i])
-            status = cli_write_file(paths[i], text[i], strlen(text[i]));
+            status = out_write_file(paths[i], text[i], strlen(text[i]));
     if (status != TGC_EXIT_OK)
         goto done;
     if (c.json) {

@@ -34,6 +34,12 @@ extern char **environ;
 #ifndef TGC_MPIRIO_BUILD_LIB
 #define TGC_MPIRIO_BUILD_LIB ""
 #endif
+#ifndef TGC_MPIRIO_BUILD_CC /* the compiler that built the in-tree libmpirio */
+#define TGC_MPIRIO_BUILD_CC "cc"
+#endif
+#ifndef TGC_MPIRIO_BUILD_CFLAGS /* its sanitizer flags, which the program needs too */
+#define TGC_MPIRIO_BUILD_CFLAGS ""
+#endif
 #ifndef TGC_MPIRIO_INSTALL_INCDIR
 #define TGC_MPIRIO_INSTALL_INCDIR "/usr/local/include"
 #endif
@@ -60,7 +66,7 @@ static const CliSpec spec = {
     "1 if they differ), output files, simulated against predicted cycles, packets and "
     "the\n"
     "utilisation of every DSP.\n",
-    CLI_PLATFORM | CLI_ITERATIONS | CLI_LIMITS | CLI_JSON,
+    CLI_PLATFORM | CLI_ITERATIONS | CLI_LIMITS | CLI_JSON | CLI_KERNELS,
     own,
     0,
     1,
@@ -236,9 +242,11 @@ static void
 cc_command(Argv *a, const char *dir, const CgProject *p, bool parallel, const char *exe)
 {
     const char *cc = getenv("TGC_CC"), *flags = getenv("TGC_CFLAGS");
-    argv_words(a, cc && *cc ? cc : "cc");
-    argv_words(a, flags && *flags ? flags : "-std=c11 -O1 -Wall -Wextra");
     bool in_tree = *TGC_MPIRIO_BUILD_LIB && access(TGC_MPIRIO_BUILD_LIB, R_OK) == 0;
+    argv_words(a, cc && *cc ? cc : in_tree ? TGC_MPIRIO_BUILD_CC : "cc");
+    argv_words(a, flags && *flags ? flags : "-std=c11 -O1 -Wall -Wextra");
+    if (in_tree)
+        argv_words(a, TGC_MPIRIO_BUILD_CFLAGS);
     char *inc = malloc(strlen(dir) + 3);
     if (!inc)
         ice("out of memory");
@@ -250,8 +258,7 @@ cc_command(Argv *a, const char *dir, const CgProject *p, bool parallel, const ch
     argv_push(a, exe);
     for (int i = 0; i < p->nfiles; i++) {
         const char *n = p->files[i].name;
-        size_t l = strlen(n);
-        if (l < 3 || strcmp(n + l - 2, ".c") != 0)
+        if (!p->files[i].unit)
             continue;
         bool is_main = strcmp(n, "main.c") == 0, is_seq = strcmp(n, "seq.c") == 0;
         bool is_dsp = strncmp(n, "dsp", 3) == 0 && n[3] >= '0' && n[3] <= '9';
@@ -416,8 +423,12 @@ cmd_run(int argc, char **argv)
     }
     if (!dir)
         ice("out of memory");
+    /* --keep DIR stays locked until the end: two runs never share a folder */
     Diag *d = diag_new();
-    status = cg_project_write(&x.project, dir, d) == 0 ? TGC_EXIT_OK : TGC_EXIT_INPUT;
+    OutLock *lock = out_lock(dir, d);
+    status = lock && out_project(&x.project, dir, c.val[6] != NULL || !keep, lock, d) == 0
+                 ? TGC_EXIT_OK
+                 : TGC_EXIT_INPUT;
     cli_report(d);
     diag_free(d);
     char *exe_p = path_join(dir, "parallel"), *exe_s = path_join(dir, "sequential");
@@ -619,6 +630,7 @@ cmd_run(int argc, char **argv)
     }
     if (!keep)
         remove_tree(dir);
+    out_unlock(lock);
     free(dir);
     free(exe_p);
     free(exe_s);

@@ -9,9 +9,9 @@
  * being computed and the task's "output" file (NULL when it has none).  The task's
  * "params" follow as arguments in the order the graph lists them: integers as int64_t,
  * reals as double, strings as const char *, booleans as int.  A kernel reads only its
- * inputs, writes only its outputs (every byte of them) and its output file, and keeps no
- * state of its own between calls (state goes through a delay edge).  The inputs of a
- * delay edge hold zeros in the first iterations.
+ * inputs, writes only its outputs (every byte of them) and its output file, and keeps
+ * state between calls only for one task (docs/kernels.md, rule 2; a delay edge is the
+ * portable way).  The inputs of a delay edge hold zeros in the first iterations.
  */
 #ifndef TGC_IO_DEFINED
 #define TGC_IO_DEFINED

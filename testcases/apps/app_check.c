@@ -1,0 +1,137 @@
+/* app_check.c - the shared part of the applications' output checks (app_check.h). */
+#include <jansson.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "app_check.h"
+
+static json_t *graph;
+static int failures;
+
+void
+app_load_graph(const char *path)
+{
+    json_error_t je;
+    graph = json_load_file(path, 0, &je);
+    if (!graph) {
+        fprintf(stderr, "%s:%d:%d: error: %s\n", path, je.line, je.column, je.text);
+        exit(1);
+    }
+}
+
+int64_t
+app_iterations(void)
+{
+    json_t *v = json_object_get(graph, "iterations");
+    return v ? json_integer_value(v) : 1;
+}
+
+static json_t *
+task(const char *id)
+{
+    size_t i;
+    json_t *t;
+    json_array_foreach (json_object_get(graph, "tasks"), i, t) {
+        const char *tid = json_string_value(json_object_get(t, "id"));
+        if (tid && strcmp(tid, id) == 0)
+            return t;
+    }
+    return NULL;
+}
+
+int64_t
+app_param(const char *id, const char *name)
+{
+    json_t *v = json_object_get(json_object_get(task(id), "params"), name);
+    if (!json_is_integer(v)) {
+        fprintf(stderr,
+                "check: error: the graph has no integer param \"%s\" of task \"%s\"\n",
+                name, id);
+        exit(1);
+    }
+    return json_integer_value(v);
+}
+
+double
+app_real(const char *id, const char *name)
+{
+    json_t *v = json_object_get(json_object_get(task(id), "params"), name);
+    if (!json_is_number(v)) {
+        fprintf(stderr,
+                "check: error: the graph has no number param \"%s\" of task \"%s\"\n",
+                name, id);
+        exit(1);
+    }
+    return json_number_value(v);
+}
+
+int
+app_count_tasks(const char *prefix)
+{
+    size_t i, n = strlen(prefix);
+    json_t *t;
+    int count = 0;
+    json_array_foreach (json_object_get(graph, "tasks"), i, t) {
+        const char *tid = json_string_value(json_object_get(t, "id"));
+        count += tid && strncmp(tid, prefix, n) == 0;
+    }
+    return count;
+}
+
+char *
+app_read_file(const char *dir, const char *name, size_t *len)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *f = fopen(path, "rb");
+    char *buf = NULL;
+    size_t n = 0, cap = 0;
+    if (f) {
+        for (;;) {
+            if (n + 65536 + 1 > cap) {
+                cap = 2 * cap + 65536 + 1;
+                char *nb = realloc(buf, cap);
+                if (!nb)
+                    break;
+                buf = nb;
+            }
+            size_t got = fread(buf + n, 1, cap - n - 1, f);
+            n += got;
+            if (got == 0)
+                break;
+        }
+        fclose(f);
+    }
+    if (!f || !buf) {
+        fprintf(stderr, "check: error: cannot read \"%s\"\n", path);
+        exit(1);
+    }
+    buf[n] = 0;
+    *len = n;
+    return buf;
+}
+
+void
+app_fail(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("  FAIL ", stdout);
+    vprintf(fmt, ap);
+    fputc('\n', stdout);
+    va_end(ap);
+    failures++;
+}
+
+int
+app_finish(const char *name)
+{
+    if (failures)
+        printf("%s: FAILED (%d checks)\n", name, failures);
+    else
+        printf("%s: ok\n", name);
+    json_decref(graph);
+    return failures ? 1 : 0;
+}

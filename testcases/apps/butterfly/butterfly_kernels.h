@@ -1,0 +1,41 @@
+/*
+ * butterfly_kernels.h - the global sum of P vectors by a butterfly (recursive doubling,
+ * seed 000 Table 3) as the kernels of a task graph: DSP r holds vector v_r; in step s
+ * (1 .. log2 P) it sends its partial sum to DSP r ^ 2^(s-1), receives that DSP's and adds
+ * them, so that after log2 P steps every DSP holds v_0 + ... + v_(P-1).  Task bf<r>_<s>
+ * is step s of DSP r (step 0 makes v_r).  One sum per iteration; the values are small
+ * integers, so every sum is exact.  testcases/README.md has the cost model.
+ *
+ * The kernel interface of docs/kernels.md (tgc_io is repeated here under the guard of the
+ * generated tgc_kernel.h, so that this file also compiles on its own).
+ */
+#ifndef BUTTERFLY_KERNELS_H
+#define BUTTERFLY_KERNELS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifndef TGC_IO_DEFINED
+#define TGC_IO_DEFINED
+typedef struct tgc_io {
+    int nin, nout;
+    const void *const *in;   /* [nin] input buffers */
+    const size_t *in_bytes;  /* [nin] */
+    void *const *out;        /* [nout] output buffers */
+    const size_t *out_bytes; /* [nout] */
+    int64_t iteration;
+    const char *output; /* the task's "output" file, or NULL */
+} tgc_io;
+#endif
+
+/* Step 0 of DSP `rank`: every output = v_rank (n floats); outs = the number of outputs.
+ */
+void bf_init(const tgc_io *io, int64_t rank, int64_t n, int64_t outs);
+/* A step: in[0] = this DSP's partial sum, in[1] = the partner's; every output = their sum
+ * (n floats).  The last step (no outputs) appends the sum to its output file. */
+void bf_step(const tgc_io *io, int64_t n, int64_t outs);
+
+/* For the checks: element i of v_rank in an iteration. */
+float bf_value(int64_t iteration, int64_t rank, int64_t i);
+
+#endif

@@ -1,0 +1,63 @@
+#!/bin/sh
+# make_graph.sh [IH IW CI KH KW IMAGES [KERNELS_DIR]] - the task graph of the im2col
+# convolution of IMAGES images of IH x IW x CI with a KH x KW x CI kernel (VALID, stride
+# 1) on the 8 DSPs of bwdsp-2board, on stdout; (IH-KH+1)(IW-KW+1) must be a multiple of
+# 8.  conv2d.json is   sh make_graph.sh 36 36 3 5 5 4 > conv2d.json
+# The source, im2col and gather are pinned to DSP 0 (the DSP that holds the data in the
+# seed), worker r to DSP r.  The cycles are the cost model of testcases/README.md.
+set -eu
+ih=${1:-36} iw=${2:-36} ci=${3:-3} kh=${4:-5} kw=${5:-5} images=${6:-4} kdir=${7:-.}
+p=8
+oh=$((ih - kh + 1)) ow=$((iw - kw + 1))
+kl=$((kh * kw * ci))
+if [ "$oh" -lt 1 ] || [ "$ow" -lt 1 ] || [ $((oh * ow % p)) -ne 0 ]; then
+    echo "make_graph.sh: the output must have a multiple of $p pixels" >&2
+    exit 2
+fi
+rows=$((oh * ow / p))
+cat <<HEAD
+{
+  "format": "tgc-graph/1",
+  "name": "conv2d",
+  "iterations": $images,
+  "platform": "bwdsp-2board",
+  "kernels": { "source": "$kdir/conv2d_kernels.c", "header": "$kdir/conv2d_kernels.h" },
+  "x-comment": "${ih}x${iw}x${ci} * ${kh}x${kw}x${ci}, VALID, stride 1 -> ${oh}x${ow}, by im2col on $p DSPs, one image per iteration (make_graph.sh)",
+  "tasks": [
+    { "id": "src", "kernel": "conv2d_source", "dsp": 0,
+      "params": { "ih": $ih, "iw": $iw, "ci": $ci, "kl": $kl, "procs": $p },
+      "cycles": "40 + cdiv(ih * iw * ci + procs * kl, 8)" },
+    { "id": "im2col", "kernel": "conv2d_im2col", "dsp": 0,
+      "params": { "ih": $ih, "iw": $iw, "ci": $ci, "kh": $kh, "kw": $kw, "procs": $p },
+      "cycles": "40 + cdiv((ih - kh + 1) * (iw - kw + 1) * kh * kw * ci, 8)" },
+HEAD
+r=0
+while [ $r -lt $p ]; do
+    cat <<W
+    { "id": "w$r", "kernel": "conv2d_gemv", "dsp": $r, "params": { "rows": $rows, "kl": $kl },
+      "cycles": "40 + cdiv(rows * kl, 16) + cdiv(rows, 8)" },
+W
+    r=$((r + 1))
+done
+cat <<SINK
+    { "id": "gather", "kernel": "conv2d_gather", "dsp": 0, "output": "conv2d.txt",
+      "params": { "oh": $oh, "ow": $ow, "procs": $p }, "cycles": "40 + cdiv(oh * ow, 8)" }
+  ],
+  "edges": [
+    { "from": "src", "to": "im2col", "bytes": $((4 * ih * iw * ci)) },
+SINK
+r=0
+while [ $r -lt $p ]; do
+    echo "    { \"from\": \"im2col\", \"to\": \"w$r\", \"bytes\": $((4 * rows * kl)) },"
+    echo "    { \"from\": \"src\", \"to\": \"w$r\", \"bytes\": $((4 * kl)) },"
+    r=$((r + 1))
+done
+r=0
+while [ $r -lt $p ]; do
+    sep=","
+    [ $r -eq $((p - 1)) ] && sep=""
+    echo "    { \"from\": \"w$r\", \"to\": \"gather\", \"bytes\": $((4 * rows)) }$sep"
+    r=$((r + 1))
+done
+echo '  ]'
+echo '}'

@@ -1,0 +1,1 @@
+void f(const void *io) { (void)io; }
