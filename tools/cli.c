@@ -25,6 +25,7 @@ enum {
     C_DSPS,
     C_ITERATIONS,
     C_JSON,
+    C_NO_CONTENTION,
     C_MAX_TASKS,
     C_MAX_EDGES,
     C_MAX_DSPS,
@@ -45,6 +46,10 @@ static const Common common[NCOMMON] = {
                       CLI_ITERATIONS},
     [C_JSON] = {"json", NULL, "print the results as one JSON object on standard output",
                 CLI_JSON},
+    [C_NO_CONTENTION] = {"no-contention", NULL,
+                         "links without contention: the evaluator's contention-free "
+                         "model (the runtime's --no-contention)",
+                         CLI_CONTENTION},
     [C_MAX_TASKS] = {"max-tasks", "N", "refuse graphs of more than N tasks (100000)",
                      CLI_LIMITS},
     [C_MAX_EDGES] = {"max-edges", "N", "refuse graphs of more than N edges (1000000)",
@@ -150,6 +155,9 @@ set_common(Cli *c, const CliSpec *spec, int i, const char *v)
         return true;
     case C_JSON:
         c->json = true;
+        return true;
+    case C_NO_CONTENTION:
+        c->opt.no_contention = true;
         return true;
     case C_DSPS:
         if (!cli_int_value(spec, "--dsps", v, 1, INT_MAX, &x))

@@ -54,6 +54,7 @@ enum {
     CLI_JSON = 1 << 4,       /* --json -> Cli.json */
     CLI_KERNELS = 1 << 5,    /* the command reads the kernel files (Options.read_kernels):
                                 --kernel-path DIR (repeatable) -> Cli.opt.kernel_dirs */
+    CLI_CONTENTION = 1 << 6, /* --no-contention -> Cli.opt.no_contention */
 };
 
 /* An option of one command. */

@@ -25,7 +25,8 @@ static const CliSpec spec = {
     "(docs/kernels.md).  With --from, the schedule of a tgc-schedule/1 file is compiled "
     "as\n"
     "written.\n",
-    CLI_OUTPUT | CLI_PLATFORM | CLI_ITERATIONS | CLI_LIMITS | CLI_JSON | CLI_KERNELS,
+    CLI_OUTPUT | CLI_PLATFORM | CLI_ITERATIONS | CLI_CONTENTION | CLI_LIMITS | CLI_JSON |
+        CLI_KERNELS,
     own,
     0,
     1,

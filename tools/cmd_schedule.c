@@ -46,7 +46,7 @@ static const CliSpec spec = {
     "iteration 0.\n"
     "With --from, the schedule is read from a tgc-schedule/1 file (its own graph and\n"
     "platform) and evaluated again; -o then writes the same bytes.\n",
-    CLI_OUTPUT | CLI_PLATFORM | CLI_ITERATIONS | CLI_LIMITS | CLI_JSON,
+    CLI_OUTPUT | CLI_PLATFORM | CLI_ITERATIONS | CLI_CONTENTION | CLI_LIMITS | CLI_JSON,
     own,
     0,
     1,
