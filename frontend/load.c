@@ -411,6 +411,7 @@ resolve_platform(Reader *r, Graph *g, const json_t *root, const Options *opt)
     Platform *p = g->platform;
     if (!p)
         return;
+    p->no_contention = opt && opt->no_contention;
     bool by_option = opt && opt->platform;
     Loc loc = {.file = by_option ? "tgc" : r->file, .pointer = where};
     if (opt && opt->dsps > 0) {

@@ -88,6 +88,11 @@ typedef struct Platform {
     int64_t dsp_memory_bytes; /* buffer memory per DSP */
     BoardLink *links;         /* board links, nlinks of them */
     int nlinks;
+    /* Links without contention (--no-contention): every message has the fabric to itself,
+     * as in the runtime's --no-contention.  Not a field of the platform file: the
+     * commands set it from the option.  Default (false): the directed links are
+     * resources that packets hold in turn (docs/execution-model.md, "Contention"). */
+    bool no_contention;
     /* Derived by plat_finish(): routes along the minimum spanning tree of the board links
      * (Prim from board 0, ties to the lower board index). */
     int *mst_parent; /* [nboards]: parent board in the tree, -1 for board 0 */
@@ -286,8 +291,9 @@ typedef struct Options {
     int dsps;             /* --dsps override, or 0 */
     int64_t iterations;   /* --iterations override, or 0 */
     int64_t
-        search_budget; /* local-search evaluations after HEFT; 0 = off, -1 = default */
-    bool search_plain; /* local search judges eval_length as built, not also pipelined */
+        search_budget;  /* local-search evaluations after HEFT; 0 = off, -1 = default */
+    bool search_plain;  /* local search judges eval_length as built, not also pipelined */
+    bool no_contention; /* --no-contention: Platform.no_contention of the loaded graphs */
     OptMethod method;
     uint64_t seed;
     int threads;
@@ -416,6 +422,15 @@ int plat_switch_hops(const Platform *p, int a, int b);
 int64_t plat_packets(const Platform *p, int64_t bytes);
 /* Serialisation time of one packet of s bytes on one link: ceil(s*8*clock/link_mbps). */
 int64_t plat_ser(const Platform *p, int64_t s);
+/* The directed links a message from DSP a to DSP b holds in turn, written to links[]
+ * (room for plat_max_route(p)): DSP a -> its switch, the board links of the tree path,
+ * the last switch -> DSP b.  Link ids as the runtime numbers them: 2d DSP d up, 2d + 1
+ * DSP d down, 2 ndsps + 2i board link i from links[i].a to .b, + 1 the other way (of
+ * several links joining two boards, the last listed).  Returns the count; 0 on the
+ * abstract model or when a == b. */
+int plat_route(const Platform *p, int a, int b, int *links);
+int plat_max_route(const Platform *p);      /* the longest route, in links */
+int plat_directed_links(const Platform *p); /* 2 ndsps + 2 nlinks (0 if abstract) */
 /* Contention-free fabric time of an n-byte message from DSP a to DSP b (section 4);
  * the abstract model returns n. */
 int64_t plat_fabric_time(const Platform *p, int a, int b, int64_t bytes);
@@ -680,9 +695,7 @@ typedef struct CgProject {
  */
 int cg_emit_c(const Sched *s, const EvalResult *predicted, CgProject *out, Diag *d);
 void cg_project_free(CgProject *p);
-/* Writes the files into dir (created if missing): each file is written whole or not at
- * all.  Returns 0, or -1 after reporting. */
-int cg_project_write(const CgProject *p, const char *dir, Diag *d);
+/* tools/output.c writes a project into its directory (out_project). */
 
 typedef struct CgNames CgNames; /* the identifiers handed out so far in one C file */
 CgNames *cg_names_new(void);

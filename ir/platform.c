@@ -246,6 +246,66 @@ plat_switch_hops(const Platform *p, int a, int b)
     return 1 + p->board_hops[ba * p->nboards + bb];
 }
 
+int
+plat_directed_links(const Platform *p)
+{
+    return p->model == MODEL_ABSTRACT ? 0 : 2 * p->ndsps + 2 * p->nlinks;
+}
+
+int
+plat_max_route(const Platform *p)
+{
+    if (p->model == MODEL_ABSTRACT)
+        return 0;
+    int nb = p->nboards, h = 0;
+    for (int i = 0; i < nb * nb; i++)
+        if (p->board_hops[i] > h)
+            h = p->board_hops[i];
+    return h + 2;
+}
+
+/* The directed link from board u to board v (joined by a board link). */
+static int
+board_link(const Platform *p, int u, int v)
+{
+    int id = -1;
+    for (int i = 0; i < p->nlinks; i++) {
+        if (p->links[i].a == u && p->links[i].b == v)
+            id = 2 * p->ndsps + 2 * i;
+        else if (p->links[i].b == u && p->links[i].a == v)
+            id = 2 * p->ndsps + 2 * i + 1;
+    }
+    if (id < 0)
+        ice("boards %d and %d are not linked", u, v);
+    return id;
+}
+
+int
+plat_route(const Platform *p, int a, int b, int *links)
+{
+    if (p->model == MODEL_ABSTRACT || a == b)
+        return 0;
+    int n = 0, ba = plat_board(p, a), bb = plat_board(p, b);
+    links[n++] = 2 * a;
+    /* the tree path: climb from both ends to where they meet (the ends as they climb
+     * are stored from the back for b's side) */
+    int h = p->board_hops[ba * p->nboards + bb], back = n + h;
+    int u = ba, v = bb;
+    while (u != v) {
+        int du = p->board_hops[u * p->nboards], dv = p->board_hops[v * p->nboards];
+        if (du >= dv) { /* the deeper one climbs (depth = distance to board 0) */
+            links[n++] = board_link(p, u, p->mst_parent[u]);
+            u = p->mst_parent[u];
+        } else {
+            links[--back] = board_link(p, p->mst_parent[v], v);
+            v = p->mst_parent[v];
+        }
+    }
+    n += h - (n - 1); /* b's side was written into [n, n + h) from the back */
+    links[n++] = 2 * b + 1;
+    return n;
+}
+
 int64_t
 plat_packets(const Platform *p, int64_t bytes)
 {

@@ -1,19 +1,19 @@
 /*
  * passes/evaluate.c - the execution model of DESIGN.md section 3 over all iterations,
- * with the contention-free fabric time of section 4.  The BFCO fitness, the local search
- * of the scheduler, pass_verify and the predicted times of the writers all come from
- * here.
+ * with the fabric of section 4: contended links by default, the contention-free fabric
+ * time with Platform.no_contention.  The BFCO fitness, the local search of the
+ * scheduler, pass_verify and the predicted times of the writers all come from here.
  *
  * Requires: a schedule that passes ir_sched_verify (every message sent and received once,
  * on its own DSPs).  Invalidates nothing.
  *
- * The model is a max-plus system: every operation instance (DSP d, op k, iteration i)
+ * The DSPs are a max-plus system: every operation instance (DSP d, op k, iteration i)
  * starts at the maximum of the times it depends on and lasts a fixed number of cycles. We
  * compute it by running every DSP as far as it can go and parking it when it needs a
- * value that another DSP has not produced yet (a send not issued, a receive not posted);
- * the DSP that produces the value wakes it.  The order in which DSPs run does not change
- * any time, only when it is computed.  Nothing of a DSP is computed twice, so the cost is
- * linear in operations x iterations.
+ * value that is not known yet (an arrival, or without contention a send not issued or a
+ * receive not posted); whoever produces the value wakes it.  The order in which DSPs run
+ * does not change any time, only when it is computed.  Nothing of a DSP is computed
+ * twice, so the cost is linear in operations x iterations.
  *
  * Exact rules (the simulated runtime implements the same; see docs/evaluator.md):
  *  - transfer (m, i) is the data of m sent in iteration i, received in iteration i + lag,
@@ -26,8 +26,9 @@
  *    (m, i - 1) (zero copy: the DMA reads t's output buffer);
  *  - SEND m: send_overhead (+ pack of an aggregated message, which first waits for the
  *    arrival of (m, i - 1)); at its end the transfer is issued;
- *  - depart = max(issue, post) + handshake, or issue when bytes <= eager_limit; arrival =
- *    depart + plat_fabric_time;
+ *  - depart = max(issue, post) + handshake, or issue when bytes <= eager_limit;
+ *  - arrival: without contention depart + plat_fabric_time; with contention the end of
+ *    the last packet on the last link of the route, the links being shared (below);
  *  - blocking RECV: posted when the DSP reaches it, waits for the arrival, recv_overhead
  *    (+ unpack);
  *  - pipelined RECV (never for eager messages): the prolog posts the first received
@@ -37,17 +38,33 @@
  *    last receive); a post counts at the end of its overhead;
  *  - length = when the last DSP ends its last iteration.
  *
- * Memory: per-message values (issue and post times) live in rings of R iterations.  DSPs
- * are kept within W iterations of the slowest unfinished DSP (the window); R > W + 2
- * guarantees no value is overwritten before it is read (a value of transfer x is read in
- * iteration x + 1 at the latest), and since a blocked DSP never waits for a later
- * iteration of another DSP, any W >= 1 keeps a DSP parked by the window out of every
- * chain of waits of the slowest DSP, so "no DSP can move" is a real deadlock (see
- * docs/evaluator.md).  Neither depends on the delays.
+ * Contention (the network section below): a transfer of k packets is offered whole to the
+ * first link of its route at its departure; a packet holds a link ser(size) cycles and
+ * is ready for the next link switch_latency cycles after it has left the previous one
+ * (store and forward).  A link that is free at time T takes, of the packets ready at T or
+ * before, the one of the shorter message, then of the transfer issued first (issue time,
+ * source DSP, the source's send order), then the lower packet index: the rule of the
+ * runtime (runtime/sim_net.c, pk_before).  The network is computed in time order, as far
+ * as the DSPs have fixed every departure: no DSP that can still depart a transfer is
+ * earlier than the network's next decision (net_advance).  It works on trains, not
+ * packets: a run of packets of one transfer that a link sends back to back costs one
+ * decision, and is cut at a packet boundary only when a better packet is ready there.
  *
- * Long runs: the whole simulation state is sampled every 8 iterations of one DSP; once a
- * sample repeats (relative to the slowest iteration and the earliest time), whole periods
- * are skipped exactly and the last iterations are simulated as usual (find_period).
+ * Memory: per-message values (issue, post, departure and arrival times) live in rings,
+ * indexed by the transfer.  DSPs are kept within W iterations of the slowest unfinished
+ * DSP (the window); without contention R > W + 2 guarantees no value is overwritten
+ * before it is read (a value of transfer x is read in iteration x + 1 at the latest), and
+ * since a blocked DSP never waits for a later iteration of another DSP, any W >= 1 keeps
+ * a DSP parked by the window out of every chain of waits of the slowest DSP, so "no DSP
+ * can move" is a real deadlock (see docs/evaluator.md).  Neither depends on the delays.
+ * With contention a parked DSP may hold the network back (it could still depart a
+ * transfer before the network's next decision); the window then opens one iteration
+ * further, and a message's ring grows when the transfers still to be read span it.
+ *
+ * Long runs: the whole simulation state, the network included, is sampled every 8
+ * iterations of one DSP; once a sample repeats (relative to the slowest iteration and the
+ * earliest time), whole periods are skipped exactly and the last iterations are simulated
+ * as usual (find_period).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -73,24 +90,66 @@ typedef struct EMsg {
     int64_t recv_cost; /* blocking: recv_overhead + unpack; pipelined: wait_overhead +
                           unpack */
     int64_t post_cost;
+    int64_t bytes;
     int64_t nissue, npost; /* transfers issued / posted so far (in iteration order) */
-    int64_t *issue, *post; /* rings of R entries */
+    int64_t ndep, narr;    /* contention: departed / arrived so far (in order) */
+    int64_t mask;          /* ring size R - 1 */
+    int64_t *issue, *post, *dep, *arr; /* rings of R entries, one block at issue */
+    /* contention: the route ev->route[rbeg .. rbeg + nh), packets, their times */
+    int rbeg, nh;
+    int64_t npk, ser_full, ser_last;
 } EMsg;
+
+/* ---- the network's state (contention) ----
+ * A transfer in the network has, per hop of its route, the packets made available there
+ * so far (lim: all of them at hop 0; downstream, those the previous link has started)
+ * and a list of pieces: runs of packets [start, next piece's start or lim) that became
+ * ready together (the first at `avail`, the others no later than the link can take them,
+ * since all links run at one rate).  A link serves one piece at a time, from `ss`; its
+ * candidates are the hops whose first piece waits for it. */
+typedef struct NTr {
+    int m; /* message, or -1 for a free slot */
+    int64_t x, issue, depart;
+    int live; /* hops not finished */
+    bool fin; /* arrival known (its last packet has started on the last link) */
+    int next; /* free list */
+} NTr;
+
+typedef struct NHop {
+    int64_t lim;
+    int head, tail; /* pieces, -1 when none */
+    int cpos;       /* index in its link's candidates, or -1 */
+} NHop;
+
+typedef struct NPiece {
+    int64_t start, avail;
+    int next;
+} NPiece;
+
+typedef struct NLink {
+    int cur;         /* hop id being served (slot << hshift | hop), -1 when idle */
+    int64_t ss, sj0; /* when its current run started, and with which packet */
+    int64_t at;      /* the next decision, -1 when none is needed */
+    int hpos;        /* position in the decision heap, -1 */
+    int *cand;       /* hop ids waiting for this link */
+    int ncand, capcand;
+} NLink;
 
 struct Evaluator {
     const Graph *g;
     int ndsps, maxops, maxmsgs;
     int nmsgs;            /* of the schedule being evaluated */
-    int64_t mask, window; /* R - 1; W */
+    int64_t mask, window; /* R - 1 of a new ring; W */
     COp *code;            /* [maxops] */
     int *code_off;        /* [ndsps + 1] */
     int *zc;              /* [maxmsgs] zero-copy message lists of the COMPUTE ops */
     int *zc_off;          /* [ntasks + 1] per task, during compilation */
     EMsg *msg;            /* [maxmsgs] */
-    int64_t *ring;        /* [maxmsgs * 2 * R] */
     /* DSP state */
     int *k, *state, *queue;
     int64_t *it, *t, *busy, *compute;
+    int *wait_m;     /* [ndsps] a blocked DSP waits for the arrival of transfer */
+    int64_t *wait_x; /* (wait_m, wait_x) */
     int nqueue;
     int64_t limit; /* no DSP starts an iteration >= limit */
     int64_t n;     /* iterations */
@@ -108,13 +167,43 @@ struct Evaluator {
     int probe;         /* the DSP whose iteration ends are sampled, or -1 */
     int nd;            /* DSPs of the schedule being evaluated */
     int64_t countdown; /* iteration ends of the probe until the next sample */
+    int64_t every;     /* a sample every this many: 1 with contention, else 8 (a snapshot
+                          costs about what 8 iterations of the max-plus DSPs cost) */
     int64_t skipped;   /* iterations skipped by the last evaluation */
+    /* the network (contention) */
+    bool cont;        /* links are contended (BWDSP without no_contention) */
+    int nlinks;       /* directed links */
+    int maxh, hshift; /* longest route; hop ids are slot << hshift | hop */
+    int *route;       /* [maxmsgs * maxh] the links of each message's route */
+    int64_t swl;      /* switch latency */
+    NLink *link;      /* [nlinks] */
+    int *heap, nheap; /* links with a decision, by (at, link) */
+    NTr *tr;          /* transfer slots */
+    NHop *hop;        /* [captr << hshift] */
+    int captr, freetr;
+    NPiece *pc;
+    int cappc, freepc;
+    int64_t net_now;  /* time of the last decision taken */
+    bool woke;        /* the last decision woke a DSP */
+    int64_t *sortbuf; /* [2 * captr] (key, slot) pairs of the snapshot */
+    int *rank;        /* [captr] a slot's place in the snapshot */
 };
 
 static int64_t
 ceil_div(int64_t a, int64_t b)
 {
     return (a + b - 1) / b;
+}
+
+static void *
+xrealloc(void *p, size_t n, size_t size)
+{
+    if (size && n > SIZE_MAX / size)
+        ice("evaluator workspace too large");
+    void *q = realloc(p, n * size > 0 ? n * size : 1);
+    if (!q)
+        ice("out of memory");
+    return q;
 }
 
 Evaluator *
@@ -137,8 +226,7 @@ eval_new(const Graph *g, const Platform *p)
     ev->window = w;
     ev->mask = r - 1;
     ev->md = md;
-    /* limit, queue, 4 per DSP, per message 3 + at most 2 R ring values */
-    ev->snapcap = 2 + 5 * (size_t)p->ndsps + (size_t)ev->maxmsgs * (3 + 2 * (size_t)r);
+    ev->snapcap = 1024;
     ev->snap = ir_xcalloc(ev->snapcap, sizeof *ev->snap);
     ev->saved = ir_xcalloc(ev->snapcap, sizeof *ev->saved);
     ev->saved_busy = ir_xcalloc((size_t)p->ndsps, sizeof *ev->saved_busy);
@@ -149,11 +237,6 @@ eval_new(const Graph *g, const Platform *p)
     ev->zc = ir_xcalloc((size_t)ev->maxmsgs, sizeof *ev->zc);
     ev->zc_off = ir_xcalloc((size_t)g->ntasks + 2, sizeof *ev->zc_off);
     ev->msg = ir_xcalloc((size_t)ev->maxmsgs, sizeof *ev->msg);
-    ev->ring = ir_xcalloc((size_t)ev->maxmsgs * 2 * (size_t)r, sizeof *ev->ring);
-    for (int m = 0; m < ev->maxmsgs; m++) {
-        ev->msg[m].issue = ev->ring + (size_t)m * 2 * (size_t)r;
-        ev->msg[m].post = ev->msg[m].issue + r;
-    }
     ev->k = ir_xcalloc(nd, sizeof *ev->k);
     ev->state = ir_xcalloc(nd, sizeof *ev->state);
     ev->queue = ir_xcalloc(nd, sizeof *ev->queue);
@@ -161,6 +244,20 @@ eval_new(const Graph *g, const Platform *p)
     ev->t = ir_xcalloc(nd, sizeof *ev->t);
     ev->busy = ir_xcalloc(nd, sizeof *ev->busy);
     ev->compute = ir_xcalloc(nd, sizeof *ev->compute);
+    ev->wait_m = ir_xcalloc(nd, sizeof *ev->wait_m);
+    ev->wait_x = ir_xcalloc(nd, sizeof *ev->wait_x);
+    ev->cont = p->model == MODEL_BWDSP && !p->no_contention;
+    if (ev->cont) {
+        ev->nlinks = plat_directed_links(p);
+        ev->maxh = plat_max_route(p);
+        while ((1 << ev->hshift) < ev->maxh)
+            ev->hshift++;
+        ev->swl = p->switch_latency;
+        ev->route =
+            ir_xcalloc((size_t)ev->maxmsgs * (size_t)ev->maxh + 1, sizeof *ev->route);
+        ev->link = ir_xcalloc((size_t)ev->nlinks, sizeof *ev->link);
+        ev->heap = ir_xcalloc((size_t)ev->nlinks, sizeof *ev->heap);
+    }
     return ev;
 }
 
@@ -169,12 +266,15 @@ eval_free(Evaluator *ev)
 {
     if (!ev)
         return;
+    for (int m = 0; m < ev->maxmsgs; m++)
+        free(ev->msg[m].issue);
+    for (int l = 0; l < ev->nlinks; l++)
+        free(ev->link[l].cand);
     free(ev->code);
     free(ev->code_off);
     free(ev->zc);
     free(ev->zc_off);
     free(ev->msg);
-    free(ev->ring);
     free(ev->k);
     free(ev->state);
     free(ev->queue);
@@ -182,11 +282,49 @@ eval_free(Evaluator *ev)
     free(ev->t);
     free(ev->busy);
     free(ev->compute);
+    free(ev->wait_m);
+    free(ev->wait_x);
     free(ev->snap);
     free(ev->saved);
     free(ev->saved_busy);
     free(ev->saved_compute);
+    free(ev->route);
+    free(ev->link);
+    free(ev->heap);
+    free(ev->tr);
+    free(ev->hop);
+    free(ev->pc);
+    free(ev->sortbuf);
+    free(ev->rank);
     free(ev);
+}
+
+/* Gives message em rings of at least r entries (a power of two), keeping transfers
+ * [from, max(nissue, npost)). */
+static void
+ring_resize(EMsg *em, int64_t r, int64_t from)
+{
+    int64_t old = em->issue ? em->mask + 1 : 0;
+    if (r == old)
+        return;
+    int64_t *blk = xrealloc(NULL, 4 * (size_t)r, sizeof *blk);
+    memset(blk, 0, 4 * (size_t)r * sizeof *blk);
+    if (em->issue) {
+        int64_t hi = em->nissue > em->npost ? em->nissue : em->npost, m = r - 1;
+        for (int64_t x = from > 0 ? from : 0; x < hi; x++) {
+            int64_t o = x & em->mask;
+            blk[x & m] = em->issue[o];
+            blk[r + (x & m)] = em->post[o];
+            blk[2 * r + (x & m)] = em->dep[o];
+            blk[3 * r + (x & m)] = em->arr[o];
+        }
+        free(em->issue);
+    }
+    em->issue = blk;
+    em->post = blk + r;
+    em->dep = blk + 2 * r;
+    em->arr = blk + 3 * r;
+    em->mask = r - 1;
 }
 
 /* Compiles the schedule into ev->code and ev->msg: everything that depends on the
@@ -204,6 +342,7 @@ compile(Evaluator *ev, const Sched *s)
     ev->n = n;
     ev->nmsgs = s->nmsgs;
     memset(ev->zc_off, 0, ((size_t)g->ntasks + 2) * sizeof *ev->zc_off);
+    int64_t hdr = p->packet_bytes - p->payload_bytes;
     for (int m = 0; m < s->nmsgs; m++) {
         const Msg *sm = &s->msgs[m];
         EMsg *em = &ev->msg[m];
@@ -217,10 +356,24 @@ compile(Evaluator *ev, const Sched *s)
         em->pipe = sm->pipelined && !em->eager;
         em->hs = em->eager ? 0 : p->handshake;
         em->fabric = plat_fabric_time(p, sm->src, sm->dst, sm->bytes);
+        em->bytes = sm->bytes;
         int64_t unpack = em->agg ? ceil_div(sm->bytes, p->copy_bytes_per_cycle) : 0;
         em->recv_cost = (em->pipe ? p->wait_overhead : p->recv_overhead) + unpack;
         em->post_cost = p->post_overhead;
         em->send_k = em->recv_k = -1;
+        if (!em->issue || em->mask != ev->mask) {
+            free(em->issue);
+            em->issue = NULL;
+            ring_resize(em, ev->mask + 1, 0);
+        }
+        if (ev->cont) {
+            em->rbeg = m * ev->maxh;
+            em->nh = plat_route(p, sm->src, sm->dst, ev->route + em->rbeg);
+            em->npk = plat_packets(p, sm->bytes);
+            em->ser_full = plat_ser(p, p->packet_bytes);
+            em->ser_last =
+                plat_ser(p, sm->bytes - (em->npk - 1) * p->payload_bytes + hdr);
+        }
         if (em->live && !em->agg)
             ev->zc_off[g->edges[sm->edges[0]].from + 2]++;
     }
@@ -280,21 +433,507 @@ wake(Evaluator *ev, int d)
     if (ev->state[d] == ST_BLOCKED) {
         ev->state[d] = ST_RUN;
         ev->queue[ev->nqueue++] = d;
+        ev->woke = true;
     }
 }
 
 /* Arrival of transfer (m, x); -1 when it cannot be known yet. */
 static int64_t
-arrival(const EMsg *em, int64_t x, int64_t mask)
+arrival(const Evaluator *ev, const EMsg *em, int64_t x)
 {
+    if (ev->cont)
+        return em->narr > x ? em->arr[x & em->mask] : -1;
     if (em->nissue <= x || (!em->eager && em->npost <= x))
         return -1;
-    int64_t is = em->issue[x & mask], dep = is;
+    int64_t is = em->issue[x & em->mask], dep = is;
     if (!em->eager) {
-        int64_t po = em->post[x & mask];
+        int64_t po = em->post[x & em->mask];
         dep = (is > po ? is : po) + em->hs;
     }
     return dep + em->fabric;
+}
+
+/* ---- the network (contention): see the top of the file --------------------------- */
+
+#define HOP(ev, id) (&(ev)->hop[id])
+#define SLOT(ev, id) ((id) >> (ev)->hshift)
+#define HOPNO(ev, id) ((id) & ((1 << (ev)->hshift) - 1))
+
+static const EMsg *
+tr_msg(const Evaluator *ev, int slot)
+{
+    return &ev->msg[ev->tr[slot].m];
+}
+
+/* The arbitration order of two transfers in the network: shorter message, then issue
+ * time, source DSP, the source's send order (iteration, then position). */
+static bool
+tr_before(const Evaluator *ev, int a, int b)
+{
+    const NTr *x = &ev->tr[a], *y = &ev->tr[b];
+    const EMsg *p = &ev->msg[x->m], *q = &ev->msg[y->m];
+    if (p->bytes != q->bytes)
+        return p->bytes < q->bytes;
+    if (x->issue != y->issue)
+        return x->issue < y->issue;
+    if (p->src != q->src)
+        return p->src < q->src;
+    if (x->x != y->x)
+        return x->x < y->x;
+    return p->send_k < q->send_k;
+}
+
+static int64_t
+ser(const EMsg *em, int64_t j)
+{
+    return j == em->npk - 1 ? em->ser_last : em->ser_full;
+}
+
+static int64_t
+piece_end(const Evaluator *ev, const NHop *h, int pc)
+{
+    int nx = ev->pc[pc].next;
+    return nx >= 0 ? ev->pc[nx].start : h->lim;
+}
+
+/* End of the run that link l serves: packets sj0 .. b - 1 back to back from ss. */
+static int64_t
+run_end(const Evaluator *ev, const NLink *l)
+{
+    const EMsg *em = tr_msg(ev, SLOT(ev, l->cur));
+    const NHop *h = HOP(ev, l->cur);
+    int64_t b = piece_end(ev, h, h->head);
+    if (b == em->npk)
+        return l->ss + (b - 1 - l->sj0) * em->ser_full + em->ser_last;
+    return l->ss + (b - l->sj0) * em->ser_full;
+}
+
+/* -- the decision heap: links by (at, link id) -- */
+
+static bool
+heap_less(const Evaluator *ev, int a, int b)
+{
+    int64_t x = ev->link[a].at, y = ev->link[b].at;
+    return x != y ? x < y : a < b;
+}
+
+static void
+heap_put(Evaluator *ev, int i, int l)
+{
+    ev->heap[i] = l;
+    ev->link[l].hpos = i;
+}
+
+static void
+heap_fix(Evaluator *ev, int i)
+{
+    int l = ev->heap[i];
+    while (i > 0 && heap_less(ev, l, ev->heap[(i - 1) / 2])) {
+        heap_put(ev, i, ev->heap[(i - 1) / 2]);
+        i = (i - 1) / 2;
+    }
+    for (;;) {
+        int c = 2 * i + 1;
+        if (c >= ev->nheap)
+            break;
+        if (c + 1 < ev->nheap && heap_less(ev, ev->heap[c + 1], ev->heap[c]))
+            c++;
+        if (!heap_less(ev, ev->heap[c], l))
+            break;
+        heap_put(ev, i, ev->heap[c]);
+        i = c;
+    }
+    heap_put(ev, i, l);
+}
+
+/* Sets the next decision of link l to time t (-1: none). */
+static void
+heap_set(Evaluator *ev, int l, int64_t t)
+{
+    NLink *k = &ev->link[l];
+    if (t == k->at && (t < 0 || k->hpos >= 0))
+        return;
+    k->at = t;
+    int i = k->hpos;
+    if (t < 0) {
+        if (i < 0)
+            return;
+        k->hpos = -1;
+        int last = ev->heap[--ev->nheap];
+        if (i < ev->nheap) {
+            heap_put(ev, i, last);
+            heap_fix(ev, i);
+        }
+        return;
+    }
+    if (i < 0) {
+        i = ev->nheap++;
+        heap_put(ev, i, l);
+    }
+    heap_fix(ev, i);
+}
+
+/* -- slots and pieces -- */
+
+static int
+tr_alloc(Evaluator *ev)
+{
+    if (ev->freetr < 0) {
+        int old = ev->captr, cap = old ? 2 * old : 64;
+        ev->tr = xrealloc(ev->tr, (size_t)cap, sizeof *ev->tr);
+        ev->hop = xrealloc(ev->hop, (size_t)cap << ev->hshift, sizeof *ev->hop);
+        ev->sortbuf = xrealloc(ev->sortbuf, 2 * (size_t)cap, sizeof *ev->sortbuf);
+        ev->rank = xrealloc(ev->rank, (size_t)cap, sizeof *ev->rank);
+        for (int i = cap - 1; i >= old; i--) {
+            ev->tr[i].m = -1;
+            ev->tr[i].next = ev->freetr;
+            ev->freetr = i;
+        }
+        ev->captr = cap;
+    }
+    int s = ev->freetr;
+    ev->freetr = ev->tr[s].next;
+    return s;
+}
+
+static void
+tr_release(Evaluator *ev, int s)
+{
+    ev->tr[s].m = -1;
+    ev->tr[s].next = ev->freetr;
+    ev->freetr = s;
+}
+
+static int
+pc_alloc(Evaluator *ev, int64_t start, int64_t avail)
+{
+    if (ev->freepc < 0) {
+        int old = ev->cappc, cap = old ? 2 * old : 256;
+        ev->pc = xrealloc(ev->pc, (size_t)cap, sizeof *ev->pc);
+        for (int i = cap - 1; i >= old; i--) {
+            ev->pc[i].next = ev->freepc;
+            ev->freepc = i;
+        }
+        ev->cappc = cap;
+    }
+    int p = ev->freepc;
+    ev->freepc = ev->pc[p].next;
+    ev->pc[p] = (NPiece){start, avail, -1};
+    return p;
+}
+
+static void
+pc_release(Evaluator *ev, int p)
+{
+    ev->pc[p].next = ev->freepc;
+    ev->freepc = p;
+}
+
+static void
+cand_add(Evaluator *ev, int l, int id)
+{
+    NLink *k = &ev->link[l];
+    if (k->ncand == k->capcand) {
+        k->capcand = k->capcand ? 2 * k->capcand : 4;
+        k->cand = xrealloc(k->cand, (size_t)k->capcand, sizeof *k->cand);
+    }
+    HOP(ev, id)->cpos = k->ncand;
+    k->cand[k->ncand++] = id;
+}
+
+static void
+cand_remove(Evaluator *ev, int l, int id)
+{
+    NLink *k = &ev->link[l];
+    int i = HOP(ev, id)->cpos, last = k->cand[--k->ncand];
+    k->cand[i] = last;
+    HOP(ev, last)->cpos = i;
+    HOP(ev, id)->cpos = -1;
+}
+
+/* -- decisions -- */
+
+/* The last packet of the transfer in slot s starts on its last link now: it arrives at
+ * `end`. */
+static void
+finalize(Evaluator *ev, int s, int64_t end)
+{
+    NTr *tr = &ev->tr[s];
+    EMsg *em = &ev->msg[tr->m];
+    tr->fin = true;
+    if (em->narr != tr->x)
+        ice("transfers of message %d arrive out of order", tr->m);
+    em->arr[tr->x & em->mask] = end;
+    em->narr = tr->x + 1;
+    int m = tr->m; /* wake only a DSP waiting for this very transfer */
+    if (ev->wait_m[em->src] == m && ev->wait_x[em->src] == tr->x)
+        wake(ev, em->src);
+    if (ev->wait_m[em->dst] == m && ev->wait_x[em->dst] == tr->x)
+        wake(ev, em->dst);
+}
+
+/* Link l's run is over (its piece fully sent): the hop's next piece, if any, waits. */
+static void
+retire(Evaluator *ev, int l)
+{
+    NLink *k = &ev->link[l];
+    int id = k->cur, s = SLOT(ev, id);
+    NHop *h = HOP(ev, id);
+    k->cur = -1;
+    int p = h->head;
+    h->head = ev->pc[p].next;
+    if (h->head < 0)
+        h->tail = -1;
+    pc_release(ev, p);
+    if (h->head >= 0)
+        cand_add(ev, l, id);
+    else if (h->lim == tr_msg(ev, s)->npk && --ev->tr[s].live == 0)
+        tr_release(ev, s);
+}
+
+/* Recomputes when link l must next decide: the end of its run when something waits for
+ * the link, the start of the last packet of a transfer on its last link (the arrival is
+ * known then), the first packet boundary at which a better packet is ready; an idle link,
+ * when its first candidate is ready.  A run that ended before now with nothing waiting
+ * is retired here. */
+static void
+schedule(Evaluator *ev, int l)
+{
+    NLink *k = &ev->link[l];
+    int64_t t = -1;
+    if (k->cur >= 0) {
+        const NHop *h = HOP(ev, k->cur);
+        int64_t e = run_end(ev, k);
+        bool need = k->ncand > 0 || ev->pc[h->head].next >= 0;
+        if (e < ev->net_now || (e == ev->net_now && !need))
+            retire(ev, l);
+    }
+    if (k->cur >= 0) {
+        int s = SLOT(ev, k->cur);
+        const EMsg *em = tr_msg(ev, s);
+        const NHop *h = HOP(ev, k->cur);
+        int64_t e = run_end(ev, k), b = piece_end(ev, h, h->head), sf = em->ser_full;
+        if (k->ncand > 0 || ev->pc[h->head].next >= 0)
+            t = e;
+        if (b == em->npk && HOPNO(ev, k->cur) == em->nh - 1 && !ev->tr[s].fin) {
+            int64_t f = k->ss + (em->npk - 1 - k->sj0) * sf;
+            if (t < 0 || f < t)
+                t = f;
+        }
+        int64_t a = -1;
+        for (int c = 0; c < k->ncand; c++) {
+            int id = k->cand[c];
+            int64_t av = ev->pc[HOP(ev, id)->head].avail;
+            if ((a < 0 || av < a) && tr_before(ev, SLOT(ev, id), s))
+                a = av;
+        }
+        if (a >= 0) {
+            int64_t bd = k->ss + ceil_div(a - k->ss, sf) * sf;
+            if (bd < e && (t < 0 || bd < t))
+                t = bd;
+        }
+    } else {
+        for (int c = 0; c < k->ncand; c++) {
+            int64_t av = ev->pc[HOP(ev, k->cand[c])->head].avail;
+            if (t < 0 || av < t)
+                t = av;
+        }
+    }
+    heap_set(ev, l, t);
+}
+
+/* Packets j and on of the transfer in slot s will not come to hops h0 and later as
+ * projected: the run upstream was cut there. */
+static void
+truncate_from(Evaluator *ev, int s, int h0, int64_t j)
+{
+    const EMsg *em = tr_msg(ev, s);
+    for (int hn = h0; hn < em->nh; hn++) {
+        int id = s << ev->hshift | hn;
+        NHop *h = HOP(ev, id);
+        if (h->lim <= j)
+            break;
+        h->lim = j;
+        int prev = -1;
+        for (int p = h->head; p >= 0; p = ev->pc[p].next) {
+            if (ev->pc[p].start >= j) {
+                if (prev >= 0)
+                    ev->pc[prev].next = -1;
+                else
+                    h->head = -1;
+                h->tail = prev;
+                while (p >= 0) {
+                    int nx = ev->pc[p].next;
+                    pc_release(ev, p);
+                    p = nx;
+                }
+                break;
+            }
+            prev = p;
+        }
+        int l = ev->route[em->rbeg + hn];
+        if (ev->link[l].cur == id) {
+            schedule(ev, l);
+        } else if (h->head < 0 && h->cpos >= 0) {
+            cand_remove(ev, l, id);
+            schedule(ev, l);
+        }
+    }
+}
+
+/* Link l starts, at time t, the first piece of hop id. */
+static void
+start_run(Evaluator *ev, int l, int id, int64_t t)
+{
+    NLink *k = &ev->link[l];
+    int s = SLOT(ev, id), hn = HOPNO(ev, id);
+    const EMsg *em = tr_msg(ev, s);
+    cand_remove(ev, l, id);
+    NHop *h = HOP(ev, id);
+    k->cur = id;
+    k->ss = t;
+    k->sj0 = ev->pc[h->head].start;
+    int64_t b = piece_end(ev, h, h->head);
+    if (hn + 1 < em->nh) { /* the packets reach the next switch one after the other */
+        int nid = id + 1;
+        NHop *nh = HOP(ev, nid);
+        if (nh->lim != k->sj0)
+            ice("packets of transfer %d reach hop %d out of order", s, hn + 1);
+        nh->lim = b;
+        int p = pc_alloc(ev, k->sj0, t + ser(em, k->sj0) + ev->swl);
+        if (nh->tail >= 0)
+            ev->pc[nh->tail].next = p;
+        else
+            nh->head = p;
+        nh->tail = p;
+        int nl = ev->route[em->rbeg + hn + 1];
+        if (ev->link[nl].cur == nid) {
+            schedule(ev, nl);
+        } else if (nh->head == p) {
+            cand_add(ev, nl, nid);
+            schedule(ev, nl);
+        }
+    } else if (k->sj0 == em->npk - 1) {
+        finalize(ev, s, t + em->ser_last);
+    }
+}
+
+/* Link l decides at time t (a packet boundary of its run, or idle): of its run's next
+ * packet and the candidates ready by t, the first in arbitration order goes. */
+static void
+decide(Evaluator *ev, int l, int64_t t)
+{
+    NLink *k = &ev->link[l];
+    ev->net_now = t;
+    k->at = INT64_MIN; /* taken (l stays at the top of the heap until schedule) */
+    int64_t jt = -1;
+    if (k->cur >= 0) {
+        if (t >= run_end(ev, k))
+            retire(ev, l);
+        else
+            jt = k->sj0 + (t - k->ss) / tr_msg(ev, SLOT(ev, k->cur))->ser_full;
+    }
+    int best = -1;
+    for (int c = 0; c < k->ncand; c++) {
+        int id = k->cand[c];
+        if (ev->pc[HOP(ev, id)->head].avail <= t &&
+            (best < 0 || tr_before(ev, SLOT(ev, id), SLOT(ev, best))))
+            best = id;
+    }
+    if (k->cur >= 0) {
+        int id = k->cur, s = SLOT(ev, id);
+        const EMsg *em = tr_msg(ev, s);
+        if (best < 0 || tr_before(ev, s, SLOT(ev, best))) { /* the run goes on */
+            if (jt == em->npk - 1 && HOPNO(ev, id) == em->nh - 1 && !ev->tr[s].fin)
+                finalize(ev, s, t + em->ser_last);
+            schedule(ev, l);
+            return;
+        }
+        /* cut: the rest of the piece waits, ready now; downstream nothing of it yet */
+        NHop *h = HOP(ev, id);
+        ev->pc[h->head].start = jt;
+        ev->pc[h->head].avail = t;
+        k->cur = -1;
+        cand_add(ev, l, id);
+        truncate_from(ev, s, HOPNO(ev, id) + 1, jt);
+    }
+    if (best >= 0)
+        start_run(ev, l, best, t);
+    schedule(ev, l);
+}
+
+/* Transfer (m, x) departs at time `depart`: all its packets wait for the first link. */
+static void
+net_depart(Evaluator *ev, int m, int64_t x, int64_t depart)
+{
+    EMsg *em = &ev->msg[m];
+    int s = tr_alloc(ev);
+    NTr *tr = &ev->tr[s];
+    tr->m = m;
+    tr->x = x;
+    tr->issue = em->issue[x & em->mask];
+    tr->depart = depart;
+    tr->live = em->nh;
+    tr->fin = false;
+    for (int hn = 0; hn < em->nh; hn++)
+        ev->hop[s << ev->hshift | hn] = (NHop){0, -1, -1, -1};
+    NHop *h = HOP(ev, s << ev->hshift);
+    h->lim = em->npk;
+    h->head = h->tail = pc_alloc(ev, 0, depart);
+    int l = ev->route[em->rbeg];
+    cand_add(ev, l, s << ev->hshift);
+    schedule(ev, l);
+}
+
+/* Takes the network's decisions in time order while they are earlier than lb (no DSP
+ * can depart a transfer before lb), until one wakes a DSP. */
+static void
+net_advance(Evaluator *ev, int64_t lb)
+{
+    ev->woke = false;
+    while (ev->nheap > 0 && !ev->woke) {
+        int l = ev->heap[0];
+        int64_t t = ev->link[l].at;
+        if (t >= lb)
+            break;
+        decide(ev, l, t); /* ends with schedule(l), which moves l in the heap */
+    }
+}
+
+/* Departs every transfer of em whose issue and post are both known (contention). */
+static void
+try_depart(Evaluator *ev, int m)
+{
+    EMsg *em = &ev->msg[m];
+    while (em->ndep < em->nissue && (em->eager || em->ndep < em->npost)) {
+        int64_t x = em->ndep, is = em->issue[x & em->mask], dep = is;
+        if (!em->eager) {
+            int64_t po = em->post[x & em->mask];
+            dep = (is > po ? is : po) + em->hs;
+        }
+        em->dep[x & em->mask] = dep;
+        em->ndep = x + 1;
+        net_depart(ev, m, x, dep);
+    }
+}
+
+/* Before writing transfer x of em (contention): the ring must hold every transfer from
+ * the oldest one a DSP may still read; from = min(receiver's iteration - lag, sender's
+ * - 1), with the writer's own iteration `i` in place of its stale entry. */
+static void
+ring_room(Evaluator *ev, EMsg *em, int64_t x, int writer, int64_t i)
+{
+    int64_t a = (writer == em->dst ? i : ev->it[em->dst]) - em->lag;
+    int64_t b = (writer == em->src ? i : ev->it[em->src]) - 1;
+    int64_t from = a < b ? a : b;
+    if (x - from <= em->mask)
+        return;
+    int64_t r = em->mask + 1;
+    while (x - from >= r)
+        r *= 2;
+    if (r > (INT64_C(1) << 30))
+        ice("a message's transfers span more than 2^30 iterations");
+    ring_resize(em, r, from);
 }
 
 static void
@@ -315,12 +954,12 @@ record_msg(Evaluator *ev, int m, int64_t x, int64_t arrive)
     if (r < 0)
         return;
     const EMsg *em = &ev->msg[m];
-    int64_t is = em->issue[x & ev->mask], po = em->post[x & ev->mask];
+    int64_t o = x & em->mask;
     MsgTime *mt = &ev->rec->msg_time[r * ev->nmsgs + m];
-    mt->issue = is;
-    mt->post = po;
+    mt->issue = em->issue[o];
+    mt->post = em->post[o];
     mt->arrive = arrive;
-    mt->depart = arrive - em->fabric;
+    mt->depart = ev->cont ? em->dep[o] : arrive - em->fabric;
 }
 
 static bool find_period(Evaluator *ev, int nd, int64_t lo);
@@ -332,8 +971,9 @@ run(Evaluator *ev, int d)
     const COp *code = ev->code + ev->code_off[d];
     int nops = ev->code_off[d + 1] - ev->code_off[d];
     int k = ev->k[d];
-    int64_t i = ev->it[d], t = ev->t[d], n = ev->n, mask = ev->mask;
+    int64_t i = ev->it[d], t = ev->t[d], n = ev->n;
     int64_t busy = 0, comp = 0;
+    bool cont = ev->cont;
     int st = ST_RUN;
     for (;;) {
         if (k == nops) {
@@ -343,7 +983,7 @@ run(Evaluator *ev, int d)
                 break;
             }
             if (d == ev->probe && --ev->countdown == 0) {
-                ev->countdown = 8;
+                ev->countdown = ev->every;
                 ev->k[d] = 0;
                 ev->it[d] = i;
                 ev->t[d] = t;
@@ -370,9 +1010,11 @@ run(Evaluator *ev, int d)
                     const EMsg *em = &ev->msg[ev->zc[w]];
                     if (i - 1 >= n - em->delay)
                         continue; /* (m, i - 1) is never sent */
-                    int64_t a = arrival(em, i - 1, mask);
+                    int64_t a = arrival(ev, em, i - 1);
                     if (a < 0) {
                         st = ST_BLOCKED;
+                        ev->wait_m[d] = ev->zc[w];
+                        ev->wait_x[d] = i - 1;
                         goto out;
                     }
                     if (a > start)
@@ -389,17 +1031,24 @@ run(Evaluator *ev, int d)
                 continue;
             }
             if (em->agg && i > 0) { /* the pack buffer holds (m, i - 1) until it is out */
-                int64_t a = arrival(em, i - 1, mask);
+                int64_t a = arrival(ev, em, i - 1);
                 if (a < 0) {
                     st = ST_BLOCKED;
+                    ev->wait_m[d] = c->ref;
+                    ev->wait_x[d] = i - 1;
                     goto out;
                 }
                 if (a > start)
                     start = a;
             }
-            em->issue[i & mask] = start + c->cost;
+            if (cont)
+                ring_room(ev, em, i, d, i);
+            em->issue[i & em->mask] = start + c->cost;
             em->nissue = i + 1;
-            wake(ev, em->dst);
+            if (cont)
+                try_depart(ev, c->ref);
+            else
+                wake(ev, em->dst);
         } else {
             EMsg *em = &ev->msg[c->ref];
             int64_t x = i - em->lag;
@@ -410,13 +1059,20 @@ run(Evaluator *ev, int d)
                 continue;
             }
             if (!em->pipe && em->npost == x) { /* a blocking receive posts when reached */
-                em->post[x & mask] = t;
+                if (cont)
+                    ring_room(ev, em, x, d, i);
+                em->post[x & em->mask] = t;
                 em->npost = x + 1;
-                wake(ev, em->src);
+                if (cont)
+                    try_depart(ev, c->ref);
+                else
+                    wake(ev, em->src);
             }
-            int64_t a = arrival(em, x, mask);
+            int64_t a = arrival(ev, em, x);
             if (a < 0) {
                 st = ST_BLOCKED;
+                ev->wait_m[d] = c->ref;
+                ev->wait_x[d] = x;
                 goto out;
             }
             if (a > start)
@@ -424,9 +1080,14 @@ run(Evaluator *ev, int d)
             int64_t end = start + c->cost;
             if (em->pipe && x + 1 < n - em->delay) { /* post (m, x + 1), the next slot */
                 end += em->post_cost;
-                em->post[(x + 1) & mask] = end;
+                if (cont)
+                    ring_room(ev, em, x + 1, d, i);
+                em->post[(x + 1) & em->mask] = end;
                 em->npost = x + 2;
-                wake(ev, em->src);
+                if (cont)
+                    try_depart(ev, c->ref);
+                else
+                    wake(ev, em->src);
             }
             if (ev->rec) {
                 record_msg(ev, c->ref, x, a);
@@ -454,16 +1115,18 @@ out:
 
 /* --- steady state.  When the probe DSP ends an iteration, the snapshot below holds the
  * whole state of the simulation: the queue, each DSP's position, time and state, the
- * window, and per message its counters and every issue and post time that can still be
- * read (from transfer min(receiver - lag, sender - 1) on).  Written relative to the
- * slowest iteration lo and the earliest DSP time tb, the snapshot determines the rest of
- * the run: every rule is a max or a sum of these values and constants, and the only rules
- * that look at absolute iterations are those of the first two iterations (the skipped
- * receives of iteration 0, the prolog) and of the last `delay` + 1 (skipped sends and
- * receives, the last posts).  So when two snapshots away from both ends are equal, c =
- * lo2 - lo1 iterations later everything repeats shifted by Delta = tb2 - tb1 cycles, and
- * whole periods can be skipped, as long as no skipped period reaches the iterations near
- * the end (or recorded ones); those are then simulated as usual.  Exact, not an estimate.
+ * window, per message its counters and every time that can still be read (from transfer
+ * min(receiver - lag, sender - 1) on), and with contention the network: every transfer
+ * in it with its pieces on each hop, every link's run and next decision.  Written
+ * relative to the slowest iteration lo and the earliest DSP time tb, the snapshot
+ * determines the rest of the run: every rule is a max or a sum of these values and
+ * constants, or (the links) a comparison of them, and the only rules that look at
+ * absolute iterations are those of the first two iterations (the skipped receives of
+ * iteration 0, the prolog) and of the last `delay` + 1 (skipped sends and receives, the
+ * last posts).  So when two snapshots away from both ends are equal, c = lo2 - lo1
+ * iterations later everything repeats shifted by Delta = tb2 - tb1 cycles, and whole
+ * periods can be skipped, as long as no skipped period reaches the iterations near the
+ * end (or recorded ones); those are then simulated as usual.  Exact, not an estimate.
  */
 
 #define EMPTY(ev, d)                                                                     \
@@ -476,11 +1139,97 @@ needed_from(const Evaluator *ev, const EMsg *em)
     return a < b ? a : b;
 }
 
+/* Room for z values in the snapshot buffers. */
+static void
+snap_room(Evaluator *ev, size_t z)
+{
+    if (z <= ev->snapcap)
+        return;
+    size_t cap = ev->snapcap;
+    while (cap < z)
+        cap *= 2;
+    ev->snap = xrealloc(ev->snap, cap, sizeof *ev->snap);
+    ev->saved = xrealloc(ev->saved, cap, sizeof *ev->saved);
+    ev->snapcap = cap;
+}
+
+static int
+cmp_pair(const void *a, const void *b)
+{
+    const int64_t *x = a, *y = b;
+    return x[0] != y[0] ? (x[0] < y[0] ? -1 : 1) : 0;
+}
+
+/* Appends the network's state to the snapshot at z; returns the new size. */
+static size_t
+snapshot_net(Evaluator *ev, size_t z, int64_t lo, int64_t tb)
+{
+    for (int l = 0; l < ev->nlinks; l++) /* retire the runs that are over */
+        if (ev->link[l].cur >= 0)
+            schedule(ev, l);
+    /* the transfers in the network, by (message, transfer) */
+    int nt = 0;
+    for (int s = 0; s < ev->captr; s++)
+        if (ev->tr[s].m >= 0) {
+            ev->sortbuf[2 * nt] =
+                (int64_t)ev->tr[s].m << 32 | (int64_t)(uint32_t)(ev->tr[s].x - lo + 1000);
+            ev->sortbuf[2 * nt + 1] = s;
+            nt++;
+        }
+    qsort(ev->sortbuf, (size_t)nt, 2 * sizeof *ev->sortbuf, cmp_pair);
+    snap_room(ev, z + 3 + 3 * (size_t)ev->nlinks + 6 * (size_t)nt);
+    int64_t *o = ev->snap;
+    o[z++] = ev->net_now - tb;
+    o[z++] = nt;
+    for (int r = 0; r < nt; r++) {
+        int s = (int)ev->sortbuf[2 * r + 1];
+        const NTr *tr = &ev->tr[s];
+        const EMsg *em = &ev->msg[tr->m];
+        ev->rank[s] = r;
+        size_t need = 6 + 2 * (size_t)em->nh;
+        for (int hn = 0; hn < em->nh; hn++)
+            for (int p = ev->hop[s << ev->hshift | hn].head; p >= 0; p = ev->pc[p].next)
+                need += 2;
+        snap_room(ev, z + need + 3 * (size_t)ev->nlinks + 6 * (size_t)(nt - r));
+        o = ev->snap;
+        o[z++] = tr->m;
+        o[z++] = tr->x - lo;
+        o[z++] = tr->issue - tb;
+        o[z++] = tr->depart - tb;
+        o[z++] = tr->fin;
+        o[z++] = tr->live;
+        for (int hn = 0; hn < em->nh; hn++) {
+            const NHop *h = &ev->hop[s << ev->hshift | hn];
+            o[z++] = h->lim;
+            size_t at = z++;
+            int cnt = 0;
+            for (int p = h->head; p >= 0; p = ev->pc[p].next, cnt++) {
+                o[z++] = ev->pc[p].start;
+                o[z++] = ev->pc[p].avail - tb;
+            }
+            o[at] = cnt;
+        }
+    }
+    for (int l = 0; l < ev->nlinks; l++) {
+        const NLink *k = &ev->link[l];
+        if (k->cur < 0) {
+            o[z++] = -1;
+        } else {
+            o[z++] = (int64_t)ev->rank[SLOT(ev, k->cur)] * ev->maxh + HOPNO(ev, k->cur);
+            o[z++] = k->ss - tb;
+            o[z++] = k->sj0;
+        }
+        o[z++] = k->at >= 0 ? k->at - tb : INT64_MIN;
+    }
+    return z;
+}
+
 static size_t
 snapshot(Evaluator *ev, int nd, int64_t lo, int64_t tb)
 {
-    int64_t *o = ev->snap, mask = ev->mask;
     size_t z = 0;
+    snap_room(ev, 2 + (size_t)ev->nqueue + 4 * (size_t)nd);
+    int64_t *o = ev->snap;
     o[z++] = ev->limit - lo;
     o[z++] = ev->nqueue;
     for (int j = 0; j < ev->nqueue; j++)
@@ -499,17 +1248,56 @@ snapshot(Evaluator *ev, int nd, int64_t lo, int64_t tb)
             continue;
         int64_t from = needed_from(ev, em);
         int64_t ni = em->nissue - from, np = em->npost - from;
-        if (z + 3 + (size_t)(ni > 0 ? ni : 0) + (size_t)(np > 0 ? np : 0) > ev->snapcap)
+        int64_t nq = ev->cont ? em->ndep - from : 0, na = ev->cont ? em->narr - from : 0;
+        if (ni > em->mask + 1 || np > em->mask + 1 || nq > em->mask + 1 ||
+            na > em->mask + 1)
             return 0; /* cannot happen in a valid schedule; 0 means "no snapshot" */
+        snap_room(ev, z + 5 + (size_t)(ni > 0 ? ni : 0) + (size_t)(np > 0 ? np : 0) +
+                          (size_t)(nq > 0 ? nq : 0) + (size_t)(na > 0 ? na : 0));
+        o = ev->snap;
         o[z++] = em->nissue - lo;
         o[z++] = em->npost - lo;
         o[z++] = from - lo;
         for (int64_t x = from; x < em->nissue; x++)
-            o[z++] = em->issue[x & mask] - tb;
+            o[z++] = em->issue[x & em->mask] - tb;
         for (int64_t x = from; x < em->npost; x++)
-            o[z++] = em->post[x & mask] - tb;
+            o[z++] = em->post[x & em->mask] - tb;
+        if (ev->cont) {
+            o[z++] = em->ndep - lo;
+            o[z++] = em->narr - lo;
+            for (int64_t x = from; x < em->ndep; x++)
+                o[z++] = em->dep[x & em->mask] - tb;
+            for (int64_t x = from; x < em->narr; x++)
+                o[z++] = em->arr[x & em->mask] - tb;
+        }
     }
+    if (ev->cont)
+        z = snapshot_net(ev, z, lo, tb);
     return z;
+}
+
+/* Shifts the network by sh iterations and dt cycles (a skip of whole periods). */
+static void
+shift_net(Evaluator *ev, int64_t sh, int64_t dt)
+{
+    for (int s = 0; s < ev->captr; s++) {
+        NTr *tr = &ev->tr[s];
+        if (tr->m < 0)
+            continue;
+        tr->x += sh;
+        tr->issue += dt;
+        tr->depart += dt;
+        for (int hn = 0; hn < ev->msg[tr->m].nh; hn++)
+            for (int p = ev->hop[s << ev->hshift | hn].head; p >= 0; p = ev->pc[p].next)
+                ev->pc[p].avail += dt;
+    }
+    for (int l = 0; l < ev->nlinks; l++) {
+        NLink *k = &ev->link[l];
+        k->ss += dt;
+        if (k->at >= 0)
+            k->at += dt;
+    }
+    ev->net_now += dt;
 }
 
 /* Called at every 8th end of an iteration of the probe DSP, which is running (its state
@@ -548,14 +1336,14 @@ find_period(Evaluator *ev, int nd, int64_t lo)
         if (c <= 0 || ev->limit + c > clear)
             return false;
         int64_t k = (clear - ev->limit) / c, sh = k * c, dt = k * delta;
-        int64_t *o = ev->snap + 2 + ev->nqueue, mask = ev->mask;
+        int64_t *o = ev->snap + 2 + ev->nqueue;
         for (int d = 0; d < nd; d++)
             o += EMPTY(ev, d) ? 0 : 4;
         for (int m = 0; m < ev->nmsgs; m++) {
             EMsg *em = &ev->msg[m];
             if (!em->live)
                 continue;
-            int64_t from = o[2] + lo + sh;
+            int64_t from = o[2] + lo + sh, mask = em->mask;
             em->nissue = o[0] + lo + sh;
             em->npost = o[1] + lo + sh;
             o += 3;
@@ -563,12 +1351,24 @@ find_period(Evaluator *ev, int nd, int64_t lo)
                 em->issue[x & mask] = *o++ + tb + dt;
             for (int64_t x = from; x < em->npost; x++)
                 em->post[x & mask] = *o++ + tb + dt;
+            if (ev->cont) {
+                em->ndep = o[0] + lo + sh;
+                em->narr = o[1] + lo + sh;
+                o += 2;
+                for (int64_t x = from; x < em->ndep; x++)
+                    em->dep[x & mask] = *o++ + tb + dt;
+                for (int64_t x = from; x < em->narr; x++)
+                    em->arr[x & mask] = *o++ + tb + dt;
+            }
         }
+        if (ev->cont)
+            shift_net(ev, sh, dt);
         for (int d = 0; d < nd; d++) {
             if (EMPTY(ev, d))
                 continue;
             ev->it[d] += sh;
             ev->t[d] += dt;
+            ev->wait_x[d] += sh;
             ev->busy[d] += k * (ev->busy[d] - ev->saved_busy[d]);
             ev->compute[d] += k * (ev->compute[d] - ev->saved_compute[d]);
         }
@@ -590,6 +1390,27 @@ find_period(Evaluator *ev, int nd, int64_t lo)
     return false;
 }
 
+/* An empty network: every link idle, every slot and piece free. */
+static void
+net_reset(Evaluator *ev)
+{
+    for (int l = 0; l < ev->nlinks; l++) {
+        NLink *k = &ev->link[l];
+        k->cur = -1;
+        k->ncand = 0;
+        k->at = -1;
+        k->hpos = -1;
+    }
+    ev->nheap = 0;
+    ev->freetr = -1;
+    for (int s = ev->captr - 1; s >= 0; s--)
+        tr_release(ev, s);
+    ev->freepc = -1;
+    for (int p = ev->cappc - 1; p >= 0; p--)
+        pc_release(ev, p);
+    ev->net_now = -1;
+}
+
 /* Runs every DSP to its end.  Returns the length, or -1 on deadlock (the DSPs are then
  * left in their blocked states for find_cycle). */
 static int64_t
@@ -606,13 +1427,16 @@ simulate(Evaluator *ev, const Sched *s)
     ev->jumped = false;
     ev->skipped = 0;
     ev->nd = nd;
-    ev->countdown = 8;
+    ev->every = ev->cont ? 1 : 8;
+    ev->countdown = ev->every;
     ev->probe = -1;
     for (int d = 0; d < nd && ev->probe < 0; d++)
         if (ev->code_off[d + 1] > ev->code_off[d])
             ev->probe = d;
     for (int m = 0; m < s->nmsgs; m++)
-        ev->msg[m].nissue = ev->msg[m].npost = 0;
+        ev->msg[m].nissue = ev->msg[m].npost = ev->msg[m].ndep = ev->msg[m].narr = 0;
+    if (ev->cont)
+        net_reset(ev);
     for (int d = 0; d < nd; d++) {
         ev->k[d] = 0;
         ev->it[d] = 0;
@@ -637,10 +1461,20 @@ simulate(Evaluator *ev, const Sched *s)
     for (int d = nd - 1; d >= 0; d--) /* popped from the end: DSP 0 runs first */
         if (ev->state[d] == ST_RUN)
             ev->queue[ev->nqueue++] = d;
+    /* the network may decide up to the first DSP that can still depart a transfer: the
+     * earliest parked one (a blocked DSP goes on only after an arrival, which is later
+     * than the decision that fixes it) */
+    int64_t lb = INT64_MAX;
     for (;;) {
         while (ev->nqueue > 0) {
             int d = ev->queue[--ev->nqueue];
             run(ev, d);
+            if (ev->state[d] == ST_WINDOW && ev->t[d] < lb)
+                lb = ev->t[d];
+        }
+        if (ev->cont && ev->nheap > 0 && ev->link[ev->heap[0]].at < lb) {
+            net_advance(ev, lb);
+            continue;
         }
         int64_t lo = -1;
         bool parked = false;
@@ -653,13 +1487,21 @@ simulate(Evaluator *ev, const Sched *s)
         }
         if (lo < 0)
             break; /* all done */
-        if (!parked || lo + ev->window <= ev->limit)
+        if (!parked)
             return -1;
-        ev->limit = lo + ev->window;
+        if (lo + ev->window > ev->limit)
+            ev->limit = lo + ev->window;
+        else if (ev->cont && ev->nheap > 0)
+            ev->limit++; /* a parked DSP holds the network back: let it go on */
+        else
+            return -1;
+        lb = INT64_MAX;
         for (int d = nd - 1; d >= 0; d--)
             if (ev->state[d] == ST_WINDOW && ev->it[d] < ev->limit) {
                 ev->state[d] = ST_RUN;
                 ev->queue[ev->nqueue++] = d;
+            } else if (ev->state[d] == ST_WINDOW && ev->t[d] < lb) {
+                lb = ev->t[d];
             }
     }
     int64_t len = 0;
@@ -700,7 +1542,7 @@ waits_for(const Evaluator *ev, int d, DeadStep *to)
     }
     for (int w = beg; w < end; w++) {
         const EMsg *em = &ev->msg[list[w]];
-        if (i - 1 >= ev->n - em->delay || arrival(em, i - 1, ev->mask) >= 0)
+        if (i - 1 >= ev->n - em->delay || arrival(ev, em, i - 1) >= 0)
             continue;
         if (em->nissue <= i - 1)
             *to = (DeadStep){em->src, em->send_k, i - 1};

@@ -6,9 +6,11 @@
 #   valgrind/check  tgc check under valgrind on a handful of cases (label valgrind)
 #   check_cli       the unit test of tools/cli.c
 
-# The driver's shared option parsing and output helpers (tools/cli.c), unit-tested alone.
+# The driver's shared option parsing and output files (tools/cli.c, tools/output.c),
+# unit-tested alone.
 tgc_check_test(cli tgc_frontend tgc_ir PkgConfig::JANSSON)
-target_sources(check_cli PRIVATE ${PROJECT_SOURCE_DIR}/tools/cli.c)
+target_sources(check_cli PRIVATE ${PROJECT_SOURCE_DIR}/tools/cli.c
+                                 ${PROJECT_SOURCE_DIR}/tools/output.c)
 target_include_directories(check_cli PRIVATE ${PROJECT_SOURCE_DIR}/tools)
 
 if(NOT TARGET tgc)

@@ -123,8 +123,8 @@ START_TEST(output_files_are_atomic)
     ck_assert_ptr_nonnull(mkdtemp(dir));
     char path[256], bad[256];
     snprintf(path, sizeof path, "%s/out.txt", dir);
-    ck_assert_int_eq(cli_write_file(path, "first\n", 6), 0);
-    ck_assert_int_eq(cli_write_file(path, "second\n", 7), 0);
+    ck_assert_int_eq(out_write_file(path, "first\n", 6), 0);
+    ck_assert_int_eq(out_write_file(path, "second\n", 7), 0);
     FILE *f = fopen(path, "r");
     char buf[32] = {0};
     ck_assert_uint_eq(fread(buf, 1, sizeof buf - 1, f), 7);
@@ -132,7 +132,7 @@ START_TEST(output_files_are_atomic)
     ck_assert_str_eq(buf, "second\n");
     ck_assert_int_eq(count_entries(dir), 1); /* no temporary file left */
     snprintf(bad, sizeof bad, "%s/no/such/folder/out.txt", dir);
-    ck_assert_int_eq(cli_write_file(bad, "x", 1), 1);
+    ck_assert_int_eq(out_write_file(bad, "x", 1), 1);
     ck_assert_int_eq(count_entries(dir), 1);
     unlink(path);
     rmdir(dir);

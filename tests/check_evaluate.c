@@ -849,6 +849,9 @@ START_TEST(delay_two_pipelined)
 {
     Graph *g;
     Sched *s = delay_pair(&g, 2, 10, true);
+    /* contention-free: in iteration 7 (m0, 7) and (m1, 7) would share the links (the
+     * contended model is checked below, contention_*) */
+    g->platform->no_contention = true;
     Arena *a = arena_new();
     EvalResult r;
     ck_assert_int_eq(both(s, &r, a), 34940);
@@ -872,6 +875,134 @@ START_TEST(delay_two_pipelined)
     ck_assert_int_eq(r.msg_time[7 * 2 + 1].issue, 25148);
     ck_assert_int_eq(r.msg_time[8 * 2 + 1].post, -1);
     ck_assert_int_eq(r.busy[1], 300 + 7 * 500 + 200 + 10 * 400 + 10 * 2000);
+    arena_free(a);
+    ir_sched_free(s);
+    ir_graph_free(g);
+}
+END_TEST
+
+/* ---- contention: the packets of transfers that share a directed link go one at a time,
+ * the shorter message first, then the one issued first (issue time, source DSP, its send
+ * order); the same cases as the runtime's tests (tests/runtime/check_mpirio_p2p.c).  Two
+ * producers x on DSP 1 and y on DSP 2 send 2500 or 250 bytes to z on DSP 0 (cost 0),
+ * which receives them pipelined (posted in the prolog at 300 and 600) and waits for them
+ * in op order (200 each).  2500 bytes are 10 packets of 250 cycles; a switch adds 100. */
+static Sched *
+two_into_one(Graph **gout, const char *plat, int64_t cx, int64_t bx, int64_t by, int dz)
+{
+    int64_t cyc[] = {cx, 0, 0};
+    Graph *g = mk_graph(plat, 3, cyc, 1);
+    add_edge(g, 0, 2, bx, 0);
+    add_edge(g, 1, 2, by, 0);
+    ck_assert_int_eq(ir_graph_index(g), 0);
+    Sched *s = ir_sched_new(g, g->platform);
+    s->map[0] = 1;
+    s->map[1] = 2;
+    s->map[2] = dz;
+    int mx = msg1(s, 1, dz, 0, true), my = msg1(s, 2, dz, 1, true);
+    C(s, 1, 0);
+    S(s, 1, mx);
+    C(s, 2, 1);
+    S(s, 2, my);
+    R(s, dz, mx);
+    R(s, dz, my);
+    C(s, dz, 2);
+    Diag *d = diag_new();
+    ck_assert_int_eq(ir_sched_verify(s, d), 0);
+    diag_free(d);
+    *gout = g;
+    return s;
+}
+
+/* x computes 1000 first: issued 1600, departs 1900; y: issued 600, departs 900, its
+ * packets hold DSP 0's link 1250-3750.  x's first packet is ready for that link at 2250,
+ * but y was issued first: x's packets follow, 3750-6250.  z waits for x 6250-6450, for y
+ * 6450-6650.  Without contention x arrives 1900 + 2850 = 4750: 4950, 5150. */
+START_TEST(contention_issue_order)
+{
+    Graph *g;
+    Sched *s = two_into_one(&g, "bwdsp-1board", 1000, 2500, 2500, 0);
+    Arena *a = arena_new();
+    EvalResult r;
+    ck_assert_int_eq(both(s, &r, a), 6650);
+    ck_op(s, &r, 0, 0, 0, 600, 6250, 6450);
+    ck_op(s, &r, 0, 0, 1, 6450, 6450, 6650);
+    ck_assert_int_eq(r.msg_time[0].depart, 1900);
+    ck_assert_int_eq(r.msg_time[0].arrive, 6250);
+    ck_assert_int_eq(r.msg_time[1].depart, 900);
+    ck_assert_int_eq(r.msg_time[1].arrive, 3750);
+    g->platform->no_contention = true;
+    ck_assert_int_eq(both(s, &r, a), 5150);
+    arena_free(a);
+    ir_sched_free(s);
+    ir_graph_free(g);
+}
+END_TEST
+
+/* Both depart at 900; their first packets are ready for DSP 0's link at 1250 together:
+ * y's one packet (250 bytes) goes first, 1250-1500, x's ten follow, 1500-4000 (3750
+ * alone).  z: 4000-4200, 4200-4400. */
+START_TEST(contention_shorter_message_first)
+{
+    Graph *g;
+    Sched *s = two_into_one(&g, "bwdsp-1board", 0, 2500, 250, 0);
+    Arena *a = arena_new();
+    EvalResult r;
+    ck_assert_int_eq(both(s, &r, a), 4400);
+    ck_assert_int_eq(r.msg_time[0].arrive, 4000);
+    ck_assert_int_eq(r.msg_time[1].arrive, 1500);
+    g->platform->no_contention = true;
+    ck_assert_int_eq(both(s, &r, a), 4150);
+    arena_free(a);
+    ir_sched_free(s);
+    ir_graph_free(g);
+}
+END_TEST
+
+/* Across the board link of bwdsp-2board: x (DSP 1) to DSP 4 and y (DSP 2) to DSP 5, 2500
+ * bytes each, both issued at 600 and departing at 900 on their own up links; their
+ * packets are ready for the board link at 1250 + 250 j together, the lower source DSP
+ * first: x holds it 1250-3750, y 3750-6250.  x reaches DSP 4's link at 1600 + 250 j and
+ * arrives 4100 (as alone: 900 + 10 x 250 + 2 x 350); y 6600.  Waits of 200: 4300, 6800.
+ */
+static Sched *
+two_across(Graph **gout)
+{
+    int64_t cyc[] = {0, 0, 0, 0};
+    Graph *g = mk_graph("bwdsp-2board", 4, cyc, 1);
+    add_edge(g, 0, 2, 2500, 0);
+    add_edge(g, 1, 3, 2500, 0);
+    ck_assert_int_eq(ir_graph_index(g), 0);
+    Sched *s = ir_sched_new(g, g->platform);
+    int dsp[] = {1, 2, 4, 5};
+    for (int t = 0; t < 4; t++)
+        s->map[t] = dsp[t];
+    int mx = msg1(s, 1, 4, 0, true), my = msg1(s, 2, 5, 1, true);
+    C(s, 1, 0);
+    S(s, 1, mx);
+    C(s, 2, 1);
+    S(s, 2, my);
+    R(s, 4, mx);
+    C(s, 4, 2);
+    R(s, 5, my);
+    C(s, 5, 3);
+    *gout = g;
+    return s;
+}
+
+START_TEST(contention_on_the_board_link)
+{
+    Graph *g;
+    Sched *s = two_across(&g);
+    Arena *a = arena_new();
+    EvalResult r;
+    ck_assert_int_eq(both(s, &r, a), 6800);
+    ck_assert_int_eq(r.msg_time[0].arrive, 4100);
+    ck_assert_int_eq(r.msg_time[1].arrive, 6600);
+    ck_op(s, &r, 4, 0, 0, 300, 4100, 4300);
+    ck_op(s, &r, 5, 0, 0, 300, 6600, 6800);
+    g->platform->no_contention = true;
+    ck_assert_int_eq(both(s, &r, a), 4300);
     arena_free(a);
     ir_sched_free(s);
     ir_graph_free(g);
@@ -1140,6 +1271,7 @@ START_TEST(agrees_with_a_reference_on_random_schedules)
         ck_assert_int_eq(ir_graph_index(g), 0);
         if (rnd(&x) % 4 == 0)
             g->platform->eager_limit = 64 + (int64_t)(rnd(&x) % 400);
+        g->platform->no_contention = true; /* the reference's model */
         int nd = seed % 5 == 0 ? 16 : 2 + (int)(rnd(&x) % 3);
         if (nd > g->platform->ndsps)
             nd = g->platform->ndsps;
@@ -1198,6 +1330,547 @@ START_TEST(agrees_with_a_reference_on_random_schedules)
     }
     ck_assert_int_gt(ok, 100); /* both kinds of outcome are exercised */
     ck_assert_int_gt(deadlocks, 10);
+}
+END_TEST
+
+/* ---- a second reference, with contention: a discrete-event simulation of the whole
+ * model packet by packet, in time order, written from the statement of the rules (the
+ * runtime's event design: actions at a time before the link arbitrations of that time).
+ * DSPs act at the times their operations are ready; a receive or a zero-copy wait whose
+ * transfer has not arrived parks the DSP until the arrival.  A link that is free takes,
+ * of the packets ready for it, the one of the shorter message, then of the transfer
+ * issued first (issue time, source DSP, the source's send order), then the lower packet
+ * index. */
+
+enum { DV_DSP, DV_ISSUE, DV_POST, DV_DEPART, DV_READY, DV_END, DV_ARB };
+
+typedef struct DEv {
+    int64_t t, seq;
+    int cls, type, a; /* a: DSP, message, packet or link */
+    int64_t x;        /* transfer */
+} DEv;
+
+typedef struct DPkt {
+    int m, hop;
+    int64_t x, j;
+} DPkt;
+
+typedef struct Des {
+    const Sched *s;
+    const Platform *p;
+    int64_t n;
+    DEv *ev;
+    int nev, capev;
+    int64_t seq, now;
+    DPkt *pk;
+    int npk, cappk;
+    /* per DSP */
+    int *k, *blocked_m;
+    int64_t *it, *blocked_x, *endt;
+    bool *done, *posted_here; /* a blocking RECV posted at its first visit */
+    /* per message x transfer: -1 until known */
+    int64_t *issue, *post, *depart, *arrive, *left;
+    int *send_k, *recv_k;
+    int *route, nh_max, *nh;
+    /* per link */
+    int nlinks;
+    int **q, *nq, *capq;
+    int64_t *busy_until;
+    bool *arb;
+    int64_t *end; /* [ops * n] end times, as Ref */
+    int *off;
+} Des;
+
+static bool
+dev_less(const DEv *a, const DEv *b)
+{
+    if (a->t != b->t)
+        return a->t < b->t;
+    if (a->cls != b->cls)
+        return a->cls < b->cls;
+    return a->seq < b->seq;
+}
+
+static void
+des_push(Des *r, int64_t t, int cls, int type, int a, int64_t x)
+{
+    if (r->nev == r->capev) {
+        r->capev = r->capev ? 2 * r->capev : 256;
+        r->ev = realloc(r->ev, (size_t)r->capev * sizeof *r->ev);
+    }
+    DEv e = {t, r->seq++, cls, type, a, x};
+    int i = r->nev++;
+    while (i > 0 && dev_less(&e, &r->ev[(i - 1) / 2])) {
+        r->ev[i] = r->ev[(i - 1) / 2];
+        i = (i - 1) / 2;
+    }
+    r->ev[i] = e;
+}
+
+static DEv
+des_pop(Des *r)
+{
+    DEv top = r->ev[0], last = r->ev[--r->nev];
+    int i = 0;
+    for (;;) {
+        int c = 2 * i + 1;
+        if (c >= r->nev)
+            break;
+        if (c + 1 < r->nev && dev_less(&r->ev[c + 1], &r->ev[c]))
+            c++;
+        if (!dev_less(&r->ev[c], &last))
+            break;
+        r->ev[i] = r->ev[c];
+        i = c;
+    }
+    if (r->nev)
+        r->ev[i] = last;
+    return top;
+}
+
+#define DIX(r, m, x) ((size_t)(m) * (size_t)(r)->n + (size_t)(x))
+
+/* Is transfer x of message ms ever sent? */
+static bool
+des_sent(const Des *r, const Msg *ms, int64_t x)
+{
+    return x >= 0 && x + ms->delay < r->n;
+}
+
+static bool
+des_eager(const Des *r, int m)
+{
+    return r->s->msgs[m].bytes <= r->p->eager_limit;
+}
+
+static int64_t
+des_ser(const Des *r, int m, int64_t j)
+{
+    const Platform *p = r->p;
+    int64_t bytes = r->s->msgs[m].bytes, k = plat_packets(p, bytes);
+    int64_t pay = j < k - 1 ? p->payload_bytes : bytes - (k - 1) * p->payload_bytes;
+    return plat_ser(p, pay + p->packet_bytes - p->payload_bytes);
+}
+
+/* Is packet a before packet b on a link? */
+static bool
+des_before(const Des *r, const DPkt *a, const DPkt *b)
+{
+    const Msg *ma = &r->s->msgs[a->m], *mb = &r->s->msgs[b->m];
+    if (ma->bytes != mb->bytes)
+        return ma->bytes < mb->bytes;
+    int64_t ia = r->issue[DIX(r, a->m, a->x)], ib = r->issue[DIX(r, b->m, b->x)];
+    if (ia != ib)
+        return ia < ib;
+    if (ma->src != mb->src)
+        return ma->src < mb->src;
+    if (a->x != b->x)
+        return a->x < b->x;
+    if (r->send_k[a->m] != r->send_k[b->m])
+        return r->send_k[a->m] < r->send_k[b->m];
+    return a->j < b->j;
+}
+
+static void
+des_offer(Des *r, int p, int64_t t)
+{
+    if (t > r->now) {
+        des_push(r, t, 0, DV_READY, p, 0);
+        return;
+    }
+    DPkt *pk = &r->pk[p];
+    int l = r->route[pk->m * r->nh_max + pk->hop];
+    if (r->nq[l] == r->capq[l]) {
+        r->capq[l] = r->capq[l] ? 2 * r->capq[l] : 8;
+        r->q[l] = realloc(r->q[l], (size_t)r->capq[l] * sizeof **r->q);
+    }
+    r->q[l][r->nq[l]++] = p;
+    if (!r->arb[l]) {
+        r->arb[l] = true;
+        des_push(r, r->busy_until[l] > r->now ? r->busy_until[l] : r->now, 1, DV_ARB, l,
+                 0);
+    }
+}
+
+static void
+des_depart(Des *r, int m, int64_t x, int64_t t)
+{
+    if (r->depart[DIX(r, m, x)] >= 0)
+        return;
+    r->depart[DIX(r, m, x)] = t;
+    des_push(r, t, 0, DV_DEPART, m, x);
+}
+
+/* DSP d acts at time T on its current operation. */
+static void
+des_dsp(Des *r, int d, int64_t T)
+{
+    const Sched *s = r->s;
+    const Platform *p = r->p;
+    int64_t n = r->n;
+    for (;;) {
+        if (r->k[d] == s->nops[d]) {
+            r->k[d] = 0;
+            if (++r->it[d] == n) {
+                r->done[d] = true;
+                r->endt[d] = T;
+                return;
+            }
+        }
+        int k = r->k[d];
+        int64_t i = r->it[d];
+        Op o = s->ops[d][k];
+        int64_t end = T;
+        if (o.kind == OP_COMPUTE) {
+            for (int m = 0; m < s->nmsgs && i > 0; m++) {
+                const Msg *ms = &s->msgs[m];
+                if (ms->nedges == 1 && s->g->edges[ms->edges[0]].from == o.ref &&
+                    des_sent(r, ms, i - 1) && r->arrive[DIX(r, m, i - 1)] < 0) {
+                    r->blocked_m[d] = m, r->blocked_x[d] = i - 1;
+                    return;
+                }
+            }
+            end = T + ir_task_cycles(&s->g->tasks[o.ref], d);
+        } else {
+            const Msg *ms = &s->msgs[o.ref];
+            int m = o.ref;
+            int64_t copy = ms->nedges > 1 ? (ms->bytes + p->copy_bytes_per_cycle - 1) /
+                                                p->copy_bytes_per_cycle
+                                          : 0;
+            int64_t x = ms->delay == 0 ? i : i - 1;
+            if (o.kind == OP_SEND && des_sent(r, ms, i)) {
+                if (ms->nedges > 1 && i > 0 && r->arrive[DIX(r, m, i - 1)] < 0) {
+                    r->blocked_m[d] = m, r->blocked_x[d] = i - 1;
+                    return;
+                }
+                end = T + p->send_overhead + copy;
+                des_push(r, end, 0, DV_ISSUE, m, i);
+            } else if (o.kind == OP_RECV && des_sent(r, ms, x)) {
+                bool pipe = ms->pipelined && !des_eager(r, m);
+                if (!pipe && !r->posted_here[d]) {
+                    r->posted_here[d] = true;
+                    des_push(r, T, 0, DV_POST, m, x);
+                }
+                if (r->arrive[DIX(r, m, x)] < 0) {
+                    r->blocked_m[d] = m, r->blocked_x[d] = x;
+                    return;
+                }
+                r->posted_here[d] = false;
+                end = T + (pipe ? p->wait_overhead : p->recv_overhead) + copy;
+                if (pipe && des_sent(r, ms, x + 1)) {
+                    end += p->post_overhead;
+                    des_push(r, end, 0, DV_POST, m, x + 1);
+                }
+            }
+        }
+        r->end[(size_t)(r->off[d] + k) * (size_t)n + (size_t)i] = end;
+        r->k[d]++;
+        if (end > T) {
+            des_push(r, end, 0, DV_DSP, d, 0);
+            return;
+        }
+    }
+}
+
+/* The length, or -1 when the DSPs deadlock; r->end holds every end time. */
+static int64_t
+des_length(Des *r, const Sched *s)
+{
+    memset(r, 0, sizeof *r);
+    const Platform *p = s->p;
+    int nd = s->ndsps, nm = s->nmsgs, tot = 0;
+    int64_t n = s->g->iterations;
+    r->s = s;
+    r->p = p;
+    r->n = n;
+    r->off = calloc((size_t)nd + 1, sizeof *r->off);
+    for (int d = 0; d < nd; d++) {
+        r->off[d] = tot;
+        tot += s->nops[d];
+    }
+    r->end = calloc((size_t)tot * (size_t)n + 1, sizeof *r->end);
+    r->k = calloc((size_t)nd, sizeof *r->k);
+    r->blocked_m = malloc((size_t)nd * sizeof *r->blocked_m);
+    for (int d = 0; d < nd; d++)
+        r->blocked_m[d] = -1;
+    r->it = calloc((size_t)nd, sizeof *r->it);
+    r->blocked_x = calloc((size_t)nd, sizeof *r->blocked_x);
+    r->endt = calloc((size_t)nd, sizeof *r->endt);
+    r->done = calloc((size_t)nd, sizeof *r->done);
+    r->posted_here = calloc((size_t)nd, sizeof *r->posted_here);
+    size_t mx = (size_t)nm * (size_t)n + 1;
+    r->issue = malloc(mx * sizeof *r->issue);
+    r->post = malloc(mx * sizeof *r->post);
+    r->depart = malloc(mx * sizeof *r->depart);
+    r->arrive = malloc(mx * sizeof *r->arrive);
+    r->left = calloc(mx, sizeof *r->left);
+    for (size_t j = 0; j < mx; j++)
+        r->issue[j] = r->post[j] = r->depart[j] = r->arrive[j] = -1;
+    r->send_k = calloc((size_t)nm + 1, sizeof *r->send_k);
+    r->recv_k = calloc((size_t)nm + 1, sizeof *r->recv_k);
+    r->nh_max = plat_max_route(p);
+    r->route = calloc((size_t)nm * (size_t)r->nh_max + 1, sizeof *r->route);
+    r->nh = calloc((size_t)nm + 1, sizeof *r->nh);
+    for (int m = 0; m < nm; m++)
+        r->nh[m] =
+            plat_route(p, s->msgs[m].src, s->msgs[m].dst, r->route + m * r->nh_max);
+    r->nlinks = plat_directed_links(p);
+    r->q = calloc((size_t)r->nlinks, sizeof *r->q);
+    r->nq = calloc((size_t)r->nlinks, sizeof *r->nq);
+    r->capq = calloc((size_t)r->nlinks, sizeof *r->capq);
+    r->busy_until = calloc((size_t)r->nlinks, sizeof *r->busy_until);
+    r->arb = calloc((size_t)r->nlinks, sizeof *r->arb);
+    for (int d = 0; d < nd; d++) {
+        int64_t t = 0;
+        for (int k = 0; k < s->nops[d]; k++) {
+            Op o = s->ops[d][k];
+            if (o.kind == OP_SEND)
+                r->send_k[o.ref] = k;
+            if (o.kind != OP_RECV)
+                continue;
+            r->recv_k[o.ref] = k;
+            const Msg *ms = &s->msgs[o.ref];
+            if (ms->pipelined && !des_eager(r, o.ref) && des_sent(r, ms, 0)) {
+                t += p->post_overhead; /* the prolog */
+                des_push(r, t, 0, DV_POST, o.ref, 0);
+            }
+        }
+        r->done[d] = s->nops[d] == 0;
+        if (!r->done[d])
+            des_push(r, t, 0, DV_DSP, d, 0);
+    }
+    while (r->nev > 0) {
+        DEv e = des_pop(r);
+        r->now = e.t;
+        switch (e.type) {
+        case DV_DSP:
+            des_dsp(r, e.a, e.t);
+            break;
+        case DV_ISSUE:
+            r->issue[DIX(r, e.a, e.x)] = e.t;
+            if (des_eager(r, e.a))
+                des_depart(r, e.a, e.x, e.t);
+            else if (r->post[DIX(r, e.a, e.x)] >= 0)
+                des_depart(r, e.a, e.x, e.t + p->handshake);
+            break;
+        case DV_POST:
+            r->post[DIX(r, e.a, e.x)] = e.t;
+            if (!des_eager(r, e.a) && r->issue[DIX(r, e.a, e.x)] >= 0)
+                des_depart(r, e.a, e.x, e.t + p->handshake);
+            break;
+        case DV_DEPART: {
+            int64_t k = plat_packets(p, s->msgs[e.a].bytes);
+            r->left[DIX(r, e.a, e.x)] = k;
+            for (int64_t j = 0; j < k; j++) {
+                if (r->npk == r->cappk) {
+                    r->cappk = r->cappk ? 2 * r->cappk : 256;
+                    r->pk = realloc(r->pk, (size_t)r->cappk * sizeof *r->pk);
+                }
+                r->pk[r->npk] = (DPkt){e.a, 0, e.x, j};
+                des_offer(r, r->npk++, e.t);
+            }
+            break;
+        }
+        case DV_READY:
+            des_offer(r, e.a, e.t);
+            break;
+        case DV_ARB: {
+            int l = e.a;
+            r->arb[l] = false;
+            if (r->nq[l] == 0)
+                break;
+            int b = 0;
+            for (int j = 1; j < r->nq[l]; j++)
+                if (des_before(r, &r->pk[r->q[l][j]], &r->pk[r->q[l][b]]))
+                    b = j;
+            int pk = r->q[l][b];
+            r->q[l][b] = r->q[l][--r->nq[l]];
+            r->busy_until[l] = e.t + des_ser(r, r->pk[pk].m, r->pk[pk].j);
+            des_push(r, r->busy_until[l], 0, DV_END, pk, 0);
+            if (r->nq[l] > 0) {
+                r->arb[l] = true;
+                des_push(r, r->busy_until[l], 1, DV_ARB, l, 0);
+            }
+            break;
+        }
+        case DV_END: {
+            DPkt *pk = &r->pk[e.a];
+            if (pk->hop + 1 < r->nh[pk->m]) {
+                pk->hop++;
+                des_offer(r, e.a, e.t + p->switch_latency);
+            } else if (--r->left[DIX(r, pk->m, pk->x)] == 0) {
+                r->arrive[DIX(r, pk->m, pk->x)] = e.t;
+                const Msg *ms = &s->msgs[pk->m];
+                int ends[2] = {ms->src, ms->dst};
+                for (int j = 0; j < 2; j++) {
+                    int d = ends[j];
+                    if (!r->done[d] && r->blocked_m[d] == pk->m &&
+                        r->blocked_x[d] == pk->x) {
+                        r->blocked_m[d] = -1;
+                        des_push(r, e.t, 0, DV_DSP, d, 0);
+                    }
+                }
+            }
+            break;
+        }
+        }
+    }
+    int64_t len = 0;
+    for (int d = 0; d < nd; d++) {
+        if (!r->done[d])
+            return -1;
+        len = r->endt[d] > len ? r->endt[d] : len;
+    }
+    return len;
+}
+
+static void
+des_free(Des *r)
+{
+    for (int l = 0; l < r->nlinks; l++)
+        free(r->q[l]);
+    free(r->q), free(r->nq), free(r->capq), free(r->busy_until), free(r->arb);
+    free(r->ev), free(r->pk), free(r->k), free(r->blocked_m), free(r->it);
+    free(r->blocked_x), free(r->endt), free(r->done), free(r->posted_here);
+    free(r->issue), free(r->post), free(r->depart), free(r->arrive), free(r->left);
+    free(r->send_k), free(r->recv_k), free(r->route), free(r->nh), free(r->end);
+    free(r->off);
+}
+
+/* A random schedule for the contention tests: list order + comm_insert on 1, 2 or 4
+ * boards with random overheads (zeros too), packet sizes and switch latency, then random
+ * merges, pipelined flags, eager limits and swaps of neighbouring operations (which may
+ * deadlock). */
+static Sched *
+random_contended(uint64_t seed, int64_t iters_lo, int64_t iters_span, Graph **gout)
+{
+    uint64_t x = seed * 0x9E3779B97F4A7C15u + 7;
+    static const char *plats[] = {"bwdsp-1board", "bwdsp-2board", "bwdsp-4board"};
+    int n = 2 + (int)(rnd(&x) % 11);
+    int64_t cyc[16];
+    for (int t = 0; t < n; t++)
+        cyc[t] = rnd(&x) % 5 == 0 ? 0 : (int64_t)(rnd(&x) % 3000);
+    Graph *g =
+        mk_graph(plats[seed % 3], n, cyc, iters_lo + (int64_t)(rnd(&x) % iters_span));
+    for (int t = 1; t < n && g->nedges < 60; t++)
+        for (int j = 0, k = 1 + (int)(rnd(&x) % 3); j < k; j++)
+            add_edge(g, (int)(rnd(&x) % (uint64_t)t), t,
+                     rnd(&x) % 6 == 0 ? 0 : (int64_t)(rnd(&x) % 2500), 0);
+    for (int j = 0, k = (int)(rnd(&x) % 4); j < k && g->nedges < 64; j++)
+        add_edge(g, (int)(rnd(&x) % (uint64_t)n), (int)(rnd(&x) % (uint64_t)n), 64,
+                 1 + (int)(rnd(&x) % 4));
+    ck_assert_int_eq(ir_graph_index(g), 0);
+    Platform *p = g->platform;
+    int64_t *par[] = {&p->send_overhead, &p->recv_overhead, &p->post_overhead,
+                      &p->wait_overhead, &p->handshake,     &p->switch_latency};
+    for (int j = 0; j < 6; j++)
+        if (rnd(&x) % 3 == 0)
+            *par[j] = rnd(&x) % 2 ? 0 : (int64_t)(rnd(&x) % 700);
+    if (rnd(&x) % 3 == 0) { /* small packets: more of them per message */
+        p->payload_bytes = 16 + (int64_t)(rnd(&x) % 200);
+        p->packet_bytes = p->payload_bytes + (int64_t)(rnd(&x) % 40);
+    }
+    if (rnd(&x) % 4 == 0)
+        p->eager_limit = 64 + (int64_t)(rnd(&x) % 400);
+    int nd = p->ndsps < 8 ? p->ndsps : 2 + (int)(rnd(&x) % 7);
+    Sched *s = ir_sched_new(g, p);
+    for (int k = 0; k < n; k++) {
+        int t = g->topo[k];
+        s->map[t] = (int)(rnd(&x) % (uint64_t)nd);
+        if (nd > 4 && rnd(&x) % 2) /* across boards: DSP 4 and up */
+            s->map[t] = (int)(rnd(&x) % (uint64_t)p->ndsps);
+        ir_sched_push_op(s, s->map[t], OP_COMPUTE, t);
+    }
+    comm_insert(s);
+    for (int j = 0, k = (int)(rnd(&x) % 4); j < k; j++) {
+        int a = (int)(rnd(&x) % (uint64_t)(s->nmsgs + 1)) - 1;
+        for (int b = a + 1; a >= 0 && b < s->nmsgs; b++)
+            if (s->msgs[a].src == s->msgs[b].src && s->msgs[a].dst == s->msgs[b].dst &&
+                s->msgs[a].delay == s->msgs[b].delay) {
+                merge(s, a, b);
+                break;
+            }
+    }
+    for (int m = 0; m < s->nmsgs; m++)
+        s->msgs[m].pipelined = rnd(&x) % 3 == 0;
+    for (int j = 0, k = (int)(rnd(&x) % 3); j < k; j++) {
+        int d = (int)(rnd(&x) % (uint64_t)s->ndsps);
+        if (s->nops[d] < 2)
+            continue;
+        int q = (int)(rnd(&x) % (uint64_t)(s->nops[d] - 1));
+        Op t = s->ops[d][q];
+        s->ops[d][q] = s->ops[d][q + 1];
+        s->ops[d][q + 1] = t;
+    }
+    *gout = g;
+    return s;
+}
+
+/* With contention, the evaluator against the packet-level simulation: the same length,
+ * the same deadlocks, the same end time of every operation in every iteration. */
+START_TEST(contention_agrees_with_a_packet_simulation)
+{
+    int deadlocks = 0, ok = 0, differ = 0;
+    for (uint64_t seed = 1; seed <= 400; seed++) {
+        Graph *g;
+        Sched *s = random_contended(seed, 1, 25, &g);
+        Des des;
+        int64_t want = des_length(&des, s);
+        Arena *a = arena_new();
+        EvalResult r;
+        int64_t got = both(s, &r, a);
+        ck_assert_msg(got == want, "seed %llu: evaluator %lld, packet simulation %lld",
+                      (unsigned long long)seed, (long long)got, (long long)want);
+        if (want >= 0) {
+            for (int d = 0; d < s->ndsps; d++)
+                for (int64_t i = 0; i < g->iterations; i++)
+                    for (int k = 0; k < s->nops[d]; k++)
+                        ck_assert_msg(
+                            ot(s, &r, d, (int)i, k).end ==
+                                des.end[(size_t)(des.off[d] + k) * (size_t)des.n +
+                                        (size_t)i],
+                            "seed %llu: DSP %d op %d iteration %lld",
+                            (unsigned long long)seed, d, k, (long long)i);
+            ok++;
+            g->platform->no_contention = true; /* contention mattered here? */
+            Evaluator *ev = eval_new(g, g->platform);
+            differ += eval_length(ev, s) != got;
+            eval_free(ev);
+        } else {
+            deadlocks++;
+        }
+        des_free(&des);
+        arena_free(a);
+        ir_sched_free(s);
+        ir_graph_free(g);
+    }
+    ck_assert_int_gt(ok, 100); /* every kind of outcome is exercised */
+    ck_assert_int_gt(deadlocks, 5);
+    ck_assert_int_gt(differ, 50); /* and contention changed the length of these */
+}
+END_TEST
+
+/* Long runs with contention: eval_length skips whole periods (the network's state
+ * included); the packet simulation runs every iteration. */
+START_TEST(contention_steady_state_skipping_is_exact)
+{
+    int compared = 0;
+    for (uint64_t seed = 1001; seed <= 1060; seed++) {
+        Graph *g;
+        Sched *s = random_contended(seed, 200, 1000, &g);
+        Des des;
+        int64_t want = des_length(&des, s);
+        Evaluator *ev = eval_new(g, g->platform);
+        int64_t got = eval_length(ev, s);
+        eval_free(ev);
+        ck_assert_msg(got == want, "seed %llu: evaluator %lld, packet simulation %lld",
+                      (unsigned long long)seed, (long long)got, (long long)want);
+        compared += want >= 0;
+        des_free(&des);
+        ir_sched_free(s);
+        ir_graph_free(g);
+    }
+    ck_assert_int_gt(compared, 30);
 }
 END_TEST
 
@@ -1368,8 +2041,13 @@ suite(void)
     tcase_add_test(tc, delay_three_across_dsps_with_zero_delay_traffic);
     tcase_add_test(tc, delay_at_least_the_iterations);
     tcase_add_test(tc, delay_two_pipelined);
+    tcase_add_test(tc, contention_issue_order);
+    tcase_add_test(tc, contention_shorter_message_first);
+    tcase_add_test(tc, contention_on_the_board_link);
     tcase_add_test(tc, agrees_with_a_reference_on_random_schedules);
     tcase_add_test(tc, steady_state_skipping_is_exact);
+    tcase_add_test(tc, contention_agrees_with_a_packet_simulation);
+    tcase_add_test(tc, contention_steady_state_skipping_is_exact);
     tcase_add_test(tc, a_billion_iterations);
     tcase_add_test(tc, a_billion_iterations_with_a_delay_edge);
     suite_add_tcase(su, tc);

@@ -1,11 +1,14 @@
 /*
- * tests/run_graphs.c - the end-to-end check of issue 6: `tgc run --no-contention --json`
- * on graphs, for every -O mode, asserting that the parallel program's checksums and
- * output files equal the sequential program's, that nothing deadlocks, and that the
- * simulated cycles equal the compiler's predicted cycles exactly (DESIGN.md section 3).
+ * tests/run_graphs.c - the end-to-end check of the execution model: `tgc run --json` on
+ * graphs, for every -O mode, asserting that the parallel program's checksums and output
+ * files equal the sequential program's, that nothing deadlocks, and that the simulated
+ * cycles equal the compiler's predicted cycles exactly (docs/execution-model.md), with
+ * contention (--contention) or without (the default: tgc run --no-contention).
  *
- *   run_graphs --tgc PATH --testcases DIR [--modes none,ma,cp,bfco]
- *   run_graphs --tgc PATH --random N [--seed S] [--modes ...] [--keep DIR]
+ *   run_graphs --tgc PATH --testcases DIR [--modes none,ma,cp,bfco] [--contention]
+ *   run_graphs --tgc PATH --random N [--seed S] [--modes ...] [--contention] [--keep DIR]
+ *   run_graphs --tgc PATH --gen CLASSES [--gen-seeds N] [--first-seed S]
+ *              [--platforms P,...] [--modes ...] [--contention]
  *
  * --testcases runs every tgc-graph/1 file below DIR (testcases/invalid excepted, and
  * testcases/apps, which bench_apps --test runs with its output checks), on its own
@@ -14,7 +17,11 @@
  * --random generates N graphs from seed S: 2 to 16 DSPs (presets and inline platforms
  * with random overheads, eager limits and copy speeds), random DAGs with delay edges
  * (forward and backward, delays 1 to 3), heterogeneous costs, pins, zero-byte and large
- * edges.  Exit status 0 when every run passed.
+ * edges.  --gen runs `tgc gen --class C --seed K --platform P` for every class, seed
+ * S .. S + N - 1 (default 1 .. 5) and platform (default bwdsp-1board,bwdsp-2board,
+ * bwdsp-4board) and prints per class and platform the mean predicted length and the
+ * largest |simulated / predicted - 1| (which must be 0).  Exit status 0 when every run
+ * passed.
  *
  * A run the compiler refuses because its schedule deadlocks in the execution model is
  * skipped, not failed, but only when tgc says exactly that (refused_as_deadlock: exit
@@ -46,6 +53,7 @@ static char tmpdir[256];
 static int runs, failures, skipped;
 static double max_refused = 10; /* --max-refused: percent of the runs */
 static const char *keep = NULL;
+static bool contention = false; /* --contention: tgc run without --no-contention */
 
 /* ---- running tgc
  * ----------------------------------------------------------------------- */
@@ -114,10 +122,12 @@ refused_as_deadlock(const char *graph, int code, const char *out, const char *er
     return ok;
 }
 
-/* Runs tgc run on graph with extra args and mode; checks the JSON it prints. */
-static void
+/* Runs tgc run on graph with extra args and mode; checks the JSON it prints.  Returns
+ * true when the run passed, with its simulated and predicted cycles in *sim_out and
+ * *pred_out (may be NULL). */
+static bool
 check_run(const char *graph, const char *label, char *const *extra, const char *mode,
-          bool expect_mismatch)
+          bool expect_mismatch, long long *sim_out, long long *pred_out)
 {
     char out[300], err[300];
     snprintf(out, sizeof out, "%s/out.json", tmpdir);
@@ -129,7 +139,8 @@ check_run(const char *graph, const char *label, char *const *extra, const char *
     argv[n++] = (char *)graph;
     argv[n++] = "-O";
     argv[n++] = (char *)mode;
-    argv[n++] = "--no-contention";
+    if (!contention)
+        argv[n++] = "--no-contention";
     argv[n++] = "--json";
     for (int i = 0; extra && extra[i] && n < 30; i++)
         argv[n++] = extra[i];
@@ -162,7 +173,7 @@ check_run(const char *graph, const char *label, char *const *extra, const char *
                mode);
         unlink(out);
         unlink(err);
-        return;
+        return false;
     }
     if (!o) {
         why = "no JSON result";
@@ -215,6 +226,11 @@ check_run(const char *graph, const char *label, char *const *extra, const char *
     json_decref(o);
     unlink(out);
     unlink(err);
+    if (sim_out)
+        *sim_out = sim;
+    if (pred_out)
+        *pred_out = pred;
+    return why == NULL;
 }
 
 /* ---- testcases
@@ -242,7 +258,7 @@ run_file(const char *path)
     bool mismatch = expect && strcmp(expect, "checksums differ") == 0;
     json_decref(g);
     for (int m = 0; m < nmodes; m++)
-        check_run(path, path, NULL, modes[m], mismatch);
+        check_run(path, path, NULL, modes[m], mismatch, NULL, NULL);
 }
 
 /* An STG or DOT graph, imported on the abstract model with 4 DSPs; files that do not
@@ -262,7 +278,7 @@ run_imported(const char *path, const char *format)
         return;
     json_decref(g);
     for (int m = 0; m < nmodes; m++)
-        check_run(out, path, NULL, modes[m], false);
+        check_run(out, path, NULL, modes[m], false, NULL, NULL);
     unlink(out);
 }
 
@@ -457,79 +473,101 @@ run_random(int n, uint64_t seed)
             failures++;
         } else {
             for (int m = 0; m < nmodes; m++)
-                check_run(path, label, NULL, modes[m], false);
+                check_run(path, label, NULL, modes[m], false, NULL, NULL);
         }
         unlink(path);
         json_decref(g);
     }
 }
 
-/* ---- contention benchmark
- * ----------------------------------------------------------------- */
+/* ---- tgc gen's classes
+ * ------------------------------------------------------------------------ */
 
-/* For each class of tgc gen and seeds 1..n: -O bfco with contention against the
- * prediction (the evaluator ignores contention).  Reports, asserts only the checksums. */
+/* Every class x platform x seed x mode: the asserts of check_run, and a summary line per
+ * class and platform. */
 static void
-bench(const char *classes, int n, const char *platform)
+gen_classes(const char *classes, int nseeds, int first, const char *platforms)
 {
-    static char cl[256];
+    static char cl[256], pl[256];
     snprintf(cl, sizeof cl, "%s", classes);
-    printf("%-10s %5s %12s %12s %9s %9s\n", "class", "runs", "predicted", "simulated",
-           "mean diff", "max diff");
-    for (char *c = strtok(cl, ","); c; c = strtok(NULL, ",")) {
-        double sum = 0, max = 0;
-        long long psum = 0, ssum = 0;
-        int k = 0;
-        for (int s = 1; s <= n; s++) {
-            char path[300], seed[32];
-            snprintf(path, sizeof path, "%s/%s-%d.json", tmpdir, c, s);
-            snprintf(seed, sizeof seed, "%d", s);
-            char *gen[] = {(char *)tgc, "gen", "--class",    c,
-                           "--seed",    seed,  "--platform", (char *)platform,
-                           "-o",        path,  NULL};
-            json_t *g = run_json(gen);
-            json_decref(g);
-            char *run[] = {(char *)tgc, "run", path, "-O", "bfco", "--json", NULL};
-            json_t *o = run_json(run);
-            runs++;
-            if (!o || !json_is_true(json_object_get(o, "checksums_equal"))) {
-                failures++;
-                printf("FAIL %s seed %d: %s\n", c, s,
-                       o ? "checksums differ" : "no result");
-                json_decref(o);
+    const char *cls[16], *pls[16];
+    int ncl = 0, npl = 0;
+    char *save;
+    for (char *c = strtok_r(cl, ",", &save); c && ncl < 16;
+         c = strtok_r(NULL, ",", &save))
+        cls[ncl++] = c;
+    snprintf(pl, sizeof pl, "%s", platforms);
+    for (char *c = strtok_r(pl, ",", &save); c && npl < 16;
+         c = strtok_r(NULL, ",", &save))
+        pls[npl++] = c;
+    static char summary[16 * 16][160];
+    int nsum = 0;
+    for (int ci = 0; ci < ncl; ci++)
+        for (int pi = 0; pi < npl; pi++) {
+            double max = 0, psum = 0;
+            int k = 0, bad = 0;
+            for (int sd = first; sd < first + nseeds; sd++) {
+                char path[300], seed[32], label[160];
+                snprintf(path, sizeof path, "%s/%s-%d.json", tmpdir, cls[ci], sd);
+                snprintf(seed, sizeof seed, "%d", sd);
+                snprintf(label, sizeof label, "%s seed %d on %s", cls[ci], sd, pls[pi]);
+                char *gen[] = {(char *)tgc, "gen", "--class",    (char *)cls[ci],
+                               "--seed",    seed,  "--platform", (char *)pls[pi],
+                               "-o",        path,  NULL};
+                json_t *g = run_json(gen);
+                json_decref(g);
+                json_error_t je;
+                json_t *gj = json_load_file(path, 0, &je);
+                if (!gj) {
+                    failures++;
+                    bad++;
+                    printf("FAIL %s: tgc gen wrote no graph\n", label);
+                    continue;
+                }
+                json_decref(gj);
+                for (int m = 0; m < nmodes; m++) {
+                    long long sim = -1, pred = -1;
+                    if (!check_run(path, label, NULL, modes[m], false, &sim, &pred)) {
+                        bad++;
+                        continue;
+                    }
+                    double diff = (double)(sim - pred) / (double)pred;
+                    diff = diff < 0 ? -diff : diff;
+                    max = diff > max ? diff : max;
+                    psum += (double)pred;
+                    k++;
+                }
                 unlink(path);
-                continue;
             }
-            long long sim = json_integer_value(json_object_get(o, "simulated_cycles"));
-            long long pred = json_integer_value(json_object_get(o, "predicted_cycles"));
-            double diff = pred > 0 ? (double)(sim - pred) / (double)pred : 0;
-            sum += diff;
-            if (diff > max)
-                max = diff;
-            psum += pred;
-            ssum += sim;
-            k++;
-            json_decref(o);
-            unlink(path);
+            snprintf(summary[nsum++], sizeof summary[0],
+                     "%-10s %-14s %5d %5d %14.0f %11.4f%%", cls[ci], pls[pi], k, bad,
+                     k ? psum / k : 0.0, 100 * max);
         }
-        printf("%-10s %5d %12lld %12lld %8.2f%% %8.2f%%\n", c, k, k ? psum / k : 0,
-               k ? ssum / k : 0, k ? 100 * sum / k : 0.0, 100 * max);
-    }
+    printf("%s, simulated against predicted cycles:\n",
+           contention ? "with contention" : "without contention");
+    printf("%-10s %-14s %5s %5s %14s %12s\n", "class", "platform", "runs", "bad",
+           "mean predicted", "max |diff|");
+    for (int i = 0; i < nsum; i++)
+        printf("%s\n", summary[i]);
 }
 
 int
 main(int argc, char **argv)
 {
     const char *cases = NULL, *mode_list = "none,ma,cp,bfco", *classes = NULL;
-    const char *platform = "bwdsp-4board";
-    int nbench = 5;
+    const char *platforms = "bwdsp-1board,bwdsp-2board,bwdsp-4board";
+    int ngen = 5, first = 1;
     int nrandom = -1;
     uint64_t seed = 1;
-    if (argc % 2 == 0) {
-        fprintf(stderr, "run_graphs: every option takes a value\n");
-        return 2;
-    }
-    for (int i = 1; i + 1 < argc; i += 2) {
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--contention") == 0) {
+            contention = true;
+            continue;
+        }
+        if (i + 1 >= argc) {
+            fprintf(stderr, "run_graphs: %s needs a value\n", argv[i]);
+            return 2;
+        }
         if (strcmp(argv[i], "--tgc") == 0)
             tgc = argv[i + 1];
         else if (strcmp(argv[i], "--testcases") == 0)
@@ -542,25 +580,30 @@ main(int argc, char **argv)
             mode_list = argv[i + 1];
         else if (strcmp(argv[i], "--keep") == 0)
             keep = argv[i + 1];
-        else if (strcmp(argv[i], "--bench") == 0)
+        else if (strcmp(argv[i], "--gen") == 0)
             classes = argv[i + 1];
-        else if (strcmp(argv[i], "--bench-seeds") == 0)
-            nbench = atoi(argv[i + 1]);
-        else if (strcmp(argv[i], "--platform") == 0)
-            platform = argv[i + 1];
+        else if (strcmp(argv[i], "--gen-seeds") == 0)
+            ngen = atoi(argv[i + 1]);
+        else if (strcmp(argv[i], "--first-seed") == 0)
+            first = atoi(argv[i + 1]);
+        else if (strcmp(argv[i], "--platforms") == 0)
+            platforms = argv[i + 1];
         else if (strcmp(argv[i], "--max-refused") == 0)
             max_refused = strtod(argv[i + 1], NULL);
         else {
             fprintf(stderr, "run_graphs: unknown option \"%s\"\n", argv[i]);
             return 2;
         }
+        i++;
     }
     if (!tgc || (!cases && nrandom < 0 && !classes)) {
         fprintf(stderr,
                 "usage: run_graphs --tgc PATH (--testcases DIR | --random N [--seed S])"
-                " [--modes none,ma,cp,bfco] [--keep DIR] [--max-refused PERCENT]\n"
-                "       run_graphs --tgc PATH --bench hi20,lo20,rand50,chain100"
-                " [--bench-seeds N] [--platform P]\n");
+                " [--modes none,ma,cp,bfco] [--contention] [--keep DIR] [--max-refused "
+                "PERCENT]\n"
+                "       run_graphs --tgc PATH --gen hi20,lo20,rand50,chain100"
+                " [--gen-seeds N] [--first-seed S] [--platforms P,...] [--modes ...]"
+                " [--contention]\n");
         return 2;
     }
     setvbuf(stdout, NULL, _IOLBF, 0);
@@ -579,7 +622,7 @@ main(int argc, char **argv)
     if (nrandom >= 0)
         run_random(nrandom, seed);
     if (classes)
-        bench(classes, nbench, platform);
+        gen_classes(classes, ngen, first, platforms);
     rmdir(tmpdir);
     printf("%d runs, %d failures, %d refused by the compiler as deadlocking\n", runs,
            failures, skipped);

@@ -146,4 +146,103 @@ else
     echo "skip: not root, no character device made with mknod"
 fi
 
+# ---- output files: devices and FIFOs written through, links followed, never replaced.
+# Only files made here are written: a tgc that replaced what -o names would otherwise
+# replace /dev/null or /dev/stdout of the machine (as root).  nulldev is /dev/null's
+# device, to-stdout is what /dev/stdout is (a link to /proc/self/fd/1).
+if [ "$(id -u)" -eq 0 ]; then
+    mknod nulldev c 1 3
+    expect 0 "" schedule chain4.json -o nulldev
+    [ -c nulldev ] || { echo "FAIL: -o replaced a character device"; fail=1; }
+else
+    echo "skip: not root, no character device made with mknod"
+fi
+mkfifo fifo.out
+timeout 20 cat fifo.out >fifo.got &
+reader=$!
+expect_wrap="timeout 20"
+expect 0 "" schedule chain4.json -o fifo.out
+expect_wrap=
+wait $reader
+[ -p fifo.out ] || { echo "FAIL: -o replaced a FIFO"; fail=1; }
+grep -q '"format": "tgc-schedule/1"' fifo.got ||
+    { echo "FAIL: nothing was written through the FIFO"; fail=1; }
+ln -s /proc/self/fd/1 to-stdout
+"$tgc" schedule chain4.json -o to-stdout >via-link.json 2>"$err" ||
+    { echo "FAIL: -o a link to /proc/self/fd/1"; cat "$err"; fail=1; }
+[ -L to-stdout ] || { echo "FAIL: -o replaced a symbolic link"; fail=1; }
+grep -q '"format": "tgc-schedule/1"' via-link.json ||
+    { echo "FAIL: -o /proc/self/fd/1 did not write standard output"; fail=1; }
+"$tgc" schedule chain4.json -o to-stdout | cat >via-pipe.json
+[ -L to-stdout ] && cmp -s via-link.json via-pipe.json ||
+    { echo "FAIL: -o a link to /proc/self/fd/1 on a pipe"; fail=1; }
+echo old >real.json
+ln -s real.json link.json
+expect 0 "" schedule chain4.json -o link.json
+[ -L link.json ] && grep -q '"format": "tgc-schedule/1"' real.json ||
+    { echo "FAIL: -o a link to a file: the link was replaced or the file not written"; fail=1; }
+ln -s made-by-link.json dangling.json
+expect 0 "" schedule chain4.json -o dangling.json
+[ -L dangling.json ] && [ -f made-by-link.json ] ||
+    { echo "FAIL: -o a link to a new file"; fail=1; }
+mkdir out-dir.json
+expect 1 'tgc: error: cannot write "out-dir.json": it is a directory' \
+    schedule chain4.json -o out-dir.json
+
+# ---- project directories: whole or not at all, a lock, the user's files kept
+mkdir proj proj/tasks.c
+echo mine >proj/notes.txt
+expect 1 "proj/tasks.c: error: is a directory where tgc writes a file of the project" \
+    compile chain4.json -o proj
+[ "$(ls -A proj | tr '\n' ' ')" = "notes.txt tasks.c " ] ||
+    { echo "FAIL: a failed compile changed the project folder:"; ls -A proj; fail=1; }
+rmdir proj/tasks.c
+expect 0 "" compile chain4.json -o proj
+expect 0 "" compile chain4.json -o proj # its own files: no --force needed
+[ "$(cat proj/notes.txt)" = mine ] || { echo "FAIL: the user's file was touched"; fail=1; }
+echo "/* edited */" >>proj/dsp0.c
+echo "int mine;" >proj/main.c
+expect 1 "proj/dsp0.c: error: exists and is not a file tgc wrote (or it was changed since): --force overwrites it
+proj/main.c: error: exists and is not a file tgc wrote (or it was changed since): --force overwrites it" \
+    compile chain4.json -o proj
+grep -q edited proj/dsp0.c || { echo "FAIL: a refused compile overwrote dsp0.c"; fail=1; }
+expect 0 "" compile chain4.json -o proj --force
+grep -q edited proj/dsp0.c && { echo "FAIL: --force did not overwrite dsp0.c"; fail=1; }
+expect 0 "" compile chain4.json -o proj --dsps 8
+[ -f proj/dsp7.c ] || { echo "FAIL: no dsp7.c for 8 DSPs"; fail=1; }
+expect 0 "" compile chain4.json -o proj
+[ -e proj/dsp7.c ] && { echo "FAIL: dsp7.c of the earlier project is left"; fail=1; }
+ls -A . proj | grep -Eq '\.tgc-new-|\.tgc-[A-Za-z0-9]{6}$' && { echo "FAIL: temporary files left:"; ls -A . proj; fail=1; }
+expect 1 "no/such/proj: error: cannot create directory: No such file or directory" \
+    compile chain4.json -o no/such/proj
+[ -e no ] && { echo "FAIL: a failed compile created a folder"; fail=1; }
+
+# A folder in use by another tgc (flock, as tgc itself locks it): refused at once.
+mkdir busy
+flock -o busy sleep 10 &
+locker=$!
+i=0
+while flock -n busy true && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+busy="busy: error: another tgc is using this folder (tgc run --keep or tgc compile -o); try again when it has finished"
+expect 1 "$busy" run chain4.json --keep busy
+expect 1 "$busy" compile chain4.json -o busy
+kill $locker 2>/dev/null
+wait $locker 2>/dev/null
+# Two runs in one folder at once: each passes or says the folder is in use.
+"$tgc" run chain4.json --keep both >both1.out 2>both1.err &
+first=$!
+"$tgc" run chain4.json --keep both >both2.out 2>both2.err
+rc2=$?
+wait $first
+rc1=$?
+for k in 1 2; do
+    eval rc=\$rc$k
+    if [ "$rc" -ne 0 ] && [ "$(cat both$k.err)" != "both${busy#busy}" ]; then
+        echo "FAIL: concurrent run $k: exit $rc"
+        cat both$k.err
+        fail=1
+    fi
+done
+[ "$rc1" -eq 0 ] || [ "$rc2" -eq 0 ] || { echo "FAIL: neither concurrent run passed"; fail=1; }
+
 exit $fail

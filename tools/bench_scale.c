@@ -26,6 +26,7 @@
 #include <time.h>
 
 #include "ir.h"
+#include "output.h"
 
 typedef struct Pass {
     const char *name;
@@ -175,7 +176,7 @@ main(int argc, char **argv)
         }
         if (rc == 0 && write_dir) {
             c0 = cpu_seconds();
-            rc = cg_project_write(&proj, write_dir, d);
+            rc = out_project(&proj, write_dir, true, NULL, d);
             t[WRITE][r] = cpu_seconds() - c0;
         }
         if (rc != 0) {

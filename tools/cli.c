@@ -1,6 +1,6 @@
 /*
- * tools/cli.c - option parsing, usage errors, atomic output files and JSON output shared
- * by the commands of the tgc driver (see cli.h for the conventions).
+ * tools/cli.c - option parsing, usage errors and JSON output shared by the commands of
+ * the tgc driver (see cli.h for the conventions; files are written by tools/output.c).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -25,6 +25,7 @@ enum {
     C_DSPS,
     C_ITERATIONS,
     C_JSON,
+    C_NO_CONTENTION,
     C_MAX_TASKS,
     C_MAX_EDGES,
     C_MAX_DSPS,
@@ -45,6 +46,10 @@ static const Common common[NCOMMON] = {
                       CLI_ITERATIONS},
     [C_JSON] = {"json", NULL, "print the results as one JSON object on standard output",
                 CLI_JSON},
+    [C_NO_CONTENTION] = {"no-contention", NULL,
+                         "links without contention: the evaluator's contention-free "
+                         "model (the runtime's --no-contention)",
+                         CLI_CONTENTION},
     [C_MAX_TASKS] = {"max-tasks", "N", "refuse graphs of more than N tasks (100000)",
                      CLI_LIMITS},
     [C_MAX_EDGES] = {"max-edges", "N", "refuse graphs of more than N edges (1000000)",
@@ -150,6 +155,9 @@ set_common(Cli *c, const CliSpec *spec, int i, const char *v)
         return true;
     case C_JSON:
         c->json = true;
+        return true;
+    case C_NO_CONTENTION:
+        c->opt.no_contention = true;
         return true;
     case C_DSPS:
         if (!cli_int_value(spec, "--dsps", v, 1, INT_MAX, &x))
@@ -387,60 +395,6 @@ cli_report(Diag *d)
 {
     diag_flush(d, stderr);
     return diag_errors(d) ? TGC_EXIT_INPUT : TGC_EXIT_OK;
-}
-
-int
-cli_write_file(const char *path, const void *data, size_t len)
-{
-    if (strcmp(path, "-") == 0) {
-        if (fwrite(data, 1, len, stdout) != len || fflush(stdout) != 0) {
-            fprintf(stderr, "tgc: error: cannot write standard output: %s\n",
-                    strerror(errno));
-            return TGC_EXIT_INPUT;
-        }
-        return TGC_EXIT_OK;
-    }
-    /* The temporary file sits in the target's folder so that rename() is atomic. */
-    const char *slash = strrchr(path, '/');
-    size_t dirlen = slash ? (size_t)(slash - path) + 1 : 0;
-    size_t n = strlen(path) + 16;
-    char *tmp = malloc(n);
-    if (!tmp)
-        ice("out of memory");
-    snprintf(tmp, n, "%.*s.%s.XXXXXX", (int)dirlen, path, path + dirlen);
-    int fd = mkstemp(tmp);
-    if (fd < 0) {
-        fprintf(stderr, "tgc: error: cannot write \"%s\": %s\n", path, strerror(errno));
-        free(tmp);
-        return TGC_EXIT_INPUT;
-    }
-    mode_t mask = umask(0);
-    umask(mask);
-    fchmod(fd, 0666 & ~mask);
-    const char *p = data;
-    size_t left = len;
-    int err = 0;
-    while (left > 0 && !err) {
-        ssize_t w = write(fd, p, left);
-        if (w < 0 && errno == EINTR)
-            continue;
-        if (w < 0)
-            err = errno;
-        else {
-            p += w;
-            left -= (size_t)w;
-        }
-    }
-    if (close(fd) != 0 && !err)
-        err = errno;
-    if (!err && rename(tmp, path) != 0)
-        err = errno;
-    if (err) {
-        unlink(tmp);
-        fprintf(stderr, "tgc: error: cannot write \"%s\": %s\n", path, strerror(err));
-    }
-    free(tmp);
-    return err ? TGC_EXIT_INPUT : TGC_EXIT_OK;
 }
 
 int

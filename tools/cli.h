@@ -1,7 +1,7 @@
 /*
  * tools/cli.h - what the commands of the tgc driver share: option parsing in the manner
- * of gcc and clang, usage errors, diagnostics to stderr, atomic output files, JSON on
- * stdout.
+ * of gcc and clang, usage errors, diagnostics to stderr, JSON on stdout; output files go
+ * through tools/output.h.
  *
  * Conventions (docs/cli.md): exit status 0 = success, 1 = bad input (every error of the
  * pass printed first), 2 = bad usage.  `-o FILE` names the output ("-" = stdout), `--`
@@ -34,6 +34,7 @@
 #include <jansson.h>
 
 #include "ir.h"
+#include "output.h"
 
 /* Every command of commands.def: argv[0] is the command's name; returns the exit status.
  */
@@ -53,6 +54,7 @@ enum {
     CLI_JSON = 1 << 4,       /* --json -> Cli.json */
     CLI_KERNELS = 1 << 5,    /* the command reads the kernel files (Options.read_kernels):
                                 --kernel-path DIR (repeatable) -> Cli.opt.kernel_dirs */
+    CLI_CONTENTION = 1 << 6, /* --no-contention -> Cli.opt.no_contention */
 };
 
 /* An option of one command. */
@@ -110,10 +112,6 @@ bool cli_search_objective(const CliSpec *spec, const char *text, Options *opt);
 /* Writes the messages of d not yet written to stderr; returns 1 when d holds errors, else
  * 0 (an exit status). */
 int cli_report(Diag *d);
-/* Writes data to path atomically (a temporary file in the same folder, then rename), or
- * to stdout when path is "-".  Returns 0, or 1 after printing "tgc: error: cannot write
- * ...". */
-int cli_write_file(const char *path, const void *data, size_t len);
 /* Prints o as one JSON document on stdout: keys in insertion order (build objects in a
  * fixed order), two-space indent, reals with 10 significant digits, a final newline.
  * Does not take the reference.  Returns 0, or 1 when stdout fails. */

@@ -5,7 +5,7 @@
  *
  * The pipeline: fe_load_graph -> the passes of passes/passes.def (pass_schedule: HEFT +
  * local search, messages inserted; pass_optimize: -O; pass_verify), run by pipeline.c ->
- * eval_run (the prediction) -> cg_emit_c -> cg_project_write.  With --from, the schedule
+ * eval_run (the prediction) -> cg_emit_c -> out_project.  With --from, the schedule
  * file is loaded and only the passes from "verify" on run.  Nothing is written unless
  * every step succeeded, except the file of --dump-after, written right after its pass.
  */
@@ -25,7 +25,8 @@ static const CliSpec spec = {
     "(docs/kernels.md).  With --from, the schedule of a tgc-schedule/1 file is compiled "
     "as\n"
     "written.\n",
-    CLI_OUTPUT | CLI_PLATFORM | CLI_ITERATIONS | CLI_LIMITS | CLI_JSON | CLI_KERNELS,
+    CLI_OUTPUT | CLI_PLATFORM | CLI_ITERATIONS | CLI_CONTENTION | CLI_LIMITS | CLI_JSON |
+        CLI_KERNELS,
     own,
     0,
     1,
@@ -139,7 +140,7 @@ cmd_compile(int argc, char **argv)
     status = tgc_compile(&c, &spec, c.output, &x);
     if (status == TGC_EXIT_OK) {
         Diag *d = diag_new();
-        if (cg_project_write(&x.project, c.output, d) != 0)
+        if (out_project(&x.project, c.output, c.val[6] != NULL, NULL, d) != 0)
             status = TGC_EXIT_INPUT;
         cli_report(d);
         diag_free(d);

@@ -163,7 +163,7 @@ cmd_gen(int argc, char **argv)
         g->platform_ref = "inline";
     }
     char *text = cg_graph_json(g);
-    status = cli_write_file(c.output ? c.output : "-", text, strlen(text));
+    status = out_write_file(c.output ? c.output : "-", text, strlen(text));
     free(text);
     ir_graph_free(g);
 out:

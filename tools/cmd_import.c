@@ -62,7 +62,7 @@ cmd_import(int argc, char **argv)
         if (c.opt.iterations > 0)
             g->iterations = c.opt.iterations;
         char *text = cg_graph_json(g);
-        status = cli_write_file(c.output ? c.output : "-", text, strlen(text));
+        status = out_write_file(c.output ? c.output : "-", text, strlen(text));
         free(text);
         ir_graph_free(g);
     }

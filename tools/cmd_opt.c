@@ -79,7 +79,7 @@ static const CliSpec spec = {
     "deadlock repair and greedy pipelining), es (exhaustive, small graphs only) or all.\n"
     "Prints one row per method: schedule length, improvement over none, messages before\n"
     "and after merging, merged groups, pipelined receives, evaluations and time.\n",
-    CLI_OUTPUT | CLI_PLATFORM | CLI_ITERATIONS | CLI_LIMITS | CLI_JSON,
+    CLI_OUTPUT | CLI_PLATFORM | CLI_ITERATIONS | CLI_CONTENTION | CLI_LIMITS | CLI_JSON,
     own,
     1,
     1,
@@ -298,7 +298,7 @@ cmd_opt(int argc, char **argv)
     status = TGC_EXIT_OK;
     for (int i = 0; i < 3 && status == TGC_EXIT_OK; i++)
         if (paths[i])
-            status = cli_write_file(paths[i], text[i], strlen(text[i]));
+            status = out_write_file(paths[i], text[i], strlen(text[i]));
     if (status != TGC_EXIT_OK)
         goto done;
     if (c.json) {

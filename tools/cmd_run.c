@@ -8,7 +8,8 @@
  * Exit status: 0 when the checksums and the output files of the two programs are equal, 1
  * when they differ, a program deadlocks or fails, or the input is bad; 2 for bad usage.
  * The simulated and the predicted cycles are reported, not judged: the test suite asserts
- * their equality with --no-contention.
+ * their equality, with contention (the default) and with --no-contention, which both the
+ * compiler's evaluator and the runtime then use.
  *
  * Speed: both programs are compiled at once and run at once (two children each time); the
  * compiler is $TGC_CC (default cc) with $TGC_CFLAGS (default -std=c11 -O1 -Wall -Wextra).
@@ -47,13 +48,12 @@ extern char **environ;
 #define TGC_MPIRIO_INSTALL_LIBDIR "/usr/local/lib"
 #endif
 
-enum { O_KEEP = TGC_COMPILE_NOPTIONS, O_TRACE, O_NO_CONTENTION };
+enum { O_KEEP = TGC_COMPILE_NOPTIONS, O_TRACE };
 
 static const CliOption own[] = {
     TGC_COMPILE_OPTIONS,
     {"keep", "DIR", "build in DIR and keep the project, the programs and their outputs"},
     {"trace", "FILE", "write the parallel run's Chrome trace-event JSON to FILE"},
-    {"no-contention", NULL, "links without contention: simulated = predicted cycles"},
     {NULL, NULL, NULL},
 };
 
@@ -66,7 +66,7 @@ static const CliSpec spec = {
     "1 if they differ), output files, simulated against predicted cycles, packets and "
     "the\n"
     "utilisation of every DSP.\n",
-    CLI_PLATFORM | CLI_ITERATIONS | CLI_LIMITS | CLI_JSON | CLI_KERNELS,
+    CLI_PLATFORM | CLI_ITERATIONS | CLI_CONTENTION | CLI_LIMITS | CLI_JSON | CLI_KERNELS,
     own,
     0,
     1,
@@ -396,7 +396,7 @@ cmd_run(int argc, char **argv)
     if (!cli_parse(&c, &spec, argc, argv, &status))
         return status;
     const char *keep = c.val[O_KEEP], *trace = c.val[O_TRACE];
-    bool no_contention = c.val[O_NO_CONTENTION] != NULL;
+    bool no_contention = c.opt.no_contention; /* the prediction's model too */
     Compiled x;
     status = tgc_compile(&c, &spec, keep, &x);
     if (status != TGC_EXIT_OK) {
@@ -423,8 +423,12 @@ cmd_run(int argc, char **argv)
     }
     if (!dir)
         ice("out of memory");
+    /* --keep DIR stays locked until the end: two runs never share a folder */
     Diag *d = diag_new();
-    status = cg_project_write(&x.project, dir, d) == 0 ? TGC_EXIT_OK : TGC_EXIT_INPUT;
+    OutLock *lock = out_lock(dir, d);
+    status = lock && out_project(&x.project, dir, c.val[6] != NULL || !keep, lock, d) == 0
+                 ? TGC_EXIT_OK
+                 : TGC_EXIT_INPUT;
     cli_report(d);
     diag_free(d);
     char *exe_p = path_join(dir, "parallel"), *exe_s = path_join(dir, "sequential");
@@ -590,8 +594,7 @@ cmd_run(int argc, char **argv)
                    no_contention ? "no contention" : "with contention");
             printf("  predicted cycles  %" PRId64 " (%s)\n", x.r.length,
                    rp.cycles == x.r.length ? "equal"
-                   : no_contention         ? "DIFFERENT: evaluator and runtime disagree"
-                                           : "contention-free model");
+                                           : "DIFFERENT: evaluator and runtime disagree");
             printf("  sequential cycles %lld on one DSP (speed-up %.2f)\n", rs.cycles,
                    speedup);
             printf("  packets           %lld (predicted %lld)\n", rp.packets,
@@ -626,6 +629,7 @@ cmd_run(int argc, char **argv)
     }
     if (!keep)
         remove_tree(dir);
+    out_unlock(lock);
     free(dir);
     free(exe_p);
     free(exe_s);

@@ -6,7 +6,7 @@
  * (--gantt).
  *
  * Every output is built in memory first and written only when the run succeeded, each
- * through cli_write_file (a temporary file, then rename): a failed run writes nothing.
+ * through out_write_file (a temporary file, then rename): a failed run writes nothing.
  * `--from` reads a schedule file back; writing it again with -o gives the same bytes.
  */
 #include <errno.h>
@@ -46,7 +46,7 @@ static const CliSpec spec = {
     "iteration 0.\n"
     "With --from, the schedule is read from a tgc-schedule/1 file (its own graph and\n"
     "platform) and evaluated again; -o then writes the same bytes.\n",
-    CLI_OUTPUT | CLI_PLATFORM | CLI_ITERATIONS | CLI_LIMITS | CLI_JSON,
+    CLI_OUTPUT | CLI_PLATFORM | CLI_ITERATIONS | CLI_CONTENTION | CLI_LIMITS | CLI_JSON,
     own,
     0,
     1,
@@ -203,31 +203,6 @@ to_json(const Sched *s, const EvalResult *r, const Summary *sm)
     return o;
 }
 
-/* Whether path can be written (its folder is writable and it is not a folder), checked
- * for every output before the first is written, so that one bad path does not leave the
- * others written.  Prints the error like cli_write_file. */
-static bool
-writable(const char *path)
-{
-    if (strcmp(path, "-") == 0)
-        return true;
-    const char *slash = strrchr(path, '/');
-    char dir[4096];
-    if (!slash)
-        strcpy(dir, ".");
-    else
-        snprintf(dir, sizeof dir, "%.*s", (int)(slash - path) + (slash == path), path);
-    struct stat st;
-    const char *why = NULL;
-    if (access(dir, W_OK | X_OK) != 0)
-        why = strerror(errno);
-    else if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
-        why = "is a directory";
-    if (why)
-        fprintf(stderr, "tgc: error: cannot write \"%s\": %s\n", path, why);
-    return why == NULL;
-}
-
 /* One output to write: its path (NULL = not asked for) and its text. */
 typedef struct Output {
     const char *path;
@@ -323,11 +298,11 @@ cmd_schedule(int argc, char **argv)
     json_t *js = c.json ? to_json(s, &r, &sm) : NULL;
     status = TGC_EXIT_OK;
     for (int i = 0; i < 3; i++)
-        if (out[i].path && !writable(out[i].path))
+        if (out[i].path && out_check(out[i].path) != 0)
             status = TGC_EXIT_INPUT;
     for (int i = 0; i < 3 && status == TGC_EXIT_OK; i++)
         if (out[i].path)
-            status = cli_write_file(out[i].path, out[i].text, strlen(out[i].text));
+            status = out_write_file(out[i].path, out[i].text, strlen(out[i].text));
     if (status == TGC_EXIT_OK) {
         if (js)
             status = cli_print_json(js);

@@ -8,7 +8,7 @@
 
 #include "cli.h"
 
-/* The options both commands accept first, in this order (Cli.val[0..5]); DIR is compile's
+/* The options both commands accept first, in this order (Cli.val[0..6]); DIR is compile's
  * -o, run's --keep. */
 #define TGC_COMPILE_OPTIONS                                                              \
     {"O", "METHOD", "communication optimisation: none, ma, cp, bfco (default) or es"},   \
@@ -17,10 +17,12 @@
         {"seed", "N", "seed of BFCO (default 1)"}, CLI_SEARCH_OBJECTIVE_OPTION,          \
         {"dump-after", "NAME",                                                           \
          "write the schedule after pass NAME as DIR.after-NAME.json"},                   \
+        {"time-passes", NULL, "print the time of loading and of each pass to stderr"},   \
     {                                                                                    \
-        "time-passes", NULL, "print the time of loading and of each pass to stderr"      \
+        "force", NULL,                                                                   \
+            "overwrite files in DIR that tgc did not write or that were changed"         \
     }
-#define TGC_COMPILE_NOPTIONS 6
+#define TGC_COMPILE_NOPTIONS 7
 
 typedef struct Compiled {
     Graph *g;

@@ -124,7 +124,7 @@ dump(const Unit *u, const Pass *p, const char *path)
     EvalResult r;
     eval_run(u->s, &(EvalOpts){1, 0}, &r, a);
     char *text = cg_sched_json_file(u->s, &r, path);
-    int rc = cli_write_file(path, text, strlen(text));
+    int rc = out_write_file(path, text, strlen(text));
     free(text);
     arena_free(a);
     return rc == TGC_EXIT_OK ? 0 : -1;
