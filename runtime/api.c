@@ -428,15 +428,6 @@ crecv(const CommInfo *ci, void *buf, size_t bytes, int from, int tag)
     return tr_wait(r, NULL);
 }
 
-static void *
-xmalloc(size_t n)
-{
-    void *p = malloc(n ? n : 1);
-    if (!p)
-        abort();
-    return p;
-}
-
 static void
 bcast_binomial(const CommInfo *ci, void *buf, size_t bytes, int root)
 {
@@ -456,7 +447,7 @@ static void
 gather_binomial(const CommInfo *ci, const void *sbuf, void *rbuf, size_t blk, int root)
 {
     int n = ci->size, rel = (ci->me - root + n) % n;
-    unsigned char *tmp = xmalloc(blk * (size_t)n);
+    unsigned char *tmp = tr_tmp_alloc(blk * (size_t)n);
     if (blk)
         memcpy(tmp, sbuf, blk);
     int have = 1;
@@ -478,14 +469,14 @@ gather_binomial(const CommInfo *ci, const void *sbuf, void *rbuf, size_t blk, in
             if (blk)
                 memcpy((unsigned char *)rbuf + blk * (size_t)((r + root) % n),
                        tmp + blk * (size_t)r, blk);
-    free(tmp);
+    tr_tmp_free(tmp);
 }
 
 static void
 scatter_binomial(const CommInfo *ci, const void *sbuf, void *rbuf, size_t blk, int root)
 {
     int n = ci->size, rel = (ci->me - root + n) % n, mask = 1;
-    unsigned char *tmp = xmalloc(blk * (size_t)n);
+    unsigned char *tmp = tr_tmp_alloc(blk * (size_t)n);
     if (rel == 0) {
         for (int r = 0; r < n; r++)
             if (blk)
@@ -508,7 +499,7 @@ scatter_binomial(const CommInfo *ci, const void *sbuf, void *rbuf, size_t blk, i
         }
     if (blk)
         memcpy(rbuf, tmp, blk);
-    free(tmp);
+    tr_tmp_free(tmp);
 }
 
 static void
@@ -517,7 +508,7 @@ reduce_binomial(const CommInfo *ci, const void *sbuf, void *rbuf, int count,
 {
     int n = ci->size, rel = (ci->me - root + n) % n;
     size_t bytes = (size_t)count * dt_size(type);
-    unsigned char *acc = xmalloc(bytes), *tmp = xmalloc(bytes);
+    unsigned char *acc = tr_tmp_alloc(bytes), *tmp = tr_tmp_alloc(bytes);
     if (bytes)
         memcpy(acc, sbuf, bytes);
     for (int mask = 1; mask < n; mask <<= 1) {
@@ -533,8 +524,8 @@ reduce_binomial(const CommInfo *ci, const void *sbuf, void *rbuf, int count,
     }
     if (rel == 0 && bytes)
         memcpy(rbuf, acc, bytes);
-    free(acc);
-    free(tmp);
+    tr_tmp_free(acc);
+    tr_tmp_free(tmp);
 }
 
 static void

@@ -40,6 +40,11 @@ int tr_irecv(void *buf, size_t cap, int src, int ctx, int tag, int blocking, Req
 int tr_wait(Req *r, MPIRIO_Status *st);            /* frees r; returns its error */
 int tr_test(Req *r, int *flag, MPIRIO_Status *st); /* frees r when *flag */
 void tr_compute(Cycles c, const char *name);       /* busy c cycles; the trace's name */
+/* scratch memory for the API layer's algorithms (a collective's buffers), inside a
+ * DSP, for at most the run: fast, and what a deadlocked DSP holds is freed with the
+ * run; never NULL */
+void *tr_tmp_alloc(size_t n);
+void tr_tmp_free(void *p);
 Cycles tr_now(void);
 long long tr_clock_hz(void);
 void tr_set_priority(int prio);

@@ -8,8 +8,9 @@
  * prog); mpirio-run copies the object to N private files and dlopens each copy
  * RTLD_LOCAL, so every DSP runs the main() of its own copy with its own data and
  * bss. dlmopen would limit a run to 16 namespaces; private copies have no such
- * limit. The libraries the program links dynamically (libc, libm, ...) are shared
- * by all DSPs, as are the MPIRIO symbols this executable exports.
+ * limit. The copies are in-memory files (memfd_create), or files in $TMPDIR where
+ * those are not to be had. The libraries the program links dynamically (libc, libm, ...)
+ * are shared by all DSPs, as are the MPIRIO symbols this executable exports.
  *
  * Exit status: 0; the largest status a DSP's main returned; 2 after a deadlock
  * (the report is on stderr); 1 for a usage or load error. */
@@ -22,11 +23,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
-/* Under AddressSanitizer (the tgc tree's sanitizer build) the private copies stay on disk
- * until the run ends, because the sanitizers read them to name the source lines in a
- * report; they are removed at exit and when a sanitizer ends the run. */
+/* Under AddressSanitizer (the tgc tree's sanitizer build) the private copies are files
+ * (not in-memory files, whose /proc/self/fd paths a symbolizer in another process
+ * cannot open), and they stay on disk until the run ends, because the sanitizers read
+ * them to name the source lines in a report; they are removed at exit and when a
+ * sanitizer ends the run. */
 #if defined(__has_feature)
 #if __has_feature(address_sanitizer)
 #define MPIRIO_ASAN 1
@@ -42,7 +46,7 @@
 
 typedef int (*MainFn)(int, char **);
 
-static char copies[4096]; /* the folder of the private copies */
+static char copies[4096]; /* the folder of the private copies on disk, if any */
 static int ncopies;       /* copies in it */
 
 static void
@@ -78,20 +82,88 @@ usage(void)
           stderr);
 }
 
-static int
-copy_file(const char *from, const char *to)
+/* the whole file in memory; NULL (errno set) if it cannot be read */
+static unsigned char *
+read_file(const char *path, size_t *len)
 {
-    int in = open(from, O_RDONLY), out = open(to, O_WRONLY | O_CREAT | O_TRUNC, 0700);
-    char buf[65536];
-    ssize_t k;
-    int rc = in >= 0 && out >= 0 ? 0 : -1;
-    while (rc == 0 && (k = read(in, buf, sizeof buf)) > 0)
-        if (write(out, buf, (size_t)k) != k)
-            rc = -1;
-    if (in >= 0)
-        close(in);
+    int fd = open(path, O_RDONLY);
+    if (fd < 0)
+        return NULL;
+    size_t cap = 1 << 16, n = 0;
+    unsigned char *buf = malloc(cap);
+    ssize_t k = 0;
+    while (buf && (k = read(fd, buf + n, cap - n)) > 0)
+        if ((n += (size_t)k) == cap) {
+            unsigned char *b = realloc(buf, cap *= 2);
+            if (!b)
+                free(buf);
+            buf = b;
+        }
+    close(fd);
+    if (k < 0) {
+        free(buf);
+        return NULL;
+    }
+    *len = n;
+    return buf;
+}
+
+static int
+write_all(int fd, const unsigned char *p, size_t n)
+{
+    while (n > 0) {
+        ssize_t k = write(fd, p, n);
+        if (k <= 0)
+            return -1;
+        p += k;
+        n -= (size_t)k;
+    }
+    return 0;
+}
+
+/* DSP r's private copy of the program: an in-memory file (memfd, its descriptor in
+ * *fd, to be closed once every copy is loaded: the path of a closed one would be
+ * reused, and dlopen would take it for the copy it has already loaded), else a file
+ * in the folder copies (made on first use); its path in name; 0 or -1 */
+static int
+make_copy(const unsigned char *img, size_t len, int r, char *name, size_t namelen,
+          int *fd)
+{
+    *fd = -1;
+#if defined(MFD_CLOEXEC) && !defined(MPIRIO_ASAN)
+    int m = memfd_create("mpirio-dsp", MFD_CLOEXEC);
+    if (m >= 0 && write_all(m, img, len) == 0) {
+        snprintf(name, namelen, "/proc/self/fd/%d", m);
+        if (access(name, R_OK) == 0) {
+            *fd = m;
+            return 0;
+        }
+    }
+    if (m >= 0)
+        close(m);
+#endif
+    if (!copies[0]) {
+        const char *tmp = getenv("TMPDIR");
+        snprintf(copies, sizeof copies, "%s/mpirio-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+        if (!mkdtemp(copies)) {
+            fprintf(stderr, "mpirio-run: cannot create a directory in %s: %s\n",
+                    tmp && *tmp ? tmp : "/tmp", strerror(errno));
+            copies[0] = 0;
+            return -1;
+        }
+        atexit(remove_copies);
+#ifdef MPIRIO_ASAN
+        __sanitizer_set_death_callback(remove_copies);
+#endif
+    }
+    snprintf(name, namelen, "%s/dsp%d.so", copies, r);
+    ncopies = r + 1;
+    int out = open(name, O_WRONLY | O_CREAT | O_TRUNC, 0700);
+    int rc = out >= 0 && write_all(out, img, len) == 0 ? 0 : -1;
     if (out >= 0 && close(out) != 0)
         rc = -1;
+    if (rc != 0)
+        fprintf(stderr, "mpirio-run: cannot write %s\n", name);
     return rc;
 }
 
@@ -201,42 +273,37 @@ main(int argc, char **argv)
             return 1;
         }
     }
-    const char *tmp = getenv("TMPDIR");
-    char *dir = copies;
-    snprintf(dir, sizeof copies, "%s/mpirio-XXXXXX", tmp && *tmp ? tmp : "/tmp");
-    if (!mkdtemp(dir)) {
-        dir[0] = 0;
-        fprintf(stderr, "mpirio-run: cannot create a directory in %s: %s\n",
-                tmp ? tmp : "/tmp", strerror(errno));
+    size_t len = 0;
+    unsigned char *img = read_file(path, &len);
+    if (!img) {
+        fprintf(stderr, "mpirio-run: cannot read %s: %s\n", path, strerror(errno));
         return 1;
     }
-    atexit(remove_copies);
-#ifdef MPIRIO_ASAN
-    __sanitizer_set_death_callback(remove_copies);
-#endif
     Job j = {n,
              argc - i,
              argv + i,
              NULL,
              calloc((size_t)n, sizeof(MainFn)),
              calloc((size_t)n, sizeof(int))};
+    int *fds = malloc((size_t)n * sizeof *fds);
     int rc = 0;
-    if (!j.mains || !j.status || copy_argvs(&j) != 0) {
+    if (!j.mains || !j.status || !fds || copy_argvs(&j) != 0) {
         fprintf(stderr, "mpirio-run: out of memory\n");
         rc = 1;
     }
+    int nfds = 0;
     for (int r = 0; r < n && rc == 0; r++) {
         char copy[4200];
-        snprintf(copy, sizeof copy, "%s/dsp%d.so", dir, r);
-        ncopies = r + 1;
-        if (copy_file(path, copy) != 0) {
-            fprintf(stderr, "mpirio-run: cannot copy %s to %s\n", path, copy);
+        if (make_copy(img, len, r, copy, sizeof copy, &fds[nfds]) != 0) {
             rc = 1;
             break;
         }
+        int memfd = fds[nfds] >= 0;
+        nfds += memfd;
         void *h = dlopen(copy, RTLD_NOW | RTLD_LOCAL);
 #ifndef MPIRIO_ASAN
-        unlink(copy);
+        if (!memfd)
+            unlink(copy);
 #endif
         if (!h) {
             fprintf(stderr, "mpirio-run: %s\n", dlerror());
@@ -251,6 +318,10 @@ main(int argc, char **argv)
         }
         memcpy(&j.mains[r], &sym, sizeof sym);
     }
+    for (int k = 0; k < nfds; k++)
+        close(fds[k]);
+    free(fds);
+    free(img);
 #ifndef MPIRIO_ASAN
     remove_copies();
 #endif

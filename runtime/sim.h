@@ -2,12 +2,12 @@
  * first. The files are layers (top down), and each calls only functions of the
  * layers below it, never one above or beside it:
  *
- *   api.c                            the MPIRIO API (mpirio_int.h only)
- *   sim_run.c                        a run; the tr_ calls about the job and the DSP
- *   sim_p2p.c   sim_coll.c           point-to-point protocols; collectives in the
- * switches sim_net.c                        the RapidIO fabric: routes, packets, links,
- * faults sim_kernel.c                     events, DSPs, virtual time, deadlock platform.c
- * datatype.c trace.c    used by all
+ *   api.c                 the MPIRIO API (mpirio_int.h only)
+ *   sim_run.c             a run; the tr_ calls about the job and the DSP
+ *   sim_p2p.c sim_coll.c  point-to-point protocols; collectives in the switches
+ *   sim_net.c             the RapidIO fabric: routes, packets, links, faults
+ *   sim_kernel.c          events, DSPs, virtual time, deadlock
+ *   platform.c datatype.c trace.c fiber.c   used by all
  *
  * tests/runtime/layers.sh checks this on the symbols of libmpirio.a. Where a lower
  * layer must reach up it calls a function it was given: an event carries its handler
@@ -40,7 +40,6 @@ typedef struct Settings {
     int summary;
     int coll; /* default MPIRIO_COLL_ */
     int quiet;
-    int no_pin;        /* do not pin the DSP threads to one CPU */
     double fault_rate; /* fraction of link transmissions corrupted */
     unsigned long long fault_seed;
     const char *trace; /* Chrome trace-event file, or NULL */
@@ -61,22 +60,25 @@ void trace_span(int pid, int tid, const char *name, long long t0, long long t1,
                 const char *cat);
 int trace_close(void); /* 0, or -1 (reported) when the file could not be written */
 
-/* ---- sim_kernel.c: threads, events, virtual time, deadlock ---- */
+/* ---- fiber.c: user-level contexts ---- */
+
+typedef struct Fiber Fiber;
+Fiber *fiber_host(void); /* the calling host thread's context, made current */
+/* a fiber that will run fn(arg) on a stack of its own; NULL if there is no memory.
+ * fn must never return: it ends with fiber_exit_to. */
+Fiber *fiber_new(size_t stack, void (*fn)(void *), void *arg);
+void fiber_switch(Fiber *from, Fiber *to);  /* from: the running fiber */
+void fiber_exit_to(Fiber *from, Fiber *to); /* the same, from never runs again */
+void fiber_free(Fiber *f);                  /* not the running one */
+
+/* ---- sim_kernel.c: DSPs, events, virtual time, deadlock ---- */
 
 typedef struct Dsp Dsp;
 typedef struct Msg Msg;
 typedef struct Packet Packet;
 typedef struct Coll Coll;
 
-typedef void (*EvFn)(int arg, void *p); /* the handler of an event */
-
-typedef struct Event {
-    Cycles t;
-    uint64_t key; /* class << 62 | sequence: arbitration after arrivals at one time */
-    EvFn fn;
-    int arg;
-    void *p;
-} Event;
+typedef void (*EvFn)(void *p); /* the handler of an event */
 
 struct MPIRIO_Req {
     int kind;     /* 0 send, 1 receive */
@@ -108,8 +110,11 @@ struct Dsp {
     Req *waiting;                  /* the request the DSP is blocked on */
     Coll *wait_coll;               /* the collective it is blocked on */
     const char *call;              /* the MPIRIO call it is in, for the deadlock report */
-    char what[160];                /* what it waits for */
-    void *thread_sem;              /* sem_t */
+    /* what it waits for, written only for a deadlock report: by the function the
+     * layer that blocked it left here */
+    void (*describe)(const Dsp *d, char *buf, size_t n);
+    const char *wait_what; /* the data of the collective it waits for */
+    Fiber *fiber;
     void (*fn)(int, void *);
     void *arg;
     Cycles after; /* busy this long once the wait is over (k_wait_busy) */
@@ -130,6 +135,30 @@ typedef struct Link {
     long long packets, bytes, retries, busy;
 } Link;
 
+enum { K_NCLASS = 13 }; /* k_alloc's size classes: 16 bytes to 64 KiB */
+
+/* the event queue (sim_kernel.c): a timing wheel of K_WHEEL cycles, each slot a
+ * first-in first-out list per class, and a heap beyond it */
+enum { K_WHEEL = 4096 };
+typedef struct Ev {
+    Cycles t;
+    EvFn fn;
+    void *p;
+    struct Ev *next;
+} Ev;
+typedef struct EvQueue {
+    struct {
+        Ev *head, *tail;
+    } fifo[K_WHEEL][2];
+    uint64_t used[K_WHEEL / 64]; /* slots with events */
+    Cycles base;                 /* the window is [base, base + K_WHEEL) */
+    size_t nwheel;               /* events in the wheel */
+    struct Far *far;             /* the heap beyond */
+    size_t nfar, capfar;
+    uint64_t seq;
+    Ev *spare; /* free event records */
+} EvQueue;
+
 typedef struct Kernel {
     Platform plat;
     Settings set;
@@ -137,14 +166,13 @@ typedef struct Kernel {
     int pdsps; /* DSPs of the platform (>= ndsps) */
     Dsp *dsps;
     Cycles now;
-    uint64_t seq;
-    Event *heap;
-    size_t nheap, capheap;
     Dsp *ready, *ready_tail;
     int live; /* DSPs not done */
-    int aborting;
     long long events, switches;
-    void *main_sem;
+    Fiber *host;                 /* the context of MPIRIO_Run's caller */
+    struct Hdr *freel[K_NCLASS]; /* k_alloc's free blocks per size class */
+    struct Hdr *slabs;           /* the memory they come from */
+    struct Hdr *large;           /* k_alloc's blocks above the classes */
     /* network (sim_net.c) */
     Link *links;
     int nlinkall;
@@ -152,8 +180,9 @@ typedef struct Kernel {
     int *tree_link; /* [board * boards + next board] = link id a->b, -1 */
     int *board_nbr; /* MST adjacency: per board a list, board_nbr_off indexes */
     int *board_nbr_off;
-    int *phys_link; /* per board the links out of its switch to other switches, */
-    int *phys_off;  /* phys_off indexes: all board links, not only the tree */
+    int *phys_link;  /* per board the links out of its switch to other switches, */
+    int *phys_off;   /* phys_off indexes: all board links, not only the tree */
+    Cycles *ser_tab; /* net_ser of 0 to packet_bytes bytes */
     uint64_t msg_seq;
     MPIRIO_Traffic tr;
     Coll *colls; /* open in-switch collectives (sim_coll.c) */
@@ -167,9 +196,14 @@ extern Kernel *K;
 /* runs n DSPs of fn until all have returned (0) or the live ones are deadlocked (2,
  * reported); 1 if the DSPs cannot be created. K holds the platform and settings. */
 int k_run(int n, void (*fn)(int, void *), void *arg);
-void k_free(void); /* after the statistics have been read */
-/* fn(arg, p) at time t, after the events of (t, class) already queued */
-void k_push(Cycles t, int cls, EvFn fn, int arg, void *p);
+void k_end(void); /* after the statistics have been read */
+/* memory that lives at most for the run (messages, requests, packets, payloads):
+ * fast, and freed with the run; k_zalloc zeroes it */
+void *k_alloc(size_t n);
+void *k_zalloc(size_t n);
+void k_dealloc(void *p);
+/* fn(p) at time t (>= now), after the events of (t, class) already queued: inline
+ * (below), since every packet on every link queues several */
 /* the caller blocks until woken (k_sync, or a request or collective completes) */
 void k_block(Dsp *d);
 /* busy c cycles: only the DSP's clock moves; what it does next at that time is an
@@ -185,6 +219,41 @@ void k_wait_busy(Dsp *d, Cycles after, const char *what);
 void k_release(Dsp *d);
 Dsp *k_self(void); /* the DSP running, NULL outside */
 
+extern EvQueue k_q;
+void k_push_far(Ev *e, int cls);
+Ev *k_ev_new(void);
+
+static inline void
+k_slot_append(Ev *e, int cls)
+{
+    unsigned s = (unsigned)e->t & (K_WHEEL - 1);
+    e->next = NULL;
+    if (k_q.fifo[s][cls].tail)
+        k_q.fifo[s][cls].tail->next = e;
+    else
+        k_q.fifo[s][cls].head = e;
+    k_q.fifo[s][cls].tail = e;
+    k_q.used[s / 64] |= (uint64_t)1 << (s % 64);
+    k_q.nwheel++;
+}
+
+static inline void
+k_push(Cycles t, int cls, EvFn fn, void *p)
+{
+    Ev *e = k_q.spare;
+    if (e)
+        k_q.spare = e->next;
+    else
+        e = k_ev_new();
+    e->t = t;
+    e->fn = fn;
+    e->p = p;
+    if (t >= k_q.base && t < k_q.base + K_WHEEL)
+        k_slot_append(e, cls);
+    else
+        k_push_far(e, cls);
+}
+
 /* ---- sim_net.c: topology, routes, packets, links, faults ---- */
 
 struct Msg {
@@ -192,7 +261,7 @@ struct Msg {
     int src, dst; /* global DSPs */
     int ctx, tag, srank;
     size_t bytes;
-    unsigned char *data; /* copy of the payload taken at issue */
+    unsigned char *data; /* copy of the payload taken at issue (k_alloc) */
     int prio;
     /* issue order, the link arbitration's tie-break after priority and size: the issue
      * time (virtual), the source rank, the source's count of earlier sends */
@@ -220,7 +289,7 @@ struct Packet {
     int hop;     /* links crossed */
     int in_link; /* link it came in on, -1 at the source */
     int link;    /* link it waits for */
-    int owned;   /* a switch's replica, freed when consumed */
+    int owned;   /* a switch's replica (k_alloc), freed when consumed */
 };
 
 int net_init(char *err, size_t errlen); /* 0, or -1 with a message */
@@ -233,6 +302,10 @@ void net_send_at(Msg *m, Cycles t);
  * the switch), now / at time t: the collectives' streams */
 void net_stream(Msg *m, int from_node, int to_node);
 void net_stream_at(Msg *m, int from_node, int to_node, Cycles t);
+/* a message (zeroed) and its end: its packets, and its data if the data came from
+ * k_alloc */
+Msg *net_msg_new(void);
+void net_msg_free(Msg *m);
 void net_make_packets(Msg *m);
 void net_forward_copy(Packet *p, int link); /* a replica leaves a switch */
 int net_link_between(int from_node, int to_node);

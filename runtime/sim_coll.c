@@ -131,15 +131,12 @@ static void
 coll_free(Coll *c)
 {
     for (int b = 0; b < K->plat.boards; b++)
-        free(c->acc[b]);
-    if (c->bmsg) {
-        free(c->bmsg->pk);
-        free(c->bmsg->hop_busy);
-        free(c->bmsg);
-    }
+        k_dealloc(c->acc[b]);
+    if (c->bmsg)
+        net_msg_free(c->bmsg);
     free(c->acc), free(c->cnt), free(c->sub), free(c->par), free(c->expect);
     free(c->got), free(c->aggb), free(c->pk_got), free(c->delivered), free(c->seen);
-    free(c->buf), free(c->result);
+    free(c->buf), k_dealloc(c->result);
     free(c);
 }
 
@@ -186,6 +183,13 @@ deliver(Coll *c, int member)
     }
 }
 
+static void
+describe(const Dsp *d, char *buf, size_t n)
+{
+    snprintf(buf, n, "waiting for %s (in-switch, root %d)", d->wait_what,
+             d->wait_coll->root);
+}
+
 /* waits for the member's data, then is busy recv_overhead */
 static void
 wait_for(Coll *c, Dsp *d, int me, const char *what, const char *busy)
@@ -194,8 +198,8 @@ wait_for(Coll *c, Dsp *d, int me, const char *what, const char *busy)
         k_sleep(d, K->plat.recv_overhead, busy);
         return;
     }
-    snprintf(d->what, sizeof d->what, "waiting for %s (in-switch, root %d)", what,
-             c->root);
+    d->wait_what = what;
+    d->describe = describe;
     d->wait_coll = c;
     k_wait_busy(d, K->plat.recv_overhead, busy);
 }
@@ -207,7 +211,7 @@ static void bcast_packet(Packet *p, int node);
 static Msg *
 stream(Coll *c, size_t bytes, unsigned char *data)
 {
-    Msg *m = xcalloc(1, sizeof *m);
+    Msg *m = net_msg_new();
     m->id = ++K->msg_seq;
     m->coll = c;
     m->bytes = bytes;
@@ -271,7 +275,7 @@ bcast_packet(Packet *p, int node)
         }
     }
     if (p->owned)
-        free(p);
+        k_dealloc(p);
     c->inflight--;
     maybe_free(c);
 }
@@ -321,15 +325,6 @@ scatter_split(Coll *c, int b)
     }
 }
 
-static void
-free_stream(Msg *m)
-{
-    free(m->data);
-    free(m->pk);
-    free(m->hop_busy);
-    free(m);
-}
-
 /* the fabric's call: all packets of m are in at node */
 static void
 stream_arrived(Msg *m, int node)
@@ -340,7 +335,7 @@ stream_arrived(Msg *m, int node)
             c->result = m->data;
             m->data = NULL;
         }
-        free_stream(m);
+        net_msg_free(m);
         deliver(c, node - c->base);
         return;
     }
@@ -358,11 +353,11 @@ stream_arrived(Msg *m, int node)
                       c->op);
         break;
     case CO_SCATTER:
-        free_stream(m);
+        net_msg_free(m);
         scatter_split(c, b);
         return;
     }
-    free_stream(m);
+    net_msg_free(m);
     if (++c->got[b] == c->expect[b])
         emit_up(c, b);
 }
@@ -443,9 +438,7 @@ tr_coll_switch(int kind, int ctx, int base, int size, int root, const void *sbuf
     case CO_REDUCE:
         if (me != root) {
             k_sleep(d, P->send_overhead, "reduce send");
-            unsigned char *data = bytes ? malloc(bytes) : NULL;
-            if (bytes && !data)
-                abort();
+            unsigned char *data = bytes ? k_alloc(bytes) : NULL;
             if (bytes)
                 memcpy(data, sbuf, bytes);
             net_stream_at(stream(c, bytes, data), d->rank, sw, d->clock);

@@ -1,15 +1,15 @@
 /* sim_kernel.c: the discrete-event kernel of the simulated platform.
  *
- * One POSIX thread per DSP, but only one thread runs at a time: the baton passes
- * by semaphores. Each DSP has its own clock: a CPU cost moves only that clock, and
- * what the DSP then does to the platform (issue, post, inject) is an event at its
- * clock. A DSP that must wait for the platform (a wait whose data is not in, a
- * Test, a traffic query) blocks; the blocking thread then runs the kernel itself:
- * it pops events in (time, class, sequence) order until some DSP is ready and hands
- * the baton to it (or keeps it, when that DSP is itself: no thread switch). Every
- * action lands in the queue at the virtual time it belongs to, and events are
- * ordered by time and insertion sequence, both functions of the program alone, so
- * every run of a program is identical whatever the host's thread timing.
+ * Each DSP is a fiber (fiber.c) of the host thread that started the run; one runs at
+ * a time. Each DSP has its own clock: a CPU cost moves only that clock, and what the
+ * DSP then does to the platform (issue, post, inject) is an event at its clock. A
+ * DSP that must wait for the platform (a wait whose data is not in, a Test, a
+ * traffic query) blocks; it then runs the kernel itself, on its own stack: it pops
+ * events in (time, class, sequence) order until some DSP is ready and switches to
+ * it (or goes on, when that DSP is itself: no switch at all). Every action lands in
+ * the queue at the virtual time it belongs to, and events are ordered by time and
+ * insertion sequence, both functions of the program alone, so every run of a
+ * program is identical.
  *
  * When no DSP is ready and no event is pending, the run is over: every DSP has
  * returned, or the live ones are all blocked (a deadlock, reported by name).
@@ -19,17 +19,13 @@
 #define _GNU_SOURCE
 #include "sim.h"
 
-#include <pthread.h>
-#include <sched.h>
-#include <semaphore.h>
 #include <stdlib.h>
 #include <string.h>
 
 Kernel *K;
-#define K_HORIZON 1000000 /* cycles a DSP may run ahead of the kernel */
-static _Thread_local Dsp *self;
-static sem_t *sems; /* one per DSP, then main's */
-static pthread_t *threads;
+#define K_HORIZON 1000000       /* cycles a DSP may run ahead of the kernel */
+#define K_STACK (8u << 20)      /* a DSP's stack, as a thread's by default */
+static _Thread_local Dsp *self; /* the running DSP, on the run's host thread */
 
 Dsp *
 k_self(void)
@@ -37,55 +33,136 @@ k_self(void)
     return self;
 }
 
-static int
-ev_less(const Event *a, const Event *b)
+/* ---- the event queue ----
+ * Events run in (time, class, sequence) order: by time, class 0 before class 1 at the
+ * same time, and in the order they were queued within one time and class. A timing
+ * wheel gives that order in constant time: the W cycles from the window's start
+ * (base) are W slots, each with a first-in first-out list per class, and a bitmap of
+ * the slots in use; an event further ahead waits in a heap (by time, class, sequence)
+ * and moves into its slot when the window reaches it, before any event queued
+ * directly for that time, so each list stays in queueing order. Nothing is ever
+ * queued before the current time, and the window starts at the current time. */
+#define Q k_q
+#define W K_WHEEL
+
+typedef struct Far { /* an event beyond the window */
+    Cycles t;
+    uint64_t key; /* class << 62 | sequence */
+    Ev *e;
+} Far;
+
+EvQueue k_q;
+
+static void
+q_reset(void)
 {
-    if (a->t != b->t)
-        return a->t < b->t;
-    return a->key < b->key;
+    free(Q.far);
+    memset(&Q, 0, sizeof Q);
 }
 
-void
-k_push(Cycles t, int cls, EvFn fn, int arg, void *p)
+static int
+far_less(const Far *a, const Far *b)
 {
-    if (K->nheap == K->capheap) {
-        K->capheap = K->capheap ? 2 * K->capheap : 1024;
-        K->heap = realloc(K->heap, K->capheap * sizeof *K->heap);
-        if (!K->heap)
+    return a->t < b->t || (a->t == b->t && a->key < b->key);
+}
+
+static void
+far_push(Far f)
+{
+    if (Q.nfar == Q.capfar) {
+        Q.capfar = Q.capfar ? 2 * Q.capfar : 256;
+        Q.far = realloc(Q.far, Q.capfar * sizeof *Q.far);
+        if (!Q.far)
             abort();
     }
-    Event e = {t, ((uint64_t)cls << 62) | K->seq++, fn, arg, p};
-    size_t i = K->nheap++;
-    while (i > 0) {
-        size_t up = (i - 1) / 2;
-        if (!ev_less(&e, &K->heap[up]))
-            break;
-        K->heap[i] = K->heap[up];
-        i = up;
+    size_t i = Q.nfar++;
+    while (i > 0 && far_less(&f, &Q.far[(i - 1) / 2])) {
+        Q.far[i] = Q.far[(i - 1) / 2];
+        i = (i - 1) / 2;
     }
-    K->heap[i] = e;
+    Q.far[i] = f;
 }
 
-static Event
-pop(void)
+static Far
+far_pop(void)
 {
-    Event top = K->heap[0];
-    Event last = K->heap[--K->nheap];
-    size_t i = 0, n = K->nheap;
+    Far top = Q.far[0], last = Q.far[--Q.nfar];
+    size_t i = 0, n = Q.nfar;
     for (;;) {
         size_t c = 2 * i + 1;
         if (c >= n)
             break;
-        if (c + 1 < n && ev_less(&K->heap[c + 1], &K->heap[c]))
+        if (c + 1 < n && far_less(&Q.far[c + 1], &Q.far[c]))
             c++;
-        if (!ev_less(&K->heap[c], &last))
+        if (!far_less(&Q.far[c], &last))
             break;
-        K->heap[i] = K->heap[c];
+        Q.far[i] = Q.far[c];
         i = c;
     }
     if (n)
-        K->heap[i] = last;
+        Q.far[i] = last;
     return top;
+}
+
+/* the window starts at t: the events it now covers leave the heap, in order */
+static void
+advance(Cycles t)
+{
+    Q.base = t;
+    while (Q.nfar && Q.far[0].t < t + W) {
+        Far f = far_pop();
+        k_slot_append(f.e, (int)(f.key >> 62));
+    }
+}
+
+/* k_push's slow path: beyond the window */
+void
+k_push_far(Ev *e, int cls)
+{
+    if (e->t < Q.base) /* the past: a bug of the caller's */
+        abort();
+    far_push((Far){e->t, ((uint64_t)cls << 62) | Q.seq++, e});
+}
+
+/* event records come 256 at a time (no header each: two to a cache line) */
+Ev *
+k_ev_new(void)
+{
+    Ev *b = k_alloc(256 * sizeof *b);
+    for (int i = 1; i < 255; i++)
+        b[i].next = &b[i + 1];
+    b[255].next = Q.spare;
+    Q.spare = &b[1];
+    return b;
+}
+
+/* the first event, taken off the queue; NULL when there is none */
+static Ev *
+q_pop(void)
+{
+    if (!Q.nwheel) {
+        if (!Q.nfar)
+            return NULL;
+        advance(Q.far[0].t);
+    }
+    unsigned s = (unsigned)Q.base & (W - 1), w = s / 64;
+    uint64_t bits = Q.used[w] & (~(uint64_t)0 << (s % 64));
+    while (!bits) { /* the wheel is not empty: this ends */
+        w = (w + 1) % (W / 64);
+        bits = Q.used[w];
+    }
+    s = w * 64 + (unsigned)__builtin_ctzll(bits);
+    int cls = Q.fifo[s][0].head ? 0 : 1;
+    Ev *e = Q.fifo[s][cls].head;
+    if (!(Q.fifo[s][cls].head = e->next)) {
+        Q.fifo[s][cls].tail = NULL;
+        if (!Q.fifo[s][cls ^ 1].head)
+            Q.used[w] &= ~((uint64_t)1 << (s % 64));
+    }
+    Q.nwheel--;
+    if (e->t != Q.base)
+        advance(e->t);
+    return e;
 }
 
 void
@@ -103,7 +180,7 @@ k_make_ready(Dsp *d)
 }
 
 static void
-wake(int arg, void *d)
+wake(void *d)
 {
     k_make_ready(d);
 }
@@ -120,12 +197,16 @@ next_dsp(void)
                 K->ready_tail = NULL;
             return d;
         }
-        if (K->nheap == 0)
+        Ev *e = q_pop();
+        if (!e)
             return NULL;
-        Event e = pop();
-        K->now = e.t;
+        K->now = e->t;
         K->events++;
-        e.fn(e.arg, e.p);
+        EvFn fn = e->fn;
+        void *p = e->p;
+        e->next = Q.spare;
+        Q.spare = e;
+        fn(p);
     }
 }
 
@@ -146,45 +227,45 @@ report_deadlock(void)
         Dsp *d = &K->dsps[i];
         if (d->state == DS_DONE)
             continue;
+        char what[160] = "";
+        if (d->describe)
+            d->describe(d, what, sizeof what);
         len +=
             (size_t)snprintf(r + len, n - len, "  DSP %d (board %d): blocked in %s, %s\n",
-                             i, d->board, d->call ? d->call : "?", d->what);
+                             i, d->board, d->call ? d->call : "?", what);
     }
     K->deadlock = 1;
     if (!K->set.quiet)
         fputs(r, stderr);
 }
 
-/* the run is over: wake everything that is left so it can exit, then main */
+/* the run is over: the live DSPs (a deadlock) are left where they are, never resumed,
+ * and MPIRIO_Run's caller goes on */
 static void
-end_of_run(void)
+end_of_run(Fiber *from, int dying)
 {
-    if (K->live > 0) {
+    if (K->live > 0)
         report_deadlock();
-        K->aborting = 1;
-        for (int i = 0; i < K->ndsps; i++)
-            if (K->dsps[i].state != DS_DONE)
-                sem_post(K->dsps[i].thread_sem);
-    }
-    sem_post(K->main_sem);
+    self = NULL;
+    if (dying)
+        fiber_exit_to(from, K->host);
+    fiber_switch(from, K->host);
 }
 
+/* d (running) waits: the kernel runs until a DSP is ready, which gets the baton */
 static void
 pass_baton(Dsp *d)
 {
     Dsp *n = next_dsp();
-    if (n == d) {
-        d->state = DS_RUN;
-        return;
+    if (n != d) {
+        if (n) {
+            K->switches++;
+            self = n;
+            fiber_switch(d->fiber, n->fiber);
+        } else
+            end_of_run(d->fiber, 0);
+        /* resumed by the DSP or event that made d ready */
     }
-    if (n) {
-        K->switches++;
-        sem_post(n->thread_sem);
-    } else
-        end_of_run();
-    sem_wait(d->thread_sem);
-    if (K->aborting)
-        pthread_exit(NULL);
     d->state = DS_RUN;
 }
 
@@ -247,19 +328,15 @@ k_sync(Dsp *d)
 {
     if (d->clock <= K->now)
         return;
-    k_push(d->clock, 0, wake, 0, d);
+    k_push(d->clock, 0, wake, d);
     d->state = DS_BUSY;
     k_block(d);
 }
 
-static void *
-dsp_thread(void *arg)
+static void
+dsp_fiber(void *arg)
 {
     Dsp *d = arg;
-    self = d;
-    sem_wait(d->thread_sem);
-    if (K->aborting)
-        return NULL;
     d->state = DS_RUN;
     d->fn(d->rank, d->arg);
     if (!d->finalized)
@@ -267,43 +344,22 @@ dsp_thread(void *arg)
     d->state = DS_DONE;
     K->live--;
     Dsp *n = next_dsp();
-    if (n)
-        sem_post(n->thread_sem);
-    else
-        end_of_run();
-    return NULL;
+    if (!n)
+        end_of_run(d->fiber, 1);
+    K->switches++;
+    self = n;
+    fiber_exit_to(d->fiber, n->fiber);
 }
 
 int
 k_run(int n, void (*fn)(int, void *), void *arg)
 {
+    q_reset();
     K->ndsps = n;
     K->live = n;
     K->dsps = calloc((size_t)n, sizeof *K->dsps);
-    sems = calloc((size_t)n + 1, sizeof *sems);
-    threads = calloc((size_t)n, sizeof *threads);
-    if (!K->dsps || !sems || !threads)
+    if (!K->dsps)
         abort();
-    K->main_sem = &sems[n];
-    sem_init(&sems[n], 0, 0);
-    pthread_attr_t attr;
-    pthread_attr_init(&attr);
-    pthread_attr_setstacksize(&attr, 8u << 20);
-    /* only one DSP thread runs at a time: on one CPU the baton passes without
-     * cross-CPU wake-ups, several times faster (MPIRIO_NO_PIN=1 turns it off) */
-    cpu_set_t old_cpus, one;
-    int pinned = 0;
-    if (!K->set.no_pin &&
-        pthread_getaffinity_np(pthread_self(), sizeof old_cpus, &old_cpus) == 0) {
-        int cpu = sched_getcpu();
-        CPU_ZERO(&one);
-        if (cpu >= 0 && CPU_ISSET(cpu, &old_cpus)) {
-            CPU_SET(cpu, &one);
-            pinned = pthread_setaffinity_np(pthread_self(), sizeof one, &one) == 0;
-            if (pinned)
-                pthread_attr_setaffinity_np(&attr, sizeof one, &one);
-        }
-    }
     for (int i = 0; i < n; i++) {
         Dsp *d = &K->dsps[i];
         d->rank = i;
@@ -311,45 +367,129 @@ k_run(int n, void (*fn)(int, void *), void *arg)
         d->coll = K->set.coll;
         d->fn = fn;
         d->arg = arg;
-        d->thread_sem = &sems[i];
         d->state = DS_READY;
-        d->what[0] = 0;
-        sem_init(&sems[i], 0, 0);
+        d->fiber = fiber_new(K_STACK, dsp_fiber, d);
+        if (!d->fiber) {
+            fprintf(stderr, "mpirio: cannot allocate the stacks of %d DSPs (only %d)\n",
+                    n, i);
+            return 1;
+        }
     }
-    int created = 0;
-    for (; created < n; created++)
-        if (pthread_create(&threads[created], &attr, dsp_thread, &K->dsps[created]) != 0)
-            break;
-    pthread_attr_destroy(&attr);
-    if (created < n) {
-        fprintf(stderr, "mpirio: cannot create %d threads (only %d)\n", n, created);
-        K->aborting = 1;
-        for (int i = 0; i < created; i++)
-            sem_post(&sems[i]);
+    K->host = fiber_host();
+    for (int i = 0; i < n; i++)
+        k_make_ready(&K->dsps[i]);
+    Dsp *first = next_dsp();
+    self = first;
+    fiber_switch(K->host, first->fiber);
+    /* back when no DSP is left to run */
+    return K->deadlock ? 2 : 0;
+}
+
+/* ---- memory of a run ----
+ * Messages, requests, packets, payload copies and the API layer's scratch buffers come
+ * and go at every call: they come from free lists of size classes (16 bytes to 64
+ * KiB, powers of two), carved from slabs; larger blocks from malloc, kept on a list.
+ * Whatever is left at the end of the run (a deadlock leaves DSPs holding some) is
+ * freed with it. The header in front of a block keeps its class (and, for a large
+ * block, its neighbours on the list). Under AddressSanitizer every block is a malloc
+ * of its own, so that the sanitizer still sees each one. */
+#if defined(__SANITIZE_ADDRESS__)
+#define K_POOL 0
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define K_POOL 0
+#endif
+#endif
+#ifndef K_POOL
+#define K_POOL 1
+#endif
+#define K_MINSHIFT 4
+
+typedef struct Hdr {         /* 32 bytes: the blocks stay 16-byte aligned */
+    struct Hdr *prev, *next; /* a large block's neighbours */
+    long long cls;           /* K_NCLASS for a large block */
+    long long pad;
+} Hdr;
+
+void *
+k_alloc(size_t n)
+{
+    size_t need = n + sizeof(Hdr);
+    int c = need <= (1u << K_MINSHIFT)
+                ? 0
+                : (int)(8 * sizeof(long) - (size_t)__builtin_clzl(need - 1)) - K_MINSHIFT;
+    Hdr *h;
+    if (!K_POOL || c >= K_NCLASS) {
+        h = malloc(need);
+        if (!h)
+            abort();
+        c = K_NCLASS;
+        h->prev = NULL;
+        h->next = K->large;
+        if (K->large)
+            K->large->prev = h;
+        K->large = h;
+    } else if (K->freel[c]) {
+        h = K->freel[c];
+        K->freel[c] = h->next;
     } else {
-        for (int i = 0; i < n; i++)
-            k_make_ready(&K->dsps[i]);
-        Dsp *first = next_dsp();
-        sem_post(first->thread_sem);
-        sem_wait(K->main_sem);
+        size_t bs = (size_t)1 << (c + K_MINSHIFT), per = bs >= 8192 ? 8 : 65536 / bs;
+        Hdr *slab = malloc(sizeof(Hdr) + per * bs);
+        if (!slab)
+            abort();
+        slab->next = K->slabs;
+        K->slabs = slab;
+        unsigned char *first = (unsigned char *)(slab + 1);
+        for (size_t i = 1; i < per; i++) {
+            Hdr *f = (Hdr *)(first + i * bs);
+            f->next = K->freel[c];
+            K->freel[c] = f;
+        }
+        h = (Hdr *)first;
     }
-    for (int i = 0; i < created; i++)
-        pthread_join(threads[i], NULL);
-    if (pinned)
-        pthread_setaffinity_np(pthread_self(), sizeof old_cpus, &old_cpus);
-    return created < n ? 1 : K->deadlock ? 2 : 0;
+    h->cls = c;
+    return h + 1;
+}
+
+void *
+k_zalloc(size_t n)
+{
+    return memset(k_alloc(n), 0, n);
 }
 
 void
-k_free(void)
+k_dealloc(void *p)
 {
-    if (sems)
-        for (int i = 0; i <= K->ndsps; i++)
-            sem_destroy(&sems[i]);
-    free(sems);
-    free(threads);
-    sems = NULL;
-    threads = NULL;
-    free(K->heap);
+    if (!p)
+        return;
+    Hdr *h = (Hdr *)p - 1;
+    if (h->cls == K_NCLASS) {
+        if (h->prev)
+            h->prev->next = h->next;
+        else
+            K->large = h->next;
+        if (h->next)
+            h->next->prev = h->prev;
+        free(h);
+        return;
+    }
+    h->next = K->freel[(int)h->cls];
+    K->freel[(int)h->cls] = h;
+}
+
+void
+k_end(void)
+{
+    for (int i = 0; K->dsps && i < K->ndsps; i++)
+        fiber_free(K->dsps[i].fiber);
+    q_reset();
     free(K->dsps);
+    for (Hdr *h = K->slabs, *nx; h; h = nx) {
+        nx = h->next;
+        free(h);
+    }
+    for (Hdr *h = K->large, *nx; h; h = nx) {
+        nx = h->next;
+        free(h);
+    }
 }

@@ -34,11 +34,18 @@ net_switch_node(int board)
     return K->pdsps + board;
 }
 
-Cycles
-net_ser(int bytes)
+static Cycles
+ser(int bytes)
 {
     long long num = (long long)bytes * 8 * K->plat.dsp_clock_mhz;
     return (num + K->plat.link_mbps - 1) / K->plat.link_mbps;
+}
+
+/* a table for the sizes of packets (a division per packet and link is slow) */
+Cycles
+net_ser(int bytes)
+{
+    return bytes >= 0 && bytes <= K->plat.packet_bytes ? K->ser_tab[bytes] : ser(bytes);
 }
 
 int
@@ -148,6 +155,11 @@ int
 net_init(char *err, size_t errlen)
 {
     int P = K->pdsps;
+    K->ser_tab = malloc(((size_t)K->plat.packet_bytes + 1) * sizeof *K->ser_tab);
+    if (!K->ser_tab)
+        abort();
+    for (int b = 0; b <= K->plat.packet_bytes; b++)
+        K->ser_tab[b] = ser(b);
     K->nlinkall = 2 * P + 2 * K->plat.nlinks;
     K->links = calloc((size_t)K->nlinkall, sizeof *K->links);
     if (!K->links)
@@ -198,6 +210,7 @@ net_free(void)
     free(K->board_nbr_off);
     free(K->phys_link);
     free(K->phys_off);
+    free(K->ser_tab);
 }
 
 int
@@ -293,16 +306,16 @@ attempts(const Packet *p, int L)
     return 65;
 }
 
-static void pkt_recv(int node, void *p);
-static void pkt_ready(int arg, void *p);
-static void link_arb(int L, void *arg);
+static void pkt_recv(void *p);
+static void pkt_ready(void *p);
+static void link_arb(void *link);
 
 /* p starts on link L now; returns the end of the transmission */
 static Cycles
 transmit(Packet *p, int L, Cycles start)
 {
     Link *l = &K->links[L];
-    int a = attempts(p, L);
+    int a = K->set.fault_rate > 0 ? attempts(p, L) : 1;
     Cycles dur = (Cycles)a * net_ser(p->size);
     l->packets++;
     l->bytes += p->size;
@@ -317,7 +330,7 @@ transmit(Packet *p, int L, Cycles start)
                  p->idx);
         trace_span(1, L, name, start, start + dur, a > 1 ? "retry" : "packet");
     }
-    k_push(start + dur, 0, pkt_recv, l->to, p);
+    k_push(start + dur, 0, pkt_recv, p);
     return start + dur;
 }
 
@@ -395,9 +408,7 @@ own_busy(Packet *p, int L)
     if (!m->hop_busy) {
         /* a broadcast spreads over any links; other messages follow one path */
         size_t n = m->bcast ? (size_t)K->nlinkall : (size_t)K->plat.boards + 2;
-        m->hop_busy = calloc(n, sizeof *m->hop_busy);
-        if (!m->hop_busy)
-            abort();
+        m->hop_busy = k_zalloc(n * sizeof *m->hop_busy);
     }
     return &m->hop_busy[m->bcast ? L : p->hop];
 }
@@ -414,27 +425,28 @@ offer(Packet *p, int L, Cycles t)
         return;
     }
     if (t > K->now) {
-        k_push(t, 0, pkt_ready, 0, p);
+        k_push(t, 0, pkt_ready, p);
         return;
     }
     Link *l = &K->links[L];
     q_push(l, p);
     if (!l->arb_pending) {
         l->arb_pending = 1;
-        k_push(l->busy_until > K->now ? l->busy_until : K->now, 1, link_arb, L, NULL);
+        k_push(l->busy_until > K->now ? l->busy_until : K->now, 1, link_arb, l);
     }
 }
 
 static void
-pkt_ready(int arg, void *p)
+pkt_ready(void *p)
 {
     offer(p, ((Packet *)p)->link, K->now);
 }
 
 static void
-link_arb(int L, void *arg)
+link_arb(void *link)
 {
-    Link *l = &K->links[L];
+    Link *l = link;
+    int L = (int)(l - K->links);
     l->arb_pending = 0;
     if (l->nq == 0)
         return;
@@ -442,8 +454,23 @@ link_arb(int L, void *arg)
     l->busy_until = transmit(p, L, K->now);
     if (l->nq > 0) {
         l->arb_pending = 1;
-        k_push(l->busy_until, 1, link_arb, L, NULL);
+        k_push(l->busy_until, 1, link_arb, l);
     }
+}
+
+Msg *
+net_msg_new(void)
+{
+    return k_zalloc(sizeof(Msg));
+}
+
+void
+net_msg_free(Msg *m)
+{
+    k_dealloc(m->data);
+    k_dealloc(m->pk);
+    k_dealloc(m->hop_busy);
+    k_dealloc(m);
 }
 
 void
@@ -454,9 +481,7 @@ net_make_packets(Msg *m)
     m->npk = m->left = k;
     if (m->coll) /* a switch's stream is issued when it starts to move */
         m->issued = K->now;
-    m->pk = calloc((size_t)k, sizeof *m->pk);
-    if (!m->pk)
-        abort();
+    m->pk = k_alloc((size_t)k * sizeof *m->pk);
     size_t rest = m->bytes;
     for (int i = 0; i < k; i++) {
         int pl = rest > (size_t)K->plat.payload_bytes ? K->plat.payload_bytes : (int)rest;
@@ -470,19 +495,19 @@ net_make_packets(Msg *m)
 }
 
 static void
-arrive_abstract(int node, void *m)
+arrive_abstract(void *mp)
 {
-    ((Msg *)m)->on_arrive(m, node);
+    Msg *m = mp;
+    m->on_arrive(m, m->to_node);
 }
 
 static void
-start_unicast(int arg, void *mp)
+start_unicast(void *mp)
 {
     Msg *m = mp;
     net_make_packets(m);
     if (K->plat.abstract) { /* the literature's model: n bytes cost n cycles */
-        k_push(K->now + (m->src == m->dst ? 0 : (Cycles)m->bytes), 0, arrive_abstract,
-               m->to_node, m);
+        k_push(K->now + (m->src == m->dst ? 0 : (Cycles)m->bytes), 0, arrive_abstract, m);
         return;
     }
     int L = route(m, m->src);
@@ -495,7 +520,7 @@ net_send(Msg *m)
 {
     m->from_node = m->src;
     m->to_node = m->dst;
-    start_unicast(0, m);
+    start_unicast(m);
 }
 
 void
@@ -503,11 +528,11 @@ net_send_at(Msg *m, Cycles t)
 {
     m->from_node = m->src;
     m->to_node = m->dst;
-    k_push(t, 0, start_unicast, 0, m);
+    k_push(t, 0, start_unicast, m);
 }
 
 static void
-start_stream(int arg, void *mp)
+start_stream(void *mp)
 {
     Msg *m = mp;
     net_make_packets(m);
@@ -524,7 +549,7 @@ net_stream(Msg *m, int from_node, int to_node)
 {
     m->from_node = from_node;
     m->to_node = to_node;
-    start_stream(0, m);
+    start_stream(m);
 }
 
 void
@@ -532,16 +557,14 @@ net_stream_at(Msg *m, int from_node, int to_node, Cycles t)
 {
     m->from_node = from_node;
     m->to_node = to_node;
-    k_push(t, 0, start_stream, 0, m);
+    k_push(t, 0, start_stream, m);
 }
 
 /* a replica of p (a broadcast packet) leaves its switch on link L */
 void
 net_forward_copy(Packet *p, int L)
 {
-    Packet *c = malloc(sizeof *c);
-    if (!c)
-        abort();
+    Packet *c = k_alloc(sizeof *c);
     *c = *p;
     c->in_link = p->link;
     c->hop = p->hop + 1;
@@ -550,10 +573,11 @@ net_forward_copy(Packet *p, int L)
 }
 
 static void
-pkt_recv(int node, void *pp)
+pkt_recv(void *pp)
 {
     Packet *p = pp;
     Msg *m = p->m;
+    int node = K->links[p->link].to;
     if (m->on_packet) {
         m->on_packet(p, node);
         return;

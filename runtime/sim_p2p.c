@@ -23,22 +23,11 @@ matches(const Msg *m, int src, int ctx, int tag)
     return m->ctx == ctx && (src < 0 || src == m->src) && (tag < 0 || tag == m->tag);
 }
 
-static void
-free_msg(Msg *m)
-{
-    free(m->data);
-    free(m->pk);
-    free(m->hop_busy);
-    free(m);
-}
-
 /* requests are on a list so that a run can free those its DSPs never waited for */
 static Req *
 req_new(Dsp *owner)
 {
-    Req *r = calloc(1, sizeof *r);
-    if (!r)
-        abort();
+    Req *r = k_zalloc(sizeof *r);
     r->owner = owner;
     r->all_next = K->reqs;
     if (K->reqs)
@@ -56,7 +45,7 @@ req_free(Req *r)
         K->reqs = r->all_next;
     if (r->all_next)
         r->all_next->all_prev = r->all_prev;
-    free(r);
+    k_dealloc(r);
 }
 
 static void
@@ -98,7 +87,7 @@ matched(Msg *m, Req *r)
     if (m->eager) {
         if (m->arrived) {
             deliver(m, r);
-            free_msg(m);
+            net_msg_free(m);
         }
         return;
     }
@@ -115,13 +104,13 @@ msg_arrived(Msg *m, int node)
     m->sreq = NULL;
     if (m->rreq) {
         deliver(m, m->rreq);
-        free_msg(m);
+        net_msg_free(m);
     }
 }
 
 /* the envelope reaches the receiver, which matches it or keeps it */
 static void
-issue(int arg, void *mp)
+issue(void *mp)
 {
     Msg *m = mp;
     Dsp *rd = &K->dsps[m->dst];
@@ -156,14 +145,10 @@ tr_isend(const void *buf, size_t bytes, int dst, int ctx, int tag, int srank, Re
 {
     Dsp *d = k_self();
     k_sleep(d, K->plat.send_overhead, "send");
-    Msg *m = calloc(1, sizeof *m);
+    Msg *m = net_msg_new();
     Req *s = req_new(d);
-    if (!m)
-        abort();
     if (bytes) {
-        m->data = malloc(bytes);
-        if (!m->data)
-            abort();
+        m->data = k_alloc(bytes);
         memcpy(m->data, buf, bytes);
     }
     m->id = ++K->msg_seq;
@@ -184,14 +169,14 @@ tr_isend(const void *buf, size_t bytes, int dst, int ctx, int tag, int srank, Re
     s->ctx = ctx;
     s->tag = tag;
     s->src = dst;
-    k_push(d->clock, 0, issue, 0, m);
+    k_push(d->clock, 0, issue, m);
     *out = s;
     return MPIRIO_SUCCESS;
 }
 
 /* the receive looks in the unexpected queue, or waits in the expected one */
 static void
-post(int arg, void *rp)
+post(void *rp)
 {
     Req *r = rp;
     Dsp *d = r->owner;
@@ -233,7 +218,7 @@ tr_irecv(void *buf, size_t cap, int src, int ctx, int tag, int blocking, Req **o
     r->ctx = ctx;
     r->tag = tag;
     *out = r;
-    k_push(d->clock, 0, post, 0, r);
+    k_push(d->clock, 0, post, r);
     return MPIRIO_SUCCESS;
 }
 
@@ -250,16 +235,16 @@ ctx_name(int ctx, char *buf, size_t n)
 }
 
 static void
-describe(Dsp *d, Req *r)
+describe(const Dsp *d, char *buf, size_t n)
 {
+    const Req *r = d->waiting;
     char cn[64];
     ctx_name(r->ctx, cn, sizeof cn);
     if (r->kind == 0) {
-        snprintf(d->what, sizeof d->what,
-                 "waiting for its send to rank %d (tag %d, %s) to be received", r->src,
-                 r->tag, cn);
+        snprintf(buf, n, "waiting for its send to rank %d (tag %d, %s) to be received",
+                 r->src, r->tag, cn);
     } else if (r->msg) {
-        snprintf(d->what, sizeof d->what,
+        snprintf(buf, n,
                  "waiting for the data of a matched message from rank %d (tag %d, %s)",
                  r->msg->src, r->msg->tag, cn);
     } else {
@@ -272,8 +257,7 @@ describe(Dsp *d, Req *r)
             snprintf(t, sizeof t, "any tag");
         else
             snprintf(t, sizeof t, "tag %d", r->tag);
-        snprintf(d->what, sizeof d->what, "waiting for a message from %s (%s, %s)", s, t,
-                 cn);
+        snprintf(buf, n, "waiting for a message from %s (%s, %s)", s, t, cn);
     }
 }
 
@@ -286,7 +270,7 @@ tr_wait(Req *r, MPIRIO_Status *st)
                                  : K->plat.wait_overhead;
     const char *what = r->blocking ? "recv" : "wait";
     if (!r->done) {
-        describe(d, r);
+        d->describe = describe;
         d->waiting = r;
         k_wait_busy(d, after, what);
     } else
@@ -321,7 +305,7 @@ p2p_free_all(void)
         Dsp *d = &K->dsps[i];
         for (Msg *m = d->unexp; m;) {
             Msg *nx = m->next;
-            free_msg(m);
+            net_msg_free(m);
             m = nx;
         }
         d->unexp = NULL;

@@ -49,8 +49,7 @@ settings_from_env(Settings *s, char *err, size_t n)
 {
     const char *v;
     if (env_flag("MPIRIO_NO_CONTENTION", "--no-contention", &s->no_contention, err, n) ||
-        env_flag("MPIRIO_SUMMARY", "--summary", &s->summary, err, n) ||
-        env_flag("MPIRIO_NO_PIN", NULL, &s->no_pin, err, n))
+        env_flag("MPIRIO_SUMMARY", "--summary", &s->summary, err, n))
         return -1;
     if ((v = getenv("MPIRIO_COLL")) && *v) {
         if (strcmp(v, "mpich") == 0)
@@ -232,7 +231,7 @@ run_locked(int n, const char *platform, const Settings *set, void (*fn)(int, voi
     p2p_free_all();
     coll_free_all();
     net_free();
-    k_free();
+    k_end();
     plat_free(&k->plat);
     free(k);
     K = NULL;
@@ -334,6 +333,18 @@ void
 tr_compute(Cycles c, const char *name)
 {
     k_sleep(k_self(), c, name);
+}
+
+void *
+tr_tmp_alloc(size_t n)
+{
+    return k_alloc(n);
+}
+
+void
+tr_tmp_free(void *p)
+{
+    k_dealloc(p);
 }
 
 void

@@ -324,6 +324,32 @@ typedef struct Result {
     int nt;
 } Result;
 
+static void
+result_free(Result *r)
+{
+    for (int i = 0; i < r->nt; i++) {
+        Table *t = &r->t[i];
+        for (int k = 0; k < t->nrows; k++) {
+            for (int j = 0; j < t->ncols; j++)
+                free(t->rows[k][j]);
+            free(t->rows[k]);
+        }
+        for (int j = 0; j < t->ncols; j++)
+            free(t->cols[j]);
+        for (int k = 0; k < t->nnotes; k++)
+            free(t->notes[k]);
+        free(t->rows);
+        free(t->cols);
+        free(t->notes);
+        free(t->name);
+        free(t->title);
+        free(t->plot.xlabel);
+        free(t->plot.ylabel);
+    }
+    free(r->t);
+    memset(r, 0, sizeof *r);
+}
+
 /* Splits one CSV line into at most MAXCOLS fields; returns the count or -1. */
 static int
 split_csv(const char *s, char **out)
@@ -534,9 +560,12 @@ parse_result(char *text, Result *r)
                                t->name);
             char *f[MAXCOLS];
             int k = split_csv(arg, f);
-            if (k != t->ncols)
+            if (k != t->ncols) {
+                for (int i = 0; i < k; i++)
+                    free(f[i]);
                 return xprintf("%d: table \"%s\" has %d columns, the row %d values",
                                lineno, t->name, t->ncols, k);
+            }
             t->rows = xrealloc(t->rows, (size_t)(t->nrows + 1) * sizeof *t->rows);
             t->rows[t->nrows] = xcalloc((size_t)k, sizeof(char *));
             memcpy(t->rows[t->nrows++], f, (size_t)k * sizeof(char *));
@@ -1109,6 +1138,7 @@ run_suite(const Ctx *c, const char *name)
         }
     }
     if (rc != 0) {
+        result_free(&r);
         remove_tree(tmp);
         free(tmp);
         free(scratch);
@@ -1205,6 +1235,7 @@ run_suite(const Ctx *c, const char *name)
                 name, r.nt, r.nt == 1 ? "" : "s", c->out, wall, cpu);
     }
     remove_tree(tmp);
+    result_free(&r);
     free(machine);
     free(commit);
     free(date);
@@ -1440,9 +1471,24 @@ list_suites(const Ctx *c, char ***out)
         free(p);
     }
     closedir(d);
-    qsort(v, (size_t)n, sizeof *v, cmp_str);
+    if (n > 1)
+        qsort(v, (size_t)n, sizeof *v, cmp_str);
     *out = v;
     return n;
+}
+
+static void
+ctx_free(Ctx *c, char **suites, int n)
+{
+    for (int i = 0; i < n; i++)
+        free(suites[i]);
+    free(suites);
+    free(c->src);
+    free(c->build);
+    free(c->out);
+    free(c->data);
+    free(c->suites);
+    free(c->tpl);
 }
 
 static void
@@ -1546,6 +1592,8 @@ main(int argc, char **argv)
     if (do_list) {
         for (int i = 0; i < nall; i++)
             printf("%s\n", all[i]);
+        ctx_free(&c, all, nall);
+        free(names);
         return 0;
     }
     int failed = 0, skipped = 0;
@@ -1571,5 +1619,7 @@ main(int argc, char **argv)
     }
     if (failed)
         fprintf(stderr, "bench: %d suite%s failed\n", failed, failed == 1 ? "" : "s");
+    ctx_free(&c, all, nall);
+    free(names);
     return failed ? 1 : 0;
 }

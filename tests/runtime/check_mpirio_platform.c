@@ -372,7 +372,6 @@ START_TEST(invalid_settings_are_refused)
         {"MPIRIO_COLL", "bogus", "(--coll) \"bogus\": expected switch or mpich"},
         {"MPIRIO_FAULT_SEED", "-1", "(--fault-seed) \"-1\": expected an unsigned"},
         {"MPIRIO_SUMMARY", "yes", "(--summary) \"yes\": expected 0 or 1"},
-        {"MPIRIO_NO_PIN", "2", "MPIRIO_NO_PIN \"2\": expected 0 or 1"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         setenv(bad[i][0], bad[i][1], 1);

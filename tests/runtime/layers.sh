@@ -21,7 +21,8 @@ sim_net.c 4
 sim_kernel.c 5
 platform.c 6
 datatype.c 6
-trace.c 6'
+trace.c 6
+fiber.c 6'
 [ -r "$lib" ] || { echo "layers.sh: cannot read $lib" >&2; exit 1; }
 syms=$(nm -A -P "$lib") || { echo "layers.sh: nm failed on $lib" >&2; exit 1; }
 [ -n "$syms" ] || { echo "layers.sh: no symbols in $lib" >&2; exit 1; }
