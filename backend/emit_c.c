@@ -1,6 +1,6 @@
 /*
- * backend/emit_c.c - the generated C project of a schedule (DESIGN.md sections 3 and 6,
- * docs/kernels.md).
+ * backend/emit_c.c - the generated C project of a schedule (docs/design.md sections 3 and
+ * 6, docs/kernels.md).
  *
  * Requires: a schedule that ir_sched_verify accepts and the evaluator runs without
  * deadlock (either platform model: the runtime simulates both).  Invalidates nothing.
@@ -638,7 +638,7 @@ emit_dsp(Em *em, int d)
             emit_edge_buf(&b, em, e, 1, 0, "sent");
         } else {
             /* transfer x is received into slot x % slots and read d iterations after it
-               was sent (DESIGN.md section 3 as passes/evaluate.c implements it) */
+               was sent (docs/design.md section 3 as passes/evaluate.c implements it) */
             int m = s->edge_msg[e];
             bool inplace = em->pipe[m] && s->msgs[m].nedges == 1;
             int slots = inplace ? (x->delay + 1 > 2 ? x->delay + 1 : 2)

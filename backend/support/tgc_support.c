@@ -1,6 +1,6 @@
 /*
- * tgc_support.c - the operations of DESIGN.md section 3 on MPIRIO, the built-in kernel,
- * checksums and the report (written by tgc; the same in every project).
+ * tgc_support.c - the operations of docs/design.md section 3 on MPIRIO, the built-in
+ * kernel, checksums and the report (written by tgc; the same in every project).
  *
  * Costs (they must add up to the compiler's evaluator, passes/evaluate.c):
  *   COMPUTE t   wait for the transfers still reading t's outputs (zero copy), the kernel,

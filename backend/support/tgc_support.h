@@ -11,9 +11,9 @@
  * receive is pipelined (the next transfer lands while the consumer reads); a zero-delay
  * pipelined receive has two.
  *
- * Messages.  tgc_send, tgc_recv and tgc_post_first implement the operations of DESIGN.md
- * section 3 on MPIRIO: the tag of a message is its index, so every message keeps its own
- * order of transfers.
+ * Messages.  tgc_send, tgc_recv and tgc_post_first implement the operations of
+ * docs/design.md section 3 on MPIRIO: the tag of a message is its index, so every message
+ * keeps its own order of transfers.
  */
 #ifndef TGC_SUPPORT_H
 #define TGC_SUPPORT_H

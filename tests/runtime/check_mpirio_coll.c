@@ -224,7 +224,7 @@ END_TEST
 START_TEST(switch_gather_packs_contributions)
 {
     /* small blocks: N-1 DSP packets + one packed packet per board, about
-     * (N-1) * 4/3 (seed 000): 4, 9.3, 20, 84 */
+     * (N-1) * 4/3 ([MPIRIO] (docs/references.md)): 4, 9.3, 20, 84 */
     ck_assert_int_eq(packets(1, MPIRIO_COLL_SWITCH, 4, 4, 0), 3 + 1);
     ck_assert_int_eq(packets(1, MPIRIO_COLL_SWITCH, 8, 4, 0), 7 + 2);
     ck_assert_int_eq(packets(1, MPIRIO_COLL_SWITCH, 16, 4, 0), 15 + 4);
