@@ -567,6 +567,9 @@ typedef struct Evaluator Evaluator; /* reusable workspace for the hot loop (BFCO
 /* A workspace for any schedule of graph g on platform p (at most g->ntasks + 2 *
  * g->nedges operations and g->nedges messages). */
 Evaluator *eval_new(const Graph *g, const Platform *p);
+/* A workspace whose eval_length is a lower bound of the length of the schedule with any
+ * pipelined flags, with and without contention (the rules relaxed: evaluate.c). */
+Evaluator *eval_new_bound(const Graph *g, const Platform *p);
 void eval_free(Evaluator *ev);
 /* Schedule length in cycles, or -1 when the schedule deadlocks.  Allocates nothing. */
 int64_t eval_length(Evaluator *ev, const Sched *s);
@@ -623,6 +626,8 @@ typedef struct OptStats {
     int restarts;               /* bfco: restarts made */
     int64_t cache_hits;         /* bfco: particles whose repaired merge was known */
     int64_t polish_evals;       /* bfco: evaluations of the polish */
+    int64_t bound_evals; /* bfco: evaluations without contention (lower bounds), not in
+                            evaluations */
 } OptStats;
 
 void bfco_default_params(BfcoParams *bp);
