@@ -1,6 +1,7 @@
 /*
- * passes/bfco.c - BFCO (seed 001, docs/bfco.md): a binary particle swarm search over
- * message aggregation, with deadlock repair and greedy communication pipelining.
+ * passes/bfco.c - BFCO ([BFCO] (docs/references.md), docs/bfco.md): a binary particle
+ * swarm search over message aggregation, with deadlock repair and greedy communication
+ * pipelining.
  *
  * Requires: a schedule with one message per cross-DSP edge as comm_insert leaves it (or
  * any valid schedule: its messages are the units that merging combines).  Produces a new
@@ -11,7 +12,7 @@
  * them, FAR when they are more than the window apart in their class's send order,
  * otherwise a decision bit (MA = 1, NOMA = 0).  The bits grow with M times the window,
  * not with M squared.  Merging is transitive: the bits set define groups by union.
- * Every particle is repaired in the seed's order, each step in one linear pass: path
+ * Every particle is repaired in the paper's order, each step in one linear pass: path
  * conflicts inside a group (Algorithm 1), cycles in the merged dependence graph (a Kahn
  * traversal that splits the group it is stuck on), order adjustment (a traversal of the
  * desired sequences), then the evaluator as dynamic check.  The repaired groups are
@@ -19,7 +20,7 @@
  *
  * Invariant of a built schedule: its per-DSP order is a topological order of program
  * order plus the send -> receive edges of zero-delay messages, so no cycle of zero
- * iteration shift exists and the evaluator finds no deadlock (DESIGN.md section 3).
+ * iteration shift exists and the evaluator finds no deadlock (docs/design.md section 3).
  */
 #include <math.h>
 #include <pthread.h>
@@ -1489,7 +1490,7 @@ bfco_default_params(BfcoParams *bp)
     bp->mutation = 1.0;
     bp->epsilon = 0.05;
     bp->es_limit = INT64_C(1) << 20;
-    bp->polish = true; /* the seed's BFCO is polish = false (docs/bfco.md) */
+    bp->polish = true; /* the paper's BFCO is polish = false (docs/bfco.md) */
     bp->polish_budget = -1;
 }
 

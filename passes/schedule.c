@@ -1,10 +1,10 @@
 /*
  * passes/schedule.c - the initial schedule: insertion-based list scheduling (HEFT, or
  * PEFT on request) of one iteration, then a local search whose objective is the evaluated
- * length over all iterations (DESIGN.md section 5): by default the shorter of the length
- * as comm_insert leaves the schedule and the length with every receive pipelined that the
- * optimizer's cp baseline pipelines, since the pipeline always optimises the messages
- * afterwards.
+ * length over all iterations (docs/design.md section 5): by default the shorter of the
+ * length as comm_insert leaves the schedule and the length with every receive pipelined
+ * that the optimizer's cp baseline pipelines, since the pipeline always optimises the
+ * messages afterwards.
  *
  * Requires: an indexed graph (ir_graph_index) with a resolved platform.  Produces u->s
  * with mapping, per-DSP order and messages (comm_insert); drops any previous schedule.

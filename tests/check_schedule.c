@@ -1,5 +1,5 @@
 /* tests/check_schedule.c - the scheduler: HEFT and PEFT against the published examples of
- * ../shared/bench/literature-graphs.md, pinned and heterogeneous tasks, the local search
+ * [HEFT] and [PEFT] (docs/references.md), pinned and heterogeneous tasks, the local search
  * over all iterations (a 4-stage pipeline), determinism. */
 #include <check.h>
 #include <stdlib.h>
