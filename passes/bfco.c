@@ -1066,6 +1066,26 @@ eval(Worker *w)
 }
 
 int64_t
+bfco_eval_bound(Worker *w)
+{
+    w->fevals++;
+    return eval_length(w->evb, w->ws);
+}
+
+void
+bfco_set_pipes(Worker *w, const bool *pipe)
+{
+    for (int k = 0; k < w->G; k++)
+        w->ws->msgs[k].pipelined = pipe[k];
+}
+
+int64_t
+bfco_worker_bound_evals(const Worker *w)
+{
+    return w->fevals;
+}
+
+int64_t
 bfco_eval_free(Worker *w)
 {
     if (!w->evf)
@@ -1677,8 +1697,7 @@ fitness_groups(Worker *w, uint8_t *x, const BfcoParams *bp, const Cache *c, Key 
         return f;
     }
     if (thr != INT64_MAX) {
-        w->fevals++;
-        int64_t b = eval_length(w->evb, w->ws);
+        int64_t b = bfco_eval_bound(w);
         if (b >= thr) {
             key->pruned = true;
             return INT64_MAX;

@@ -97,6 +97,11 @@ int64_t bfco_pipelines(Worker *w, double epsilon, int64_t L0, int64_t lb);
 /* The length of the built schedule, as built, without contention: a lower bound of its
  * length (-1 on deadlock; -2 when the platform has no contention to leave out). */
 int64_t bfco_eval_free(Worker *w);
+/* eval_new_bound on the built schedule: below its length with any pipelines, with and
+ * without contention (-1 on deadlock). */
+int64_t bfco_eval_bound(Worker *w);
+void bfco_set_pipes(Worker *w, const bool *pipe); /* the flags of the built schedule */
+int64_t bfco_worker_bound_evals(const Worker *w); /* bfco_eval_free, bfco_eval_bound */
 void bfco_greedy_pipes(Worker *w, bool *pipe);
 /* Drops from pipe the pipelines with TIS >= TEIR * (1 - epsilon) (docs/bfco.md); true if
  * any was dropped. */

@@ -91,6 +91,7 @@ typedef struct EMsg {
     int64_t recv_cost; /* blocking: recv_overhead + unpack; pipelined: wait_overhead +
                           unpack */
     int64_t post_cost;
+    int64_t bnext; /* eval_new_bound: what a receive costs more when another follows */
     int64_t bytes;
     int64_t nissue, npost; /* transfers issued / posted so far (in iteration order) */
     int64_t ndep, narr;    /* contention: departed / arrived so far (in order) */
@@ -267,8 +268,10 @@ eval_new(const Graph *g, const Platform *p)
  * (max-plus is monotone, docs/evaluator.md): no contention (an arrival is never earlier
  * than depart + fabric time), a departure at issue + handshake without waiting for the
  * post (every post is at least as late, a departure at least issue + handshake), a
- * receive slot of min(recv_overhead, wait_overhead) + unpack (what a blocking and a
- * pipelined receive cost at least; the post after the wait is left out), no posts.
+ * receive slot of min(recv_overhead, wait_overhead + post_overhead) + unpack (what a
+ * blocking and a pipelined receive that posts the next transfer cost at least), of
+ * min(recv_overhead, wait_overhead) + unpack for the last transfer (no post follows), no
+ * prolog posts.
  * Pipelined flags are ignored, so the bound holds for every choice of them. */
 Evaluator *
 eval_new_bound(const Graph *g, const Platform *p)
@@ -378,11 +381,14 @@ compile(Evaluator *ev, const Sched *s)
         em->bytes = sm->bytes;
         int64_t unpack = em->agg ? ceil_div(sm->bytes, p->copy_bytes_per_cycle) : 0;
         em->recv_cost = (em->pipe ? p->wait_overhead : p->recv_overhead) + unpack;
+        em->bnext = 0;
         if (ev->bound) { /* eval_new_bound: departs at issue + hs (arrival) */
-            int64_t wo = p->wait_overhead;
+            int64_t ro = p->recv_overhead, wo = p->wait_overhead,
+                    wp = p->wait_overhead + p->post_overhead;
             em->eager = true;
             em->pipe = false;
-            em->recv_cost = (wo < p->recv_overhead ? wo : p->recv_overhead) + unpack;
+            em->recv_cost = (wo < ro ? wo : ro) + unpack;
+            em->bnext = (wp < ro ? wp : ro) - (wo < ro ? wo : ro);
         }
         em->post_cost = p->post_overhead;
         em->send_k = em->recv_k = -1;
@@ -1103,6 +1109,8 @@ run(Evaluator *ev, int d)
             if (a > start)
                 start = a;
             int64_t end = start + c->cost;
+            if (em->bnext && x + 1 < n - em->delay) /* eval_new_bound only */
+                end += em->bnext;
             if (em->pipe && x + 1 < n - em->delay) { /* post (m, x + 1), the next slot */
                 end += em->post_cost;
                 if (cont)

@@ -393,10 +393,12 @@ speed(Bench *b, const char *size)
         share = 100;
     if (!b->json)
         printf("| %5d | %3d (%d used) | %5d | %6d | %3d x %3d | %8.3f s | %7" PRId64
+               " (%" PRId64 " polish) | %" PRId64 " | %" PRId64
                " | %8.0f | %5.1f %% | %6.2f%% | %5.0f MB | %.2f s |\n",
                tasks, g->platform->ndsps, used, base->nmsgs, st.nbits, st.particles,
-               st.generations, cpu, st.evaluations, cpu > 0 ? st.evaluations / cpu : 0.0,
-               share, pct(none, st.length), peak, heft);
+               st.generations, cpu, st.evaluations, st.polish_evals, st.bound_evals,
+               st.cache_hits, cpu > 0 ? st.evaluations / cpu : 0.0, share,
+               pct(none, st.length), peak, heft);
     row(b, json_pack("{s:s, s:i, s:i, s:i, s:i, s:i, s:i, s:i, s:f, s:I, s:f, s:f, s:f, "
                      "s:f, s:I, s:I, s:i, s:f}",
                      "section", "speed", "tasks", tasks, "dsps", g->platform->ndsps,
@@ -408,6 +410,12 @@ speed(Bench *b, const char *size)
                      pct(none, st.length), "peak_rss_mb", peak, "none", (json_int_t)none,
                      "bfco", (json_int_t)st.length, "restarts", st.restarts,
                      "heft_cpu_seconds", heft));
+    json_t *last = json_array_get(b->rows, json_array_size(b->rows) - 1);
+    if (b->json && last) {
+        json_object_set_new(last, "polish_evaluations", json_integer(st.polish_evals));
+        json_object_set_new(last, "bound_evaluations", json_integer(st.bound_evals));
+        json_object_set_new(last, "cache_hits", json_integer(st.cache_hits));
+    }
     fflush(stdout);
     ir_sched_free(out);
     ir_sched_free(base);
@@ -563,9 +571,9 @@ main(int argc, char **argv)
                 b.bp.threads);
             printf(
                 "| tasks | DSPs | msgs | bits | particles x generations | CPU | "
-                "evaluations | evals / CPU s | evaluator share | improvement | peak RSS "
-                "| HEFT CPU |\n");
-            printf("|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+                "evaluations | bounds | cache hits | evals / CPU s | evaluator share | "
+                "improvement | peak RSS | HEFT CPU |\n");
+            printf("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
         }
         each(&b, cases, speed);
     }
