@@ -542,8 +542,16 @@ int64_t sched_list_makespan(const Sched *s);
  * deadlocks). */
 struct Evaluator; /* passes/evaluate.c */
 int64_t sched_local_search(Sched **s, struct Evaluator *ev, int64_t budget, bool plain);
-/* The budget that search_budget = -1 stands for with that objective (0 when
- * g->iterations == 1): about 3e8 operation steps of the evaluator, within [4, 4000]. */
+/* The same, stopping as soon as the objective reaches lb (a lower bound; -1 = none). */
+int64_t sched_local_search_lb(Sched **s, struct Evaluator *ev, int64_t budget, bool plain,
+                              int64_t lb);
+/* A lower bound of the length of any schedule of g over its iterations: the longest path
+ * of cheapest task costs over the zero-delay edges, iterations x the cheapest work over
+ * the DSPs (rounded up), and iterations x the work pinned to any one DSP. */
+int64_t sched_lower_bound(const Graph *g, const Platform *p);
+/* The budget that search_budget = -1 stands for with that objective: about 3e8
+ * operation steps of the evaluator within [4, 4000] candidates; one iteration about
+ * 1.5e6 steps within [200, 20000]. */
 int64_t sched_default_budget(const Graph *g, bool plain);
 
 /* ------------------------------------------------------------------------------------

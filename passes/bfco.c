@@ -524,6 +524,18 @@ gsize(const Worker *w, int k)
     return w->gcnt[k];
 }
 
+/* Is group k eager (its bytes at most eager_limit)?  An eager message leaves at its send
+ * whatever its receiver does and is matched by id, so its receive is out of its class's
+ * send order (passes/comm.c). */
+static bool
+geager(const Worker *w, int k)
+{
+    int64_t bytes = 0;
+    for (int j = w->gbeg[k]; j < w->gbeg[k] + w->gcnt[k]; j++)
+        bytes += w->sp->base->msgs[w->gm[j]].bytes;
+    return bytes <= w->sp->base->p->eager_limit;
+}
+
 /* The slots of the merged operations: the send at its last member's, the receive at its
  * first member's. */
 static void
@@ -820,7 +832,9 @@ desired(Worker *w)
  * order in which the traversal emits the zero-delay sends, or for a delayed class the
  * order in which it emits the receives (a delayed receive takes the previous
  * iteration's transfer, so it comes first, and its SEND follows: zero copy or the pack
- * buffer).  The first group of a class's FIFO gets its turn; the others wait.  need[]
+ * buffer).  The first group of a class's FIFO gets its turn; the others wait.  Eager
+ * groups are out of the FIFOs: an eager receive needs only its send, a delayed eager
+ * send its receive.  need[]
  * counts what is missing; each DSP keeps a heap of its enabled queue positions.  With the
  * merged graph acyclic, something is always enabled (docs/bfco.md); returns 0, or -1
  * should nothing be (the group to split is then in *split). */
@@ -907,9 +921,12 @@ execute(Worker *w, int d, int i)
         return;
     }
     int k = o.ref, c = sp->cls[gfirst(w, k)];
-    bool delayed = b->msgs[gfirst(w, k)].delay >= 1;
+    bool delayed = b->msgs[gfirst(w, k)].delay >= 1, eager = geager(w, k);
     if (o.kind == OP_SEND) {
-        if (delayed)
+        if (eager) {
+            if (!delayed)
+                dec(w, w->rent[k]);
+        } else if (delayed)
             fifo_pop(w, c, k, w->sent);
         else
             fifo_push(w, c, k, w->rent);
@@ -923,7 +940,10 @@ execute(Worker *w, int d, int i)
                 dec(w, w->tent[g->edges[m->edges[q]].from]);
         }
     }
-    if (delayed)
+    if (eager) {
+        if (delayed)
+            dec(w, w->sent[k]);
+    } else if (delayed)
         fifo_push(w, c, k, w->sent);
     else
         fifo_pop(w, c, k, w->rent);
