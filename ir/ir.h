@@ -613,6 +613,8 @@ typedef struct BfcoParams {
     double epsilon; /* TIS/TEIR slack */
     bool vshaped;   /* V-shaped transfer function instead of the paper's sigmoid */
     bool joint;     /* a pipeline bit per receive in the particle, searched jointly */
+    int joint_units; /* joint also without `joint` when the base has at most this many
+                        messages (default 64; 0 = only with joint) */
     bool polish;    /* toggle single pipelines of the best particle while it improves */
     int64_t polish_budget; /* evaluations of the polish; -1 = from the search's */
     int64_t es_limit;      /* es refuses more configurations than this */
@@ -634,6 +636,7 @@ typedef struct OptStats {
     int restarts;               /* bfco: restarts made */
     int64_t cache_hits;         /* bfco: particles whose repaired merge was known */
     int64_t polish_evals;       /* bfco: evaluations of the polish */
+    bool joint;                 /* bfco: the joint pipeline bits were searched */
     int64_t bound_evals; /* bfco: evaluations without contention (lower bounds), not in
                             evaluations */
 } OptStats;

@@ -1532,6 +1532,7 @@ bfco_default_params(BfcoParams *bp)
     bp->es_limit = INT64_C(1) << 20;
     bp->polish = true; /* the paper's BFCO is polish = false (docs/bfco.md) */
     bp->polish_budget = -1;
+    bp->joint_units = 64;
 }
 
 static uint64_t
@@ -1876,9 +1877,15 @@ seed_particle(const Space *sp, int k, int P, int B, double vmax, uint64_t *rng,
 }
 
 int
-bfco_search(const Space *sp, const BfcoParams *bp, Sched **out, OptStats *st)
+bfco_search(const Space *sp, const BfcoParams *bp0, Sched **out, OptStats *st)
 {
     double t0 = now();
+    /* The joint pipeline bits by default on small schedules: where the seed's greedy
+     * pipeline choice misjudges a merge, only they find it (docs/bfco.md, section 8). */
+    BfcoParams q = *bp0;
+    if (q.joint_units > 0 && sp->M <= q.joint_units)
+        q.joint = true;
+    const BfcoParams *bp = &q;
     int B = sp->nbits + (bp->joint ? sp->M : 0);
     int P = bp->particles > 0 ? bp->particles : (B < 8 ? 8 : B > 32 ? 32 : B);
     int Gn = bp->generations > 0 ? bp->generations : 100;
@@ -2029,6 +2036,7 @@ bfco_search(const Space *sp, const BfcoParams *bp, Sched **out, OptStats *st)
     st->restarts = restarts;
     st->cache_hits = hits;
     st->polish_evals = pol;
+    st->joint = bp->joint;
     st->evaluations = 0;
     st->bound_evals = 0;
     for (int t = 0; t < nthreads; t++) {

@@ -164,7 +164,8 @@ base_sched(const Graph *g, const int *map, const int *order)
     return s;
 }
 
-/* ---- the paper's three deadlock causes -------------------------------------------------
+/* ---- the paper's three deadlock causes
+ * -------------------------------------------------
  */
 
 typedef struct Case {
@@ -591,6 +592,7 @@ START_TEST(bfco_never_worse_than_none_ma_cp)
             bp.generations = 8;
             bp.seed = (uint64_t)i;
             bp.vshaped = bp.joint = bp.polish = variant == 1; /* 0: the paper's BFCO */
+            bp.joint_units = 0;                               /* no joint by default */
             Sched *out;
             OptStats st;
             Diag *d = diag_new();
@@ -627,6 +629,7 @@ START_TEST(bfco_same_result_on_any_number_of_threads)
         BfcoParams bp;
         bfco_default_params(&bp);
         bp.joint = _i == 1; /* loop run 1: the joint encoding, same property */
+        bp.joint_units = 0;
         bp.generations = 15;
         bp.seed = 42;
         bp.threads = threads[i];

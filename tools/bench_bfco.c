@@ -127,6 +127,8 @@ params_of(const Bench *b, const Variant *v)
         bp.vshaped = v->vshaped;
     if (v->joint >= 0)
         bp.joint = v->joint;
+    if (v->joint == 0)
+        bp.joint_units = 0; /* the greedy pipeline choice only */
     if (v->polish >= 0)
         bp.polish = v->polish;
     return bp;
@@ -446,7 +448,8 @@ usage(void)
         "                  [--threads N] [--es-limit N] [--window N] [--particles N]\n"
         "                  [--generations N] [--stall N] [--restarts N] "
         "[--time-limit S]\n"
-        "                  [--polish-budget N] [--joint] [--vshaped] [--no-polish]\n"
+        "                  [--polish-budget N] [--joint] [--no-joint] [--vshaped]\n"
+        "                  [--no-polish]\n"
         "  without a section option: --quality --speed\n");
     exit(2);
 }
@@ -485,6 +488,8 @@ main(int argc, char **argv)
             b.json = true;
         else if (strcmp(a, "--joint") == 0)
             b.bp.joint = true;
+        else if (strcmp(a, "--no-joint") == 0)
+            b.bp.joint_units = 0;
         else if (strcmp(a, "--vshaped") == 0)
             b.bp.vshaped = true;
         else if (strcmp(a, "--no-polish") == 0)
