@@ -575,6 +575,9 @@ typedef struct Evaluator Evaluator; /* reusable workspace for the hot loop (BFCO
 /* A workspace for any schedule of graph g on platform p (at most g->ntasks + 2 *
  * g->nedges operations and g->nedges messages). */
 Evaluator *eval_new(const Graph *g, const Platform *p);
+/* A workspace whose eval_length is a lower bound of the length of the schedule with any
+ * pipelined flags, with and without contention (the rules relaxed: evaluate.c). */
+Evaluator *eval_new_bound(const Graph *g, const Platform *p);
 void eval_free(Evaluator *ev);
 /* Schedule length in cycles, or -1 when the schedule deadlocks.  Allocates nothing. */
 int64_t eval_length(Evaluator *ev, const Sched *s);
@@ -610,6 +613,8 @@ typedef struct BfcoParams {
     double epsilon; /* TIS/TEIR slack */
     bool vshaped;   /* V-shaped transfer function instead of the paper's sigmoid */
     bool joint;     /* a pipeline bit per receive in the particle, searched jointly */
+    int joint_units; /* joint also without `joint` when the base has at most this many
+                        messages (default 64; 0 = only with joint) */
     bool polish;    /* toggle single pipelines of the best particle while it improves */
     int64_t polish_budget; /* evaluations of the polish; -1 = from the search's */
     int64_t es_limit;      /* es refuses more configurations than this */
@@ -631,6 +636,9 @@ typedef struct OptStats {
     int restarts;               /* bfco: restarts made */
     int64_t cache_hits;         /* bfco: particles whose repaired merge was known */
     int64_t polish_evals;       /* bfco: evaluations of the polish */
+    bool joint;                 /* bfco: the joint pipeline bits were searched */
+    int64_t bound_evals; /* bfco: evaluations without contention (lower bounds), not in
+                            evaluations */
 } OptStats;
 
 void bfco_default_params(BfcoParams *bp);
