@@ -1,8 +1,9 @@
 /*
- * passes/evaluate.c - the execution model of DESIGN.md section 3 over all iterations,
- * with the fabric of section 4: contended links by default, the contention-free fabric
- * time with Platform.no_contention.  The BFCO fitness, the local search of the
- * scheduler, pass_verify and the predicted times of the writers all come from here.
+ * passes/evaluate.c - the execution model of docs/design.md section 3 over all
+ * iterations, with the fabric of section 4: contended links by default, the
+ * contention-free fabric time with Platform.no_contention.  The BFCO fitness, the local
+ * search of the scheduler, pass_verify and the predicted times of the writers all come
+ * from here.
  *
  * Requires: a schedule that passes ir_sched_verify (every message sent and received once,
  * on its own DSPs).  Invalidates nothing.
@@ -1187,7 +1188,8 @@ snapshot_net(Evaluator *ev, size_t z, int64_t lo, int64_t tb)
             ev->sortbuf[2 * nt + 1] = s;
             nt++;
         }
-    qsort(ev->sortbuf, (size_t)nt, 2 * sizeof *ev->sortbuf, cmp_pair);
+    if (nt > 1) /* sortbuf is NULL while no transfer was ever sorted */
+        qsort(ev->sortbuf, (size_t)nt, 2 * sizeof *ev->sortbuf, cmp_pair);
     snap_room(ev, z + 3 + 3 * (size_t)ev->nlinks + 6 * (size_t)nt);
     int64_t *o = ev->snap;
     o[z++] = ev->net_now - tb;

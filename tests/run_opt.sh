@@ -67,13 +67,13 @@ grep -q -- "--es-limit" "$tmp/err" || { echo "FAIL: es message"; cat "$tmp/err";
 "$tgc" opt "$tmp/g.json" --particles 0 >/dev/null 2>&1
 [ $? = 2 ] || { echo "FAIL: --particles 0 does not exit 2"; fail=1; }
 
-# the seed's Fig. 1(e): ma repairs the order and keeps the merge
+# the paper's Fig. 1(e): ma repairs the order and keeps the merge
 "$tgc" opt bfco/fig1e/graph.json --method ma --json >"$tmp/e.json" ||
     { echo "FAIL: ma on fig1e"; fail=1; }
 grep -q '"merged_groups": 1,' "$tmp/e.json" || { echo "FAIL: fig1e merge not kept"; fail=1; }
 
-# The contended model is the default of the scheduler, of BFCO and of the prediction
-# (issue 10): on the radar graph, where most bytes cross the one link between the boards,
+# The contended model is the default of the scheduler, of BFCO and of the prediction:
+# on the radar graph, where most bytes cross the one link between the boards,
 # what `tgc schedule` and `tgc opt` report is what the program takes when it runs with
 # contention (the runtime's default), and --no-contention is another model.
 len() { sed -n 's/^ *"schedule_length": \([0-9]*\),$/\1/p' "$1" | head -1; }

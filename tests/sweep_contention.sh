@@ -1,5 +1,5 @@
 #!/bin/sh
-# tests/sweep_contention.sh - the full-size check of issue 10's first "Done when" point:
+# tests/sweep_contention.sh - the full-size check of the contended execution model:
 # `tgc run` with contention (the default), simulated = predicted cycles EXACTLY, on every
 # testcase and on SEEDS graphs of every `tgc gen` class on 1-, 2- and 4-board platforms,
 # in every -O mode (none, ma, cp, bfco).  run_graphs fails a run on any difference.
