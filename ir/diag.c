@@ -12,6 +12,8 @@
 
 #include "ir.h"
 
+void (*ir_progress_hook)(const char *step, int64_t done, int64_t total);
+
 struct Diag {
     char *buf; /* all messages so far */
     size_t len, cap;

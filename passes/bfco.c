@@ -1837,12 +1837,7 @@ bfco_search(const Space *sp, const BfcoParams *bp, Sched **out, OptStats *st)
         }
         fresh = false;
         stall = improved ? 0 : stall + 1;
-        if (bp->progress) {
-            int64_t ev = 0;
-            for (int t = 0; t < nthreads; t++)
-                ev += ws[t]->evals;
-            bp->progress(bp->progress_ctx, gen + 1, Gn, gbf, ev);
-        }
+        ir_progress("bfco: generation", gen + 1, Gn);
         if (bp->time_limit > 0 && now() - t0 >= bp->time_limit) {
             gen++;
             break;

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "progress.h"
 
 typedef struct Command {
     const char *name;
@@ -103,5 +104,7 @@ main(int argc, char **argv)
     const Command *c = find(a);
     if (!c)
         return unknown(a);
-    return c->fn(argc - 1, argv + 1);
+    int rc = c->fn(argc - 1, argv + 1);
+    progress_end();
+    return rc;
 }
