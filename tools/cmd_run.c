@@ -298,9 +298,10 @@ mpirio_location(void)
         return &m;
     done = true;
     char *exe = realpath("/proc/self/exe", NULL);
-    char *built = *TGC_BUILD_EXE ? realpath(TGC_BUILD_EXE, NULL) : NULL;
-    m.in_tree = exe && built && strcmp(exe, built) == 0 && *TGC_MPIRIO_BUILD_LIB &&
-                access(TGC_MPIRIO_BUILD_LIB, R_OK) == 0;
+    static const char build_exe[] = TGC_BUILD_EXE, build_lib[] = TGC_MPIRIO_BUILD_LIB;
+    char *built = build_exe[0] ? realpath(build_exe, NULL) : NULL;
+    m.in_tree = exe && built && strcmp(exe, built) == 0 && build_lib[0] &&
+                access(build_lib, R_OK) == 0;
     free(exe);
     free(built);
     if (!m.in_tree) {
