@@ -13,6 +13,7 @@
 #include "ir.h"
 
 void (*ir_progress_hook)(const char *step, int64_t done, int64_t total);
+bool ir_usage_error;
 
 struct Diag {
     char *buf; /* all messages so far */

@@ -338,6 +338,10 @@ void *ir_xcalloc(size_t n, size_t size);
  * ir_progress_hook (tools/progress.c draws a line on a terminal); the passes' results
  * never depend on it. */
 extern void (*ir_progress_hook)(const char *step, int64_t done, int64_t total);
+/* Set when an error was about the command line itself although found while reading the
+ * input (--dsps that is not a whole number of boards of the graph's platform): the driver
+ * then exits with the usage status 2, as for every other bad option value. */
+extern bool ir_usage_error;
 static inline void
 ir_progress(const char *step, int64_t done, int64_t total)
 {

@@ -166,7 +166,7 @@ cmd_gen(int argc, char **argv)
         if (plat_set_dsps(g->arena, g->platform, c.opt.dsps, &why) != 0) {
             fprintf(stderr, "tgc: error: --dsps %d: %s\n", c.opt.dsps, why);
             ir_graph_free(g);
-            status = TGC_EXIT_INPUT;
+            status = TGC_EXIT_USAGE;
             goto out;
         }
         g->platform_ref = "inline";

@@ -106,5 +106,7 @@ main(int argc, char **argv)
         return unknown(a);
     int rc = c->fn(argc - 1, argv + 1);
     progress_end();
+    if (rc == TGC_EXIT_INPUT && ir_usage_error)
+        rc = TGC_EXIT_USAGE; /* --dsps 5 on boards of 4 is bad usage, as --dsps 0 is */
     return rc;
 }
