@@ -562,8 +562,16 @@ int64_t sched_list_makespan(const Sched *s);
  * deadlocks). */
 struct Evaluator; /* passes/evaluate.c */
 int64_t sched_local_search(Sched **s, struct Evaluator *ev, int64_t budget, bool plain);
-/* The budget that search_budget = -1 stands for with that objective (0 when
- * g->iterations == 1): about 3e8 operation steps of the evaluator, within [4, 4000]. */
+/* The same, stopping as soon as the objective reaches lb (a lower bound; -1 = none). */
+int64_t sched_local_search_lb(Sched **s, struct Evaluator *ev, int64_t budget, bool plain,
+                              int64_t lb);
+/* A lower bound of the length of any schedule of g over its iterations: the longest path
+ * of cheapest task costs over the zero-delay edges, iterations x the cheapest work over
+ * the DSPs (rounded up), and iterations x the work pinned to any one DSP. */
+int64_t sched_lower_bound(const Graph *g, const Platform *p);
+/* The budget that search_budget = -1 stands for with that objective: about 3e8
+ * operation steps of the evaluator within [4, 4000] candidates; one iteration about
+ * 1.5e6 steps within [200, 20000]. */
 int64_t sched_default_budget(const Graph *g, bool plain);
 
 /* ------------------------------------------------------------------------------------
@@ -586,6 +594,9 @@ typedef struct Evaluator Evaluator; /* reusable workspace for the hot loop (BFCO
 /* A workspace for any schedule of graph g on platform p (at most g->ntasks + 2 *
  * g->nedges operations and g->nedges messages). */
 Evaluator *eval_new(const Graph *g, const Platform *p);
+/* A workspace whose eval_length is a lower bound of the length of the schedule with any
+ * pipelined flags, with and without contention (the rules relaxed: evaluate.c). */
+Evaluator *eval_new_bound(const Graph *g, const Platform *p);
 void eval_free(Evaluator *ev);
 /* Schedule length in cycles, or -1 when the schedule deadlocks.  Allocates nothing. */
 int64_t eval_length(Evaluator *ev, const Sched *s);
@@ -621,6 +632,8 @@ typedef struct BfcoParams {
     double epsilon; /* TIS/TEIR slack */
     bool vshaped;   /* V-shaped transfer function instead of the paper's sigmoid */
     bool joint;     /* a pipeline bit per receive in the particle, searched jointly */
+    int joint_units; /* joint also without `joint` when the base has at most this many
+                        messages (default 64; 0 = only with joint) */
     bool polish;    /* toggle single pipelines of the best particle while it improves */
     int64_t polish_budget; /* evaluations of the polish; -1 = from the search's */
     int64_t es_limit;      /* es refuses more configurations than this */
@@ -639,6 +652,9 @@ typedef struct OptStats {
     int restarts;               /* bfco: restarts made */
     int64_t cache_hits;         /* bfco: particles whose repaired merge was known */
     int64_t polish_evals;       /* bfco: evaluations of the polish */
+    bool joint;                 /* bfco: the joint pipeline bits were searched */
+    int64_t bound_evals; /* bfco: evaluations without contention (lower bounds), not in
+                            evaluations */
 } OptStats;
 
 void bfco_default_params(BfcoParams *bp);

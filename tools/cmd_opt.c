@@ -34,7 +34,8 @@ enum {
     O_WINDOW,
     O_RESTARTS,
     O_TIMELIMIT,
-    O_POLISHBUDGET
+    O_POLISHBUDGET,
+    O_NOJOINT
 };
 static const CliOption own[] = {
     {"method", "NAME", "none, ma, cp, bfco (default), es or all"},
@@ -66,7 +67,10 @@ static const CliOption own[] = {
     {"time-limit", "S",
      "stop the search after S seconds (wall); the result then depends on the machine"},
     {"polish-budget", "N",
-     "evaluations the polish may spend (default: a quarter of the search's + 64)"},
+     "toggles the polish may try (default: 3/4 per particle evaluated + 64)"},
+    {"no-joint", NULL,
+     "no joint pipeline bits even on small schedules (default: joint at <= 64 "
+     "messages)"},
     {NULL, NULL, NULL},
 };
 
@@ -186,6 +190,8 @@ cmd_opt(int argc, char **argv)
     }
     bp.vshaped = c.val[O_VSHAPED] != NULL;
     bp.joint = c.val[O_JOINT] != NULL;
+    if (c.val[O_NOJOINT])
+        bp.joint_units = 0;
     bp.polish = c.val[O_POLISH] == NULL;
     if (c.val[O_EPSILON]) {
         char *end;
