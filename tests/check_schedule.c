@@ -799,10 +799,10 @@ brute_force(const Graph *g, int P)
 static Sched *
 schedule_algo(Graph *g, SchedAlgo algo, SchedExactResult *r)
 {
-    Options opt = {.search_budget = -1, .exact_result = r};
+    Options opt = {.search_budget = -1, .exact_result = r, .algo = algo};
     Unit u = {.g = g, .p = g->platform, .opt = &opt};
     Diag *d = diag_new();
-    ck_assert_int_eq(pass_schedule_with(&u, algo, d), 0);
+    ck_assert_int_eq(pass_schedule(&u, d), 0);
     ck_assert_int_eq(ir_sched_verify(u.s, d), 0);
     diag_free(d);
     return u.s;

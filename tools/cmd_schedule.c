@@ -16,7 +16,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cli.h"
+#include "compile.h"
 
 enum { O_BUDGET, O_DOT, O_GANTT, O_FROM, O_ALGO, O_OBJECTIVE, O_NODES, O_TIME };
 static const CliOption own[] = {
@@ -152,15 +152,10 @@ to_json(const Sched *s, const EvalResult *r, const Summary *sm)
 {
     const Graph *g = s->g;
     const Platform *p = s->p;
-    json_t *plat = json_object();
-    json_object_set_new(plat, "name", json_string(p->name));
-    json_object_set_new(plat, "model",
-                        json_string(p->model == MODEL_ABSTRACT ? "abstract" : "bwdsp"));
-    json_object_set_new(plat, "dsps", json_integer(p->ndsps));
-    json_object_set_new(plat, "boards", json_integer(p->nboards));
+    json_t *plat = cli_platform_json(p);
     json_t *o = json_object();
     json_object_set_new(o, "file", json_string(g->file));
-    json_object_set_new(o, "name", json_string(g->name));
+    json_object_set_new(o, "graph", json_string(g->name));
     json_object_set_new(o, "platform", plat);
     json_object_set_new(o, "iterations", json_integer(g->iterations));
     json_object_set_new(o, "schedule_length", json_integer(r->length));
@@ -248,12 +243,11 @@ cmd_schedule(int argc, char **argv)
         cli_free(&c);
         return TGC_EXIT_USAGE;
     }
-    SchedAlgo algo = SCHED_HEFT;
     if (c.val[O_ALGO]) {
         if (strcmp(c.val[O_ALGO], "peft") == 0)
-            algo = SCHED_PEFT;
+            c.opt.algo = SCHED_PEFT;
         else if (strcmp(c.val[O_ALGO], "exact") == 0)
-            algo = SCHED_EXACT;
+            c.opt.algo = SCHED_EXACT;
         else if (strcmp(c.val[O_ALGO], "heft") != 0) {
             status = cli_usage(&spec, "--algo must be heft, peft or exact, got \"%s\"",
                                c.val[O_ALGO]);
@@ -261,7 +255,7 @@ cmd_schedule(int argc, char **argv)
             return status;
         }
     }
-    if ((c.val[O_NODES] || c.val[O_TIME]) && algo != SCHED_EXACT) {
+    if ((c.val[O_NODES] || c.val[O_TIME]) && c.opt.algo != SCHED_EXACT) {
         cli_free(&c);
         return cli_usage(&spec, "--node-limit and --time-limit need --algo=exact");
     }
@@ -307,8 +301,11 @@ cmd_schedule(int argc, char **argv)
         s = fe_load_schedule(from, &c.opt, &g, d);
     } else if ((g = fe_load_graph(c.args[0], &c.opt, d))) {
         Unit u = {.g = g, .p = g->platform, .opt = &c.opt};
-        if (pass_schedule_with(&u, algo, d) == 0)
+        int sched = tgc_pass_find("schedule");
+        if (tgc_run_passes(&u, sched, sched, NULL, d) == 0)
             s = u.s;
+        else
+            ir_sched_free(u.s);
     }
     if (!s)
         goto done;
@@ -328,7 +325,7 @@ cmd_schedule(int argc, char **argv)
     Summary sm;
     summarize(s, &r, &sm);
     json_t *js = c.json ? to_json(s, &r, &sm) : NULL;
-    if (js && algo == SCHED_EXACT && !from) {
+    if (js && c.opt.algo == SCHED_EXACT && !from) {
         json_t *x = json_object();
         json_object_set_new(x, "proven", json_boolean(exact.proven));
         json_object_set_new(x, "length", json_integer(exact.length));
@@ -349,7 +346,7 @@ cmd_schedule(int argc, char **argv)
             status = cli_print_json(js);
         else if (!to_stdout) {
             print_text(s, &r, &sm);
-            if (algo == SCHED_EXACT && !from) {
+            if (c.opt.algo == SCHED_EXACT && !from) {
                 if (exact.proven)
                     printf("  exact            optimal (proven), %" PRId64
                            " nodes, %.2f s\n",
