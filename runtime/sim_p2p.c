@@ -53,8 +53,9 @@ req_complete(Req *r)
 {
     r->done = 1;
     Dsp *d = r->owner;
-    if (d->waiting == r) {
+    if (d->waiting == r || d->wait_any) {
         d->waiting = NULL;
+        d->wait_any = 0;
         k_release(d);
     }
 }
@@ -73,7 +74,7 @@ deliver(Msg *m, Req *r)
     }
     if (n)
         memcpy(r->buf, m->data, n);
-    r->st.count = (int)n;
+    r->st.count = (long long)n;
     req_complete(r);
 }
 
@@ -137,11 +138,16 @@ issue(void *mp)
         rd->unexp_tail = m;
         if (m->eager)
             net_send(m);
+        if (rd->probing && matches(m, rd->probe_src, rd->probe_ctx, rd->probe_tag)) {
+            rd->probing = 0;
+            k_release(rd);
+        }
     }
 }
 
-int
-tr_isend(const void *buf, size_t bytes, int dst, int ctx, int tag, int srank, Req **out)
+static int
+isend(const void *buf, size_t bytes, int dst, int ctx, int tag, int srank, int sync,
+      Req **out)
 {
     Dsp *d = k_self();
     k_sleep(d, K->plat.send_overhead, "send");
@@ -161,7 +167,9 @@ tr_isend(const void *buf, size_t bytes, int dst, int ctx, int tag, int srank, Re
     m->prio = d->prio;
     m->issued = d->clock; /* the issue event's time */
     m->src_seq = d->nsent++;
-    m->eager = (long long)bytes <= K->plat.eager_limit;
+    /* a synchronous send is never eager: its data moves (and it completes) only once
+     * the receiver has matched it */
+    m->eager = !sync && (long long)bytes <= K->plat.eager_limit;
     m->sreq = s;
     m->on_arrive = msg_arrived;
     s->kind = 0;
@@ -172,6 +180,18 @@ tr_isend(const void *buf, size_t bytes, int dst, int ctx, int tag, int srank, Re
     k_push(d->clock, 0, issue, m);
     *out = s;
     return MPIRIO_SUCCESS;
+}
+
+int
+tr_isend(const void *buf, size_t bytes, int dst, int ctx, int tag, int srank, Req **out)
+{
+    return isend(buf, bytes, dst, ctx, tag, srank, 0, out);
+}
+
+int
+tr_issend(const void *buf, size_t bytes, int dst, int ctx, int tag, int srank, Req **out)
+{
+    return isend(buf, bytes, dst, ctx, tag, srank, 1, out);
 }
 
 /* the receive looks in the unexpected queue, or waits in the expected one */
@@ -227,6 +247,12 @@ ctx_name(int ctx, char *buf, size_t n)
 {
     int c = ctx & 0xffff;
     const char *kind = ctx & 0x10000 ? " (collective)" : "";
+    if (ctx >= 0x20000) {
+        /* the contexts of communicators made by the MPI API: pairs from 0x20000 */
+        snprintf(buf, n, "communicator context %d%s", ctx & ~1,
+                 ctx & 1 ? " (collective)" : "");
+        return buf;
+    }
     if (c == 0)
         snprintf(buf, n, "MPIRIO_COMM_WORLD%s", kind);
     else
@@ -296,6 +322,116 @@ tr_test(Req *r, int *flag, MPIRIO_Status *st)
     }
     *flag = 1;
     return tr_wait(r, st);
+}
+
+static void
+describe_any(const Dsp *d, char *buf, size_t n)
+{
+    snprintf(buf, n, "waiting for any of its requests to complete");
+}
+
+int
+tr_waitany(int n, Req **rs)
+{
+    Dsp *d = k_self();
+    k_sync(d);
+    for (;;) {
+        for (int i = 0; i < n; i++)
+            if (rs[i] && rs[i]->done)
+                return i;
+        d->describe = describe_any;
+        d->wait_any = 1;
+        k_wait_busy(d, 0, "wait");
+    }
+}
+
+static Msg *
+find_unexp(const Dsp *d, int src, int ctx, int tag)
+{
+    for (Msg *m = d->unexp; m; m = m->next)
+        if (matches(m, src, ctx, tag))
+            return m;
+    return NULL;
+}
+
+static void
+probe_status(const Msg *m, MPIRIO_Status *st)
+{
+    st->source = m->srank;
+    st->tag = m->tag;
+    st->error = MPIRIO_SUCCESS;
+    st->count = (long long)m->bytes;
+}
+
+int
+tr_iprobe(int src, int ctx, int tag, int *flag, MPIRIO_Status *st)
+{
+    Dsp *d = k_self();
+    k_sync(d);
+    Msg *m = find_unexp(d, src, ctx, tag);
+    /* a poll of the DMA status, as tr_test's */
+    Cycles c = K->plat.wait_overhead / 10;
+    k_sleep(d, c > 0 ? c : 1, "probe");
+    *flag = m != NULL;
+    if (m)
+        probe_status(m, st);
+    return MPIRIO_SUCCESS;
+}
+
+static void
+describe_probe(const Dsp *d, char *buf, size_t n)
+{
+    char cn[64], s[32], t[32];
+    ctx_name(d->probe_ctx, cn, sizeof cn);
+    if (d->probe_src < 0)
+        snprintf(s, sizeof s, "any rank");
+    else
+        snprintf(s, sizeof s, "rank %d", d->probe_src);
+    if (d->probe_tag < 0)
+        snprintf(t, sizeof t, "any tag");
+    else
+        snprintf(t, sizeof t, "tag %d", d->probe_tag);
+    snprintf(buf, n, "probing for a message from %s (%s, %s)", s, t, cn);
+}
+
+int
+tr_probe(int src, int ctx, int tag, MPIRIO_Status *st)
+{
+    Dsp *d = k_self();
+    k_sync(d);
+    Msg *m;
+    while (!(m = find_unexp(d, src, ctx, tag))) {
+        d->probing = 1;
+        d->probe_src = src, d->probe_ctx = ctx, d->probe_tag = tag;
+        d->describe = describe_probe;
+        k_wait_busy(d, 0, "probe");
+    }
+    Cycles c = K->plat.wait_overhead / 10;
+    k_sleep(d, c > 0 ? c : 1, "probe");
+    probe_status(m, st);
+    return MPIRIO_SUCCESS;
+}
+
+int
+tr_cancel(Req *r)
+{
+    Dsp *d = k_self();
+    k_sync(d); /* the post is an event at the DSP's clock */
+    if (r->kind != 1 || r->done || r->msg)
+        return 0;
+    Req *prev = NULL, *q = d->posted;
+    for (; q && q != r; prev = q, q = q->next)
+        ;
+    if (!q)
+        return 0;
+    if (prev)
+        prev->next = r->next;
+    else
+        d->posted = r->next;
+    if (d->posted_tail == r)
+        d->posted_tail = prev;
+    req_free(r);
+    return 1;
 }
 
 void
