@@ -467,8 +467,6 @@ switch_ok(const Comm *c)
     Comm *c = comm_get(s, comm);                                                          \
     if (!c)                                                                               \
         return mpi_err(MPI_COMM_WORLD, MPI_ERR_COMM);                                     \
-    if (c->inter)                                                                         \
-        return mpi_err(comm, MPI_ERR_UNSUPPORTED_OPERATION);
 
 #define TYPE(var, h, comm)                                                                \
     Type *var;                                                                            \
@@ -490,10 +488,320 @@ at(const void *buf, const Type *t, MPI_Count i)
     return (unsigned char *)buf + i * type_extent(t);
 }
 
+/* ---- intercommunicators (MPICH's algorithms: the local group's collective, then the
+ * leaders, or every pair of a local and a remote member) ---- */
+
+static Comm
+local_of(const Comm *c)
+{
+    Comm l = *c;
+    l.inter = 0;
+    return l;
+}
+
+/* to and from a remote member */
+static void
+rsend(const Comm *c, const void *buf, size_t bytes, int to, int tag)
+{
+    Req *r;
+    tr_isend(buf, bytes, c->rg[to], c->cctx, tag, c->rank, &r);
+    tr_wait(r, NULL);
+}
+
+static void
+rrecv(const Comm *c, void *buf, size_t bytes, int from, int tag, MPIRIO_Status *st)
+{
+    Req *r;
+    tr_irecv(buf, bytes, c->rg[from], c->cctx, tag, 1, &r);
+    tr_wait(r, st);
+}
+
+/* the root argument of a rooted collective on an intercommunicator */
+static int
+inter_root_ok(const Comm *c, int root)
+{
+    return root == MPI_ROOT || root == MPI_PROC_NULL || (root >= 0 && root < c->rsize);
+}
+
+static void
+inter_barrier(const Comm *c)
+{
+    Comm l = local_of(c);
+    int v = 0, w = 0;
+    ic_max_int(&l, c->cctx, T_BARRIER, &v);
+    inter_swap(c, T_BARRIER, &v, sizeof v, &w, sizeof w);
+}
+
+/* bytes from root (MPI_ROOT in its group) to every member of the other group */
+static void
+inter_bcast(const Comm *c, void *buf, size_t bytes, int root)
+{
+    if (root == MPI_PROC_NULL)
+        return;
+    if (root == MPI_ROOT) {
+        rsend(c, buf, bytes, 0, T_BCAST);
+        return;
+    }
+    Comm l = local_of(c);
+    if (c->rank == 0)
+        rrecv(c, buf, bytes, root, T_BCAST, NULL);
+    ic_bcast(&l, c->cctx, T_BCAST, buf, bytes, 0);
+}
+
+/* the reduction of the other group's data at root (packed, count elements) */
+static unsigned char *
+inter_reduce(MpiState *s, const Comm *c, const void *sbuf, int count, MPI_Datatype dt,
+             Type *t, MPI_Op op, int root)
+{
+    size_t bytes = (size_t)(t->size * count);
+    if (root == MPI_PROC_NULL)
+        return NULL;
+    if (root == MPI_ROOT) {
+        unsigned char *res = mpi_alloc(bytes);
+        rrecv(c, res, bytes, 0, T_REDUCE, NULL);
+        return res;
+    }
+    Comm l = local_of(c);
+    unsigned char *acc = packed(t, sbuf, count);
+    reduce_tree(s, &l, acc, count, dt, t, op, 0);
+    if (c->rank == 0)
+        rsend(c, acc, bytes, root, T_REDUCE);
+    mpi_free(acc);
+    return NULL;
+}
+
+/* ---- the rooted and the all-to-all collectives of intercommunicators ---- */
+
+static int
+inter_gather(MpiState *s, Comm *c, const void *sbuf, int scount, MPI_Datatype stype,
+             void *rbuf, int rcount, MPI_Datatype rtype, int root, MPI_Comm comm)
+{
+    if (!inter_root_ok(c, root))
+        return mpi_err(comm, MPI_ERR_ROOT);
+    if (root == MPI_PROC_NULL)
+        return MPI_SUCCESS;
+    Type *t;
+    if (type_check(s, root == MPI_ROOT ? rtype : stype, &t))
+        return mpi_err(comm, MPI_ERR_TYPE);
+    if (root == MPI_ROOT) {
+        size_t blk = (size_t)(t->size * rcount);
+        unsigned char *all = mpi_alloc(blk * (size_t)c->rsize);
+        rrecv(c, all, blk * (size_t)c->rsize, 0, T_GATHER, NULL);
+        type_unpack(t, all, (MPI_Count)rcount * c->rsize, rbuf);
+        mpi_free(all);
+        return MPI_SUCCESS;
+    }
+    Comm l = local_of(c);
+    size_t blk = (size_t)(t->size * scount);
+    unsigned char *mine = packed(t, sbuf, scount), *all = mpi_alloc(blk * (size_t)c->size);
+    ic_gather(&l, c->cctx, T_GATHER, mine, all, blk, 0);
+    if (c->rank == 0)
+        rsend(c, all, blk * (size_t)c->size, root, T_GATHER);
+    mpi_free(mine);
+    mpi_free(all);
+    return MPI_SUCCESS;
+}
+
+static int
+inter_scatter(MpiState *s, Comm *c, const void *sbuf, int scount, MPI_Datatype stype,
+              void *rbuf, int rcount, MPI_Datatype rtype, int root, MPI_Comm comm)
+{
+    if (!inter_root_ok(c, root))
+        return mpi_err(comm, MPI_ERR_ROOT);
+    if (root == MPI_PROC_NULL)
+        return MPI_SUCCESS;
+    Type *t;
+    if (type_check(s, root == MPI_ROOT ? stype : rtype, &t))
+        return mpi_err(comm, MPI_ERR_TYPE);
+    if (root == MPI_ROOT) {
+        unsigned char *all = packed(t, sbuf, (MPI_Count)scount * c->rsize);
+        rsend(c, all, (size_t)(t->size * scount) * (size_t)c->rsize, 0, T_SCATTER);
+        mpi_free(all);
+        return MPI_SUCCESS;
+    }
+    Comm l = local_of(c);
+    size_t blk = (size_t)(t->size * rcount);
+    unsigned char *all = mpi_alloc(blk * (size_t)c->size), *mine = mpi_alloc(blk);
+    if (c->rank == 0)
+        rrecv(c, all, blk * (size_t)c->size, root, T_SCATTER, NULL);
+    ic_scatter(&l, c->cctx, T_SCATTER, all, mine, blk, 0);
+    type_unpack(t, mine, rcount, rbuf);
+    mpi_free(all);
+    mpi_free(mine);
+    return MPI_SUCCESS;
+}
+
+static int
+inter_gatherv(MpiState *s, Comm *c, const void *sbuf, int scount, MPI_Datatype stype,
+              void *rbuf, const int *rcounts, const int *displs, MPI_Datatype rtype,
+              int root, MPI_Comm comm)
+{
+    if (!inter_root_ok(c, root))
+        return mpi_err(comm, MPI_ERR_ROOT);
+    if (root == MPI_PROC_NULL)
+        return MPI_SUCCESS;
+    Type *t;
+    if (type_check(s, root == MPI_ROOT ? rtype : stype, &t))
+        return mpi_err(comm, MPI_ERR_TYPE);
+    if (root == MPI_ROOT) {
+        for (int r = 0; r < c->rsize; r++) {
+            size_t b = (size_t)(t->size * rcounts[r]);
+            unsigned char *tmp = mpi_alloc(b);
+            rrecv(c, tmp, b, r, T_GATHER, NULL);
+            type_unpack(t, tmp, rcounts[r], at(rbuf, t, displs[r]));
+            mpi_free(tmp);
+        }
+        return MPI_SUCCESS;
+    }
+    unsigned char *mine = packed(t, sbuf, scount);
+    rsend(c, mine, (size_t)(t->size * scount), root, T_GATHER);
+    mpi_free(mine);
+    return MPI_SUCCESS;
+}
+
+static int
+inter_scatterv(MpiState *s, Comm *c, const void *sbuf, const int *scounts,
+               const int *displs, MPI_Datatype stype, void *rbuf, int rcount,
+               MPI_Datatype rtype, int root, MPI_Comm comm)
+{
+    if (!inter_root_ok(c, root))
+        return mpi_err(comm, MPI_ERR_ROOT);
+    if (root == MPI_PROC_NULL)
+        return MPI_SUCCESS;
+    Type *t;
+    if (type_check(s, root == MPI_ROOT ? stype : rtype, &t))
+        return mpi_err(comm, MPI_ERR_TYPE);
+    if (root == MPI_ROOT) {
+        for (int r = 0; r < c->rsize; r++) {
+            unsigned char *p = packed(t, at(sbuf, t, displs[r]), scounts[r]);
+            rsend(c, p, (size_t)(t->size * scounts[r]), r, T_SCATTER);
+            mpi_free(p);
+        }
+        return MPI_SUCCESS;
+    }
+    size_t b = (size_t)(t->size * rcount);
+    unsigned char *tmp = mpi_alloc(b);
+    MPIRIO_Status ts;
+    rrecv(c, tmp, b, root, T_SCATTER, &ts);
+    type_unpack(t, tmp, t->size ? ts.count / t->size : 0, rbuf);
+    mpi_free(tmp);
+    return MPI_SUCCESS;
+}
+
+static int
+inter_allgather(MpiState *s, Comm *c, const void *sbuf, int scount, MPI_Datatype stype,
+                void *rbuf, int rcount, MPI_Datatype rtype, MPI_Comm comm)
+{
+    Type *st, *rt;
+    if (type_check(s, stype, &st) || type_check(s, rtype, &rt))
+        return mpi_err(comm, MPI_ERR_TYPE);
+    Comm l = local_of(c);
+    size_t lb = (size_t)(st->size * scount), rb = (size_t)(rt->size * rcount);
+    unsigned char *mine = packed(st, sbuf, scount), *lall = mpi_alloc(lb * (size_t)c->size);
+    unsigned char *rall = mpi_alloc(rb * (size_t)c->rsize);
+    ic_gather(&l, c->cctx, T_ALLGATHER, mine, lall, lb, 0);
+    inter_swap(c, T_ALLGATHER, lall, lb * (size_t)c->size, rall, rb * (size_t)c->rsize);
+    type_unpack(rt, rall, (MPI_Count)rcount * c->rsize, rbuf);
+    mpi_free(mine);
+    mpi_free(lall);
+    mpi_free(rall);
+    return MPI_SUCCESS;
+}
+
+static int
+inter_allgatherv(MpiState *s, Comm *c, const void *sbuf, int scount, MPI_Datatype stype,
+                 void *rbuf, const int *rcounts, const int *displs, MPI_Datatype rtype,
+                 MPI_Comm comm)
+{
+    Type *st, *rt;
+    if (type_check(s, stype, &st) || type_check(s, rtype, &rt))
+        return mpi_err(comm, MPI_ERR_TYPE);
+    int n = c->rsize;
+    Req **rr = mpi_alloc((size_t)n * sizeof *rr), **sr = mpi_alloc((size_t)n * sizeof *sr);
+    unsigned char **in = mpi_alloc((size_t)n * sizeof *in);
+    unsigned char *mine = packed(st, sbuf, scount);
+    for (int r = 0; r < n; r++) {
+        size_t b = (size_t)(rt->size * rcounts[r]);
+        in[r] = mpi_alloc(b);
+        tr_irecv(in[r], b, c->rg[r], c->cctx, T_ALLGATHER, 0, &rr[r]);
+    }
+    for (int r = 0; r < n; r++)
+        tr_isend(mine, (size_t)(st->size * scount), c->rg[r], c->cctx, T_ALLGATHER,
+                 c->rank, &sr[r]);
+    for (int r = 0; r < n; r++)
+        tr_wait(sr[r], NULL);
+    for (int r = 0; r < n; r++) {
+        tr_wait(rr[r], NULL);
+        type_unpack(rt, in[r], rcounts[r], at(rbuf, rt, displs[r]));
+        mpi_free(in[r]);
+    }
+    mpi_free(mine);
+    mpi_free(in);
+    mpi_free(rr);
+    mpi_free(sr);
+    return MPI_SUCCESS;
+}
+
+/* the result at every member: the reduction of the other group's data */
+static int
+inter_allreduce(MpiState *s, Comm *c, const void *sbuf, void *rbuf, int count,
+                MPI_Datatype type, Type *t, MPI_Op op)
+{
+    Comm l = local_of(c);
+    size_t bytes = (size_t)(t->size * count);
+    unsigned char *acc = packed(t, sbuf, count), *res = mpi_alloc(bytes);
+    reduce_tree(s, &l, acc, count, type, t, op, 0);
+    inter_swap(c, T_REDUCE, acc, bytes, res, bytes);
+    type_unpack(t, res, count, rbuf);
+    mpi_free(acc);
+    mpi_free(res);
+    return MPI_SUCCESS;
+}
+
+/* the other group's reduction, scattered by rcounts over this group */
+static int
+inter_reduce_scatter(MpiState *s, Comm *c, const void *sbuf, void *rbuf,
+                     const int *rcounts, MPI_Datatype type, Type *t, MPI_Op op)
+{
+    Comm l = local_of(c);
+    int count = 0;
+    for (int r = 0; r < c->size; r++)
+        count += rcounts[r];
+    size_t bytes = (size_t)(t->size * count);
+    unsigned char *acc = packed(t, sbuf, count), *res = mpi_alloc(bytes);
+    reduce_tree(s, &l, acc, count, type, t, op, 0);
+    if (c->rank == 0) {
+        Req *sr, *rr;
+        tr_irecv(res, bytes, c->rg[0], c->cctx, T_REDUCE, 1, &rr);
+        tr_isend(acc, bytes, c->rg[0], c->cctx, T_REDUCE, c->rank, &sr);
+        tr_wait(sr, NULL);
+        tr_wait(rr, NULL);
+        size_t off = 0;
+        for (int r = 0; r < c->size; r++) {
+            size_t b = (size_t)(t->size * rcounts[r]);
+            if (r)
+                csend(&l, c->cctx, res + off, b, r, T_SCATTER);
+            off += b;
+        }
+        type_unpack(t, res, rcounts[0], rbuf);
+    } else {
+        size_t mine = (size_t)(t->size * rcounts[c->rank]);
+        crecv(&l, c->cctx, res, mine, 0, T_SCATTER);
+        type_unpack(t, res, rcounts[c->rank], rbuf);
+    }
+    mpi_free(acc);
+    mpi_free(res);
+    return MPI_SUCCESS;
+}
+
 int
 MPI_Barrier(MPI_Comm comm)
 {
     COLL("MPI_Barrier", comm);
+    if (c->inter) {
+        inter_barrier(c);
+        return MPI_SUCCESS;
+    }
     if (switch_ok(c))
         return tr_coll_switch(CO_BARRIER, c->ctx, c->g[0], c->size, 0, NULL, NULL, 0,
                               MPIRIO_BYTE, 0);
@@ -506,12 +814,21 @@ MPI_Bcast(void *buf, int count, MPI_Datatype type, int root, MPI_Comm comm)
 {
     COLL("MPI_Bcast", comm);
     TYPE(t, type, comm);
-    if (root < 0 || root >= c->size)
+    if (c->inter ? !inter_root_ok(c, root) : root < 0 || root >= c->size)
         return mpi_err(comm, MPI_ERR_ROOT);
     if (count < 0)
         return mpi_err(comm, MPI_ERR_COUNT);
     size_t bytes = (size_t)(t->size * count);
     unsigned char *p = type_contig(t) ? buf : packed(t, buf, count);
+    if (c->inter) {
+        inter_bcast(c, p, bytes, root);
+        if (p != buf) {
+            if (root != MPI_ROOT && root != MPI_PROC_NULL)
+                type_unpack(t, p, count, buf);
+            mpi_free(p);
+        }
+        return MPI_SUCCESS;
+    }
     if (switch_ok(c))
         tr_coll_switch(CO_BCAST, c->ctx, c->g[0], c->size, root, p, p, bytes,
                        MPIRIO_BYTE, 0);
@@ -530,6 +847,8 @@ MPI_Gather(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rco
            MPI_Datatype rtype, int root, MPI_Comm comm)
 {
     COLL("MPI_Gather", comm);
+    if (c->inter)
+        return inter_gather(s, c, sbuf, scount, stype, rbuf, rcount, rtype, root, comm);
     if (root < 0 || root >= c->size)
         return mpi_err(comm, MPI_ERR_ROOT);
     int me_root = c->rank == root, inplace = me_root && sbuf == MPI_IN_PLACE;
@@ -538,7 +857,7 @@ MPI_Gather(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rco
         return mpi_err(comm, MPI_ERR_TYPE);
     if (!inplace && type_check(s, stype, &st))
         return mpi_err(comm, MPI_ERR_TYPE);
-    if (scount < 0 || (me_root && rcount < 0))
+    if ((!inplace && scount < 0) || (me_root && rcount < 0))
         return mpi_err(comm, MPI_ERR_COUNT);
     size_t blk = inplace ? (size_t)(rt->size * rcount) : (size_t)(st->size * scount);
     if (me_root && (size_t)(rt->size * rcount) < blk)
@@ -568,6 +887,9 @@ MPI_Gatherv(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
             MPI_Comm comm)
 {
     COLL("MPI_Gatherv", comm);
+    if (c->inter)
+        return inter_gatherv(s, c, sbuf, scount, stype, rbuf, rcounts, displs, rtype, root,
+                             comm);
     if (root < 0 || root >= c->size)
         return mpi_err(comm, MPI_ERR_ROOT);
     int me_root = c->rank == root, inplace = me_root && sbuf == MPI_IN_PLACE;
@@ -576,7 +898,7 @@ MPI_Gatherv(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
         return mpi_err(comm, MPI_ERR_TYPE);
     if (!inplace && type_check(s, stype, &st))
         return mpi_err(comm, MPI_ERR_TYPE);
-    if (scount < 0)
+    if (!inplace && scount < 0)
         return mpi_err(comm, MPI_ERR_COUNT);
     if (!me_root) {
         unsigned char *mine = packed(st, sbuf, scount);
@@ -611,6 +933,8 @@ MPI_Scatter(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rc
             MPI_Datatype rtype, int root, MPI_Comm comm)
 {
     COLL("MPI_Scatter", comm);
+    if (c->inter)
+        return inter_scatter(s, c, sbuf, scount, stype, rbuf, rcount, rtype, root, comm);
     if (root < 0 || root >= c->size)
         return mpi_err(comm, MPI_ERR_ROOT);
     int me_root = c->rank == root, inplace = me_root && rbuf == MPI_IN_PLACE;
@@ -619,7 +943,7 @@ MPI_Scatter(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rc
         return mpi_err(comm, MPI_ERR_TYPE);
     if (!inplace && type_check(s, rtype, &rt))
         return mpi_err(comm, MPI_ERR_TYPE);
-    if (rcount < 0 || (me_root && scount < 0))
+    if ((!inplace && rcount < 0) || (me_root && scount < 0))
         return mpi_err(comm, MPI_ERR_COUNT);
     size_t blk = me_root ? (size_t)(st->size * scount) : (size_t)(rt->size * rcount);
     unsigned char *all = me_root ? packed(st, sbuf, (MPI_Count)scount * c->size) : NULL;
@@ -644,6 +968,9 @@ MPI_Scatterv(const void *sbuf, const int scounts[], const int displs[],
              MPI_Comm comm)
 {
     COLL("MPI_Scatterv", comm);
+    if (c->inter)
+        return inter_scatterv(s, c, sbuf, scounts, displs, stype, rbuf, rcount, rtype, root,
+                              comm);
     if (root < 0 || root >= c->size)
         return mpi_err(comm, MPI_ERR_ROOT);
     int me_root = c->rank == root, inplace = me_root && rbuf == MPI_IN_PLACE;
@@ -652,7 +979,7 @@ MPI_Scatterv(const void *sbuf, const int scounts[], const int displs[],
         return mpi_err(comm, MPI_ERR_TYPE);
     if (!inplace && type_check(s, rtype, &rt))
         return mpi_err(comm, MPI_ERR_TYPE);
-    if (rcount < 0)
+    if (!inplace && rcount < 0)
         return mpi_err(comm, MPI_ERR_COUNT);
     if (!me_root) {
         size_t bytes = (size_t)(rt->size * rcount);
@@ -680,6 +1007,8 @@ MPI_Allgather(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int 
               MPI_Datatype rtype, MPI_Comm comm)
 {
     COLL("MPI_Allgather", comm);
+    if (c->inter)
+        return inter_allgather(s, c, sbuf, scount, stype, rbuf, rcount, rtype, comm);
     TYPE(rt, rtype, comm);
     int inplace = sbuf == MPI_IN_PLACE;
     Type *st = NULL;
@@ -710,6 +1039,9 @@ MPI_Allgatherv(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
                const int rcounts[], const int displs[], MPI_Datatype rtype, MPI_Comm comm)
 {
     COLL("MPI_Allgatherv", comm);
+    if (c->inter)
+        return inter_allgatherv(s, c, sbuf, scount, stype, rbuf, rcounts, displs, rtype,
+                                comm);
     TYPE(rt, rtype, comm);
     int inplace = sbuf == MPI_IN_PLACE;
     Type *st = NULL;
@@ -756,23 +1088,25 @@ alltoall_general(MpiState *s, Comm *c, const void *sbuf, const int *scounts,
                  const MPI_Aint *sdispls, const MPI_Datatype *stypes, void *rbuf,
                  const int *rcounts, const MPI_Aint *rdispls, const MPI_Datatype *rtypes)
 {
-    int n = c->size;
+    /* intracommunicator: the group; intercommunicator: the remote group */
+    int n = comm_peers(c), me = c->inter ? 0 : c->rank;
+    const int *peer = c->inter ? c->rg : c->g;
     unsigned char **in = mpi_alloc((size_t)n * sizeof *in);
     Req **rr = mpi_alloc((size_t)n * sizeof *rr), **sr = mpi_alloc((size_t)n * sizeof *sr);
     size_t *rbytes = mpi_alloc((size_t)n * sizeof *rbytes);
     /* every receive is posted first, then every send, then the waits */
     for (int k = 0; k < n; k++) {
-        int r = (c->rank + n - k) % n;
+        int r = (me + n - k) % n;
         Type *rt = type_get(s, rtypes[r]);
         rbytes[r] = (size_t)(rt->size * rcounts[r]);
         in[r] = mpi_alloc(rbytes[r]);
-        tr_irecv(in[r], rbytes[r], c->g[r], c->cctx, T_ALLTOALL, 0, &rr[r]);
+        tr_irecv(in[r], rbytes[r], peer[r], c->cctx, T_ALLTOALL, 0, &rr[r]);
     }
     for (int k = 0; k < n; k++) {
-        int r = (c->rank + k) % n;
+        int r = (me + k) % n;
         Type *st = type_get(s, stypes[r]);
         unsigned char *p = packed(st, (const unsigned char *)sbuf + sdispls[r], scounts[r]);
-        tr_isend(p, (size_t)(st->size * scounts[r]), c->g[r], c->cctx, T_ALLTOALL,
+        tr_isend(p, (size_t)(st->size * scounts[r]), peer[r], c->cctx, T_ALLTOALL,
                  c->rank, &sr[r]);
         mpi_free(p);
     }
@@ -824,11 +1158,11 @@ MPI_Alltoall(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int r
 {
     COLL("MPI_Alltoall", comm);
     TYPE(rt, rtype, comm);
-    int inplace = sbuf == MPI_IN_PLACE, n = c->size;
+    int inplace = sbuf == MPI_IN_PLACE, n = comm_peers(c);
     Type *st = rt;
     if (!inplace && type_check(s, stype, &st))
         return mpi_err(comm, MPI_ERR_TYPE);
-    if (rcount < 0 || scount < 0)
+    if (rcount < 0 || (!inplace && scount < 0))
         return mpi_err(comm, MPI_ERR_COUNT);
     int *sc = mpi_alloc((size_t)n * sizeof(int)), *rc = mpi_alloc((size_t)n * sizeof(int));
     MPI_Aint *sd = mpi_alloc((size_t)n * sizeof(MPI_Aint));
@@ -855,7 +1189,7 @@ MPI_Alltoallv(const void *sbuf, const int scounts[], const int sdispls[],
 {
     COLL("MPI_Alltoallv", comm);
     TYPE(rt, rtype, comm);
-    int inplace = sbuf == MPI_IN_PLACE, n = c->size;
+    int inplace = sbuf == MPI_IN_PLACE, n = comm_peers(c);
     Type *st = rt;
     if (!inplace && type_check(s, stype, &st))
         return mpi_err(comm, MPI_ERR_TYPE);
@@ -884,7 +1218,7 @@ MPI_Alltoallw(const void *sbuf, const int scounts[], const int sdispls[],
               const int rdispls[], const MPI_Datatype rtypes[], MPI_Comm comm)
 {
     COLL("MPI_Alltoallw", comm);
-    int inplace = sbuf == MPI_IN_PLACE, n = c->size;
+    int inplace = sbuf == MPI_IN_PLACE, n = comm_peers(c);
     MPI_Aint *sd = mpi_alloc((size_t)n * sizeof(MPI_Aint));
     MPI_Aint *rd = mpi_alloc((size_t)n * sizeof(MPI_Aint));
     MPI_Aint span = 0;
@@ -953,9 +1287,17 @@ MPI_Reduce(const void *sbuf, void *rbuf, int count, MPI_Datatype type, MPI_Op op
 {
     COLL("MPI_Reduce", comm);
     TYPE(t, type, comm);
-    if (root < 0 || root >= c->size)
+    if (c->inter ? !inter_root_ok(c, root) : root < 0 || root >= c->size)
         return mpi_err(comm, MPI_ERR_ROOT);
     REDUCE_CHECKS(comm);
+    if (c->inter) {
+        unsigned char *r = inter_reduce(s, c, sbuf, count, type, t, op, root);
+        if (r) {
+            type_unpack(t, r, count, rbuf);
+            mpi_free(r);
+        }
+        return MPI_SUCCESS;
+    }
     unsigned char *res = reduce_packed(s, c, sbuf, rbuf, count, type, t, op, root);
     if (res) {
         type_unpack(t, res, count, rbuf);
@@ -971,6 +1313,8 @@ MPI_Allreduce(const void *sbuf, void *rbuf, int count, MPI_Datatype type, MPI_Op
     COLL("MPI_Allreduce", comm);
     TYPE(t, type, comm);
     REDUCE_CHECKS(comm);
+    if (c->inter)
+        return inter_allreduce(s, c, sbuf, rbuf, count, type, t, op);
     size_t bytes = (size_t)(t->size * count);
     unsigned char *res = reduce_packed(s, c, sbuf, rbuf, count, type, t, op, 0);
     if (!res)
@@ -998,6 +1342,8 @@ MPI_Reduce_scatter(const void *sbuf, void *rbuf, const int rcounts[], MPI_Dataty
         count += rcounts[r];
     }
     REDUCE_CHECKS(comm);
+    if (c->inter)
+        return inter_reduce_scatter(s, c, sbuf, rbuf, rcounts, type, t, op);
     unsigned char *res = reduce_packed(s, c, sbuf, rbuf, count, type, t, op, 0);
     /* rank 0 sends each its part */
     size_t off = 0, mine = (size_t)(t->size * rcounts[c->rank]);
@@ -1040,6 +1386,8 @@ scan(const char *name, int exclusive, const void *sbuf, void *rbuf, int count,
 {
     COLL(name, comm);
     TYPE(t, type, comm);
+    if (c->inter) /* not defined on intercommunicators */
+        return mpi_err(comm, MPI_ERR_COMM);
     REDUCE_CHECKS(comm);
     size_t bytes = (size_t)(t->size * count);
     unsigned char *mine = packed(t, sbuf == MPI_IN_PLACE ? rbuf : sbuf, count);

@@ -392,6 +392,79 @@ split_cmp(const void *a, const void *b)
     return x->rank < y->rank ? -1 : x->rank > y->rank;
 }
 
+/* the leaders of intercommunicator c swap bytes (mine to the remote leader, theirs
+ * from it), then each leader gives its group what it got; every member calls */
+void
+inter_swap(const Comm *c, int tag, const void *mine, size_t mbytes, void *theirs,
+           size_t tbytes)
+{
+    Comm loc = *c;
+    loc.inter = 0;
+    if (c->rank == 0) {
+        Req *sr, *rr;
+        tr_irecv(theirs, tbytes, c->rg[0], c->cctx, tag, 1, &rr);
+        tr_isend(mine, mbytes, c->rg[0], c->cctx, tag, c->rank, &sr);
+        tr_wait(sr, NULL);
+        tr_wait(rr, NULL);
+    }
+    ic_bcast(&loc, c->cctx, tag, theirs, tbytes, 0);
+}
+
+/* the members of one color in key order; their global ranks in g, the count */
+static int
+split_members(Split *all, int n, int color, const int *grp, int *g)
+{
+    int k = 0;
+    Split *mine = mpi_alloc((size_t)n * sizeof *mine);
+    for (int i = 0; i < n; i++)
+        if (all[i].color == color)
+            mine[k++] = all[i];
+    qsort(mine, (size_t)k, sizeof *mine, split_cmp);
+    for (int i = 0; i < k; i++)
+        g[i] = grp[mine[i].rank];
+    mpi_free(mine);
+    return k;
+}
+
+/* MPI_Comm_split of an intercommunicator: the members of a color on each side make an
+ * intercommunicator of their two groups (none if one side has none) */
+static int
+inter_split(MpiState *s, Comm *c, int color, int key, MPI_Comm *newcomm)
+{
+    Comm loc = *c;
+    loc.inter = 0;
+    Split me = {color, key, c->rank};
+    Split *la = mpi_alloc((size_t)c->size * sizeof *la);
+    Split *ra = mpi_alloc((size_t)c->rsize * sizeof *ra);
+    ic_allgather(&loc, c->cctx, T_SPLIT, &me, la, sizeof me);
+    inter_swap(c, T_SPLIT, la, (size_t)c->size * sizeof *la, ra,
+               (size_t)c->rsize * sizeof *ra);
+    int v = s->next_ctx, w = 0;
+    ic_max_int(&loc, c->cctx, T_CTX, &v);
+    inter_swap(c, T_CTX, &v, sizeof v, &w, sizeof w);
+    int ctx = v > w ? v : w;
+    s->next_ctx = ctx + 2;
+    *newcomm = MPI_COMM_NULL;
+    if (color != MPI_UNDEFINED) {
+        int *lg = mpi_alloc((size_t)c->size * sizeof(int));
+        int *rg = mpi_alloc((size_t)c->rsize * sizeof(int) + 1);
+        int nl = split_members(la, c->size, color, c->g, lg);
+        int nr = split_members(ra, c->rsize, color, c->rg, rg);
+        if (nr > 0) {
+            Comm *n = comm_make(s, lg, nl, ctx, newcomm);
+            n->inter = 1;
+            n->rsize = nr;
+            n->rg = rg;
+            n->eh = c->eh;
+        } else
+            mpi_free(rg);
+        mpi_free(lg);
+    }
+    mpi_free(la);
+    mpi_free(ra);
+    return MPI_SUCCESS;
+}
+
 int
 MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm)
 {
@@ -400,7 +473,7 @@ MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm)
     if (color < 0 && color != MPI_UNDEFINED)
         return mpi_err(comm, MPI_ERR_ARG);
     if (c->inter)
-        return mpi_err(comm, MPI_ERR_COMM);
+        return inter_split(s, c, color, key, newcomm);
     int n = c->size;
     Split me = {color, key, c->rank};
     Split *all = mpi_alloc((size_t)n * sizeof *all);
@@ -451,8 +524,15 @@ MPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm)
     Group *g = group_get(s, group);
     if (!g)
         return mpi_err(comm, MPI_ERR_GROUP);
-    if (c->inter)
-        return mpi_err(comm, MPI_ERR_COMM);
+    if (c->inter) {
+        /* each side gives a group of its own members: an intercommunicator of the two
+         * (a split in which the members of the group have one color, in group order) */
+        int at = -1;
+        for (int i = 0; i < g->n; i++)
+            if (g->g[i] == s->rank)
+                at = i;
+        return inter_split(s, c, at >= 0 ? 0 : MPI_UNDEFINED, at, newcomm);
+    }
     int ctx = agree_ctx(s, c, c->cctx, T_CTX);
     g = group_get(s, group);
     comm_make(s, g->g, g->n, ctx, newcomm);

@@ -23,6 +23,8 @@ typedef struct TBlk {
 
 typedef struct Type {
     int used, committed, predefined;
+    int refs;  /* requests in progress that use it (MPI_Type_free may come first) */
+    int freed; /* freed by the program: no new use; gone when refs is 0 */
     MPI_Count size;           /* bytes of data */
     MPI_Aint lb, ub;          /* the extent is ub - lb */
     MPI_Aint true_lb, true_ub;
@@ -113,6 +115,7 @@ struct MPIR_Request {
     int peer, tag;
     MPI_Comm comm;
     int mode; /* 0 standard, 1 synchronous, 2 ready, 3 buffered */
+    Type *t;  /* the datatype (a reference held while the request lives) */
     void *pack; /* packed data of a noncontiguous receive, unpacked at completion */
     /* generalized requests */
     MPI_Grequest_query_function *query;
@@ -186,6 +189,8 @@ int ic_allgather(const Comm *c, int ctx, int tag, const void *sb, void *rb, size
 int ic_max_int(const Comm *c, int ctx, int tag, int *v);
 
 /* mpi_comm.c */
+void inter_swap(const Comm *c, int tag, const void *mine, size_t mbytes, void *theirs,
+                size_t tbytes);
 Comm *comm_get(MpiState *s, MPI_Comm c); /* NULL for an invalid handle */
 void comm_init_predefined(MpiState *s);
 /* global rank of rank r of c's destination group (remote for an intercomm) */
@@ -206,6 +211,8 @@ Type *type_get(MpiState *s, MPI_Datatype t); /* NULL for an invalid handle */
 /* committed (or predefined) and usable in communication; else MPI_ERR_TYPE */
 int type_check(MpiState *s, MPI_Datatype t, Type **out);
 int type_contig(const Type *t); /* one block at 0 and size == extent */
+void type_ref(Type *t);   /* a request holds t */
+void type_unref(Type *t); /* ... no longer: t goes if freed */
 static inline MPI_Aint
 type_extent(const Type *t)
 {

@@ -81,11 +81,14 @@ check_args(MpiState *s, const void *buf, int count, MPI_Datatype type, int peer,
         return MPI_ERR_COMM;
     if (count < 0)
         return MPI_ERR_COUNT;
-    if (type_check(s, type, t))
-        return MPI_ERR_TYPE;
     if (check_tag(tag, recv))
         return MPI_ERR_TAG;
-    if (peer == MPI_PROC_NULL || (recv && peer == MPI_ANY_SOURCE))
+    if (peer == MPI_PROC_NULL) /* nothing moves: any datatype will do */
+        return type_check(s, type, t) ? (*t = &s->predef[MPI_BYTE], MPI_SUCCESS)
+                                      : MPI_SUCCESS;
+    if (type_check(s, type, t))
+        return MPI_ERR_TYPE;
+    if (recv && peer == MPI_ANY_SOURCE)
         return MPI_SUCCESS;
     if (peer < 0 || peer >= comm_peers(*c))
         return MPI_ERR_RANK;
@@ -122,10 +125,17 @@ start(MpiState *s, MPI_Request r)
     Type *t;
     Comm *c;
     int recv = r->kind == RQ_RECV;
-    int e = check_args(s, recv ? r->rbuf : r->sbuf, r->count, r->type, r->peer, r->tag,
-                       r->comm, recv, &t, &c);
+    /* a persistent request keeps its datatype, even one freed since */
+    int e = check_args(s, recv ? r->rbuf : r->sbuf, r->count,
+                       r->t ? MPI_BYTE : r->type, r->peer, r->tag, r->comm, recv, &t, &c);
     if (e)
         return e;
+    if (r->t)
+        t = r->t;
+    else if (r->peer != MPI_PROC_NULL) {
+        r->t = t;
+        type_ref(t);
+    }
     r->active = 1;
     r->cancelled = 0;
     r->err = MPI_SUCCESS;
@@ -192,7 +202,7 @@ finish_tr(MpiState *s, MPI_Request r, const MPIRIO_Status *ts, int err)
         status_from_tr(&r->st, ts);
         r->err = ts->error;
         if (r->pack) {
-            Type *t = type_get(s, r->type);
+            Type *t = r->t;
             MPI_Count n = t && t->size ? ts->count / t->size : 0;
             if (t)
                 type_unpack(t, r->pack, n, r->rbuf);
@@ -224,6 +234,8 @@ deliver(MPI_Request *rp, MPI_Status *st)
     if (!r->persistent) {
         if (r->kind == RQ_GREQ && r->gfree)
             r->gfree(r->extra);
+        if (r->t)
+            type_unref(r->t);
         mpi_free(r);
         *rp = MPI_REQUEST_NULL;
     }
@@ -436,6 +448,10 @@ init_mode(const char *name, int kind, int mode, const void *sbuf, void *rbuf, in
         return mpi_err(comm, e);
     MPI_Request r = req_new(kind, sbuf, rbuf, count, type, peer, tag, comm, mode);
     r->persistent = 1;
+    if (peer != MPI_PROC_NULL) {
+        r->t = t;
+        type_ref(t);
+    }
     *req = r;
     return MPI_SUCCESS;
 }
@@ -735,8 +751,11 @@ MPI_Request_free(MPI_Request *req)
      * ends (a receive into a packed buffer is then never unpacked, as MPI allows) */
     if (r->kind == RQ_GREQ && r->gfree)
         r->gfree(r->extra);
-    if (!r->active || !r->tr || r->kind != RQ_RECV || !r->pack)
+    if (!r->active || !r->tr || r->kind != RQ_RECV || !r->pack) {
+        if (r->t)
+            type_unref(r->t);
         mpi_free(r);
+    }
     *req = MPI_REQUEST_NULL;
     return MPI_SUCCESS;
 }

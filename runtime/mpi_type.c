@@ -129,7 +129,31 @@ type_get(MpiState *s, MPI_Datatype h)
     if (h > 0 && h < NPREDEF)
         return s->predef[h].used ? &s->predef[h] : NULL;
     Type *t = tab_at(&s->types, h - TYPE_BASE);
-    return h >= TYPE_BASE && t && t->used ? t : NULL;
+    return h >= TYPE_BASE && t && t->used && !t->freed ? t : NULL;
+}
+
+static void
+type_release(Type *t)
+{
+    mpi_free(t->blk);
+    mpi_free(t->ints);
+    mpi_free(t->addrs);
+    mpi_free(t->types);
+    t->used = 0;
+}
+
+void
+type_ref(Type *t)
+{
+    if (!t->predefined)
+        t->refs++;
+}
+
+void
+type_unref(Type *t)
+{
+    if (!t->predefined && --t->refs == 0 && t->freed)
+        type_release(t);
 }
 
 int
@@ -627,11 +651,10 @@ MPI_Type_free(MPI_Datatype *type)
     Type *t = type_get(s, *type);
     if (!t || t->predefined)
         return mpi_err(MPI_COMM_WORLD, MPI_ERR_TYPE);
-    mpi_free(t->blk);
-    mpi_free(t->ints);
-    mpi_free(t->addrs);
-    mpi_free(t->types);
-    t->used = 0;
+    /* a request that uses it keeps it until it is done */
+    t->freed = 1;
+    if (t->refs == 0)
+        type_release(t);
     *type = MPI_DATATYPE_NULL;
     return MPI_SUCCESS;
 }
@@ -704,23 +727,24 @@ MPI_Type_get_true_extent_x(MPI_Datatype type, MPI_Count *lb, MPI_Count *extent)
 int
 MPI_Type_extent(MPI_Datatype type, MPI_Aint *extent)
 {
-    MPI_Aint lb;
+    MPI_Aint lb = 0;
     return MPI_Type_get_extent(type, &lb, extent);
 }
 
 int
 MPI_Type_lb(MPI_Datatype type, MPI_Aint *lb)
 {
-    MPI_Aint ext;
+    MPI_Aint ext = 0;
     return MPI_Type_get_extent(type, lb, &ext);
 }
 
 int
 MPI_Type_ub(MPI_Datatype type, MPI_Aint *ub)
 {
-    MPI_Aint lb, ext;
+    MPI_Aint lb = 0, ext = 0;
     int e = MPI_Type_get_extent(type, &lb, &ext);
-    *ub = lb + ext;
+    if (!e)
+        *ub = lb + ext;
     return e;
 }
 

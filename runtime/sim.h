@@ -126,6 +126,7 @@ struct Dsp {
     void *api;        /* the API layer's state of this DSP (tr_api_slot) */
     int wait_any;     /* blocked until any of its requests completes (tr_waitany) */
     int probing;      /* blocked in tr_probe until a matching envelope arrives */
+    int polling;      /* its last p2p call was a poll that failed (tr_test, tr_iprobe) */
     int probe_src, probe_ctx, probe_tag;
 };
 

@@ -150,6 +150,7 @@ isend(const void *buf, size_t bytes, int dst, int ctx, int tag, int srank, int s
       Req **out)
 {
     Dsp *d = k_self();
+    d->polling = 0;
     k_sleep(d, K->plat.send_overhead, "send");
     Msg *m = net_msg_new();
     Req *s = req_new(d);
@@ -226,6 +227,7 @@ int
 tr_irecv(void *buf, size_t cap, int src, int ctx, int tag, int blocking, Req **out)
 {
     Dsp *d = k_self();
+    d->polling = 0;
     if (!blocking)
         k_sleep(d, K->plat.post_overhead, "post");
     Req *r = req_new(d);
@@ -287,10 +289,54 @@ describe(const Dsp *d, char *buf, size_t n)
     }
 }
 
+/* A livelock: every live DSP polls (MPI_Test, MPI_Iprobe) or is blocked, and no event
+ * is pending but the pollers' own wake-ups, so no poll can ever succeed. After
+ * LIVELOCK_POLLS such polls in a row each poller blocks for good where it polls,
+ * and the kernel reports the deadlock as any other (a program that polls a bounded
+ * number of times and then does something else is not one: a million polls with
+ * nothing in flight are). */
+enum { LIVELOCK_POLLS = 1000000 };
+static long long quiet_polls;
+static const Kernel *quiet_run;
+
+static int
+quiet(const Dsp *self)
+{
+    if (K->ready)
+        return 0;
+    size_t pollers = 0;
+    for (int i = 0; i < K->ndsps; i++) {
+        const Dsp *o = &K->dsps[i];
+        if (o == self || o->state == DS_DONE || o->state == DS_BLOCKED)
+            continue;
+        if (o->state != DS_BUSY || !o->polling)
+            return 0;
+        pollers++;
+    }
+    return k_q.nwheel + k_q.nfar == pollers;
+}
+
+/* d's poll failed: 1 if d must block for good (a livelock) */
+static int
+poll_failed(Dsp *d)
+{
+    d->polling = 1;
+    if (quiet_run != K) {
+        quiet_run = K;
+        quiet_polls = 0;
+    }
+    if (!quiet(d)) {
+        quiet_polls = 0;
+        return 0;
+    }
+    return ++quiet_polls >= LIVELOCK_POLLS;
+}
+
 int
 tr_wait(Req *r, MPIRIO_Status *st)
 {
     Dsp *d = k_self();
+    d->polling = 0;
     Cycles after = r->kind == 0  ? 0
                    : r->blocking ? K->plat.recv_overhead
                                  : K->plat.wait_overhead;
@@ -314,6 +360,11 @@ tr_test(Req *r, int *flag, MPIRIO_Status *st)
     Dsp *d = k_self();
     k_sync(d);
     if (!r->done) {
+        if (poll_failed(d)) {
+            d->describe = describe;
+            d->waiting = r;
+            k_wait_busy(d, 0, "test"); /* never released: the run ends in a deadlock */
+        }
         /* an unsuccessful poll of the DMA status */
         Cycles c = K->plat.wait_overhead / 10;
         k_sleep(d, c > 0 ? c : 1, "test");
@@ -363,12 +414,20 @@ probe_status(const Msg *m, MPIRIO_Status *st)
     st->count = (long long)m->bytes;
 }
 
+static void describe_probe(const Dsp *d, char *buf, size_t n);
+
 int
 tr_iprobe(int src, int ctx, int tag, int *flag, MPIRIO_Status *st)
 {
     Dsp *d = k_self();
     k_sync(d);
     Msg *m = find_unexp(d, src, ctx, tag);
+    if (!m && poll_failed(d)) {
+        d->probing = 1; /* never matched: the run ends in a deadlock */
+        d->probe_src = src, d->probe_ctx = ctx, d->probe_tag = tag;
+        d->describe = describe_probe;
+        k_wait_busy(d, 0, "probe");
+    }
     /* a poll of the DMA status, as tr_test's */
     Cycles c = K->plat.wait_overhead / 10;
     k_sleep(d, c > 0 ? c : 1, "probe");

@@ -352,6 +352,7 @@ tr_clock_hz(void)
 void
 tr_compute(Cycles c, const char *name)
 {
+    k_self()->polling = 0;
     k_sleep(k_self(), c, name);
 }
 

@@ -18,11 +18,12 @@
 #   --jobs J        runs at once (default 2)
 #   --timeout S     wall-clock limit of one run in seconds (default 60), then it fails
 #   --max-np N      runs that need more processes are skipped (default 16)
+#   --max-mem G     runs whose testlist asks more GB of memory are skipped (default 2)
 #   --skip FILE     lines "dir/test reason": not run, listed as skipped with the reason
 #   --expect FILE   lines "dir/test np [args]": runs that must pass; exit 1 if one fails
 #   --env VAR=VAL   set for every run (repeatable)
 # A run passes when it exits 0 within the limit and prints a line "No Errors" (MPICH's
-# rule).
+# rule; the programs of basic, which print no such line, by exiting 0).
 # The table: one line per run (folder/test, processes, arguments, result, reason) and
 # the counts; also written to OUT/NAME.table. Exit 0, or 1 when an expected run did
 # not pass, 77 when SRC is absent (CTest's skip).
@@ -43,11 +44,14 @@ here=$(cd "$(dirname "$0")" && pwd)
 dirs="basic pt2pt coll"
 
 # the list of runs: "dir test np args..." (args with arg= stripped, env= kept as
-# env:VAR=VAL), from each folder's testlist.in; basic has none: its programs at 2
+# env:VAR=VAL), from each folder's testlist.in; basic has none (its programs are not
+# MTest programs and print no "No Errors": they pass by exiting 0)
 list_runs() {
     for d in $dirs; do
         if [ "$d" = basic ]; then
-            for t in self simple sendrecv srtest wtime netpipe patterns adapt; do
+            # no testlist: self sends to itself (1 process), the others pair up (2)
+            echo "basic self 1"
+            for t in simple sendrecv srtest wtime netpipe patterns adapt; do
                 echo "basic $t 2"
             done
             continue
@@ -98,6 +102,20 @@ if [ "$mode" = build ]; then
     done
     : >"$out/defs.txt"
     [ -n "$defs" ] && nm -D --defined-only "$defs" | awk '{print $3}' | sort -u >"$out/defs.txt"
+    # dtpools, the datatype-pool library of some tests: its headers beside the
+    # (empty) dtpoolsconf.h its configure would write, in OUT
+    mkdir -p "$out/dtpools/include" "$out/dtpools/obj"
+    cp "$src"/dtpools/include/*.h "$out/dtpools/include/"
+    echo "/* dtpoolsconf.h: nothing to configure */" >"$out/dtpools/dtpoolsconf.h"
+    for f in "$src"/dtpools/src/*.c; do
+        b=$(basename "$f" .c)
+        if ! $cc $inc -I"$out/dtpools/include" -c -o "$out/dtpools/obj/$b.o" "$f" \
+            >"$out/log/dtpools_$b.txt" 2>&1; then
+            echo "run_mpich.sh: dtpools ($f) does not build with $cc:" >&2
+            head -30 "$out/log/dtpools_$b.txt" >&2
+            exit 1
+        fi
+    done
     list_runs | awk '{print $1, $2}' | sort -u >"$out/programs.txt"
     # one compile per program, J at once; OUT/bin/dir.test, the log beside it
     while read -r d t; do
@@ -105,10 +123,14 @@ if [ "$mode" = build ]; then
     done <"$out/programs.txt" | xargs -P "$jobs" -L 1 sh -c '
         out=$1 cc=$2 inc=$3 d=$4 t=$5; shift 5
         rm -f "$out/bin/$d.$t" "$out/bin/$d.$t.so"
-        if [ ! -f "$1" ]; then echo "no source" >"$out/log/build_$d.$t.txt"; exit 0; fi
+        if [ ! -f "$1" ]; then echo "error: no source file in the folder" >"$out/log/build_$d.$t.txt"; exit 0; fi
         # the tests written as run(arg) get their main from util/run_mpitests.c
         drv=
         grep -q "^int run(const char \*arg)" "$1" && drv=$out/util/run_mpitests.o
+        if grep -q "mtest_dtp.h\|dtpools.h" "$1"; then
+            inc="$inc -I$out/dtpools/include"
+            drv="$drv $out/dtpools/obj/*.o"
+        fi
         $cc $inc -o "$out/bin/$d.$t" "$@" $drv "$out/util/mtest.o" "$out/util/mtest_common.o" \
             "$out/util/mtest_single.o" "$out/util/dtypes.o" -lm \
             >"$out/log/build_$d.$t.txt" 2>&1 || rm -f "$out/bin/$d.$t"
@@ -116,7 +138,7 @@ if [ "$mode" = build ]; then
             miss=$(nm -D --undefined-only "$out/bin/$d.$t.so" | awk "{print \$2}" |
                 grep "^P\{0,1\}MPIX\{0,1\}_" | sort -u | comm -23 - "$out/defs.txt")
             if [ -n "$miss" ]; then
-                for m in $miss; do echo "undefined reference to \`$m'"; done \
+                for m in $miss; do printf "undefined reference to \\140%s\\047\\n" "$m"; done \
                     >>"$out/log/build_$d.$t.txt"
                 rm -f "$out/bin/$d.$t" "$out/bin/$d.$t.so"
             fi
@@ -133,12 +155,13 @@ fi
 launch=${4:?run_mpich.sh run: LAUNCH missing}
 name=${5:?run_mpich.sh run: NAME missing}
 shift 5
-jobs=2 timeout=60 maxnp=16 skip= expect= envs=
+jobs=2 timeout=60 maxnp=16 maxmem=2 skip= expect= envs=
 while [ $# -gt 0 ]; do
     case $1 in
         --jobs) jobs=$2; shift 2 ;;
         --timeout) timeout=$2; shift 2 ;;
         --max-np) maxnp=$2; shift 2 ;;
+        --max-mem) maxmem=$2; shift 2 ;;
         --skip) skip=$2; shift 2 ;;
         --expect) expect=$2; shift 2 ;;
         --env) envs="$envs $2"; shift 2 ;;
@@ -151,11 +174,10 @@ rm -rf "$res"
 mkdir -p "$res"
 # number the runs; each writes res/N.result: "STATUS reason"
 list_runs | awk '{print NR, $0}' >"$res/runs.txt"
-cut -d' ' -f2- "$res/runs.txt" >/dev/null
-while read -r i d t np rest; do
-    echo "$i $d $t $np $rest"
-done <"$res/runs.txt" | xargs -P "$jobs" -L 1 sh -c '
-    res=$1 out=$2 launch=$3 timeout=$4 maxnp=$5 skip=$6 envs=$7 i=$8 d=$9; shift 9
+# (no line may end in a blank: xargs -L would join it to the next)
+sed 's/[[:space:]]*$//' "$res/runs.txt" | xargs -P "$jobs" -L 1 sh -c '
+    res=$1 out=$2 launch=$3 timeout=$4 maxnp=$5 skip=$6 envs=$7 maxmem=$8 i=$9; shift 9
+    d=$1; shift
     t=$1 np=$2; shift 2
     r=$res/$i.result
     if [ -n "$skip" ] && why=$(awk -v k="$d/$t" "\$1 == k { \$1 = \"\"; sub(/^ /, \"\"); print; exit }" "$skip") && [ -n "$why" ]; then
@@ -171,19 +193,26 @@ done <"$res/runs.txt" | xargs -P "$jobs" -L 1 sh -c '
         case $a in
             env:*) runenv="$runenv ${a#env:}" ;;
             timeLimit=*) ;;
-            mem=*|xfail=*|resultTest=*|strict=*|mpiversion=*) ;;
+            mem=*)
+                if awk -v m="${a#mem=}" -v x="$maxmem" "BEGIN { exit !(m > x) }"; then
+                    echo "skipped needs ${a#mem=} GB of memory (more than $maxmem)" >"$r"
+                    exit 0
+                fi ;;
+            xfail=*|resultTest=*|strict=*|mpiversion=*) ;;
             *) args="$args $a" ;;
         esac
     done
     log=$res/$i.log
+    t0=$(date +%s%N)
     ( cd "$out/bin" && env $envs $runenv timeout -k 5 "$tl" $launch -n "$np" "./$d.$t" $args ) </dev/null >"$log" 2>&1
     rc=$?
+    echo $(( ($(date +%s%N) - t0) / 1000000 )) >"$res/$i.ms"
     if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then echo "failed timeout after ${tl} s" >"$r"
     elif [ $rc -ne 0 ]; then echo "failed exit status $rc: $(grep -v "No Errors" "$log" | head -n 1 | head -c 100)" >"$r"
-    elif ! grep -q "^ *No Errors *\$" "$log"; then echo "failed no \" No Errors\": $(head -n 1 "$log" | head -c 100)" >"$r"
+    elif [ "$d" != basic ] && ! grep -q "^ *No Errors *\$" "$log"; then echo "failed no \" No Errors\": $(head -n 1 "$log" | head -c 100)" >"$r"
     else echo "passed" >"$r"
     fi
-' sh "$res" "$out" "$launch" "$timeout" "$maxnp" "$skip" "$envs"
+' sh "$res" "$out" "$launch" "$timeout" "$maxnp" "$skip" "$envs" "$maxmem"
 
 table=$out/$name.table
 {
@@ -209,8 +238,14 @@ nr=$(wc -l <"$res/runs.txt")
 pp=$(while read -r i d t np rest; do
     grep -q '^passed' "$res/$i.result" 2>/dev/null && echo "$d/$t"
 done <"$res/runs.txt" | sort -u | wc -l)
+ms=$(cat "$res"/*.ms 2>/dev/null | awk '{ t += $1 } END { printf "%.0f", t / 1000 }')
 echo "mpich ($name): $nprog programs, $nbuilt built; $nr runs: $p passed, $f failed," \
-    "$s skipped, $nb not built; $pp programs pass" | tee -a "$table"
+    "$s skipped, $nb not built; $pp programs pass; ${ms} s of runs" | tee -a "$table"
+# the slowest runs
+for f in "$res"/*.ms; do [ -f "$f" ] && echo "$(cat "$f") $(basename "$f" .ms)"; done |
+    sort -rn | head -n 5 | while read -r t i; do
+        echo "  slow: $(sed -n "${i}p" "$res/runs.txt" | cut -d' ' -f2-4) $t ms"
+    done
 rc=0
 if [ -n "$expect" ]; then
     missing=0
