@@ -1427,6 +1427,189 @@ MPI_Exscan(const void *sbuf, void *rbuf, int count, MPI_Datatype type, MPI_Op op
     return scan("MPI_Exscan", 1, sbuf, rbuf, count, type, op, comm);
 }
 
+/* ---- neighbourhood collectives: block k to out-neighbour k, block k from
+ * in-neighbour k. On a Cartesian topology what a DSP sends to its + neighbour of a
+ * dimension arrives in that neighbour's - block (tags tell them apart where the two
+ * are one DSP); on a graph, messages between two DSPs keep their order. ---- */
+
+static int
+neighbor_general(MpiState *s, Comm *c, MPI_Comm comm, const void *sbuf,
+                 const int *scounts, const MPI_Aint *sdispls, const MPI_Datatype *stypes,
+                 void *rbuf, const int *rcounts, const MPI_Aint *rdispls,
+                 const MPI_Datatype *rtypes, int nin, const int *ins, int nout,
+                 const int *outs)
+{
+    int cart = c->topo == MPI_CART;
+    Req **rr = mpi_alloc((size_t)nin * sizeof *rr + 1);
+    Req **sr = mpi_alloc((size_t)nout * sizeof *sr + 1);
+    unsigned char **in = mpi_alloc((size_t)nin * sizeof *in + 1);
+    for (int k = 0; k < nin; k++) {
+        if (ins[k] == MPI_PROC_NULL)
+            continue;
+        Type *rt = type_get(s, rtypes[k]);
+        size_t b = (size_t)(rt->size * rcounts[k]);
+        in[k] = mpi_alloc(b);
+        tr_irecv(in[k], b, c->g[ins[k]], c->cctx, T_NBR + (cart ? k ^ 1 : 0), 0, &rr[k]);
+    }
+    for (int k = 0; k < nout; k++) {
+        if (outs[k] == MPI_PROC_NULL)
+            continue;
+        Type *st = type_get(s, stypes[k]);
+        unsigned char *p = packed(st, (const unsigned char *)sbuf + sdispls[k], scounts[k]);
+        tr_isend(p, (size_t)(st->size * scounts[k]), c->g[outs[k]], c->cctx,
+                 T_NBR + (cart ? k : 0), c->rank, &sr[k]);
+        mpi_free(p);
+    }
+    for (int k = 0; k < nout; k++)
+        if (outs[k] != MPI_PROC_NULL)
+            tr_wait(sr[k], NULL);
+    for (int k = 0; k < nin; k++) {
+        if (ins[k] == MPI_PROC_NULL)
+            continue;
+        MPIRIO_Status ts;
+        tr_wait(rr[k], &ts);
+        Type *rt = type_get(s, rtypes[k]);
+        type_unpack(rt, in[k], rt->size ? ts.count / rt->size : 0,
+                    (unsigned char *)rbuf + rdispls[k]);
+        mpi_free(in[k]);
+    }
+    mpi_free(rr);
+    mpi_free(sr);
+    mpi_free(in);
+    return MPI_SUCCESS;
+}
+
+/* the arguments of one of the four regular forms made into those of alltoallw */
+static int
+neighbor(const char *name, int gather, const void *sbuf, const int *scounts,
+         const int *sdispls, MPI_Datatype stype, void *rbuf, const int *rcounts,
+         const int *rdispls, MPI_Datatype rtype, MPI_Comm comm)
+{
+    COLL(name, comm);
+    Type *st, *rt;
+    if (type_check(s, stype, &st) || type_check(s, rtype, &rt))
+        return mpi_err(comm, MPI_ERR_TYPE);
+    int nin, nout, *ins, *outs;
+    if (comm_neighbors(c, &nin, &ins, &nout, &outs))
+        return mpi_err(comm, MPI_ERR_TOPOLOGY);
+    int *sc = mpi_alloc((size_t)nout * sizeof(int) + 1);
+    int *rc = mpi_alloc((size_t)nin * sizeof(int) + 1);
+    MPI_Aint *sd = mpi_alloc((size_t)nout * sizeof(MPI_Aint) + 1);
+    MPI_Aint *rd = mpi_alloc((size_t)nin * sizeof(MPI_Aint) + 1);
+    MPI_Datatype *sts = mpi_alloc((size_t)nout * sizeof(MPI_Datatype) + 1);
+    MPI_Datatype *rts = mpi_alloc((size_t)nin * sizeof(MPI_Datatype) + 1);
+    for (int k = 0; k < nout; k++) {
+        sc[k] = gather ? scounts[0] : scounts[k];
+        sd[k] = gather ? 0 : (MPI_Aint)sdispls[k] * type_extent(st);
+        sts[k] = stype;
+    }
+    for (int k = 0; k < nin; k++) {
+        rc[k] = rcounts[k];
+        rd[k] = (MPI_Aint)rdispls[k] * type_extent(rt);
+        rts[k] = rtype;
+    }
+    int e = neighbor_general(s, c, comm, sbuf, sc, sd, sts, rbuf, rc, rd, rts, nin, ins,
+                             nout, outs);
+    mpi_free(sc), mpi_free(rc), mpi_free(sd), mpi_free(rd), mpi_free(sts), mpi_free(rts);
+    mpi_free(ins), mpi_free(outs);
+    return e;
+}
+
+/* counts and displacements of the regular forms: n blocks of count */
+static void
+regular(int n, int count, int **counts, int **displs)
+{
+    *counts = mpi_alloc((size_t)n * sizeof(int) + 1);
+    *displs = mpi_alloc((size_t)n * sizeof(int) + 1);
+    for (int k = 0; k < n; k++)
+        (*counts)[k] = count, (*displs)[k] = k * count;
+}
+
+static int
+degree(MPI_Comm comm, int *nin, int *nout)
+{
+    MpiState *s = mpi_state();
+    Comm *c = s ? comm_get(s, comm) : NULL;
+    int *ins, *outs;
+    if (!c || comm_neighbors(c, nin, &ins, nout, &outs))
+        return -1;
+    mpi_free(ins), mpi_free(outs);
+    return 0;
+}
+
+int
+MPI_Neighbor_allgather(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
+                       int rcount, MPI_Datatype rtype, MPI_Comm comm)
+{
+    int nin, nout, *rc, *rd;
+    if (degree(comm, &nin, &nout))
+        return mpi_err(comm, MPI_ERR_TOPOLOGY);
+    regular(nin, rcount, &rc, &rd);
+    int e = neighbor("MPI_Neighbor_allgather", 1, sbuf, &scount, NULL, stype, rbuf, rc, rd,
+                     rtype, comm);
+    mpi_free(rc), mpi_free(rd);
+    return e;
+}
+
+int
+MPI_Neighbor_allgatherv(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
+                        const int rcounts[], const int displs[], MPI_Datatype rtype,
+                        MPI_Comm comm)
+{
+    return neighbor("MPI_Neighbor_allgatherv", 1, sbuf, &scount, NULL, stype, rbuf,
+                    rcounts, displs, rtype, comm);
+}
+
+int
+MPI_Neighbor_alltoall(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
+                      int rcount, MPI_Datatype rtype, MPI_Comm comm)
+{
+    int nin, nout, *rc, *rd, *sc, *sd;
+    if (degree(comm, &nin, &nout))
+        return mpi_err(comm, MPI_ERR_TOPOLOGY);
+    regular(nin, rcount, &rc, &rd);
+    regular(nout, scount, &sc, &sd);
+    int e = neighbor("MPI_Neighbor_alltoall", 0, sbuf, sc, sd, stype, rbuf, rc, rd, rtype,
+                     comm);
+    mpi_free(rc), mpi_free(rd), mpi_free(sc), mpi_free(sd);
+    return e;
+}
+
+int
+MPI_Neighbor_alltoallv(const void *sbuf, const int scounts[], const int sdispls[],
+                       MPI_Datatype stype, void *rbuf, const int rcounts[],
+                       const int rdispls[], MPI_Datatype rtype, MPI_Comm comm)
+{
+    return neighbor("MPI_Neighbor_alltoallv", 0, sbuf, scounts, sdispls, stype, rbuf,
+                    rcounts, rdispls, rtype, comm);
+}
+
+int
+MPI_Neighbor_alltoallw(const void *sbuf, const int scounts[], const MPI_Aint sdispls[],
+                       const MPI_Datatype stypes[], void *rbuf, const int rcounts[],
+                       const MPI_Aint rdispls[], const MPI_Datatype rtypes[],
+                       MPI_Comm comm)
+{
+    COLL("MPI_Neighbor_alltoallw", comm);
+    int nin, nout, *ins, *outs;
+    if (comm_neighbors(c, &nin, &ins, &nout, &outs))
+        return mpi_err(comm, MPI_ERR_TOPOLOGY);
+    for (int k = 0; k < nin; k++) {
+        Type *t;
+        if (type_check(s, rtypes[k], &t))
+            return mpi_err(comm, MPI_ERR_TYPE);
+    }
+    for (int k = 0; k < nout; k++) {
+        Type *t;
+        if (type_check(s, stypes[k], &t))
+            return mpi_err(comm, MPI_ERR_TYPE);
+    }
+    int e = neighbor_general(s, c, comm, sbuf, scounts, sdispls, stypes, rbuf, rcounts,
+                             rdispls, rtypes, nin, ins, nout, outs);
+    mpi_free(ins), mpi_free(outs);
+    return e;
+}
+
 /* ---- nonblocking collectives: the blocking one, then a complete request ---- */
 
 static int

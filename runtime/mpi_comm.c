@@ -583,6 +583,8 @@ MPI_Comm_free(MPI_Comm *comm)
     mpi_free(c->rg);
     mpi_free(c->dims);
     mpi_free(c->periods);
+    mpi_free(c->ins);
+    mpi_free(c->outs);
     c->used = 0;
     *comm = MPI_COMM_NULL;
     return MPI_SUCCESS;
@@ -1237,6 +1239,101 @@ MPI_Cart_sub(MPI_Comm comm, const int remain[], MPI_Comm *newcomm)
     memcpy(n->dims, dims, (size_t)nd * sizeof(int));
     memcpy(n->periods, periods, (size_t)nd * sizeof(int));
     return MPI_SUCCESS;
+}
+
+int
+MPI_Dist_graph_create_adjacent(MPI_Comm comm, int indegree, const int sources[],
+                               const int sourceweights[], int outdegree,
+                               const int destinations[], const int destweights[],
+                               MPI_Info info, int reorder, MPI_Comm *newcomm)
+{
+    ENTER("MPI_Dist_graph_create_adjacent");
+    COMM(c, comm);
+    if (c->inter || indegree < 0 || outdegree < 0)
+        return mpi_err(comm, MPI_ERR_ARG);
+    for (int i = 0; i < indegree; i++)
+        if (sources[i] < 0 || sources[i] >= c->size)
+            return mpi_err(comm, MPI_ERR_RANK);
+    for (int i = 0; i < outdegree; i++)
+        if (destinations[i] < 0 || destinations[i] >= c->size)
+            return mpi_err(comm, MPI_ERR_RANK);
+    int ctx = agree_ctx(s, c, c->cctx, T_CTX);
+    c = comm_get(s, comm);
+    Comm *n = comm_make(s, c->g, c->size, ctx, newcomm);
+    n->topo = MPI_DIST_GRAPH;
+    n->nin = indegree, n->nout = outdegree;
+    n->ins = mpi_alloc((size_t)indegree * sizeof(int) + 1);
+    n->outs = mpi_alloc((size_t)outdegree * sizeof(int) + 1);
+    memcpy(n->ins, sources, (size_t)indegree * sizeof(int));
+    memcpy(n->outs, destinations, (size_t)outdegree * sizeof(int));
+    return MPI_SUCCESS;
+}
+
+int
+MPI_Dist_graph_neighbors_count(MPI_Comm comm, int *indegree, int *outdegree, int *weighted)
+{
+    ENTER("MPI_Dist_graph_neighbors_count");
+    COMM(c, comm);
+    if (c->topo != MPI_DIST_GRAPH)
+        return mpi_err(comm, MPI_ERR_TOPOLOGY);
+    *indegree = c->nin, *outdegree = c->nout, *weighted = 0;
+    return MPI_SUCCESS;
+}
+
+int
+MPI_Dist_graph_neighbors(MPI_Comm comm, int maxindegree, int sources[],
+                         int sourceweights[], int maxoutdegree, int destinations[],
+                         int destweights[])
+{
+    ENTER("MPI_Dist_graph_neighbors");
+    COMM(c, comm);
+    if (c->topo != MPI_DIST_GRAPH)
+        return mpi_err(comm, MPI_ERR_TOPOLOGY);
+    for (int i = 0; i < c->nin && i < maxindegree; i++)
+        sources[i] = c->ins[i];
+    for (int i = 0; i < c->nout && i < maxoutdegree; i++)
+        destinations[i] = c->outs[i];
+    return MPI_SUCCESS;
+}
+
+/* the neighbours of a topology in MPI's order: a Cartesian one's are, per dimension,
+ * the source and the destination of MPI_Cart_shift(d, 1) (MPI_PROC_NULL at an edge);
+ * 0, or -1 for a communicator without a topology. The lists are allocated. */
+int
+comm_neighbors(const Comm *c, int *nin, int **ins, int *nout, int **outs)
+{
+    if (c->topo == MPI_DIST_GRAPH) {
+        *nin = c->nin, *nout = c->nout;
+        *ins = mpi_alloc((size_t)c->nin * sizeof(int) + 1);
+        *outs = mpi_alloc((size_t)c->nout * sizeof(int) + 1);
+        memcpy(*ins, c->ins, (size_t)c->nin * sizeof(int));
+        memcpy(*outs, c->outs, (size_t)c->nout * sizeof(int));
+        return 0;
+    }
+    if (c->topo != MPI_CART)
+        return -1;
+    int n = 2 * c->ndims;
+    int *l = mpi_alloc((size_t)n * sizeof(int) + 1), co[64];
+    coords_of(c, c->rank, co);
+    for (int d = 0; d < c->ndims; d++)
+        for (int k = 0; k < 2; k++) {
+            int y = co[d] + (k ? 1 : -1), dd = c->dims[d];
+            if (c->periods[d])
+                y = ((y % dd) + dd) % dd;
+            else if (y < 0 || y >= dd) {
+                l[2 * d + k] = MPI_PROC_NULL;
+                continue;
+            }
+            int r = 0;
+            for (int i = 0; i < c->ndims; i++)
+                r = r * c->dims[i] + (i == d ? y : co[i]);
+            l[2 * d + k] = r;
+        }
+    *nin = *nout = n;
+    *ins = l;
+    *outs = mpi_alloc((size_t)n * sizeof(int) + 1);
+    memcpy(*outs, l, (size_t)n * sizeof(int));
+    return 0;
 }
 
 int

@@ -65,6 +65,8 @@ typedef struct Comm {
     Attr attr[16];
     int topo, ndims;
     int *dims, *periods;
+    int nin, nout; /* distributed graph: the sources and destinations */
+    int *ins, *outs;
     char name[MPI_MAX_OBJECT_NAME];
 } Comm;
 
@@ -124,6 +126,12 @@ struct MPIR_Request {
     void *extra;
 };
 
+typedef struct MsgH {
+    int used;
+    void *m;        /* the transport's message */
+    MPI_Comm comm;
+} MsgH;
+
 typedef struct Bsend {
     Req *r;
     size_t bytes;
@@ -158,6 +166,7 @@ typedef struct MpiState {
     Tab keyvals;    /* Keyval */
     Tab errhs;      /* Errh, handle = index (below 4 the predefined ones) */
     Tab infos;      /* Info, handle = index (0 MPI_INFO_NULL, 1 MPI_INFO_ENV) */
+    Tab msgs;       /* Msg: messages taken by MPI_Mprobe, handle = index */
     void *bbuf;     /* MPI_Buffer_attach */
     int bsize;
     Bsend *bsends;  /* Bsends not yet known complete */
@@ -180,7 +189,8 @@ char *mpi_strdup(const char *s);
 /* the tags of the internal messages of the collectives (on a communicator's cctx;
  * api.c's MPIRIO collectives use the tags CO_ of mpirio_int.h, below 16) */
 enum { T_BCAST = 16, T_GATHER, T_SCATTER, T_REDUCE, T_BARRIER, T_ALLGATHER,
-       T_ALLTOALL, T_SCAN, T_CTX, T_SPLIT, T_LEADERS, T_MERGE, T_GROUP = 0x1000 };
+       T_ALLTOALL, T_SCAN, T_CTX, T_SPLIT, T_LEADERS, T_MERGE, T_NBR = 0x100,
+       T_GROUP = 0x1000 };
 
 /* collectives on the local group of c, messages in context ctx with tag `tag`, the
  * data as bytes (mpi_coll.c); every member calls with the same arguments */
@@ -189,6 +199,7 @@ int ic_allgather(const Comm *c, int ctx, int tag, const void *sb, void *rb, size
 int ic_max_int(const Comm *c, int ctx, int tag, int *v);
 
 /* mpi_comm.c */
+int comm_neighbors(const Comm *c, int *nin, int **ins, int *nout, int **outs);
 void inter_swap(const Comm *c, int tag, const void *mine, size_t mbytes, void *theirs,
                 size_t tbytes);
 Comm *comm_get(MpiState *s, MPI_Comm c); /* NULL for an invalid handle */

@@ -16,9 +16,10 @@
 void
 status_from_tr(MPI_Status *st, const MPIRIO_Status *t)
 {
+    /* MPI_ERROR is left alone: the calls that complete one request return the error,
+     * those that complete several (MPI_Waitall, ...) write it */
     st->MPI_SOURCE = t->source;
     st->MPI_TAG = t->tag;
-    st->MPI_ERROR = t->error;
     st->mpirio_cancelled = 0;
     st->mpirio_bytes = t->count;
 }
@@ -29,7 +30,6 @@ empty_status(MPI_Status *st)
     if (st) {
         st->MPI_SOURCE = MPI_ANY_SOURCE;
         st->MPI_TAG = MPI_ANY_TAG;
-        st->MPI_ERROR = MPI_SUCCESS;
         st->mpirio_cancelled = 0;
         st->mpirio_bytes = 0;
     }
@@ -223,12 +223,12 @@ deliver(MPI_Request *rp, MPI_Status *st)
     MPI_Request r = *rp;
     int err = r->err;
     if (st) {
+        int keep = st->MPI_ERROR;
         *st = r->st;
         if (r->kind == RQ_GREQ && r->query)
             r->query(r->extra, st);
         st->mpirio_cancelled = r->cancelled;
-        if (r->kind == RQ_RECV || r->kind == RQ_GREQ)
-            st->MPI_ERROR = err;
+        st->MPI_ERROR = keep;
     }
     r->active = 0;
     if (!r->persistent) {
@@ -565,6 +565,8 @@ MPI_Waitall(int n, MPI_Request reqs[], MPI_Status statuses[])
         }
         complete(s, reqs[i]);
         int e = deliver(&reqs[i], st);
+        if (st)
+            st->MPI_ERROR = e;
         if (e)
             err = 1;
     }
@@ -674,7 +676,10 @@ MPI_Testall(int n, MPI_Request reqs[], int *flag, MPI_Status statuses[])
             empty_status(st);
             continue;
         }
-        if (deliver(&reqs[i], st))
+        int e = deliver(&reqs[i], st);
+        if (st)
+            st->MPI_ERROR = e;
+        if (e)
             err = 1;
     }
     return err ? mpi_err(MPI_COMM_WORLD, MPI_ERR_IN_STATUS) : MPI_SUCCESS;
@@ -859,6 +864,109 @@ int
 MPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *status)
 {
     return probe("MPI_Iprobe", source, tag, comm, flag, status);
+}
+
+/* ---- matched probes ---- */
+
+static int
+mprobe(const char *name, int source, int tag, MPI_Comm comm, int *flag, MPI_Message *msg,
+       MPI_Status *status)
+{
+    ENTER(name);
+    Comm *c = comm_get(s, comm);
+    if (!c)
+        return mpi_err(MPI_COMM_WORLD, MPI_ERR_COMM);
+    if (check_tag(tag, 1))
+        return mpi_err(comm, MPI_ERR_TAG);
+    if (source == MPI_PROC_NULL) {
+        if (flag)
+            *flag = 1;
+        *msg = MPI_MESSAGE_NO_PROC;
+        null_status(status);
+        return MPI_SUCCESS;
+    }
+    if (source != MPI_ANY_SOURCE && (source < 0 || source >= comm_peers(c)))
+        return mpi_err(comm, MPI_ERR_RANK);
+    int src = source == MPI_ANY_SOURCE ? -1 : comm_peer(c, source), f = 0;
+    void *m = NULL;
+    MPIRIO_Status ts = {0};
+    tr_improbe(src, c->ctx, tag, flag == NULL, &f, &m, &ts);
+    if (flag)
+        *flag = f;
+    if (!f) {
+        *msg = MPI_MESSAGE_NULL;
+        return MPI_SUCCESS;
+    }
+    int i = tab_new(&s->msgs, 0, sizeof(MsgH));
+    MsgH *h = tab_at(&s->msgs, i);
+    h->used = 1, h->m = m, h->comm = comm;
+    *msg = i;
+    if (status)
+        status_from_tr(status, &ts);
+    return MPI_SUCCESS;
+}
+
+int
+MPI_Mprobe(int source, int tag, MPI_Comm comm, MPI_Message *msg, MPI_Status *status)
+{
+    return mprobe("MPI_Mprobe", source, tag, comm, NULL, msg, status);
+}
+
+int
+MPI_Improbe(int source, int tag, MPI_Comm comm, int *flag, MPI_Message *msg,
+            MPI_Status *status)
+{
+    return mprobe("MPI_Improbe", source, tag, comm, flag, msg, status);
+}
+
+int
+MPI_Imrecv(void *buf, int count, MPI_Datatype type, MPI_Message *msg, MPI_Request *req)
+{
+    ENTER("MPI_Imrecv");
+    if (!msg)
+        return mpi_err(MPI_COMM_WORLD, MPI_ERR_ARG);
+    MPI_Request r = req_new(RQ_RECV, NULL, buf, count, type, MPI_PROC_NULL, 0,
+                            MPI_COMM_WORLD, 0);
+    if (*msg == MPI_MESSAGE_NO_PROC) {
+        r->active = 1;
+        null_status(&r->st);
+        *msg = MPI_MESSAGE_NULL;
+        *req = r;
+        return MPI_SUCCESS;
+    }
+    MsgH *h = tab_at(&s->msgs, *msg);
+    Type *t;
+    if (!h || !h->used) {
+        mpi_free(r);
+        return mpi_err(MPI_COMM_WORLD, MPI_ERR_ARG);
+    }
+    if (count < 0 || type_check(s, type, &t)) {
+        mpi_free(r);
+        return mpi_err(h->comm, count < 0 ? MPI_ERR_COUNT : MPI_ERR_TYPE);
+    }
+    r->comm = h->comm;
+    r->t = t;
+    type_ref(t);
+    r->active = 1;
+    size_t bytes = (size_t)(t->size * count);
+    void *into = buf;
+    if (!type_contig(t))
+        into = r->pack = mpi_alloc(bytes);
+    tr_imrecv(h->m, into, bytes, &r->tr);
+    h->used = 0;
+    *msg = MPI_MESSAGE_NULL;
+    *req = r;
+    return MPI_SUCCESS;
+}
+
+int
+MPI_Mrecv(void *buf, int count, MPI_Datatype type, MPI_Message *msg, MPI_Status *status)
+{
+    MPI_Request r;
+    int e = MPI_Imrecv(buf, count, type, msg, &r);
+    if (e)
+        return e;
+    return MPI_Wait(&r, status);
 }
 
 /* ---- buffered sends ---- */

@@ -51,6 +51,11 @@ int tr_waitany(int n, Req **rs);
  * in *st (source, tag, count); tr_probe blocks until there is one */
 int tr_iprobe(int src, int ctx, int tag, int *flag, MPIRIO_Status *st);
 int tr_probe(int src, int ctx, int tag, MPIRIO_Status *st);
+/* the same, and the message is taken: no receive matches it but tr_imrecv's (MPI's
+ * matched probe); blocking: waits for one */
+int tr_improbe(int src, int ctx, int tag, int blocking, int *flag, void **msg,
+               MPIRIO_Status *st);
+int tr_imrecv(void *msg, void *buf, size_t cap, Req **out);
 /* cancels a receive that has not been matched (then frees r): 1, else 0 */
 int tr_cancel(Req *r);
 int tr_test(Req *r, int *flag, MPIRIO_Status *st); /* frees r when *flag */

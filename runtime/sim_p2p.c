@@ -471,6 +471,63 @@ tr_probe(int src, int ctx, int tag, MPIRIO_Status *st)
     return MPIRIO_SUCCESS;
 }
 
+/* takes m out of d's unexpected queue */
+static void
+unexp_remove(Dsp *d, Msg *m)
+{
+    Msg *prev = NULL, *q = d->unexp;
+    for (; q && q != m; prev = q, q = q->next)
+        ;
+    if (!q)
+        return;
+    if (prev)
+        prev->next = m->next;
+    else
+        d->unexp = m->next;
+    if (d->unexp_tail == m)
+        d->unexp_tail = prev;
+    m->next = NULL;
+}
+
+int
+tr_improbe(int src, int ctx, int tag, int blocking, int *flag, void **msg,
+           MPIRIO_Status *st)
+{
+    Dsp *d = k_self();
+    int f = 0;
+    if (blocking)
+        tr_probe(src, ctx, tag, st), f = 1;
+    else
+        tr_iprobe(src, ctx, tag, &f, st);
+    *flag = f;
+    *msg = NULL;
+    if (!f)
+        return MPIRIO_SUCCESS;
+    Msg *m = find_unexp(d, src, ctx, tag);
+    unexp_remove(d, m);
+    *msg = m;
+    return MPIRIO_SUCCESS;
+}
+
+int
+tr_imrecv(void *msg, void *buf, size_t cap, Req **out)
+{
+    Dsp *d = k_self();
+    d->polling = 0;
+    k_sleep(d, K->plat.post_overhead, "post");
+    k_sync(d);
+    Req *r = req_new(d);
+    r->kind = 1;
+    r->owner = d;
+    r->buf = buf;
+    r->cap = cap;
+    Msg *m = msg;
+    r->src = m->src, r->ctx = m->ctx, r->tag = m->tag;
+    *out = r;
+    matched(m, r);
+    return MPIRIO_SUCCESS;
+}
+
 int
 tr_cancel(Req *r)
 {

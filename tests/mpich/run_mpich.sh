@@ -19,6 +19,8 @@
 #   --timeout S     wall-clock limit of one run in seconds (default 60), then it fails
 #   --max-np N      runs that need more processes are skipped (default 16)
 #   --max-mem G     runs whose testlist asks more GB of memory are skipped (default 2)
+#   --keep-env-runs run also the runs that differ from an earlier one only in MPICH's
+#                   own settings (env=MPIR_CVAR_...); by default they are skipped
 #   --skip FILE     lines "dir/test reason": not run, listed as skipped with the reason
 #   --expect FILE   lines "dir/test np [args]": runs that must pass; exit 1 if one fails
 #   --env VAR=VAL   set for every run (repeatable)
@@ -155,13 +157,14 @@ fi
 launch=${4:?run_mpich.sh run: LAUNCH missing}
 name=${5:?run_mpich.sh run: NAME missing}
 shift 5
-jobs=2 timeout=60 maxnp=16 maxmem=2 skip= expect= envs=
+jobs=2 timeout=60 maxnp=16 maxmem=2 skip= expect= envs= keepenv=0
 while [ $# -gt 0 ]; do
     case $1 in
         --jobs) jobs=$2; shift 2 ;;
         --timeout) timeout=$2; shift 2 ;;
         --max-np) maxnp=$2; shift 2 ;;
         --max-mem) maxmem=$2; shift 2 ;;
+        --keep-env-runs) keepenv=1; shift ;;
         --skip) skip=$2; shift 2 ;;
         --expect) expect=$2; shift 2 ;;
         --env) envs="$envs $2"; shift 2 ;;
@@ -176,13 +179,24 @@ mkdir -p "$res"
 list_runs | awk '{print NR, $0}' >"$res/runs.txt"
 # (no line may end in a blank: xargs -L would join it to the next)
 sed 's/[[:space:]]*$//' "$res/runs.txt" | xargs -P "$jobs" -L 1 sh -c '
-    res=$1 out=$2 launch=$3 timeout=$4 maxnp=$5 skip=$6 envs=$7 maxmem=$8 i=$9; shift 9
+    res=$1 out=$2 launch=$3 timeout=$4 maxnp=$5 skip=$6 envs=$7 maxmem=$8 keepenv=$9
+    shift 9
+    i=$1; shift
     d=$1; shift
     t=$1 np=$2; shift 2
     r=$res/$i.result
     if [ -n "$skip" ] && why=$(awk -v k="$d/$t" "\$1 == k { \$1 = \"\"; sub(/^ /, \"\"); print; exit }" "$skip") && [ -n "$why" ]; then
         echo "skipped $why" >"$r"; exit 0
     fi
+    # a run that differs from an earlier one only in MPICH settings (env
+    # MPIR_CVAR_*, which mean nothing to other implementations) is that run
+    case " $* " in *" env:"*)
+        key=$(echo "$d $t $np $*" | tr " " "\n" | grep -v "^env:" | tr "\n" " ")
+        same=$(awk -v k="$key" "{ l = \$2; for (j = 3; j <= NF; j++) if (\$j !~ /^env:/) l = l \" \" \$j; if (l \" \" == k) { print \$1; exit } }" "$res/runs.txt")
+        if [ -n "$same" ] && [ "$same" != "$i" ] && [ "$keepenv" = 0 ]; then
+            echo "skipped as run $same: its MPIR_CVAR settings mean something to MPICH only" >"$r"; exit 0
+        fi ;;
+    esac
     if [ ! -x "$out/bin/$d.$t" ]; then
         why=$(grep -m1 -o "undefined reference to .[A-Za-z_0-9]*\|error: .*" "$out/log/build_$d.$t.txt" 2>/dev/null | head -c 120)
         echo "not-built ${why:-see $out/log/build_$d.$t.txt}" >"$r"; exit 0
@@ -212,7 +226,7 @@ sed 's/[[:space:]]*$//' "$res/runs.txt" | xargs -P "$jobs" -L 1 sh -c '
     elif [ "$d" != basic ] && ! grep -q "^ *No Errors *\$" "$log"; then echo "failed no \" No Errors\": $(head -n 1 "$log" | head -c 100)" >"$r"
     else echo "passed" >"$r"
     fi
-' sh "$res" "$out" "$launch" "$timeout" "$maxnp" "$skip" "$envs" "$maxmem"
+' sh "$res" "$out" "$launch" "$timeout" "$maxnp" "$skip" "$envs" "$maxmem" "$keepenv"
 
 table=$out/$name.table
 {

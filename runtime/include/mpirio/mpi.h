@@ -34,6 +34,7 @@ typedef int MPI_Datatype;
 typedef int MPI_Op;
 typedef int MPI_Errhandler;
 typedef int MPI_Info;
+typedef int MPI_Message;
 typedef struct MPIR_Request *MPI_Request;
 
 typedef struct MPI_Status {
@@ -60,6 +61,8 @@ typedef struct MPI_Status {
 #define MPI_SIMILAR 2
 #define MPI_UNEQUAL 3
 #define MPI_COMM_TYPE_SHARED 1
+#define MPI_MESSAGE_NULL (-1)
+#define MPI_MESSAGE_NO_PROC (-2)
 #define MPI_INFO_NULL 0
 #define MPI_INFO_ENV 1
 #define MPI_MAX_INFO_KEY 256
@@ -366,6 +369,30 @@ int MPI_Cart_sub(MPI_Comm comm, const int remain[], MPI_Comm *newcomm);
 int MPI_Cart_map(MPI_Comm comm, int ndims, const int dims[], const int periods[],
                  int *newrank);
 int MPI_Topo_test(MPI_Comm comm, int *status);
+int MPI_Dist_graph_create_adjacent(MPI_Comm comm, int indegree, const int sources[],
+                                   const int sourceweights[], int outdegree,
+                                   const int destinations[], const int destweights[],
+                                   MPI_Info info, int reorder, MPI_Comm *newcomm);
+int MPI_Dist_graph_neighbors_count(MPI_Comm comm, int *indegree, int *outdegree,
+                                   int *weighted);
+int MPI_Dist_graph_neighbors(MPI_Comm comm, int maxindegree, int sources[],
+                             int sourceweights[], int maxoutdegree, int destinations[],
+                             int destweights[]);
+/* neighbourhood collectives on Cartesian and distributed-graph topologies */
+int MPI_Neighbor_allgather(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
+                           int rcount, MPI_Datatype rtype, MPI_Comm comm);
+int MPI_Neighbor_allgatherv(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
+                            const int rcounts[], const int displs[], MPI_Datatype rtype,
+                            MPI_Comm comm);
+int MPI_Neighbor_alltoall(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
+                          int rcount, MPI_Datatype rtype, MPI_Comm comm);
+int MPI_Neighbor_alltoallv(const void *sbuf, const int scounts[], const int sdispls[],
+                           MPI_Datatype stype, void *rbuf, const int rcounts[],
+                           const int rdispls[], MPI_Datatype rtype, MPI_Comm comm);
+int MPI_Neighbor_alltoallw(const void *sbuf, const int scounts[], const MPI_Aint sdispls[],
+                           const MPI_Datatype stypes[], void *rbuf, const int rcounts[],
+                           const MPI_Aint rdispls[], const MPI_Datatype rtypes[],
+                           MPI_Comm comm);
 
 /* datatypes */
 int MPI_Type_size(MPI_Datatype type, int *size);
@@ -486,6 +513,14 @@ int MPI_Cancel(MPI_Request *req);
 int MPI_Test_cancelled(const MPI_Status *status, int *flag);
 int MPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status);
 int MPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *status);
+int MPI_Mprobe(int source, int tag, MPI_Comm comm, MPI_Message *msg,
+               MPI_Status *status);
+int MPI_Improbe(int source, int tag, MPI_Comm comm, int *flag, MPI_Message *msg,
+                MPI_Status *status);
+int MPI_Mrecv(void *buf, int count, MPI_Datatype type, MPI_Message *msg,
+              MPI_Status *status);
+int MPI_Imrecv(void *buf, int count, MPI_Datatype type, MPI_Message *msg,
+               MPI_Request *req);
 int MPI_Buffer_attach(void *buf, int size);
 int MPI_Buffer_detach(void *buf, int *size);
 int MPI_Grequest_start(MPI_Grequest_query_function *query,
@@ -593,6 +628,10 @@ int MPI_Iexscan(const void *sbuf, void *rbuf, int count, MPI_Datatype type, MPI_
 #define MPI_Group_f2c(g) ((MPI_Group)(g))
 #define MPI_Info_c2f(i) ((MPI_Fint)(i))
 #define MPI_Info_f2c(i) ((MPI_Info)(i))
+#define MPI_Message_c2f(m) ((MPI_Fint)(m))
+#define MPI_Message_f2c(m) ((MPI_Message)(m))
+#define PMPI_Message_c2f(m) ((MPI_Fint)(m))
+#define PMPI_Message_f2c(m) ((MPI_Message)(m))
 
 #if defined(__GNUC__)
 #pragma GCC visibility pop
