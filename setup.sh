@@ -17,9 +17,12 @@ cd "$(dirname "$0")"
 # the tools the tests use (graphviz's dot renders schedules, valgrind checks memory,
 # gnuplot draws the benchmark plots, libjpeg-turbo's djpeg decodes what the JPEG encoder
 # of testcases/apps writes), and clang with its sanitizer and libFuzzer runtimes (the
-# sanitizer build and the fuzz targets)
+# sanitizer build and the fuzz targets), binutils (nm: the mpich suite checks what a test
+# program needs of libmpirio) and Open MPI (the same MPICH tests under Open MPI, for the
+# comparison in docs/runtime.md)
 pkgs="gcc make cmake pkg-config libjansson-dev libgraphviz-dev graphviz check libsubunit-dev
-valgrind gnuplot-nox libjpeg-turbo-progs clang libclang-rt-14-dev"
+valgrind gnuplot-nox libjpeg-turbo-progs clang libclang-rt-14-dev binutils openmpi-bin
+libopenmpi-dev"
 
 missing=""
 for p in $pkgs; do

@@ -262,18 +262,18 @@ for f in "$res"/*.ms; do [ -f "$f" ] && echo "$(cat "$f") $(basename "$f" .ms)";
     done
 rc=0
 if [ -n "$expect" ]; then
-    missing=0
-    while read -r ed et enp erest; do
-        case $ed in ''|'#'*) continue ;; esac
-        ok=$(while read -r i d t np rest; do
-            if [ "$d" = "$ed" ] && [ "$t" = "$et" ] && [ "$np" = "$enp" ] &&
-                [ "$(echo $rest)" = "$(echo $erest)" ]; then cat "$res/$i.result"; fi
-        done <"$res/runs.txt" | head -n 1)
-        case $ok in passed*) ;; *)
-            echo "mpich ($name): expected to pass: $ed/$et $enp $erest: ${ok:-not in the testlists}"
-            missing=$((missing + 1)) ;;
-        esac
-    done <"$expect"
-    [ $missing -eq 0 ] || rc=1
+    # each expected line against the run of the same folder, test, processes, arguments
+    while read -r i rest; do
+        echo "$rest|$(head -n 1 "$res/$i.result" 2>/dev/null)"
+    done <"$res/runs.txt" >"$res/outcomes.txt"
+    missing=$(awk -F'|' 'NR == FNR { o[$1] = $2; next }
+        /^#/ || NF == 0 { next }
+        { k = $0; sub(/[ \t]+$/, "", k)
+          if (!(k in o)) print k ": not in the testlists"
+          else if (o[k] !~ /^passed/) print k ": " o[k] }' "$res/outcomes.txt" "$expect")
+    if [ -n "$missing" ]; then
+        printf '%s\n' "$missing" | sed "s/^/mpich ($name): expected to pass: /"
+        rc=1
+    fi
 fi
 exit $rc
