@@ -14,9 +14,9 @@
 #include <string.h>
 #include <wchar.h>
 
-#define ENTER(name)                                                                       \
-    MpiState *s = mpi_enter(name);                                                        \
-    if (!s)                                                                               \
+#define ENTER(name)                                                                      \
+    MpiState *s = mpi_enter(name);                                                       \
+    if (!s)                                                                              \
         return MPI_ERR_OTHER;
 
 /* ---- reduction operators ---- */
@@ -27,23 +27,52 @@ static int
 kind_of(int basic)
 {
     switch (basic) {
-    case MPI_CHAR: case MPI_SIGNED_CHAR: case MPI_SHORT: case MPI_INT: case MPI_LONG:
-    case MPI_LONG_LONG: case MPI_INT8_T: case MPI_INT16_T: case MPI_INT32_T:
-    case MPI_INT64_T: case MPI_AINT: case MPI_OFFSET: case MPI_COUNT: case MPI_WCHAR:
+    case MPI_CHAR:
+    case MPI_SIGNED_CHAR:
+    case MPI_SHORT:
+    case MPI_INT:
+    case MPI_LONG:
+    case MPI_LONG_LONG:
+    case MPI_INT8_T:
+    case MPI_INT16_T:
+    case MPI_INT32_T:
+    case MPI_INT64_T:
+    case MPI_AINT:
+    case MPI_OFFSET:
+    case MPI_COUNT:
+    case MPI_WCHAR:
         return K_INT;
-    case MPI_UNSIGNED_CHAR: case MPI_UNSIGNED_SHORT: case MPI_UNSIGNED:
-    case MPI_UNSIGNED_LONG: case MPI_UNSIGNED_LONG_LONG: case MPI_UINT8_T:
-    case MPI_UINT16_T: case MPI_UINT32_T: case MPI_UINT64_T:
+    case MPI_UNSIGNED_CHAR:
+    case MPI_UNSIGNED_SHORT:
+    case MPI_UNSIGNED:
+    case MPI_UNSIGNED_LONG:
+    case MPI_UNSIGNED_LONG_LONG:
+    case MPI_UINT8_T:
+    case MPI_UINT16_T:
+    case MPI_UINT32_T:
+    case MPI_UINT64_T:
         return K_UINT;
-    case MPI_FLOAT: case MPI_DOUBLE: case MPI_LONG_DOUBLE: return K_FLOAT;
-    case MPI_C_FLOAT_COMPLEX: case MPI_C_DOUBLE_COMPLEX: case MPI_C_LONG_DOUBLE_COMPLEX:
+    case MPI_FLOAT:
+    case MPI_DOUBLE:
+    case MPI_LONG_DOUBLE:
+        return K_FLOAT;
+    case MPI_C_FLOAT_COMPLEX:
+    case MPI_C_DOUBLE_COMPLEX:
+    case MPI_C_LONG_DOUBLE_COMPLEX:
         return K_COMPLEX;
-    case MPI_BYTE: return K_BYTE;
-    case MPI_C_BOOL: return K_BOOL;
-    case MPI_FLOAT_INT: case MPI_DOUBLE_INT: case MPI_LONG_INT: case MPI_2INT:
-    case MPI_SHORT_INT: case MPI_LONG_DOUBLE_INT:
+    case MPI_BYTE:
+        return K_BYTE;
+    case MPI_C_BOOL:
+        return K_BOOL;
+    case MPI_FLOAT_INT:
+    case MPI_DOUBLE_INT:
+    case MPI_LONG_INT:
+    case MPI_2INT:
+    case MPI_SHORT_INT:
+    case MPI_LONG_DOUBLE_INT:
         return K_PAIR;
-    default: return -1;
+    default:
+        return -1;
     }
 }
 
@@ -70,91 +99,116 @@ op_valid(MpiState *s, MPI_Op op, const Type *t)
         return op >= MPI_SUM && op <= MPI_MAXLOC;
     int k = kind_of(t->basic);
     switch (op) {
-    case MPI_SUM: case MPI_PROD:
+    case MPI_SUM:
+    case MPI_PROD:
         return k == K_INT || k == K_UINT || k == K_FLOAT || k == K_COMPLEX;
-    case MPI_MIN: case MPI_MAX: return k == K_INT || k == K_UINT || k == K_FLOAT;
-    case MPI_LAND: case MPI_LOR: case MPI_LXOR:
+    case MPI_MIN:
+    case MPI_MAX:
+        return k == K_INT || k == K_UINT || k == K_FLOAT;
+    case MPI_LAND:
+    case MPI_LOR:
+    case MPI_LXOR:
         return k == K_INT || k == K_UINT || k == K_BOOL;
-    case MPI_BAND: case MPI_BOR: case MPI_BXOR:
+    case MPI_BAND:
+    case MPI_BOR:
+    case MPI_BXOR:
         return k == K_INT || k == K_UINT || k == K_BYTE;
-    case MPI_MINLOC: case MPI_MAXLOC: return k == K_PAIR;
-    default: return 0;
+    case MPI_MINLOC:
+    case MPI_MAXLOC:
+        return k == K_PAIR;
+    default:
+        return 0;
     }
 }
 
-#define ARITH(T)                                                                          \
-    {                                                                                     \
-        const T *a = in;                                                                  \
-        T *b = inout;                                                                     \
-        for (MPI_Count i = 0; i < n; i++) {                                               \
-            T x;                                                                          \
-            memcpy(&x, &a[i], sizeof x);                                                  \
-            T y;                                                                          \
-            memcpy(&y, &b[i], sizeof y);                                                  \
-            switch (op) {                                                                 \
-            case MPI_SUM: y = x + y; break;                                               \
-            case MPI_PROD: y = x * y; break;                                              \
-            case MPI_MIN: y = x < y ? x : y; break;                                       \
-            case MPI_MAX: y = x > y ? x : y; break;                                       \
-            case MPI_LAND: y = (x != 0) && (y != 0); break;                               \
-            case MPI_LOR: y = (x != 0) || (y != 0); break;                                \
-            case MPI_LXOR: y = (x != 0) != (y != 0); break;                               \
-            default: break;                                                               \
-            }                                                                             \
-            memcpy(&b[i], &y, sizeof y);                                                  \
-        }                                                                                 \
-    }                                                                                     \
+#define ARITH(T)                                                                         \
+    {                                                                                    \
+        const T *a = in;                                                                 \
+        T *b = inout;                                                                    \
+        for (MPI_Count i = 0; i < n; i++) {                                              \
+            T x;                                                                         \
+            memcpy(&x, &a[i], sizeof x);                                                 \
+            T y;                                                                         \
+            memcpy(&y, &b[i], sizeof y);                                                 \
+            switch (op) {                                                                \
+            case MPI_SUM:                                                                \
+                y = x + y;                                                               \
+                break;                                                                   \
+            case MPI_PROD:                                                               \
+                y = x * y;                                                               \
+                break;                                                                   \
+            case MPI_MIN:                                                                \
+                y = x < y ? x : y;                                                       \
+                break;                                                                   \
+            case MPI_MAX:                                                                \
+                y = x > y ? x : y;                                                       \
+                break;                                                                   \
+            case MPI_LAND:                                                               \
+                y = (x != 0) && (y != 0);                                                \
+                break;                                                                   \
+            case MPI_LOR:                                                                \
+                y = (x != 0) || (y != 0);                                                \
+                break;                                                                   \
+            case MPI_LXOR:                                                               \
+                y = (x != 0) != (y != 0);                                                \
+                break;                                                                   \
+            default:                                                                     \
+                break;                                                                   \
+            }                                                                            \
+            memcpy(&b[i], &y, sizeof y);                                                 \
+        }                                                                                \
+    }                                                                                    \
     break;
 
-#define BITS(T)                                                                           \
-    {                                                                                     \
-        const T *a = in;                                                                  \
-        T *b = inout;                                                                     \
-        for (MPI_Count i = 0; i < n; i++) {                                               \
-            T x, y;                                                                       \
-            memcpy(&x, &a[i], sizeof x);                                                  \
-            memcpy(&y, &b[i], sizeof y);                                                  \
-            y = op == MPI_BAND ? (T)(x & y) : op == MPI_BOR ? (T)(x | y) : (T)(x ^ y);    \
-            memcpy(&b[i], &y, sizeof y);                                                  \
-        }                                                                                 \
-    }                                                                                     \
+#define BITS(T)                                                                          \
+    {                                                                                    \
+        const T *a = in;                                                                 \
+        T *b = inout;                                                                    \
+        for (MPI_Count i = 0; i < n; i++) {                                              \
+            T x, y;                                                                      \
+            memcpy(&x, &a[i], sizeof x);                                                 \
+            memcpy(&y, &b[i], sizeof y);                                                 \
+            y = op == MPI_BAND ? (T)(x & y) : op == MPI_BOR ? (T)(x | y) : (T)(x ^ y);   \
+            memcpy(&b[i], &y, sizeof y);                                                 \
+        }                                                                                \
+    }                                                                                    \
     break;
 
-#define CPLX(T)                                                                           \
-    {                                                                                     \
-        const T *a = in;                                                                  \
-        T *b = inout;                                                                     \
-        for (MPI_Count i = 0; i < n; i++) {                                               \
-            T x, y;                                                                       \
-            memcpy(&x, &a[i], sizeof x);                                                  \
-            memcpy(&y, &b[i], sizeof y);                                                  \
-            y = op == MPI_SUM ? x + y : x * y;                                            \
-            memcpy(&b[i], &y, sizeof y);                                                  \
-        }                                                                                 \
-    }                                                                                     \
+#define CPLX(T)                                                                          \
+    {                                                                                    \
+        const T *a = in;                                                                 \
+        T *b = inout;                                                                    \
+        for (MPI_Count i = 0; i < n; i++) {                                              \
+            T x, y;                                                                      \
+            memcpy(&x, &a[i], sizeof x);                                                 \
+            memcpy(&y, &b[i], sizeof y);                                                 \
+            y = op == MPI_SUM ? x + y : x * y;                                           \
+            memcpy(&b[i], &y, sizeof y);                                                 \
+        }                                                                                \
+    }                                                                                    \
     break;
 
 /* MINLOC/MAXLOC on packed pairs: value of vsize bytes, then an int */
-#define LOC(T)                                                                            \
-    {                                                                                     \
-        const unsigned char *a = in;                                                      \
-        unsigned char *b = inout;                                                         \
-        size_t w = sizeof(T) + sizeof(int);                                               \
-        for (MPI_Count i = 0; i < n; i++) {                                               \
-            T x, y;                                                                       \
-            int xi, yi;                                                                   \
-            memcpy(&x, a + i * w, sizeof x);                                              \
-            memcpy(&y, b + i * w, sizeof y);                                              \
-            memcpy(&xi, a + i * w + sizeof(T), sizeof xi);                                \
-            memcpy(&yi, b + i * w + sizeof(T), sizeof yi);                                \
-            int take = op == MPI_MINLOC ? (x < y || (x == y && xi < yi))                  \
-                                        : (x > y || (x == y && xi < yi));                 \
-            if (take) {                                                                   \
-                memcpy(b + i * w, &x, sizeof x);                                          \
-                memcpy(b + i * w + sizeof(T), &xi, sizeof xi);                            \
-            }                                                                             \
-        }                                                                                 \
-    }                                                                                     \
+#define LOC(T)                                                                           \
+    {                                                                                    \
+        const unsigned char *a = in;                                                     \
+        unsigned char *b = inout;                                                        \
+        size_t w = sizeof(T) + sizeof(int);                                              \
+        for (MPI_Count i = 0; i < n; i++) {                                              \
+            T x, y;                                                                      \
+            int xi, yi;                                                                  \
+            memcpy(&x, a + i * w, sizeof x);                                             \
+            memcpy(&y, b + i * w, sizeof y);                                             \
+            memcpy(&xi, a + i * w + sizeof(T), sizeof xi);                               \
+            memcpy(&yi, b + i * w + sizeof(T), sizeof yi);                               \
+            int take = op == MPI_MINLOC ? (x < y || (x == y && xi < yi))                 \
+                                        : (x > y || (x == y && xi < yi));                \
+            if (take) {                                                                  \
+                memcpy(b + i * w, &x, sizeof x);                                         \
+                memcpy(b + i * w + sizeof(T), &xi, sizeof xi);                           \
+            }                                                                            \
+        }                                                                                \
+    }                                                                                    \
     break;
 
 static void
@@ -168,50 +222,91 @@ apply_basic(MPI_Op op, int basic, const void *in, void *inout, MPI_Count n)
     }
     if (op == MPI_BAND || op == MPI_BOR || op == MPI_BXOR) {
         switch (basic_size(basic)) {
-        case 1: BITS(uint8_t)
-        case 2: BITS(uint16_t)
-        case 4: BITS(uint32_t)
-        case 8: BITS(uint64_t)
-        default: break;
+        case 1:
+            BITS(uint8_t)
+        case 2:
+            BITS(uint16_t)
+        case 4:
+            BITS(uint32_t)
+        case 8:
+            BITS(uint64_t)
+        default:
+            break;
         }
         return;
     }
     switch (basic) {
-    case MPI_CHAR: ARITH(char)
-    case MPI_SIGNED_CHAR: case MPI_INT8_T: ARITH(int8_t)
-    case MPI_UNSIGNED_CHAR: case MPI_UINT8_T: ARITH(uint8_t)
+    case MPI_CHAR:
+        ARITH(char)
+    case MPI_SIGNED_CHAR:
+    case MPI_INT8_T:
+        ARITH(int8_t)
+    case MPI_UNSIGNED_CHAR:
+    case MPI_UINT8_T:
+        ARITH(uint8_t)
     case MPI_C_BOOL: {
         const _Bool *a = in;
         _Bool *b = inout;
         for (MPI_Count i = 0; i < n; i++)
-            b[i] = op == MPI_LAND ? (a[i] && b[i]) : op == MPI_LOR ? (a[i] || b[i])
-                                                               : (a[i] != b[i]);
+            b[i] = op == MPI_LAND  ? (a[i] && b[i])
+                   : op == MPI_LOR ? (a[i] || b[i])
+                                   : (a[i] != b[i]);
         break;
     }
-    case MPI_SHORT: case MPI_INT16_T: ARITH(int16_t)
-    case MPI_UNSIGNED_SHORT: case MPI_UINT16_T: ARITH(uint16_t)
-    case MPI_INT: case MPI_INT32_T: ARITH(int32_t)
-    case MPI_UNSIGNED: case MPI_UINT32_T: ARITH(uint32_t)
-    case MPI_LONG: ARITH(long)
-    case MPI_UNSIGNED_LONG: ARITH(unsigned long)
-    case MPI_LONG_LONG: case MPI_INT64_T: case MPI_OFFSET: case MPI_COUNT:
+    case MPI_SHORT:
+    case MPI_INT16_T:
+        ARITH(int16_t)
+    case MPI_UNSIGNED_SHORT:
+    case MPI_UINT16_T:
+        ARITH(uint16_t)
+    case MPI_INT:
+    case MPI_INT32_T:
+        ARITH(int32_t)
+    case MPI_UNSIGNED:
+    case MPI_UINT32_T:
+        ARITH(uint32_t)
+    case MPI_LONG:
+        ARITH(long)
+    case MPI_UNSIGNED_LONG:
+        ARITH(unsigned long)
+    case MPI_LONG_LONG:
+    case MPI_INT64_T:
+    case MPI_OFFSET:
+    case MPI_COUNT:
         ARITH(int64_t)
-    case MPI_AINT: ARITH(MPI_Aint)
-    case MPI_UNSIGNED_LONG_LONG: case MPI_UINT64_T: ARITH(uint64_t)
-    case MPI_WCHAR: ARITH(wchar_t)
-    case MPI_FLOAT: ARITH(float)
-    case MPI_DOUBLE: ARITH(double)
-    case MPI_LONG_DOUBLE: ARITH(long double)
-    case MPI_C_FLOAT_COMPLEX: CPLX(float _Complex)
-    case MPI_C_DOUBLE_COMPLEX: CPLX(double _Complex)
-    case MPI_C_LONG_DOUBLE_COMPLEX: CPLX(long double _Complex)
-    case MPI_FLOAT_INT: LOC(float)
-    case MPI_DOUBLE_INT: LOC(double)
-    case MPI_LONG_INT: LOC(long)
-    case MPI_2INT: LOC(int)
-    case MPI_SHORT_INT: LOC(short)
-    case MPI_LONG_DOUBLE_INT: LOC(long double)
-    default: break;
+    case MPI_AINT:
+        ARITH(MPI_Aint)
+    case MPI_UNSIGNED_LONG_LONG:
+    case MPI_UINT64_T:
+        ARITH(uint64_t)
+    case MPI_WCHAR:
+        ARITH(wchar_t)
+    case MPI_FLOAT:
+        ARITH(float)
+    case MPI_DOUBLE:
+        ARITH(double)
+    case MPI_LONG_DOUBLE:
+        ARITH(long double)
+    case MPI_C_FLOAT_COMPLEX:
+        CPLX(float _Complex)
+    case MPI_C_DOUBLE_COMPLEX:
+        CPLX(double _Complex)
+    case MPI_C_LONG_DOUBLE_COMPLEX:
+        CPLX(long double _Complex)
+    case MPI_FLOAT_INT:
+        LOC(float)
+    case MPI_DOUBLE_INT:
+        LOC(double)
+    case MPI_LONG_INT:
+        LOC(long)
+    case MPI_2INT:
+        LOC(int)
+    case MPI_SHORT_INT:
+        LOC(short)
+    case MPI_LONG_DOUBLE_INT:
+        LOC(long double)
+    default:
+        break;
     }
 }
 
@@ -346,7 +441,8 @@ ic_gather(const Comm *c, int ctx, int tag, const void *sb, void *rb, size_t blk,
         int src = rel | mask;
         if (src < n) {
             int k = mask < n - src ? mask : n - src;
-            crecv(c, ctx, tmp + blk * (size_t)mask, blk * (size_t)k, (src + root) % n, tag);
+            crecv(c, ctx, tmp + blk * (size_t)mask, blk * (size_t)k, (src + root) % n,
+                  tag);
         }
     }
     if (rel == 0 && blk)
@@ -462,15 +558,15 @@ switch_ok(const Comm *c)
 }
 
 /* the checks every collective makes */
-#define COLL(name, comm)                                                                  \
-    ENTER(name);                                                                          \
-    Comm *c = comm_get(s, comm);                                                          \
-    if (!c)                                                                               \
-        return mpi_err(MPI_COMM_WORLD, MPI_ERR_COMM);                                     \
+#define COLL(name, comm)                                                                 \
+    ENTER(name);                                                                         \
+    Comm *c = comm_get(s, comm);                                                         \
+    if (!c)                                                                              \
+        return mpi_err(MPI_COMM_WORLD, MPI_ERR_COMM);
 
-#define TYPE(var, h, comm)                                                                \
-    Type *var;                                                                            \
-    if (type_check(s, h, &var))                                                           \
+#define TYPE(var, h, comm)                                                               \
+    Type *var;                                                                           \
+    if (type_check(s, h, &var))                                                          \
         return mpi_err(comm, MPI_ERR_TYPE);
 
 /* count instances at buf, packed: a new buffer (free it) */
@@ -593,7 +689,8 @@ inter_gather(MpiState *s, Comm *c, const void *sbuf, int scount, MPI_Datatype st
     }
     Comm l = local_of(c);
     size_t blk = (size_t)(t->size * scount);
-    unsigned char *mine = packed(t, sbuf, scount), *all = mpi_alloc(blk * (size_t)c->size);
+    unsigned char *mine = packed(t, sbuf, scount),
+                  *all = mpi_alloc(blk * (size_t)c->size);
     ic_gather(&l, c->cctx, T_GATHER, mine, all, blk, 0);
     if (c->rank == 0)
         rsend(c, all, blk * (size_t)c->size, root, T_GATHER);
@@ -697,7 +794,8 @@ inter_allgather(MpiState *s, Comm *c, const void *sbuf, int scount, MPI_Datatype
         return mpi_err(comm, MPI_ERR_TYPE);
     Comm l = local_of(c);
     size_t lb = (size_t)(st->size * scount), rb = (size_t)(rt->size * rcount);
-    unsigned char *mine = packed(st, sbuf, scount), *lall = mpi_alloc(lb * (size_t)c->size);
+    unsigned char *mine = packed(st, sbuf, scount),
+                  *lall = mpi_alloc(lb * (size_t)c->size);
     unsigned char *rall = mpi_alloc(rb * (size_t)c->rsize);
     ic_gather(&l, c->cctx, T_ALLGATHER, mine, lall, lb, 0);
     inter_swap(c, T_ALLGATHER, lall, lb * (size_t)c->size, rall, rb * (size_t)c->rsize);
@@ -717,7 +815,8 @@ inter_allgatherv(MpiState *s, Comm *c, const void *sbuf, int scount, MPI_Datatyp
     if (type_check(s, stype, &st) || type_check(s, rtype, &rt))
         return mpi_err(comm, MPI_ERR_TYPE);
     int n = c->rsize;
-    Req **rr = mpi_alloc((size_t)n * sizeof *rr), **sr = mpi_alloc((size_t)n * sizeof *sr);
+    Req **rr = mpi_alloc((size_t)n * sizeof *rr),
+        **sr = mpi_alloc((size_t)n * sizeof *sr);
     unsigned char **in = mpi_alloc((size_t)n * sizeof *in);
     unsigned char *mine = packed(st, sbuf, scount);
     for (int r = 0; r < n; r++) {
@@ -830,8 +929,8 @@ MPI_Bcast(void *buf, int count, MPI_Datatype type, int root, MPI_Comm comm)
         return MPI_SUCCESS;
     }
     if (switch_ok(c))
-        tr_coll_switch(CO_BCAST, c->ctx, c->g[0], c->size, root, p, p, bytes,
-                       MPIRIO_BYTE, 0);
+        tr_coll_switch(CO_BCAST, c->ctx, c->g[0], c->size, root, p, p, bytes, MPIRIO_BYTE,
+                       0);
     else
         ic_bcast(c, c->cctx, T_BCAST, p, bytes, root);
     if (p != buf) {
@@ -862,9 +961,9 @@ MPI_Gather(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rco
     size_t blk = inplace ? (size_t)(rt->size * rcount) : (size_t)(st->size * scount);
     if (me_root && (size_t)(rt->size * rcount) < blk)
         return mpi_err(comm, MPI_ERR_TRUNCATE);
-    unsigned char *mine = inplace ? packed(rt, at(rbuf, rt, (MPI_Count)rcount * c->rank),
-                                           rcount)
-                                  : packed(st, sbuf, scount);
+    unsigned char *mine =
+        inplace ? packed(rt, at(rbuf, rt, (MPI_Count)rcount * c->rank), rcount)
+                : packed(st, sbuf, scount);
     unsigned char *all = me_root ? mpi_alloc(blk * (size_t)c->size) : NULL;
     if (switch_ok(c))
         tr_coll_switch(CO_GATHER, c->ctx, c->g[0], c->size, root, mine, all, blk,
@@ -888,8 +987,8 @@ MPI_Gatherv(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
 {
     COLL("MPI_Gatherv", comm);
     if (c->inter)
-        return inter_gatherv(s, c, sbuf, scount, stype, rbuf, rcounts, displs, rtype, root,
-                             comm);
+        return inter_gatherv(s, c, sbuf, scount, stype, rbuf, rcounts, displs, rtype,
+                             root, comm);
     if (root < 0 || root >= c->size)
         return mpi_err(comm, MPI_ERR_ROOT);
     int me_root = c->rank == root, inplace = me_root && sbuf == MPI_IN_PLACE;
@@ -969,8 +1068,8 @@ MPI_Scatterv(const void *sbuf, const int scounts[], const int displs[],
 {
     COLL("MPI_Scatterv", comm);
     if (c->inter)
-        return inter_scatterv(s, c, sbuf, scounts, displs, stype, rbuf, rcount, rtype, root,
-                              comm);
+        return inter_scatterv(s, c, sbuf, scounts, displs, stype, rbuf, rcount, rtype,
+                              root, comm);
     if (root < 0 || root >= c->size)
         return mpi_err(comm, MPI_ERR_ROOT);
     int me_root = c->rank == root, inplace = me_root && rbuf == MPI_IN_PLACE;
@@ -1017,9 +1116,9 @@ MPI_Allgather(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int 
     if (rcount < 0 || (!inplace && scount < 0))
         return mpi_err(comm, MPI_ERR_COUNT);
     size_t blk = (size_t)(rt->size * rcount);
-    unsigned char *mine = inplace
-                              ? packed(rt, at(rbuf, rt, (MPI_Count)rcount * c->rank), rcount)
-                              : packed(st, sbuf, scount);
+    unsigned char *mine =
+        inplace ? packed(rt, at(rbuf, rt, (MPI_Count)rcount * c->rank), rcount)
+                : packed(st, sbuf, scount);
     unsigned char *all = mpi_alloc(blk * (size_t)c->size);
     if (switch_ok(c)) {
         tr_coll_switch(CO_GATHER, c->ctx, c->g[0], c->size, 0, mine, all, blk,
@@ -1055,9 +1154,9 @@ MPI_Allgatherv(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
         total += (size_t)(rt->size * rcounts[r]);
     }
     unsigned char *all = mpi_alloc(total);
-    unsigned char *mine = inplace ? packed(rt, at(rbuf, rt, displs[c->rank]),
-                                           rcounts[c->rank])
-                                  : packed(st, sbuf, scount);
+    unsigned char *mine =
+        inplace ? packed(rt, at(rbuf, rt, displs[c->rank]), rcounts[c->rank])
+                : packed(st, sbuf, scount);
     size_t mybytes = (size_t)(rt->size * rcounts[c->rank]);
     if (c->rank == 0) {
         size_t off = 0;
@@ -1092,7 +1191,8 @@ alltoall_general(MpiState *s, Comm *c, const void *sbuf, const int *scounts,
     int n = comm_peers(c), me = c->inter ? 0 : c->rank;
     const int *peer = c->inter ? c->rg : c->g;
     unsigned char **in = mpi_alloc((size_t)n * sizeof *in);
-    Req **rr = mpi_alloc((size_t)n * sizeof *rr), **sr = mpi_alloc((size_t)n * sizeof *sr);
+    Req **rr = mpi_alloc((size_t)n * sizeof *rr),
+        **sr = mpi_alloc((size_t)n * sizeof *sr);
     size_t *rbytes = mpi_alloc((size_t)n * sizeof *rbytes);
     /* every receive is posted first, then every send, then the waits */
     for (int k = 0; k < n; k++) {
@@ -1105,7 +1205,8 @@ alltoall_general(MpiState *s, Comm *c, const void *sbuf, const int *scounts,
     for (int k = 0; k < n; k++) {
         int r = (me + k) % n;
         Type *st = type_get(s, stypes[r]);
-        unsigned char *p = packed(st, (const unsigned char *)sbuf + sdispls[r], scounts[r]);
+        unsigned char *p =
+            packed(st, (const unsigned char *)sbuf + sdispls[r], scounts[r]);
         tr_isend(p, (size_t)(st->size * scounts[r]), peer[r], c->cctx, T_ALLTOALL,
                  c->rank, &sr[r]);
         mpi_free(p);
@@ -1145,7 +1246,8 @@ span_of(const Type *t, const int *counts, const MPI_Aint *displs, int n)
     MPI_Aint hi = 0;
     for (int r = 0; r < n; r++)
         if (counts[r] > 0) {
-            MPI_Aint e = displs[r] + (MPI_Aint)(counts[r] - 1) * type_extent(t) + t->true_ub;
+            MPI_Aint e =
+                displs[r] + (MPI_Aint)(counts[r] - 1) * type_extent(t) + t->true_ub;
             if (e > hi)
                 hi = e;
         }
@@ -1164,7 +1266,8 @@ MPI_Alltoall(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int r
         return mpi_err(comm, MPI_ERR_TYPE);
     if (rcount < 0 || (!inplace && scount < 0))
         return mpi_err(comm, MPI_ERR_COUNT);
-    int *sc = mpi_alloc((size_t)n * sizeof(int)), *rc = mpi_alloc((size_t)n * sizeof(int));
+    int *sc = mpi_alloc((size_t)n * sizeof(int)),
+        *rc = mpi_alloc((size_t)n * sizeof(int));
     MPI_Aint *sd = mpi_alloc((size_t)n * sizeof(MPI_Aint));
     MPI_Aint *rd = mpi_alloc((size_t)n * sizeof(MPI_Aint));
     MPI_Datatype *sts = mpi_alloc((size_t)n * sizeof(MPI_Datatype));
@@ -1224,15 +1327,15 @@ MPI_Alltoallw(const void *sbuf, const int scounts[], const int sdispls[],
     MPI_Aint span = 0;
     for (int r = 0; r < n; r++) {
         Type *rt, *st;
-        if (type_check(s, rtypes[r], &rt) ||
-            (!inplace && type_check(s, stypes[r], &st)))
+        if (type_check(s, rtypes[r], &rt) || (!inplace && type_check(s, stypes[r], &st)))
             return mpi_err(comm, MPI_ERR_TYPE);
         if (rcounts[r] < 0 || (!inplace && scounts[r] < 0))
             return mpi_err(comm, MPI_ERR_COUNT);
         rd[r] = rdispls[r];
         sd[r] = inplace ? rdispls[r] : sdispls[r];
         if (rcounts[r] > 0) {
-            MPI_Aint e = rd[r] + (MPI_Aint)(rcounts[r] - 1) * type_extent(rt) + rt->true_ub;
+            MPI_Aint e =
+                rd[r] + (MPI_Aint)(rcounts[r] - 1) * type_extent(rt) + rt->true_ub;
             span = e > span ? e : span;
         }
     }
@@ -1275,10 +1378,10 @@ reduce_packed(MpiState *s, Comm *c, const void *sbuf, const void *rbuf, int coun
     return NULL;
 }
 
-#define REDUCE_CHECKS(comm)                                                               \
-    if (count < 0)                                                                        \
-        return mpi_err(comm, MPI_ERR_COUNT);                                              \
-    if (!op_valid(s, op, t))                                                              \
+#define REDUCE_CHECKS(comm)                                                              \
+    if (count < 0)                                                                       \
+        return mpi_err(comm, MPI_ERR_COUNT);                                             \
+    if (!op_valid(s, op, t))                                                             \
         return mpi_err(comm, MPI_ERR_OP);
 
 int
@@ -1455,7 +1558,8 @@ neighbor_general(MpiState *s, Comm *c, MPI_Comm comm, const void *sbuf,
         if (outs[k] == MPI_PROC_NULL)
             continue;
         Type *st = type_get(s, stypes[k]);
-        unsigned char *p = packed(st, (const unsigned char *)sbuf + sdispls[k], scounts[k]);
+        unsigned char *p =
+            packed(st, (const unsigned char *)sbuf + sdispls[k], scounts[k]);
         tr_isend(p, (size_t)(st->size * scounts[k]), c->g[outs[k]], c->cctx,
                  T_NBR + (cart ? k : 0), c->rank, &sr[k]);
         mpi_free(p);
@@ -1545,8 +1649,8 @@ MPI_Neighbor_allgather(const void *sbuf, int scount, MPI_Datatype stype, void *r
     if (degree(comm, &nin, &nout))
         return mpi_err(comm, MPI_ERR_TOPOLOGY);
     regular(nin, rcount, &rc, &rd);
-    int e = neighbor("MPI_Neighbor_allgather", 1, sbuf, &scount, NULL, stype, rbuf, rc, rd,
-                     rtype, comm);
+    int e = neighbor("MPI_Neighbor_allgather", 1, sbuf, &scount, NULL, stype, rbuf, rc,
+                     rd, rtype, comm);
     mpi_free(rc), mpi_free(rd);
     return e;
 }
@@ -1645,7 +1749,8 @@ int
 MPI_Igather(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount,
             MPI_Datatype rtype, int root, MPI_Comm comm, MPI_Request *req)
 {
-    return done_req(MPI_Gather(sbuf, scount, stype, rbuf, rcount, rtype, root, comm), req);
+    return done_req(MPI_Gather(sbuf, scount, stype, rbuf, rcount, rtype, root, comm),
+                    req);
 }
 
 int
@@ -1702,9 +1807,9 @@ MPI_Ialltoallv(const void *sbuf, const int scounts[], const int sdispls[],
                MPI_Datatype stype, void *rbuf, const int rcounts[], const int rdispls[],
                MPI_Datatype rtype, MPI_Comm comm, MPI_Request *req)
 {
-    return done_req(MPI_Alltoallv(sbuf, scounts, sdispls, stype, rbuf, rcounts, rdispls,
-                                  rtype, comm),
-                    req);
+    return done_req(
+        MPI_Alltoallv(sbuf, scounts, sdispls, stype, rbuf, rcounts, rdispls, rtype, comm),
+        req);
 }
 
 int

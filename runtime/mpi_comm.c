@@ -56,14 +56,14 @@ comm_get(MpiState *s, MPI_Comm h)
     return c && c->used ? c : NULL;
 }
 
-#define ENTER(name)                                                                       \
-    MpiState *s = mpi_enter(name);                                                        \
-    if (!s)                                                                               \
+#define ENTER(name)                                                                      \
+    MpiState *s = mpi_enter(name);                                                       \
+    if (!s)                                                                              \
         return MPI_ERR_OTHER;
 
-#define COMM(var, h)                                                                      \
-    Comm *var = comm_get(s, h);                                                           \
-    if (!var)                                                                             \
+#define COMM(var, h)                                                                     \
+    Comm *var = comm_get(s, h);                                                          \
+    if (!var)                                                                            \
         return mpi_err(MPI_COMM_WORLD, MPI_ERR_COMM);
 
 /* a new communicator of s (handle *h) with the local group g[0..n-1] (copied),
@@ -222,16 +222,27 @@ MPI_Comm_get_attr(MPI_Comm comm, int keyval, void *value, int *flag)
     const int *p = NULL;
     static int universe[1];
     switch (keyval) {
-    case MPI_TAG_UB: p = &attr_tag_ub; break;
-    case MPI_HOST: p = &attr_host; break;
-    case MPI_IO: p = &attr_io; break;
-    case MPI_WTIME_IS_GLOBAL: p = &attr_wtime_global; break;
-    case MPI_APPNUM: p = &attr_appnum; break;
+    case MPI_TAG_UB:
+        p = &attr_tag_ub;
+        break;
+    case MPI_HOST:
+        p = &attr_host;
+        break;
+    case MPI_IO:
+        p = &attr_io;
+        break;
+    case MPI_WTIME_IS_GLOBAL:
+        p = &attr_wtime_global;
+        break;
+    case MPI_APPNUM:
+        p = &attr_appnum;
+        break;
     case MPI_UNIVERSE_SIZE:
         universe[0] = tr_size();
         p = universe;
         break;
-    default: break;
+    default:
+        break;
     }
     if (p) {
         *flag = 1;
@@ -782,9 +793,9 @@ group_new(MpiState *s, const int *g, int n)
     return i;
 }
 
-#define GROUP(var, h)                                                                     \
-    Group *var = group_get(s, h);                                                         \
-    if (!var)                                                                             \
+#define GROUP(var, h)                                                                    \
+    Group *var = group_get(s, h);                                                        \
+    if (!var)                                                                            \
         return mpi_err(MPI_COMM_WORLD, MPI_ERR_GROUP);
 
 int
@@ -1107,9 +1118,9 @@ MPI_Cart_create(MPI_Comm comm, int ndims, const int dims[], const int periods[],
     return MPI_SUCCESS;
 }
 
-#define CART(var, h)                                                                      \
-    COMM(var, h);                                                                         \
-    if (var->topo != MPI_CART)                                                            \
+#define CART(var, h)                                                                     \
+    COMM(var, h);                                                                        \
+    if (var->topo != MPI_CART)                                                           \
         return mpi_err(h, MPI_ERR_TOPOLOGY);
 
 int
@@ -1270,7 +1281,8 @@ MPI_Dist_graph_create_adjacent(MPI_Comm comm, int indegree, const int sources[],
 }
 
 int
-MPI_Dist_graph_neighbors_count(MPI_Comm comm, int *indegree, int *outdegree, int *weighted)
+MPI_Dist_graph_neighbors_count(MPI_Comm comm, int *indegree, int *outdegree,
+                               int *weighted)
 {
     ENTER("MPI_Dist_graph_neighbors_count");
     COMM(c, comm);

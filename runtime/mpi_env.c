@@ -260,10 +260,10 @@ MPI_Get_version(int *version, int *subversion)
 int
 MPI_Get_library_version(char *version, int *len)
 {
-    int n = snprintf(version, MPI_MAX_LIBRARY_VERSION_STRING,
-                     "MPIRIO %d.%d (MPI %d.%d on simulated BWDSP boards)",
-                     MPIRIO_VERSION_MAJOR, MPIRIO_VERSION_MINOR, MPI_VERSION,
-                     MPI_SUBVERSION);
+    int n =
+        snprintf(version, MPI_MAX_LIBRARY_VERSION_STRING,
+                 "MPIRIO %d.%d (MPI %d.%d on simulated BWDSP boards)",
+                 MPIRIO_VERSION_MAJOR, MPIRIO_VERSION_MINOR, MPI_VERSION, MPI_SUBVERSION);
     *len = n;
     return MPI_SUCCESS;
 }
@@ -328,21 +328,36 @@ err_text(int code)
     if (code >= 0 && code < MPIRIO_ERR_LASTCODE)
         return MPIRIO_Error_string(code);
     switch (code) {
-    case MPI_ERR_GROUP: return "invalid group";
-    case MPI_ERR_TOPOLOGY: return "invalid topology";
-    case MPI_ERR_DIMS: return "invalid dimensions";
-    case MPI_ERR_UNKNOWN: return "unknown error";
-    case MPI_ERR_INTERN: return "internal error";
-    case MPI_ERR_IN_STATUS: return "error code in status";
-    case MPI_ERR_PENDING: return "pending request";
-    case MPI_ERR_INFO: return "invalid info object";
-    case MPI_ERR_INFO_KEY: return "invalid info key";
-    case MPI_ERR_INFO_VALUE: return "invalid info value";
-    case MPI_ERR_INFO_NOKEY: return "no such info key";
-    case MPI_ERR_KEYVAL: return "invalid attribute key";
-    case MPI_ERR_NO_MEM: return "out of memory";
-    case MPI_ERR_UNSUPPORTED_OPERATION: return "operation not supported by MPIRIO";
-    default: return NULL;
+    case MPI_ERR_GROUP:
+        return "invalid group";
+    case MPI_ERR_TOPOLOGY:
+        return "invalid topology";
+    case MPI_ERR_DIMS:
+        return "invalid dimensions";
+    case MPI_ERR_UNKNOWN:
+        return "unknown error";
+    case MPI_ERR_INTERN:
+        return "internal error";
+    case MPI_ERR_IN_STATUS:
+        return "error code in status";
+    case MPI_ERR_PENDING:
+        return "pending request";
+    case MPI_ERR_INFO:
+        return "invalid info object";
+    case MPI_ERR_INFO_KEY:
+        return "invalid info key";
+    case MPI_ERR_INFO_VALUE:
+        return "invalid info value";
+    case MPI_ERR_INFO_NOKEY:
+        return "no such info key";
+    case MPI_ERR_KEYVAL:
+        return "invalid attribute key";
+    case MPI_ERR_NO_MEM:
+        return "out of memory";
+    case MPI_ERR_UNSUPPORTED_OPERATION:
+        return "operation not supported by MPIRIO";
+    default:
+        return NULL;
     }
 }
 

@@ -23,16 +23,16 @@ typedef struct TBlk {
 
 typedef struct Type {
     int used, committed, predefined;
-    int refs;  /* requests in progress that use it (MPI_Type_free may come first) */
-    int freed; /* freed by the program: no new use; gone when refs is 0 */
-    MPI_Count size;           /* bytes of data */
-    MPI_Aint lb, ub;          /* the extent is ub - lb */
+    int refs;        /* requests in progress that use it (MPI_Type_free may come first) */
+    int freed;       /* freed by the program: no new use; gone when refs is 0 */
+    MPI_Count size;  /* bytes of data */
+    MPI_Aint lb, ub; /* the extent is ub - lb */
     MPI_Aint true_lb, true_ub;
     int nblk;
     TBlk *blk;
-    int basic;          /* the predefined type of every element, or 0 if mixed */
-    MPI_Count nelem;    /* basic elements in one instance */
-    int combiner;       /* MPI_COMBINER_ */
+    int basic;       /* the predefined type of every element, or 0 if mixed */
+    MPI_Count nelem; /* basic elements in one instance */
+    int combiner;    /* MPI_COMBINER_ */
     int nints, naddrs, ntypes;
     int *ints;
     MPI_Aint *addrs;
@@ -105,9 +105,9 @@ struct MPIR_Request {
     int active;     /* started and not yet completed */
     int freed;      /* MPI_Request_free on an active request */
     int cancelled;
-    int done;       /* RQ_GREQ: Grequest_complete called */
-    Req *tr;        /* the transport's request while active */
-    MPI_Status st;  /* a completed request's status */
+    int done;      /* RQ_GREQ: Grequest_complete called */
+    Req *tr;       /* the transport's request while active */
+    MPI_Status st; /* a completed request's status */
     int err;
     /* the arguments (persistent requests start again with them) */
     const void *sbuf;
@@ -116,8 +116,8 @@ struct MPIR_Request {
     MPI_Datatype type;
     int peer, tag;
     MPI_Comm comm;
-    int mode; /* 0 standard, 1 synchronous, 2 ready, 3 buffered */
-    Type *t;  /* the datatype (a reference held while the request lives) */
+    int mode;   /* 0 standard, 1 synchronous, 2 ready, 3 buffered */
+    Type *t;    /* the datatype (a reference held while the request lives) */
     void *pack; /* packed data of a noncontiguous receive, unpacked at completion */
     /* generalized requests */
     MPI_Grequest_query_function *query;
@@ -128,7 +128,7 @@ struct MPIR_Request {
 
 typedef struct MsgH {
     int used;
-    void *m;        /* the transport's message */
+    void *m; /* the transport's message */
     MPI_Comm comm;
 } MsgH;
 
@@ -157,19 +157,19 @@ enum { NPREDEF = 51, TYPE_BASE = 64 };
 typedef struct MpiState {
     int rank;
     int initialized, finalized, thread_level;
-    int next_ctx;   /* the smallest context this DSP may give a new communicator */
-    Tab comms;      /* Comm, handle = index (0 WORLD, 1 LOCAL, 2 SELF) */
-    Tab groups;     /* Group, handle = index (0 the empty group) */
-    Tab types;      /* Type, handle = TYPE_BASE + index */
+    int next_ctx; /* the smallest context this DSP may give a new communicator */
+    Tab comms;    /* Comm, handle = index (0 WORLD, 1 LOCAL, 2 SELF) */
+    Tab groups;   /* Group, handle = index (0 the empty group) */
+    Tab types;    /* Type, handle = TYPE_BASE + index */
     Type predef[NPREDEF];
-    Tab ops;        /* Op, handle = index (below 16 the predefined ones) */
-    Tab keyvals;    /* Keyval */
-    Tab errhs;      /* Errh, handle = index (below 4 the predefined ones) */
-    Tab infos;      /* Info, handle = index (0 MPI_INFO_NULL, 1 MPI_INFO_ENV) */
-    Tab msgs;       /* Msg: messages taken by MPI_Mprobe, handle = index */
-    void *bbuf;     /* MPI_Buffer_attach */
+    Tab ops;     /* Op, handle = index (below 16 the predefined ones) */
+    Tab keyvals; /* Keyval */
+    Tab errhs;   /* Errh, handle = index (below 4 the predefined ones) */
+    Tab infos;   /* Info, handle = index (0 MPI_INFO_NULL, 1 MPI_INFO_ENV) */
+    Tab msgs;    /* Msg: messages taken by MPI_Mprobe, handle = index */
+    void *bbuf;  /* MPI_Buffer_attach */
     int bsize;
-    Bsend *bsends;  /* Bsends not yet known complete */
+    Bsend *bsends; /* Bsends not yet known complete */
     const char *call;
 } MpiState;
 
@@ -188,9 +188,22 @@ char *mpi_strdup(const char *s);
 
 /* the tags of the internal messages of the collectives (on a communicator's cctx;
  * api.c's MPIRIO collectives use the tags CO_ of mpirio_int.h, below 16) */
-enum { T_BCAST = 16, T_GATHER, T_SCATTER, T_REDUCE, T_BARRIER, T_ALLGATHER,
-       T_ALLTOALL, T_SCAN, T_CTX, T_SPLIT, T_LEADERS, T_MERGE, T_NBR = 0x100,
-       T_GROUP = 0x1000 };
+enum {
+    T_BCAST = 16,
+    T_GATHER,
+    T_SCATTER,
+    T_REDUCE,
+    T_BARRIER,
+    T_ALLGATHER,
+    T_ALLTOALL,
+    T_SCAN,
+    T_CTX,
+    T_SPLIT,
+    T_LEADERS,
+    T_MERGE,
+    T_NBR = 0x100,
+    T_GROUP = 0x1000
+};
 
 /* collectives on the local group of c, messages in context ctx with tag `tag`, the
  * data as bytes (mpi_coll.c); every member calls with the same arguments */
@@ -222,8 +235,8 @@ Type *type_get(MpiState *s, MPI_Datatype t); /* NULL for an invalid handle */
 /* committed (or predefined) and usable in communication; else MPI_ERR_TYPE */
 int type_check(MpiState *s, MPI_Datatype t, Type **out);
 int type_contig(const Type *t); /* one block at 0 and size == extent */
-void type_ref(Type *t);   /* a request holds t */
-void type_unref(Type *t); /* ... no longer: t goes if freed */
+void type_ref(Type *t);         /* a request holds t */
+void type_unref(Type *t);       /* ... no longer: t goes if freed */
 static inline MPI_Aint
 type_extent(const Type *t)
 {

@@ -8,9 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define ENTER(name)                                                                       \
-    MpiState *s = mpi_enter(name);                                                        \
-    if (!s)                                                                               \
+#define ENTER(name)                                                                      \
+    MpiState *s = mpi_enter(name);                                                       \
+    if (!s)                                                                              \
         return MPI_ERR_OTHER;
 
 void
@@ -73,8 +73,8 @@ check_tag(int tag, int recv)
 
 /* the checks of a send or receive; *t the datatype */
 static int
-check_args(MpiState *s, const void *buf, int count, MPI_Datatype type, int peer,
-           int tag, MPI_Comm comm, int recv, Type **t, Comm **c)
+check_args(MpiState *s, const void *buf, int count, MPI_Datatype type, int peer, int tag,
+           MPI_Comm comm, int recv, Type **t, Comm **c)
 {
     *c = comm_get(s, comm);
     if (!*c)
@@ -126,8 +126,8 @@ start(MpiState *s, MPI_Request r)
     Comm *c;
     int recv = r->kind == RQ_RECV;
     /* a persistent request keeps its datatype, even one freed since */
-    int e = check_args(s, recv ? r->rbuf : r->sbuf, r->count,
-                       r->t ? MPI_BYTE : r->type, r->peer, r->tag, r->comm, recv, &t, &c);
+    int e = check_args(s, recv ? r->rbuf : r->sbuf, r->count, r->t ? MPI_BYTE : r->type,
+                       r->peer, r->tag, r->comm, recv, &t, &c);
     if (e)
         return e;
     if (r->t)
@@ -311,29 +311,26 @@ MPI_Send(const void *buf, int count, MPI_Datatype type, int dest, int tag, MPI_C
 }
 
 int
-MPI_Ssend(const void *buf, int count, MPI_Datatype type, int dest, int tag,
-          MPI_Comm comm)
+MPI_Ssend(const void *buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm)
 {
     return send_mode("MPI_Ssend", 1, buf, count, type, dest, tag, comm);
 }
 
 int
-MPI_Rsend(const void *buf, int count, MPI_Datatype type, int dest, int tag,
-          MPI_Comm comm)
+MPI_Rsend(const void *buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm)
 {
     return send_mode("MPI_Rsend", 2, buf, count, type, dest, tag, comm);
 }
 
 int
-MPI_Bsend(const void *buf, int count, MPI_Datatype type, int dest, int tag,
-          MPI_Comm comm)
+MPI_Bsend(const void *buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm)
 {
     return send_mode("MPI_Bsend", 3, buf, count, type, dest, tag, comm);
 }
 
 int
-MPI_Isend(const void *buf, int count, MPI_Datatype type, int dest, int tag,
-          MPI_Comm comm, MPI_Request *req)
+MPI_Isend(const void *buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm,
+          MPI_Request *req)
 {
     return isend_mode("MPI_Isend", 0, buf, count, type, dest, tag, comm, req);
 }
@@ -489,8 +486,8 @@ MPI_Bsend_init(const void *buf, int count, MPI_Datatype type, int dest, int tag,
 }
 
 int
-MPI_Recv_init(void *buf, int count, MPI_Datatype type, int source, int tag,
-              MPI_Comm comm, MPI_Request *req)
+MPI_Recv_init(void *buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm,
+              MPI_Request *req)
 {
     return init_mode("MPI_Recv_init", RQ_RECV, 0, NULL, buf, count, type, source, tag,
                      comm, req);
@@ -824,8 +821,7 @@ MPI_Grequest_complete(MPI_Request req)
 /* ---- probes ---- */
 
 static int
-probe(const char *name, int source, int tag, MPI_Comm comm, int *flag,
-      MPI_Status *status)
+probe(const char *name, int source, int tag, MPI_Comm comm, int *flag, MPI_Status *status)
 {
     ENTER(name);
     Comm *c = comm_get(s, comm);
@@ -925,8 +921,8 @@ MPI_Imrecv(void *buf, int count, MPI_Datatype type, MPI_Message *msg, MPI_Reques
     ENTER("MPI_Imrecv");
     if (!msg)
         return mpi_err(MPI_COMM_WORLD, MPI_ERR_ARG);
-    MPI_Request r = req_new(RQ_RECV, NULL, buf, count, type, MPI_PROC_NULL, 0,
-                            MPI_COMM_WORLD, 0);
+    MPI_Request r =
+        req_new(RQ_RECV, NULL, buf, count, type, MPI_PROC_NULL, 0, MPI_COMM_WORLD, 0);
     if (*msg == MPI_MESSAGE_NO_PROC) {
         r->active = 1;
         null_status(&r->st);

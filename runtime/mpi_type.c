@@ -72,8 +72,8 @@ static const struct {
     {MPI_C_LONG_DOUBLE_COMPLEX, 2 * sizeof(long double), 2 * sizeof(long double), 0, 0,
      "MPI_C_LONG_DOUBLE_COMPLEX"},
     {MPI_PACKED, 1, 1, 0, 0, "MPI_PACKED"},
-    {MPI_FLOAT_INT, sizeof(float) + sizeof(int), sizeof(FloatInt),
-     offsetof(FloatInt, i), sizeof(float), "MPI_FLOAT_INT"},
+    {MPI_FLOAT_INT, sizeof(float) + sizeof(int), sizeof(FloatInt), offsetof(FloatInt, i),
+     sizeof(float), "MPI_FLOAT_INT"},
     {MPI_DOUBLE_INT, sizeof(double) + sizeof(int), sizeof(DoubleInt),
      offsetof(DoubleInt, i), sizeof(double), "MPI_DOUBLE_INT"},
     {MPI_LONG_INT, sizeof(long) + sizeof(int), sizeof(LongInt), offsetof(LongInt, i),
@@ -211,9 +211,9 @@ type_unpack(const Type *t, const void *packed, MPI_Count count, void *buf)
 
 /* ---- constructors ---- */
 
-#define ENTER(name)                                                                       \
-    MpiState *s = mpi_enter(name);                                                        \
-    if (!s)                                                                               \
+#define ENTER(name)                                                                      \
+    MpiState *s = mpi_enter(name);                                                       \
+    if (!s)                                                                              \
         return MPI_ERR_OTHER;
 
 static Type *
@@ -375,7 +375,8 @@ MPI_Type_vector(int count, int blocklen, int stride, MPI_Datatype old,
     Type *o = type_get(s, old), *t;
     if (!o)
         return mpi_err(MPI_COMM_WORLD, MPI_ERR_TYPE);
-    int e = hvector(s, count, blocklen, (MPI_Aint)stride * type_extent(o), old, newtype, &t);
+    int e =
+        hvector(s, count, blocklen, (MPI_Aint)stride * type_extent(o), old, newtype, &t);
     if (e)
         return mpi_err(MPI_COMM_WORLD, e);
     int ints[3] = {count, blocklen, stride};
@@ -661,9 +662,9 @@ MPI_Type_free(MPI_Datatype *type)
 
 /* ---- queries ---- */
 
-#define TYPE(var, h)                                                                      \
-    Type *var = type_get(s, h);                                                           \
-    if (!var)                                                                             \
+#define TYPE(var, h)                                                                     \
+    Type *var = type_get(s, h);                                                          \
+    if (!var)                                                                            \
         return mpi_err(MPI_COMM_WORLD, MPI_ERR_TYPE);
 
 int

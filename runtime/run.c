@@ -192,8 +192,8 @@ dsp_main(int rank, void *arg)
     MPIRIO_Finalized(&fin);
     if (init && !fin) {
         fflush(stdout);
-        fprintf(stderr, "mpirio: DSP %d returned from main without calling MPI_Finalize\n",
-                rank);
+        fprintf(stderr,
+                "mpirio: DSP %d returned from main without calling MPI_Finalize\n", rank);
         if (j->status[rank] == 0)
             j->status[rank] = 1;
     }

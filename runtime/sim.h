@@ -123,10 +123,10 @@ struct Dsp {
     const char *after_what;
     Cycles blocked_end; /* when the wait was over, for the trace */
     Dsp *next_ready;
-    void *api;        /* the API layer's state of this DSP (tr_api_slot) */
-    int wait_any;     /* blocked until any of its requests completes (tr_waitany) */
-    int probing;      /* blocked in tr_probe until a matching envelope arrives */
-    int polling;      /* its last p2p call was a poll that failed (tr_test, tr_iprobe) */
+    void *api;    /* the API layer's state of this DSP (tr_api_slot) */
+    int wait_any; /* blocked until any of its requests completes (tr_waitany) */
+    int probing;  /* blocked in tr_probe until a matching envelope arrives */
+    int polling;  /* its last p2p call was a poll that failed (tr_test, tr_iprobe) */
     int probe_src, probe_ctx, probe_tag;
 };
 

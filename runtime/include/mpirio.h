@@ -68,7 +68,7 @@ typedef int MPIRIO_Op;
 typedef struct MPIRIO_Status {
     int source; /* rank of the sender in the communicator */
     int tag;
-    int error; /* MPIRIO_SUCCESS or MPIRIO_ERR_TRUNCATE */
+    int error;       /* MPIRIO_SUCCESS or MPIRIO_ERR_TRUNCATE */
     long long count; /* bytes received */
 } MPIRIO_Status;
 #define MPIRIO_STATUS_IGNORE ((MPIRIO_Status *)0)
@@ -133,9 +133,9 @@ int MPIRIO_Coll_algorithm(int family);
 int MPIRIO_Compute(long long cycles); /* the DSP is busy `cycles` */
 /* the same; the trace names the span `name` (a task, a kernel; NULL: "compute") */
 int MPIRIO_Compute_named(long long cycles, const char *name);
-long long MPIRIO_time(void);          /* the caller's virtual time in cycles */
-double MPIRIO_Wtime(void);            /* the same in seconds at the DSP clock */
-long long MPIRIO_clock_hz(void);      /* the DSP clock */
+long long MPIRIO_time(void);     /* the caller's virtual time in cycles */
+double MPIRIO_Wtime(void);       /* the same in seconds at the DSP clock */
+long long MPIRIO_clock_hz(void); /* the DSP clock */
 
 typedef struct MPIRIO_Traffic {
     long long messages;     /* messages injected (collectives in the switch: one per

@@ -38,8 +38,8 @@ bigcount(int rank)
         printf("doubles %d bytes %s elements %lld last %g\n", count,
                bcount == MPI_UNDEFINED ? "MPI_UNDEFINED" : "wrong", (long long)elems,
                buf[n - 1]);
-        bad = count != n || bcount != MPI_UNDEFINED || elems != bytes || buf[n - 1] != -1.0 ||
-              buf[4096] != 4096.0;
+        bad = count != n || bcount != MPI_UNDEFINED || elems != bytes ||
+              buf[n - 1] != -1.0 || buf[4096] != 4096.0;
     }
     free(buf);
     return bad;

@@ -343,8 +343,7 @@ int MPI_Intercomm_create(MPI_Comm local, int local_leader, MPI_Comm peer,
                          int remote_leader, int tag, MPI_Comm *newcomm);
 int MPI_Intercomm_merge(MPI_Comm inter, int high, MPI_Comm *newcomm);
 int MPI_Comm_create_keyval(MPI_Comm_copy_attr_function *copy,
-                           MPI_Comm_delete_attr_function *del, int *keyval,
-                           void *extra);
+                           MPI_Comm_delete_attr_function *del, int *keyval, void *extra);
 int MPI_Comm_free_keyval(int *keyval);
 int MPI_Comm_set_attr(MPI_Comm comm, int keyval, void *value);
 int MPI_Comm_get_attr(MPI_Comm comm, int keyval, void *value, int *flag);
@@ -389,10 +388,10 @@ int MPI_Neighbor_alltoall(const void *sbuf, int scount, MPI_Datatype stype, void
 int MPI_Neighbor_alltoallv(const void *sbuf, const int scounts[], const int sdispls[],
                            MPI_Datatype stype, void *rbuf, const int rcounts[],
                            const int rdispls[], MPI_Datatype rtype, MPI_Comm comm);
-int MPI_Neighbor_alltoallw(const void *sbuf, const int scounts[], const MPI_Aint sdispls[],
-                           const MPI_Datatype stypes[], void *rbuf, const int rcounts[],
-                           const MPI_Aint rdispls[], const MPI_Datatype rtypes[],
-                           MPI_Comm comm);
+int MPI_Neighbor_alltoallw(const void *sbuf, const int scounts[],
+                           const MPI_Aint sdispls[], const MPI_Datatype stypes[],
+                           void *rbuf, const int rcounts[], const MPI_Aint rdispls[],
+                           const MPI_Datatype rtypes[], MPI_Comm comm);
 
 /* datatypes */
 int MPI_Type_size(MPI_Datatype type, int *size);
@@ -468,8 +467,8 @@ int MPI_Rsend(const void *buf, int count, MPI_Datatype type, int dest, int tag,
               MPI_Comm comm);
 int MPI_Bsend(const void *buf, int count, MPI_Datatype type, int dest, int tag,
               MPI_Comm comm);
-int MPI_Recv(void *buf, int count, MPI_Datatype type, int source, int tag,
-             MPI_Comm comm, MPI_Status *status);
+int MPI_Recv(void *buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm,
+             MPI_Status *status);
 int MPI_Isend(const void *buf, int count, MPI_Datatype type, int dest, int tag,
               MPI_Comm comm, MPI_Request *req);
 int MPI_Issend(const void *buf, int count, MPI_Datatype type, int dest, int tag,
@@ -478,8 +477,8 @@ int MPI_Irsend(const void *buf, int count, MPI_Datatype type, int dest, int tag,
                MPI_Comm comm, MPI_Request *req);
 int MPI_Ibsend(const void *buf, int count, MPI_Datatype type, int dest, int tag,
                MPI_Comm comm, MPI_Request *req);
-int MPI_Irecv(void *buf, int count, MPI_Datatype type, int source, int tag,
-              MPI_Comm comm, MPI_Request *req);
+int MPI_Irecv(void *buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm,
+              MPI_Request *req);
 int MPI_Sendrecv(const void *sbuf, int scount, MPI_Datatype stype, int dest, int stag,
                  void *rbuf, int rcount, MPI_Datatype rtype, int source, int rtag,
                  MPI_Comm comm, MPI_Status *status);
@@ -513,8 +512,7 @@ int MPI_Cancel(MPI_Request *req);
 int MPI_Test_cancelled(const MPI_Status *status, int *flag);
 int MPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status);
 int MPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *status);
-int MPI_Mprobe(int source, int tag, MPI_Comm comm, MPI_Message *msg,
-               MPI_Status *status);
+int MPI_Mprobe(int source, int tag, MPI_Comm comm, MPI_Message *msg, MPI_Status *status);
 int MPI_Improbe(int source, int tag, MPI_Comm comm, int *flag, MPI_Message *msg,
                 MPI_Status *status);
 int MPI_Mrecv(void *buf, int count, MPI_Datatype type, MPI_Message *msg,
@@ -537,18 +535,18 @@ int MPI_Gather(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int
 int MPI_Gatherv(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
                 const int rcounts[], const int displs[], MPI_Datatype rtype, int root,
                 MPI_Comm comm);
-int MPI_Scatter(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
-                int rcount, MPI_Datatype rtype, int root, MPI_Comm comm);
+int MPI_Scatter(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount,
+                MPI_Datatype rtype, int root, MPI_Comm comm);
 int MPI_Scatterv(const void *sbuf, const int scounts[], const int displs[],
-                 MPI_Datatype stype, void *rbuf, int rcount, MPI_Datatype rtype,
-                 int root, MPI_Comm comm);
+                 MPI_Datatype stype, void *rbuf, int rcount, MPI_Datatype rtype, int root,
+                 MPI_Comm comm);
 int MPI_Allgather(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
                   int rcount, MPI_Datatype rtype, MPI_Comm comm);
 int MPI_Allgatherv(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
                    const int rcounts[], const int displs[], MPI_Datatype rtype,
                    MPI_Comm comm);
-int MPI_Alltoall(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
-                 int rcount, MPI_Datatype rtype, MPI_Comm comm);
+int MPI_Alltoall(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount,
+                 MPI_Datatype rtype, MPI_Comm comm);
 int MPI_Alltoallv(const void *sbuf, const int scounts[], const int sdispls[],
                   MPI_Datatype stype, void *rbuf, const int rcounts[],
                   const int rdispls[], MPI_Datatype rtype, MPI_Comm comm);
@@ -563,8 +561,8 @@ int MPI_Reduce_local(const void *in, void *inout, int count, MPI_Datatype type,
                      MPI_Op op);
 int MPI_Reduce_scatter(const void *sbuf, void *rbuf, const int rcounts[],
                        MPI_Datatype type, MPI_Op op, MPI_Comm comm);
-int MPI_Reduce_scatter_block(const void *sbuf, void *rbuf, int rcount,
-                             MPI_Datatype type, MPI_Op op, MPI_Comm comm);
+int MPI_Reduce_scatter_block(const void *sbuf, void *rbuf, int rcount, MPI_Datatype type,
+                             MPI_Op op, MPI_Comm comm);
 int MPI_Scan(const void *sbuf, void *rbuf, int count, MPI_Datatype type, MPI_Op op,
              MPI_Comm comm);
 int MPI_Exscan(const void *sbuf, void *rbuf, int count, MPI_Datatype type, MPI_Op op,
@@ -576,15 +574,13 @@ int MPI_Op_commutative(MPI_Op op, int *commute);
 int MPI_Ibarrier(MPI_Comm comm, MPI_Request *req);
 int MPI_Ibcast(void *buf, int count, MPI_Datatype type, int root, MPI_Comm comm,
                MPI_Request *req);
-int MPI_Igather(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
-                int rcount, MPI_Datatype rtype, int root, MPI_Comm comm,
-                MPI_Request *req);
+int MPI_Igather(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount,
+                MPI_Datatype rtype, int root, MPI_Comm comm, MPI_Request *req);
 int MPI_Igatherv(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
                  const int rcounts[], const int displs[], MPI_Datatype rtype, int root,
                  MPI_Comm comm, MPI_Request *req);
-int MPI_Iscatter(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
-                 int rcount, MPI_Datatype rtype, int root, MPI_Comm comm,
-                 MPI_Request *req);
+int MPI_Iscatter(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount,
+                 MPI_Datatype rtype, int root, MPI_Comm comm, MPI_Request *req);
 int MPI_Iscatterv(const void *sbuf, const int scounts[], const int displs[],
                   MPI_Datatype stype, void *rbuf, int rcount, MPI_Datatype rtype,
                   int root, MPI_Comm comm, MPI_Request *req);
@@ -605,13 +601,12 @@ int MPI_Ialltoallw(const void *sbuf, const int scounts[], const int sdispls[],
                    MPI_Request *req);
 int MPI_Ireduce(const void *sbuf, void *rbuf, int count, MPI_Datatype type, MPI_Op op,
                 int root, MPI_Comm comm, MPI_Request *req);
-int MPI_Iallreduce(const void *sbuf, void *rbuf, int count, MPI_Datatype type,
-                   MPI_Op op, MPI_Comm comm, MPI_Request *req);
+int MPI_Iallreduce(const void *sbuf, void *rbuf, int count, MPI_Datatype type, MPI_Op op,
+                   MPI_Comm comm, MPI_Request *req);
 int MPI_Ireduce_scatter(const void *sbuf, void *rbuf, const int rcounts[],
                         MPI_Datatype type, MPI_Op op, MPI_Comm comm, MPI_Request *req);
-int MPI_Ireduce_scatter_block(const void *sbuf, void *rbuf, int rcount,
-                              MPI_Datatype type, MPI_Op op, MPI_Comm comm,
-                              MPI_Request *req);
+int MPI_Ireduce_scatter_block(const void *sbuf, void *rbuf, int rcount, MPI_Datatype type,
+                              MPI_Op op, MPI_Comm comm, MPI_Request *req);
 int MPI_Iscan(const void *sbuf, void *rbuf, int count, MPI_Datatype type, MPI_Op op,
               MPI_Comm comm, MPI_Request *req);
 int MPI_Iexscan(const void *sbuf, void *rbuf, int count, MPI_Datatype type, MPI_Op op,
