@@ -1,4 +1,5 @@
-/* mpirio.h: the MPIRIO API (seed 000) for BWDSP boards joined by RapidIO switches.
+/* mpirio.h: the MPIRIO API ([MPIRIO] in tgc's docs/references.md) for BWDSP boards
+ * joined by RapidIO switches.
  *
  * An MPI-like library: point-to-point (blocking and nonblocking), collectives,
  * statistics. The default transport is a deterministic discrete-event simulation
@@ -78,7 +79,7 @@ typedef struct MPIRIO_Req *MPIRIO_Request;
 #define MPIRIO_REQUEST_NULL ((MPIRIO_Request)0)
 
 /* collective algorithm families, selectable at run time (MPIRIO_Coll_algorithm) */
-#define MPIRIO_COLL_SWITCH 0 /* in the RapidIO switches (seed 000, Algorithms 1-3) */
+#define MPIRIO_COLL_SWITCH 0 /* in the RapidIO switches ([MPIRIO] Algorithms 1-3) */
 #define MPIRIO_COLL_MPICH 1  /* binomial trees and dissemination over point-to-point */
 
 /* environment */
@@ -125,6 +126,17 @@ int MPIRIO_Scatter(const void *sendbuf, int sendcount, MPIRIO_Datatype sendtype,
                    void *recvbuf, int recvcount, MPIRIO_Datatype recvtype, int root,
                    MPIRIO_Comm comm);
 int MPIRIO_Barrier(MPIRIO_Comm comm);
+/* every member gets the blocks of all, in rank order */
+int MPIRIO_Allgather(const void *sendbuf, int sendcount, MPIRIO_Datatype sendtype,
+                     void *recvbuf, int recvcount, MPIRIO_Datatype recvtype,
+                     MPIRIO_Comm comm);
+/* every member gets the reduction of all vectors */
+int MPIRIO_Allreduce(const void *sendbuf, void *recvbuf, int count, MPIRIO_Datatype type,
+                     MPIRIO_Op op, MPIRIO_Comm comm);
+/* block j of member i's sendbuf becomes block i of member j's recvbuf */
+int MPIRIO_Alltoall(const void *sendbuf, int sendcount, MPIRIO_Datatype sendtype,
+                    void *recvbuf, int recvcount, MPIRIO_Datatype recvtype,
+                    MPIRIO_Comm comm);
 /* the family used by the caller's later collectives; every member of a collective
  * must use the same one. Returns the previous family, or -1 for a bad argument. */
 int MPIRIO_Coll_algorithm(int family);
