@@ -5,8 +5,8 @@
  * message is one line:  FILE:LINE:COL: error: msg   (positions known, e.g. JSON syntax)
  *                       FILE: /json/pointer: error: msg   (semantic errors)
  *                       FILE: error: msg
- * Messages are lowercase, without a final period, names in double quotes.  A message stays
- * one line whatever it quotes: control characters in it, in the file name or in the
+ * Messages are lowercase, without a final period, names in double quotes.  A message
+ * stays one line whatever it quotes: control characters in it, in the file name or in the
  * pointer (a task name with a newline, a JSON syntax error quoting the input) are written
  * as C escapes (\n, \t, \r, \xNN).
  */

@@ -50,10 +50,11 @@ START_TEST(diag_keeps_each_message_on_one_line)
     diag_error(d, &l1, "unknown task \"%s\" (did you mean \"%s\"?)", "line\nbreakte",
                "line\nbreak");
     diag_error(d, &l2, "invalid escape near '%s'", "\"send_ove\\\n\t\r\x01\x7f");
-    ck_assert_str_eq(diag_text(d),
-                     "g\\n.json: /edges/16/to: error: unknown task \"line\\nbreakte\" (did "
-                     "you mean \"line\\nbreak\"?)\n"
-                     "p.json:6:1: error: invalid escape near '\"send_ove\\\\n\\t\\r\\x01\\x7f'\n");
+    ck_assert_str_eq(
+        diag_text(d),
+        "g\\n.json: /edges/16/to: error: unknown task \"line\\nbreakte\" (did "
+        "you mean \"line\\nbreak\"?)\n"
+        "p.json:6:1: error: invalid escape near '\"send_ove\\\\n\\t\\r\\x01\\x7f'\n");
     diag_free(d);
 }
 END_TEST
