@@ -1,6 +1,6 @@
 /*
- * passes/baselines.c - the optimize pass: the baselines of seed 001 (none, ma, cp, es)
- * and the dispatch to BFCO (passes/bfco.c).
+ * passes/baselines.c - the optimize pass: the baselines of [BFCO] (docs/references.md)
+ * (none, ma, cp, es) and the dispatch to BFCO (passes/bfco.c).
  *
  * Requires: a schedule that passes ir_sched_verify and does not deadlock; its messages
  * are the units merging combines (with aggregated messages, comm_insert starts again from
@@ -149,6 +149,11 @@ es_partition(Es *es)
     L0 = bfco_repair(w, false, NULL);
     if (L0 < 0)
         return; /* the merged graph or the order deadlocks: not a candidate */
+    /* Bounds (docs/bfco.md) skip what cannot be strictly shorter than the best so far:
+     * the partition when its bound for every pipeline set is not below it, a subset
+     * when its length without contention is not.  The optimum is the same. */
+    if (es->best != INT64_MAX && bfco_eval_bound(w) >= es->best)
+        return;
     int G = bfco_ngroups(w), n = 0;
     for (int k = 0; k < G; k++) {
         es->pipe[k] = false;
@@ -164,7 +169,12 @@ es_partition(Es *es)
         }
         if (!bfco_mem_ok(w, es->pipe))
             continue;
-        int64_t L = i == 0 ? L0 : bfco_eval_pipes(w, es->pipe);
+        int64_t L = L0;
+        if (i > 0) {
+            bfco_set_pipes(w, es->pipe);
+            int64_t lb = es->best == INT64_MAX ? -2 : bfco_eval_free(w);
+            L = lb >= es->best ? -1 : bfco_eval_pipes(w, es->pipe);
+        }
         if (L >= 0 && L < es->best) {
             es->best = L;
             memcpy(es->best_label, es->label, (size_t)sp->M * sizeof(int));
@@ -251,6 +261,7 @@ run_es(const Space *sp, const BfcoParams *bp, Sched **out, OptStats *st, Diag *d
         }
     }
     st->evaluations = bfco_worker_evals(es.w);
+    st->bound_evals = bfco_worker_bound_evals(es.w);
     bfco_worker_free(es.w);
     free(es.rgs);
     free(es.label);

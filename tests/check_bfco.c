@@ -1,6 +1,6 @@
 /* tests/check_bfco.c - BFCO and its baselines (passes/bfco.c, passes/baselines.c).
  *
- * The seed's three deadlock causes (testcases/bfco/fig1*): each merge deadlocks without
+ * The paper's three deadlock causes (testcases/bfco/fig1*): each merge deadlocks without
  * repair (the evaluator says so) and is repaired by the mechanism the seed names.  A
  * property test over random graphs and random particles: every repaired particle has an
  * acyclic merged graph, a schedule order without a zero-shift cycle, and the evaluator
@@ -79,7 +79,7 @@ merged_acyclic(const Sched *s)
     return ok;
 }
 
-/* Program order plus send -> receive of zero-delay messages (DESIGN.md section 3: a
+/* Program order plus send -> receive of zero-delay messages (docs/design.md section 3: a
  * deadlock is a cycle of zero iteration shift). */
 static bool
 order_acyclic(const Sched *s)
@@ -164,7 +164,8 @@ base_sched(const Graph *g, const int *map, const int *order)
     return s;
 }
 
-/* ---- the seed's three deadlock causes -------------------------------------------------
+/* ---- the paper's three deadlock causes
+ * -------------------------------------------------
  */
 
 typedef struct Case {
@@ -473,10 +474,37 @@ START_TEST(random_particles_repair_to_deadlock_free)
             ck_assert(order_acyclic(rs));
             ck_assert_int_eq(length(rs), L);
             /* its pipelines, too */
-            int64_t Lp = bfco_pipelines(w, 0.05, L);
+            int64_t Lp = bfco_pipelines(w, 0.05, L, -1);
             ck_assert_int_gt(Lp, 0);
             ck_assert_int_le(Lp, L);
             ck_assert_int_eq(length(bfco_worker_sched(w)), Lp);
+            /* the lower bounds (docs/bfco.md): eval_new_bound below both, the length
+             * without contention below L; a lazy L0 gives the same pipelines */
+            {
+                const Sched *ps = bfco_worker_sched(w);
+                bool *flags = calloc((size_t)ps->nmsgs + 1, sizeof *flags);
+                bool *none = calloc((size_t)ps->nmsgs + 1, sizeof *none);
+                for (int m = 0; m < ps->nmsgs; m++)
+                    flags[m] = ps->msgs[m].pipelined;
+                Evaluator *eb = eval_new_bound(ps->g, ps->p);
+                int64_t b = eval_length(eb, ps);
+                ck_assert_int_gt(b, 0);
+                ck_assert_int_le(b, Lp);
+                ck_assert_int_le(b, L);
+                ck_assert_int_eq(bfco_eval_pipes(w, none), L);
+                ck_assert_int_eq(eval_length(eb, ps), b); /* flags do not matter */
+                int64_t lb = bfco_eval_free(w);
+                ck_assert(lb == -2 || (lb > 0 && lb <= L));
+                if (lb > 0) {
+                    ck_assert_int_eq(bfco_pipelines(w, 0.05, BFCO_L0_LAZY, lb), Lp);
+                    for (int m = 0; m < ps->nmsgs; m++)
+                        ck_assert_int_eq(ps->msgs[m].pipelined, flags[m]);
+                    bfco_eval_pipes(w, flags);
+                }
+                eval_free(eb);
+                free(flags);
+                free(none);
+            }
             particles++;
             /* the unrepaired merge of the raw bits (transitive groups) */
             for (int u = 0; u < sp->M; u++)
@@ -563,7 +591,8 @@ START_TEST(bfco_never_worse_than_none_ma_cp)
             bp.particles = 8;
             bp.generations = 8;
             bp.seed = (uint64_t)i;
-            bp.vshaped = bp.joint = bp.polish = variant == 1; /* 0: the seed's BFCO */
+            bp.vshaped = bp.joint = bp.polish = variant == 1; /* 0: the paper's BFCO */
+            bp.joint_units = 0;                               /* no joint by default */
             Sched *out;
             OptStats st;
             Diag *d = diag_new();
@@ -600,6 +629,7 @@ START_TEST(bfco_same_result_on_any_number_of_threads)
         BfcoParams bp;
         bfco_default_params(&bp);
         bp.joint = _i == 1; /* loop run 1: the joint encoding, same property */
+        bp.joint_units = 0;
         bp.generations = 15;
         bp.seed = 42;
         bp.threads = threads[i];
@@ -654,7 +684,7 @@ START_TEST(es_is_optimal_and_refused_above_its_limit)
 }
 END_TEST
 
-/* ---- pipelining: the worked example of DESIGN.md section 3, and a useless pipeline
+/* ---- pipelining: the worked example of docs/design.md section 3, and a useless pipeline
  * ------- */
 
 static Sched *
@@ -701,7 +731,8 @@ START_TEST(worked_example_pipeline_is_kept)
     Graph *g;
     Sched *base = two_task(1000, 2000, 2, &g);
     int np;
-    ck_assert_int_eq(method_length(base, OPT_NONE, &np), 7528); /* DESIGN.md section 3 */
+    ck_assert_int_eq(method_length(base, OPT_NONE, &np),
+                     7528); /* docs/design.md section 3 */
     ck_assert_int_eq(method_length(base, OPT_CP, &np), 6864);
     ck_assert_int_eq(np, 1);
     ck_assert_int_eq(method_length(base, OPT_BFCO, &np), 6864); /* TIS < TEIR: kept */
@@ -712,7 +743,7 @@ START_TEST(worked_example_pipeline_is_kept)
 }
 END_TEST
 
-/* The seed's TIS/TEIR rule on the greedy pipelines of the identity merge. */
+/* The paper's TIS/TEIR rule on the greedy pipelines of the identity merge. */
 static bool
 pruned(const Sched *base)
 {

@@ -3,15 +3,14 @@
  *
  * Three sections, each optional:
  *
- *   quality  per class of tools/gen_graph.c (seed 001's Table 1 and fft32), N instances
- *            (seeds 1..N) scheduled by pass_schedule: the improvement over none of ma,
- *            cp, bfco (and with --variants the seed's procedure, --vshaped, --joint) and
- *            es where es is within its limit; BFCO's mean and largest gap to es in
- *            percentage points and the instances where it reaches es.
- *   long     per class and instance: default BFCO with seeds 1..S (--seeds, 5) and a
- *            long search (--long-particles, --long-generations, no stall, seed 1); the
- *            default's gap to the long search (percent of its length, seed 1), the
- *            spread of the improvement over the seeds (points), and the ratio of their
+ *   quality  per class of tools/gen_graph.c (Table 1 of [BFCO] (docs/references.md) and
+ * fft32), N instances (seeds 1..N) scheduled by pass_schedule: the improvement over none
+ * of ma, cp, bfco (and with --variants the paper's procedure, --vshaped, --joint) and es
+ * where es is within its limit; BFCO's mean and largest gap to es in percentage points
+ * and the instances where it reaches es. long     per class and instance: default BFCO
+ * with seeds 1..S (--seeds, 5) and a long search (--long-particles, --long-generations,
+ * no stall, seed 1); the default's gap to the long search (percent of its length, seed
+ * 1), the spread of the improvement over the seeds (points), and the ratio of their
  *            evaluations.
  *   speed    BFCO on random graphs (rand50 costs, seed 7) of 100 tasks / 4 DSPs, 1000 /
  *            16, 5000 / 64 (--speed-cases), HEFT without local search: CPU seconds
@@ -128,6 +127,8 @@ params_of(const Bench *b, const Variant *v)
         bp.vshaped = v->vshaped;
     if (v->joint >= 0)
         bp.joint = v->joint;
+    if (v->joint == 0)
+        bp.joint_units = 0; /* the greedy pipeline choice only */
     if (v->polish >= 0)
         bp.polish = v->polish;
     return bp;
@@ -394,10 +395,12 @@ speed(Bench *b, const char *size)
         share = 100;
     if (!b->json)
         printf("| %5d | %3d (%d used) | %5d | %6d | %3d x %3d | %8.3f s | %7" PRId64
+               " (%" PRId64 " polish) | %" PRId64 " | %" PRId64
                " | %8.0f | %5.1f %% | %6.2f%% | %5.0f MB | %.2f s |\n",
                tasks, g->platform->ndsps, used, base->nmsgs, st.nbits, st.particles,
-               st.generations, cpu, st.evaluations, cpu > 0 ? st.evaluations / cpu : 0.0,
-               share, pct(none, st.length), peak, heft);
+               st.generations, cpu, st.evaluations, st.polish_evals, st.bound_evals,
+               st.cache_hits, cpu > 0 ? st.evaluations / cpu : 0.0, share,
+               pct(none, st.length), peak, heft);
     row(b, json_pack("{s:s, s:i, s:i, s:i, s:i, s:i, s:i, s:i, s:f, s:I, s:f, s:f, s:f, "
                      "s:f, s:I, s:I, s:i, s:f}",
                      "section", "speed", "tasks", tasks, "dsps", g->platform->ndsps,
@@ -409,6 +412,12 @@ speed(Bench *b, const char *size)
                      pct(none, st.length), "peak_rss_mb", peak, "none", (json_int_t)none,
                      "bfco", (json_int_t)st.length, "restarts", st.restarts,
                      "heft_cpu_seconds", heft));
+    json_t *last = json_array_get(b->rows, json_array_size(b->rows) - 1);
+    if (b->json && last) {
+        json_object_set_new(last, "polish_evaluations", json_integer(st.polish_evals));
+        json_object_set_new(last, "bound_evaluations", json_integer(st.bound_evals));
+        json_object_set_new(last, "cache_hits", json_integer(st.cache_hits));
+    }
     fflush(stdout);
     ir_sched_free(out);
     ir_sched_free(base);
@@ -439,7 +448,8 @@ usage(void)
         "                  [--threads N] [--es-limit N] [--window N] [--particles N]\n"
         "                  [--generations N] [--stall N] [--restarts N] "
         "[--time-limit S]\n"
-        "                  [--polish-budget N] [--joint] [--vshaped] [--no-polish]\n"
+        "                  [--polish-budget N] [--joint] [--no-joint] [--vshaped]\n"
+        "                  [--no-polish]\n"
         "  without a section option: --quality --speed\n");
     exit(2);
 }
@@ -478,6 +488,8 @@ main(int argc, char **argv)
             b.json = true;
         else if (strcmp(a, "--joint") == 0)
             b.bp.joint = true;
+        else if (strcmp(a, "--no-joint") == 0)
+            b.bp.joint_units = 0;
         else if (strcmp(a, "--vshaped") == 0)
             b.bp.vshaped = true;
         else if (strcmp(a, "--no-polish") == 0)
@@ -564,9 +576,9 @@ main(int argc, char **argv)
                 b.bp.threads);
             printf(
                 "| tasks | DSPs | msgs | bits | particles x generations | CPU | "
-                "evaluations | evals / CPU s | evaluator share | improvement | peak RSS "
-                "| HEFT CPU |\n");
-            printf("|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+                "evaluations | bounds | cache hits | evals / CPU s | evaluator share | "
+                "improvement | peak RSS | HEFT CPU |\n");
+            printf("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
         }
         each(&b, cases, speed);
     }

@@ -33,7 +33,8 @@ enum {
     O_WINDOW,
     O_RESTARTS,
     O_TIMELIMIT,
-    O_POLISHBUDGET
+    O_POLISHBUDGET,
+    O_NOJOINT
 };
 static const CliOption own[] = {
     {"method", "NAME", "none, ma, cp, bfco (default), es or all"},
@@ -55,7 +56,7 @@ static const CliOption own[] = {
     {"joint", NULL,
      "a pipeline bit per receive in each particle, searched with the merges"},
     {"no-polish", NULL,
-     "no final toggling of single pipelines (the seed's BFCO exactly)"},
+     "no final toggling of single pipelines (the paper's BFCO exactly)"},
     CLI_SEARCH_OBJECTIVE_OPTION,
     {"window", "N",
      "merge candidates: messages of one DSP pair at most N apart in send order "
@@ -65,7 +66,10 @@ static const CliOption own[] = {
     {"time-limit", "S",
      "stop the search after S seconds (wall); the result then depends on the machine"},
     {"polish-budget", "N",
-     "evaluations the polish may spend (default: a quarter of the search's + 64)"},
+     "toggles the polish may try (default: 3/4 per particle evaluated + 64)"},
+    {"no-joint", NULL,
+     "no joint pipeline bits even on small schedules (default: joint at <= 64 "
+     "messages)"},
     {NULL, NULL, NULL},
 };
 
@@ -199,6 +203,8 @@ cmd_opt(int argc, char **argv)
     }
     bp.vshaped = c.val[O_VSHAPED] != NULL;
     bp.joint = c.val[O_JOINT] != NULL;
+    if (c.val[O_NOJOINT])
+        bp.joint_units = 0;
     bp.polish = c.val[O_POLISH] == NULL;
     if (c.val[O_EPSILON]) {
         char *end;
