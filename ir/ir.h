@@ -284,6 +284,7 @@ typedef struct EvalOpts {
  * ------------------------------------------------------------------------------------ */
 
 typedef enum { OPT_NONE, OPT_MA, OPT_CP, OPT_BFCO, OPT_ES } OptMethod;
+typedef enum { SCHED_HEFT, SCHED_PEFT } SchedAlgo;
 
 typedef struct Options {
     Limits limits;
@@ -294,6 +295,7 @@ typedef struct Options {
         search_budget;  /* local-search evaluations after HEFT; 0 = off, -1 = default */
     bool search_plain;  /* local search judges eval_length as built, not also pipelined */
     bool no_contention; /* --no-contention: Platform.no_contention of the loaded graphs */
+    SchedAlgo algo; /* the list scheduler of pass_schedule (--algo) */
     OptMethod method;
     uint64_t seed;
     int threads;
@@ -308,6 +310,11 @@ typedef struct Unit {
     Platform *p; /* == g->platform */
     Sched *s;    /* NULL until pass_schedule */
     const Options *opt;
+    /* pass_optimize: every parameter of the search (NULL: the defaults with opt's seed
+     * and threads), and where its statistics go (NULL: nowhere; when set, -O none
+     * evaluates too) */
+    const struct BfcoParams *bfco;
+    struct OptStats *stats;
 } Unit;
 
 /* ------------------------------------------------------------------------------------
@@ -325,6 +332,22 @@ void arena_free(Arena *a);
 /* calloc(n, size) for memory outside an arena (workspaces freed by their owner); never
  * NULL: out of memory is an internal error. */
 void *ir_xcalloc(size_t n, size_t size);
+
+/* Progress of a long step (the schedule search, BFCO, emission): `done` of `total` units
+ * (total 0: unknown), reported by the main thread.  No one listens unless the driver sets
+ * ir_progress_hook (tools/progress.c draws a line on a terminal); the passes' results
+ * never depend on it. */
+extern void (*ir_progress_hook)(const char *step, int64_t done, int64_t total);
+/* Set when an error was about the command line itself although found while reading the
+ * input (--dsps that is not a whole number of boards of the graph's platform): the driver
+ * then exits with the usage status 2, as for every other bad option value. */
+extern bool ir_usage_error;
+static inline void
+ir_progress(const char *step, int64_t done, int64_t total)
+{
+    if (ir_progress_hook)
+        ir_progress_hook(step, done, total);
+}
 
 /* ------------------------------------------------------------------------------------
  * ir/diag.c
@@ -440,6 +463,33 @@ int64_t plat_fabric_time(const Platform *p, int a, int b, int64_t bytes);
 int64_t plat_comm_cost(const Platform *p, int a, int b, int64_t bytes);
 /* Mean of plat_comm_cost over all ordered pairs of distinct DSPs (HEFT's mean cost). */
 int64_t plat_mean_comm_cost(const Platform *p, int64_t bytes);
+/* Times in cycles fit in IR_MAX_TIME (2^62): then every sum the evaluator, the scheduler
+ * and the runtime form of two such times fits in an int64_t.  plat_fabric_time,
+ * plat_comm_cost and plat_length_bound saturate at INT64_MAX instead of overflowing. */
+#define IR_MAX_TIME (INT64_C(1) << 62)
+static inline int64_t
+ir_add_sat(int64_t a, int64_t b) /* a, b >= 0 */
+{
+    int64_t r;
+    return __builtin_add_overflow(a, b, &r) ? INT64_MAX : r;
+}
+static inline int64_t
+ir_mul_sat(int64_t a, int64_t b) /* a, b >= 0 */
+{
+    int64_t r;
+    return __builtin_mul_overflow(a, b, &r) ? INT64_MAX : r;
+}
+/* An upper bound on the length in cycles of every schedule of g on p, whatever its
+ * mapping, merges, pipelines and contention (docs/evaluator.md, "Arithmetic"): the sum
+ * over all iterations of the largest cost of every task and of what every edge can cost
+ * as a message (overheads, pack and unpack, handshake, every packet on every link of the
+ * longest route, switch latencies), plus the prologs.  The length is a chain of such
+ * activities, each counted once.  Saturates at INT64_MAX; fe_check refuses a graph whose
+ * bound exceeds IR_MAX_TIME, so nothing the passes compute can overflow. */
+int64_t plat_length_bound(const Platform *p, const Graph *g);
+/* The per-iteration part of plat_length_bound: tasks (*work) and edges (*comm). */
+void plat_iteration_bound(const Platform *p, const Graph *g, int64_t *work,
+                          int64_t *comm);
 double plat_cycles_to_us(const Platform *p, int64_t cycles);
 
 /* ------------------------------------------------------------------------------------
@@ -510,9 +560,6 @@ Sched *fe_load_schedule(const char *path, const Options *opt, Graph **gout, Diag
 
 int pass_schedule(Unit *u, Diag *d); /* fills u->s; 0, or -1 after reporting */
 
-typedef enum { SCHED_HEFT, SCHED_PEFT } SchedAlgo;
-/* pass_schedule with the list scheduler chosen (pass_schedule = SCHED_HEFT). */
-int pass_schedule_with(Unit *u, SchedAlgo algo, Diag *d);
 /* List scheduling of one iteration (zero-delay edges only), insertion-based, costs from
  * ir_task_cycles and plat_comm_cost; pinned tasks stay on their DSP.  HEFT: upward rank
  * with mean costs; PEFT (Arabnejad and Barbosa 2014): optimistic cost table.  *out gets a
@@ -563,8 +610,7 @@ int64_t sched_default_budget(const Graph *g, bool plain);
  * producer, its RECV on the destination DSP right before the first consumer, per DSP pair
  * in the same order on both sides.  Existing SEND/RECV operations and messages are
  * dropped first. */
-void comm_insert(Sched *s);
-int pass_comm(Unit *u, Diag *d);
+void comm_insert(Sched *s); /* called by pass_schedule: there is no separate comm pass */
 
 /* ------------------------------------------------------------------------------------
  * passes/evaluate.c - the execution model of docs/design.md section 3 over all iterations
@@ -618,9 +664,6 @@ typedef struct BfcoParams {
     bool polish;    /* toggle single pipelines of the best particle while it improves */
     int64_t polish_budget; /* evaluations of the polish; -1 = from the search's */
     int64_t es_limit;      /* es refuses more configurations than this */
-    /* Called by the main thread after every generation (may be NULL). */
-    void (*progress)(void *ctx, int gen, int ngen, int64_t best, int64_t evals);
-    void *progress_ctx;
 } BfcoParams;
 
 typedef struct OptStats {

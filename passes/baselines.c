@@ -377,15 +377,19 @@ pass_optimize(Unit *u, Diag *d)
         diag_error(d, &loc, "optimize: no schedule");
         return -1;
     }
-    if (u->opt->method == OPT_NONE)
+    if (u->opt->method == OPT_NONE && !u->stats)
         return 0;
     BfcoParams bp;
-    bfco_default_params(&bp);
-    bp.seed = u->opt->seed;
-    bp.threads = u->opt->threads > 0 ? u->opt->threads : 1;
+    if (u->bfco) {
+        bp = *u->bfco;
+    } else {
+        bfco_default_params(&bp);
+        bp.seed = u->opt->seed;
+        bp.threads = u->opt->threads > 0 ? u->opt->threads : 1;
+    }
     Sched *out;
     OptStats st;
-    if (opt_run(u->s, u->opt->method, &bp, &out, &st, d) < 0)
+    if (opt_run(u->s, u->opt->method, &bp, &out, u->stats ? u->stats : &st, d) < 0)
         return -1;
     ir_sched_free(u->s);
     u->s = out;

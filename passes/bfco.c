@@ -1443,7 +1443,7 @@ bfco_pipelines(Worker *w, double eps, int64_t L0, int64_t lb)
     int G = w->G;
     bool *pipe = w->pipe, *best = w->bestpipe;
     bool lazy = L0 == BFCO_L0_LAZY;
-    /* The candidates in the seed's order, the first strictly shortest kept: L0 (no
+    /* The candidates in the paper's order, the first strictly shortest kept: L0 (no
      * pipelines), greedy, pruned, each step of Algorithm 2.  A lazy L0 is evaluated
      * only when a later candidate is not strictly shorter than its bound lb, or when
      * Algorithm 2 needs it: the result is the one an evaluated L0 gives. */
@@ -1880,7 +1880,7 @@ int
 bfco_search(const Space *sp, const BfcoParams *bp0, Sched **out, OptStats *st)
 {
     double t0 = now();
-    /* The joint pipeline bits by default on small schedules: where the seed's greedy
+    /* The joint pipeline bits by default on small schedules: where the paper's greedy
      * pipeline choice misjudges a merge, only they find it (docs/bfco.md, section 8). */
     BfcoParams q = *bp0;
     if (q.joint_units > 0 && sp->M <= q.joint_units)
@@ -1971,12 +1971,7 @@ bfco_search(const Space *sp, const BfcoParams *bp0, Sched **out, OptStats *st)
         }
         fresh = false;
         stall = improved ? 0 : stall + 1;
-        if (bp->progress) {
-            int64_t ev = 0;
-            for (int t = 0; t < nthreads; t++)
-                ev += ws[t]->evals;
-            bp->progress(bp->progress_ctx, gen + 1, Gn, gbf, ev);
-        }
+        ir_progress("bfco: generation", gen + 1, Gn);
         if (bp->time_limit > 0 && now() - t0 >= bp->time_limit) {
             gen++;
             break;
