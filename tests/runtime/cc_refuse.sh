@@ -2,7 +2,7 @@
 # cc_refuse.sh MPIRIO_CC_SCRIPT WORKDIR: mpirio-cc refuses, at build time, a program that
 # calls what neither it, the C library nor MPIRIO defines (issue 9, item 13); before,
 # such a program built with a warning and failed at start with "undefined symbol".
-#   1. a call to MPI_Comm_dup, which mpi.h does not declare: an error at compile time,
+#   1. a call to MPIX_Comm_undeclared, which mpi.h does not declare: an error at compile time,
 #      with -o (compile and link) and with -c;
 #   2. the same function declared by the program itself: an error at link time;
 #   3. a call to a function of the program that it declares and never defines;
@@ -39,19 +39,19 @@ main(int argc, char **argv)
 {
     MPI_Comm c;
     MPI_Init(&argc, &argv);
-    MPI_Comm_dup(MPI_COMM_WORLD, &c);
+    MPIX_Comm_undeclared(MPI_COMM_WORLD, &c);
     puts("ran");
     MPI_Finalize();
     return 0;
 }
 C
-refuse undeclared "implicit declaration of function .MPI_Comm_dup" -o undeclared undeclared.c
-refuse undeclared.o "implicit declaration of function .MPI_Comm_dup" -c undeclared.c
+refuse undeclared "implicit declaration of function .MPIX_Comm_undeclared" -o undeclared undeclared.c
+refuse undeclared.o "implicit declaration of function .MPIX_Comm_undeclared" -c undeclared.c
 
-sed 's/^int$/int MPI_Comm_dup(MPI_Comm, MPI_Comm *);\nint/' undeclared.c >declared.c
-refuse declared "undefined reference to .MPI_Comm_dup" -o declared declared.c
+sed 's/^int$/int MPIX_Comm_undeclared(MPI_Comm, MPI_Comm *);\nint/' undeclared.c >declared.c
+refuse declared "undefined reference to .MPIX_Comm_undeclared" -o declared declared.c
 "$cc" -c declared.c || fail "mpirio-cc -c declared.c: the object alone must build"
-refuse declared "undefined reference to .MPI_Comm_dup" -o declared declared.o
+refuse declared "undefined reference to .MPIX_Comm_undeclared" -o declared declared.o
 grep -q "must call only what it, the C library and MPIRIO define" err ||
     fail "mpirio-cc -o declared declared.o: no word of what is wrong"
 
@@ -71,8 +71,8 @@ C
 refuse helper "undefined reference to .helper" -o helper helper.c
 
 # defined, the same programs build and run
-printf 'int MPI_Comm_dup(MPI_Comm a, MPI_Comm *b) { *b = a; return 0; }\n' >>declared.c
-"$cc" -o declared declared.c || fail "declared.c with MPI_Comm_dup defined did not build"
+printf 'int MPIX_Comm_undeclared(MPI_Comm a, MPI_Comm *b) { *b = a; return 0; }\n' >>declared.c
+"$cc" -o declared declared.c || fail "declared.c with MPIX_Comm_undeclared defined did not build"
 MPIRIO_NP=2 ./declared | grep -q "^ran$" || fail "declared did not run"
 printf 'int helper(int x) { return x + 1; }\n' >helper2.c
 "$cc" -o helper helper.c helper2.c || fail "helper.c helper2.c did not build"
