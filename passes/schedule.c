@@ -855,54 +855,77 @@ sched_local_search_lb(Sched **sp, struct Evaluator *ev, int64_t budget, bool pla
  * contention, a DSP computes while messages travel: the abstract model's evaluator).
  * ------------------------------------------------------------------------------------------
  *
- * Depth first over semi-active schedules built in order of start time: a step appends a
- * ready task (every zero-delay predecessor placed) to one DSP, where it starts at the
- * later of the DSP's last finish and the arrival of its inputs.  Any schedule left-shifts
- * into a semi-active one with the same or a shorter length, and appending the tasks of
- * that one in order of (start, finish) rebuilds it exactly, so the search is complete
- * when it only enumerates non-decreasing start times.  Prunings, each keeping one optimal
- * schedule reachable:
- *  - start times never decrease; on a tie between two tasks on different DSPs, neither
- *    feeding the other, only the lower task index goes first;
- *  - empty DSPs are interchangeable when the platform is homogeneous and nothing is
- *    pinned: only the first one is tried;
+ * Depth first over the exhaustive list-scheduling state space of the optimal-scheduling
+ * literature (Sinnen, "Reducing the solution space of optimal task scheduling", Computers
+ * & Operations Research 43, 2014, and the Auckland A* work after it): a step appends a
+ * free task (every zero-delay predecessor placed) to the end of one DSP, where it starts
+ * at the later of the DSP's last finish and the arrival of its inputs.  Any schedule
+ * left-shifts into a semi-active one no longer, and appending the tasks of that one in
+ * order of start rebuilds it, so the search is complete.  Prunings, each keeping an
+ * optimal completion of the partial schedule reachable:
+ *  - processor normalisation: on a homogeneous platform (the same cost of a task and of
+ *    an edge on any DSPs) without pins, empty DSPs are interchangeable (only the first is
+ *    tried) and states are compared up to a permutation of the DSPs;
+ *  - duplicate states: the completions of a partial schedule depend only on the set of
+ *    placed tasks, each DSP's last finish and, for each unplaced task with a placed
+ *    predecessor, when that data reaches each DSP.  Two independent 64-bit hashes of
+ *    that (each DSP's column hashed, the columns summed when normalised) are kept in a
+ *    table of the states explored; a state met again is cut: depth first, its first
+ *    visit has finished and explored its completions against an incumbent no shorter;
  *  - identical tasks (same costs, same predecessors and successors with the same bytes)
- *    go in index order;
- *  - the bound: the largest of the finish times so far, for every unplaced task the
- *    earliest start it can still get (at least the last start) plus its bottom level of
- *    cheapest costs, and the load bound (the sum over DSPs of max(last finish, last
- *    start), plus the cheapest remaining work) / DSPs; a child whose bound is not below
- *    the incumbent is cut.
+ *    are appended in index order;
+ *  - fixed task order (fork, join and fork-join structures, Orr and Sinnen): when every
+ *    free task has at most one predecessor and at most one successor, the successors are
+ *    one task, the predecessors sit on one DSP, and the free tasks sorted by data ready
+ *    time (the predecessor's finish plus the edge's cost, 0 without a predecessor), ties
+ *    by larger outgoing edge cost, then index, also have non-increasing outgoing edge
+ *    costs, only the first of that order is appended (to each DSP);
+ *  - the bound: the latest finish so far; for every unplaced task the earliest start it
+ *    can still get (after its DSP's last finish, its placed predecessors' data, and the
+ *    best split of its unplaced predecessors between its DSP, one after the other, and
+ *    the others, paying the edge) plus its bottom level of cheapest costs; and the load
+ *    bound (the sum over DSPs of max(last finish, earliest start left) plus the cheapest
+ *    work left, over the DSPs).  A child whose bound is not below the incumbent is cut.
  * Children are tried in order of bound, then start, task and DSP (deterministic).  The
  * incumbent starts as the given schedule's length, so the result is never worse. */
+
+typedef struct ExKey {
+    uint64_t a, b; /* a == 0: an empty slot */
+} ExKey;
 
 typedef struct Exact {
     const Graph *g;
     const Platform *p;
     int n, P;
-    bool sym;              /* empty DSPs interchangeable */
+    bool sym;              /* homogeneous, nothing pinned: DSPs interchangeable */
     int64_t *cmin;         /* [n] cheapest cost */
     int64_t *bl;           /* [n] bottom level of cheapest costs, own cost included */
     int *equiv;            /* [n] the next lower-index identical task, or -1 */
     int *proc;             /* [n] DSP of a placed task, -1 if not placed */
     int64_t *st, *ft;      /* [n] start and finish of placed tasks */
     int *npred;            /* [n] unplaced zero-delay predecessors */
+    int *np0, *ns0;        /* [n] zero-delay predecessor and successor edges */
+    int *pe, *se;          /* [n] the only such edge in and out (when np0/ns0 is 1) */
     int64_t *fr;           /* [P] last finish per DSP */
     int *cnt;              /* [P] tasks per DSP */
     int64_t *est;          /* [n] scratch of the bound */
     int64_t *comm;         /* [nedges] cost of each edge between two DSPs */
     int64_t *qr, *qe, *qc; /* [n] scratch of ex_est_on */
-    int64_t last_start;
-    int last_task;
+    int *free_buf;         /* [(n + 1) * n] free tasks, per depth */
+    int *fto;              /* [n] scratch of ex_fto */
+    uint64_t *z1, *z2;     /* [n] random words: the placed set's hashes are their sums */
+    uint64_t set1, set2;
+    uint64_t *col1, *col2; /* [P] scratch of ex_signature */
+    ExKey *tab;            /* the states explored (a cache, see ex_seen) */
+    size_t cap, used, max_cap;
     int64_t rem; /* cheapest work not placed */
     int placed;
     int64_t best;     /* incumbent length */
     int *best_proc;   /* [n] its mapping */
-    int64_t *best_st; /* [n] its start times (-1: the given schedule is the incumbent) */
+    int64_t *best_st; /* [n] its start times */
     int64_t nodes, node_limit;
     double deadline; /* CPU seconds, 0 = none */
     bool stopped;    /* a limit was hit: not proven */
-    int *child;      /* [n * n * P * 3] child buffers per depth */
 } Exact;
 
 static double
@@ -919,6 +942,15 @@ ex_cost(const Exact *x, int t, int d)
     return ir_task_cycles(&x->g->tasks[t], d);
 }
 
+/* The cost of edge e (index into g->edges) from DSP a to DSP b. */
+static int64_t
+ex_edge(const Exact *x, int e, int a, int b)
+{
+    if (a == b)
+        return 0;
+    return x->sym ? x->comm[e] : plat_comm_cost(x->p, a, b, x->g->edges[e].bytes);
+}
+
 /* When t's inputs have reached DSP d (every predecessor placed). */
 static int64_t
 ex_ready(const Exact *x, int t, int d)
@@ -930,7 +962,7 @@ ex_ready(const Exact *x, int t, int d)
         if (e->delay)
             continue;
         int q = e->from;
-        int64_t a = x->ft[q] + plat_comm_cost(x->p, x->proc[q], d, e->bytes);
+        int64_t a = x->ft[q] + ex_edge(x, g->pred[j], x->proc[q], d);
         if (a > r)
             r = a;
     }
@@ -938,16 +970,15 @@ ex_ready(const Exact *x, int t, int d)
 }
 
 /* The earliest start task t (not placed) can still get on DSP d: after the DSP's last
- * finish and the last start (it is appended, in start order), after each placed
- * predecessor's data, and for the predecessors not placed yet (earliest finish e_q =
- * est + cheapest cost): those on d run there one after the other after its last finish,
- * the others send their data (cost r_q = e_q + the edge's cost).  The best split puts on
- * d the k largest r_q, for the best k. */
+ * finish, after each placed predecessor's data, and for the predecessors not placed yet
+ * (earliest finish e_q = est + cheapest cost): those on d run there one after the other
+ * after its last finish, the others send their data (cost r_q = e_q + the edge's cheapest
+ * cost).  The best split puts on d the k largest r_q, for the best k. */
 static int64_t
 ex_est_on(Exact *x, int t, int d)
 {
     const Graph *g = x->g;
-    int64_t a = x->fr[d] > x->last_start ? x->fr[d] : x->last_start;
+    int64_t a = x->fr[d];
     int nq = 0;
     for (int j = g->pred_off[t]; j < g->pred_off[t + 1]; j++) {
         const Edge *e = &g->edges[g->pred[j]];
@@ -955,7 +986,7 @@ ex_est_on(Exact *x, int t, int d)
             continue;
         int q = e->from;
         if (x->proc[q] >= 0) {
-            int64_t r = x->ft[q] + (x->proc[q] == d ? 0 : x->comm[g->pred[j]]);
+            int64_t r = x->ft[q] + ex_edge(x, g->pred[j], x->proc[q], d);
             if (r > a)
                 a = r;
         } else {
@@ -1036,7 +1067,7 @@ ex_bound(Exact *x)
      * finish; the length is at least tmin, so a DSP that gets none counts as busy until
      * max(last finish, tmin) too */
     if (tmin == INT64_MAX)
-        tmin = x->last_start;
+        tmin = 0;
     int64_t load = x->rem;
     for (int d = 0; d < x->P; d++)
         load += x->fr[d] > tmin ? x->fr[d] : tmin;
@@ -1055,6 +1086,8 @@ ex_place(Exact *x, int t, int d, int64_t s)
     x->cnt[d]++;
     x->rem -= x->cmin[t];
     x->placed++;
+    x->set1 += x->z1[t];
+    x->set2 += x->z2[t];
     for (int j = g->succ_off[t]; j < g->succ_off[t + 1]; j++)
         if (g->edges[g->succ[j]].delay == 0)
             x->npred[g->edges[g->succ[j]].to]--;
@@ -1069,21 +1102,168 @@ ex_unplace(Exact *x, int t, int64_t old_fr)
     x->cnt[d]--;
     x->rem += x->cmin[t];
     x->placed--;
+    x->set1 -= x->z1[t];
+    x->set2 -= x->z2[t];
     x->proc[t] = -1;
     for (int j = g->succ_off[t]; j < g->succ_off[t + 1]; j++)
         if (g->edges[g->succ[j]].delay == 0)
             x->npred[g->edges[g->succ[j]].to]++;
 }
 
-/* Does a zero-delay edge join a to b? */
-static bool
-ex_feeds(const Exact *x, int a, int b)
+static uint64_t
+ex_mix(uint64_t z)
+{
+    z ^= z >> 30;
+    z *= UINT64_C(0xbf58476d1ce4e5b9);
+    z ^= z >> 27;
+    z *= UINT64_C(0x94d049bb133111eb);
+    z ^= z >> 31;
+    return z;
+}
+
+/* The state's two hashes: the placed set; per DSP its last finish and, for each unplaced
+ * task with a placed predecessor, when that data reaches the DSP; the DSP columns summed
+ * (any permutation of the DSPs hashes the same) when they are interchangeable. */
+static ExKey
+ex_signature(Exact *x)
 {
     const Graph *g = x->g;
-    for (int j = g->succ_off[a]; j < g->succ_off[a + 1]; j++)
-        if (g->edges[g->succ[j]].to == b && g->edges[g->succ[j]].delay == 0)
+    for (int d = 0; d < x->P; d++) {
+        x->col1[d] = ex_mix((uint64_t)x->fr[d] + UINT64_C(0x632be59bd9b4e019));
+        x->col2[d] = ex_mix((uint64_t)x->fr[d] ^ UINT64_C(0x8cb92ba72f3d8dd7));
+    }
+    for (int t = 0; t < x->n; t++) {
+        if (x->proc[t] >= 0)
+            continue;
+        bool any = false;
+        for (int j = g->pred_off[t]; j < g->pred_off[t + 1] && !any; j++)
+            any = g->edges[g->pred[j]].delay == 0 &&
+                  x->proc[g->edges[g->pred[j]].from] >= 0;
+        if (!any)
+            continue;
+        for (int d = 0; d < x->P; d++) {
+            int64_t a = 0;
+            for (int j = g->pred_off[t]; j < g->pred_off[t + 1]; j++) {
+                const Edge *e = &g->edges[g->pred[j]];
+                int q = e->from;
+                if (e->delay || x->proc[q] < 0)
+                    continue;
+                int64_t r = x->ft[q] + ex_edge(x, g->pred[j], x->proc[q], d);
+                if (r > a)
+                    a = r;
+            }
+            uint64_t v = (uint64_t)a * UINT64_C(0x9e3779b97f4a7c15) + (uint64_t)t;
+            x->col1[d] = ex_mix(x->col1[d] ^ v);
+            x->col2[d] = ex_mix(x->col2[d] + (v ^ UINT64_C(0xd6e8feb86659fd93)));
+        }
+    }
+    ExKey k = {x->set1, x->set2};
+    for (int d = 0; d < x->P; d++) {
+        uint64_t dd = x->sym ? 0 : (uint64_t)(d + 1) * UINT64_C(0xa0761d6478bd642f);
+        k.a += ex_mix(x->col1[d] ^ dd);
+        k.b += ex_mix(x->col2[d] + dd);
+    }
+    if (k.a == 0)
+        k.a = 1;
+    return k;
+}
+
+/* Has the state of key k been explored?  Records it if not.  The table is a cache of
+ * buckets of 4 keys: it doubles while it is half full, up to max_cap keys, then a new key
+ * replaces one of its bucket (a state forgotten is only explored again). */
+static bool
+ex_seen(Exact *x, ExKey k)
+{
+    if (x->used * 2 >= x->cap && x->cap < x->max_cap) {
+        size_t cap = x->cap ? 2 * x->cap : 4096;
+        ExKey *tab = calloc(cap, sizeof *tab);
+        if (tab) {
+            size_t used = 0;
+            for (size_t i = 0; i < x->cap; i++) {
+                if (x->tab[i].a == 0)
+                    continue;
+                size_t h = x->tab[i].a & (cap - 4);
+                for (int j = 0; j < 4; j++)
+                    if (tab[h + (size_t)j].a == 0) {
+                        tab[h + (size_t)j] = x->tab[i];
+                        used++;
+                        break;
+                    }
+            }
+            free(x->tab);
+            x->tab = tab;
+            x->cap = cap;
+            x->used = used;
+        } else {
+            x->max_cap = x->cap; /* no more memory: keep the table as it is */
+        }
+    }
+    if (x->cap == 0)
+        return false;
+    ExKey *b = &x->tab[k.a & (x->cap - 4)];
+    for (int j = 0; j < 4; j++) {
+        if (b[j].a == k.a && b[j].b == k.b)
             return true;
+        if (b[j].a == 0) {
+            b[j] = k;
+            x->used++;
+            return false;
+        }
+    }
+    b[k.b & 3] = k;
     return false;
+}
+
+/* If the nf free tasks fv form a fixed task order, its first task, else -1. */
+static int
+ex_fto(Exact *x, const int *fv, int nf)
+{
+    if (!x->sym || nf < 2)
+        return -1;
+    const Graph *g = x->g;
+    int child = -1, pdsp = -1;
+    for (int i = 0; i < nf; i++) {
+        int t = fv[i];
+        if (x->np0[t] > 1 || x->ns0[t] > 1)
+            return -1;
+        if (x->ns0[t] == 1) {
+            int c = g->edges[x->se[t]].to;
+            if (child >= 0 && c != child)
+                return -1;
+            child = c;
+        }
+        if (x->np0[t] == 1) {
+            int d = x->proc[g->edges[x->pe[t]].from];
+            if (pdsp >= 0 && d != pdsp)
+                return -1;
+            pdsp = d;
+        }
+    }
+    /* sort by data ready time, then larger outgoing cost, then index (insertion) */
+    int *o = x->fto;
+    for (int i = 0; i < nf; i++) {
+        int t = fv[i], k = i;
+        int64_t dt = x->np0[t] ? x->ft[g->edges[x->pe[t]].from] + x->comm[x->pe[t]] : 0;
+        int64_t ot = x->ns0[t] ? x->comm[x->se[t]] : 0;
+        while (k > 0) {
+            int u = o[k - 1];
+            int64_t du =
+                x->np0[u] ? x->ft[g->edges[x->pe[u]].from] + x->comm[x->pe[u]] : 0;
+            int64_t ou = x->ns0[u] ? x->comm[x->se[u]] : 0;
+            if (du < dt || (du == dt && (ou > ot || (ou == ot && u < t))))
+                break;
+            o[k] = u;
+            k--;
+        }
+        o[k] = t;
+    }
+    for (int i = 1; i < nf; i++) {
+        int64_t a = x->ns0[o[i - 1]] ? x->comm[x->se[o[i - 1]]] : 0;
+        int64_t b = x->ns0[o[i]] ? x->comm[x->se[o[i]]] : 0;
+        if (b > a)
+            return -1;
+    }
+    return o[0];
 }
 
 typedef struct ExChild {
@@ -1128,17 +1308,25 @@ ex_dfs(Exact *x, ExChild *buf)
         }
         return;
     }
+    if (x->placed > 0 && ex_seen(x, ex_signature(x)))
+        return;
+    int *fv = x->free_buf + (size_t)x->placed * (size_t)x->n, nf = 0;
+    for (int t = 0; t < x->n; t++)
+        if (x->proc[t] < 0 && x->npred[t] == 0 &&
+            !(x->equiv[t] >= 0 && x->proc[x->equiv[t]] < 0))
+            fv[nf++] = t;
+    int first = ex_fto(x, fv, nf);
+    if (first >= 0) {
+        fv[0] = first;
+        nf = 1;
+    }
     int nc = 0;
-    bool empty_tried = false;
-    for (int t = 0; t < x->n; t++) {
-        if (x->proc[t] >= 0 || x->npred[t] != 0)
-            continue;
-        if (x->equiv[t] >= 0 && x->proc[x->equiv[t]] < 0)
-            continue;
+    for (int i = 0; i < nf; i++) {
+        int t = fv[i];
         int lo = 0, hi = x->P;
         if (g->tasks[t].dsp >= 0)
             lo = g->tasks[t].dsp, hi = lo + 1;
-        empty_tried = false;
+        bool empty_tried = false;
         for (int d = lo; d < hi; d++) {
             if (x->sym && x->cnt[d] == 0) {
                 if (empty_tried)
@@ -1148,11 +1336,6 @@ ex_dfs(Exact *x, ExChild *buf)
             int64_t s = ex_ready(x, t, d);
             if (x->fr[d] > s)
                 s = x->fr[d];
-            if (s < x->last_start)
-                continue;
-            if (s == x->last_start && x->last_task >= 0 && t < x->last_task &&
-                d != x->proc[x->last_task] && !ex_feeds(x, x->last_task, t))
-                continue;
             int64_t f = s + ex_cost(x, t, d);
             if (f >= x->best)
                 continue;
@@ -1160,29 +1343,19 @@ ex_dfs(Exact *x, ExChild *buf)
         }
     }
     /* bounds of the children */
-    int64_t old_ls = x->last_start;
-    int old_lt = x->last_task;
     for (int i = 0; i < nc; i++) {
         int64_t old_fr = x->fr[buf[i].d];
         ex_place(x, buf[i].t, buf[i].d, buf[i].s);
-        x->last_start = buf[i].s;
-        x->last_task = buf[i].t;
         buf[i].lb = ex_bound(x);
         ex_unplace(x, buf[i].t, old_fr);
     }
-    x->last_start = old_ls;
-    x->last_task = old_lt;
     qsort(buf, (size_t)nc, sizeof *buf, ex_child_cmp);
     for (int i = 0; i < nc && !x->stopped; i++) {
         if (buf[i].lb >= x->best)
             break;
         int64_t old_fr = x->fr[buf[i].d];
         ex_place(x, buf[i].t, buf[i].d, buf[i].s);
-        x->last_start = buf[i].s;
-        x->last_task = buf[i].t;
         ex_dfs(x, buf + nc);
-        x->last_start = old_ls;
-        x->last_task = old_lt;
         ex_unplace(x, buf[i].t, old_fr);
     }
 }
@@ -1226,6 +1399,24 @@ ex_identical(const Graph *g, const Platform *p, int a, int b)
     return true;
 }
 
+/* Is the platform homogeneous for g: every task costs the same on every DSP, nothing is
+ * pinned, and every edge costs the same between any two distinct DSPs? */
+static bool
+ex_homogeneous(const Graph *g, const Platform *p)
+{
+    for (int t = 0; t < g->ntasks; t++)
+        if (g->tasks[t].dsp >= 0 || g->tasks[t].ncycles > 1)
+            return false;
+    for (int e = 0; e < g->nedges; e++) {
+        int64_t c = p->ndsps > 1 ? plat_comm_cost(p, 0, 1, g->edges[e].bytes) : 0;
+        for (int a = 0; a < p->ndsps; a++)
+            for (int b = 0; b < p->ndsps; b++)
+                if (a != b && plat_comm_cost(p, a, b, g->edges[e].bytes) != c)
+                    return false;
+    }
+    return true;
+}
+
 int
 sched_exact(const Graph *g, const Platform *p, Sched **sp, int64_t node_limit,
             double seconds, SchedExactResult *res)
@@ -1234,9 +1425,9 @@ sched_exact(const Graph *g, const Platform *p, Sched **sp, int64_t node_limit,
     int n = g->ntasks, P = p->ndsps;
     Exact x = {.g = g, .p = p, .n = n, .P = P, .node_limit = node_limit};
     x.deadline = seconds > 0 ? t0 + seconds : 0;
-    x.sym = true;
-    for (int t = 0; t < n; t++)
-        x.sym &= g->tasks[t].dsp < 0 && g->tasks[t].ncycles <= 1;
+    x.sym = ex_homogeneous(g, p);
+    /* at most 2^24 states of 16 bytes (256 MiB) */
+    x.max_cap = (size_t)1 << 24;
     x.cmin = ir_xcalloc((size_t)n + 1, sizeof *x.cmin);
     x.bl = ir_xcalloc((size_t)n + 1, sizeof *x.bl);
     x.equiv = ir_xcalloc((size_t)n + 1, sizeof *x.equiv);
@@ -1244,17 +1435,35 @@ sched_exact(const Graph *g, const Platform *p, Sched **sp, int64_t node_limit,
     x.st = ir_xcalloc((size_t)n + 1, sizeof *x.st);
     x.ft = ir_xcalloc((size_t)n + 1, sizeof *x.ft);
     x.npred = ir_xcalloc((size_t)n + 1, sizeof *x.npred);
+    x.np0 = ir_xcalloc((size_t)n + 1, sizeof *x.np0);
+    x.ns0 = ir_xcalloc((size_t)n + 1, sizeof *x.ns0);
+    x.pe = ir_xcalloc((size_t)n + 1, sizeof *x.pe);
+    x.se = ir_xcalloc((size_t)n + 1, sizeof *x.se);
     x.est = ir_xcalloc((size_t)n + 1, sizeof *x.est);
     x.qr = ir_xcalloc((size_t)n + 1, sizeof *x.qr);
     x.qe = ir_xcalloc((size_t)n + 1, sizeof *x.qe);
     x.qc = ir_xcalloc((size_t)n + 1, sizeof *x.qc);
+    x.free_buf = ir_xcalloc((size_t)(n + 1) * (size_t)n + 1, sizeof *x.free_buf);
+    x.fto = ir_xcalloc((size_t)n + 1, sizeof *x.fto);
+    x.z1 = ir_xcalloc((size_t)n + 1, sizeof *x.z1);
+    x.z2 = ir_xcalloc((size_t)n + 1, sizeof *x.z2);
+    x.col1 = ir_xcalloc((size_t)P, sizeof *x.col1);
+    x.col2 = ir_xcalloc((size_t)P, sizeof *x.col2);
     x.comm = ir_xcalloc((size_t)g->nedges + 1, sizeof *x.comm);
-    for (int e = 0; e < g->nedges; e++)
-        x.comm[e] = P > 1 ? plat_comm_cost(p, 0, 1, g->edges[e].bytes) : 0;
+    for (int e = 0; e < g->nedges; e++) {
+        /* the cheapest cost of the edge between two distinct DSPs */
+        int64_t c = INT64_MAX;
+        for (int a = 0; a < P; a++)
+            for (int b = 0; b < P; b++)
+                if (a != b && plat_comm_cost(p, a, b, g->edges[e].bytes) < c)
+                    c = plat_comm_cost(p, a, b, g->edges[e].bytes);
+        x.comm[e] = c == INT64_MAX ? 0 : c;
+    }
     x.fr = ir_xcalloc((size_t)P, sizeof *x.fr);
     x.cnt = ir_xcalloc((size_t)P, sizeof *x.cnt);
     x.best_proc = ir_xcalloc((size_t)n + 1, sizeof *x.best_proc);
     x.best_st = ir_xcalloc((size_t)n + 1, sizeof *x.best_st);
+    uint64_t seed = UINT64_C(0x2545f4914f6cdd1d);
     for (int t = 0; t < n; t++) {
         const Task *k = &g->tasks[t];
         x.proc[t] = -1;
@@ -1267,10 +1476,18 @@ sched_exact(const Graph *g, const Platform *p, Sched **sp, int64_t node_limit,
         for (int u = t - 1; u >= 0 && x.equiv[t] < 0; u--)
             if (ex_identical(g, p, u, t))
                 x.equiv[t] = u;
+        x.z1[t] = ex_mix(seed += UINT64_C(0x9e3779b97f4a7c15));
+        x.z2[t] = ex_mix(seed += UINT64_C(0x9e3779b97f4a7c15));
     }
     for (int e = 0; e < g->nedges; e++)
-        if (g->edges[e].delay == 0)
-            x.npred[g->edges[e].to]++;
+        if (g->edges[e].delay == 0) {
+            int a = g->edges[e].from, b = g->edges[e].to;
+            x.npred[b]++;
+            x.np0[b]++;
+            x.pe[b] = e;
+            x.ns0[a]++;
+            x.se[a] = e;
+        }
     for (int k = n - 1; k >= 0; k--) {
         int t = g->topo[k];
         int64_t b = 0;
@@ -1281,7 +1498,6 @@ sched_exact(const Graph *g, const Platform *p, Sched **sp, int64_t node_limit,
         }
         x.bl[t] = x.cmin[t] + b;
     }
-    x.last_task = -1;
     if (!*sp) { /* no incumbent given: HEFT's */
         Diag *d = diag_new();
         if (sched_heft(g, p, sp, NULL, NULL, d) != 0)
@@ -1295,7 +1511,7 @@ sched_exact(const Graph *g, const Platform *p, Sched **sp, int64_t node_limit,
         x.best = INT64_MAX;
     int64_t start = x.best;
     int64_t lb0 = ex_bound(&x);
-    /* a child buffer per depth: at most n ready tasks x P DSPs each */
+    /* a child buffer per depth: at most n free tasks x P DSPs each */
     ExChild *buf = ir_xcalloc((size_t)(n + 1) * (size_t)n * (size_t)P + 1, sizeof *buf);
     if (n > 0 && lb0 < x.best)
         ex_dfs(&x, buf);
@@ -1327,6 +1543,7 @@ sched_exact(const Graph *g, const Platform *p, Sched **sp, int64_t node_limit,
         free(tpos);
     }
     free(buf);
+    free(x.tab);
     free(x.cmin);
     free(x.bl);
     free(x.equiv);
@@ -1334,10 +1551,20 @@ sched_exact(const Graph *g, const Platform *p, Sched **sp, int64_t node_limit,
     free(x.st);
     free(x.ft);
     free(x.npred);
+    free(x.np0);
+    free(x.ns0);
+    free(x.pe);
+    free(x.se);
     free(x.est);
     free(x.qr);
     free(x.qe);
     free(x.qc);
+    free(x.free_buf);
+    free(x.fto);
+    free(x.z1);
+    free(x.z2);
+    free(x.col1);
+    free(x.col2);
     free(x.comm);
     free(x.fr);
     free(x.cnt);

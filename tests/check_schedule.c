@@ -841,6 +841,65 @@ START_TEST(exact_matches_brute_force)
 }
 END_TEST
 
+/* A seeded fork (shape 0: task 0 feeds all others), join (1: all feed the last) or
+ * fork-join (2: 0 feeds the middle tasks, which feed the last) of n tasks on the abstract
+ * model of P DSPs; costs 1..4 and bytes 0..6, so that ties, identical tasks and fixed
+ * task orders are common. */
+static Graph *
+fork_join_dag(uint64_t seed, int shape, int n, int P)
+{
+    uint64_t r = seed * 2654435761u + 777;
+    int64_t c[16];
+    int e[32][3], ne = 0;
+    for (int t = 0; t < n; t++)
+        c[t] = 1 + (int64_t)(xs(&r) % 4);
+    for (int t = 0; t < n; t++) {
+        bool first = t == 0, last = t == n - 1;
+        if (shape != 1 && !first) /* from the fork */
+            e[ne][0] = 0, e[ne][1] = t, e[ne][2] = (int)(xs(&r) % 7), ne++;
+        if (shape != 0 && !last && !(shape == 2 && first)) /* into the join */
+            e[ne][0] = t, e[ne][1] = n - 1, e[ne][2] = (int)(xs(&r) % 7), ne++;
+    }
+    if (shape == 2) /* the fork's edge to the join is not part of a fork-join */
+        for (int i = 0; i < ne; i++)
+            if (e[i][0] == 0 && e[i][1] == n - 1) {
+                e[i][0] = e[ne - 1][0], e[i][1] = e[ne - 1][1], e[i][2] = e[ne - 1][2];
+                ne--;
+                break;
+            }
+    Graph *g = mk_graph(n, 1, c, ne, e);
+    g->iterations = 1;
+    g->platform = plat_abstract(g->arena, P);
+    ck_assert_int_eq(ir_graph_index(g), 0);
+    return g;
+}
+
+/* The fixed task order, identical-task and duplicate-state prunings keep the optimum:
+ * sched_exact, from the one-DSP schedule, against the brute force on 36 seeded forks,
+ * joins and fork-joins of 6 tasks on 2 and 3 DSPs. */
+START_TEST(exact_matches_brute_force_on_forks_and_joins)
+{
+    for (int i = 0; i < 36; i++) {
+        int P = 2 + i % 2, shape = (i / 2) % 3;
+        Graph *g = fork_join_dag((uint64_t)i + 1, shape, 6, P);
+        int64_t opt = brute_force(g, P);
+        SchedExactResult r;
+        /* from everything on DSP 0 (no message), so the search itself must find it */
+        Sched *s = ir_sched_new(g, g->platform);
+        for (int k = 0; k < g->ntasks; k++) {
+            s->map[g->topo[k]] = 0;
+            ir_sched_push_op(s, 0, OP_COMPUTE, g->topo[k]);
+        }
+        ck_assert_int_eq(sched_exact(g, g->platform, &s, 0, 0, &r), 0);
+        ck_assert(r.proven);
+        ck_assert_int_eq(r.length, opt);
+        ck_assert_int_eq(length_of(s), opt);
+        ir_sched_free(s);
+        ir_graph_free(g);
+    }
+}
+END_TEST
+
 /* The exact search as the oracle of the default on random graphs of 8 to 10 tasks on 2
  * and 3 DSPs: --algo=exact proves an optimum no longer than the default, which is no
  * longer than HEFT, PEFT and the one-DSP schedule; a node limit gives an unproven
@@ -912,6 +971,7 @@ schedule_suite(void)
     suite_add_tcase(s, ls);
     TCase *ex = tcase_create("exact");
     tcase_add_test(ex, exact_matches_brute_force);
+    tcase_add_test(ex, exact_matches_brute_force_on_forks_and_joins);
     tcase_add_test(ex, exact_is_the_oracle_of_the_default);
     tcase_set_timeout(ex, 60);
     suite_add_tcase(s, ex);
