@@ -16,10 +16,12 @@ cd "$(dirname "$0")"
 # build tools, the libraries tgc links (jansson, cgraph), the test framework (Check), and
 # the tools the tests use (graphviz's dot renders schedules, valgrind checks memory,
 # gnuplot draws the benchmark plots, libjpeg-turbo's djpeg decodes what the JPEG encoder
-# of testcases/apps writes), and clang with its sanitizer and libFuzzer runtimes (the
-# sanitizer build and the fuzz targets)
+# of testcases/apps writes), clang with its sanitizer and libFuzzer runtimes (the
+# sanitizer build and the fuzz targets), and Open MPI and MPICH (libmpirio's MPI
+# transport, tgc run --target mpi, docs/cluster.md)
 pkgs="gcc make cmake pkg-config libjansson-dev libgraphviz-dev graphviz check libsubunit-dev
-valgrind gnuplot-nox libjpeg-turbo-progs clang libclang-rt-14-dev"
+valgrind gnuplot-nox libjpeg-turbo-progs clang libclang-rt-14-dev
+libopenmpi-dev openmpi-bin libmpich-dev mpich"
 
 missing=""
 for p in $pkgs; do
