@@ -604,6 +604,15 @@ cmd_run(int argc, char **argv)
                 if (geteuid() == 0)
                     argv_push(&ap, "--allow-run-as-root");
                 argv_push(&ap, "--oversubscribe");
+                /* the transport's settings reach the ranks on other hosts too (MPICH's
+                 * mpirun passes the whole environment) */
+                const char *pass[] = {"MPIRIO_COMPUTE", "MPIRIO_COLL",
+                                      "MPIRIO_BOARD_SIZE", NULL};
+                for (int i = 0; pass[i]; i++)
+                    if (getenv(pass[i])) {
+                        argv_push(&ap, "-x");
+                        argv_push(&ap, pass[i]);
+                    }
             }
             argv_push(&ap, "-np");
             char np[16];
