@@ -13,10 +13,9 @@
  *   size P / local L            ranks, and ranks of rank 0's board (MPIRIO_COMM_LOCAL)
  *   overhead send|post|wait|recv T   MPIRIO_Isend of 8 bytes; MPIRIO_Irecv; MPIRIO_Wait
  *                               and MPIRIO_Recv on a message that has arrived
- *   pingpong B T                half the round trip of B bytes (Send, Recv)
- *   stream B T                  per message of 16 back-to-back Isends of B bytes (4,
- *                               16 and 64 KiB: the sizes of generated programs' messages)
- *                               into posted receives
+ *   pingpong B T                half the round trip of B bytes (Send, Recv), 8 B to 256
+ * KiB stream B T                  per message of 16 back-to-back Isends of B bytes (4, 16
+ * and 64 KiB: the sizes of generated programs' messages) into posted receives
  */
 #include <mpirio.h>
 #include <stdio.h>
@@ -140,8 +139,8 @@ overheads(int reps, unsigned char *buf)
 static void
 pingpong(int reps, unsigned char *buf)
 {
-    static const int sizes[] = {8,     64,    256,   1024,   2048,   4096,   8192,
-                                16384, 32768, 65536, 131072, 262144, 1048576};
+    static const int sizes[] = {8,    64,    256,   1024,  2048,   4096,
+                                8192, 16384, 32768, 65536, 131072, 262144};
     double *v = malloc(sizeof *v * (size_t)reps);
     for (size_t s = 0; s < sizeof sizes / sizeof *sizes; s++) {
         int b = sizes[s], n = b >= 262144 ? (reps + 9) / 10 : reps;

@@ -405,7 +405,8 @@ cmd_calibrate(int argc, char **argv)
         return TGC_EXIT_INPUT;
     }
     const char *mpirun = mpich ? "mpirun.mpich" : "mpirun.openmpi";
-    if (getenv("TGC_MPIRUN") && *getenv("TGC_MPIRUN"))
+    bool own_mpirun = getenv("TGC_MPIRUN") && *getenv("TGC_MPIRUN");
+    if (own_mpirun) /* srun, a wrapper: only -n P and --mpirun's words are added */
         mpirun = getenv("TGC_MPIRUN");
     const char *tmp = getenv("TMPDIR");
     char dir[512];
@@ -423,14 +424,14 @@ cmd_calibrate(int argc, char **argv)
     /* 1. the micro-benchmarks */
     Words w = {0};
     push_words(&w, mpirun);
-    if (!mpich) {
+    if (!mpich && !own_mpirun) {
         if (geteuid() == 0)
             push(&w, "--allow-run-as-root");
         push(&w, "--oversubscribe");
     }
     char np[24];
     snprintf(np, sizeof np, "%lld", (long long)P);
-    push(&w, "-np");
+    push(&w, "-n");
     push(&w, np);
     if (c.val[O_MPIRUN])
         push_words(&w, c.val[O_MPIRUN]);
@@ -591,6 +592,31 @@ cmd_calibrate(int argc, char **argv)
             json_object_set_new(o, "graphs", ga);
             json_object_set_new(o, "mean_abs_error",
                                 nok ? json_real(sum / nok) : json_null());
+            /* the same as rows for the benchmark harness (bench json-rows) */
+            json_t *rows = json_array();
+            json_array_append_new(
+                rows, json_pack("{s:s,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I}", "section",
+                                "fitted", "send_overhead", (json_int_t)p->send_overhead,
+                                "post_overhead", (json_int_t)p->post_overhead,
+                                "wait_overhead", (json_int_t)p->wait_overhead,
+                                "recv_overhead", (json_int_t)p->recv_overhead,
+                                "link_mbps", (json_int_t)p->link_mbps, "switch_latency",
+                                (json_int_t)p->switch_latency, "eager_limit",
+                                (json_int_t)p->eager_limit, "handshake",
+                                (json_int_t)p->handshake));
+            for (int i = 0; i < ng; i++)
+                if (gr[i].ok)
+                    json_array_append_new(
+                        rows, json_pack("{s:s,s:s,s:I,s:I,s:f}", "section", "graphs",
+                                        "graph", gr[i].graph, "predicted_cycles",
+                                        (json_int_t)gr[i].predicted, "measured_cycles",
+                                        (json_int_t)gr[i].measured, "error_percent",
+                                        100 * gr[i].error));
+            json_array_append_new(
+                rows, json_pack("{s:s,s:i,s:I,s:o}", "section", "summary", "graphs", nok,
+                                "runs", (json_int_t)runs, "mean_abs_error_percent",
+                                nok ? json_real(100 * sum / nok) : json_null()));
+            json_object_set_new(o, "rows", rows);
             status = cli_print_json(o);
             json_decref(o);
         } else {

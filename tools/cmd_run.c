@@ -505,7 +505,8 @@ cmd_run(int argc, char **argv)
     }
     bool mpi = x.target != CG_TARGET_SIM;
     const char *mpirun = x.target == CG_TARGET_MPICH ? "mpirun.mpich" : "mpirun.openmpi";
-    if (getenv("TGC_MPIRUN") && *getenv("TGC_MPIRUN"))
+    bool own_mpirun = getenv("TGC_MPIRUN") && *getenv("TGC_MPIRUN");
+    if (own_mpirun) /* srun, a wrapper: only -n N and --mpirun's words are added */
         mpirun = getenv("TGC_MPIRUN");
     if (!mpi && (c.val[O_MPIRUN] || c.val[O_TIMEOUT])) {
         tgc_compiled_free(&x);
@@ -600,7 +601,7 @@ cmd_run(int argc, char **argv)
         Argv ap = {0}, as = {0}, env = {0}, env_s = {0};
         if (mpi) { /* mpirun [root, oversubscribed] -np N [--mpirun ARGS] parallel ... */
             argv_words(&ap, mpirun);
-            if (x.target != CG_TARGET_MPICH) {
+            if (x.target != CG_TARGET_MPICH && !own_mpirun) {
                 if (geteuid() == 0)
                     argv_push(&ap, "--allow-run-as-root");
                 argv_push(&ap, "--oversubscribe");
@@ -614,7 +615,7 @@ cmd_run(int argc, char **argv)
                         argv_push(&ap, pass[i]);
                     }
             }
-            argv_push(&ap, "-np");
+            argv_push(&ap, "-n");
             char np[16];
             snprintf(np, sizeof np, "%d", x.s->ndsps);
             argv_push(&ap, np);
