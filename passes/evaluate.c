@@ -1176,7 +1176,8 @@ snapshot_net(Evaluator *ev, size_t z, int64_t lo, int64_t tb)
             ev->sortbuf[2 * nt + 1] = s;
             nt++;
         }
-    qsort(ev->sortbuf, (size_t)nt, 2 * sizeof *ev->sortbuf, cmp_pair);
+    if (nt > 1) /* sortbuf is NULL while no transfer was ever sorted */
+        qsort(ev->sortbuf, (size_t)nt, 2 * sizeof *ev->sortbuf, cmp_pair);
     snap_room(ev, z + 3 + 3 * (size_t)ev->nlinks + 6 * (size_t)nt);
     int64_t *o = ev->snap;
     o[z++] = ev->net_now - tb;

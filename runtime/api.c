@@ -2,7 +2,8 @@
  *
  * Checks every argument (an error code, never a crash), maps communicators to
  * contexts and global ranks, and runs the MPICH collective algorithms (binomial
- * bcast, gather, scatter, reduce; dissemination barrier) over the transport's
+ * bcast, gather, scatter, reduce; dissemination barrier; allgather, allreduce and
+ * alltoall as MPICH chooses them by size) over the transport's
  * point-to-point calls in a context of their own, so they never match user
  * messages. The in-switch collectives are the transport's (tr_coll_switch).
  * Nothing here knows about the simulation: it calls only the tr_ functions of
@@ -541,6 +542,298 @@ barrier_dissemination(const CommInfo *ci)
     }
 }
 
+/* MPIC_Sendrecv: post the receive, issue the send, wait for both */
+static void
+csendrecv(const CommInfo *ci, const void *sbuf, size_t sbytes, int to, void *rbuf,
+          size_t rbytes, int from, int tag)
+{
+    Req *r, *s;
+    tr_irecv(rbuf, rbytes, ci->base + from, ci->ctx + CTX_COLL, tag, 0, &r);
+    tr_isend(sbuf, sbytes, ci->base + to, ci->ctx + CTX_COLL, tag, ci->me, &s);
+    tr_wait(r, NULL);
+    tr_wait(s, NULL);
+}
+
+static int
+is_pof2(int n)
+{
+    return (n & (n - 1)) == 0;
+}
+
+/* MPICH's choice for Allgather (MPIR_CVAR_ALLGATHER_SHORT_MSG_SIZE 81920 and
+ * _LONG_MSG_SIZE 524288 bytes of the whole result): recursive doubling for a power of
+ * two below the long size, Bruck below the short size, else the ring */
+enum { AG_SHORT = 81920, AG_LONG = 524288 };
+
+static void
+allgather_recursive_doubling(const CommInfo *ci, unsigned char *rbuf, size_t blk)
+{
+    int n = ci->size, me = ci->me;
+    for (int mask = 1; mask < n; mask <<= 1) {
+        int dst = me ^ mask;
+        int mine = me & ~(mask - 1), theirs = dst & ~(mask - 1);
+        csendrecv(ci, rbuf + blk * (size_t)mine, blk * (size_t)mask, dst,
+                  rbuf + blk * (size_t)theirs, blk * (size_t)mask, dst, CO_ALLGATHER);
+    }
+}
+
+static void
+allgather_bruck(const CommInfo *ci, unsigned char *rbuf, size_t blk)
+{
+    int n = ci->size, me = ci->me, pof2 = 1;
+    unsigned char *tmp = tr_tmp_alloc(blk * (size_t)n);
+    if (blk)
+        memcpy(tmp, rbuf + blk * (size_t)me, blk);
+    for (; pof2 <= n / 2; pof2 <<= 1)
+        csendrecv(ci, tmp, blk * (size_t)pof2, (me - pof2 + n) % n,
+                  tmp + blk * (size_t)pof2, blk * (size_t)pof2, (me + pof2) % n,
+                  CO_ALLGATHER);
+    if (n - pof2 > 0)
+        csendrecv(ci, tmp, blk * (size_t)(n - pof2), (me - pof2 + n) % n,
+                  tmp + blk * (size_t)pof2, blk * (size_t)(n - pof2), (me + pof2) % n,
+                  CO_ALLGATHER);
+    for (int i = 0; i < n && blk; i++)
+        memcpy(rbuf + blk * (size_t)((me + i) % n), tmp + blk * (size_t)i, blk);
+    tr_tmp_free(tmp);
+}
+
+static void
+allgather_ring(const CommInfo *ci, unsigned char *rbuf, size_t blk)
+{
+    int n = ci->size, me = ci->me, left = (me - 1 + n) % n, right = (me + 1) % n;
+    int j = me, jnext = left;
+    for (int i = 1; i < n; i++) {
+        csendrecv(ci, rbuf + blk * (size_t)j, blk, right, rbuf + blk * (size_t)jnext, blk,
+                  left, CO_ALLGATHER);
+        j = jnext;
+        jnext = (jnext - 1 + n) % n;
+    }
+}
+
+static void
+allgather_mpich(const CommInfo *ci, const void *sbuf, void *rbuf, size_t blk)
+{
+    unsigned char *r = rbuf;
+    size_t total = blk * (size_t)ci->size;
+    if (blk)
+        memmove(r + blk * (size_t)ci->me, sbuf, blk);
+    if (ci->size == 1)
+        return;
+    if (total < AG_LONG && is_pof2(ci->size))
+        allgather_recursive_doubling(ci, r, blk);
+    else if (total < AG_SHORT)
+        allgather_bruck(ci, r, blk);
+    else
+        allgather_ring(ci, r, blk);
+}
+
+/* MPICH's Allreduce for commutative operations: the ranks beyond the largest power of
+ * two fold into their neighbours, then recursive doubling for vectors up to
+ * MPIR_CVAR_ALLREDUCE_SHORT_MSG_SIZE (2048 bytes) or with fewer elements than the
+ * power of two, else Rabenseifner's reduce-scatter (recursive halving) and allgather
+ * (recursive doubling); the folded ranks get the result back */
+enum { AR_SHORT = 2048 };
+
+static int
+ar_real(int newrank, int rem)
+{
+    return newrank < rem ? newrank * 2 + 1 : newrank + rem;
+}
+
+static void
+allreduce_rabenseifner(const CommInfo *ci, unsigned char *acc, unsigned char *tmp,
+                       int count, size_t esz, MPIRIO_Datatype type, MPIRIO_Op op,
+                       int newrank, int pof2, int rem)
+{
+    int *cnts = tr_tmp_alloc(2 * (size_t)pof2 * sizeof *cnts), *disps = cnts + pof2;
+    for (int i = 0; i < pof2; i++)
+        cnts[i] = count / pof2 + (i < count % pof2);
+    disps[0] = 0;
+    for (int i = 1; i < pof2; i++)
+        disps[i] = disps[i - 1] + cnts[i - 1];
+    int mask = 1, send_idx = 0, recv_idx = 0, last_idx = pof2;
+    while (mask < pof2) {
+        int newdst = newrank ^ mask, dst = ar_real(newdst, rem), scnt = 0, rcnt = 0;
+        if (newrank < newdst) {
+            send_idx = recv_idx + pof2 / (mask * 2);
+            for (int i = send_idx; i < last_idx; i++)
+                scnt += cnts[i];
+            for (int i = recv_idx; i < send_idx; i++)
+                rcnt += cnts[i];
+        } else {
+            recv_idx = send_idx + pof2 / (mask * 2);
+            for (int i = send_idx; i < recv_idx; i++)
+                scnt += cnts[i];
+            for (int i = recv_idx; i < last_idx; i++)
+                rcnt += cnts[i];
+        }
+        csendrecv(ci, acc + esz * (size_t)disps[send_idx], esz * (size_t)scnt, dst,
+                  tmp + esz * (size_t)disps[recv_idx], esz * (size_t)rcnt, dst,
+                  CO_ALLREDUCE);
+        dt_reduce(acc + esz * (size_t)disps[recv_idx],
+                  tmp + esz * (size_t)disps[recv_idx], rcnt, type, op);
+        send_idx = recv_idx;
+        mask <<= 1;
+        if (mask < pof2)
+            last_idx = recv_idx + pof2 / mask;
+    }
+    for (mask >>= 1; mask > 0; mask >>= 1) {
+        int newdst = newrank ^ mask, dst = ar_real(newdst, rem), scnt = 0, rcnt = 0;
+        if (newrank < newdst) {
+            if (mask != pof2 / 2)
+                last_idx = last_idx + pof2 / (mask * 2);
+            recv_idx = send_idx + pof2 / (mask * 2);
+            for (int i = send_idx; i < recv_idx; i++)
+                scnt += cnts[i];
+            for (int i = recv_idx; i < last_idx; i++)
+                rcnt += cnts[i];
+        } else {
+            recv_idx = send_idx - pof2 / (mask * 2);
+            for (int i = send_idx; i < last_idx; i++)
+                scnt += cnts[i];
+            for (int i = recv_idx; i < send_idx; i++)
+                rcnt += cnts[i];
+        }
+        csendrecv(ci, acc + esz * (size_t)disps[send_idx], esz * (size_t)scnt, dst,
+                  acc + esz * (size_t)disps[recv_idx], esz * (size_t)rcnt, dst,
+                  CO_ALLREDUCE);
+        if (newrank > newdst)
+            send_idx = recv_idx;
+    }
+    tr_tmp_free(cnts);
+}
+
+static void
+allreduce_mpich(const CommInfo *ci, const void *sbuf, void *rbuf, int count,
+                MPIRIO_Datatype type, MPIRIO_Op op)
+{
+    int n = ci->size, me = ci->me, pof2 = 1;
+    size_t esz = dt_size(type), bytes = (size_t)count * esz;
+    unsigned char *acc = rbuf, *tmp = tr_tmp_alloc(bytes);
+    if (bytes)
+        memmove(acc, sbuf, bytes);
+    while (pof2 * 2 <= n)
+        pof2 *= 2;
+    int rem = n - pof2, newrank;
+    if (me < 2 * rem) {
+        if (me % 2 == 0) {
+            csend(ci, acc, bytes, me + 1, CO_ALLREDUCE);
+            newrank = -1;
+        } else {
+            crecv(ci, tmp, bytes, me - 1, CO_ALLREDUCE);
+            dt_reduce(acc, tmp, count, type, op);
+            newrank = me / 2;
+        }
+    } else
+        newrank = me - rem;
+    if (newrank >= 0) {
+        if (bytes <= AR_SHORT || count < pof2)
+            for (int mask = 1; mask < pof2; mask <<= 1) {
+                int dst = ar_real(newrank ^ mask, rem);
+                csendrecv(ci, acc, bytes, dst, tmp, bytes, dst, CO_ALLREDUCE);
+                dt_reduce(acc, tmp, count, type, op);
+            }
+        else
+            allreduce_rabenseifner(ci, acc, tmp, count, esz, type, op, newrank, pof2,
+                                   rem);
+    }
+    if (me < 2 * rem) {
+        if (me % 2)
+            csend(ci, acc, bytes, me - 1, CO_ALLREDUCE);
+        else
+            crecv(ci, acc, bytes, me + 1, CO_ALLREDUCE);
+    }
+    tr_tmp_free(tmp);
+}
+
+/* MPICH's Alltoall (both families: a switch has nothing to combine): Bruck for blocks
+ * of at most MPIR_CVAR_ALLTOALL_SHORT_MSG_SIZE (256 bytes) on 8 or more ranks, all
+ * receives and sends posted at once in groups of MPIR_CVAR_ALLTOALL_THROTTLE (32) up
+ * to _MEDIUM_MSG_SIZE (32768 bytes), else the pairwise exchange */
+enum { A2A_SHORT = 256, A2A_MEDIUM = 32768, A2A_THROTTLE = 32 };
+
+static void
+alltoall_bruck(const CommInfo *ci, const unsigned char *s, unsigned char *r, size_t blk)
+{
+    int n = ci->size, me = ci->me;
+    unsigned char *tmp = tr_tmp_alloc(blk * (size_t)n);
+    unsigned char *pk = tr_tmp_alloc(blk * (size_t)n),
+                  *in = tr_tmp_alloc(blk * (size_t)n);
+    for (int i = 0; i < n && blk; i++) /* tmp[i]: the block for rank me + i */
+        memcpy(tmp + blk * (size_t)i, s + blk * (size_t)((me + i) % n), blk);
+    for (int pof2 = 1; pof2 < n; pof2 <<= 1) {
+        size_t k = 0;
+        for (int i = 0; i < n; i++)
+            if (i & pof2 && blk)
+                memcpy(pk + blk * k++, tmp + blk * (size_t)i, blk);
+            else if (i & pof2)
+                k++;
+        csendrecv(ci, pk, blk * k, (me + pof2) % n, in, blk * k, (me - pof2 + n) % n,
+                  CO_ALLTOALL);
+        k = 0;
+        for (int i = 0; i < n; i++)
+            if (i & pof2 && blk)
+                memcpy(tmp + blk * (size_t)i, in + blk * k++, blk);
+    }
+    for (int i = 0; i < n && blk; i++) /* tmp[i] came from rank me - i */
+        memcpy(r + blk * (size_t)((me - i + n) % n), tmp + blk * (size_t)i, blk);
+    tr_tmp_free(in);
+    tr_tmp_free(pk);
+    tr_tmp_free(tmp);
+}
+
+static void
+alltoall_scattered(const CommInfo *ci, const unsigned char *s, unsigned char *r,
+                   size_t blk)
+{
+    int n = ci->size, me = ci->me;
+    Req *rq[2 * A2A_THROTTLE];
+    for (int ii = 0; ii < n; ii += A2A_THROTTLE) {
+        int ss = n - ii < A2A_THROTTLE ? n - ii : A2A_THROTTLE;
+        for (int i = 0; i < ss; i++) {
+            int src = (me + i + ii) % n;
+            tr_irecv(r + blk * (size_t)src, blk, ci->base + src, ci->ctx + CTX_COLL,
+                     CO_ALLTOALL, 0, &rq[i]);
+        }
+        for (int i = 0; i < ss; i++) {
+            int dst = (me - i - ii + 2 * n) % n;
+            tr_isend(s + blk * (size_t)dst, blk, ci->base + dst, ci->ctx + CTX_COLL,
+                     CO_ALLTOALL, ci->me, &rq[ss + i]);
+        }
+        for (int i = 0; i < 2 * ss; i++)
+            tr_wait(rq[i], NULL);
+    }
+}
+
+static void
+alltoall_pairwise(const CommInfo *ci, const unsigned char *s, unsigned char *r,
+                  size_t blk)
+{
+    int n = ci->size, me = ci->me;
+    if (blk)
+        memcpy(r + blk * (size_t)me, s + blk * (size_t)me, blk);
+    for (int i = 1; i < n; i++) {
+        int src, dst;
+        if (is_pof2(n))
+            src = dst = me ^ i;
+        else
+            src = (me - i + n) % n, dst = (me + i) % n;
+        csendrecv(ci, s + blk * (size_t)dst, blk, dst, r + blk * (size_t)src, blk, src,
+                  CO_ALLTOALL);
+    }
+}
+
+static void
+alltoall_mpich(const CommInfo *ci, const void *sbuf, void *rbuf, size_t blk)
+{
+    if (blk <= A2A_SHORT && ci->size >= 8)
+        alltoall_bruck(ci, sbuf, rbuf, blk);
+    else if (blk <= A2A_MEDIUM)
+        alltoall_scattered(ci, sbuf, rbuf, blk);
+    else
+        alltoall_pairwise(ci, sbuf, rbuf, blk);
+}
+
 /* common checks of the rooted collectives */
 static int
 coll_enter(MPIRIO_Comm comm, int root, CommInfo *ci, const char *name)
@@ -646,6 +939,60 @@ MPIRIO_Barrier(MPIRIO_Comm comm)
         return tr_coll_switch(CO_BARRIER, ci.ctx, ci.base, ci.size, 0, NULL, NULL, 0,
                               MPIRIO_BYTE, 0);
     barrier_dissemination(&ci);
+    return MPIRIO_SUCCESS;
+}
+
+int
+MPIRIO_Allgather(const void *sendbuf, int sendcount, MPIRIO_Datatype sendtype,
+                 void *recvbuf, int recvcount, MPIRIO_Datatype recvtype, MPIRIO_Comm comm)
+{
+    CommInfo ci;
+    size_t blk, rblk;
+    int e = coll_enter(comm, 0, &ci, "MPIRIO_Allgather");
+    if (e || (e = check_buf(sendbuf, sendcount, sendtype, &blk)) ||
+        (e = check_buf(recvbuf, recvcount, recvtype, &rblk)))
+        return e;
+    if (rblk < blk)
+        return MPIRIO_ERR_TRUNCATE;
+    if (tr_coll_default() == MPIRIO_COLL_SWITCH)
+        return tr_coll_switch(CO_ALLGATHER, ci.ctx, ci.base, ci.size, 0, sendbuf, recvbuf,
+                              blk, MPIRIO_BYTE, 0);
+    allgather_mpich(&ci, sendbuf, recvbuf, blk);
+    return MPIRIO_SUCCESS;
+}
+
+int
+MPIRIO_Allreduce(const void *sendbuf, void *recvbuf, int count, MPIRIO_Datatype type,
+                 MPIRIO_Op op, MPIRIO_Comm comm)
+{
+    CommInfo ci;
+    size_t bytes;
+    int e = coll_enter(comm, 0, &ci, "MPIRIO_Allreduce");
+    if (e || (e = check_buf(sendbuf, count, type, &bytes)) ||
+        (e = check_buf(recvbuf, count, type, &bytes)))
+        return e;
+    if (!dt_op_valid(type, op))
+        return MPIRIO_ERR_OP;
+    if (tr_coll_default() == MPIRIO_COLL_SWITCH)
+        return tr_coll_switch(CO_ALLREDUCE, ci.ctx, ci.base, ci.size, 0, sendbuf, recvbuf,
+                              bytes, type, op);
+    allreduce_mpich(&ci, sendbuf, recvbuf, count, type, op);
+    return MPIRIO_SUCCESS;
+}
+
+int
+MPIRIO_Alltoall(const void *sendbuf, int sendcount, MPIRIO_Datatype sendtype,
+                void *recvbuf, int recvcount, MPIRIO_Datatype recvtype, MPIRIO_Comm comm)
+{
+    CommInfo ci;
+    size_t blk, rblk;
+    int e = coll_enter(comm, 0, &ci, "MPIRIO_Alltoall");
+    if (e || (e = check_buf(sendbuf, sendcount, sendtype, &blk)) ||
+        (e = check_buf(recvbuf, recvcount, recvtype, &rblk)))
+        return e;
+    if (rblk < blk)
+        return MPIRIO_ERR_TRUNCATE;
+    alltoall_mpich(&ci, sendbuf, recvbuf, blk);
     return MPIRIO_SUCCESS;
 }
 

@@ -55,7 +55,16 @@ void tr_traffic(MPIRIO_Traffic *t);
 int tr_link(int link, MPIRIO_Link *l);
 /* collectives in the switches; members are global ranks base..base+size-1, root
  * and the ranks in the buffers are communicator ranks */
-enum { CO_BCAST, CO_GATHER, CO_SCATTER, CO_REDUCE, CO_BARRIER };
+enum {
+    CO_BCAST,
+    CO_GATHER,
+    CO_SCATTER,
+    CO_REDUCE,
+    CO_BARRIER,
+    CO_ALLGATHER,
+    CO_ALLREDUCE,
+    CO_ALLTOALL /* a tag of the MPICH algorithms only: both families use them */
+};
 int tr_coll_switch(int kind, int ctx, int base, int size, int root, const void *sbuf,
                    void *rbuf, size_t bytes, MPIRIO_Datatype type, MPIRIO_Op op);
 

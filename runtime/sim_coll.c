@@ -7,16 +7,23 @@
  *   every packet to all its ports but the input one (its member DSPs and the board
  *   links, all of them, to boards that take part: those on the tree between the root
  *   and a member), and drops a packet whose identifier it has already seen.
- * - Gather (Algorithm 2): every member but the root sends its block to its switch;
- *   a switch buffers what comes in, counts contributions, and when its board and
- *   its child boards are all in, it packs everything into ceil(bytes/250) packets
- *   and forwards them toward the root (parent switch, or the root DSP).
- * - Reduce: as Gather, but the switch combines the vectors (in arrival order,
- *   which is deterministic) and forwards one vector.
- * - Scatter: the mirror of Gather: the root sends all blocks but its own to its
- *   switch, which splits them to its members and child boards.
+ * - Gather (Algorithm 2, without the repacking): every member but the root sends
+ *   its block in its own packets towards the root; each switch forwards every packet
+ *   as soon as it is in, and the root completes once, when the last block is in.
+ *   (Packing the blocks of a board into new packets at every switch re-sent each
+ *   block at every level of the tree: more packets than MPICH's binomial tree at
+ *   every size, and slower for full packets; docs/runtime.md has the table.)
+ * - Reduce: every member but the root sends its vector to its switch; a switch
+ *   combines the vectors of its board and child boards (in arrival order, which is
+ *   deterministic) and forwards one vector toward the root.
+ * - Scatter: the mirror of Gather: the root sends each block in its own packets,
+ *   the switches forward them.
  * - Barrier (Algorithm 3): each member sends a header-only packet to its switch,
  *   the counters climb the tree, the root's switch broadcasts the release.
+ * - Allreduce: Reduce to the switch of the first member's board (every member
+ *   sends, none keeps its vector), which broadcasts the result as in Algorithm 1.
+ * - Allgather: every member's block is a broadcast of its own (Algorithm 1): the
+ *   switches replicate it to every other member.
  * CPU costs: a member that sends is busy send_overhead and goes on (its data is
  * copied); a member that receives waits for its data and is busy recv_overhead.
  * Packet counts: every packet a DSP or a switch creates counts once; the copies
@@ -38,14 +45,16 @@ struct Coll {
     unsigned char *result; /* reduce: the vector that reached the root */
     int *cnt, *sub, *par;  /* per board: members, members in the subtree, parent */
     int *expect, *got;     /* per board: contributions */
-    size_t *aggb;          /* per board: gathered bytes */
     unsigned char **acc;   /* per board: reduce accumulator */
     int *pk_got;           /* per member: broadcast packets in */
     char *delivered;       /* per member: its data is in */
-    unsigned char *seen;   /* per board and packet index: broadcast duplicates */
-    int npk;
-    int inflight; /* broadcast packets on their way (duplicates included) */
-    Msg *bmsg;    /* the broadcast (or release) stream */
+    unsigned char *seen;   /* per source, board and packet index: broadcast duplicates */
+    int npk;               /* packets of one broadcast */
+    int need;              /* broadcast packets a member waits for */
+    int nsrc;              /* broadcasts: one, or one per member (allgather) */
+    int ngot;              /* gather: blocks in at the root */
+    int inflight;          /* broadcast packets on their way (duplicates included) */
+    Msg **bmsg;            /* per source: the broadcast (or release) stream */
     Coll *next;
 };
 
@@ -78,7 +87,6 @@ coll_new(int kind, int ctx, unsigned seq, int base, int size, int root, size_t b
     c->par = xcalloc((size_t)B, sizeof *c->par);
     c->expect = xcalloc((size_t)B, sizeof *c->expect);
     c->got = xcalloc((size_t)B, sizeof *c->got);
-    c->aggb = xcalloc((size_t)B, sizeof *c->aggb);
     c->acc = xcalloc((size_t)B, sizeof *c->acc);
     c->pk_got = xcalloc((size_t)size, sizeof *c->pk_got);
     c->delivered = xcalloc((size_t)size, 1);
@@ -108,7 +116,7 @@ coll_new(int kind, int ctx, unsigned seq, int base, int size, int root, size_t b
         c->sub[c->par[order[i]]] += c->sub[order[i]];
     for (int b = 0; b < B; b++) {
         int e = c->cnt[b];
-        if ((kind == CO_GATHER || kind == CO_REDUCE) && b == c->rb)
+        if (kind == CO_REDUCE && b == c->rb)
             e--;
         for (int j = K->board_nbr_off[b]; j < K->board_nbr_off[b + 1]; j++)
             e += is_child(c, b, K->board_nbr[j]);
@@ -116,11 +124,17 @@ coll_new(int kind, int ctx, unsigned seq, int base, int size, int root, size_t b
     }
     free(order);
     free(seenb);
-    size_t nbuf = kind == CO_GATHER || kind == CO_SCATTER ? bytes * (size_t)size : bytes;
+    size_t nbuf = kind == CO_GATHER || kind == CO_SCATTER || kind == CO_ALLGATHER
+                      ? bytes * (size_t)size
+                      : bytes;
     c->buf = xcalloc(nbuf, 1);
-    if (kind == CO_BCAST || kind == CO_BARRIER) {
-        c->npk = kind == CO_BCAST ? net_npackets(bytes) : 1;
-        c->seen = xcalloc((size_t)B * (size_t)c->npk, 1);
+    if (kind == CO_BCAST || kind == CO_BARRIER || kind == CO_ALLGATHER ||
+        kind == CO_ALLREDUCE) {
+        c->npk = kind == CO_BARRIER ? 1 : net_npackets(bytes);
+        c->nsrc = kind == CO_ALLGATHER ? size : 1;
+        c->need = kind == CO_ALLGATHER ? (size - 1) * c->npk : c->npk;
+        c->seen = xcalloc((size_t)c->nsrc * (size_t)B * (size_t)c->npk, 1);
+        c->bmsg = xcalloc((size_t)c->nsrc, sizeof *c->bmsg);
     }
     c->next = K->colls;
     K->colls = c;
@@ -132,10 +146,12 @@ coll_free(Coll *c)
 {
     for (int b = 0; b < K->plat.boards; b++)
         k_dealloc(c->acc[b]);
-    if (c->bmsg)
-        net_msg_free(c->bmsg);
+    for (int i = 0; i < c->nsrc; i++)
+        if (c->bmsg[i])
+            net_msg_free(c->bmsg[i]);
+    free(c->bmsg);
     free(c->acc), free(c->cnt), free(c->sub), free(c->par), free(c->expect);
-    free(c->got), free(c->aggb), free(c->pk_got), free(c->delivered), free(c->seen);
+    free(c->got), free(c->pk_got), free(c->delivered), free(c->seen);
     free(c->buf), k_dealloc(c->result);
     free(c);
 }
@@ -221,15 +237,37 @@ stream(Coll *c, size_t bytes, unsigned char *data)
     return m;
 }
 
-/* a broadcast stream: the switches copy its packets (bcast_switch) */
+/* a broadcast stream: the switches copy its packets (bcast_switch); src is the member
+ * it comes from, -1 for a switch's (a release, an allreduce's result) */
 static Msg *
-bcast_stream(Coll *c, size_t bytes)
+bcast_stream(Coll *c, size_t bytes, int src)
 {
     Msg *m = stream(c, bytes, NULL);
     m->bcast = 1;
     m->on_packet = bcast_packet;
-    c->bmsg = m;
+    m->srank = src;
+    c->bmsg[c->nsrc > 1 ? src : 0] = m;
     return m;
+}
+
+/* the record of packet p of a broadcast at board b */
+static unsigned char *
+seen_at(Coll *c, const Packet *p, int b)
+{
+    size_t src = c->nsrc > 1 ? (size_t)p->m->srank : 0;
+    return &c->seen[(src * (size_t)K->plat.boards + (size_t)b) * (size_t)c->npk +
+                    (size_t)p->idx];
+}
+
+/* a unicast message of the collective from member DSP src to DSP dst: the switches
+ * forward its packets on the route as any message's */
+static void
+unicast_at(Coll *c, int src, int dst, size_t bytes, Cycles t)
+{
+    Msg *m = stream(c, bytes, NULL);
+    m->src = src;
+    m->dst = dst;
+    net_send_at(m, t);
 }
 
 /* switch of board b sends a broadcast packet to its ports but the input: its member
@@ -239,10 +277,9 @@ static void
 bcast_switch(Coll *c, Packet *p, int b)
 {
     int dpb = K->plat.dsps_per_board;
+    int from = p->m->srank >= 0 ? c->base + p->m->srank : -1;
     for (int g = b * dpb; g < (b + 1) * dpb; g++) {
-        if (g < c->base || g >= c->base + c->size)
-            continue;
-        if (c->kind == CO_BCAST && g == c->rootg)
+        if (g < c->base || g >= c->base + c->size || g == from)
             continue;
         c->inflight++;
         net_forward_copy(p, 2 * g + 1);
@@ -262,11 +299,11 @@ bcast_packet(Packet *p, int node)
     Coll *c = p->m->coll;
     if (node < K->pdsps) {
         int member = node - c->base;
-        if (++c->pk_got[member] == c->npk)
+        if (++c->pk_got[member] == c->need)
             deliver(c, member);
     } else {
         int b = node - K->pdsps;
-        unsigned char *s = &c->seen[(size_t)b * c->npk + (size_t)p->idx];
+        unsigned char *s = seen_at(c, p, b);
         if (*s)
             K->tr.dropped++;
         else {
@@ -280,15 +317,18 @@ bcast_packet(Packet *p, int node)
     maybe_free(c);
 }
 
+/* the switch of the root board broadcasts: the barrier's release, the allreduce's
+ * result */
 static void
-release(Coll *c)
+release(Coll *c, size_t bytes)
 {
-    Msg *m = bcast_stream(c, 0);
+    Msg *m = bcast_stream(c, bytes, -1);
     net_make_packets(m);
-    Packet *p = &m->pk[0];
-    p->in_link = -1;
-    c->seen[(size_t)c->rb * c->npk] = 1;
-    bcast_switch(c, p, c->rb);
+    for (int i = 0; i < m->npk; i++) {
+        Packet *p = &m->pk[i];
+        *seen_at(c, p, c->rb) = 1;
+        bcast_switch(c, p, c->rb);
+    }
 }
 
 /* the switch of board b has all its contributions */
@@ -297,32 +337,23 @@ emit_up(Coll *c, int b)
 {
     int sw = net_switch_node(b);
     if (c->kind == CO_BARRIER && b == c->rb) {
-        release(c);
+        release(c, 0);
+        return;
+    }
+    if (c->kind == CO_ALLREDUCE && b == c->rb) {
+        c->result = c->acc[b];
+        c->acc[b] = NULL;
+        release(c, c->bytes);
         return;
     }
     int to = b == c->rb ? c->rootg : net_switch_node(c->par[b]);
     Msg *m;
-    if (c->kind == CO_REDUCE) {
+    if (c->kind == CO_REDUCE || c->kind == CO_ALLREDUCE) {
         m = stream(c, c->bytes, c->acc[b]);
         c->acc[b] = NULL;
     } else
-        m = stream(c, c->kind == CO_GATHER ? c->aggb[b] : 0, NULL);
+        m = stream(c, 0, NULL);
     net_stream(m, sw, to);
-}
-
-static void
-scatter_split(Coll *c, int b)
-{
-    int dpb = K->plat.dsps_per_board, sw = net_switch_node(b);
-    for (int g = b * dpb; g < (b + 1) * dpb; g++)
-        if (g >= c->base && g < c->base + c->size && g != c->rootg)
-            net_stream(stream(c, c->bytes, NULL), sw, g);
-    for (int j = K->board_nbr_off[b]; j < K->board_nbr_off[b + 1]; j++) {
-        int nb = K->board_nbr[j];
-        if (is_child(c, b, nb))
-            net_stream(stream(c, c->bytes * (size_t)c->sub[nb], NULL), sw,
-                       net_switch_node(nb));
-    }
 }
 
 /* the fabric's call: all packets of m are in at node */
@@ -336,15 +367,14 @@ stream_arrived(Msg *m, int node)
             m->data = NULL;
         }
         net_msg_free(m);
-        deliver(c, node - c->base);
+        if (c->kind != CO_GATHER || ++c->ngot == c->size - 1)
+            deliver(c, node - c->base);
         return;
     }
     int b = node - K->pdsps;
     switch (c->kind) {
-    case CO_GATHER:
-        c->aggb[b] += m->bytes;
-        break;
     case CO_REDUCE:
+    case CO_ALLREDUCE:
         if (!c->acc[b]) {
             c->acc[b] = m->data;
             m->data = NULL;
@@ -352,10 +382,6 @@ stream_arrived(Msg *m, int node)
             dt_reduce(c->acc[b], m->data, (int)(c->bytes / dt_size(c->type)), c->type,
                       c->op);
         break;
-    case CO_SCATTER:
-        net_msg_free(m);
-        scatter_split(c, b);
-        return;
     }
     net_msg_free(m);
     if (++c->got[b] == c->expect[b])
@@ -395,7 +421,7 @@ tr_coll_switch(int kind, int ctx, int base, int size, int root, const void *sbuf
             if (bytes)
                 memcpy(c->buf, sbuf, bytes);
             if (size > 1) {
-                Msg *m = bcast_stream(c, bytes);
+                Msg *m = bcast_stream(c, bytes, root);
                 c->inflight += c->npk;
                 net_stream_at(m, d->rank, sw, d->clock);
             }
@@ -410,7 +436,7 @@ tr_coll_switch(int kind, int ctx, int base, int size, int root, const void *sbuf
             memcpy(c->buf + (size_t)me * bytes, sbuf, bytes);
         if (me != root) {
             k_sleep(d, P->send_overhead, "gather send");
-            net_stream_at(stream(c, bytes, NULL), d->rank, sw, d->clock);
+            unicast_at(c, d->rank, c->rootg, bytes, d->clock);
         } else {
             if (size > 1) {
                 wait_for(c, d, me, "the gathered blocks", "gather recv");
@@ -426,9 +452,9 @@ tr_coll_switch(int kind, int ctx, int base, int size, int root, const void *sbuf
                 memcpy(c->buf, sbuf, bytes * (size_t)size);
                 memmove(rbuf, c->buf + (size_t)me * bytes, bytes);
             }
-            if (size > 1)
-                net_stream_at(stream(c, bytes * (size_t)(size - 1), NULL), d->rank, sw,
-                              d->clock);
+            for (int i = 0; i < size; i++)
+                if (i != me)
+                    unicast_at(c, d->rank, base + i, bytes, d->clock);
         } else {
             wait_for(c, d, me, "its scattered block", "scatter recv");
             if (bytes)
@@ -457,6 +483,36 @@ tr_coll_switch(int kind, int ctx, int base, int size, int root, const void *sbuf
                 memcpy(rbuf, own, bytes);
             free(own);
         }
+        break;
+    case CO_ALLGATHER:
+        if (bytes)
+            memcpy(c->buf + (size_t)me * bytes, sbuf, bytes);
+        if (size > 1) {
+            k_sleep(d, P->send_overhead, "allgather send");
+            Msg *m = bcast_stream(c, bytes, me);
+            c->inflight += c->npk;
+            net_stream_at(m, d->rank, sw, d->clock);
+            wait_for(c, d, me, "the blocks of the others", "allgather recv");
+        }
+        if (bytes)
+            memcpy(rbuf, c->buf, bytes * (size_t)size);
+        break;
+    case CO_ALLREDUCE:
+        if (size == 1) {
+            if (bytes)
+                memmove(rbuf, sbuf, bytes);
+            break;
+        }
+        k_sleep(d, P->send_overhead, "allreduce send");
+        {
+            unsigned char *data = bytes ? k_alloc(bytes) : NULL;
+            if (bytes)
+                memcpy(data, sbuf, bytes);
+            net_stream_at(stream(c, bytes, data), d->rank, sw, d->clock);
+        }
+        wait_for(c, d, me, "the reduced vector", "allreduce recv");
+        if (bytes)
+            memcpy(rbuf, c->result, bytes);
         break;
     case CO_BARRIER:
         k_sleep(d, P->send_overhead, "barrier arrive");

@@ -120,6 +120,17 @@ int MPIRIO_Scatter(const void *sendbuf, int sendcount, MPIRIO_Datatype sendtype,
                    void *recvbuf, int recvcount, MPIRIO_Datatype recvtype, int root,
                    MPIRIO_Comm comm);
 int MPIRIO_Barrier(MPIRIO_Comm comm);
+/* every member gets the blocks of all, in rank order */
+int MPIRIO_Allgather(const void *sendbuf, int sendcount, MPIRIO_Datatype sendtype,
+                     void *recvbuf, int recvcount, MPIRIO_Datatype recvtype,
+                     MPIRIO_Comm comm);
+/* every member gets the reduction of all vectors */
+int MPIRIO_Allreduce(const void *sendbuf, void *recvbuf, int count, MPIRIO_Datatype type,
+                     MPIRIO_Op op, MPIRIO_Comm comm);
+/* block j of member i's sendbuf becomes block i of member j's recvbuf */
+int MPIRIO_Alltoall(const void *sendbuf, int sendcount, MPIRIO_Datatype sendtype,
+                    void *recvbuf, int recvcount, MPIRIO_Datatype recvtype,
+                    MPIRIO_Comm comm);
 /* the family used by the caller's later collectives; every member of a collective
  * must use the same one. Returns the previous family, or -1 for a bad argument. */
 int MPIRIO_Coll_algorithm(int family);
@@ -128,9 +139,9 @@ int MPIRIO_Coll_algorithm(int family);
 int MPIRIO_Compute(long long cycles); /* the DSP is busy `cycles` */
 /* the same; the trace names the span `name` (a task, a kernel; NULL: "compute") */
 int MPIRIO_Compute_named(long long cycles, const char *name);
-long long MPIRIO_time(void);          /* the caller's virtual time in cycles */
-double MPIRIO_Wtime(void);            /* the same in seconds at the DSP clock */
-long long MPIRIO_clock_hz(void);      /* the DSP clock */
+long long MPIRIO_time(void);     /* the caller's virtual time in cycles */
+double MPIRIO_Wtime(void);       /* the same in seconds at the DSP clock */
+long long MPIRIO_clock_hz(void); /* the DSP clock */
 
 typedef struct MPIRIO_Traffic {
     long long messages;     /* messages injected (collectives in the switch: one per

@@ -1,6 +1,7 @@
 /* check_mpirio_coll.c: every collective in both families (in the switches, MPICH
  * over point-to-point) for 4, 8, 16 and 64 DSPs, roots 0 and others, sizes 0, 1,
- * 250, 251 and 100000 bytes: the data, and the packet counts worked out on paper. */
+ * 250, 251 and 100000 bytes: the data, and the packet counts worked out on paper;
+ * the in-switch gather against the binomial tree. */
 #include <check.h>
 #include <mpirio.h>
 #include <stdio.h>
@@ -11,7 +12,8 @@ static MPIRIO_Stats st;
 
 typedef struct Case {
     int kind; /* 0 bcast, 1 gather, 2 scatter, 3 reduce (char max), 4 reduce (int sum),
-                 5 barrier */
+                 5 barrier, 6 allgather, 7 allreduce (int sum), 8 allreduce (char max),
+                 9 alltoall */
     int family, root, bytes, n;
     MPIRIO_Comm comm;
 } Case;
@@ -24,6 +26,14 @@ pat(int r, int i)
 {
     return (unsigned char)(r * 31 + i * 7 + 1);
 }
+
+static unsigned char
+pat2(int from, int to, int i)
+{
+    return (unsigned char)(from * 31 + to * 17 + i * 7 + 1);
+}
+
+enum { NKIND = 10 };
 
 static void
 coll_dsp(int rank, void *arg)
@@ -92,6 +102,45 @@ coll_dsp(int rank, void *arg)
         e = MPIRIO_Barrier(c->comm);
         t_out[rank] = MPIRIO_time();
         break;
+    case 6:
+        for (int i = 0; i < b; i++)
+            s[i] = pat(me, i);
+        memset(r, 0, (size_t)b * (size_t)n);
+        e = MPIRIO_Allgather(s, b, MPIRIO_BYTE, r, b, MPIRIO_BYTE, c->comm);
+        for (int k = 0; k < n; k++)
+            for (int i = 0; i < b; i++)
+                bad[rank] |= r[(size_t)k * b + i] != pat(k, i);
+        break;
+    case 7: {
+        int cnt = b / 4, *si = (int *)s, *ri = (int *)r;
+        for (int i = 0; i < cnt; i++)
+            si[i] = me * 1000 + i, ri[i] = -1;
+        e = MPIRIO_Allreduce(si, ri, cnt, MPIRIO_INT, MPIRIO_SUM, c->comm);
+        for (int i = 0; i < cnt; i++)
+            bad[rank] |= ri[i] != 1000 * n * (n - 1) / 2 + n * i;
+        break;
+    }
+    case 8:
+        for (int i = 0; i < b; i++)
+            s[i] = (unsigned char)(pat(me, i) & 0x7f), r[i] = 0xff;
+        e = MPIRIO_Allreduce(s, r, b, MPIRIO_CHAR, MPIRIO_MAX, c->comm);
+        for (int i = 0; i < b; i++) {
+            int m = 0;
+            for (int k = 0; k < n; k++)
+                m = (pat(k, i) & 0x7f) > m ? pat(k, i) & 0x7f : m;
+            bad[rank] |= r[i] != m;
+        }
+        break;
+    case 9:
+        for (int k = 0; k < n; k++)
+            for (int i = 0; i < b; i++)
+                s[(size_t)k * b + i] = pat2(me, k, i);
+        memset(r, 0, (size_t)b * (size_t)n);
+        e = MPIRIO_Alltoall(s, b, MPIRIO_BYTE, r, b, MPIRIO_BYTE, c->comm);
+        for (int k = 0; k < n; k++)
+            for (int i = 0; i < b; i++)
+                bad[rank] |= r[(size_t)k * b + i] != pat2(k, me, i);
+        break;
     }
     bad[rank] |= e != 0;
     free(s);
@@ -139,6 +188,46 @@ sweep(int kind)
                     run_case(&c, 0);
                 }
 }
+
+/* the collectives without a root: both families, sizes that take each of MPICH's
+ * algorithms (allgather: recursive doubling, Bruck, ring; allreduce: recursive
+ * doubling, Rabenseifner; alltoall: Bruck, scattered, pairwise), power-of-two and
+ * other N (partial boards) */
+static void
+sweep_all(int kind)
+{
+    static const int asizes[] = {0, 1, 250, 251, 3000, 40000};
+    static const int ans[] = {4, 7, 8, 10, 16, 27, 64};
+    for (int f = 0; f < 2; f++)
+        for (size_t in = 0; in < sizeof ans / sizeof ans[0]; in++)
+            for (size_t is = 0; is < sizeof asizes / sizeof asizes[0]; is++) {
+                int n = ans[in], bytes = asizes[is];
+                if (bytes == 40000 && n > 16 && (kind == 6 || kind == 9))
+                    continue; /* n * n * 40 KB */
+                Case c = {
+                    kind, f, 0, kind == 7 ? bytes / 4 * 4 : bytes, n, MPIRIO_COMM_WORLD};
+                run_case(&c, 0);
+            }
+}
+
+START_TEST(allgather_both_families)
+{
+    sweep_all(6);
+}
+END_TEST
+
+START_TEST(allreduce_both_families)
+{
+    sweep_all(7);
+    sweep_all(8);
+}
+END_TEST
+
+START_TEST(alltoall_both_families)
+{
+    sweep_all(9);
+}
+END_TEST
 
 START_TEST(bcast_both_families)
 {
@@ -190,9 +279,9 @@ END_TEST
 START_TEST(local_communicator_collectives)
 {
     for (int f = 0; f < 2; f++)
-        for (int kind = 0; kind <= 5; kind++) {
+        for (int kind = 0; kind < NKIND; kind++) {
             Case c = {kind, f, 1, 251, 16, MPIRIO_COMM_LOCAL};
-            if (kind == 4)
+            if (kind == 4 || kind == 7)
                 c.bytes = 252;
             run_case(&c, 0);
         }
@@ -221,22 +310,62 @@ START_TEST(mpich_gather_sends_n_log4_n_packets)
 }
 END_TEST
 
-START_TEST(switch_gather_packs_contributions)
+START_TEST(switch_gather_sends_each_block_once)
 {
-    /* small blocks: N-1 DSP packets + one packed packet per board, about
-     * (N-1) * 4/3 (seed 000): 4, 9.3, 20, 84 */
-    ck_assert_int_eq(packets(1, MPIRIO_COLL_SWITCH, 4, 4, 0), 3 + 1);
-    ck_assert_int_eq(packets(1, MPIRIO_COLL_SWITCH, 8, 4, 0), 7 + 2);
-    ck_assert_int_eq(packets(1, MPIRIO_COLL_SWITCH, 16, 4, 0), 15 + 4);
-    /* 64: the root's switch packs 63 * 4 = 252 bytes, two packets */
-    ck_assert_int_eq(packets(1, MPIRIO_COLL_SWITCH, 64, 4, 0), 63 + 15 + 2);
-    ck_assert_int_eq(packets(1, MPIRIO_COLL_SWITCH, 64, 4, 40), 63 + 15 + 2);
+    /* every member's block travels to the root in its own packets, which the
+     * switches forward: N-1 blocks of ceil(bytes / 250) packets */
+    ck_assert_int_eq(packets(1, MPIRIO_COLL_SWITCH, 4, 4, 0), 3);
+    ck_assert_int_eq(packets(1, MPIRIO_COLL_SWITCH, 16, 4, 0), 15);
+    ck_assert_int_eq(packets(1, MPIRIO_COLL_SWITCH, 64, 4, 40), 63);
+    ck_assert_int_eq(packets(1, MPIRIO_COLL_SWITCH, 16, 250, 0), 15);
+    ck_assert_int_eq(packets(1, MPIRIO_COLL_SWITCH, 64, 250, 0), 63);
+    ck_assert_int_eq(packets(1, MPIRIO_COLL_SWITCH, 64, 251, 0), 63 * 2);
     /* against the binomial tree for the same 4-byte blocks: N-1 messages */
     ck_assert_int_eq(packets(1, MPIRIO_COLL_MPICH, 64, 4, 0), 63);
-    /* full packets cannot be packed: one board, 3 + 3; two boards, board 1
-     * forwards 4 blocks and board 0 forwards 7: 7 + 4 + 7 */
-    ck_assert_int_eq(packets(1, MPIRIO_COLL_SWITCH, 4, 250, 0), 6);
-    ck_assert_int_eq(packets(1, MPIRIO_COLL_SWITCH, 8, 250, 0), 18);
+}
+END_TEST
+
+/* the in-switch gather is never worse than MPICH's binomial tree, in packets and in
+ * cycles (the full table, 4 B to 64 KiB: docs/runtime.md, gather_table) */
+START_TEST(switch_gather_never_worse_than_binomial)
+{
+    static const int gs[] = {4, 62, 248, 250, 251, 1000, 4096};
+    static const int gn[] = {16, 64};
+    for (size_t in = 0; in < 2; in++)
+        for (size_t is = 0; is < sizeof gs / sizeof gs[0]; is++)
+            for (int root = 0; root < 2; root++) {
+                int n = gn[in], b = gs[is], rt = root ? n / 2 + 1 : 0;
+                long long pk_s = packets(1, MPIRIO_COLL_SWITCH, n, b, rt);
+                long long cy_s = st.cycles;
+                long long pk_m = packets(1, MPIRIO_COLL_MPICH, n, b, rt);
+                long long cy_m = st.cycles;
+                ck_assert_msg(pk_s <= pk_m && cy_s <= cy_m,
+                              "gather %d DSPs %d bytes root %d: switch %lld packets %lld "
+                              "cycles, binomial %lld packets %lld cycles",
+                              n, b, rt, pk_s, cy_s, pk_m, cy_m);
+            }
+}
+END_TEST
+
+START_TEST(all_collectives_packet_counts)
+{
+    /* allgather: each member's block is one broadcast, whose copies the switches make;
+     * MPICH's recursive doubling at 16: each rank sends 1 + 2 + 4 + 8 blocks */
+    ck_assert_int_eq(packets(6, MPIRIO_COLL_SWITCH, 16, 250, 0), 16);
+    ck_assert_int_eq(packets(6, MPIRIO_COLL_MPICH, 16, 250, 0), 16 * 15);
+    ck_assert_int_eq(packets(6, MPIRIO_COLL_SWITCH, 64, 251, 0), 64 * 2);
+    /* allreduce of one int: 16 vectors to the switches, 3 combined vectors towards
+     * board 0, one broadcast of the result; recursive doubling: 4 rounds of 16 */
+    ck_assert_int_eq(packets(7, MPIRIO_COLL_SWITCH, 16, 4, 0), 16 + 3 + 1);
+    ck_assert_int_eq(packets(7, MPIRIO_COLL_MPICH, 16, 4, 0), 16 * 4);
+    /* 1000 ints = 16 packets per vector, 8 DSPs: 8 + 1 vectors up, 1 broadcast */
+    ck_assert_int_eq(packets(7, MPIRIO_COLL_SWITCH, 8, 4000, 0), (8 + 1 + 1) * 16);
+    /* alltoall: MPICH's in both families; 4 DSPs of 250 bytes, scattered: 16
+     * messages (the one to itself too) */
+    ck_assert_int_eq(packets(9, MPIRIO_COLL_SWITCH, 4, 250, 0), 16);
+    ck_assert_int_eq(packets(9, MPIRIO_COLL_MPICH, 4, 250, 0), 16);
+    /* 8 DSPs of 4 bytes, Bruck: 3 rounds of 8 messages */
+    ck_assert_int_eq(packets(9, MPIRIO_COLL_MPICH, 8, 4, 0), 3 * 8);
 }
 END_TEST
 
@@ -257,9 +386,9 @@ START_TEST(bcast_reduce_scatter_barrier_packet_counts)
     ck_assert_int_eq(packets(4, MPIRIO_COLL_MPICH, 16, 4, 3), 15);
     /* reduce of 1000 ints = 16 packets per vector */
     ck_assert_int_eq(packets(4, MPIRIO_COLL_SWITCH, 8, 4000, 0), (7 + 2) * 16);
-    /* scatter of 250 bytes on one board: 3 packets to the switch, 3 out; binomial:
-     * 2 to rank 2, 1 to rank 1, 1 from 2 to 3 */
-    ck_assert_int_eq(packets(2, MPIRIO_COLL_SWITCH, 4, 250, 0), 6);
+    /* scatter of 250 bytes on one board: one block to each member, the switch
+     * forwards them; binomial: 2 to rank 2, 1 to rank 1, 1 from 2 to 3 */
+    ck_assert_int_eq(packets(2, MPIRIO_COLL_SWITCH, 4, 250, 0), 3);
     ck_assert_int_eq(packets(2, MPIRIO_COLL_MPICH, 4, 250, 0), 4);
     /* barrier: N arrivals + B-1 between switches + 1 release; dissemination
      * N log2 N */
@@ -334,9 +463,9 @@ START_TEST(odd_sizes_and_partial_boards)
     static const int odd[] = {7, 10, 27};
     for (int f = 0; f < 2; f++)
         for (size_t i = 0; i < sizeof odd / sizeof odd[0]; i++)
-            for (int kind = 0; kind <= 5; kind++) {
+            for (int kind = 0; kind < NKIND; kind++) {
                 Case c = {kind, f, 5, 251, odd[i], MPIRIO_COMM_WORLD};
-                if (kind == 4)
+                if (kind == 4 || kind == 7)
                     c.bytes = 252;
                 run_case(&c, 0);
                 c.comm = MPIRIO_COMM_LOCAL;
@@ -375,7 +504,7 @@ END_TEST
 START_TEST(collectives_survive_faults)
 {
     setenv("MPIRIO_FAULTS", "0.01", 1);
-    for (int kind = 0; kind <= 5; kind++)
+    for (int kind = 0; kind < NKIND; kind++)
         for (int f = 0; f < 2; f++) {
             Case c = {kind, f, 3, 2500, 16, MPIRIO_COMM_WORLD};
             run_case(&c, 0);
@@ -398,7 +527,12 @@ main(void)
     tcase_add_test(tc, barrier_both_families);
     tcase_add_test(tc, local_communicator_collectives);
     tcase_add_test(tc, mpich_gather_sends_n_log4_n_packets);
-    tcase_add_test(tc, switch_gather_packs_contributions);
+    tcase_add_test(tc, allgather_both_families);
+    tcase_add_test(tc, allreduce_both_families);
+    tcase_add_test(tc, alltoall_both_families);
+    tcase_add_test(tc, switch_gather_sends_each_block_once);
+    tcase_add_test(tc, switch_gather_never_worse_than_binomial);
+    tcase_add_test(tc, all_collectives_packet_counts);
     tcase_add_test(tc, bcast_reduce_scatter_barrier_packet_counts);
     tcase_add_test(tc, switch_bcast_timing);
     tcase_add_test(tc, families_side_by_side_in_one_run);

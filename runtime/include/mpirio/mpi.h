@@ -72,9 +72,12 @@ typedef MPIRIO_Request MPI_Request;
 #define MPI_Gather MPIRIO_Gather
 #define MPI_Scatter MPIRIO_Scatter
 #define MPI_Barrier MPIRIO_Barrier
+#define MPI_Allgather MPIRIO_Allgather
+#define MPI_Allreduce MPIRIO_Allreduce
+#define MPI_Alltoall MPIRIO_Alltoall
 #define MPI_Wtime MPIRIO_Wtime
 
-/* three common calls composed of the subset */
+/* a common call composed of the subset */
 static inline int
 MPI_Sendrecv(const void *sbuf, int scount, MPI_Datatype stype, int dest, int stag,
              void *rbuf, int rcount, MPI_Datatype rtype, int source, int rtag,
@@ -87,14 +90,6 @@ MPI_Sendrecv(const void *sbuf, int scount, MPI_Datatype stype, int dest, int sta
     e = MPIRIO_Send(sbuf, scount, stype, dest, stag, comm);
     int w = MPIRIO_Wait(&r, status);
     return e ? e : w;
-}
-
-static inline int
-MPI_Allreduce(const void *sbuf, void *rbuf, int count, MPI_Datatype type, MPI_Op op,
-              MPI_Comm comm)
-{
-    int e = MPIRIO_Reduce(sbuf, rbuf, count, type, op, 0, comm);
-    return e ? e : MPIRIO_Bcast(rbuf, count, type, 0, comm);
 }
 
 #define MPI_Abort MPIRIO_Abort
