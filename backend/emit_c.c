@@ -1,6 +1,6 @@
 /*
- * backend/emit_c.c - the generated C project of a schedule (DESIGN.md sections 3 and 6,
- * docs/kernels.md).
+ * backend/emit_c.c - the generated C project of a schedule (docs/design.md sections 3 and
+ * 6, docs/kernels.md).
  *
  * Requires: a schedule that ir_sched_verify accepts and the evaluator runs without
  * deadlock (either platform model: the runtime simulates both).  Invalidates nothing.
@@ -668,7 +668,7 @@ emit_dsp(Em *em, int d)
             emit_edge_buf(&b, em, e, 1, 0, "sent");
         } else {
             /* transfer x is received into slot x % slots and read d iterations after it
-               was sent (DESIGN.md section 3 as passes/evaluate.c implements it) */
+               was sent (docs/design.md section 3 as passes/evaluate.c implements it) */
             int m = s->edge_msg[e];
             bool inplace = em->pipe[m] && s->msgs[m].nedges == 1;
             int slots = inplace ? (x->delay + 1 > 2 ? x->delay + 1 : 2)
@@ -790,7 +790,8 @@ emit_main(Em *em)
         "static void\ndsp_main(int rank, void *arg)\n{\n    (void)arg;\n"
         "    MPIRIO_Init(NULL, NULL);\n    dsp_fn[rank]();\n    MPIRIO_Finalize();\n}\n\n"
         "int\nmain(int argc, char **argv)\n{\n    TgcArgs a;\n"
-        "    if (tgc_parse_args(&a, argc, argv, \"parallel\") != 0)\n        return 2;\n"
+        "    int st = tgc_parse_args(&a, argc, argv, \"parallel\");\n"
+        "    if (st >= 0)\n        return st;\n"
         "    int rc = MPIRIO_Run(TGC_NDSPS, a.platform, a.flags, dsp_main, NULL);\n"
         "    return tgc_report(rc, \"parallel\", TGC_NDSPS, TGC_PREDICTED_CYCLES,\n"
         "                      TGC_PREDICTED_PACKETS);\n}\n");
@@ -823,8 +824,8 @@ emit_seq(Em *em)
                    em->tid[g->topo[j]], g->topo[j], em->tcom[g->topo[j]]);
     buf_printf(&b, "    }\n    tgc_dsp_end(0);\n    MPIRIO_Finalize();\n}\n\n"
                    "int\nmain(int argc, char **argv)\n{\n    TgcArgs a;\n"
-                   "    if (tgc_parse_args(&a, argc, argv, \"sequential\") != 0)\n"
-                   "        return 2;\n"
+                   "    int st = tgc_parse_args(&a, argc, argv, \"sequential\");\n"
+                   "    if (st >= 0)\n        return st;\n"
                    "    int rc = MPIRIO_Run(1, a.platform, a.flags, sequential, NULL);\n"
                    "    return tgc_report(rc, \"sequential\", 1, -1, -1);\n}\n");
     add_buf(em, "seq.c", &b);

@@ -1,5 +1,5 @@
 /*
- * backend/sanitize.c - names and strings of generated C code (DESIGN.md section 6:
+ * backend/sanitize.c - names and strings of generated C code (docs/design.md section 6:
  * identifiers come from here, never straight from the input).
  *
  * Invariants: every identifier returned by cg_names_add is a valid C11 identifier, not a

@@ -54,7 +54,7 @@ typedef enum { DIAG_ERROR, DIAG_WARNING, DIAG_NOTE } DiagLevel;
 typedef struct Diag Diag; /* collects messages; opaque, see ir/diag.c */
 
 /* ------------------------------------------------------------------------------------
- * Platform (DESIGN.md sections 2 and 4)
+ * Platform (docs/design.md sections 2 and 4)
  * ------------------------------------------------------------------------------------ */
 
 typedef enum {
@@ -117,7 +117,7 @@ typedef struct Platform {
     X(dsp_memory_bytes, 0, INT64_C(1099511627776))
 
 /* ------------------------------------------------------------------------------------
- * Task graph (DESIGN.md section 2)
+ * Task graph (docs/design.md section 2)
  * ------------------------------------------------------------------------------------ */
 
 typedef enum { PARAM_INT, PARAM_REAL, PARAM_STRING, PARAM_BOOL } ParamKind;
@@ -188,7 +188,7 @@ typedef struct Limits {
 } Limits;
 
 /* ------------------------------------------------------------------------------------
- * Schedule (DESIGN.md section 3)
+ * Schedule (docs/design.md section 3)
  *
  * A schedule maps every task to a DSP and gives each DSP a sequence of operations
  * executed once per iteration, in order.  A message joins one source DSP to one
@@ -406,8 +406,8 @@ extern const char *const plat_preset_names[];
 Platform *plat_preset(Arena *a, const char *name);
 /* An abstract-model platform of n DSPs. */
 Platform *plat_abstract(Arena *a, int ndsps);
-/* A one-board BWDSP platform with the preset defaults of DESIGN.md section 2 (no links).
- */
+/* A one-board BWDSP platform with the preset defaults of docs/design.md section 2 (no
+ * links). */
 Platform *plat_bwdsp_defaults(Arena *a);
 /* Change the DSP count (--dsps).  BWDSP: n must be a whole number of boards; a new board
  * count takes the presets' topology (2: one link, 4: ring, 16: 4x4 mesh), else a chain.
@@ -481,8 +481,8 @@ Platform *fe_load_platform(Arena *a, const char *ref, const char *base_dir, Diag
  * frontend/check.c - semantic checks of a lowered graph
  * ------------------------------------------------------------------------------------ */
 
-/* Every check of DESIGN.md section 2 and issue 2; returns the number of errors reported.
- */
+/* Every check of docs/design.md section 2 and docs/formats.md; returns the number of
+ * errors reported. */
 int fe_check(Graph *g, const Options *opt, Diag *d);
 
 /* ------------------------------------------------------------------------------------
@@ -542,8 +542,16 @@ int64_t sched_list_makespan(const Sched *s);
  * deadlocks). */
 struct Evaluator; /* passes/evaluate.c */
 int64_t sched_local_search(Sched **s, struct Evaluator *ev, int64_t budget, bool plain);
-/* The budget that search_budget = -1 stands for with that objective (0 when
- * g->iterations == 1): about 3e8 operation steps of the evaluator, within [4, 4000]. */
+/* The same, stopping as soon as the objective reaches lb (a lower bound; -1 = none). */
+int64_t sched_local_search_lb(Sched **s, struct Evaluator *ev, int64_t budget, bool plain,
+                              int64_t lb);
+/* A lower bound of the length of any schedule of g over its iterations: the longest path
+ * of cheapest task costs over the zero-delay edges, iterations x the cheapest work over
+ * the DSPs (rounded up), and iterations x the work pinned to any one DSP. */
+int64_t sched_lower_bound(const Graph *g, const Platform *p);
+/* The budget that search_budget = -1 stands for with that objective: about 3e8
+ * operation steps of the evaluator within [4, 4000] candidates; one iteration about
+ * 1.5e6 steps within [200, 20000]. */
 int64_t sched_default_budget(const Graph *g, bool plain);
 
 /* ------------------------------------------------------------------------------------
@@ -559,7 +567,7 @@ void comm_insert(Sched *s);
 int pass_comm(Unit *u, Diag *d);
 
 /* ------------------------------------------------------------------------------------
- * passes/evaluate.c - the execution model of DESIGN.md section 3 over all iterations
+ * passes/evaluate.c - the execution model of docs/design.md section 3 over all iterations
  * ------------------------------------------------------------------------------------ */
 
 typedef struct Evaluator Evaluator; /* reusable workspace for the hot loop (BFCO) */
@@ -580,9 +588,9 @@ void eval_report_deadlock(const Sched *s, const EvalResult *r, Diag *d);
 int pass_verify(Unit *u, Diag *d); /* evaluates u->s; reports a deadlock as an error */
 
 /* ------------------------------------------------------------------------------------
- * passes/bfco.c, passes/baselines.c - communication optimisation (seed 001,
- * docs/bfco.md): message aggregation and communication pipelining on a schedule as
- * comm_insert leaves it
+ * passes/bfco.c, passes/baselines.c - communication optimisation ([BFCO] in
+ * docs/references.md, docs/bfco.md): message aggregation and communication pipelining
+ * on a schedule as comm_insert leaves it
  * ------------------------------------------------------------------------------------ */
 
 typedef struct BfcoParams {
@@ -600,7 +608,7 @@ typedef struct BfcoParams {
     double w_start, w_end; /* inertia, decreasing linearly over the generations */
     double c1, c2, vmax, mutation;
     double epsilon; /* TIS/TEIR slack */
-    bool vshaped;   /* V-shaped transfer function instead of the seed's sigmoid */
+    bool vshaped;   /* V-shaped transfer function instead of the paper's sigmoid */
     bool joint;     /* a pipeline bit per receive in the particle, searched jointly */
     bool polish;    /* toggle single pipelines of the best particle while it improves */
     int64_t polish_budget; /* evaluations of the polish; -1 = from the search's */
@@ -670,8 +678,8 @@ int cg_critical_path(const Sched *s, const EvalResult *r, int *dsp, int *op);
 char *cg_sched_json_file(const Sched *s, const EvalResult *r, const char *out_path);
 
 /* ------------------------------------------------------------------------------------
- * backend/emit_c.c, backend/sanitize.c - the generated C project (DESIGN.md section 6,
- * docs/kernels.md): one file per DSP, main.c, the sequential reference, the kernels
+ * backend/emit_c.c, backend/sanitize.c - the generated C project (docs/design.md section
+ * 6, docs/kernels.md): one file per DSP, main.c, the sequential reference, the kernels
  * ------------------------------------------------------------------------------------ */
 
 typedef struct CgFile {

@@ -1,7 +1,7 @@
 /*
- * ir/platform.c - the platform model of DESIGN.md sections 2 and 4: presets, routes along
- * the minimum spanning tree of the board links, packetisation and contention-free fabric
- * time.
+ * ir/platform.c - the platform model of docs/design.md sections 2 and 4: presets, routes
+ * along the minimum spanning tree of the board links, packetisation and contention-free
+ * fabric time.
  *
  * Routes: Prim from board 0 over the (unweighted) board links; when several links could
  * join the tree, the one that adds the lowest-numbered board wins, then the one from the

@@ -192,7 +192,7 @@ ir_sched_verify(const Sched *s, Diag *d)
                 why = arena_printf(tmp, "edge %d is not carried by its message %d", e, m);
         }
     }
-    /* Per DSP pair and delay, receives in the order of the sends. */
+    /* Per DSP pair and delay, rendezvous receives in the order of the sends. */
     if (!why) {
         int *rank = arena_array(tmp, (size_t)s->nmsgs + 1, sizeof *rank);
         for (int dsp = 0; dsp < s->ndsps; dsp++) {
@@ -208,7 +208,9 @@ ir_sched_verify(const Sched *s, Diag *d)
                 last[i] = -1;
             for (int k = 0; k < s->nops[dsp] && !why; k++) {
                 Op o = s->ops[dsp][k];
-                if (o.kind != OP_RECV)
+                /* Eager messages are out of the order: their data leaves at the send
+                 * and waits at the receiver, matched by id. */
+                if (o.kind != OP_RECV || s->msgs[o.ref].bytes <= s->p->eager_limit)
                     continue;
                 int src = s->msgs[o.ref].src, dl = s->msgs[o.ref].delay;
                 int prev = dl == 0 ? last[src] : -1;
@@ -217,7 +219,8 @@ ir_sched_verify(const Sched *s, Diag *d)
                 for (int j = k - 1; dl != 0 && j >= 0 && prev < 0; j--) {
                     Op p = s->ops[dsp][j];
                     if (p.kind == OP_RECV && s->msgs[p.ref].src == src &&
-                        s->msgs[p.ref].delay == dl)
+                        s->msgs[p.ref].delay == dl &&
+                        s->msgs[p.ref].bytes > s->p->eager_limit)
                         prev = rank[p.ref];
                 }
                 if (rank[o.ref] < prev)

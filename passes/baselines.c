@@ -1,6 +1,6 @@
 /*
- * passes/baselines.c - the optimize pass: the baselines of seed 001 (none, ma, cp, es)
- * and the dispatch to BFCO (passes/bfco.c).
+ * passes/baselines.c - the optimize pass: the baselines of [BFCO] (docs/references.md)
+ * (none, ma, cp, es) and the dispatch to BFCO (passes/bfco.c).
  *
  * Requires: a schedule that passes ir_sched_verify and does not deadlock; its messages
  * are the units merging combines (with aggregated messages, comm_insert starts again from

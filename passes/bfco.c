@@ -1,6 +1,7 @@
 /*
- * passes/bfco.c - BFCO (seed 001, docs/bfco.md): a binary particle swarm search over
- * message aggregation, with deadlock repair and greedy communication pipelining.
+ * passes/bfco.c - BFCO ([BFCO] (docs/references.md), docs/bfco.md): a binary particle
+ * swarm search over message aggregation, with deadlock repair and greedy communication
+ * pipelining.
  *
  * Requires: a schedule with one message per cross-DSP edge as comm_insert leaves it (or
  * any valid schedule: its messages are the units that merging combines).  Produces a new
@@ -11,7 +12,7 @@
  * them, FAR when they are more than the window apart in their class's send order,
  * otherwise a decision bit (MA = 1, NOMA = 0).  The bits grow with M times the window,
  * not with M squared.  Merging is transitive: the bits set define groups by union.
- * Every particle is repaired in the seed's order, each step in one linear pass: path
+ * Every particle is repaired in the paper's order, each step in one linear pass: path
  * conflicts inside a group (Algorithm 1), cycles in the merged dependence graph (a Kahn
  * traversal that splits the group it is stuck on), order adjustment (a traversal of the
  * desired sequences), then the evaluator as dynamic check.  The repaired groups are
@@ -19,7 +20,7 @@
  *
  * Invariant of a built schedule: its per-DSP order is a topological order of program
  * order plus the send -> receive edges of zero-delay messages, so no cycle of zero
- * iteration shift exists and the evaluator finds no deadlock (DESIGN.md section 3).
+ * iteration shift exists and the evaluator finds no deadlock (docs/design.md section 3).
  */
 #include <math.h>
 #include <pthread.h>
@@ -510,6 +511,18 @@ gsize(const Worker *w, int k)
     return w->gcnt[k];
 }
 
+/* Is group k eager (its bytes at most eager_limit)?  An eager message leaves at its send
+ * whatever its receiver does and is matched by id, so its receive is out of its class's
+ * send order (passes/comm.c). */
+static bool
+geager(const Worker *w, int k)
+{
+    int64_t bytes = 0;
+    for (int j = w->gbeg[k]; j < w->gbeg[k] + w->gcnt[k]; j++)
+        bytes += w->sp->base->msgs[w->gm[j]].bytes;
+    return bytes <= w->sp->base->p->eager_limit;
+}
+
 /* The slots of the merged operations: the send at its last member's, the receive at its
  * first member's. */
 static void
@@ -806,7 +819,9 @@ desired(Worker *w)
  * order in which the traversal emits the zero-delay sends, or for a delayed class the
  * order in which it emits the receives (a delayed receive takes the previous
  * iteration's transfer, so it comes first, and its SEND follows: zero copy or the pack
- * buffer).  The first group of a class's FIFO gets its turn; the others wait.  need[]
+ * buffer).  The first group of a class's FIFO gets its turn; the others wait.  Eager
+ * groups are out of the FIFOs: an eager receive needs only its send, a delayed eager
+ * send its receive.  need[]
  * counts what is missing; each DSP keeps a heap of its enabled queue positions.  With the
  * merged graph acyclic, something is always enabled (docs/bfco.md); returns 0, or -1
  * should nothing be (the group to split is then in *split). */
@@ -893,9 +908,12 @@ execute(Worker *w, int d, int i)
         return;
     }
     int k = o.ref, c = sp->cls[gfirst(w, k)];
-    bool delayed = b->msgs[gfirst(w, k)].delay >= 1;
+    bool delayed = b->msgs[gfirst(w, k)].delay >= 1, eager = geager(w, k);
     if (o.kind == OP_SEND) {
-        if (delayed)
+        if (eager) {
+            if (!delayed)
+                dec(w, w->rent[k]);
+        } else if (delayed)
             fifo_pop(w, c, k, w->sent);
         else
             fifo_push(w, c, k, w->rent);
@@ -909,7 +927,10 @@ execute(Worker *w, int d, int i)
                 dec(w, w->tent[g->edges[m->edges[q]].from]);
         }
     }
-    if (delayed)
+    if (eager) {
+        if (delayed)
+            dec(w, w->sent[k]);
+    } else if (delayed)
         fifo_push(w, c, k, w->sent);
     else
         fifo_pop(w, c, k, w->rent);
@@ -1434,7 +1455,7 @@ bfco_default_params(BfcoParams *bp)
     bp->mutation = 1.0;
     bp->epsilon = 0.05;
     bp->es_limit = INT64_C(1) << 20;
-    bp->polish = true; /* the seed's BFCO is polish = false (docs/bfco.md) */
+    bp->polish = true; /* the paper's BFCO is polish = false (docs/bfco.md) */
     bp->polish_budget = -1;
 }
 

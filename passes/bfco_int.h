@@ -83,7 +83,7 @@ void bfco_cp_pipes(const Sched *s, const int64_t *rbuf, int64_t *x, bool *pipe);
 bool bfco_mem_ok(const Worker *w, const bool *pipe);
 /* Sets the pipelined flags of the built schedule and evaluates it (-1 on deadlock). */
 int64_t bfco_eval_pipes(Worker *w, const bool *pipe);
-/* The seed's pipelining on the built schedule whose length without pipelines is L0:
+/* The paper's pipelining on the built schedule whose length without pipelines is L0:
  * greedy, TIS/TEIR pruning, Algorithm 2.  Leaves the best pipeline set found in the
  * schedule and returns its length. */
 int64_t bfco_pipelines(Worker *w, double epsilon, int64_t L0);

@@ -15,9 +15,14 @@
  *    a task that follows the producer in pi: in iteration i + 1 the producer (zero copy)
  *    waits until the receive of (m, i) is posted, so that post must not depend on
  *    anything after the producer;
- *  - per DSP pair the receives must come in send order: walking the receives from one
- *    source in reverse send order, each one moves up to just before the next (never later
- *    than its consumer).  Within one slot delayed receives come before zero-delay ones.
+ *  - per DSP pair and delay the rendezvous receives must come in send order: walking
+ *    the receives from one source in reverse send order, each one moves up to just
+ *    before the next (never later than its consumer).  Eager receives (bytes <=
+ *    eager_limit: every message of the abstract model) stay right before their consumer
+ *    and are out of that order: their data leaves at the send whatever the receiver
+ *    does and is matched by tag, so a DSP never waits for a message its next task does
+ *    not need (the classic model of the scheduling literature).  Within one slot delayed
+ *    receives come before zero-delay ones.
  *
  * With a COMPUTE order that a list schedule gives, every dependence of the execution
  * model then goes forward in the order (iteration, pi), whatever the delays, so the
@@ -25,6 +30,7 @@
  * delayed edge and a zero-delay edge whose send order forces the zero-delay receive above
  * its send.
  */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -256,12 +262,21 @@ comm_insert(Sched *s)
     for (int d = 0; d < nd; d++) {
         int *rv = recvs + roff[d], cnt = roff[d + 1] - roff[d];
         qsort(rv, (size_t)cnt, sizeof *rv, cmp_src_rank);
-        for (int j = cnt - 2; j >= 0;
-             j--) /* receives in send order: move up, never down */
-            if (s->msgs[rv[j]].src == s->msgs[rv[j + 1]].src &&
-                s->msgs[rv[j]].delay == s->msgs[rv[j + 1]].delay &&
-                c.key[rv[j]] > c.key[rv[j + 1]])
-                c.key[rv[j]] = c.key[rv[j + 1]];
+        /* Rendezvous receives in send order: walking each (source, delay) group in
+         * reverse send order, a receive moves up to the slot of the next one, never
+         * down.  Eager receives stay before their consumer and do not count (below). */
+        int lim = INT32_MAX;
+        for (int j = cnt - 1; j >= 0; j--) {
+            const Msg *mj = &s->msgs[rv[j]];
+            if (j == cnt - 1 || mj->src != s->msgs[rv[j + 1]].src ||
+                mj->delay != s->msgs[rv[j + 1]].delay)
+                lim = INT32_MAX;
+            if (mj->bytes <= s->p->eager_limit)
+                continue;
+            if (c.key[rv[j]] > lim)
+                c.key[rv[j]] = lim;
+            lim = c.key[rv[j]];
+        }
         qsort(rv, (size_t)cnt, sizeof *rv, cmp_slot);
     }
 

@@ -1,8 +1,9 @@
 /*
- * passes/evaluate.c - the execution model of DESIGN.md section 3 over all iterations,
- * with the fabric of section 4: contended links by default, the contention-free fabric
- * time with Platform.no_contention.  The BFCO fitness, the local search of the
- * scheduler, pass_verify and the predicted times of the writers all come from here.
+ * passes/evaluate.c - the execution model of docs/design.md section 3 over all
+ * iterations, with the fabric of section 4: contended links by default, the
+ * contention-free fabric time with Platform.no_contention.  The BFCO fitness, the local
+ * search of the scheduler, pass_verify and the predicted times of the writers all come
+ * from here.
  *
  * Requires: a schedule that passes ir_sched_verify (every message sent and received once,
  * on its own DSPs).  Invalidates nothing.

@@ -1,10 +1,10 @@
 /*
  * passes/schedule.c - the initial schedule: insertion-based list scheduling (HEFT, or
  * PEFT on request) of one iteration, then a local search whose objective is the evaluated
- * length over all iterations (DESIGN.md section 5): by default the shorter of the length
- * as comm_insert leaves the schedule and the length with every receive pipelined that the
- * optimizer's cp baseline pipelines, since the pipeline always optimises the messages
- * afterwards.
+ * length over all iterations (docs/design.md section 5): by default the shorter of the
+ * length as comm_insert leaves the schedule and the length with every receive pipelined
+ * that the optimizer's cp baseline pipelines, since the pipeline always optimises the
+ * messages afterwards.
  *
  * Requires: an indexed graph (ir_graph_index) with a resolved platform.  Produces u->s
  * with mapping, per-DSP order and messages (comm_insert); drops any previous schedule.
@@ -406,6 +406,8 @@ typedef struct Search {
     Sched *s; /* scratch schedule rebuilt from map and seq for every evaluation */
     int64_t evals, budget; /* candidate schedules judged, and at most how many */
     int64_t best;
+    int64_t lb;    /* a lower bound of the objective: the search stops on reaching it */
+    uint64_t rng;  /* xorshift state of the perturbations (fixed seed: deterministic) */
     bool plain;    /* objective: eval_length as built, without pipelines */
     int64_t *rbuf; /* [P] receive buffers of the built schedule (bfco_recv_buffers) */
     int64_t *xbuf; /* [P] scratch of bfco_cp_pipes */
@@ -565,7 +567,7 @@ earliest(const Search *x, int t)
 static bool
 out_of_budget(const Search *x)
 {
-    return x->evals >= x->budget;
+    return x->evals >= x->budget || x->best <= x->lb;
 }
 
 /* One round of moves and reorders over the tasks in seq order; true if anything improved.
@@ -695,8 +697,109 @@ merge_order(const Sched *s, int *seq)
     return done == n ? 0 : -1;
 }
 
+/* First improvement over the neighbourhoods until a local optimum or the budget. */
+static void
+descend(Search *x)
+{
+    while (!out_of_budget(x)) {
+        if (round_moves(x))
+            continue;
+        if (!round_swaps(x))
+            break; /* a local optimum of all three neighbourhoods */
+    }
+}
+
+static uint64_t
+rnd(Search *x)
+{
+    x->rng ^= x->rng << 13;
+    x->rng ^= x->rng >> 7;
+    x->rng ^= x->rng << 17;
+    return x->rng;
+}
+
+/* Iterated local search against the local optima that first improvement ends in: from
+ * the best state, a perturbation, then descent; the result is kept when it is shorter,
+ * else the best state comes back.  Perturbations, in turn: a few unpinned tasks to random
+ * DSPs; a cluster move (a task and every neighbour in the graph that shares its DSP, to
+ * another DSP); all unpinned tasks of one DSP onto another (two clusters merged).  The
+ * order seq is kept, so every state stays consistent with the precedences.  Stops when
+ * the budget is spent or the lower bound is reached. */
+static void
+perturb_and_descend(Search *x)
+{
+    int nfree = 0;
+    for (int t = 0; t < x->n; t++)
+        nfree += !pinned(x, t);
+    if (x->P < 2 || nfree == 0)
+        return;
+    int *bmap = ir_xcalloc((size_t)x->n, sizeof *bmap);
+    int *bseq = ir_xcalloc((size_t)x->n, sizeof *bseq);
+    int64_t bbest = x->best;
+    memcpy(bmap, x->map, (size_t)x->n * sizeof *bmap);
+    memcpy(bseq, x->seq, (size_t)x->n * sizeof *bseq);
+    const Graph *g = x->g;
+    for (int round = 0; !out_of_budget(x); round++) {
+        int kind = round % 3;
+        int t = (int)(rnd(x) % (uint64_t)x->n);
+        while (pinned(x, t))
+            t = (t + 1) % x->n;
+        int to = (x->map[t] + 1 + (int)(rnd(x) % (uint64_t)(x->P - 1))) % x->P;
+        if (kind == 0) {
+            int k = 2 + (int)(rnd(x) % (uint64_t)(nfree / 8 + 2));
+            for (int i = 0; i < k; i++) {
+                int u = (int)(rnd(x) % (uint64_t)x->n);
+                if (!pinned(x, u))
+                    x->map[u] = (int)(rnd(x) % (uint64_t)x->P);
+            }
+            x->map[t] = to;
+        } else if (kind == 1) {
+            int from = x->map[t];
+            for (int j = g->pred_off[t]; j < g->pred_off[t + 1]; j++) {
+                int u = g->edges[g->pred[j]].from;
+                if (!pinned(x, u) && x->map[u] == from)
+                    x->map[u] = to;
+            }
+            for (int j = g->succ_off[t]; j < g->succ_off[t + 1]; j++) {
+                int u = g->edges[g->succ[j]].to;
+                if (!pinned(x, u) && x->map[u] == from)
+                    x->map[u] = to;
+            }
+            x->map[t] = to;
+        } else {
+            int from = x->map[t];
+            for (int u = 0; u < x->n; u++)
+                if (!pinned(x, u) && x->map[u] == from)
+                    x->map[u] = to;
+        }
+        x->best = INT64_MAX;
+        x->best = evaluate(x);
+        descend(x);
+        if (x->best < bbest) {
+            bbest = x->best;
+            memcpy(bmap, x->map, (size_t)x->n * sizeof *bmap);
+            memcpy(bseq, x->seq, (size_t)x->n * sizeof *bseq);
+        } else {
+            memcpy(x->map, bmap, (size_t)x->n * sizeof *bmap);
+            memcpy(x->seq, bseq, (size_t)x->n * sizeof *bseq);
+            for (int k = 0; k < x->n; k++)
+                x->pos[x->seq[k]] = k;
+            x->best = bbest;
+        }
+    }
+    free(bmap);
+    free(bseq);
+}
+
 int64_t
 sched_local_search(Sched **sp, struct Evaluator *ev, int64_t budget, bool plain)
+{
+    return sched_local_search_lb(sp, ev, budget, plain, -1);
+}
+
+int64_t
+sched_local_search_lb(Sched **sp, struct Evaluator *ev, int64_t budget, bool plain,
+                      int64_t lb)
 {
     Sched *s0 = *sp;
     Search x = {.g = s0->g,
@@ -704,7 +807,9 @@ sched_local_search(Sched **sp, struct Evaluator *ev, int64_t budget, bool plain)
                 .ev = ev,
                 .n = s0->g->ntasks,
                 .P = s0->ndsps,
-                .plain = plain};
+                .plain = plain,
+                .lb = lb,
+                .rng = UINT64_C(0x9e3779b97f4a7c15)};
     x.rbuf = ir_xcalloc((size_t)x.P, sizeof *x.rbuf);
     x.xbuf = ir_xcalloc((size_t)x.P, sizeof *x.xbuf);
     x.pipe = ir_xcalloc((size_t)x.g->nedges + 1, sizeof *x.pipe);
@@ -722,12 +827,8 @@ sched_local_search(Sched **sp, struct Evaluator *ev, int64_t budget, bool plain)
     if (x.budget < INT64_MAX)
         x.budget += 1; /* the evaluation of the start does not count */
 
-    while (!out_of_budget(&x)) {
-        if (round_moves(&x))
-            continue;
-        if (!round_swaps(&x))
-            break; /* a local optimum of all three neighbourhoods */
-    }
+    descend(&x);
+    perturb_and_descend(&x);
 
     /* The state always holds the best schedule found (rejected trials are undone); it is
      * returned with no receive pipelined (the optimizer decides). */
@@ -746,15 +847,77 @@ sched_local_search(Sched **sp, struct Evaluator *ev, int64_t budget, bool plain)
 }
 
 int64_t
+sched_lower_bound(const Graph *g, const Platform *p)
+{
+    int n = g->ntasks, P = p->ndsps;
+    if (!g->topo || !g->succ_off || n == 0)
+        return 0;
+    /* cheapest cost of each task (its pinned DSP's when pinned) */
+    int64_t *c = ir_xcalloc((size_t)n, sizeof *c), *fin = ir_xcalloc((size_t)n, sizeof *fin);
+    int64_t *pin = ir_xcalloc((size_t)P, sizeof *pin);
+    double work = 0;
+    for (int t = 0; t < n; t++) {
+        const Task *k = &g->tasks[t];
+        if (k->dsp >= 0 && k->dsp < P) {
+            c[t] = ir_task_cycles(k, k->dsp);
+            pin[k->dsp] += c[t];
+        } else {
+            c[t] = ir_task_cycles(k, 0);
+            for (int d = 1; d < P; d++)
+                if (ir_task_cycles(k, d) < c[t])
+                    c[t] = ir_task_cycles(k, d);
+        }
+        work += (double)c[t];
+    }
+    /* longest path of cheapest costs over the zero-delay edges (communication 0: the
+     * two ends can share a DSP) */
+    int64_t cp = 0;
+    for (int k = 0; k < n; k++) {
+        int t = g->topo[k];
+        int64_t st = 0;
+        for (int j = g->pred_off[t]; j < g->pred_off[t + 1]; j++) {
+            const Edge *e = &g->edges[g->pred[j]];
+            if (e->delay == 0 && fin[e->from] > st)
+                st = fin[e->from];
+        }
+        fin[t] = st + c[t];
+        if (fin[t] > cp)
+            cp = fin[t];
+    }
+    double it = (double)g->iterations;
+    double lb = (double)cp;
+    double load = ceil(it * work / P);
+    if (load > lb)
+        lb = load;
+    for (int d = 0; d < P; d++)
+        if (it * (double)pin[d] > lb)
+            lb = it * (double)pin[d];
+    free(c);
+    free(fin);
+    free(pin);
+    return lb > 9e18 ? INT64_MAX : (int64_t)lb;
+}
+
+int64_t
 sched_default_budget(const Graph *g, bool plain)
 {
-    if (g->iterations <= 1)
-        return 0;
     /* An evaluation costs about (tasks + 2 edges) x iterations operation steps, a
-     * candidate one evaluation (plain) or two; aim at about 3e8 steps in all (0.8 s for
-     * 100 tasks in a release build), within [4, 4000] candidates. */
-    double work = (double)(g->ntasks + 2 * g->nedges) * (double)g->iterations;
-    if (!plain)
+     * candidate one evaluation (plain, or nothing to pipeline) or two.  Several
+     * iterations: about 3e8 steps in all, within [4, 4000] candidates.  One iteration:
+     * about 1.5e6 steps (0.08 s for 100 tasks on the abstract model, RelWithDebInfo),
+     * within [200, 20000]. */
+    double size = (double)(g->ntasks + 2 * g->nedges);
+    /* the pipelined objective evaluates twice only when a message can be pipelined,
+     * i.e. is not eager (never on the abstract model) */
+    bool twice = false;
+    for (int e = 0; e < g->nedges && !plain && !twice; e++)
+        twice = !g->platform || g->edges[e].bytes > g->platform->eager_limit;
+    if (g->iterations <= 1) {
+        double b = 1.5e6 / (size > 1 ? size : 1) / (twice ? 2 : 1);
+        return (int64_t)(b < 200 ? 200 : b > 20000 ? 20000 : b);
+    }
+    double work = size * (double)g->iterations;
+    if (twice)
         work *= 2;
     double b = 3e8 / (work > 1 ? work : 1);
     if (b < 4)
@@ -762,6 +925,32 @@ sched_default_budget(const Graph *g, bool plain)
     if (b > 4000)
         b = 4000;
     return (int64_t)b;
+}
+
+/* Every unpinned task on the DSP where the unpinned tasks cost least in all, in
+ * topological order; pinned tasks on their DSPs. */
+static Sched *
+one_dsp(const Graph *g, const Platform *p)
+{
+    int best = 0;
+    int64_t bestc = INT64_MAX;
+    for (int d = 0; d < p->ndsps; d++) {
+        int64_t sum = 0;
+        for (int t = 0; t < g->ntasks; t++)
+            if (g->tasks[t].dsp < 0)
+                sum += ir_task_cycles(&g->tasks[t], d);
+        if (sum < bestc) {
+            bestc = sum;
+            best = d;
+        }
+    }
+    Sched *s = ir_sched_new(g, p);
+    for (int k = 0; k < g->ntasks; k++) {
+        int t = g->topo[k], d = g->tasks[t].dsp >= 0 ? g->tasks[t].dsp : best;
+        s->map[t] = d;
+        ir_sched_push_op(s, d, OP_COMPUTE, t);
+    }
+    return s;
 }
 
 int
@@ -791,8 +980,28 @@ pass_schedule_with(Unit *u, SchedAlgo algo, Diag *d)
     if (budget < 0)
         budget = sched_default_budget(g, plain);
     if (budget > 0 && g->ntasks > 0) {
+        /* Starting points: the list schedule asked for, the other one and the one-DSP
+         * schedule; the search starts from the best under its objective (ties: that
+         * order), so its result is never worse than any of them. */
         struct Evaluator *ev = eval_new(g, p);
-        sched_local_search(&s, ev, budget, plain);
+        int64_t lb = sched_lower_bound(g, p);
+        Sched *alt[2] = {NULL, one_dsp(g, p)};
+        if (algo == SCHED_PEFT ? sched_heft(g, p, &alt[0], NULL, NULL, d)
+                               : sched_peft(g, p, &alt[0], NULL, NULL, d))
+            return -1;
+        int64_t best = sched_local_search_lb(&s, ev, 0, plain, lb);
+        for (int k = 0; k < 2; k++) {
+            comm_insert(alt[k]);
+            int64_t len = sched_local_search_lb(&alt[k], ev, 0, plain, lb);
+            if (len >= 0 && (best < 0 || len < best)) {
+                Sched *t = s;
+                s = alt[k];
+                alt[k] = t;
+                best = len;
+            }
+            ir_sched_free(alt[k]);
+        }
+        sched_local_search_lb(&s, ev, budget, plain, lb);
         eval_free(ev);
     }
     ir_sched_free(u->s);

@@ -1,4 +1,4 @@
-/* platform.c: the platform a run simulates (DESIGN.md section 2).
+/* platform.c: the platform a run simulates (docs/design.md section 2).
  *
  * A preset name (bwdsp-1board, bwdsp-2board, bwdsp-4board, bwdsp-16board), a file
  * of format "tgc-platform/1", or nothing: then the smallest preset with enough DSPs,
@@ -68,7 +68,7 @@ mesh(Platform *p, int rows, int cols, int boards)
     }
 }
 
-/* the model of the scheduling literature (DESIGN.md section 2), as ir/platform.c */
+/* the model of the scheduling literature (docs/design.md section 2), as ir/platform.c */
 static void
 abstract(Platform *p, int ndsps)
 {

@@ -73,13 +73,20 @@ typedef struct Job {
 } Job;
 
 static void
-usage(void)
+usage_to(FILE *f)
 {
     fputs("usage: mpirio-run -n N [--platform P] [--no-contention] [--trace FILE] "
           "[--summary]\n"
           "                  [--coll switch|mpich] [--faults FRACTION] [--fault-seed S] "
-          "./prog [args]\n",
-          stderr);
+          "./prog [args]\n"
+          "       mpirio-run --help | --version\n",
+          f);
+}
+
+static void
+usage(void)
+{
+    usage_to(stderr);
 }
 
 /* the whole file in memory; NULL (errno set) if it cannot be read */
@@ -224,11 +231,14 @@ main(int argc, char **argv)
         const char *a = argv[i];
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
-            usage();
+            usage_to(stdout);
             fputs("Runs one copy of a program built by mpirio-cc per simulated DSP; see "
-                  "docs/runtime.md.\nExit status: the largest status a DSP's main "
+                  "mpirio-run(1).\nExit status: the largest status a DSP's main "
                   "returned, 2 after a deadlock, 1 for an error.\n",
-                  stderr);
+                  stdout);
+            return 0;
+        } else if (strcmp(a, "--version") == 0) {
+            printf("mpirio-run (mpirio) %s\n", MPIRIO_VERSION);
             return 0;
         } else if (strcmp(a, "-n") == 0 || strcmp(a, "-np") == 0) {
             char *end;

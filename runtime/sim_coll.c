@@ -1,4 +1,5 @@
-/* sim_coll.c: collectives in the RapidIO switches (seed 000, Algorithms 1 to 3).
+/* sim_coll.c: collectives in the RapidIO switches ([MPIRIO] (docs/references.md)
+ * Algorithms 1 to 3).
  *
  * The members of a collective are the DSPs of a communicator; the tree is the MST
  * of the boards rooted at the root's board. A switch talks to the ports that lead

@@ -1,4 +1,4 @@
-/* sim_net.c: the RapidIO fabric of DESIGN.md section 4.
+/* sim_net.c: the RapidIO fabric of docs/design.md section 4.
  *
  * Nodes: DSP d is node d, the switch of board b is node pdsps + b. Directed links:
  * DSP d up (2d) and down (2d+1), then two per board link. Routes follow the minimum

@@ -1,4 +1,4 @@
-/* sim_p2p.c: point-to-point on the simulated platform (DESIGN.md section 3).
+/* sim_p2p.c: point-to-point on the simulated platform (docs/design.md section 3).
  *
  * Isend: the DSP is busy send_overhead, then the send is issued: the envelope goes
  * to the receiver, which matches it against its expected (posted) queue in post

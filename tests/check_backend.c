@@ -1,7 +1,7 @@
 /* tests/check_backend.c - the writers of schedules a person reads: tgc-graph/1,
  * tgc-platform/1 and tgc-schedule/1 JSON, Graphviz dot (through cgraph) and the Gantt
- * SVG. The schedules and their times are built by hand (the worked example of DESIGN.md
- * section 3), so these tests do not depend on the evaluator. */
+ * SVG. The schedules and their times are built by hand (the worked example of
+ * docs/design.md section 3), so these tests do not depend on the evaluator. */
 #include <check.h>
 #include <graphviz/cgraph.h>
 #include <stdlib.h>
@@ -23,7 +23,7 @@ task(Graph *g, const char *id, int64_t cycles)
     return t;
 }
 
-/* DESIGN.md section 3: a (1000 cycles) on DSP 0, b (2000) on DSP 1, a 64-byte edge,
+/* docs/design.md section 3: a (1000 cycles) on DSP 0, b (2000) on DSP 1, a 64-byte edge,
  * 2 iterations, blocking receive; the times are the ones the design works out. */
 typedef struct Example {
     Graph *g;
@@ -210,8 +210,8 @@ END_TEST
 
 /* The whole document, against testcases/schedule/worked.json, which is also what
  * `tgc schedule testcases/worked/worked.json -o` writes (tests/run_schedule.sh): the
- * times worked out in DESIGN.md and the evaluator's agree, and so do the two writers'
- * inputs. */
+ * times worked out in docs/design.md and the evaluator's agree, and so do the two
+ * writers' inputs. */
 START_TEST(schedule_json_is_golden)
 {
     Example x;

@@ -1,6 +1,6 @@
 /* tests/check_bfco.c - BFCO and its baselines (passes/bfco.c, passes/baselines.c).
  *
- * The seed's three deadlock causes (testcases/bfco/fig1*): each merge deadlocks without
+ * The paper's three deadlock causes (testcases/bfco/fig1*): each merge deadlocks without
  * repair (the evaluator says so) and is repaired by the mechanism the seed names.  A
  * property test over random graphs and random particles: every repaired particle has an
  * acyclic merged graph, a schedule order without a zero-shift cycle, and the evaluator
@@ -79,7 +79,7 @@ merged_acyclic(const Sched *s)
     return ok;
 }
 
-/* Program order plus send -> receive of zero-delay messages (DESIGN.md section 3: a
+/* Program order plus send -> receive of zero-delay messages (docs/design.md section 3: a
  * deadlock is a cycle of zero iteration shift). */
 static bool
 order_acyclic(const Sched *s)
@@ -164,7 +164,7 @@ base_sched(const Graph *g, const int *map, const int *order)
     return s;
 }
 
-/* ---- the seed's three deadlock causes -------------------------------------------------
+/* ---- the paper's three deadlock causes -------------------------------------------------
  */
 
 typedef struct Case {
@@ -563,7 +563,7 @@ START_TEST(bfco_never_worse_than_none_ma_cp)
             bp.particles = 8;
             bp.generations = 8;
             bp.seed = (uint64_t)i;
-            bp.vshaped = bp.joint = bp.polish = variant == 1; /* 0: the seed's BFCO */
+            bp.vshaped = bp.joint = bp.polish = variant == 1; /* 0: the paper's BFCO */
             Sched *out;
             OptStats st;
             Diag *d = diag_new();
@@ -654,7 +654,7 @@ START_TEST(es_is_optimal_and_refused_above_its_limit)
 }
 END_TEST
 
-/* ---- pipelining: the worked example of DESIGN.md section 3, and a useless pipeline
+/* ---- pipelining: the worked example of docs/design.md section 3, and a useless pipeline
  * ------- */
 
 static Sched *
@@ -701,7 +701,8 @@ START_TEST(worked_example_pipeline_is_kept)
     Graph *g;
     Sched *base = two_task(1000, 2000, 2, &g);
     int np;
-    ck_assert_int_eq(method_length(base, OPT_NONE, &np), 7528); /* DESIGN.md section 3 */
+    ck_assert_int_eq(method_length(base, OPT_NONE, &np),
+                     7528); /* docs/design.md section 3 */
     ck_assert_int_eq(method_length(base, OPT_CP, &np), 6864);
     ck_assert_int_eq(np, 1);
     ck_assert_int_eq(method_length(base, OPT_BFCO, &np), 6864); /* TIS < TEIR: kept */
@@ -712,7 +713,7 @@ START_TEST(worked_example_pipeline_is_kept)
 }
 END_TEST
 
-/* The seed's TIS/TEIR rule on the greedy pipelines of the identity merge. */
+/* The paper's TIS/TEIR rule on the greedy pipelines of the identity merge. */
 static bool
 pruned(const Sched *base)
 {

@@ -114,6 +114,31 @@ START_TEST(receives_follow_the_send_order)
 }
 END_TEST
 
+/* The same placement on the abstract model, where every message is eager: the receives
+ * stay right before their consumers, out of send order, so t2 does not wait for the data
+ * of t3 (the classic model: t2 at 21, t3 at 60, length 70; in send order it was 80). */
+START_TEST(eager_receives_stay_before_their_consumer)
+{
+    Graph *g = mk_graph("abstract", 4, 10, 1, 4);
+    g->platform = plat_abstract(g->arena, 2);
+    edge(g, 0, 3, 50, 0);
+    edge(g, 1, 2, 1, 0);
+    ir_graph_index(g);
+    int o0[] = {0, 1}, o1[] = {2, 3};
+    const int *ord[] = {o0, o1};
+    int cnt[] = {2, 2};
+    Sched *s = computes(g, 2, ord, cnt);
+    comm_insert(s);
+    ck_valid(s);
+    ck_ops(s, 0, "C t0 S m0 C t1 S m1");
+    ck_ops(s, 1, "R m1 C t2 R m0 C t3");
+    ck_assert_int_eq(length(s), 70);
+    ck_assert_int_eq(sched_list_makespan(s), 70);
+    ir_sched_free(s);
+    ir_graph_free(g);
+}
+END_TEST
+
 /* Sends after one producer: zero-delay edges by the consumer's place, delay edges last;
  * receives right before the consumer; no message within one DSP. */
 START_TEST(sends_after_the_producer_receives_before_the_consumer)
@@ -367,6 +392,7 @@ suite(void)
     Suite *su = suite_create("comm");
     TCase *tc = tcase_create("core");
     tcase_add_test(tc, receives_follow_the_send_order);
+    tcase_add_test(tc, eager_receives_stay_before_their_consumer);
     tcase_add_test(tc, sends_after_the_producer_receives_before_the_consumer);
     tcase_add_test(tc, delay_edge_feedback_loop);
     tcase_add_loop_test(tc, delayed_receive_is_posted_before_the_producer_runs_again, 0,

@@ -1,5 +1,5 @@
 /* tests/check_evaluate.c - the evaluator (passes/evaluate.c) against values worked out on
- * paper from DESIGN.md sections 3 and 4.  Graphs are built programmatically. */
+ * paper from docs/design.md sections 3 and 4.  Graphs are built programmatically. */
 #include <check.h>
 #include <stdlib.h>
 #include <string.h>
@@ -86,8 +86,8 @@ both(const Sched *s, EvalResult *r, Arena *a)
     return l1;
 }
 
-/* The worked example of DESIGN.md section 3: a (1000) on DSP 0 -> 64 bytes -> b (2000) on
- * DSP 1, 2 iterations, bwdsp-1board. */
+/* The worked example of docs/design.md section 3: a (1000) on DSP 0 -> 64 bytes -> b
+ * (2000) on DSP 1, 2 iterations, bwdsp-1board. */
 static Sched *
 worked_example(Graph **gout, bool pipe)
 {
@@ -1009,12 +1009,12 @@ START_TEST(contention_on_the_board_link)
 }
 END_TEST
 
-/* --- a reference: the definitions of DESIGN.md section 3 written as a memoized recursion
- * over every operation instance (full arrays, no window, no rings).  A dependence cycle
- * met on the recursion stack is a deadlock.  The delay rule, as docs/evaluator.md states
- * it: the data of iteration x is sent in iteration x unless x >= n - delay, and received
- * in iteration x when the delay is 0, else in iteration x + 1 (into the ring of `delay`
- * buffers). */
+/* --- a reference: the definitions of docs/design.md section 3 written as a memoized
+ * recursion over every operation instance (full arrays, no window, no rings).  A
+ * dependence cycle met on the recursion stack is a deadlock.  The delay rule, as
+ * docs/evaluator.md states it: the data of iteration x is sent in iteration x unless x >=
+ * n - delay, and received in iteration x when the delay is 0, else in iteration x + 1
+ * (into the ring of `delay` buffers). */
 
 typedef struct Ref {
     const Sched *s;

@@ -1,5 +1,5 @@
 /* tests/check_schedule.c - the scheduler: HEFT and PEFT against the published examples of
- * ../shared/bench/literature-graphs.md, pinned and heterogeneous tasks, the local search
+ * [HEFT] and [PEFT] (docs/references.md), pinned and heterogeneous tasks, the local search
  * over all iterations (a 4-stage pipeline), determinism. */
 #include <check.h>
 #include <stdlib.h>
@@ -634,8 +634,13 @@ END_TEST
 START_TEST(search_budget_defaults)
 {
     Graph *g = chain(4, 3000, 2000, 1, "bwdsp-1board");
-    for (int plain = 0; plain <= 1; plain++) /* one iteration: HEFT is the answer */
-        ck_assert_int_eq(sched_default_budget(g, plain), 0);
+    /* one iteration: about 1.5e6 steps / (tasks + 2 edges), halved for the pipelined
+     * objective (two evaluations when a message is not eager), within [200, 20000] */
+    ck_assert_int_eq(sched_default_budget(g, true), 20000);
+    Graph *big = chain(16, 3000, 2000, 1, "bwdsp-1board");
+    ck_assert_int_eq(sched_default_budget(big, true), 20000); /* 32608, capped */
+    ck_assert_int_eq(sched_default_budget(big, false), 1500000 / 46 / 2);
+    ir_graph_free(big);
     g->iterations = 100;
     ck_assert_int_gt(sched_default_budget(g, false), 0);
     /* Where the evaluator's work, not the cap, sets the budget, a candidate of the

@@ -66,7 +66,7 @@ grep -q -- "--es-limit" "$tmp/err" || { echo "FAIL: es message"; cat "$tmp/err";
 "$tgc" opt "$tmp/g.json" --particles 0 >/dev/null 2>&1
 [ $? = 2 ] || { echo "FAIL: --particles 0 does not exit 2"; fail=1; }
 
-# the seed's Fig. 1(e): ma repairs the order and keeps the merge
+# the paper's Fig. 1(e): ma repairs the order and keeps the merge
 "$tgc" opt bfco/fig1e/graph.json --method ma --json >"$tmp/e.json" ||
     { echo "FAIL: ma on fig1e"; fail=1; }
 grep -q '"merged_groups": 1,' "$tmp/e.json" || { echo "FAIL: fig1e merge not kept"; fail=1; }

@@ -25,7 +25,7 @@ check "schedule --from" "$tgc" schedule --from "$tmp/a.json" -o "$tmp/b.json" --
     --dot "$tmp/b.dot"
 check "round trip is byte-identical" cmp -s "$tmp/a.json" "$tmp/b.json"
 check "the dot of the read-back schedule is the same" cmp -s "$tmp/a.dot" "$tmp/b.dot"
-# The worked example of DESIGN.md section 3: the golden file (also check_backend's, built
+# The worked example of docs/design.md section 3: the golden file (also check_backend's, built
 # there from the times worked out by hand).
 check "schedule worked" "$tgc" schedule worked/worked.json -o "$tmp/worked.json"
 check "worked example matches its golden schedule" cmp -s "$tmp/worked.json" \

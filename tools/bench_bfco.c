@@ -3,15 +3,14 @@
  *
  * Three sections, each optional:
  *
- *   quality  per class of tools/gen_graph.c (seed 001's Table 1 and fft32), N instances
- *            (seeds 1..N) scheduled by pass_schedule: the improvement over none of ma,
- *            cp, bfco (and with --variants the seed's procedure, --vshaped, --joint) and
- *            es where es is within its limit; BFCO's mean and largest gap to es in
- *            percentage points and the instances where it reaches es.
- *   long     per class and instance: default BFCO with seeds 1..S (--seeds, 5) and a
- *            long search (--long-particles, --long-generations, no stall, seed 1); the
- *            default's gap to the long search (percent of its length, seed 1), the
- *            spread of the improvement over the seeds (points), and the ratio of their
+ *   quality  per class of tools/gen_graph.c (Table 1 of [BFCO] (docs/references.md) and
+ * fft32), N instances (seeds 1..N) scheduled by pass_schedule: the improvement over none
+ * of ma, cp, bfco (and with --variants the paper's procedure, --vshaped, --joint) and es
+ * where es is within its limit; BFCO's mean and largest gap to es in percentage points
+ * and the instances where it reaches es. long     per class and instance: default BFCO
+ * with seeds 1..S (--seeds, 5) and a long search (--long-particles, --long-generations,
+ * no stall, seed 1); the default's gap to the long search (percent of its length, seed
+ * 1), the spread of the improvement over the seeds (points), and the ratio of their
  *            evaluations.
  *   speed    BFCO on random graphs (rand50 costs, seed 7) of 100 tasks / 4 DSPs, 1000 /
  *            16, 5000 / 64 (--speed-cases), HEFT without local search: CPU seconds

@@ -12,7 +12,7 @@
 enum { O_CLASS, O_SEED, O_TASKS, O_SHAPE, O_POINTS, O_CYCLES, O_BYTES, O_DELAY, O_NAME };
 static const CliOption own[] = {
     {"class", "NAME",
-     "hi20, lo20, rand50, chain100 (seed 001 Table 1) or fft32 (default rand50)"},
+     "hi20, lo20, rand50, chain100 (the BFCO paper's Table 1) or fft32 (default rand50)"},
     {"seed", "N", "random seed (default 1)"},
     {"tasks", "N", "number of tasks (overrides the class)"},
     {"shape", "NAME", "random, chain, layered or fft (overrides the class)"},
@@ -27,17 +27,13 @@ static const CliOption own[] = {
 static const CliSpec spec = {
     "gen",
     "",
-    "Generate a random task graph (tgc-graph/1) from a class and a seed.  Classes "
-    "follow\n"
-    "seed 001's Table 1: hi20 (20 tasks, high communication ratio), lo20 (20 tasks, "
-    "low),\n"
-    "rand50 (50 tasks, random DAG), chain100 (100 tasks, a chain with skip edges); "
-    "fft32\n"
-    "is the task graph of a 32-point FFT (63 recursive calls, 5 stages of 32 "
-    "butterflies,\n"
-    "223 tasks).  Any size with --tasks, or --points with --shape fft.  Writes to -o "
-    "FILE\n"
-    "or the standard output.\n",
+    "Generate a random task graph (tgc-graph/1) from a class and a seed.  Classes\n"
+    "follow Table 1 of the BFCO paper ([BFCO] in docs/references.md): hi20 (20 tasks,\n"
+    "high communication ratio), lo20 (20 tasks, low), rand50 (50 tasks, random DAG),\n"
+    "chain100 (100 tasks, a chain with skip edges); fft32 is the task graph of a\n"
+    "32-point FFT (63 recursive calls, 5 stages of 32 butterflies, 223 tasks).  Any\n"
+    "size with --tasks, or --points with --shape fft.  Writes to -o FILE or the\n"
+    "standard output.\n",
     CLI_OUTPUT | CLI_PLATFORM | CLI_ITERATIONS,
     own,
     0,

@@ -55,7 +55,7 @@ static const CliOption own[] = {
     {"joint", NULL,
      "a pipeline bit per receive in each particle, searched with the merges"},
     {"no-polish", NULL,
-     "no final toggling of single pipelines (the seed's BFCO exactly)"},
+     "no final toggling of single pipelines (the paper's BFCO exactly)"},
     CLI_SEARCH_OBJECTIVE_OPTION,
     {"window", "N",
      "merge candidates: messages of one DSP pair at most N apart in send order "

@@ -14,6 +14,7 @@
  * Speed: both programs are compiled at once and run at once (two children each time); the
  * compiler is $TGC_CC (default cc) with $TGC_CFLAGS (default -std=c11 -O1 -Wall -Wextra).
  */
+#define _XOPEN_SOURCE 700 /* realpath */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -43,11 +44,14 @@ extern char **environ;
 #ifndef TGC_MPIRIO_BUILD_CFLAGS /* its sanitizer flags, which the program needs too */
 #define TGC_MPIRIO_BUILD_CFLAGS ""
 #endif
-#ifndef TGC_MPIRIO_INSTALL_INCDIR
-#define TGC_MPIRIO_INSTALL_INCDIR "/usr/local/include"
+#ifndef TGC_BUILD_EXE /* where the build put tgc: there it uses the in-tree library */
+#define TGC_BUILD_EXE ""
+#endif
+#ifndef TGC_MPIRIO_INSTALL_INCDIR /* relative to the installed tgc's folder */
+#define TGC_MPIRIO_INSTALL_INCDIR "../include"
 #endif
 #ifndef TGC_MPIRIO_INSTALL_LIBDIR
-#define TGC_MPIRIO_INSTALL_LIBDIR "/usr/local/lib"
+#define TGC_MPIRIO_INSTALL_LIBDIR "../lib"
 #endif
 
 #ifndef TGC_MPIRIO_OPENMPI_LIB /* the in-tree MPI transports (runtime/tr_mpi.c) */
@@ -310,8 +314,78 @@ argv_free(Argv *a)
     *a = (Argv){0};
 }
 
-/* The compiler command of one program: cc FLAGS -I DIR -I MPIRIO -o OUT SOURCES... LIBS
- */
+/* Where the programs are built against: the in-tree libmpirio when this tgc is the one
+ * the build wrote (and the library is there), else the libmpirio installed beside this
+ * tgc, found relative to its executable (an installed tree can be relocated).  The
+ * strings are allocated once. */
+typedef struct Mpirio {
+    bool in_tree;
+    char *incdir, *libdir; /* installed: absolute paths */
+} Mpirio;
+
+static char *
+dup_or_die(const char *s)
+{
+    char *d = strdup(s);
+    if (!d)
+        ice("out of memory");
+    return d;
+}
+
+static char *
+beside_exe(const char *rel)
+{
+    if (rel[0] == '/')
+        return dup_or_die(rel);
+    char *exe = realpath("/proc/self/exe", NULL);
+    char *slash = exe ? strrchr(exe, '/') : NULL;
+    if (!slash) {
+        free(exe);
+        return dup_or_die(rel); /* no /proc: relative to the current folder, as given */
+    }
+    *slash = 0;
+    char *p = path_join(exe, rel);
+    free(exe);
+    char *canon = realpath(p, NULL); /* bin/../lib -> lib, when it exists */
+    if (canon) {
+        free(p);
+        return canon;
+    }
+    return p;
+}
+
+static const Mpirio *
+mpirio_location(void)
+{
+    static Mpirio m;
+    static bool done;
+    if (done)
+        return &m;
+    done = true;
+    char *exe = realpath("/proc/self/exe", NULL);
+    char *built = *TGC_BUILD_EXE ? realpath(TGC_BUILD_EXE, NULL) : NULL;
+    m.in_tree = exe && built && strcmp(exe, built) == 0 && *TGC_MPIRIO_BUILD_LIB &&
+                access(TGC_MPIRIO_BUILD_LIB, R_OK) == 0;
+    free(exe);
+    free(built);
+    if (!m.in_tree) {
+        m.incdir = beside_exe(TGC_MPIRIO_INSTALL_INCDIR);
+        m.libdir = beside_exe(TGC_MPIRIO_INSTALL_LIBDIR);
+    }
+    return &m;
+}
+
+static void
+argv_push_joined(Argv *a, const char *p1, const char *p2)
+{
+    char *w = malloc(strlen(p1) + strlen(p2) + 1);
+    if (!w)
+        ice("out of memory");
+    sprintf(w, "%s%s", p1, p2);
+    argv_push(a, w);
+    free(w);
+}
+
 /* the in-tree MPI transport of a target and its MPI flags; "" when not built */
 static const char *
 mpi_lib(int target, const char **flags)
@@ -320,24 +394,21 @@ mpi_lib(int target, const char **flags)
     return target == CG_TARGET_MPICH ? TGC_MPIRIO_MPICH_LIB : TGC_MPIRIO_OPENMPI_LIB;
 }
 
+/* The compiler command of one program: cc FLAGS -I DIR -I MPIRIO -o OUT SOURCES... LIBS
+ * (the compiler and the sanitizer flags of the build that made libmpirio: a sanitized
+ * library links only into a sanitized program) */
 static void
 cc_command(Argv *a, const char *dir, const CgProject *p, bool parallel, const char *exe,
            int target)
 {
     const char *cc = getenv("TGC_CC"), *flags = getenv("TGC_CFLAGS");
-    bool in_tree = *TGC_MPIRIO_BUILD_LIB && access(TGC_MPIRIO_BUILD_LIB, R_OK) == 0;
-    bool mpi = parallel && target != CG_TARGET_SIM;
-    argv_words(a, cc && *cc ? cc : in_tree ? TGC_MPIRIO_BUILD_CC : "cc");
+    const Mpirio *m = mpirio_location();
+    argv_words(a, cc && *cc ? cc : TGC_MPIRIO_BUILD_CC);
     argv_words(a, flags && *flags ? flags : "-std=c11 -O1 -Wall -Wextra");
-    if (in_tree)
-        argv_words(a, TGC_MPIRIO_BUILD_CFLAGS);
-    char *inc = malloc(strlen(dir) + 3);
-    if (!inc)
-        ice("out of memory");
-    sprintf(inc, "-I%s", dir);
-    argv_push(a, inc);
-    free(inc);
-    argv_push(a, in_tree ? "-I" TGC_MPIRIO_BUILD_INCDIR : "-I" TGC_MPIRIO_INSTALL_INCDIR);
+    argv_words(a, TGC_MPIRIO_BUILD_CFLAGS);
+    argv_push_joined(a, "-I", dir);
+    argv_push_joined(a, "-I", m->in_tree ? TGC_MPIRIO_BUILD_INCDIR : m->incdir);
+    bool mpi = parallel && target != CG_TARGET_SIM;
     if (mpi)
         argv_push(a, "-DTGC_MPI");
     argv_push(a, "-o");
@@ -358,11 +429,11 @@ cc_command(Argv *a, const char *dir, const CgProject *p, bool parallel, const ch
         const char *mflags;
         argv_push(a, mpi_lib(target, &mflags));
         argv_words(a, mflags);
-    } else if (in_tree) {
+    } else if (m->in_tree) {
         argv_push(a, TGC_MPIRIO_BUILD_LIB);
     } else {
-        argv_push(a, "-L" TGC_MPIRIO_INSTALL_LIBDIR);
-        argv_push(a, "-Wl,-rpath," TGC_MPIRIO_INSTALL_LIBDIR);
+        argv_push_joined(a, "-L", m->libdir);
+        argv_push_joined(a, "-Wl,-rpath,", m->libdir);
         argv_push(a, "-lmpirio");
     }
     argv_push(a, "-ljansson");

@@ -26,9 +26,9 @@ typedef struct GenSpec {
     int pin_block; /* > 0: task i pinned to DSP (i / pin_block) % ndsps (stages) */
 } GenSpec;
 
-/* The named classes of the BFCO benchmark: "hi20", "lo20", "rand50", "chain100" (seed 001
- * Table 1) and "fft32" (the task graph of a 32-point FFT).  Returns 0, or -1 if the name
- * is unknown. */
+/* The named classes of the BFCO benchmark: "hi20", "lo20", "rand50", "chain100" ([BFCO]
+ * (docs/references.md) Table 1) and "fft32" (the task graph of a 32-point FFT).  Returns
+ * 0, or -1 if the name is unknown. */
 int gen_class(const char *name, GenSpec *gs);
 extern const char *const gen_class_names[]; /* NULL-terminated */
 /* The tasks of an FFT task graph of n points (n a power of two >= 2). */

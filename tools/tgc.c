@@ -33,10 +33,9 @@ usage(FILE *f)
           f);
     for (size_t i = 0; i < NCOMMANDS; i++)
         fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
-    fputs(
-        "\nrun 'tgc help COMMAND' for the options of a command; the documentation is in "
-        "docs/cli.md\n",
-        f);
+    fputs("\nrun 'tgc help COMMAND' for the options of a command; the manual is tgc(1) "
+          "(man tgc)\n",
+          f);
 }
 
 static const Command *

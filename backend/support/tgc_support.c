@@ -1,6 +1,6 @@
 /*
- * tgc_support.c - the operations of DESIGN.md section 3 on MPIRIO, the built-in kernel,
- * checksums and the report (written by tgc; the same in every project).
+ * tgc_support.c - the operations of docs/design.md section 3 on MPIRIO, the built-in
+ * kernel, checksums and the report (written by tgc; the same in every project).
  *
  * Costs (they must add up to the compiler's evaluator, passes/evaluate.c):
  *   COMPUTE t   wait for the transfers still reading t's outputs (zero copy), the kernel,
@@ -260,10 +260,10 @@ tgc_synthetic(const tgc_io *io, uint64_t seed)
 }
 
 static int
-usage(const char *program)
+usage(FILE *f, const char *program)
 {
     fprintf(
-        stderr,
+        f,
         "usage: %s [--no-contention] [--platform FILE] [--output-dir DIR] [--summary] "
         "[--quiet]\n",
         program);
@@ -292,8 +292,22 @@ tgc_parse_args(TgcArgs *a, int argc, char **argv, const char *program)
             a->platform = argv[++i];
         else if (strcmp(s, "--output-dir") == 0 && i + 1 < argc)
             a->output_dir = argv[++i];
-        else
-            return usage(program);
+        else if (strcmp(s, "--help") == 0 || strcmp(s, "-h") == 0) {
+            usage(stdout, program);
+            printf("\nRuns the program of graph %s on the simulated platform "
+                   "(libmpirio) and prints\nthe checksum of every edge and the "
+                   "simulated cycles.\n"
+                   "  --no-contention   links without contention\n"
+                   "  --platform FILE   the tgc-platform/1 file (default %s)\n"
+                   "  --output-dir DIR  where the output files of the kernels go "
+                   "(default .)\n"
+                   "  --summary         the runtime's summary on stderr at the end\n"
+                   "  --quiet           no runtime messages on stderr\n"
+                   "Exit status: 0, 1 if the run failed, 2 for bad usage.\n",
+                   TGC_GRAPH_LABEL, a->platform);
+            return 0;
+        } else
+            return usage(stderr, program);
     }
     for (int t = 0; t < TGC_NTASKS; t++) {
         const char *o = tgc_tasks[t].output;
@@ -305,7 +319,7 @@ tgc_parse_args(TgcArgs *a, int argc, char **argv, const char *program)
             return 2;
         snprintf(output_path[t], n, "%s/%s", a->output_dir, o);
     }
-    return 0;
+    return -1;
 }
 
 int

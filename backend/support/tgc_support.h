@@ -11,9 +11,9 @@
  * receive is pipelined (the next transfer lands while the consumer reads); a zero-delay
  * pipelined receive has two.
  *
- * Messages.  tgc_send, tgc_recv and tgc_post_first implement the operations of DESIGN.md
- * section 3 on MPIRIO: the tag of a message is its index, so every message keeps its own
- * order of transfers.
+ * Messages.  tgc_send, tgc_recv and tgc_post_first implement the operations of
+ * docs/design.md section 3 on MPIRIO: the tag of a message is its index, so every message
+ * keeps its own order of transfers.
  */
 #ifndef TGC_SUPPORT_H
 #define TGC_SUPPORT_H
@@ -92,6 +92,8 @@ void tgc_dsp_end(int dsp);
 /* The built-in kernel: hashes the task's seed, the iteration and every input into every
  * output, so that any graph can be run and checked. */
 void tgc_synthetic(const tgc_io *io, uint64_t seed);
+/* The command line of the parallel and the sequential program: -1 to run, else the exit
+ * status to return at once (0 after --help, 2 after a usage error). */
 int tgc_parse_args(TgcArgs *a, int argc, char **argv, const char *program);
 /* Prints the checksums and totals; returns the exit status (0, 3 after a deadlock or a
  * runtime error). */

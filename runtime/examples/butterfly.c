@@ -1,6 +1,7 @@
-/* butterfly: the global sum of a vector over P DSPs (seed 000 Table 3), written by
- * hand as a butterfly (recursive doubling: at step k exchange with rank ^ 2^k and
- * add) and with MPIRIO_Reduce(MPIRIO_SUM); both checked against the sequential sum. */
+/* butterfly: the global sum of a vector over P DSPs ([MPIRIO] (docs/references.md) Table
+ * 3), written by hand as a butterfly (recursive doubling: at step k exchange with rank ^
+ * 2^k and add) and with MPIRIO_Reduce(MPIRIO_SUM); both checked against the sequential
+ * sum. */
 #include <mpirio.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,8 +1,8 @@
-/* coll_table: seed 000's Tables 1 and 6 on the simulated platform: the time and the
- * packets of a point-to-point message and of each collective, for both families, on
- * the DSPs of the run. Every operation moves `bytes` bytes (default 10000) per rank
- * (Bcast: the root's buffer; Gather, Scatter: one block per rank; Reduce: a vector of
- * ints). Rank 0 prints one line per operation; the results are checked. */
+/* coll_table: Tables 1 and 6 of [MPIRIO] (docs/references.md) on the simulated platform:
+ * the time and the packets of a point-to-point message and of each collective, for both
+ * families, on the DSPs of the run. Every operation moves `bytes` bytes (default 10000)
+ * per rank (Bcast: the root's buffer; Gather, Scatter: one block per rank; Reduce: a
+ * vector of ints). Rank 0 prints one line per operation; the results are checked. */
 #include <mpirio.h>
 #include <stdio.h>
 #include <stdlib.h>

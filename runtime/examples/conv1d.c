@@ -1,5 +1,5 @@
 /* conv1d: y = x * h (full convolution, len(y) = NX + NH - 1) on P DSPs in the two
- * models of seed 003.
+ * models of [CONV] (docs/references.md).
  * 1 y(n) round robin: broadcast x and h, Barrier; in round k DSP r computes
  *   y(k*P + r), and one Gather per round collects the P values on DSP 0.
  * 2 matrix partition: broadcast x, split h into P column blocks (Scatter); each DSP

@@ -1,7 +1,7 @@
-/* conv2d: 2-D convolution by im2col (seed 000 Table 4): input 36x36x3, kernel 5x5x3,
- * VALID, stride 1, output 32x32. DSP 0 builds the 1024 x 75 im2col matrix, scatters
- * its rows, broadcasts the kernel (a 75-vector); each DSP multiplies its rows, and a
- * Gather assembles the output, checked against the direct convolution. */
+/* conv2d: 2-D convolution by im2col ([MPIRIO] (docs/references.md) Table 4): input
+ * 36x36x3, kernel 5x5x3, VALID, stride 1, output 32x32. DSP 0 builds the 1024 x 75 im2col
+ * matrix, scatters its rows, broadcasts the kernel (a 75-vector); each DSP multiplies its
+ * rows, and a Gather assembles the output, checked against the direct convolution. */
 #include <mpirio.h>
 #include <stdio.h>
 #include <stdlib.h>

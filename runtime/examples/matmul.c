@@ -1,4 +1,4 @@
-/* matmul: C = A x B on P DSPs, two ways (seed 000 section 4.2).
+/* matmul: C = A x B on P DSPs, two ways ([MPIRIO] (docs/references.md) section 4.2).
  * 1 basic slicing: DSP 0 scatters the rows of A, every DSP holds all of B, computes
  *   its rows of C into a zero matrix, and one Reduce (SUM) assembles C on DSP 0.
  * 2 Fox-like: DSP 0 scatters the rows of A and the columns of B; each DSP multiplies

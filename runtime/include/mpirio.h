@@ -1,4 +1,5 @@
-/* mpirio.h: the MPIRIO API (seed 000) for BWDSP boards joined by RapidIO switches.
+/* mpirio.h: the MPIRIO API ([MPIRIO] in tgc's docs/references.md) for BWDSP boards
+ * joined by RapidIO switches.
  *
  * An MPI-like library: point-to-point (blocking and nonblocking), collectives,
  * statistics. The default transport is a deterministic discrete-event simulation
@@ -78,7 +79,7 @@ typedef struct MPIRIO_Req *MPIRIO_Request;
 #define MPIRIO_REQUEST_NULL ((MPIRIO_Request)0)
 
 /* collective algorithm families, selectable at run time (MPIRIO_Coll_algorithm) */
-#define MPIRIO_COLL_SWITCH 0 /* in the RapidIO switches (seed 000, Algorithms 1-3) */
+#define MPIRIO_COLL_SWITCH 0 /* in the RapidIO switches ([MPIRIO] Algorithms 1-3) */
 #define MPIRIO_COLL_MPICH 1  /* binomial trees and dissemination over point-to-point */
 
 /* environment */

@@ -1,4 +1,4 @@
-/* check_mpirio_p2p.c: point-to-point, the timing model of DESIGN.md sections 3 and
+/* check_mpirio_p2p.c: point-to-point, the timing model of docs/design.md sections 3 and
  * 4 (the worked example to the cycle), error codes, determinism, deadlock. Every
  * run is in-process through MPIRIO_Run; the DSP functions keep their results in
  * per-rank arrays (the DSPs share this program's globals in-process). */
@@ -21,7 +21,7 @@ run(int n, const char *plat, int flags, void (*fn)(int, void *), void *arg)
     return rc;
 }
 
-/* ---- the worked example of DESIGN.md section 3 ---- */
+/* ---- the worked example of docs/design.md section 3 ---- */
 
 static void
 worked(int rank, void *arg)
@@ -137,7 +137,7 @@ ser(long long s)
     return (s * 8 * 500 + 4415) / 4416;
 }
 
-/* the fabric time of n bytes across h switches, from DESIGN.md section 4 */
+/* the fabric time of n bytes across h switches, from docs/design.md section 4 */
 static long long
 fabric(long long n, int h)
 {

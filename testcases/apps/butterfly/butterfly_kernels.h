@@ -1,10 +1,11 @@
 /*
  * butterfly_kernels.h - the global sum of P vectors by a butterfly (recursive doubling,
- * seed 000 Table 3) as the kernels of a task graph: DSP r holds vector v_r; in step s
- * (1 .. log2 P) it sends its partial sum to DSP r ^ 2^(s-1), receives that DSP's and adds
- * them, so that after log2 P steps every DSP holds v_0 + ... + v_(P-1).  Task bf<r>_<s>
- * is step s of DSP r (step 0 makes v_r).  One sum per iteration; the values are small
- * integers, so every sum is exact.  testcases/README.md has the cost model.
+ * [MPIRIO] (docs/references.md) Table 3) as the kernels of a task graph: DSP r holds
+ * vector v_r; in step s (1 .. log2 P) it sends its partial sum to DSP r ^ 2^(s-1),
+ * receives that DSP's and adds them, so that after log2 P steps every DSP holds v_0 + ...
+ * + v_(P-1).  Task bf<r>_<s> is step s of DSP r (step 0 makes v_r).  One sum per
+ * iteration; the values are small integers, so every sum is exact.  testcases/README.md
+ * has the cost model.
  *
  * The kernel interface of docs/kernels.md (tgc_io is repeated here under the guard of the
  * generated tgc_kernel.h, so that this file also compiles on its own).

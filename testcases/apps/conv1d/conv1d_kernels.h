@@ -1,6 +1,6 @@
 /*
  * conv1d_kernels.h - the 1-D convolution y = x * h (full: length + taps - 1 outputs) of
- * seed 003 in its two models, as the kernels of task graphs on P DSPs:
+ * [CONV] (docs/references.md) in its two models, as the kernels of task graphs on P DSPs:
  *
  *   round robin (rr-*.json): one round per iteration; the source broadcasts the P new
  *     samples of x, worker r keeps the last taps samples and computes y(kP + r), and the

@@ -1,7 +1,7 @@
 #!/bin/sh
 # make_graph.sh rr|mp LENGTH [KERNELS_DIR] - the task graph of the 1-D convolution of a
 # LENGTH-sample signal with a 64-tap filter on the 8 DSPs of bwdsp-2board, in the round
-# robin model (rr) or the matrix partition model (mp) of seed 003, on stdout.  KERNELS_DIR
+# robin model (rr) or the matrix partition model (mp) of [CONV] (docs/references.md), on stdout.  KERNELS_DIR
 # is the folder of conv1d_kernels.c as the graph names it (default "."; a graph written
 # elsewhere needs `--kernel-path KERNELS_DIR` on tgc check, compile and run).  The graphs:
 #   for n in 256 512 1024 2048 4096 8192; do

@@ -1,11 +1,12 @@
 /*
- * conv2d_kernels.h - 2-D convolution by im2col (seed 000 section 4.3) as the kernels of a
- * task graph on P DSPs: an ih x iw x ci input and a kh x kw x ci kernel, VALID, stride 1
- * (36x36x3 with 5x5x3 gives 32x32).  DSP 0 builds the im2col matrix (one row of kh kw ci
- * values per output pixel), sends each worker a block of its rows and the kernel; worker
- * r multiplies its block by the kernel (a matrix-vector product) and the gather task puts
- * the output image together.  One image per iteration; the values are small integers, so
- * every sum is exact in float.  testcases/README.md has the cost model.
+ * conv2d_kernels.h - 2-D convolution by im2col ([MPIRIO] (docs/references.md)
+ * section 4.3) as the kernels of a task graph on P DSPs: an ih x iw x ci input and a kh x
+ * kw x ci kernel, VALID, stride 1 (36x36x3 with 5x5x3 gives 32x32).  DSP 0 builds the
+ * im2col matrix (one row of kh kw ci values per output pixel), sends each worker a block
+ * of its rows and the kernel; worker r multiplies its block by the kernel (a
+ * matrix-vector product) and the gather task puts the output image together.  One image
+ * per iteration; the values are small integers, so every sum is exact in float.
+ * testcases/README.md has the cost model.
  *
  * The kernel interface of docs/kernels.md (tgc_io is repeated here under the guard of the
  * generated tgc_kernel.h, so that this file also compiles on its own).

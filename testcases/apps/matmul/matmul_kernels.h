@@ -1,10 +1,10 @@
 /*
- * matmul_kernels.h - C = A B (A m x k, B k x m) on P DSPs in the two ways of seed 000
- * section 4.2, as the kernels of task graphs; one product per iteration (a new A each
- * time, B fixed):
+ * matmul_kernels.h - C = A B (A m x k, B k x m) on P DSPs in the two ways of [MPIRIO]
+ * (docs/references.md) section 4.2, as the kernels of task graphs; one product per
+ * iteration (a new A each time, B fixed):
  *
  *   basic slicing (slice.json): DSP 0 sends each worker m/P rows of A; every DSP holds
- *     all of B (the seed's premise), so worker r computes rows r m/P .. of C alone;
+ *     all of B (the paper's premise), so worker r computes rows r m/P .. of C alone;
  *   Fox-like (fox.json): DSP 0 sends worker r its rows of A and its m/P columns of B;
  *     in P steps worker r multiplies its rows by the column block it holds, then passes
  *     the block to worker r - 1 round the ring (task fox<r>_<s> is step s of worker r).
