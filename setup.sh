@@ -9,6 +9,7 @@
 #   ./setup.sh --deps     only install what is missing
 #   ./setup.sh --sanitize the same for the sanitizer build in ./build-asan (clang,
 #                         AddressSanitizer + UndefinedBehaviorSanitizer, docs/testing.md)
+#   ./setup.sh --bench    also install the optional packages of the benchmarks, then build
 set -eu
 
 cd "$(dirname "$0")"
@@ -22,6 +23,10 @@ cd "$(dirname "$0")"
 pkgs="gcc make cmake pkg-config libjansson-dev libgraphviz-dev graphviz check libsubunit-dev
 valgrind gnuplot-nox libjpeg-turbo-progs clang libclang-rt-14-dev
 libopenmpi-dev openmpi-bin libmpich-dev mpich"
+# optional, for the benchmarks only (--bench): SimGrid's SMPI (smpicc, smpirun), which
+# build/runtime/bench_smpi runs side by side with mpirio-run (docs/runtime.md)
+optional="libsimgrid-dev"
+[ "${1:-}" = "--bench" ] && pkgs="$pkgs $optional"
 
 missing=""
 for p in $pkgs; do

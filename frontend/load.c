@@ -427,6 +427,7 @@ resolve_platform(Reader *r, Graph *g, const json_t *root, const Options *opt)
         if (plat_set_dsps(g->arena, p, opt->dsps, &why) != 0) {
             diag_error(r->d, &(Loc){.file = "tgc"}, "--dsps %d: %s", opt->dsps,
                        why ? why : "the board links are not connected");
+            ir_usage_error = true;
             g->platform = NULL;
             return;
         }

@@ -12,6 +12,9 @@
 
 #include "ir.h"
 
+void (*ir_progress_hook)(const char *step, int64_t done, int64_t total);
+bool ir_usage_error;
+
 struct Diag {
     char *buf; /* all messages so far */
     size_t len, cap;

@@ -284,6 +284,7 @@ typedef struct EvalOpts {
  * ------------------------------------------------------------------------------------ */
 
 typedef enum { OPT_NONE, OPT_MA, OPT_CP, OPT_BFCO, OPT_ES } OptMethod;
+typedef enum { SCHED_HEFT, SCHED_PEFT } SchedAlgo;
 
 typedef struct Options {
     Limits limits;
@@ -294,6 +295,7 @@ typedef struct Options {
         search_budget;  /* local-search evaluations after HEFT; 0 = off, -1 = default */
     bool search_plain;  /* local search judges eval_length as built, not also pipelined */
     bool no_contention; /* --no-contention: Platform.no_contention of the loaded graphs */
+    SchedAlgo algo; /* the list scheduler of pass_schedule (--algo) */
     OptMethod method;
     uint64_t seed;
     int threads;
@@ -308,6 +310,11 @@ typedef struct Unit {
     Platform *p; /* == g->platform */
     Sched *s;    /* NULL until pass_schedule */
     const Options *opt;
+    /* pass_optimize: every parameter of the search (NULL: the defaults with opt's seed
+     * and threads), and where its statistics go (NULL: nowhere; when set, -O none
+     * evaluates too) */
+    const struct BfcoParams *bfco;
+    struct OptStats *stats;
 } Unit;
 
 /* ------------------------------------------------------------------------------------
@@ -325,6 +332,22 @@ void arena_free(Arena *a);
 /* calloc(n, size) for memory outside an arena (workspaces freed by their owner); never
  * NULL: out of memory is an internal error. */
 void *ir_xcalloc(size_t n, size_t size);
+
+/* Progress of a long step (the schedule search, BFCO, emission): `done` of `total` units
+ * (total 0: unknown), reported by the main thread.  No one listens unless the driver sets
+ * ir_progress_hook (tools/progress.c draws a line on a terminal); the passes' results
+ * never depend on it. */
+extern void (*ir_progress_hook)(const char *step, int64_t done, int64_t total);
+/* Set when an error was about the command line itself although found while reading the
+ * input (--dsps that is not a whole number of boards of the graph's platform): the driver
+ * then exits with the usage status 2, as for every other bad option value. */
+extern bool ir_usage_error;
+static inline void
+ir_progress(const char *step, int64_t done, int64_t total)
+{
+    if (ir_progress_hook)
+        ir_progress_hook(step, done, total);
+}
 
 /* ------------------------------------------------------------------------------------
  * ir/diag.c
@@ -510,9 +533,6 @@ Sched *fe_load_schedule(const char *path, const Options *opt, Graph **gout, Diag
 
 int pass_schedule(Unit *u, Diag *d); /* fills u->s; 0, or -1 after reporting */
 
-typedef enum { SCHED_HEFT, SCHED_PEFT } SchedAlgo;
-/* pass_schedule with the list scheduler chosen (pass_schedule = SCHED_HEFT). */
-int pass_schedule_with(Unit *u, SchedAlgo algo, Diag *d);
 /* List scheduling of one iteration (zero-delay edges only), insertion-based, costs from
  * ir_task_cycles and plat_comm_cost; pinned tasks stay on their DSP.  HEFT: upward rank
  * with mean costs; PEFT (Arabnejad and Barbosa 2014): optimistic cost table.  *out gets a
@@ -563,8 +583,7 @@ int64_t sched_default_budget(const Graph *g, bool plain);
  * producer, its RECV on the destination DSP right before the first consumer, per DSP pair
  * in the same order on both sides.  Existing SEND/RECV operations and messages are
  * dropped first. */
-void comm_insert(Sched *s);
-int pass_comm(Unit *u, Diag *d);
+void comm_insert(Sched *s); /* called by pass_schedule: there is no separate comm pass */
 
 /* ------------------------------------------------------------------------------------
  * passes/evaluate.c - the execution model of docs/design.md section 3 over all iterations
@@ -575,6 +594,9 @@ typedef struct Evaluator Evaluator; /* reusable workspace for the hot loop (BFCO
 /* A workspace for any schedule of graph g on platform p (at most g->ntasks + 2 *
  * g->nedges operations and g->nedges messages). */
 Evaluator *eval_new(const Graph *g, const Platform *p);
+/* A workspace whose eval_length is a lower bound of the length of the schedule with any
+ * pipelined flags, with and without contention (the rules relaxed: evaluate.c). */
+Evaluator *eval_new_bound(const Graph *g, const Platform *p);
 void eval_free(Evaluator *ev);
 /* Schedule length in cycles, or -1 when the schedule deadlocks.  Allocates nothing. */
 int64_t eval_length(Evaluator *ev, const Sched *s);
@@ -610,12 +632,11 @@ typedef struct BfcoParams {
     double epsilon; /* TIS/TEIR slack */
     bool vshaped;   /* V-shaped transfer function instead of the paper's sigmoid */
     bool joint;     /* a pipeline bit per receive in the particle, searched jointly */
+    int joint_units; /* joint also without `joint` when the base has at most this many
+                        messages (default 64; 0 = only with joint) */
     bool polish;    /* toggle single pipelines of the best particle while it improves */
     int64_t polish_budget; /* evaluations of the polish; -1 = from the search's */
     int64_t es_limit;      /* es refuses more configurations than this */
-    /* Called by the main thread after every generation (may be NULL). */
-    void (*progress)(void *ctx, int gen, int ngen, int64_t best, int64_t evals);
-    void *progress_ctx;
 } BfcoParams;
 
 typedef struct OptStats {
@@ -631,6 +652,9 @@ typedef struct OptStats {
     int restarts;               /* bfco: restarts made */
     int64_t cache_hits;         /* bfco: particles whose repaired merge was known */
     int64_t polish_evals;       /* bfco: evaluations of the polish */
+    bool joint;                 /* bfco: the joint pipeline bits were searched */
+    int64_t bound_evals; /* bfco: evaluations without contention (lower bounds), not in
+                            evaluations */
 } OptStats;
 
 void bfco_default_params(BfcoParams *bp);

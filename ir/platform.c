@@ -143,6 +143,27 @@ plat_preset(Arena *a, const char *name)
     return p;
 }
 
+/* The name of a resized platform: a preset's name follows the size (bwdsp-1board with 8
+ * DSPs is bwdsp-2board, abstract with 5 is abstract-5), any other name says it was
+ * resized. */
+static const char *
+resized_name(Arena *a, const char *name, const char *family, int count, int ndsps,
+             const char *unit)
+{
+    size_t n = strlen(family);
+    const char *rest = name && strncmp(name, family, n) == 0 ? name + n : NULL;
+    bool preset = rest && (!*rest || rest[0] == '-');
+    if (preset && *rest) { /* "-<digits><unit>" */
+        const char *q = rest + 1;
+        while (*q >= '0' && *q <= '9')
+            q++;
+        preset = q > rest + 1 && strcmp(q, unit) == 0;
+    }
+    if (preset)
+        return arena_printf(a, "%s-%d%s", family, count, unit);
+    return arena_printf(a, "%s, resized to %d DSPs", name ? name : family, ndsps);
+}
+
 int
 plat_set_dsps(Arena *a, Platform *p, int ndsps, const char **why)
 {
@@ -151,6 +172,8 @@ plat_set_dsps(Arena *a, Platform *p, int ndsps, const char **why)
         return -1;
     }
     if (p->model == MODEL_ABSTRACT) {
+        if (ndsps != p->ndsps)
+            p->name = resized_name(a, p->name, "abstract", ndsps, ndsps, "");
         p->ndsps = ndsps;
         return plat_finish(a, p);
     }
@@ -161,6 +184,7 @@ plat_set_dsps(Arena *a, Platform *p, int ndsps, const char **why)
     }
     int boards = ndsps / p->dsps_per_board;
     if (boards != p->nboards) {
+        p->name = resized_name(a, p->name, "bwdsp", boards, ndsps, "board");
         p->nboards = boards;
         preset_links(a, p);
     }

@@ -149,6 +149,11 @@ es_partition(Es *es)
     L0 = bfco_repair(w, false, NULL);
     if (L0 < 0)
         return; /* the merged graph or the order deadlocks: not a candidate */
+    /* Bounds (docs/bfco.md) skip what cannot be strictly shorter than the best so far:
+     * the partition when its bound for every pipeline set is not below it, a subset
+     * when its length without contention is not.  The optimum is the same. */
+    if (es->best != INT64_MAX && bfco_eval_bound(w) >= es->best)
+        return;
     int G = bfco_ngroups(w), n = 0;
     for (int k = 0; k < G; k++) {
         es->pipe[k] = false;
@@ -164,7 +169,12 @@ es_partition(Es *es)
         }
         if (!bfco_mem_ok(w, es->pipe))
             continue;
-        int64_t L = i == 0 ? L0 : bfco_eval_pipes(w, es->pipe);
+        int64_t L = L0;
+        if (i > 0) {
+            bfco_set_pipes(w, es->pipe);
+            int64_t lb = es->best == INT64_MAX ? -2 : bfco_eval_free(w);
+            L = lb >= es->best ? -1 : bfco_eval_pipes(w, es->pipe);
+        }
         if (L >= 0 && L < es->best) {
             es->best = L;
             memcpy(es->best_label, es->label, (size_t)sp->M * sizeof(int));
@@ -251,6 +261,7 @@ run_es(const Space *sp, const BfcoParams *bp, Sched **out, OptStats *st, Diag *d
         }
     }
     st->evaluations = bfco_worker_evals(es.w);
+    st->bound_evals = bfco_worker_bound_evals(es.w);
     bfco_worker_free(es.w);
     free(es.rgs);
     free(es.label);
@@ -366,15 +377,19 @@ pass_optimize(Unit *u, Diag *d)
         diag_error(d, &loc, "optimize: no schedule");
         return -1;
     }
-    if (u->opt->method == OPT_NONE)
+    if (u->opt->method == OPT_NONE && !u->stats)
         return 0;
     BfcoParams bp;
-    bfco_default_params(&bp);
-    bp.seed = u->opt->seed;
-    bp.threads = u->opt->threads > 0 ? u->opt->threads : 1;
+    if (u->bfco) {
+        bp = *u->bfco;
+    } else {
+        bfco_default_params(&bp);
+        bp.seed = u->opt->seed;
+        bp.threads = u->opt->threads > 0 ? u->opt->threads : 1;
+    }
     Sched *out;
     OptStats st;
-    if (opt_run(u->s, u->opt->method, &bp, &out, &st, d) < 0)
+    if (opt_run(u->s, u->opt->method, &bp, &out, u->stats ? u->stats : &st, d) < 0)
         return -1;
     ir_sched_free(u->s);
     u->s = out;

@@ -181,6 +181,9 @@ bfco_space_new(const Sched *base, int window)
     sp->base = base;
     sp->g = base->g;
     sp->p = base->p;
+    sp->pfree = *base->p;
+    sp->pfree.no_contention = true;
+    sp->has_free = base->p->model == MODEL_BWDSP && !base->p->no_contention;
     sp->M = base->nmsgs;
     sp->D = base->ndsps;
     sp->T = base->g->ntasks;
@@ -268,8 +271,12 @@ bfco_space_free(Space *sp)
 struct Worker {
     const Space *sp;
     Evaluator *ev;
+    Evaluator *evf; /* without contention (sp->has_free), else NULL */
+    Evaluator *evb; /* eval_new_bound: below every pipeline choice */
     Sched *ws;
     int64_t evals;
+    int64_t fevals;              /* evaluations without contention (bounds) */
+    int64_t *teir;               /* [D] */
     int64_t nsplit, nord, ndead; /* bfco_worker_repairs */
     int *label;                  /* [M] */
     int *lab2g;                  /* [2M] scratch, -1 */
@@ -308,6 +315,9 @@ bfco_worker_new(const Space *sp)
     size_t m1 = (size_t)M + 1, t1 = (size_t)T + 1;
     w->sp = sp;
     w->ev = eval_new(g, sp->p);
+    w->evf = sp->has_free ? eval_new(g, &sp->pfree) : NULL;
+    w->evb = eval_new_bound(g, sp->p);
+    w->teir = ir_xcalloc((size_t)D + 1, sizeof(int64_t));
     w->ws = ir_sched_copy(sp->base);
     Sched *ws = w->ws;
     for (int m = 0; m < M; m++)
@@ -379,6 +389,9 @@ bfco_worker_free(Worker *w)
     if (!w)
         return;
     eval_free(w->ev);
+    eval_free(w->evf);
+    eval_free(w->evb);
+    free(w->teir);
     ir_sched_free(w->ws);
     void *ptrs[] = {w->label,  w->lab2g,  w->gidx,  w->gbeg,   w->gcnt,     w->gm,
                     w->gkey_s, w->gkey_r, w->uf,    w->ufnext, w->ufhead,   w->scratch,
@@ -1072,6 +1085,35 @@ eval(Worker *w)
     return eval_length(w->ev, w->ws);
 }
 
+int64_t
+bfco_eval_bound(Worker *w)
+{
+    w->fevals++;
+    return eval_length(w->evb, w->ws);
+}
+
+void
+bfco_set_pipes(Worker *w, const bool *pipe)
+{
+    for (int k = 0; k < w->G; k++)
+        w->ws->msgs[k].pipelined = pipe[k];
+}
+
+int64_t
+bfco_worker_bound_evals(const Worker *w)
+{
+    return w->fevals;
+}
+
+int64_t
+bfco_eval_free(Worker *w)
+{
+    if (!w->evf)
+        return -2;
+    w->fevals++;
+    return eval_length(w->evf, w->ws);
+}
+
 /* Releases a merge on the deadlock cycle the evaluator reports. */
 static int
 release_on_deadlock(Worker *w)
@@ -1287,6 +1329,13 @@ tis_teir(Worker *w, bool *pipe, double eps, int64_t *len)
         return false;
     }
     int r0 = r.nrec >= 3 ? r.nrec - 3 : 0, r1 = r0 + 1;
+    for (int d = 0; d < ws->ndsps; d++) {
+        w->teir[d] = 0;
+        for (int i = 0; i < ws->nops[d]; i++) {
+            const OpTime *ot = &r.op_time[d][(size_t)r1 * ws->nops[d] + i];
+            w->teir[d] += ot->end - ot->start;
+        }
+    }
     for (int k = 0; k < w->G; k++) {
         if (!pipe[k])
             continue;
@@ -1295,12 +1344,7 @@ tis_teir(Worker *w, bool *pipe, double eps, int64_t *len)
         if (t0->issue < 0 || t1->issue < 0)
             continue;
         int64_t tis = t1->issue - t0->issue;
-        int d = ws->msgs[k].dst;
-        int64_t teir = 0;
-        for (int i = 0; i < ws->nops[d]; i++) {
-            const OpTime *ot = &r.op_time[d][(size_t)r1 * ws->nops[d] + i];
-            teir += ot->end - ot->start;
-        }
+        int64_t teir = w->teir[ws->msgs[k].dst];
         if ((double)tis >= (double)teir * (1.0 - eps)) {
             pipe[k] = false;
             changed = true;
@@ -1377,12 +1421,33 @@ sort_by_count(Worker *w, int n)
     free(key);
 }
 
+/* L0 of bfco_pipelines when it is lazy: the length without pipelines, evaluated now
+ * (the flags of the schedule are restored). */
+static int64_t
+lazy_l0(Worker *w)
+{
+    bool *keep = w->gpipe;
+    for (int k = 0; k < w->G; k++) {
+        keep[k] = w->ws->msgs[k].pipelined;
+        w->ws->msgs[k].pipelined = false;
+    }
+    int64_t L0 = eval(w);
+    for (int k = 0; k < w->G; k++)
+        w->ws->msgs[k].pipelined = keep[k];
+    return L0;
+}
+
 int64_t
-bfco_pipelines(Worker *w, double eps, int64_t L0)
+bfco_pipelines(Worker *w, double eps, int64_t L0, int64_t lb)
 {
     int G = w->G;
     bool *pipe = w->pipe, *best = w->bestpipe;
-    int64_t bestL = better(L0);
+    bool lazy = L0 == BFCO_L0_LAZY;
+    /* The candidates in the paper's order, the first strictly shortest kept: L0 (no
+     * pipelines), greedy, pruned, each step of Algorithm 2.  A lazy L0 is evaluated
+     * only when a later candidate is not strictly shorter than its bound lb, or when
+     * Algorithm 2 needs it: the result is the one an evaluated L0 gives. */
+    int64_t bestL = lazy ? INT64_MAX : better(L0);
     memset(best, 0, (size_t)G * sizeof(bool));
     bfco_greedy_pipes(w, pipe);
     int np = 0;
@@ -1409,7 +1474,15 @@ bfco_pipelines(Worker *w, double eps, int64_t L0)
         np = 0;
         for (int k = 0; k < G; k++)
             np += pipe[k];
-        if (L > L0 && np > 0) {
+        if (lazy && (bestL >= lb || (L >= lb && np > 0))) {
+            lazy = false;
+            L0 = better(lazy_l0(w));
+            if (L0 <= bestL) { /* L0 comes first: it wins ties */
+                bestL = L0;
+                memset(best, 0, (size_t)G * sizeof(bool));
+            }
+        }
+        if (!lazy && L > L0 && np > 0) {
             /* Algorithm 2: drop the pipelines with the longest prologs first until the
              * schedule is no longer than without pipelines. */
             reach_counts(w, pipe);
@@ -1427,6 +1500,8 @@ bfco_pipelines(Worker *w, double eps, int64_t L0)
                 }
             }
         }
+    } else if (lazy) {
+        bestL = better(lazy_l0(w));
     }
     for (int k = 0; k < G; k++)
         w->ws->msgs[k].pipelined = best[k];
@@ -1457,6 +1532,7 @@ bfco_default_params(BfcoParams *bp)
     bp->es_limit = INT64_C(1) << 20;
     bp->polish = true; /* the paper's BFCO is polish = false (docs/bfco.md) */
     bp->polish_budget = -1;
+    bp->joint_units = 64;
 }
 
 static uint64_t
@@ -1517,8 +1593,9 @@ repair_dynamic(Worker *w, bool *dyn)
 
 typedef struct Key {
     uint64_t h1, h2;
-    bool hit; /* the fitness came from the cache */
-    bool dyn; /* the dynamic check released a merge: not cached */
+    bool hit;    /* the fitness came from the cache */
+    bool dyn;    /* the dynamic check released a merge: not cached */
+    bool pruned; /* its bound was not below the threshold: not evaluated, not cached */
 } Key;
 
 typedef struct Cache {
@@ -1619,9 +1696,12 @@ cache_free(Cache *c)
 
 /* Fitness of the merge in the worker's labels (the repair's groups written back into x
  * when x is given): repair, pipelines; the length.  A merge found in c costs no
- * evaluation. */
+ * evaluation.  When the bound of the merge (eval_new_bound: below its length with any
+ * pipelines, so below its fitness) is not below thr, its fitness cannot be below thr:
+ * it is not evaluated and the result is INT64_MAX (key->pruned). */
 static int64_t
-fitness_groups(Worker *w, uint8_t *x, const BfcoParams *bp, const Cache *c, Key *key)
+fitness_groups(Worker *w, uint8_t *x, const BfcoParams *bp, const Cache *c, Key *key,
+               int64_t thr)
 {
     const Space *sp = w->sp;
     int nrel = 0;
@@ -1637,12 +1717,24 @@ fitness_groups(Worker *w, uint8_t *x, const BfcoParams *bp, const Cache *c, Key 
         key->hit = true;
         return f;
     }
-    int64_t L0 = repair_dynamic(w, &key->dyn);
-    if (L0 < 0)
-        return INT64_MAX;
-    if (key->dyn && x)
-        bfco_bits_from_groups(w, x);
-    int64_t L = bfco_pipelines(w, bp->epsilon, L0);
+    if (thr != INT64_MAX) {
+        int64_t b = bfco_eval_bound(w);
+        if (b >= thr) {
+            key->pruned = true;
+            return INT64_MAX;
+        }
+    }
+    /* Without contention the length is a lower bound (docs/bfco.md); when it finds no
+     * deadlock, the contended L0 is evaluated only if the pipelines need it. */
+    int64_t lb = bfco_eval_free(w), L0 = BFCO_L0_LAZY;
+    if (lb < 0) {
+        L0 = repair_dynamic(w, &key->dyn);
+        if (L0 < 0)
+            return INT64_MAX;
+        if (key->dyn && x)
+            bfco_bits_from_groups(w, x);
+    }
+    int64_t L = bfco_pipelines(w, bp->epsilon, L0, lb);
     if (bp->joint && x) {
         L = joint_pipes(w, x, L);
         for (int u = 0; u < sp->M; u++) /* Lamarckian: the bits say what was used */
@@ -1652,28 +1744,38 @@ fitness_groups(Worker *w, uint8_t *x, const BfcoParams *bp, const Cache *c, Key 
 }
 
 static int64_t
-fitness(Worker *w, uint8_t *x, const BfcoParams *bp, const Cache *c, Key *key)
+fitness(Worker *w, uint8_t *x, const BfcoParams *bp, const Cache *c, Key *key,
+        int64_t thr)
 {
     bfco_groups_from_bits(w, x);
-    return fitness_groups(w, x, bp, c, key);
+    return fitness_groups(w, x, bp, c, key, thr);
 }
 
 /* Polish: first-improvement toggling of single pipelines on the built schedule, at most
- * three passes and `budget` evaluations. */
+ * three passes and `budget` toggles tried.  A toggle whose length without contention (a
+ * lower bound) is not below the current length cannot be kept: it costs no evaluation. */
 static int64_t
 polish(Worker *w, int64_t L, int64_t budget, int64_t *used)
 {
     bool *p = w->pipe;
-    int64_t e0 = w->evals;
+    int64_t e0 = w->evals, tried = 0;
     for (int k = 0; k < w->G; k++)
         p[k] = w->ws->msgs[k].pipelined;
     for (int pass = 0; pass < 3; pass++) {
         bool improved = false;
-        for (int k = 0; k < w->G && w->evals - e0 < budget; k++) {
+        for (int k = 0; k < w->G && tried < budget; k++) {
             if (!p[k] && !bfco_pipeable(w, k))
                 continue;
             p[k] = !p[k];
-            int64_t Lk = bfco_mem_ok(w, p) ? better(bfco_eval_pipes(w, p)) : INT64_MAX;
+            tried++;
+            int64_t Lk = INT64_MAX;
+            if (bfco_mem_ok(w, p)) {
+                for (int j = 0; j < w->G; j++)
+                    w->ws->msgs[j].pipelined = p[j];
+                int64_t lb = bfco_eval_free(w);
+                if (lb == -2 || lb < L)
+                    Lk = better(eval(w));
+            }
             if (Lk < L) {
                 L = Lk;
                 improved = true;
@@ -1694,6 +1796,7 @@ typedef struct Job {
     Worker *w;
     uint8_t **x;
     int64_t *f;
+    const int64_t *thr; /* [P] a fitness not below it does not matter, or NULL */
     Key *key;
     const int *todo;
     int ntodo, tid, nthreads;
@@ -1707,7 +1810,8 @@ job_run(void *arg)
     Job *j = arg;
     for (int i = j->tid; i < j->ntodo; i += j->nthreads) {
         int k = j->todo[i];
-        j->f[k] = fitness(j->w, j->x[k], j->bp, j->cache, &j->key[k]);
+        j->f[k] = fitness(j->w, j->x[k], j->bp, j->cache, &j->key[k],
+                          j->thr ? j->thr[k] : INT64_MAX);
     }
     return NULL;
 }
@@ -1715,8 +1819,9 @@ job_run(void *arg)
 /* Evaluates particles todo[0 .. n) on the threads; the cache is only read meanwhile and
  * then filled in particle order, so what is evaluated does not depend on the threads. */
 static void
-evaluate_swarm(Worker **ws, int nthreads, uint8_t **x, int64_t *f, Key *key,
-               const int *todo, int n, Cache *c, const BfcoParams *bp, int64_t *hits)
+evaluate_swarm(Worker **ws, int nthreads, uint8_t **x, int64_t *f, const int64_t *thr,
+               Key *key, const int *todo, int n, Cache *c, const BfcoParams *bp,
+               int64_t *hits)
 {
     int T = nthreads < n ? nthreads : n;
     if (T < 1)
@@ -1724,7 +1829,7 @@ evaluate_swarm(Worker **ws, int nthreads, uint8_t **x, int64_t *f, Key *key,
     Job jobs[64];
     pthread_t th[64];
     for (int t = 0; t < T; t++)
-        jobs[t] = (Job){ws[t], x, f, key, todo, n, t, T, bp, c};
+        jobs[t] = (Job){ws[t], x, f, thr, key, todo, n, t, T, bp, c};
     for (int t = 1; t < T; t++)
         if (pthread_create(&th[t], NULL, job_run, &jobs[t]) != 0)
             ice("cannot create a thread");
@@ -1772,9 +1877,15 @@ seed_particle(const Space *sp, int k, int P, int B, double vmax, uint64_t *rng,
 }
 
 int
-bfco_search(const Space *sp, const BfcoParams *bp, Sched **out, OptStats *st)
+bfco_search(const Space *sp, const BfcoParams *bp0, Sched **out, OptStats *st)
 {
     double t0 = now();
+    /* The joint pipeline bits by default on small schedules: where the paper's greedy
+     * pipeline choice misjudges a merge, only they find it (docs/bfco.md, section 8). */
+    BfcoParams q = *bp0;
+    if (q.joint_units > 0 && sp->M <= q.joint_units)
+        q.joint = true;
+    const BfcoParams *bp = &q;
     int B = sp->nbits + (bp->joint ? sp->M : 0);
     int P = bp->particles > 0 ? bp->particles : (B < 8 ? 8 : B > 32 ? 32 : B);
     int Gn = bp->generations > 0 ? bp->generations : 100;
@@ -1842,7 +1953,10 @@ bfco_search(const Space *sp, const BfcoParams *bp, Sched **out, OptStats *st)
                 }
             }
         }
-        evaluate_swarm(ws, nthreads, x, f, key, todo, P, &cache, bp, &hits);
+        /* a particle matters only if it betters its pbest (strictly): pbest is the
+         * threshold of its bound, except on fresh positions */
+        evaluate_swarm(ws, nthreads, x, f, fresh ? NULL : pbf, key, todo, P, &cache, bp,
+                       &hits);
         bool improved = false;
         for (int k = 0; k < P; k++) {
             if (fresh || f[k] < pbf[k]) {
@@ -1857,12 +1971,7 @@ bfco_search(const Space *sp, const BfcoParams *bp, Sched **out, OptStats *st)
         }
         fresh = false;
         stall = improved ? 0 : stall + 1;
-        if (bp->progress) {
-            int64_t ev = 0;
-            for (int t = 0; t < nthreads; t++)
-                ev += ws[t]->evals;
-            bp->progress(bp->progress_ctx, gen + 1, Gn, gbf, ev);
-        }
+        ir_progress("bfco: generation", gen + 1, Gn);
         if (bp->time_limit > 0 && now() - t0 >= bp->time_limit) {
             gen++;
             break;
@@ -1880,16 +1989,16 @@ bfco_search(const Space *sp, const BfcoParams *bp, Sched **out, OptStats *st)
                 seed_particle(sp, k, P, B, vmax, &rng[k], x[k], v[k]);
         }
     }
-    int64_t swarm_evals = 0;
-    for (int t = 0; t < nthreads; t++)
-        swarm_evals += ws[t]->evals;
+    /* the polish budget: 3/4 evaluation per particle evaluated (the search's size, not
+     * what the bounds and the cache spared of it) */
+    int64_t swarm_size = (int64_t)P * gen;
     /* The ma baseline's merge, which the window may not express, is a candidate too. */
     Worker *w0 = ws[0];
     Key k0;
     bool ma_best = false;
     if (sp->window > 0 && sp->nbits > 0) {
         bfco_groups_all(w0);
-        int64_t Lma = fitness_groups(w0, NULL, bp, NULL, &k0);
+        int64_t Lma = fitness_groups(w0, NULL, bp, NULL, &k0, INT64_MAX);
         ma_best = Lma < gbf;
         if (ma_best)
             gbf = Lma;
@@ -1898,14 +2007,14 @@ bfco_search(const Space *sp, const BfcoParams *bp, Sched **out, OptStats *st)
     int64_t L;
     if (ma_best) {
         bfco_groups_all(w0);
-        L = fitness_groups(w0, NULL, bp, NULL, &k0);
+        L = fitness_groups(w0, NULL, bp, NULL, &k0, INT64_MAX);
     } else {
-        L = fitness(w0, gb, bp, NULL, &k0);
+        L = fitness(w0, gb, bp, NULL, &k0, INT64_MAX);
     }
     int64_t pol = 0;
     if (bp->polish && L != INT64_MAX) {
         int64_t budget =
-            bp->polish_budget >= 0 ? bp->polish_budget : swarm_evals / 4 + 64;
+            bp->polish_budget >= 0 ? bp->polish_budget : swarm_size * 3 / 4 + 64;
         L = polish(w0, L, budget, &pol);
     }
     int rc = 0;
@@ -1922,9 +2031,12 @@ bfco_search(const Space *sp, const BfcoParams *bp, Sched **out, OptStats *st)
     st->restarts = restarts;
     st->cache_hits = hits;
     st->polish_evals = pol;
+    st->joint = bp->joint;
     st->evaluations = 0;
+    st->bound_evals = 0;
     for (int t = 0; t < nthreads; t++) {
         st->evaluations += ws[t]->evals;
+        st->bound_evals += ws[t]->fevals;
         bfco_worker_free(ws[t]);
     }
     for (int k = 0; k < P; k++) {

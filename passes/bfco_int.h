@@ -17,6 +17,10 @@ typedef struct Space {
     const Sched *base;
     const Graph *g;
     const Platform *p;
+    /* p without contention: its lengths are lower bounds of p's (docs/bfco.md); valid
+     * when has_free */
+    Platform pfree;
+    bool has_free;
     int M, D, T; /* units (base messages), DSPs, tasks */
     int *cls;    /* [M] class of each unit, numbered by first unit */
     int ncls;
@@ -85,8 +89,19 @@ bool bfco_mem_ok(const Worker *w, const bool *pipe);
 int64_t bfco_eval_pipes(Worker *w, const bool *pipe);
 /* The paper's pipelining on the built schedule whose length without pipelines is L0:
  * greedy, TIS/TEIR pruning, Algorithm 2.  Leaves the best pipeline set found in the
- * schedule and returns its length. */
-int64_t bfco_pipelines(Worker *w, double epsilon, int64_t L0);
+ * schedule and returns its length.  L0 = BFCO_L0_LAZY: not evaluated yet, and lb (>= 0)
+ * a lower bound of it; it is then evaluated only if the result depends on it (the
+ * result is the same). */
+enum { BFCO_L0_LAZY = -3 };
+int64_t bfco_pipelines(Worker *w, double epsilon, int64_t L0, int64_t lb);
+/* The length of the built schedule, as built, without contention: a lower bound of its
+ * length (-1 on deadlock; -2 when the platform has no contention to leave out). */
+int64_t bfco_eval_free(Worker *w);
+/* eval_new_bound on the built schedule: below its length with any pipelines, with and
+ * without contention (-1 on deadlock). */
+int64_t bfco_eval_bound(Worker *w);
+void bfco_set_pipes(Worker *w, const bool *pipe); /* the flags of the built schedule */
+int64_t bfco_worker_bound_evals(const Worker *w); /* bfco_eval_free, bfco_eval_bound */
 void bfco_greedy_pipes(Worker *w, bool *pipe);
 /* Drops from pipe the pipelines with TIS >= TEIR * (1 - epsilon) (docs/bfco.md); true if
  * any was dropped. */

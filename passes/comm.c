@@ -310,18 +310,3 @@ comm_insert(Sched *s)
     free(roff);
     free(recvs);
 }
-
-/* Requires u->s with its mapping and per-DSP order; replaces its messages (SEND/RECV
- * operations and msgs), so any evaluation of u->s is invalid.  Not in passes.def:
- * pass_schedule inserts the messages itself. */
-int
-pass_comm(Unit *u, Diag *d)
-{
-    if (!u->s) {
-        Loc loc = {.file = u->g->file};
-        diag_error(d, &loc, "no schedule to insert messages into");
-        return -1;
-    }
-    comm_insert(u->s);
-    return ir_sched_verify(u->s, d);
-}

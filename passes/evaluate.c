@@ -91,6 +91,7 @@ typedef struct EMsg {
     int64_t recv_cost; /* blocking: recv_overhead + unpack; pipelined: wait_overhead +
                           unpack */
     int64_t post_cost;
+    int64_t bnext; /* eval_new_bound: what a receive costs more when another follows */
     int64_t bytes;
     int64_t nissue, npost; /* transfers issued / posted so far (in iteration order) */
     int64_t ndep, narr;    /* contention: departed / arrived so far (in order) */
@@ -171,6 +172,7 @@ struct Evaluator {
     int64_t every;     /* a sample every this many: 1 with contention, else 8 (a snapshot
                           costs about what 8 iterations of the max-plus DSPs cost) */
     int64_t skipped;   /* iterations skipped by the last evaluation */
+    bool bound; /* eval_new_bound: every receive posted in time, the cheaper receive */
     /* the network (contention) */
     bool cont;        /* links are contended (BWDSP without no_contention) */
     int nlinks;       /* directed links */
@@ -259,6 +261,25 @@ eval_new(const Graph *g, const Platform *p)
         ev->link = ir_xcalloc((size_t)ev->nlinks, sizeof *ev->link);
         ev->heap = ir_xcalloc((size_t)ev->nlinks, sizeof *ev->heap);
     }
+    return ev;
+}
+
+/* The bound: a relaxation of the rules, so every time is at most the real one
+ * (max-plus is monotone, docs/evaluator.md): no contention (an arrival is never earlier
+ * than depart + fabric time), a departure at issue + handshake without waiting for the
+ * post (every post is at least as late, a departure at least issue + handshake), a
+ * receive slot of min(recv_overhead, wait_overhead + post_overhead) + unpack (what a
+ * blocking and a pipelined receive that posts the next transfer cost at least), of
+ * min(recv_overhead, wait_overhead) + unpack for the last transfer (no post follows), no
+ * prolog posts.
+ * Pipelined flags are ignored, so the bound holds for every choice of them. */
+Evaluator *
+eval_new_bound(const Graph *g, const Platform *p)
+{
+    Platform q = *p;
+    q.no_contention = true;
+    Evaluator *ev = eval_new(g, &q);
+    ev->bound = true;
     return ev;
 }
 
@@ -360,6 +381,15 @@ compile(Evaluator *ev, const Sched *s)
         em->bytes = sm->bytes;
         int64_t unpack = em->agg ? ceil_div(sm->bytes, p->copy_bytes_per_cycle) : 0;
         em->recv_cost = (em->pipe ? p->wait_overhead : p->recv_overhead) + unpack;
+        em->bnext = 0;
+        if (ev->bound) { /* eval_new_bound: departs at issue + hs (arrival) */
+            int64_t ro = p->recv_overhead, wo = p->wait_overhead,
+                    wp = p->wait_overhead + p->post_overhead;
+            em->eager = true;
+            em->pipe = false;
+            em->recv_cost = (wo < ro ? wo : ro) + unpack;
+            em->bnext = (wp < ro ? wp : ro) - (wo < ro ? wo : ro);
+        }
         em->post_cost = p->post_overhead;
         em->send_k = em->recv_k = -1;
         if (!em->issue || em->mask != ev->mask) {
@@ -446,7 +476,7 @@ arrival(const Evaluator *ev, const EMsg *em, int64_t x)
         return em->narr > x ? em->arr[x & em->mask] : -1;
     if (em->nissue <= x || (!em->eager && em->npost <= x))
         return -1;
-    int64_t is = em->issue[x & em->mask], dep = is;
+    int64_t is = em->issue[x & em->mask], dep = is + (em->eager ? em->hs : 0);
     if (!em->eager) {
         int64_t po = em->post[x & em->mask];
         dep = (is > po ? is : po) + em->hs;
@@ -1079,6 +1109,8 @@ run(Evaluator *ev, int d)
             if (a > start)
                 start = a;
             int64_t end = start + c->cost;
+            if (em->bnext && x + 1 < n - em->delay) /* eval_new_bound only */
+                end += em->bnext;
             if (em->pipe && x + 1 < n - em->delay) { /* post (m, x + 1), the next slot */
                 end += em->post_cost;
                 if (cont)

@@ -452,6 +452,8 @@ static int64_t
 objective(Search *x, Sched *s)
 {
     x->evals++;
+    ir_progress("schedule: local search", x->evals,
+                x->budget < INT64_MAX ? x->budget : 0);
     int64_t len = finite(eval_length(x->ev, s));
     if (x->plain)
         return len;
@@ -953,10 +955,14 @@ one_dsp(const Graph *g, const Platform *p)
     return s;
 }
 
+/* Requires u->g loaded with its platform (u->p); replaces u->s (any earlier schedule and
+ * every result computed from it are invalid): the list scheduler of u->opt->algo (HEFT
+ * by default), messages inserted, local search. */
 int
-pass_schedule_with(Unit *u, SchedAlgo algo, Diag *d)
+pass_schedule(Unit *u, Diag *d)
 {
     Graph *g = u->g;
+    SchedAlgo algo = u->opt ? u->opt->algo : SCHED_HEFT;
     const Platform *p = u->p ? u->p : g->platform;
     if (!p) {
         Loc loc = {.file = g->file};
@@ -1007,12 +1013,4 @@ pass_schedule_with(Unit *u, SchedAlgo algo, Diag *d)
     ir_sched_free(u->s);
     u->s = s;
     return 0;
-}
-
-/* Requires u->g loaded with its platform (u->p); replaces u->s (any earlier schedule and
- * every result computed from it are invalid): HEFT, messages inserted, local search. */
-int
-pass_schedule(Unit *u, Diag *d)
-{
-    return pass_schedule_with(u, SCHED_HEFT, d);
 }

@@ -10,7 +10,8 @@
 # unit-tested alone.
 tgc_check_test(cli tgc_frontend tgc_ir PkgConfig::JANSSON)
 target_sources(check_cli PRIVATE ${PROJECT_SOURCE_DIR}/tools/cli.c
-                                 ${PROJECT_SOURCE_DIR}/tools/output.c)
+                                 ${PROJECT_SOURCE_DIR}/tools/output.c
+                                 ${PROJECT_SOURCE_DIR}/tools/progress.c)
 target_include_directories(check_cli PRIVATE ${PROJECT_SOURCE_DIR}/tools)
 
 if(NOT TARGET tgc)

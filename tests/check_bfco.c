@@ -164,7 +164,8 @@ base_sched(const Graph *g, const int *map, const int *order)
     return s;
 }
 
-/* ---- the paper's three deadlock causes -------------------------------------------------
+/* ---- the paper's three deadlock causes
+ * -------------------------------------------------
  */
 
 typedef struct Case {
@@ -473,10 +474,37 @@ START_TEST(random_particles_repair_to_deadlock_free)
             ck_assert(order_acyclic(rs));
             ck_assert_int_eq(length(rs), L);
             /* its pipelines, too */
-            int64_t Lp = bfco_pipelines(w, 0.05, L);
+            int64_t Lp = bfco_pipelines(w, 0.05, L, -1);
             ck_assert_int_gt(Lp, 0);
             ck_assert_int_le(Lp, L);
             ck_assert_int_eq(length(bfco_worker_sched(w)), Lp);
+            /* the lower bounds (docs/bfco.md): eval_new_bound below both, the length
+             * without contention below L; a lazy L0 gives the same pipelines */
+            {
+                const Sched *ps = bfco_worker_sched(w);
+                bool *flags = calloc((size_t)ps->nmsgs + 1, sizeof *flags);
+                bool *none = calloc((size_t)ps->nmsgs + 1, sizeof *none);
+                for (int m = 0; m < ps->nmsgs; m++)
+                    flags[m] = ps->msgs[m].pipelined;
+                Evaluator *eb = eval_new_bound(ps->g, ps->p);
+                int64_t b = eval_length(eb, ps);
+                ck_assert_int_gt(b, 0);
+                ck_assert_int_le(b, Lp);
+                ck_assert_int_le(b, L);
+                ck_assert_int_eq(bfco_eval_pipes(w, none), L);
+                ck_assert_int_eq(eval_length(eb, ps), b); /* flags do not matter */
+                int64_t lb = bfco_eval_free(w);
+                ck_assert(lb == -2 || (lb > 0 && lb <= L));
+                if (lb > 0) {
+                    ck_assert_int_eq(bfco_pipelines(w, 0.05, BFCO_L0_LAZY, lb), Lp);
+                    for (int m = 0; m < ps->nmsgs; m++)
+                        ck_assert_int_eq(ps->msgs[m].pipelined, flags[m]);
+                    bfco_eval_pipes(w, flags);
+                }
+                eval_free(eb);
+                free(flags);
+                free(none);
+            }
             particles++;
             /* the unrepaired merge of the raw bits (transitive groups) */
             for (int u = 0; u < sp->M; u++)
@@ -564,6 +592,7 @@ START_TEST(bfco_never_worse_than_none_ma_cp)
             bp.generations = 8;
             bp.seed = (uint64_t)i;
             bp.vshaped = bp.joint = bp.polish = variant == 1; /* 0: the paper's BFCO */
+            bp.joint_units = 0;                               /* no joint by default */
             Sched *out;
             OptStats st;
             Diag *d = diag_new();
@@ -600,6 +629,7 @@ START_TEST(bfco_same_result_on_any_number_of_threads)
         BfcoParams bp;
         bfco_default_params(&bp);
         bp.joint = _i == 1; /* loop run 1: the joint encoding, same property */
+        bp.joint_units = 0;
         bp.generations = 15;
         bp.seed = 42;
         bp.threads = threads[i];

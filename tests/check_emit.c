@@ -108,7 +108,7 @@ load(const char *path, Options *opt, Diag *d)
 static int
 emit(Graph *g, const Options *opt, CgProject *p, Diag *d)
 {
-    Unit u = {g, g->platform, NULL, opt};
+    Unit u = {.g = g, .p = g->platform, .opt = opt};
     ck_assert_int_eq(pass_schedule(&u, d), 0);
     ck_assert_int_eq(pass_optimize(&u, d), 0);
     ck_assert_int_eq(pass_verify(&u, d), 0);

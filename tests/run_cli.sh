@@ -43,7 +43,7 @@ expect 0 "" check --help
 expect 0 "" --version
 grep -q '^tgc [0-9]' "$out" || { echo "FAIL: tgc --version"; fail=1; }
 expect 0 "" check chain4/chain4.json --dsps 8 --iterations=5
-grep -q '^  platform       bwdsp-1board (bwdsp, 8 DSPs on 2 boards)$' "$out" ||
+grep -q '^  platform       bwdsp-2board (bwdsp, 8 DSPs on 2 boards)$' "$out" ||
     { echo "FAIL: --dsps 8"; cat "$out"; fail=1; }
 grep -q '^  iterations     5$' "$out" || { echo "FAIL: --iterations=5"; fail=1; }
 expect 0 "" check --json -- - <chain4/chain4.json

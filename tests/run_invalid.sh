@@ -2,7 +2,8 @@
 # tests/run_invalid.sh TGC CASE_DIR - one golden bad input (testcases/invalid/<name>/).
 #
 # Runs `tgc check [ARGS] input.json` from the case's folder, where ARGS are the words of the
-# optional file `args`, and checks that the exit status is 1, that nothing was written to
+# optional file `args`, and checks that the exit status is 1 (or the one in the optional
+# file `status`), that nothing was written to
 # stdout and that stderr is exactly the file `error`.
 set -u
 tgc=$1
@@ -17,8 +18,12 @@ out=$(mktemp) err=$(mktemp)
 "$tgc" check $args input.json >"$out" 2>"$err"
 rc=$?
 fail=0
-if [ "$rc" -ne 1 ]; then
-    echo "exit status $rc, expected 1"
+want=1 # or the status of the optional file `status` (2: a bad option value)
+if [ -f status ]; then
+    want=$(cat status)
+fi
+if [ "$rc" -ne "$want" ]; then
+    echo "exit status $rc, expected $want"
     fail=1
 fi
 if [ -s "$out" ]; then

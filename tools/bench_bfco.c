@@ -127,6 +127,8 @@ params_of(const Bench *b, const Variant *v)
         bp.vshaped = v->vshaped;
     if (v->joint >= 0)
         bp.joint = v->joint;
+    if (v->joint == 0)
+        bp.joint_units = 0; /* the greedy pipeline choice only */
     if (v->polish >= 0)
         bp.polish = v->polish;
     return bp;
@@ -393,10 +395,12 @@ speed(Bench *b, const char *size)
         share = 100;
     if (!b->json)
         printf("| %5d | %3d (%d used) | %5d | %6d | %3d x %3d | %8.3f s | %7" PRId64
+               " (%" PRId64 " polish) | %" PRId64 " | %" PRId64
                " | %8.0f | %5.1f %% | %6.2f%% | %5.0f MB | %.2f s |\n",
                tasks, g->platform->ndsps, used, base->nmsgs, st.nbits, st.particles,
-               st.generations, cpu, st.evaluations, cpu > 0 ? st.evaluations / cpu : 0.0,
-               share, pct(none, st.length), peak, heft);
+               st.generations, cpu, st.evaluations, st.polish_evals, st.bound_evals,
+               st.cache_hits, cpu > 0 ? st.evaluations / cpu : 0.0, share,
+               pct(none, st.length), peak, heft);
     row(b, json_pack("{s:s, s:i, s:i, s:i, s:i, s:i, s:i, s:i, s:f, s:I, s:f, s:f, s:f, "
                      "s:f, s:I, s:I, s:i, s:f}",
                      "section", "speed", "tasks", tasks, "dsps", g->platform->ndsps,
@@ -408,6 +412,12 @@ speed(Bench *b, const char *size)
                      pct(none, st.length), "peak_rss_mb", peak, "none", (json_int_t)none,
                      "bfco", (json_int_t)st.length, "restarts", st.restarts,
                      "heft_cpu_seconds", heft));
+    json_t *last = json_array_get(b->rows, json_array_size(b->rows) - 1);
+    if (b->json && last) {
+        json_object_set_new(last, "polish_evaluations", json_integer(st.polish_evals));
+        json_object_set_new(last, "bound_evaluations", json_integer(st.bound_evals));
+        json_object_set_new(last, "cache_hits", json_integer(st.cache_hits));
+    }
     fflush(stdout);
     ir_sched_free(out);
     ir_sched_free(base);
@@ -438,7 +448,8 @@ usage(void)
         "                  [--threads N] [--es-limit N] [--window N] [--particles N]\n"
         "                  [--generations N] [--stall N] [--restarts N] "
         "[--time-limit S]\n"
-        "                  [--polish-budget N] [--joint] [--vshaped] [--no-polish]\n"
+        "                  [--polish-budget N] [--joint] [--no-joint] [--vshaped]\n"
+        "                  [--no-polish]\n"
         "  without a section option: --quality --speed\n");
     exit(2);
 }
@@ -477,6 +488,8 @@ main(int argc, char **argv)
             b.json = true;
         else if (strcmp(a, "--joint") == 0)
             b.bp.joint = true;
+        else if (strcmp(a, "--no-joint") == 0)
+            b.bp.joint_units = 0;
         else if (strcmp(a, "--vshaped") == 0)
             b.bp.vshaped = true;
         else if (strcmp(a, "--no-polish") == 0)
@@ -563,9 +576,9 @@ main(int argc, char **argv)
                 b.bp.threads);
             printf(
                 "| tasks | DSPs | msgs | bits | particles x generations | CPU | "
-                "evaluations | evals / CPU s | evaluator share | improvement | peak RSS "
-                "| HEFT CPU |\n");
-            printf("|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+                "evaluations | bounds | cache hits | evals / CPU s | evaluator share | "
+                "improvement | peak RSS | HEFT CPU |\n");
+            printf("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
         }
         each(&b, cases, speed);
     }

@@ -154,7 +154,7 @@ main(int argc, char **argv)
         double c0 = cpu_seconds();
         Graph *g = fe_load_graph_string(text, "chain.json", &opt, d);
         t[LOAD][r] = cpu_seconds() - c0;
-        Unit u = {g, g ? g->platform : NULL, NULL, &opt};
+        Unit u = {.g = g, .p = g ? g->platform : NULL, .opt = &opt};
         int rc = g ? 0 : -1;
         for (int p = 0; rc == 0 && p < NPASSES; p++) {
             c0 = cpu_seconds();

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "progress.h"
 
 /* The common options: name, metavar, help, the CLI_* bit that enables them. */
 typedef struct Common {
@@ -126,7 +127,9 @@ cli_help(FILE *f, const CliSpec *spec)
     for (const CliOption *o = spec->opts; o && o->name; o++)
         opt_line(f, o->name, o->metavar, o->help);
     for (int i = 0; i < NCOMMON; i++)
-        if ((spec->common & common[i].bit) && common[i].bit != CLI_LIMITS)
+        if (i == C_OUTPUT && (spec->common & CLI_OUTPUT_DIR))
+            opt_line(f, "o", "DIR", "write the project into the folder DIR (required)");
+        else if ((spec->common & common[i].bit) && common[i].bit != CLI_LIMITS)
             opt_line(f, common[i].name, common[i].metavar, common[i].help);
     opt_line(f, "help", NULL, "print this help and exit (also -h)");
     if (spec->common & CLI_LIMITS) {
@@ -370,6 +373,7 @@ cli_parse(Cli *c, const CliSpec *spec, int argc, char **argv, int *status)
             goto stop;
         }
     }
+    progress_init(c->json);
     *status = TGC_EXIT_OK;
     return true;
 stop:
@@ -424,4 +428,16 @@ cli_search_objective(const CliSpec *spec, const char *text, Options *opt)
     }
     cli_usage(spec, "--search-objective must be plain or pipelined, got \"%s\"", text);
     return false;
+}
+
+json_t *
+cli_platform_json(const Platform *p)
+{
+    json_t *plat = json_object();
+    json_object_set_new(plat, "name", json_string(p->name ? p->name : "inline"));
+    json_object_set_new(plat, "model",
+                        json_string(p->model == MODEL_ABSTRACT ? "abstract" : "bwdsp"));
+    json_object_set_new(plat, "dsps", json_integer(p->ndsps));
+    json_object_set_new(plat, "boards", json_integer(p->nboards));
+    return plat;
 }

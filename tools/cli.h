@@ -55,6 +55,7 @@ enum {
     CLI_KERNELS = 1 << 5,    /* the command reads the kernel files (Options.read_kernels):
                                 --kernel-path DIR (repeatable) -> Cli.opt.kernel_dirs */
     CLI_CONTENTION = 1 << 6, /* --no-contention -> Cli.opt.no_contention */
+    CLI_OUTPUT_DIR = 1 << 7, /* with CLI_OUTPUT: -o names a folder (no "-") */
 };
 
 /* An option of one command. */
@@ -116,5 +117,13 @@ int cli_report(Diag *d);
  * fixed order), two-space indent, reals with 10 significant digits, a final newline.
  * Does not take the reference.  Returns 0, or 1 when stdout fails. */
 int cli_print_json(const json_t *o);
+/* "s" unless n is 1: "%d message%s", n, cli_s(n) */
+static inline const char *
+cli_s(long long n)
+{
+    return n == 1 ? "" : "s";
+}
+/* The "platform" object of every command's --json: name, model, dsps, boards. */
+json_t *cli_platform_json(const Platform *p);
 
 #endif /* TGC_CLI_H */

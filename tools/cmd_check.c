@@ -54,12 +54,6 @@ summarize(const Graph *g)
     return s;
 }
 
-static const char *
-model_name(const Platform *p)
-{
-    return p->model == MODEL_ABSTRACT ? "abstract" : "bwdsp";
-}
-
 static void
 print_text(const Summary *s)
 {
@@ -86,14 +80,10 @@ static json_t *
 to_json(const Summary *s)
 {
     const Platform *p = s->p;
-    json_t *plat = json_object();
-    json_object_set_new(plat, "name", json_string(p->name));
-    json_object_set_new(plat, "model", json_string(model_name(p)));
-    json_object_set_new(plat, "dsps", json_integer(p->ndsps));
-    json_object_set_new(plat, "boards", json_integer(p->nboards));
+    json_t *plat = cli_platform_json(p);
     json_t *o = json_object();
     json_object_set_new(o, "file", json_string(s->file));
-    json_object_set_new(o, "name", json_string(s->name));
+    json_object_set_new(o, "graph", json_string(s->name));
     json_object_set_new(o, "platform", plat);
     json_object_set_new(o, "tasks", json_integer(s->tasks));
     json_object_set_new(o, "edges", json_integer(s->edges));

@@ -25,8 +25,8 @@ static const CliSpec spec = {
     "(docs/kernels.md).  With --from, the schedule of a tgc-schedule/1 file is compiled "
     "as\n"
     "written.\n",
-    CLI_OUTPUT | CLI_PLATFORM | CLI_ITERATIONS | CLI_CONTENTION | CLI_LIMITS | CLI_JSON |
-        CLI_KERNELS,
+    CLI_OUTPUT | CLI_OUTPUT_DIR | CLI_PLATFORM | CLI_ITERATIONS | CLI_CONTENTION |
+        CLI_LIMITS | CLI_JSON | CLI_KERNELS,
     own,
     0,
     1,
@@ -115,8 +115,8 @@ tgc_compile(Cli *c, const CliSpec *sp, const char *dump_dir, Compiled *out)
     if (pr.time_passes)
         fprintf(stderr, "tgc: time-passes: %-10s %10.3f ms\n", "load", tgc_now_ms() - t0);
     if (out->g && (!from || out->s)) {
-        Unit u = {out->g, out->g->platform, out->s, &opt};
-        rc = tgc_run_passes(&u, first, &pr, d);
+        Unit u = {.g = out->g, .p = out->g->platform, .s = out->s, .opt = &opt};
+        rc = tgc_run_passes(&u, first, tgc_npasses() - 1, &pr, d);
         out->s = u.s;
     }
     free(dump_path);
@@ -166,6 +166,7 @@ cmd_compile(int argc, char **argv)
             json_t *o = json_object();
             json_object_set_new(o, "dir", json_string(c.output));
             json_object_set_new(o, "graph", json_string(x.g->name ? x.g->name : ""));
+            json_object_set_new(o, "platform", cli_platform_json(x.s->p));
             json_object_set_new(o, "method", json_string(mname));
             json_object_set_new(o, "dsps", json_integer(x.s->ndsps));
             json_object_set_new(o, "messages", json_integer(x.s->nmsgs));
@@ -179,10 +180,10 @@ cmd_compile(int argc, char **argv)
             status = cli_print_json(o);
             json_decref(o);
         } else {
-            printf("%s: %d files for %d DSPs (-O %s: %d messages, %d aggregated, %d "
+            printf("%s: %d files for %d DSP%s (-O %s: %d message%s, %d aggregated, %d "
                    "pipelined); predicted length %" PRId64 " cycles\n",
-                   c.output, x.project.nfiles, x.s->ndsps, mname, x.s->nmsgs, merged,
-                   piped, x.r.length);
+                   c.output, x.project.nfiles, x.s->ndsps, cli_s(x.s->ndsps), mname,
+                   x.s->nmsgs, cli_s(x.s->nmsgs), merged, piped, x.r.length);
         }
     }
     tgc_compiled_free(&x);

@@ -20,7 +20,9 @@ static const CliOption own[] = {
     {"cycles", "LO:HI", "task cost range in cycles (overrides the class)"},
     {"bytes", "LO:HI", "edge size range in bytes (overrides the class)"},
     {"delay-edges", "N", "per 100 tasks, back edges with delay 1 (default 0)"},
-    {"name", "NAME", "graph name (default CLASS-SEED)"},
+    {"name", "NAME",
+     "graph name (default CLASS-SEED, or SHAPE SIZE-SEED after --tasks, --shape, "
+     "--points)"},
     {NULL, NULL, NULL},
 };
 
@@ -140,8 +142,19 @@ cmd_gen(int argc, char **argv)
         gs.iterations = c.opt.iterations;
     if (c.opt.platform)
         gs.platform = c.opt.platform;
+    /* CLASS-SEED, or when --tasks, --shape or --points changed the graph's shape or size,
+     * SHAPE SIZE-SEED: "rand2000-1", "chain300-2", "fft64-1" */
     char name[128];
-    snprintf(name, sizeof name, "%s-%" PRIu64, cls, gs.seed);
+    if (c.val[O_TASKS] || c.val[O_SHAPE] || c.val[O_POINTS]) {
+        static const char *const shape_names[] = {[GEN_RANDOM] = "rand",
+                                                  [GEN_CHAIN] = "chain",
+                                                  [GEN_LAYERED] = "layered",
+                                                  [GEN_FFT] = "fft"};
+        snprintf(name, sizeof name, "%s%d-%" PRIu64, shape_names[gs.shape],
+                 gs.shape == GEN_FFT ? gs.points : gs.tasks, gs.seed);
+    } else {
+        snprintf(name, sizeof name, "%s-%" PRIu64, cls, gs.seed);
+    }
     Graph *g = gen_graph(&gs, c.val[O_NAME] ? c.val[O_NAME] : name);
     if (!g) {
         fprintf(stderr, "tgc: error: unknown platform preset \"%s\"\n", gs.platform);
@@ -153,7 +166,7 @@ cmd_gen(int argc, char **argv)
         if (plat_set_dsps(g->arena, g->platform, c.opt.dsps, &why) != 0) {
             fprintf(stderr, "tgc: error: --dsps %d: %s\n", c.opt.dsps, why);
             ir_graph_free(g);
-            status = TGC_EXIT_INPUT;
+            status = TGC_EXIT_USAGE;
             goto out;
         }
         g->platform_ref = "inline";

@@ -3,8 +3,8 @@
  * runs the communication optimisations (none, ma, cp, bfco, es; docs/bfco.md) on that
  * schedule and prints one row per method; -o/--dot/--gantt write the schedule of the
  * method asked for (of bfco with --method all).  Every output is built first and written
- * only when the run succeeded.  A progress bar goes to stderr while BFCO runs, only when
- * stderr is a terminal.
+ * only when the run succeeded.  A progress line goes to stderr during a step longer than
+ * a second (tools/progress.c), only when stderr is a terminal and not with --json.
  */
 #include <inttypes.h>
 #include <stdlib.h>
@@ -12,7 +12,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cli.h"
+#include "compile.h"
+#include "progress.h"
 
 enum {
     O_METHOD,
@@ -33,7 +34,8 @@ enum {
     O_WINDOW,
     O_RESTARTS,
     O_TIMELIMIT,
-    O_POLISHBUDGET
+    O_POLISHBUDGET,
+    O_NOJOINT
 };
 static const CliOption own[] = {
     {"method", "NAME", "none, ma, cp, bfco (default), es or all"},
@@ -65,7 +67,10 @@ static const CliOption own[] = {
     {"time-limit", "S",
      "stop the search after S seconds (wall); the result then depends on the machine"},
     {"polish-budget", "N",
-     "evaluations the polish may spend (default: a quarter of the search's + 64)"},
+     "toggles the polish may try (default: 3/4 per particle evaluated + 64)"},
+    {"no-joint", NULL,
+     "no joint pipeline bits even on small schedules (default: joint at <= 64 "
+     "messages)"},
     {NULL, NULL, NULL},
 };
 
@@ -91,20 +96,6 @@ typedef struct Row {
     const char *error; /* es refused */
     OptStats st;
 } Row;
-
-static void
-progress(void *ctx, int gen, int ngen, int64_t best, int64_t evals)
-{
-    double *t0 = ctx;
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    double el = (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9 - *t0;
-    int width = 30, fill = ngen > 0 ? gen * width / ngen : width;
-    fprintf(stderr, "\rbfco [%.*s%*s] generation %d/%d  best %" PRId64 "  %.0f evals/s ",
-            fill, "##############################", width - fill, "", gen, ngen, best,
-            el > 0 ? (double)evals / el : 0.0);
-    fflush(stderr);
-}
 
 static double
 pct(int64_t none, int64_t x)
@@ -199,6 +190,8 @@ cmd_opt(int argc, char **argv)
     }
     bp.vshaped = c.val[O_VSHAPED] != NULL;
     bp.joint = c.val[O_JOINT] != NULL;
+    if (c.val[O_NOJOINT])
+        bp.joint_units = 0;
     bp.polish = c.val[O_POLISH] == NULL;
     if (c.val[O_EPSILON]) {
         char *end;
@@ -231,13 +224,12 @@ cmd_opt(int argc, char **argv)
     if (!(g = fe_load_graph(c.args[0], &c.opt, d)))
         goto done;
     Unit u = {.g = g, .p = g->platform, .opt = &c.opt};
-    if (pass_schedule(&u, d) != 0)
+    int sched = tgc_pass_find("schedule"), optimize = tgc_pass_find("optimize");
+    if (tgc_run_passes(&u, sched, sched, NULL, d) != 0) {
+        ir_sched_free(u.s);
         goto done;
+    }
     base = u.s;
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    double t0 = (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-    bool tty = isatty(2) && !c.json;
     for (int i = 0; i < 5; i++) {
         OptMethod m = (OptMethod)i;
         if (!all && m != method)
@@ -245,13 +237,24 @@ cmd_opt(int argc, char **argv)
         Row *r = &rows[nrows++];
         memset(r, 0, sizeof *r);
         r->m = m;
-        Sched *out = NULL;
-        bp.progress = tty && m == OPT_BFCO ? progress : NULL;
-        bp.progress_ctx = &t0;
         Diag *dm = all && m == OPT_ES ? diag_new() : d;
-        int rc = opt_run(base, m, &bp, &out, &r->st, dm);
-        if (bp.progress)
-            fprintf(stderr, "\r%*s\r", 100, "");
+        /* the optimize pass of the table on a copy of the schedule, with this method and
+         * every parameter of the search */
+        Options om = c.opt;
+        om.method = m;
+        Unit um = {.g = g,
+                   .p = g->platform,
+                   .s = ir_sched_copy(base),
+                   .opt = &om,
+                   .bfco = &bp,
+                   .stats = &r->st};
+        int rc = tgc_run_passes(&um, optimize, optimize, NULL, dm);
+        Sched *out = um.s;
+        if (rc != 0) { /* the pass left its input: the copy */
+            ir_sched_free(out);
+            out = NULL;
+        }
+        progress_end();
         if (dm != d) {
             if (rc != 0) { /* es refused: a note, the other methods stand */
                 const char *t = diag_text(dm);
@@ -304,7 +307,8 @@ cmd_opt(int argc, char **argv)
     if (c.json) {
         json_t *o = json_object(), *ms = json_object();
         json_object_set_new(o, "file", json_string(g->file));
-        json_object_set_new(o, "name", json_string(g->name));
+        json_object_set_new(o, "graph", json_string(g->name));
+        json_object_set_new(o, "platform", cli_platform_json(g->platform));
         json_object_set_new(o, "dsps", json_integer(g->platform->ndsps));
         json_object_set_new(o, "iterations", json_integer(g->iterations));
         json_object_set_new(o, "seed", json_integer((json_int_t)bp.seed));

@@ -29,6 +29,7 @@
 #include <unistd.h>
 
 #include "compile.h"
+#include "progress.h"
 
 extern char **environ;
 
@@ -250,16 +251,23 @@ finish_within(Child c, double limit, bool *timed_out)
     }
 }
 
-/* Exit status of the child, or -1 when it did not start or died of a signal. */
+/* Exit status of the child, or -1 when it did not start or died of a signal.  With the
+ * progress line on, waits by polling (every 50 ms) and reports `step`. */
 static int
-finish(Child c)
+finish(Child c, const char *step)
 {
     if (!c.started)
         return -1;
     int st;
-    while (waitpid(c.pid, &st, 0) < 0)
-        if (errno != EINTR)
+    pid_t r;
+    while ((r = waitpid(c.pid, &st, progress_enabled() ? WNOHANG : 0)) <= 0) {
+        if (r < 0 && errno != EINTR)
             return -1;
+        if (r == 0) {
+            progress_step(step, 0, 0);
+            nanosleep(&(struct timespec){.tv_nsec = 50000000}, NULL);
+        }
+    }
     return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 }
 
@@ -363,9 +371,10 @@ mpirio_location(void)
         return &m;
     done = true;
     char *exe = realpath("/proc/self/exe", NULL);
-    char *built = *TGC_BUILD_EXE ? realpath(TGC_BUILD_EXE, NULL) : NULL;
-    m.in_tree = exe && built && strcmp(exe, built) == 0 && *TGC_MPIRIO_BUILD_LIB &&
-                access(TGC_MPIRIO_BUILD_LIB, R_OK) == 0;
+    static const char build_exe[] = TGC_BUILD_EXE, build_lib[] = TGC_MPIRIO_BUILD_LIB;
+    char *built = build_exe[0] ? realpath(build_exe, NULL) : NULL;
+    m.in_tree = exe && built && strcmp(exe, built) == 0 && build_lib[0] &&
+                access(build_lib, R_OK) == 0;
     free(exe);
     free(built);
     if (!m.in_tree) {
@@ -649,7 +658,9 @@ cmd_run(int argc, char **argv)
         cc_command(&ap, dir, &x.project, true, exe_p, x.target);
         cc_command(&as, dir, &x.project, false, exe_s, x.target);
         Child cp = start(ap.v, log_p, log_p, NULL), cs = start(as.v, log_s, log_s, NULL);
-        int bp = finish(cp), bs = finish(cs);
+        int bp = finish(cp, "run: building the programs"),
+            bs = finish(cs, "run: building the programs");
+        progress_end();
         if (bp != 0 || bs != 0) {
             fprintf(stderr, "tgc: error: building the generated programs failed (%s)\n",
                     !cp.started || !cs.started ? "cannot start the compiler; set TGC_CC"
@@ -725,16 +736,18 @@ cmd_run(int argc, char **argv)
         bool timed_out = false;
         /* under MPI the reference runs first: the parallel run's wall-clock is its own */
         Child cs = mpi ? start(as.v, out_s, err_s, env_s.v) : (Child){0};
-        int ss = mpi ? finish(cs) : 0;
+        int ss = mpi ? finish(cs, "run: running the sequential reference") : 0;
         double t0 = now_s();
         Child cp = mpi ? start_group(ap.v, out_p, err_p, env.v)
                        : start(ap.v, out_p, err_p, env.v);
         if (!mpi)
             cs = start(as.v, out_s, err_s, env_s.v);
-        int sp = mpi ? finish_within(cp, timeout, &timed_out) : finish(cp);
+        int sp = mpi ? finish_within(cp, timeout, &timed_out)
+                     : finish(cp, "run: running the programs");
         mpirun_s = now_s() - t0;
         if (!mpi)
-            ss = finish(cs);
+            ss = finish(cs, "run: running the programs");
+        progress_end();
         ran = true;
         if (mpi && !cp.started)
             fprintf(stderr, "tgc: error: cannot start %s (set TGC_MPIRUN)\n", mpirun);
@@ -785,8 +798,7 @@ cmd_run(int argc, char **argv)
             json_t *o = json_object();
             json_object_set_new(o, "graph", json_string(x.g->name ? x.g->name : ""));
             json_object_set_new(o, "file", json_string(x.g->file ? x.g->file : ""));
-            json_object_set_new(o, "platform",
-                                json_string(x.s->p->name ? x.s->p->name : "inline"));
+            json_object_set_new(o, "platform", cli_platform_json(x.s->p));
             json_object_set_new(o, "dsps", json_integer(x.s->ndsps));
             json_object_set_new(o, "tasks", json_integer(x.g->ntasks));
             json_object_set_new(o, "edges", json_integer(x.g->nedges));
@@ -819,7 +831,10 @@ cmd_run(int argc, char **argv)
                 json_object_set_new(e, "dsp", json_integer(k));
                 json_object_set_new(e, "compute", json_integer(rp.dsp[k].compute));
                 json_object_set_new(e, "end", json_integer(rp.dsp[k].end));
-                json_object_set_new(e, "utilisation", json_real(rp.dsp[k].util));
+                /* from the integers, not the program's 4-digit print (docs/cli.md) */
+                double u = rp.cycles > 0 ? (double)rp.dsp[k].compute / (double)rp.cycles
+                                         : rp.dsp[k].util;
+                json_object_set_new(e, "utilisation", json_real(u));
                 json_object_set_new(e, "predicted_busy", json_integer(x.r.busy[k]));
                 json_array_append_new(ds, e);
             }
@@ -831,14 +846,14 @@ cmd_run(int argc, char **argv)
             if (js != 0)
                 status = js;
         } else {
-            printf("tgc run: graph \"%s\", %d DSPs of %s, %" PRId64
-                   " iterations, -O %s (%d "
-                   "messages, %d aggregated, %d pipelined)\n",
-                   x.g->name ? x.g->name : "", x.s->ndsps,
-                   x.s->p->name ? x.s->p->name : "inline", x.g->iterations, mname,
-                   x.s->nmsgs, merged, piped);
-            printf("  checksums         %s (%d edges, parallel against sequential)\n",
-                   ceq ? "equal" : "DIFFERENT", rp.nedges);
+            printf("tgc run: graph \"%s\", %d DSP%s of %s, %" PRId64
+                   " iteration%s, -O %s (%d message%s, %d aggregated, %d pipelined)\n",
+                   x.g->name ? x.g->name : "", x.s->ndsps, cli_s(x.s->ndsps),
+                   x.s->p->name ? x.s->p->name : "inline", x.g->iterations,
+                   cli_s(x.g->iterations), mname, x.s->nmsgs, cli_s(x.s->nmsgs), merged,
+                   piped);
+            printf("  checksums         %s (%d edge%s, parallel against sequential)\n",
+                   ceq ? "equal" : "DIFFERENT", rp.nedges, cli_s(rp.nedges));
             if (nout)
                 printf("  output files      %s (%d)\n", oeq ? "equal" : "DIFFERENT",
                        nout);

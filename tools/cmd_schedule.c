@@ -16,7 +16,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cli.h"
+#include "compile.h"
 
 enum { O_BUDGET, O_DOT, O_GANTT, O_FROM, O_ALGO, O_OBJECTIVE };
 static const CliOption own[] = {
@@ -148,15 +148,10 @@ to_json(const Sched *s, const EvalResult *r, const Summary *sm)
 {
     const Graph *g = s->g;
     const Platform *p = s->p;
-    json_t *plat = json_object();
-    json_object_set_new(plat, "name", json_string(p->name));
-    json_object_set_new(plat, "model",
-                        json_string(p->model == MODEL_ABSTRACT ? "abstract" : "bwdsp"));
-    json_object_set_new(plat, "dsps", json_integer(p->ndsps));
-    json_object_set_new(plat, "boards", json_integer(p->nboards));
+    json_t *plat = cli_platform_json(p);
     json_t *o = json_object();
     json_object_set_new(o, "file", json_string(g->file));
-    json_object_set_new(o, "name", json_string(g->name));
+    json_object_set_new(o, "graph", json_string(g->name));
     json_object_set_new(o, "platform", plat);
     json_object_set_new(o, "iterations", json_integer(g->iterations));
     json_object_set_new(o, "schedule_length", json_integer(r->length));
@@ -244,10 +239,9 @@ cmd_schedule(int argc, char **argv)
         cli_free(&c);
         return TGC_EXIT_USAGE;
     }
-    SchedAlgo algo = SCHED_HEFT;
     if (c.val[O_ALGO]) {
         if (strcmp(c.val[O_ALGO], "peft") == 0)
-            algo = SCHED_PEFT;
+            c.opt.algo = SCHED_PEFT;
         else if (strcmp(c.val[O_ALGO], "heft") != 0) {
             status = cli_usage(&spec, "--algo must be heft or peft, got \"%s\"",
                                c.val[O_ALGO]);
@@ -275,8 +269,11 @@ cmd_schedule(int argc, char **argv)
         s = fe_load_schedule(from, &c.opt, &g, d);
     } else if ((g = fe_load_graph(c.args[0], &c.opt, d))) {
         Unit u = {.g = g, .p = g->platform, .opt = &c.opt};
-        if (pass_schedule_with(&u, algo, d) == 0)
+        int sched = tgc_pass_find("schedule");
+        if (tgc_run_passes(&u, sched, sched, NULL, d) == 0)
             s = u.s;
+        else
+            ir_sched_free(u.s);
     }
     if (!s)
         goto done;

@@ -64,11 +64,13 @@ bool tgc_dump_after_parse(const CliSpec *spec, const char *name, int *index);
 char *tgc_dump_path(const char *dir, const char *name);
 /* Milliseconds of a monotonic clock. */
 double tgc_now_ms(void);
-/* Runs the table's passes first, first + 1, ... on u in order, stopping at the first
+/* Every command reaches the passes through this: runs the table's passes first,
+ * first + 1, ..., last on u in order (tgc schedule: up to schedule; tgc opt: schedule,
+ * then optimize once per method; tgc compile and tgc run: all), stopping at the first
  * that fails.  After each one: with pr->time_passes its time on stderr; without NDEBUG,
  * ir_sched_verify on u->s, a broken schedule an internal error naming the pass; at
  * pr->dump_after, u->s with an eval_run of it as tgc-schedule/1 in pr->dump_path.
  * Returns 0, or -1 after reporting (a pass's error, a dump that cannot be written). */
-int tgc_run_passes(Unit *u, int first, const PassRun *pr, Diag *d);
+int tgc_run_passes(Unit *u, int first, int last, const PassRun *pr, Diag *d);
 
 #endif

@@ -131,9 +131,9 @@ dump(const Unit *u, const Pass *p, const char *path)
 }
 
 int
-tgc_run_passes(Unit *u, int first, const PassRun *pr, Diag *d)
+tgc_run_passes(Unit *u, int first, int last, const PassRun *pr, Diag *d)
 {
-    for (int i = first; i < NPASSES; i++) {
+    for (int i = first; i <= last && i < NPASSES; i++) {
         const Pass *p = &passes[i];
         double t0 = tgc_now_ms();
         int rc = p->run(u, d);

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "progress.h"
 
 typedef struct Command {
     const char *name;
@@ -103,5 +104,9 @@ main(int argc, char **argv)
     const Command *c = find(a);
     if (!c)
         return unknown(a);
-    return c->fn(argc - 1, argv + 1);
+    int rc = c->fn(argc - 1, argv + 1);
+    progress_end();
+    if (rc == TGC_EXIT_INPUT && ir_usage_error)
+        rc = TGC_EXIT_USAGE; /* --dsps 5 on boards of 4 is bad usage, as --dsps 0 is */
+    return rc;
 }

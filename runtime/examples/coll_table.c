@@ -1,8 +1,9 @@
 /* coll_table: Tables 1 and 6 of [MPIRIO] (docs/references.md) on the simulated platform:
  * the time and the packets of a point-to-point message and of each collective, for both
  * families, on the DSPs of the run. Every operation moves `bytes` bytes (default 10000)
- * per rank (Bcast: the root's buffer; Gather, Scatter: one block per rank; Reduce: a
- * vector of ints). Rank 0 prints one line per operation; the results are checked. */
+ * per rank (Bcast: the root's buffer; Gather, Scatter, Allgather, Alltoall: one block per
+ * rank; Reduce, Allreduce: a vector of ints). Rank 0 prints one line per operation; the
+ * results are checked. */
 #include <mpirio.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,7 +35,7 @@ measure(const char *name, int family, void (*op)(unsigned char *, unsigned char 
     MPIRIO_traffic(&t1);
     MPIRIO_Reduce(&dt, &worst, 1, MPIRIO_LONG, MPIRIO_MAX, 0, MPIRIO_COMM_WORLD);
     if (rank == 0)
-        printf("%-8s %-7s %9lld cycles %8.2f us %7lld packets\n", name,
+        printf("%-9s %-7s %9lld cycles %8.2f us %7lld packets\n", name,
                op == p2p                      ? "-"
                : family == MPIRIO_COLL_SWITCH ? "switch"
                                               : "mpich",
@@ -97,6 +98,43 @@ reduce(unsigned char *s, unsigned char *r)
 }
 
 static void
+allgather(unsigned char *s, unsigned char *r)
+{
+    MPIRIO_Allgather(s, bytes, MPIRIO_BYTE, r, bytes, MPIRIO_BYTE, MPIRIO_COMM_WORLD);
+    for (int k = 0; k < size; k++)
+        bad |= memcmp(r + (size_t)k * bytes, s, (size_t)bytes) != 0;
+}
+
+static void
+allreduce(unsigned char *s, unsigned char *r)
+{
+    int n = bytes / 4, *v = calloc((size_t)n + 1, sizeof(int)), *sum = (int *)r;
+    for (int i = 0; i < n; i++)
+        v[i] = rank + i;
+    MPIRIO_Allreduce(v, sum, n, MPIRIO_INT, MPIRIO_SUM, MPIRIO_COMM_WORLD);
+    for (int i = 0; i < n; i++)
+        bad |= sum[i] != size * (size - 1) / 2 + size * i;
+    free(v);
+}
+
+/* block k of every rank's buffer is s with its first byte the rank */
+static void
+alltoall(unsigned char *s, unsigned char *r)
+{
+    unsigned char *all = malloc((size_t)bytes * size + 1);
+    for (int k = 0; k < size; k++) {
+        memcpy(all + (size_t)k * bytes, s, (size_t)bytes);
+        if (bytes)
+            all[(size_t)k * bytes] = (unsigned char)rank;
+    }
+    MPIRIO_Alltoall(all, bytes, MPIRIO_BYTE, r, bytes, MPIRIO_BYTE, MPIRIO_COMM_WORLD);
+    for (int k = 0; k < size && bytes; k++)
+        bad |= r[(size_t)k * bytes] != (unsigned char)k ||
+               memcmp(r + (size_t)k * bytes + 1, s + 1, (size_t)bytes - 1) != 0;
+    free(all);
+}
+
+static void
 barrier(unsigned char *s, unsigned char *r)
 {
     MPIRIO_Barrier(MPIRIO_COMM_WORLD);
@@ -118,8 +156,15 @@ main(int argc, char **argv)
     struct {
         const char *name;
         void (*op)(unsigned char *, unsigned char *);
-    } ops[] = {{"send", p2p},        {"bcast", bcast},   {"gather", gather},
-               {"scatter", scatter}, {"reduce", reduce}, {"barrier", barrier}};
+    } ops[] = {{"send", p2p},
+               {"bcast", bcast},
+               {"gather", gather},
+               {"scatter", scatter},
+               {"reduce", reduce},
+               {"allgather", allgather},
+               {"allreduce", allreduce},
+               {"alltoall", alltoall},
+               {"barrier", barrier}};
     for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++)
         for (int f = 0; f < (i == 0 ? 1 : 2); f++)
             measure(ops[i].name, f, ops[i].op, s, r);

@@ -1,5 +1,6 @@
 /* mpi_ring: a plain MPI program (the subset of mpirio/mpi.h), unchanged: a token
- * goes round the ring, then Bcast, Reduce, Gather, Scatter and Barrier. */
+ * goes round the ring, then Bcast, Reduce, Gather, Scatter, Sendrecv, Allreduce,
+ * Allgather, Alltoall and Barrier. */
 #include <mpi.h>
 #include <stdio.h>
 
@@ -37,6 +38,13 @@ main(int argc, char **argv)
     bad |= from != left || st.MPI_SOURCE != left;
     MPI_Allreduce(&rank, &total, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
     bad |= total != size * (size - 1) / 2;
+    int every[64], to[64], got[64];
+    MPI_Allgather(&rank, 1, MPI_INT, every, 1, MPI_INT, MPI_COMM_WORLD);
+    for (int i = 0; i < size; i++)
+        bad |= every[i] != i, to[i] = 100 * rank + i;
+    MPI_Alltoall(to, 1, MPI_INT, got, 1, MPI_INT, MPI_COMM_WORLD);
+    for (int i = 0; i < size; i++)
+        bad |= got[i] != 100 * i + rank;
     MPI_Barrier(MPI_COMM_WORLD);
     double t = MPI_Wtime();
     if (rank == 0) {
