@@ -533,6 +533,18 @@ fe_check(Graph *g, const Options *opt, Diag *d)
                        "%" PRId64 " iterations of %" PRId64
                        " bytes each exceed 2^62 bytes in total",
                        g->iterations, traffic);
+        if (g->platform && diag_errors(d) == e0 &&
+            plat_length_bound(g->platform, g) > IR_MAX_TIME) {
+            /* every time the passes compute must fit (docs/evaluator.md, "Arithmetic") */
+            int64_t w, comm;
+            plat_iteration_bound(g->platform, g, &w, &comm);
+            diag_error(d, &l,
+                       "%" PRId64 " iterations of up to %" PRId64
+                       " cycles each, messages on platform \"%s\" included (%" PRId64
+                       " for the tasks, up to %" PRId64
+                       " for the edges), may exceed 2^62 cycles in total",
+                       g->iterations, ir_add_sat(w, comm), g->platform->name, w, comm);
+        }
     }
 
     if (opt && opt->read_kernels) {

@@ -463,6 +463,33 @@ int64_t plat_fabric_time(const Platform *p, int a, int b, int64_t bytes);
 int64_t plat_comm_cost(const Platform *p, int a, int b, int64_t bytes);
 /* Mean of plat_comm_cost over all ordered pairs of distinct DSPs (HEFT's mean cost). */
 int64_t plat_mean_comm_cost(const Platform *p, int64_t bytes);
+/* Times in cycles fit in IR_MAX_TIME (2^62): then every sum the evaluator, the scheduler
+ * and the runtime form of two such times fits in an int64_t.  plat_fabric_time,
+ * plat_comm_cost and plat_length_bound saturate at INT64_MAX instead of overflowing. */
+#define IR_MAX_TIME (INT64_C(1) << 62)
+static inline int64_t
+ir_add_sat(int64_t a, int64_t b) /* a, b >= 0 */
+{
+    int64_t r;
+    return __builtin_add_overflow(a, b, &r) ? INT64_MAX : r;
+}
+static inline int64_t
+ir_mul_sat(int64_t a, int64_t b) /* a, b >= 0 */
+{
+    int64_t r;
+    return __builtin_mul_overflow(a, b, &r) ? INT64_MAX : r;
+}
+/* An upper bound on the length in cycles of every schedule of g on p, whatever its
+ * mapping, merges, pipelines and contention (docs/evaluator.md, "Arithmetic"): the sum
+ * over all iterations of the largest cost of every task and of what every edge can cost
+ * as a message (overheads, pack and unpack, handshake, every packet on every link of the
+ * longest route, switch latencies), plus the prologs.  The length is a chain of such
+ * activities, each counted once.  Saturates at INT64_MAX; fe_check refuses a graph whose
+ * bound exceeds IR_MAX_TIME, so nothing the passes compute can overflow. */
+int64_t plat_length_bound(const Platform *p, const Graph *g);
+/* The per-iteration part of plat_length_bound: tasks (*work) and edges (*comm). */
+void plat_iteration_bound(const Platform *p, const Graph *g, int64_t *work,
+                          int64_t *comm);
 double plat_cycles_to_us(const Platform *p, int64_t cycles);
 
 /* ------------------------------------------------------------------------------------

@@ -355,10 +355,10 @@ plat_fabric_time(const Platform *p, int a, int b, int64_t bytes)
     int64_t last = bytes - (k - 1) * p->payload_bytes; /* payload of the last packet */
     int64_t full = p->payload_bytes + hdr;
     int64_t ser_full = plat_ser(p, full), ser_last = plat_ser(p, last + hdr);
-    int64_t sum = (k - 1) * ser_full + ser_last;
+    int64_t sum = ir_add_sat(ir_mul_sat(k - 1, ser_full), ser_last);
     int64_t largest = k > 1 ? ser_full : ser_last;
     int64_t h = plat_switch_hops(p, a, b);
-    return sum + h * (p->switch_latency + largest);
+    return ir_add_sat(sum, ir_mul_sat(h, p->switch_latency + largest));
 }
 
 int64_t
@@ -369,7 +369,8 @@ plat_comm_cost(const Platform *p, int a, int b, int64_t bytes)
     if (p->model == MODEL_ABSTRACT)
         return bytes;
     int64_t hs = bytes <= p->eager_limit ? 0 : p->handshake;
-    return p->send_overhead + hs + plat_fabric_time(p, a, b, bytes) + p->recv_overhead;
+    return ir_add_sat(p->send_overhead + hs + p->recv_overhead,
+                      plat_fabric_time(p, a, b, bytes));
 }
 
 int64_t
@@ -381,17 +382,66 @@ plat_mean_comm_cost(const Platform *p, int64_t bytes)
     if (p->model == MODEL_ABSTRACT)
         return bytes;
     /* Cost depends only on the board pair: sum over board pairs weighted by DSP pairs. */
+    /* 128 bits: up to 2^40 pairs of costs up to 2^63 */
+    __extension__ typedef unsigned __int128 u128;
     int dpb = p->dsps_per_board;
-    int64_t sum = 0, pairs = 0;
+    u128 sum = 0, pairs = 0;
     for (int x = 0; x < p->nboards; x++)
         for (int y = 0; y < p->nboards; y++) {
             int64_t np = x == y ? (int64_t)dpb * (dpb - 1) : (int64_t)dpb * dpb;
             if (!np)
                 continue;
-            sum += np * plat_comm_cost(p, x * dpb, y * dpb + (x == y), bytes);
-            pairs += np;
+            sum += (u128)np * (u128)plat_comm_cost(p, x * dpb, y * dpb + (x == y), bytes);
+            pairs += (u128)np;
         }
-    return pairs ? sum / pairs : 0;
+    return pairs ? (int64_t)(sum / pairs) : 0;
+}
+
+void
+plat_iteration_bound(const Platform *p, const Graph *g, int64_t *work, int64_t *comm)
+{
+    int64_t w = 0, c = 0;
+    for (int t = 0; t < g->ntasks; t++) {
+        const Task *k = &g->tasks[t];
+        int64_t most = 0;
+        for (int i = 0; i < k->ncycles; i++)
+            most = k->cycles[i] > most ? k->cycles[i] : most;
+        w = ir_add_sat(w, most);
+    }
+    /* Per edge, what it can add as (part of) a message: a merged message of bytes B =
+     * sum of its edges' costs at most the sum of what each edge costs alone, since
+     * ceil(B / c) and the packet count are subadditive and the fixed costs are paid
+     * once.  On every link of the longest route each packet holds the link at most
+     * ser(packet_bytes) and waits switch_latency. */
+    int64_t fixed =
+        p->send_overhead + p->handshake + p->post_overhead +
+        (p->recv_overhead > p->wait_overhead ? p->recv_overhead : p->wait_overhead);
+    int64_t links = p->model == MODEL_ABSTRACT ? 1 : plat_max_route(p);
+    int64_t ser = plat_ser(p, p->packet_bytes);
+    for (int e = 0; e < g->nedges; e++) {
+        int64_t b = g->edges[e].bytes, x;
+        if (p->model == MODEL_ABSTRACT) {
+            x = ir_add_sat(fixed, b); /* the abstract model has no overheads */
+        } else {
+            int64_t copy =
+                2 * ((b + p->copy_bytes_per_cycle - 1) / p->copy_bytes_per_cycle);
+            int64_t hop =
+                ir_add_sat(ir_mul_sat(plat_packets(p, b), ser), p->switch_latency);
+            x = ir_add_sat(fixed + copy, ir_mul_sat(links, hop));
+        }
+        c = ir_add_sat(c, x);
+    }
+    *work = w;
+    *comm = c;
+}
+
+int64_t
+plat_length_bound(const Platform *p, const Graph *g)
+{
+    int64_t w, c;
+    plat_iteration_bound(p, g, &w, &c);
+    /* every iteration, and once more for the prologs of the pipelined receives */
+    return ir_mul_sat(ir_add_sat(w, c), ir_add_sat(g->iterations, 1));
 }
 
 double

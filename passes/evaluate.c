@@ -62,6 +62,11 @@
  * transfer before the network's next decision); the window then opens one iteration
  * further, and a message's ring grows when the transfers still to be read span it.
  *
+ * Arithmetic: eval_new requires plat_length_bound(p, g) <= IR_MAX_TIME (fe_check refuses
+ * other graphs with an error): the length is a chain of op, handshake, packet and switch
+ * times, each at most once, so every time, sum and period shift here is at most 2^62 and
+ * plain int64_t arithmetic cannot overflow (docs/evaluator.md, "Arithmetic").
+ *
  * Long runs: the whole simulation state, the network included, is sampled every 8
  * iterations of one DSP; once a sample repeats (relative to the slowest iteration and the
  * earliest time), whole periods are skipped exactly and the last iterations are simulated
@@ -212,6 +217,12 @@ xrealloc(void *p, size_t n, size_t size)
 Evaluator *
 eval_new(const Graph *g, const Platform *p)
 {
+    /* Every time below is at most the length, and the length at most this bound, which
+     * fe_check holds to 2^62: no sum or product of the simulation can overflow. */
+    if (plat_length_bound(p, g) > IR_MAX_TIME)
+        ice("graph \"%s\" may run longer than 2^62 cycles on \"%s\" (fe_check refuses "
+            "it)",
+            g->name ? g->name : "", p->name ? p->name : "");
     Evaluator *ev = ir_xcalloc(1, sizeof *ev);
     int md = 0;
     for (int e = 0; e < g->nedges; e++)

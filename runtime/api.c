@@ -25,7 +25,7 @@ typedef struct CommInfo {
 static int
 comm_info(MPIRIO_Comm c, CommInfo *ci)
 {
-    if (!tr_active())
+    if (!mpi_check_active("an MPIRIO call"))
         return MPIRIO_ERR_NOT_INIT;
     int g = tr_rank(), n = tr_size(), dpb = tr_dsps_per_board();
     if (c == MPIRIO_COMM_WORLD) {
@@ -59,7 +59,31 @@ check_buf(const void *buf, int count, MPIRIO_Datatype type, size_t *bytes)
 int
 MPIRIO_Init(int *argc, char ***argv)
 {
-    return tr_active() ? MPIRIO_SUCCESS : MPIRIO_ERR_NOT_INIT;
+    if (!tr_active())
+        return MPIRIO_ERR_NOT_INIT;
+    mpi_mark_init();
+    return MPIRIO_SUCCESS;
+}
+
+int
+MPIRIO_Finalized(int *flag)
+{
+    if (!flag)
+        return MPIRIO_ERR_ARG;
+    int init;
+    *flag = tr_dsp() && mpi_finalized(&init);
+    return MPIRIO_SUCCESS;
+}
+
+int
+MPIRIO_Current(int *rank, const char **last_call)
+{
+    int in = tr_dsp();
+    if (rank)
+        *rank = in ? tr_rank() : -1;
+    if (last_call)
+        *last_call = in ? tr_last_call() : NULL;
+    return in ? MPIRIO_SUCCESS : MPIRIO_ERR_NOT_INIT;
 }
 
 int
@@ -74,7 +98,7 @@ MPIRIO_Initialized(int *flag)
 int
 MPIRIO_Finalize(void)
 {
-    if (!tr_active())
+    if (!mpi_check_active("MPIRIO_Finalize"))
         return MPIRIO_ERR_NOT_INIT;
     tr_finalize();
     return MPIRIO_SUCCESS;
@@ -248,7 +272,7 @@ MPIRIO_Recv(void *buf, int count, MPIRIO_Datatype type, int source, int tag,
 int
 MPIRIO_Wait(MPIRIO_Request *req, MPIRIO_Status *status)
 {
-    if (!tr_active())
+    if (!mpi_check_active("MPIRIO_Wait"))
         return MPIRIO_ERR_NOT_INIT;
     if (!req)
         return MPIRIO_ERR_REQUEST;
@@ -265,7 +289,7 @@ MPIRIO_Wait(MPIRIO_Request *req, MPIRIO_Status *status)
 int
 MPIRIO_Waitall(int n, MPIRIO_Request *reqs, MPIRIO_Status *statuses)
 {
-    if (!tr_active())
+    if (!mpi_check_active("MPIRIO_Waitall"))
         return MPIRIO_ERR_NOT_INIT;
     if (n < 0)
         return MPIRIO_ERR_COUNT;
@@ -291,7 +315,7 @@ MPIRIO_Waitall(int n, MPIRIO_Request *reqs, MPIRIO_Status *statuses)
 int
 MPIRIO_Test(MPIRIO_Request *req, int *flag, MPIRIO_Status *status)
 {
-    if (!tr_active())
+    if (!mpi_check_active("MPIRIO_Test"))
         return MPIRIO_ERR_NOT_INIT;
     if (!req)
         return MPIRIO_ERR_REQUEST;
@@ -317,7 +341,10 @@ MPIRIO_Get_count(const MPIRIO_Status *status, MPIRIO_Datatype type, int *count)
         return MPIRIO_ERR_TYPE;
     if (!status || !count)
         return MPIRIO_ERR_ARG;
-    *count = status->count % (int)sz ? -1 : status->count / (int)sz;
+    /* the count of bytes is a long long: messages of 2 GiB and more are counted right;
+     * -1 for a partial element or a count above INT_MAX */
+    long long n = status->count / (long long)sz;
+    *count = status->count % (long long)sz || n > 0x7fffffff ? -1 : (int)n;
     return MPIRIO_SUCCESS;
 }
 
@@ -357,7 +384,7 @@ MPIRIO_Coll_algorithm(int family)
 int
 MPIRIO_Compute_named(long long cycles, const char *name)
 {
-    if (!tr_active())
+    if (!mpi_check_active("MPIRIO_Compute"))
         return MPIRIO_ERR_NOT_INIT;
     if (cycles < 0)
         return MPIRIO_ERR_ARG;

@@ -27,9 +27,12 @@ int dt_reduce(void *acc, const void *in, int n, MPIRIO_Datatype t, MPIRIO_Op op)
 int tr_run(int n, const char *platform, int flags, void (*fn)(int, void *), void *arg);
 int tr_run_stats(MPIRIO_Stats *stats); /* of the last run */
 void tr_run_finish_times(long long *times, int n);
-int tr_dsp(void);               /* 1 inside a DSP of a running job */
-int tr_active(void);            /* 1 inside a DSP that has not called Finalize */
+int tr_dsp(void);         /* 1 inside a DSP of a running job */
+int tr_active(void);      /* 1 inside a DSP that has not called Finalize */
+int tr_strict(void);      /* calls outside Init..Finalize end the run (mpirio-run) */
+void **tr_api_slot(void); /* the API layer's per-DSP pointer (NULL at first) */
 void tr_call(const char *name); /* the API call the DSP is in (deadlock report) */
+const char *tr_last_call(void); /* the last name given to tr_call, or NULL */
 int tr_rank(void);              /* caller's global rank */
 int tr_size(void);
 int tr_dsps_per_board(void);
@@ -37,7 +40,24 @@ int tr_isend(const void *buf, size_t bytes, int dst, int ctx, int tag, int srank
              Req **out);
 /* blocking = 1: posted now, no overhead (MPIRIO_Recv); 0: post_overhead first */
 int tr_irecv(void *buf, size_t cap, int src, int ctx, int tag, int blocking, Req **out);
-int tr_wait(Req *r, MPIRIO_Status *st);            /* frees r; returns its error */
+/* the same, but the send completes only once the receiver has matched it (MPI_Ssend) */
+int tr_issend(const void *buf, size_t bytes, int dst, int ctx, int tag, int srank,
+              Req **out);
+int tr_wait(Req *r, MPIRIO_Status *st); /* frees r; returns its error */
+/* blocks until one of rs[0..n-1] (NULL entries skipped, one at least not NULL) is
+ * complete; its index (tr_wait or tr_test then frees it) */
+int tr_waitany(int n, Req **rs);
+/* is a message of (src or -1, ctx, tag or -1) waiting to be received? Its envelope
+ * in *st (source, tag, count); tr_probe blocks until there is one */
+int tr_iprobe(int src, int ctx, int tag, int *flag, MPIRIO_Status *st);
+int tr_probe(int src, int ctx, int tag, MPIRIO_Status *st);
+/* the same, and the message is taken: no receive matches it but tr_imrecv's (MPI's
+ * matched probe); blocking: waits for one */
+int tr_improbe(int src, int ctx, int tag, int blocking, int *flag, void **msg,
+               MPIRIO_Status *st);
+int tr_imrecv(void *msg, void *buf, size_t cap, Req **out);
+/* cancels a receive that has not been matched (then frees r): 1, else 0 */
+int tr_cancel(Req *r);
 int tr_test(Req *r, int *flag, MPIRIO_Status *st); /* frees r when *flag */
 void tr_compute(Cycles c, const char *name);       /* busy c cycles; the trace's name */
 /* scratch memory for the API layer's algorithms (a collective's buffers), inside a
@@ -67,5 +87,10 @@ enum {
 };
 int tr_coll_switch(int kind, int ctx, int base, int size, int root, const void *sbuf,
                    void *rbuf, size_t bytes, MPIRIO_Datatype type, MPIRIO_Op op);
+
+/* ---- the API layer's own files (api.c and mpi_*.c call each other) ---- */
+void mpi_mark_init(void);               /* MPIRIO_Init: the DSP is initialised */
+int mpi_check_active(const char *call); /* tr_active, after the strict check */
+int mpi_finalized(int *initialized);    /* 1 after Finalize; *initialized */
 
 #endif

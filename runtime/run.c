@@ -20,6 +20,7 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -191,6 +192,65 @@ dsp_main(int rank, void *arg)
 {
     Job *j = arg;
     j->status[rank] = j->mains[rank](j->argc, j->argvs[rank]);
+    /* MPI implementations fail a job in which a process initialised MPI and ended
+     * without MPI_Finalize */
+    int init = 0, fin = 0;
+    MPIRIO_Initialized(&init);
+    MPIRIO_Finalized(&fin);
+    if (init && !fin) {
+        fflush(stdout);
+        fprintf(stderr,
+                "mpirio: DSP %d returned from main without calling MPI_Finalize\n", rank);
+        if (j->status[rank] == 0)
+            j->status[rank] = 1;
+    }
+}
+
+/* a fault in one DSP (a bad pointer, a division by zero) is reported naming the DSP
+ * and its last MPI call; then the signal's previous action (the default: the
+ * process ends by the signal, exit status 128 + signal; or a sanitizer's report) */
+static const int fault_sigs[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL};
+static struct sigaction fault_old[4];
+
+static void
+on_fault(int sig)
+{
+    int rank = -1;
+    const char *call = NULL;
+    MPIRIO_Current(&rank, &call);
+    char msg[256];
+    const char *what = sig == SIGSEGV  ? "SIGSEGV (segmentation fault)"
+                       : sig == SIGBUS ? "SIGBUS (bus error)"
+                       : sig == SIGFPE ? "SIGFPE (arithmetic exception)"
+                                       : "SIGILL (illegal instruction)";
+    int n;
+    if (rank >= 0)
+        n = snprintf(msg, sizeof msg, "mpirio: DSP %d received signal %s%s%s%s\n", rank,
+                     what, call ? " (its last MPI call: " : "", call ? call : "",
+                     call ? ")" : "");
+    else
+        n = snprintf(msg, sizeof msg, "mpirio-run: signal %s outside the DSPs\n", what);
+    if (n > 0 && write(2, msg, (size_t)n) < 0)
+        n = 0;
+    for (int i = 0; i < 4; i++)
+        if (fault_sigs[i] == sig)
+            sigaction(sig, &fault_old[i], NULL);
+    /* returning runs the faulting instruction again, under the previous action */
+}
+
+static void
+catch_faults(void)
+{
+    static char altstack[1 << 16]; /* a DSP's stack may be what overflowed */
+    stack_t st = {.ss_sp = altstack, .ss_size = sizeof altstack};
+    sigaltstack(&st, NULL);
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_fault;
+    sa.sa_flags = SA_ONSTACK | SA_NODEFER;
+    sigemptyset(&sa.sa_mask);
+    for (int i = 0; i < 4; i++)
+        sigaction(fault_sigs[i], &sa, &fault_old[i]);
 }
 
 /* each DSP gets its own argv, as each MPI process does; 0 or -1 */
@@ -336,7 +396,8 @@ main(int argc, char **argv)
     remove_copies();
 #endif
     if (rc == 0) {
-        rc = MPIRIO_Run(n, platform, 0, dsp_main, &j);
+        catch_faults();
+        rc = MPIRIO_Run(n, platform, MPIRIO_RUN_STRICT, dsp_main, &j);
         if (rc == 0)
             for (int r = 0; r < n; r++)
                 if (j.status[r] > rc)

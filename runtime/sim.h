@@ -32,6 +32,7 @@ typedef struct Settings {
     double fault_rate; /* fraction of link transmissions corrupted */
     unsigned long long fault_seed;
     const char *trace; /* Chrome trace-event file, or NULL */
+    int strict;        /* MPIRIO_RUN_STRICT: calls outside Init..Finalize end the run */
 } Settings;
 
 /* ---- trace.c: the Chrome trace-event file ---- */
@@ -106,6 +107,11 @@ struct Dsp {
     const char *after_what;
     Cycles blocked_end; /* when the wait was over, for the trace */
     Dsp *next_ready;
+    void *api;    /* the API layer's state of this DSP (tr_api_slot) */
+    int wait_any; /* blocked until any of its requests completes (tr_waitany) */
+    int probing;  /* blocked in tr_probe until a matching envelope arrives */
+    int polling;  /* its last p2p call was a poll that failed (tr_test, tr_iprobe) */
+    int probe_src, probe_ctx, probe_tag;
 };
 
 enum { DS_RUN, DS_READY, DS_BUSY, DS_BLOCKED, DS_DONE };

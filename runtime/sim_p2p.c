@@ -53,8 +53,9 @@ req_complete(Req *r)
 {
     r->done = 1;
     Dsp *d = r->owner;
-    if (d->waiting == r) {
+    if (d->waiting == r || d->wait_any) {
         d->waiting = NULL;
+        d->wait_any = 0;
         k_release(d);
     }
 }
@@ -73,7 +74,7 @@ deliver(Msg *m, Req *r)
     }
     if (n)
         memcpy(r->buf, m->data, n);
-    r->st.count = (int)n;
+    r->st.count = (long long)n;
     req_complete(r);
 }
 
@@ -137,13 +138,19 @@ issue(void *mp)
         rd->unexp_tail = m;
         if (m->eager)
             net_send(m);
+        if (rd->probing && matches(m, rd->probe_src, rd->probe_ctx, rd->probe_tag)) {
+            rd->probing = 0;
+            k_release(rd);
+        }
     }
 }
 
-int
-tr_isend(const void *buf, size_t bytes, int dst, int ctx, int tag, int srank, Req **out)
+static int
+isend(const void *buf, size_t bytes, int dst, int ctx, int tag, int srank, int sync,
+      Req **out)
 {
     Dsp *d = k_self();
+    d->polling = 0;
     k_sleep(d, K->plat.send_overhead, "send");
     Msg *m = net_msg_new();
     Req *s = req_new(d);
@@ -161,7 +168,9 @@ tr_isend(const void *buf, size_t bytes, int dst, int ctx, int tag, int srank, Re
     m->prio = d->prio;
     m->issued = d->clock; /* the issue event's time */
     m->src_seq = d->nsent++;
-    m->eager = (long long)bytes <= K->plat.eager_limit;
+    /* a synchronous send is never eager: its data moves (and it completes) only once
+     * the receiver has matched it */
+    m->eager = !sync && (long long)bytes <= K->plat.eager_limit;
     m->sreq = s;
     m->on_arrive = msg_arrived;
     s->kind = 0;
@@ -172,6 +181,18 @@ tr_isend(const void *buf, size_t bytes, int dst, int ctx, int tag, int srank, Re
     k_push(d->clock, 0, issue, m);
     *out = s;
     return MPIRIO_SUCCESS;
+}
+
+int
+tr_isend(const void *buf, size_t bytes, int dst, int ctx, int tag, int srank, Req **out)
+{
+    return isend(buf, bytes, dst, ctx, tag, srank, 0, out);
+}
+
+int
+tr_issend(const void *buf, size_t bytes, int dst, int ctx, int tag, int srank, Req **out)
+{
+    return isend(buf, bytes, dst, ctx, tag, srank, 1, out);
 }
 
 /* the receive looks in the unexpected queue, or waits in the expected one */
@@ -206,6 +227,7 @@ int
 tr_irecv(void *buf, size_t cap, int src, int ctx, int tag, int blocking, Req **out)
 {
     Dsp *d = k_self();
+    d->polling = 0;
     if (!blocking)
         k_sleep(d, K->plat.post_overhead, "post");
     Req *r = req_new(d);
@@ -227,6 +249,12 @@ ctx_name(int ctx, char *buf, size_t n)
 {
     int c = ctx & 0xffff;
     const char *kind = ctx & 0x10000 ? " (collective)" : "";
+    if (ctx >= 0x20000) {
+        /* the contexts of communicators made by the MPI API: pairs from 0x20000 */
+        snprintf(buf, n, "communicator context %d%s", ctx & ~1,
+                 ctx & 1 ? " (collective)" : "");
+        return buf;
+    }
     if (c == 0)
         snprintf(buf, n, "MPIRIO_COMM_WORLD%s", kind);
     else
@@ -261,10 +289,54 @@ describe(const Dsp *d, char *buf, size_t n)
     }
 }
 
+/* A livelock: every live DSP polls (MPI_Test, MPI_Iprobe) or is blocked, and no event
+ * is pending but the pollers' own wake-ups, so no poll can ever succeed. After
+ * LIVELOCK_POLLS such polls in a row each poller blocks for good where it polls,
+ * and the kernel reports the deadlock as any other (a program that polls a bounded
+ * number of times and then does something else is not one: a million polls with
+ * nothing in flight are). */
+enum { LIVELOCK_POLLS = 1000000 };
+static long long quiet_polls;
+static const Kernel *quiet_run;
+
+static int
+quiet(const Dsp *self)
+{
+    if (K->ready)
+        return 0;
+    size_t pollers = 0;
+    for (int i = 0; i < K->ndsps; i++) {
+        const Dsp *o = &K->dsps[i];
+        if (o == self || o->state == DS_DONE || o->state == DS_BLOCKED)
+            continue;
+        if (o->state != DS_BUSY || !o->polling)
+            return 0;
+        pollers++;
+    }
+    return k_q.nwheel + k_q.nfar == pollers;
+}
+
+/* d's poll failed: 1 if d must block for good (a livelock) */
+static int
+poll_failed(Dsp *d)
+{
+    d->polling = 1;
+    if (quiet_run != K) {
+        quiet_run = K;
+        quiet_polls = 0;
+    }
+    if (!quiet(d)) {
+        quiet_polls = 0;
+        return 0;
+    }
+    return ++quiet_polls >= LIVELOCK_POLLS;
+}
+
 int
 tr_wait(Req *r, MPIRIO_Status *st)
 {
     Dsp *d = k_self();
+    d->polling = 0;
     Cycles after = r->kind == 0  ? 0
                    : r->blocking ? K->plat.recv_overhead
                                  : K->plat.wait_overhead;
@@ -288,6 +360,11 @@ tr_test(Req *r, int *flag, MPIRIO_Status *st)
     Dsp *d = k_self();
     k_sync(d);
     if (!r->done) {
+        if (poll_failed(d)) {
+            d->describe = describe;
+            d->waiting = r;
+            k_wait_busy(d, 0, "test"); /* never released: the run ends in a deadlock */
+        }
         /* an unsuccessful poll of the DMA status */
         Cycles c = K->plat.wait_overhead / 10;
         k_sleep(d, c > 0 ? c : 1, "test");
@@ -296,6 +373,181 @@ tr_test(Req *r, int *flag, MPIRIO_Status *st)
     }
     *flag = 1;
     return tr_wait(r, st);
+}
+
+static void
+describe_any(const Dsp *d, char *buf, size_t n)
+{
+    snprintf(buf, n, "waiting for any of its requests to complete");
+}
+
+int
+tr_waitany(int n, Req **rs)
+{
+    Dsp *d = k_self();
+    k_sync(d);
+    for (;;) {
+        for (int i = 0; i < n; i++)
+            if (rs[i] && rs[i]->done)
+                return i;
+        d->describe = describe_any;
+        d->wait_any = 1;
+        k_wait_busy(d, 0, "wait");
+    }
+}
+
+static Msg *
+find_unexp(const Dsp *d, int src, int ctx, int tag)
+{
+    for (Msg *m = d->unexp; m; m = m->next)
+        if (matches(m, src, ctx, tag))
+            return m;
+    return NULL;
+}
+
+static void
+probe_status(const Msg *m, MPIRIO_Status *st)
+{
+    st->source = m->srank;
+    st->tag = m->tag;
+    st->error = MPIRIO_SUCCESS;
+    st->count = (long long)m->bytes;
+}
+
+static void describe_probe(const Dsp *d, char *buf, size_t n);
+
+int
+tr_iprobe(int src, int ctx, int tag, int *flag, MPIRIO_Status *st)
+{
+    Dsp *d = k_self();
+    k_sync(d);
+    Msg *m = find_unexp(d, src, ctx, tag);
+    if (!m && poll_failed(d)) {
+        d->probing = 1; /* never matched: the run ends in a deadlock */
+        d->probe_src = src, d->probe_ctx = ctx, d->probe_tag = tag;
+        d->describe = describe_probe;
+        k_wait_busy(d, 0, "probe");
+    }
+    /* a poll of the DMA status, as tr_test's */
+    Cycles c = K->plat.wait_overhead / 10;
+    k_sleep(d, c > 0 ? c : 1, "probe");
+    *flag = m != NULL;
+    if (m)
+        probe_status(m, st);
+    return MPIRIO_SUCCESS;
+}
+
+static void
+describe_probe(const Dsp *d, char *buf, size_t n)
+{
+    char cn[64], s[32], t[32];
+    ctx_name(d->probe_ctx, cn, sizeof cn);
+    if (d->probe_src < 0)
+        snprintf(s, sizeof s, "any rank");
+    else
+        snprintf(s, sizeof s, "rank %d", d->probe_src);
+    if (d->probe_tag < 0)
+        snprintf(t, sizeof t, "any tag");
+    else
+        snprintf(t, sizeof t, "tag %d", d->probe_tag);
+    snprintf(buf, n, "probing for a message from %s (%s, %s)", s, t, cn);
+}
+
+int
+tr_probe(int src, int ctx, int tag, MPIRIO_Status *st)
+{
+    Dsp *d = k_self();
+    k_sync(d);
+    Msg *m;
+    while (!(m = find_unexp(d, src, ctx, tag))) {
+        d->probing = 1;
+        d->probe_src = src, d->probe_ctx = ctx, d->probe_tag = tag;
+        d->describe = describe_probe;
+        k_wait_busy(d, 0, "probe");
+    }
+    Cycles c = K->plat.wait_overhead / 10;
+    k_sleep(d, c > 0 ? c : 1, "probe");
+    probe_status(m, st);
+    return MPIRIO_SUCCESS;
+}
+
+/* takes m out of d's unexpected queue */
+static void
+unexp_remove(Dsp *d, Msg *m)
+{
+    Msg *prev = NULL, *q = d->unexp;
+    for (; q && q != m; prev = q, q = q->next)
+        ;
+    if (!q)
+        return;
+    if (prev)
+        prev->next = m->next;
+    else
+        d->unexp = m->next;
+    if (d->unexp_tail == m)
+        d->unexp_tail = prev;
+    m->next = NULL;
+}
+
+int
+tr_improbe(int src, int ctx, int tag, int blocking, int *flag, void **msg,
+           MPIRIO_Status *st)
+{
+    Dsp *d = k_self();
+    int f = 0;
+    if (blocking)
+        tr_probe(src, ctx, tag, st), f = 1;
+    else
+        tr_iprobe(src, ctx, tag, &f, st);
+    *flag = f;
+    *msg = NULL;
+    if (!f)
+        return MPIRIO_SUCCESS;
+    Msg *m = find_unexp(d, src, ctx, tag);
+    unexp_remove(d, m);
+    *msg = m;
+    return MPIRIO_SUCCESS;
+}
+
+int
+tr_imrecv(void *msg, void *buf, size_t cap, Req **out)
+{
+    Dsp *d = k_self();
+    d->polling = 0;
+    k_sleep(d, K->plat.post_overhead, "post");
+    k_sync(d);
+    Req *r = req_new(d);
+    r->kind = 1;
+    r->owner = d;
+    r->buf = buf;
+    r->cap = cap;
+    Msg *m = msg;
+    r->src = m->src, r->ctx = m->ctx, r->tag = m->tag;
+    *out = r;
+    matched(m, r);
+    return MPIRIO_SUCCESS;
+}
+
+int
+tr_cancel(Req *r)
+{
+    Dsp *d = k_self();
+    k_sync(d); /* the post is an event at the DSP's clock */
+    if (r->kind != 1 || r->done || r->msg)
+        return 0;
+    Req *prev = NULL, *q = d->posted;
+    for (; q && q != r; prev = q, q = q->next)
+        ;
+    if (!q)
+        return 0;
+    if (prev)
+        prev->next = r->next;
+    else
+        d->posted = r->next;
+    if (d->posted_tail == r)
+        d->posted_tail = prev;
+    req_free(r);
+    return 1;
 }
 
 void

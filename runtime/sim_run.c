@@ -255,6 +255,8 @@ tr_run(int n, const char *platform, int flags, void (*fn)(int, void *), void *ar
         s.summary = 1;
     if (flags & MPIRIO_RUN_COLL_MPICH)
         s.coll = MPIRIO_COLL_MPICH;
+    if (flags & MPIRIO_RUN_STRICT)
+        s.strict = 1;
     if (pthread_mutex_trylock(&one_run) != 0) {
         fprintf(stderr, "mpirio: a run is already in progress\n");
         return 1;
@@ -290,6 +292,24 @@ int
 tr_active(void)
 {
     return K && k_self() && !k_self()->finalized;
+}
+
+int
+tr_strict(void)
+{
+    return K && K->set.strict;
+}
+
+void **
+tr_api_slot(void)
+{
+    return &k_self()->api;
+}
+
+const char *
+tr_last_call(void)
+{
+    return k_self()->call;
 }
 
 void
@@ -332,6 +352,7 @@ tr_clock_hz(void)
 void
 tr_compute(Cycles c, const char *name)
 {
+    k_self()->polling = 0;
     k_sleep(k_self(), c, name);
 }
 

@@ -1832,6 +1832,8 @@ START_TEST(contention_agrees_with_a_packet_simulation)
                             "seed %llu: DSP %d op %d iteration %lld",
                             (unsigned long long)seed, d, k, (long long)i);
             ok++;
+            /* the bound that fe_check holds to 2^62 is a bound (docs/evaluator.md) */
+            ck_assert_int_le(got, plat_length_bound(g->platform, g));
             g->platform->no_contention = true; /* contention mattered here? */
             Evaluator *ev = eval_new(g, g->platform);
             differ += eval_length(ev, s) != got;
@@ -1847,6 +1849,56 @@ START_TEST(contention_agrees_with_a_packet_simulation)
     ck_assert_int_gt(ok, 100); /* every kind of outcome is exercised */
     ck_assert_int_gt(deadlocks, 5);
     ck_assert_int_gt(differ, 50); /* and contention changed the length of these */
+}
+END_TEST
+
+/* Overflow: one 2^31-byte edge over a 1 Mbit/s link with a 100 GHz clock, so that
+ * one transfer takes about 1.9e15 cycles.  1000 iterations fit: the run is periodic from
+ * the second iteration on, so L(1000) = L(2) + 998 (L(3) - L(2)) exactly, with and
+ * without contention (before the fix 10000 iterations gave a shorter length than 1000 and
+ * 5000 a false deadlock; fe_check now refuses those,
+ * testcases/invalid/total-time-overflow-*). The bound is above every length and below
+ * 2^62 at 1000 iterations, above at 5000. */
+static int64_t
+huge_edge_length(int64_t iterations, bool contention)
+{
+    int64_t cyc[] = {100, 100};
+    Graph *g = mk_graph("bwdsp-1board", 2, cyc, iterations);
+    g->platform->link_mbps = 1;
+    g->platform->dsp_clock_mhz = 100000;
+    g->platform->no_contention = !contention;
+    add_edge(g, 0, 1, INT64_C(1) << 31, 0);
+    ck_assert_int_eq(ir_graph_index(g), 0);
+    Sched *s = ir_sched_new(g, g->platform);
+    s->map[0] = 0;
+    s->map[1] = 1;
+    C(s, 0, 0);
+    C(s, 1, 1);
+    comm_insert(s);
+    int64_t bound = plat_length_bound(g->platform, g), len = -1;
+    if (bound <= IR_MAX_TIME) {
+        Evaluator *ev = eval_new(g, g->platform);
+        len = eval_length(ev, s);
+        eval_free(ev);
+        ck_assert_int_gt(len, 0);
+        ck_assert_int_le(len, bound);
+    }
+    ir_sched_free(s);
+    ir_graph_free(g);
+    return len;
+}
+
+START_TEST(a_huge_edge_fits_or_is_refused)
+{
+    for (int c = 0; c < 2; c++) {
+        int64_t l2 = huge_edge_length(2, c), l3 = huge_edge_length(3, c);
+        int64_t l1000 = huge_edge_length(1000, c);
+        ck_assert_int_gt(l3 - l2, INT64_C(1800000000000000)); /* one transfer */
+        ck_assert_int_eq(l1000, l2 + 998 * (l3 - l2));
+        ck_assert_int_gt(l1000, INT64_C(1) << 60);
+        ck_assert_int_eq(huge_edge_length(5000, c), -1); /* refused: not evaluated */
+        ck_assert_int_eq(huge_edge_length(10000, c), -1);
+    }
 }
 END_TEST
 
@@ -2047,6 +2099,7 @@ suite(void)
     tcase_add_test(tc, agrees_with_a_reference_on_random_schedules);
     tcase_add_test(tc, steady_state_skipping_is_exact);
     tcase_add_test(tc, contention_agrees_with_a_packet_simulation);
+    tcase_add_test(tc, a_huge_edge_fits_or_is_refused);
     tcase_add_test(tc, contention_steady_state_skipping_is_exact);
     tcase_add_test(tc, a_billion_iterations);
     tcase_add_test(tc, a_billion_iterations_with_a_delay_edge);

@@ -2,7 +2,8 @@
 # tests/run_opt.sh TGC TESTCASES - `tgc opt` and `tgc gen` through the binary: the table and
 # the --json fields of every method, the same schedule file on 1 and 2 threads, es refused
 # above its limit (exit 1, no file written), bad usage (exit 2), the generator's
-# determinism, and that the written schedule reads back with the length opt reported.
+# determinism, that the written schedule reads back with the length opt reported, and
+# that the contended model is the default (the radar graph through tgc run --from).
 set -u
 tgc=$1
 cd "$2" || exit 1
@@ -70,6 +71,35 @@ grep -q -- "--es-limit" "$tmp/err" || { echo "FAIL: es message"; cat "$tmp/err";
 "$tgc" opt bfco/fig1e/graph.json --method ma --json >"$tmp/e.json" ||
     { echo "FAIL: ma on fig1e"; fail=1; }
 grep -q '"merged_groups": 1,' "$tmp/e.json" || { echo "FAIL: fig1e merge not kept"; fail=1; }
+
+# The contended model is the default of the scheduler, of BFCO and of the prediction:
+# on the radar graph, where most bytes cross the one link between the boards,
+# what `tgc schedule` and `tgc opt` report is what the program takes when it runs with
+# contention (the runtime's default), and --no-contention is another model.
+len() { sed -n 's/^ *"schedule_length": \([0-9]*\),$/\1/p' "$1" | head -1; }
+ran() { # SCHEDULE [--no-contention]: "simulated predicted" of tgc run --from
+    TGC_CFLAGS="-std=c11 -O0" "$tgc" run --from "$@" --json >"$tmp/run.json" ||
+        echo "FAIL: tgc run --from $*" >&2
+    echo "$(sed -n 's/^  "simulated_cycles": \([0-9]*\),$/\1/p' "$tmp/run.json")" \
+        "$(sed -n 's/^  "predicted_cycles": \([0-9]*\),$/\1/p' "$tmp/run.json")"
+}
+"$tgc" schedule radar/radar2.json -o "$tmp/rs.json" --json >"$tmp/rs.out" || fail=1
+"$tgc" opt radar/radar2.json -o "$tmp/rb.json" --json >"$tmp/rb.out" || fail=1
+"$tgc" opt radar/radar2.json --no-contention -o "$tmp/rn.json" --json >"$tmp/rn.out" ||
+    fail=1
+s=$(len "$tmp/rs.out") b=$(len "$tmp/rb.out") n=$(len "$tmp/rn.out")
+[ "$(ran "$tmp/rs.json")" = "$s $s" ] ||
+    { echo "FAIL: tgc schedule said $s, tgc run: $(ran "$tmp/rs.json")"; fail=1; }
+[ "$(ran "$tmp/rb.json")" = "$b $b" ] ||
+    { echo "FAIL: tgc opt said $b, tgc run: $(ran "$tmp/rb.json")"; fail=1; }
+[ "$(ran "$tmp/rn.json" --no-contention)" = "$n $n" ] ||
+    { echo "FAIL: opt --no-contention said $n, tgc run --no-contention disagrees"; fail=1; }
+[ -n "$n" ] && [ -n "$b" ] && [ "$n" -lt "$b" ] ||
+    { echo "FAIL: --no-contention ($n) should be shorter than contended ($b)"; fail=1; }
+# BFCO's choice made without contention runs longer with contention than its own.
+set -- $(ran "$tmp/rn.json")
+[ -n "${1:-}" ] && [ "$1" -gt "$b" ] ||
+    { echo "FAIL: the contention-free choice ran ${1:-?}, not longer than $b"; fail=1; }
 
 [ $fail = 0 ] && echo "opt_cli: all checks passed"
 exit $fail

@@ -69,8 +69,8 @@ typedef int MPIRIO_Op;
 typedef struct MPIRIO_Status {
     int source; /* rank of the sender in the communicator */
     int tag;
-    int error; /* MPIRIO_SUCCESS or MPIRIO_ERR_TRUNCATE */
-    int count; /* bytes received */
+    int error;       /* MPIRIO_SUCCESS or MPIRIO_ERR_TRUNCATE */
+    long long count; /* bytes received */
 } MPIRIO_Status;
 #define MPIRIO_STATUS_IGNORE ((MPIRIO_Status *)0)
 #define MPIRIO_STATUSES_IGNORE ((MPIRIO_Status *)0)
@@ -86,6 +86,11 @@ typedef struct MPIRIO_Req *MPIRIO_Request;
 int MPIRIO_Init(int *argc, char ***argv);
 int MPIRIO_Finalize(void);
 int MPIRIO_Initialized(int *flag);
+/* *flag = 1 once the caller has called Finalize; 0 outside a DSP */
+int MPIRIO_Finalized(int *flag);
+/* for a launcher's report of a fault: the DSP running now (-1 outside the DSPs) and
+ * the last MPIRIO or MPI call it made (NULL if none) */
+int MPIRIO_Current(int *rank, const char **last_call);
 int MPIRIO_Comm_rank(MPIRIO_Comm comm, int *rank);
 int MPIRIO_Comm_size(MPIRIO_Comm comm, int *size);
 const char *MPIRIO_Error_string(int code);
@@ -175,6 +180,9 @@ int MPIRIO_link_traffic(int link, MPIRIO_Link *l);
 #define MPIRIO_RUN_SUMMARY 2    /* print the summary at the end */
 #define MPIRIO_RUN_COLL_MPICH 4 /* default collective family MPICH */
 #define MPIRIO_RUN_QUIET 8      /* no deadlock report on stderr (tests) */
+/* as mpirio-run runs programs: a call before MPIRIO_Init/MPI_Init or after Finalize
+ * ends the run (exit status 1) with a message naming the DSP and the call */
+#define MPIRIO_RUN_STRICT 16
 
 typedef struct MPIRIO_Stats {
     long long cycles; /* length: the time the last DSP finished */

@@ -1,0 +1,1362 @@
+/* mpi_comm.c: communicators (intra and inter), groups, attributes, Cartesian
+ * topologies. A communicator is a group of global ranks and two contexts (its
+ * point-to-point messages and those of its collectives); the members of a new one
+ * agree on its context as MPICH does: the largest of their next free contexts, so a
+ * context is never in use at two members that talk to each other. Part of the API
+ * layer (mpi_int.h). */
+#include "mpi_int.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { SELF_CTX = 0x7ffffff0 };
+
+static Comm *
+comm_slot(MpiState *s, int at, MPI_Comm *h)
+{
+    int i = tab_new(&s->comms, at, sizeof(Comm));
+    Comm *c = tab_at(&s->comms, i);
+    c->used = 1;
+    c->eh = MPI_ERRORS_ARE_FATAL;
+    *h = i;
+    return c;
+}
+
+void
+comm_init_predefined(MpiState *s)
+{
+    int n = tr_size(), me = tr_rank(), dpb = tr_dsps_per_board();
+    MPI_Comm h;
+    Comm *w = comm_slot(s, 0, &h);
+    w->ctx = 0, w->cctx = 0x10000, w->size = n, w->rank = me, w->world_like = 1;
+    w->g = mpi_alloc((size_t)n * sizeof(int));
+    for (int i = 0; i < n; i++)
+        w->g[i] = i;
+    strcpy(w->name, "MPI_COMM_WORLD");
+    Comm *l = comm_slot(s, 1, &h);
+    int b = me / dpb, base = b * dpb;
+    l->size = n - base < dpb ? n - base : dpb;
+    l->ctx = 1 + b, l->cctx = 0x10001 + b, l->rank = me - base, l->world_like = 1;
+    l->g = mpi_alloc((size_t)l->size * sizeof(int));
+    for (int i = 0; i < l->size; i++)
+        l->g[i] = base + i;
+    strcpy(l->name, "MPI_COMM_LOCAL");
+    Comm *f = comm_slot(s, 2, &h);
+    f->ctx = SELF_CTX, f->cctx = SELF_CTX + 1, f->size = 1, f->rank = 0;
+    f->g = mpi_alloc(sizeof(int));
+    f->g[0] = me;
+    strcpy(f->name, "MPI_COMM_SELF");
+}
+
+Comm *
+comm_get(MpiState *s, MPI_Comm h)
+{
+    Comm *c = tab_at(&s->comms, h);
+    return c && c->used ? c : NULL;
+}
+
+#define ENTER(name)                                                                      \
+    MpiState *s = mpi_enter(name);                                                       \
+    if (!s)                                                                              \
+        return MPI_ERR_OTHER;
+
+#define COMM(var, h)                                                                     \
+    Comm *var = comm_get(s, h);                                                          \
+    if (!var)                                                                            \
+        return mpi_err(MPI_COMM_WORLD, MPI_ERR_COMM);
+
+/* a new communicator of s (handle *h) with the local group g[0..n-1] (copied),
+ * context ctx; NULL if the caller is not in g (then *h = MPI_COMM_NULL) */
+static Comm *
+comm_make(MpiState *s, const int *g, int n, int ctx, MPI_Comm *h)
+{
+    int me = -1;
+    for (int i = 0; i < n; i++)
+        if (g[i] == s->rank)
+            me = i;
+    if (me < 0) {
+        *h = MPI_COMM_NULL;
+        return NULL;
+    }
+    Comm *c = comm_slot(s, 3, h);
+    c->ctx = ctx, c->cctx = ctx + 1, c->size = n, c->rank = me;
+    c->g = mpi_alloc((size_t)n * sizeof(int));
+    memcpy(c->g, g, (size_t)n * sizeof(int));
+    return c;
+}
+
+/* the context of a new communicator made by every member of c (over c's collective
+ * context, tag) */
+static int
+agree_ctx(MpiState *s, const Comm *c, int ctx, int tag)
+{
+    int v = s->next_ctx;
+    ic_max_int(c, ctx, tag, &v);
+    s->next_ctx = v + 2;
+    return v;
+}
+
+int
+MPI_Comm_rank(MPI_Comm comm, int *rank)
+{
+    ENTER("MPI_Comm_rank");
+    COMM(c, comm);
+    *rank = c->rank;
+    return MPI_SUCCESS;
+}
+
+int
+MPI_Comm_size(MPI_Comm comm, int *size)
+{
+    ENTER("MPI_Comm_size");
+    COMM(c, comm);
+    *size = c->size;
+    return MPI_SUCCESS;
+}
+
+int
+MPI_Comm_remote_size(MPI_Comm comm, int *size)
+{
+    ENTER("MPI_Comm_remote_size");
+    COMM(c, comm);
+    if (!c->inter)
+        return mpi_err(comm, MPI_ERR_COMM);
+    *size = c->rsize;
+    return MPI_SUCCESS;
+}
+
+int
+MPI_Comm_test_inter(MPI_Comm comm, int *flag)
+{
+    ENTER("MPI_Comm_test_inter");
+    COMM(c, comm);
+    *flag = c->inter;
+    return MPI_SUCCESS;
+}
+
+/* ---- attributes ---- */
+
+static const int attr_tag_ub = MPIRIO_TAG_UB, attr_host = MPI_PROC_NULL,
+                 attr_io = MPI_ANY_SOURCE, attr_wtime_global = 1, attr_appnum = 0;
+
+int
+MPIR_Comm_dup_fn(MPI_Comm comm, int key, void *extra, void *in, void *out, int *flag)
+{
+    memcpy(out, &in, sizeof in);
+    *flag = 1;
+    return MPI_SUCCESS;
+}
+
+int
+MPI_Comm_create_keyval(MPI_Comm_copy_attr_function *copy,
+                       MPI_Comm_delete_attr_function *del, int *keyval, void *extra)
+{
+    ENTER("MPI_Comm_create_keyval");
+    int i = tab_new(&s->keyvals, 1, sizeof(Keyval));
+    Keyval *k = tab_at(&s->keyvals, i);
+    k->used = 1, k->copy = copy, k->del = del, k->extra = extra;
+    *keyval = i;
+    return MPI_SUCCESS;
+}
+
+int
+MPI_Comm_free_keyval(int *keyval)
+{
+    ENTER("MPI_Comm_free_keyval");
+    Keyval *k = tab_at(&s->keyvals, *keyval);
+    if (!k || !k->used)
+        return mpi_err(MPI_COMM_WORLD, MPI_ERR_KEYVAL);
+    k->used = 0;
+    *keyval = MPI_KEYVAL_INVALID;
+    return MPI_SUCCESS;
+}
+
+static int
+attr_find(const Comm *c, int key)
+{
+    for (int i = 0; i < c->nattr; i++)
+        if (c->attr[i].key == key)
+            return i;
+    return -1;
+}
+
+static int
+attr_delete(MpiState *s, MPI_Comm h, Comm *c, int i)
+{
+    Keyval *k = tab_at(&s->keyvals, c->attr[i].key);
+    if (k && k->del) {
+        int e = k->del(h, c->attr[i].key, c->attr[i].val, k->extra);
+        if (e)
+            return e;
+    }
+    c->attr[i] = c->attr[--c->nattr];
+    return MPI_SUCCESS;
+}
+
+int
+MPI_Comm_set_attr(MPI_Comm comm, int keyval, void *value)
+{
+    ENTER("MPI_Comm_set_attr");
+    COMM(c, comm);
+    Keyval *k = tab_at(&s->keyvals, keyval);
+    if (!k || !k->used)
+        return mpi_err(comm, MPI_ERR_KEYVAL);
+    int i = attr_find(c, keyval);
+    if (i >= 0) {
+        int e = attr_delete(s, comm, c, i);
+        if (e)
+            return mpi_err(comm, e);
+    }
+    if (c->nattr == 16)
+        return mpi_err(comm, MPI_ERR_NO_MEM);
+    c->attr[c->nattr++] = (Attr){keyval, value};
+    return MPI_SUCCESS;
+}
+
+int
+MPI_Comm_get_attr(MPI_Comm comm, int keyval, void *value, int *flag)
+{
+    ENTER("MPI_Comm_get_attr");
+    COMM(c, comm);
+    const int *p = NULL;
+    static int universe[1];
+    switch (keyval) {
+    case MPI_TAG_UB:
+        p = &attr_tag_ub;
+        break;
+    case MPI_HOST:
+        p = &attr_host;
+        break;
+    case MPI_IO:
+        p = &attr_io;
+        break;
+    case MPI_WTIME_IS_GLOBAL:
+        p = &attr_wtime_global;
+        break;
+    case MPI_APPNUM:
+        p = &attr_appnum;
+        break;
+    case MPI_UNIVERSE_SIZE:
+        universe[0] = tr_size();
+        p = universe;
+        break;
+    default:
+        break;
+    }
+    if (p) {
+        *flag = 1;
+        memcpy(value, &p, sizeof p);
+        return MPI_SUCCESS;
+    }
+    Keyval *k = tab_at(&s->keyvals, keyval);
+    if (!k || !k->used)
+        return mpi_err(comm, MPI_ERR_KEYVAL);
+    int i = attr_find(c, keyval);
+    *flag = i >= 0;
+    if (i >= 0)
+        memcpy(value, &c->attr[i].val, sizeof(void *));
+    return MPI_SUCCESS;
+}
+
+int
+MPI_Comm_delete_attr(MPI_Comm comm, int keyval)
+{
+    ENTER("MPI_Comm_delete_attr");
+    COMM(c, comm);
+    int i = attr_find(c, keyval);
+    if (i < 0)
+        return mpi_err(comm, MPI_ERR_KEYVAL);
+    int e = attr_delete(s, comm, c, i);
+    return e ? mpi_err(comm, e) : MPI_SUCCESS;
+}
+
+int
+MPI_Keyval_create(MPI_Copy_function *copy, MPI_Delete_function *del, int *keyval,
+                  void *extra)
+{
+    return MPI_Comm_create_keyval(copy, del, keyval, extra);
+}
+
+int
+MPI_Keyval_free(int *keyval)
+{
+    return MPI_Comm_free_keyval(keyval);
+}
+
+int
+MPI_Attr_put(MPI_Comm comm, int keyval, void *value)
+{
+    return MPI_Comm_set_attr(comm, keyval, value);
+}
+
+int
+MPI_Attr_get(MPI_Comm comm, int keyval, void *value, int *flag)
+{
+    return MPI_Comm_get_attr(comm, keyval, value, flag);
+}
+
+int
+MPI_Attr_delete(MPI_Comm comm, int keyval)
+{
+    return MPI_Comm_delete_attr(comm, keyval);
+}
+
+/* ---- creating and freeing communicators ---- */
+
+static void
+copy_topo(Comm *to, const Comm *from)
+{
+    to->topo = from->topo;
+    to->ndims = from->ndims;
+    if (from->topo == MPI_CART) {
+        to->dims = mpi_alloc((size_t)from->ndims * sizeof(int) + 1);
+        to->periods = mpi_alloc((size_t)from->ndims * sizeof(int) + 1);
+        memcpy(to->dims, from->dims, (size_t)from->ndims * sizeof(int));
+        memcpy(to->periods, from->periods, (size_t)from->ndims * sizeof(int));
+    }
+}
+
+int
+MPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm)
+{
+    ENTER("MPI_Comm_dup");
+    COMM(c, comm);
+    int ctx;
+    if (!c->inter)
+        ctx = agree_ctx(s, c, c->cctx, T_CTX);
+    else {
+        /* both groups: each its maximum, the leaders exchange theirs */
+        Comm loc = *c;
+        loc.inter = 0;
+        int v = s->next_ctx;
+        ic_max_int(&loc, c->cctx, T_CTX, &v);
+        if (c->rank == 0) {
+            int w;
+            Req *sr, *rr;
+            tr_irecv(&w, sizeof w, c->rg[0], c->cctx, T_LEADERS, 1, &rr);
+            tr_isend(&v, sizeof v, c->rg[0], c->cctx, T_LEADERS, c->rank, &sr);
+            tr_wait(sr, NULL);
+            tr_wait(rr, NULL);
+            if (w > v)
+                v = w;
+        }
+        ic_bcast(&loc, c->cctx, T_CTX, &v, sizeof v, 0);
+        s->next_ctx = v + 2;
+        ctx = v;
+    }
+    c = comm_get(s, comm);
+    Comm *n = comm_make(s, c->g, c->size, ctx, newcomm);
+    c = comm_get(s, comm);
+    n->eh = c->eh;
+    if (c->inter) {
+        n->inter = 1;
+        n->rsize = c->rsize;
+        n->rg = mpi_alloc((size_t)c->rsize * sizeof(int));
+        memcpy(n->rg, c->rg, (size_t)c->rsize * sizeof(int));
+    }
+    copy_topo(n, c);
+    for (int i = 0; i < c->nattr; i++) {
+        Keyval *k = tab_at(&s->keyvals, c->attr[i].key);
+        if (!k || !k->copy)
+            continue;
+        void *out = NULL;
+        int flag = 0;
+        int e = k->copy(comm, c->attr[i].key, k->extra, c->attr[i].val, &out, &flag);
+        if (e)
+            return mpi_err(comm, e);
+        if (flag)
+            n->attr[n->nattr++] = (Attr){c->attr[i].key, out};
+    }
+    return MPI_SUCCESS;
+}
+
+int
+MPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm)
+{
+    return MPI_Comm_dup(comm, newcomm);
+}
+
+int
+MPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *req)
+{
+    int e = MPI_Comm_dup(comm, newcomm);
+    if (!e) {
+        *req = mpi_alloc(sizeof **req);
+        (*req)->kind = RQ_DONE;
+        (*req)->st.MPI_SOURCE = MPI_ANY_SOURCE;
+        (*req)->st.MPI_TAG = MPI_ANY_TAG;
+    }
+    return e;
+}
+
+typedef struct Split {
+    int color, key, rank;
+} Split;
+
+static int
+split_cmp(const void *a, const void *b)
+{
+    const Split *x = a, *y = b;
+    if (x->key != y->key)
+        return x->key < y->key ? -1 : 1;
+    return x->rank < y->rank ? -1 : x->rank > y->rank;
+}
+
+/* the leaders of intercommunicator c swap bytes (mine to the remote leader, theirs
+ * from it), then each leader gives its group what it got; every member calls */
+void
+inter_swap(const Comm *c, int tag, const void *mine, size_t mbytes, void *theirs,
+           size_t tbytes)
+{
+    Comm loc = *c;
+    loc.inter = 0;
+    if (c->rank == 0) {
+        Req *sr, *rr;
+        tr_irecv(theirs, tbytes, c->rg[0], c->cctx, tag, 1, &rr);
+        tr_isend(mine, mbytes, c->rg[0], c->cctx, tag, c->rank, &sr);
+        tr_wait(sr, NULL);
+        tr_wait(rr, NULL);
+    }
+    ic_bcast(&loc, c->cctx, tag, theirs, tbytes, 0);
+}
+
+/* the members of one color in key order; their global ranks in g, the count */
+static int
+split_members(Split *all, int n, int color, const int *grp, int *g)
+{
+    int k = 0;
+    Split *mine = mpi_alloc((size_t)n * sizeof *mine);
+    for (int i = 0; i < n; i++)
+        if (all[i].color == color)
+            mine[k++] = all[i];
+    qsort(mine, (size_t)k, sizeof *mine, split_cmp);
+    for (int i = 0; i < k; i++)
+        g[i] = grp[mine[i].rank];
+    mpi_free(mine);
+    return k;
+}
+
+/* MPI_Comm_split of an intercommunicator: the members of a color on each side make an
+ * intercommunicator of their two groups (none if one side has none) */
+static int
+inter_split(MpiState *s, Comm *c, int color, int key, MPI_Comm *newcomm)
+{
+    Comm loc = *c;
+    loc.inter = 0;
+    Split me = {color, key, c->rank};
+    Split *la = mpi_alloc((size_t)c->size * sizeof *la);
+    Split *ra = mpi_alloc((size_t)c->rsize * sizeof *ra);
+    ic_allgather(&loc, c->cctx, T_SPLIT, &me, la, sizeof me);
+    inter_swap(c, T_SPLIT, la, (size_t)c->size * sizeof *la, ra,
+               (size_t)c->rsize * sizeof *ra);
+    int v = s->next_ctx, w = 0;
+    ic_max_int(&loc, c->cctx, T_CTX, &v);
+    inter_swap(c, T_CTX, &v, sizeof v, &w, sizeof w);
+    int ctx = v > w ? v : w;
+    s->next_ctx = ctx + 2;
+    *newcomm = MPI_COMM_NULL;
+    if (color != MPI_UNDEFINED) {
+        int *lg = mpi_alloc((size_t)c->size * sizeof(int));
+        int *rg = mpi_alloc((size_t)c->rsize * sizeof(int) + 1);
+        int nl = split_members(la, c->size, color, c->g, lg);
+        int nr = split_members(ra, c->rsize, color, c->rg, rg);
+        if (nr > 0) {
+            Comm *n = comm_make(s, lg, nl, ctx, newcomm);
+            n->inter = 1;
+            n->rsize = nr;
+            n->rg = rg;
+            n->eh = c->eh;
+        } else
+            mpi_free(rg);
+        mpi_free(lg);
+    }
+    mpi_free(la);
+    mpi_free(ra);
+    return MPI_SUCCESS;
+}
+
+int
+MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm)
+{
+    ENTER("MPI_Comm_split");
+    COMM(c, comm);
+    if (color < 0 && color != MPI_UNDEFINED)
+        return mpi_err(comm, MPI_ERR_ARG);
+    if (c->inter)
+        return inter_split(s, c, color, key, newcomm);
+    int n = c->size;
+    Split me = {color, key, c->rank};
+    Split *all = mpi_alloc((size_t)n * sizeof *all);
+    ic_allgather(c, c->cctx, T_SPLIT, &me, all, sizeof me);
+    int ctx = agree_ctx(s, c, c->cctx, T_CTX);
+    c = comm_get(s, comm);
+    *newcomm = MPI_COMM_NULL;
+    if (color != MPI_UNDEFINED) {
+        Split *mine = mpi_alloc((size_t)n * sizeof *mine);
+        int k = 0;
+        for (int i = 0; i < n; i++)
+            if (all[i].color == color)
+                mine[k++] = all[i];
+        qsort(mine, (size_t)k, sizeof *mine, split_cmp);
+        int *g = mpi_alloc((size_t)k * sizeof(int));
+        for (int i = 0; i < k; i++)
+            g[i] = c->g[mine[i].rank];
+        comm_make(s, g, k, ctx, newcomm);
+        mpi_free(g);
+        mpi_free(mine);
+    }
+    mpi_free(all);
+    return MPI_SUCCESS;
+}
+
+int
+MPI_Comm_split_type(MPI_Comm comm, int type, int key, MPI_Info info, MPI_Comm *newcomm)
+{
+    /* MPI_COMM_TYPE_SHARED: the DSPs of one board share its memory */
+    ENTER("MPI_Comm_split_type");
+    COMM(c, comm);
+    int color = type == MPI_UNDEFINED ? MPI_UNDEFINED : s->rank / tr_dsps_per_board();
+    return MPI_Comm_split(comm, color, key, newcomm);
+}
+
+static Group *
+group_get(MpiState *s, MPI_Group h)
+{
+    Group *g = tab_at(&s->groups, h);
+    return g && g->used ? g : NULL;
+}
+
+int
+MPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm)
+{
+    ENTER("MPI_Comm_create");
+    COMM(c, comm);
+    Group *g = group_get(s, group);
+    if (!g)
+        return mpi_err(comm, MPI_ERR_GROUP);
+    if (c->inter) {
+        /* each side gives a group of its own members: an intercommunicator of the two
+         * (a split in which the members of the group have one color, in group order) */
+        int at = -1;
+        for (int i = 0; i < g->n; i++)
+            if (g->g[i] == s->rank)
+                at = i;
+        return inter_split(s, c, at >= 0 ? 0 : MPI_UNDEFINED, at, newcomm);
+    }
+    int ctx = agree_ctx(s, c, c->cctx, T_CTX);
+    g = group_get(s, group);
+    comm_make(s, g->g, g->n, ctx, newcomm);
+    return MPI_SUCCESS;
+}
+
+int
+MPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *newcomm)
+{
+    ENTER("MPI_Comm_create_group");
+    COMM(c, comm);
+    Group *g = group_get(s, group);
+    if (!g)
+        return mpi_err(comm, MPI_ERR_GROUP);
+    if (tag < 0 || tag > MPIRIO_TAG_UB - T_GROUP)
+        return mpi_err(comm, MPI_ERR_TAG);
+    /* only the members of the group take part: a communicator of them for the
+     * agreement, in comm's collective context with a tag of tag's */
+    int me = -1;
+    for (int i = 0; i < g->n; i++)
+        if (g->g[i] == s->rank)
+            me = i;
+    if (me < 0) {
+        *newcomm = MPI_COMM_NULL;
+        return MPI_SUCCESS;
+    }
+    Comm tmp = {0};
+    tmp.size = g->n, tmp.rank = me, tmp.g = g->g;
+    int ctx = agree_ctx(s, &tmp, c->cctx, T_GROUP + tag);
+    g = group_get(s, group);
+    comm_make(s, g->g, g->n, ctx, newcomm);
+    return MPI_SUCCESS;
+}
+
+int
+MPI_Comm_free(MPI_Comm *comm)
+{
+    ENTER("MPI_Comm_free");
+    if (!comm || *comm <= MPI_COMM_SELF)
+        return mpi_err(MPI_COMM_WORLD, MPI_ERR_COMM);
+    COMM(c, *comm);
+    while (c->nattr > 0) {
+        int e = attr_delete(s, *comm, c, c->nattr - 1);
+        if (e)
+            return mpi_err(*comm, e);
+    }
+    mpi_free(c->g);
+    mpi_free(c->rg);
+    mpi_free(c->dims);
+    mpi_free(c->periods);
+    mpi_free(c->ins);
+    mpi_free(c->outs);
+    c->used = 0;
+    *comm = MPI_COMM_NULL;
+    return MPI_SUCCESS;
+}
+
+int
+MPI_Comm_disconnect(MPI_Comm *comm)
+{
+    return MPI_Comm_free(comm);
+}
+
+static int
+same_members(const int *a, int na, const int *b, int nb)
+{
+    if (na != nb)
+        return 0;
+    for (int i = 0; i < na; i++) {
+        int found = 0;
+        for (int j = 0; j < nb && !found; j++)
+            found = a[i] == b[j];
+        if (!found)
+            return 0;
+    }
+    return 1;
+}
+
+static int
+group_cmp(const int *a, int na, const int *b, int nb)
+{
+    if (na == nb && memcmp(a, b, (size_t)na * sizeof(int)) == 0)
+        return MPI_IDENT;
+    return same_members(a, na, b, nb) ? MPI_SIMILAR : MPI_UNEQUAL;
+}
+
+int
+MPI_Comm_compare(MPI_Comm a, MPI_Comm b, int *result)
+{
+    ENTER("MPI_Comm_compare");
+    COMM(x, a);
+    COMM(y, b);
+    if (a == b)
+        *result = MPI_IDENT;
+    else {
+        int r = group_cmp(x->g, x->size, y->g, y->size);
+        if (x->inter != y->inter)
+            r = MPI_UNEQUAL;
+        *result = r == MPI_IDENT ? MPI_CONGRUENT : r;
+    }
+    return MPI_SUCCESS;
+}
+
+int
+MPI_Comm_set_name(MPI_Comm comm, const char *name)
+{
+    ENTER("MPI_Comm_set_name");
+    COMM(c, comm);
+    snprintf(c->name, sizeof c->name, "%s", name);
+    return MPI_SUCCESS;
+}
+
+int
+MPI_Comm_get_name(MPI_Comm comm, char *name, int *len)
+{
+    ENTER("MPI_Comm_get_name");
+    COMM(c, comm);
+    *len = snprintf(name, MPI_MAX_OBJECT_NAME, "%s", c->name);
+    return MPI_SUCCESS;
+}
+
+int
+MPI_Comm_set_info(MPI_Comm comm, MPI_Info info)
+{
+    ENTER("MPI_Comm_set_info");
+    COMM(c, comm);
+    return MPI_SUCCESS;
+}
+
+int
+MPI_Comm_get_info(MPI_Comm comm, MPI_Info *info)
+{
+    ENTER("MPI_Comm_get_info");
+    COMM(c, comm);
+    return MPI_Info_create(info);
+}
+
+/* ---- intercommunicators ---- */
+
+int
+MPI_Intercomm_create(MPI_Comm local, int local_leader, MPI_Comm peer, int remote_leader,
+                     int tag, MPI_Comm *newcomm)
+{
+    ENTER("MPI_Intercomm_create");
+    COMM(lc, local);
+    if (lc->inter)
+        return mpi_err(local, MPI_ERR_COMM);
+    if (local_leader < 0 || local_leader >= lc->size)
+        return mpi_err(local, MPI_ERR_RANK);
+    int v = s->next_ctx;
+    ic_max_int(lc, lc->cctx, T_CTX, &v);
+    /* the leaders exchange their groups and contexts over peer */
+    int *info = NULL, rsize = 0;
+    lc = comm_get(s, local);
+    if (lc->rank == local_leader) {
+        Comm *pc = comm_get(s, peer);
+        if (!pc)
+            return mpi_err(local, MPI_ERR_COMM);
+        if (remote_leader < 0 || remote_leader >= pc->size)
+            return mpi_err(peer, MPI_ERR_RANK);
+        int mine[2] = {v, lc->size}, theirs[2];
+        int ptag = T_GROUP + (tag & 0xfffff);
+        Req *sr, *rr;
+        tr_irecv(theirs, sizeof theirs, pc->g[remote_leader], pc->cctx, ptag, 1, &rr);
+        tr_isend(mine, sizeof mine, pc->g[remote_leader], pc->cctx, ptag, pc->rank, &sr);
+        tr_wait(sr, NULL);
+        tr_wait(rr, NULL);
+        rsize = theirs[1];
+        info = mpi_alloc((size_t)(rsize + 2) * sizeof(int));
+        info[0] = theirs[0] > v ? theirs[0] : v;
+        info[1] = rsize;
+        tr_irecv(info + 2, (size_t)rsize * sizeof(int), pc->g[remote_leader], pc->cctx,
+                 ptag, 1, &rr);
+        tr_isend(lc->g, (size_t)lc->size * sizeof(int), pc->g[remote_leader], pc->cctx,
+                 ptag, pc->rank, &sr);
+        tr_wait(sr, NULL);
+        tr_wait(rr, NULL);
+    }
+    int hdr[2] = {info ? info[0] : 0, rsize};
+    ic_bcast(lc, lc->cctx, T_LEADERS, hdr, sizeof hdr, local_leader);
+    lc = comm_get(s, local);
+    if (!info) {
+        info = mpi_alloc((size_t)(hdr[1] + 2) * sizeof(int));
+        info[0] = hdr[0], info[1] = hdr[1];
+    }
+    ic_bcast(lc, lc->cctx, T_LEADERS, info + 2, (size_t)hdr[1] * sizeof(int),
+             local_leader);
+    lc = comm_get(s, local);
+    s->next_ctx = hdr[0] + 2;
+    Comm *n = comm_make(s, lc->g, lc->size, hdr[0], newcomm);
+    n->inter = 1;
+    n->rsize = hdr[1];
+    n->rg = mpi_alloc((size_t)hdr[1] * sizeof(int) + 1);
+    memcpy(n->rg, info + 2, (size_t)hdr[1] * sizeof(int));
+    mpi_free(info);
+    return MPI_SUCCESS;
+}
+
+int
+MPI_Intercomm_merge(MPI_Comm inter, int high, MPI_Comm *newcomm)
+{
+    ENTER("MPI_Intercomm_merge");
+    COMM(c, inter);
+    if (!c->inter)
+        return mpi_err(inter, MPI_ERR_COMM);
+    Comm loc = *c;
+    loc.inter = 0;
+    int v[2] = {s->next_ctx, high ? 1 : 0};
+    ic_max_int(&loc, c->cctx, T_MERGE, &v[0]);
+    int w[2] = {0, 0};
+    if (c->rank == 0) {
+        Req *sr, *rr;
+        tr_irecv(w, sizeof w, c->rg[0], c->cctx, T_LEADERS, 1, &rr);
+        tr_isend(v, sizeof v, c->rg[0], c->cctx, T_LEADERS, c->rank, &sr);
+        tr_wait(sr, NULL);
+        tr_wait(rr, NULL);
+    }
+    ic_bcast(&loc, c->cctx, T_MERGE, w, sizeof w, 0);
+    int ctx = v[0] > w[0] ? v[0] : w[0];
+    s->next_ctx = ctx + 2;
+    /* the low group first; with equal flags, the group of the smaller leader */
+    int first_local = v[1] != w[1] ? !v[1] : c->g[0] < c->rg[0];
+    int n = c->size + c->rsize;
+    int *g = mpi_alloc((size_t)n * sizeof(int));
+    const int *a = first_local ? c->g : c->rg, *b = first_local ? c->rg : c->g;
+    int na = first_local ? c->size : c->rsize;
+    memcpy(g, a, (size_t)na * sizeof(int));
+    memcpy(g + na, b, (size_t)(n - na) * sizeof(int));
+    comm_make(s, g, n, ctx, newcomm);
+    mpi_free(g);
+    return MPI_SUCCESS;
+}
+
+/* ---- groups ---- */
+
+static MPI_Group
+group_new(MpiState *s, const int *g, int n)
+{
+    if (n == 0)
+        return MPI_GROUP_EMPTY;
+    int i = tab_new(&s->groups, 1, sizeof(Group));
+    Group *gr = tab_at(&s->groups, i);
+    gr->used = 1;
+    gr->n = n;
+    gr->g = mpi_alloc((size_t)n * sizeof(int));
+    memcpy(gr->g, g, (size_t)n * sizeof(int));
+    return i;
+}
+
+#define GROUP(var, h)                                                                    \
+    Group *var = group_get(s, h);                                                        \
+    if (!var)                                                                            \
+        return mpi_err(MPI_COMM_WORLD, MPI_ERR_GROUP);
+
+int
+MPI_Comm_group(MPI_Comm comm, MPI_Group *group)
+{
+    ENTER("MPI_Comm_group");
+    COMM(c, comm);
+    *group = group_new(s, c->g, c->size);
+    return MPI_SUCCESS;
+}
+
+int
+MPI_Comm_remote_group(MPI_Comm comm, MPI_Group *group)
+{
+    ENTER("MPI_Comm_remote_group");
+    COMM(c, comm);
+    if (!c->inter)
+        return mpi_err(comm, MPI_ERR_COMM);
+    *group = group_new(s, c->rg, c->rsize);
+    return MPI_SUCCESS;
+}
+
+int
+MPI_Group_size(MPI_Group group, int *size)
+{
+    ENTER("MPI_Group_size");
+    GROUP(g, group);
+    *size = g->n;
+    return MPI_SUCCESS;
+}
+
+static int
+group_rank_of(const Group *g, int global)
+{
+    for (int i = 0; i < g->n; i++)
+        if (g->g[i] == global)
+            return i;
+    return MPI_UNDEFINED;
+}
+
+int
+MPI_Group_rank(MPI_Group group, int *rank)
+{
+    ENTER("MPI_Group_rank");
+    GROUP(g, group);
+    *rank = group_rank_of(g, s->rank);
+    return MPI_SUCCESS;
+}
+
+int
+MPI_Group_free(MPI_Group *group)
+{
+    ENTER("MPI_Group_free");
+    GROUP(g, *group);
+    if (*group != MPI_GROUP_EMPTY) {
+        mpi_free(g->g);
+        g->used = 0;
+    }
+    *group = MPI_GROUP_NULL;
+    return MPI_SUCCESS;
+}
+
+int
+MPI_Group_incl(MPI_Group group, int n, const int ranks[], MPI_Group *newgroup)
+{
+    ENTER("MPI_Group_incl");
+    GROUP(g, group);
+    if (n < 0 || n > g->n)
+        return mpi_err(MPI_COMM_WORLD, MPI_ERR_ARG);
+    int *r = mpi_alloc((size_t)n * sizeof(int) + 1);
+    for (int i = 0; i < n; i++) {
+        if (ranks[i] < 0 || ranks[i] >= g->n) {
+            mpi_free(r);
+            return mpi_err(MPI_COMM_WORLD, MPI_ERR_RANK);
+        }
+        r[i] = g->g[ranks[i]];
+    }
+    *newgroup = group_new(s, r, n);
+    mpi_free(r);
+    return MPI_SUCCESS;
+}
+
+int
+MPI_Group_excl(MPI_Group group, int n, const int ranks[], MPI_Group *newgroup)
+{
+    ENTER("MPI_Group_excl");
+    GROUP(g, group);
+    if (n < 0 || n > g->n)
+        return mpi_err(MPI_COMM_WORLD, MPI_ERR_ARG);
+    char *out = mpi_alloc((size_t)g->n + 1);
+    for (int i = 0; i < n; i++) {
+        if (ranks[i] < 0 || ranks[i] >= g->n) {
+            mpi_free(out);
+            return mpi_err(MPI_COMM_WORLD, MPI_ERR_RANK);
+        }
+        out[ranks[i]] = 1;
+    }
+    int *r = mpi_alloc((size_t)g->n * sizeof(int) + 1), k = 0;
+    for (int i = 0; i < g->n; i++)
+        if (!out[i])
+            r[k++] = g->g[i];
+    *newgroup = group_new(s, r, k);
+    mpi_free(r);
+    mpi_free(out);
+    return MPI_SUCCESS;
+}
+
+/* the ranks of ranges (first, last, stride) in order; -1 if one is invalid */
+static int
+range_ranks(const Group *g, int n, int ranges[][3], int *out)
+{
+    int k = 0;
+    for (int i = 0; i < n; i++) {
+        int f = ranges[i][0], l = ranges[i][1], st = ranges[i][2];
+        if (st == 0 || f < 0 || f >= g->n || l < 0 || l >= g->n)
+            return -1;
+        for (int r = f; st > 0 ? r <= l : r >= l; r += st) {
+            if (k >= g->n)
+                return -1;
+            out[k++] = r;
+        }
+    }
+    return k;
+}
+
+int
+MPI_Group_range_incl(MPI_Group group, int n, int ranges[][3], MPI_Group *newgroup)
+{
+    ENTER("MPI_Group_range_incl");
+    GROUP(g, group);
+    int *r = mpi_alloc((size_t)g->n * sizeof(int) + 1);
+    int k = range_ranks(g, n, ranges, r);
+    if (k < 0) {
+        mpi_free(r);
+        return mpi_err(MPI_COMM_WORLD, MPI_ERR_RANK);
+    }
+    for (int i = 0; i < k; i++)
+        r[i] = g->g[r[i]];
+    *newgroup = group_new(s, r, k);
+    mpi_free(r);
+    return MPI_SUCCESS;
+}
+
+int
+MPI_Group_range_excl(MPI_Group group, int n, int ranges[][3], MPI_Group *newgroup)
+{
+    ENTER("MPI_Group_range_excl");
+    GROUP(g, group);
+    int *r = mpi_alloc((size_t)g->n * sizeof(int) + 1);
+    int k = range_ranks(g, n, ranges, r);
+    if (k < 0) {
+        mpi_free(r);
+        return mpi_err(MPI_COMM_WORLD, MPI_ERR_RANK);
+    }
+    int rc = MPI_Group_excl(group, k, r, newgroup);
+    mpi_free(r);
+    return rc;
+}
+
+int
+MPI_Group_union(MPI_Group a, MPI_Group b, MPI_Group *newgroup)
+{
+    ENTER("MPI_Group_union");
+    GROUP(x, a);
+    GROUP(y, b);
+    int *r = mpi_alloc((size_t)(x->n + y->n) * sizeof(int) + 1), k = 0;
+    for (int i = 0; i < x->n; i++)
+        r[k++] = x->g[i];
+    for (int i = 0; i < y->n; i++)
+        if (group_rank_of(x, y->g[i]) == MPI_UNDEFINED)
+            r[k++] = y->g[i];
+    *newgroup = group_new(s, r, k);
+    mpi_free(r);
+    return MPI_SUCCESS;
+}
+
+int
+MPI_Group_intersection(MPI_Group a, MPI_Group b, MPI_Group *newgroup)
+{
+    ENTER("MPI_Group_intersection");
+    GROUP(x, a);
+    GROUP(y, b);
+    int *r = mpi_alloc((size_t)x->n * sizeof(int) + 1), k = 0;
+    for (int i = 0; i < x->n; i++)
+        if (group_rank_of(y, x->g[i]) != MPI_UNDEFINED)
+            r[k++] = x->g[i];
+    *newgroup = group_new(s, r, k);
+    mpi_free(r);
+    return MPI_SUCCESS;
+}
+
+int
+MPI_Group_difference(MPI_Group a, MPI_Group b, MPI_Group *newgroup)
+{
+    ENTER("MPI_Group_difference");
+    GROUP(x, a);
+    GROUP(y, b);
+    int *r = mpi_alloc((size_t)x->n * sizeof(int) + 1), k = 0;
+    for (int i = 0; i < x->n; i++)
+        if (group_rank_of(y, x->g[i]) == MPI_UNDEFINED)
+            r[k++] = x->g[i];
+    *newgroup = group_new(s, r, k);
+    mpi_free(r);
+    return MPI_SUCCESS;
+}
+
+int
+MPI_Group_compare(MPI_Group a, MPI_Group b, int *result)
+{
+    ENTER("MPI_Group_compare");
+    GROUP(x, a);
+    GROUP(y, b);
+    *result = group_cmp(x->g, x->n, y->g, y->n);
+    return MPI_SUCCESS;
+}
+
+int
+MPI_Group_translate_ranks(MPI_Group a, int n, const int ranks_a[], MPI_Group b,
+                          int ranks_b[])
+{
+    ENTER("MPI_Group_translate_ranks");
+    GROUP(x, a);
+    GROUP(y, b);
+    for (int i = 0; i < n; i++) {
+        if (ranks_a[i] == MPI_PROC_NULL) {
+            ranks_b[i] = MPI_PROC_NULL;
+            continue;
+        }
+        if (ranks_a[i] < 0 || ranks_a[i] >= x->n)
+            return mpi_err(MPI_COMM_WORLD, MPI_ERR_RANK);
+        ranks_b[i] = group_rank_of(y, x->g[ranks_a[i]]);
+    }
+    return MPI_SUCCESS;
+}
+
+/* ---- Cartesian topologies ---- */
+
+int
+MPI_Dims_create(int nnodes, int ndims, int dims[])
+{
+    if (nnodes < 1 || ndims < 0)
+        return MPI_ERR_DIMS;
+    int fixed = 1, free_dims = 0;
+    for (int i = 0; i < ndims; i++) {
+        if (dims[i] < 0)
+            return MPI_ERR_DIMS;
+        if (dims[i] > 0)
+            fixed *= dims[i];
+        else
+            free_dims++;
+    }
+    if (nnodes % fixed)
+        return MPI_ERR_DIMS;
+    int rest = nnodes / fixed;
+    if (!free_dims)
+        return rest == 1 ? MPI_SUCCESS : MPI_ERR_DIMS;
+    /* the prime factors of rest, largest first, each to the smallest free dimension */
+    int f[64], nf = 0;
+    for (int p = 2; rest > 1 && nf < 64;) {
+        if (rest % p == 0) {
+            f[nf++] = p;
+            rest /= p;
+        } else
+            p++;
+    }
+    int *v = malloc((size_t)free_dims * sizeof(int));
+    for (int i = 0; i < free_dims; i++)
+        v[i] = 1;
+    for (int i = nf - 1; i >= 0; i--) {
+        int m = 0;
+        for (int j = 1; j < free_dims; j++)
+            if (v[j] < v[m])
+                m = j;
+        v[m] *= f[i];
+    }
+    /* non-increasing order */
+    for (int i = 0; i < free_dims; i++)
+        for (int j = i + 1; j < free_dims; j++)
+            if (v[j] > v[i]) {
+                int t = v[i];
+                v[i] = v[j];
+                v[j] = t;
+            }
+    for (int i = 0, k = 0; i < ndims; i++)
+        if (dims[i] == 0)
+            dims[i] = v[k++];
+    free(v);
+    return MPI_SUCCESS;
+}
+
+int
+MPI_Cart_create(MPI_Comm comm, int ndims, const int dims[], const int periods[],
+                int reorder, MPI_Comm *newcomm)
+{
+    ENTER("MPI_Cart_create");
+    COMM(c, comm);
+    if (ndims < 0 || c->inter)
+        return mpi_err(comm, MPI_ERR_ARG);
+    int n = 1;
+    for (int i = 0; i < ndims; i++) {
+        if (dims[i] <= 0)
+            return mpi_err(comm, MPI_ERR_DIMS);
+        n *= dims[i];
+    }
+    if (n > c->size)
+        return mpi_err(comm, MPI_ERR_TOPOLOGY);
+    int ctx = agree_ctx(s, c, c->cctx, T_CTX);
+    c = comm_get(s, comm);
+    Comm *nc = comm_make(s, c->g, n, ctx, newcomm);
+    if (nc) {
+        nc->topo = MPI_CART;
+        nc->ndims = ndims;
+        nc->dims = mpi_alloc((size_t)ndims * sizeof(int) + 1);
+        nc->periods = mpi_alloc((size_t)ndims * sizeof(int) + 1);
+        for (int i = 0; i < ndims; i++) {
+            nc->dims[i] = dims[i];
+            nc->periods[i] = periods[i] != 0;
+        }
+    }
+    return MPI_SUCCESS;
+}
+
+#define CART(var, h)                                                                     \
+    COMM(var, h);                                                                        \
+    if (var->topo != MPI_CART)                                                           \
+        return mpi_err(h, MPI_ERR_TOPOLOGY);
+
+int
+MPI_Topo_test(MPI_Comm comm, int *status)
+{
+    ENTER("MPI_Topo_test");
+    COMM(c, comm);
+    *status = c->topo ? c->topo : MPI_UNDEFINED;
+    return MPI_SUCCESS;
+}
+
+int
+MPI_Cartdim_get(MPI_Comm comm, int *ndims)
+{
+    ENTER("MPI_Cartdim_get");
+    CART(c, comm);
+    *ndims = c->ndims;
+    return MPI_SUCCESS;
+}
+
+static void
+coords_of(const Comm *c, int rank, int *coords)
+{
+    for (int i = c->ndims - 1; i >= 0; i--) {
+        coords[i] = rank % c->dims[i];
+        rank /= c->dims[i];
+    }
+}
+
+int
+MPI_Cart_get(MPI_Comm comm, int maxdims, int dims[], int periods[], int coords[])
+{
+    ENTER("MPI_Cart_get");
+    CART(c, comm);
+    int co[64];
+    coords_of(c, c->rank, co);
+    for (int i = 0; i < maxdims && i < c->ndims; i++) {
+        dims[i] = c->dims[i];
+        periods[i] = c->periods[i];
+        coords[i] = co[i];
+    }
+    return MPI_SUCCESS;
+}
+
+int
+MPI_Cart_rank(MPI_Comm comm, const int coords[], int *rank)
+{
+    ENTER("MPI_Cart_rank");
+    CART(c, comm);
+    int r = 0;
+    for (int i = 0; i < c->ndims; i++) {
+        int x = coords[i];
+        if (c->periods[i])
+            x = ((x % c->dims[i]) + c->dims[i]) % c->dims[i];
+        else if (x < 0 || x >= c->dims[i])
+            return mpi_err(comm, MPI_ERR_ARG);
+        r = r * c->dims[i] + x;
+    }
+    *rank = r;
+    return MPI_SUCCESS;
+}
+
+int
+MPI_Cart_coords(MPI_Comm comm, int rank, int maxdims, int coords[])
+{
+    ENTER("MPI_Cart_coords");
+    CART(c, comm);
+    if (rank < 0 || rank >= c->size)
+        return mpi_err(comm, MPI_ERR_RANK);
+    int co[64];
+    coords_of(c, rank, co);
+    for (int i = 0; i < maxdims && i < c->ndims; i++)
+        coords[i] = co[i];
+    return MPI_SUCCESS;
+}
+
+int
+MPI_Cart_shift(MPI_Comm comm, int direction, int disp, int *source, int *dest)
+{
+    ENTER("MPI_Cart_shift");
+    CART(c, comm);
+    if (direction < 0 || direction >= c->ndims)
+        return mpi_err(comm, MPI_ERR_ARG);
+    int co[64];
+    coords_of(c, c->rank, co);
+    int d = c->dims[direction], x = co[direction];
+    for (int k = 0; k < 2; k++) {
+        int y = x + (k ? disp : -disp);
+        int *out = k ? dest : source;
+        if (c->periods[direction])
+            y = ((y % d) + d) % d;
+        else if (y < 0 || y >= d) {
+            *out = MPI_PROC_NULL;
+            continue;
+        }
+        int r = 0;
+        for (int i = 0; i < c->ndims; i++)
+            r = r * c->dims[i] + (i == direction ? y : co[i]);
+        *out = r;
+    }
+    return MPI_SUCCESS;
+}
+
+int
+MPI_Cart_sub(MPI_Comm comm, const int remain[], MPI_Comm *newcomm)
+{
+    ENTER("MPI_Cart_sub");
+    CART(c, comm);
+    int co[64], color = 0, key = 0, nd = 0, dims[64], periods[64];
+    coords_of(c, c->rank, co);
+    for (int i = 0; i < c->ndims; i++) {
+        if (remain[i]) {
+            key = key * c->dims[i] + co[i];
+            dims[nd] = c->dims[i];
+            periods[nd++] = c->periods[i];
+        } else
+            color = color * c->dims[i] + co[i];
+    }
+    int e = MPI_Comm_split(comm, color, key, newcomm);
+    if (e)
+        return e;
+    Comm *n = comm_get(s, *newcomm);
+    n->topo = MPI_CART;
+    n->ndims = nd;
+    n->dims = mpi_alloc((size_t)nd * sizeof(int) + 1);
+    n->periods = mpi_alloc((size_t)nd * sizeof(int) + 1);
+    memcpy(n->dims, dims, (size_t)nd * sizeof(int));
+    memcpy(n->periods, periods, (size_t)nd * sizeof(int));
+    return MPI_SUCCESS;
+}
+
+int
+MPI_Dist_graph_create_adjacent(MPI_Comm comm, int indegree, const int sources[],
+                               const int sourceweights[], int outdegree,
+                               const int destinations[], const int destweights[],
+                               MPI_Info info, int reorder, MPI_Comm *newcomm)
+{
+    ENTER("MPI_Dist_graph_create_adjacent");
+    COMM(c, comm);
+    if (c->inter || indegree < 0 || outdegree < 0)
+        return mpi_err(comm, MPI_ERR_ARG);
+    for (int i = 0; i < indegree; i++)
+        if (sources[i] < 0 || sources[i] >= c->size)
+            return mpi_err(comm, MPI_ERR_RANK);
+    for (int i = 0; i < outdegree; i++)
+        if (destinations[i] < 0 || destinations[i] >= c->size)
+            return mpi_err(comm, MPI_ERR_RANK);
+    int ctx = agree_ctx(s, c, c->cctx, T_CTX);
+    c = comm_get(s, comm);
+    Comm *n = comm_make(s, c->g, c->size, ctx, newcomm);
+    n->topo = MPI_DIST_GRAPH;
+    n->nin = indegree, n->nout = outdegree;
+    n->ins = mpi_alloc((size_t)indegree * sizeof(int) + 1);
+    n->outs = mpi_alloc((size_t)outdegree * sizeof(int) + 1);
+    memcpy(n->ins, sources, (size_t)indegree * sizeof(int));
+    memcpy(n->outs, destinations, (size_t)outdegree * sizeof(int));
+    return MPI_SUCCESS;
+}
+
+int
+MPI_Dist_graph_neighbors_count(MPI_Comm comm, int *indegree, int *outdegree,
+                               int *weighted)
+{
+    ENTER("MPI_Dist_graph_neighbors_count");
+    COMM(c, comm);
+    if (c->topo != MPI_DIST_GRAPH)
+        return mpi_err(comm, MPI_ERR_TOPOLOGY);
+    *indegree = c->nin, *outdegree = c->nout, *weighted = 0;
+    return MPI_SUCCESS;
+}
+
+int
+MPI_Dist_graph_neighbors(MPI_Comm comm, int maxindegree, int sources[],
+                         int sourceweights[], int maxoutdegree, int destinations[],
+                         int destweights[])
+{
+    ENTER("MPI_Dist_graph_neighbors");
+    COMM(c, comm);
+    if (c->topo != MPI_DIST_GRAPH)
+        return mpi_err(comm, MPI_ERR_TOPOLOGY);
+    for (int i = 0; i < c->nin && i < maxindegree; i++)
+        sources[i] = c->ins[i];
+    for (int i = 0; i < c->nout && i < maxoutdegree; i++)
+        destinations[i] = c->outs[i];
+    return MPI_SUCCESS;
+}
+
+/* the neighbours of a topology in MPI's order: a Cartesian one's are, per dimension,
+ * the source and the destination of MPI_Cart_shift(d, 1) (MPI_PROC_NULL at an edge);
+ * 0, or -1 for a communicator without a topology. The lists are allocated. */
+int
+comm_neighbors(const Comm *c, int *nin, int **ins, int *nout, int **outs)
+{
+    if (c->topo == MPI_DIST_GRAPH) {
+        *nin = c->nin, *nout = c->nout;
+        *ins = mpi_alloc((size_t)c->nin * sizeof(int) + 1);
+        *outs = mpi_alloc((size_t)c->nout * sizeof(int) + 1);
+        memcpy(*ins, c->ins, (size_t)c->nin * sizeof(int));
+        memcpy(*outs, c->outs, (size_t)c->nout * sizeof(int));
+        return 0;
+    }
+    if (c->topo != MPI_CART)
+        return -1;
+    int n = 2 * c->ndims;
+    int *l = mpi_alloc((size_t)n * sizeof(int) + 1), co[64];
+    coords_of(c, c->rank, co);
+    for (int d = 0; d < c->ndims; d++)
+        for (int k = 0; k < 2; k++) {
+            int y = co[d] + (k ? 1 : -1), dd = c->dims[d];
+            if (c->periods[d])
+                y = ((y % dd) + dd) % dd;
+            else if (y < 0 || y >= dd) {
+                l[2 * d + k] = MPI_PROC_NULL;
+                continue;
+            }
+            int r = 0;
+            for (int i = 0; i < c->ndims; i++)
+                r = r * c->dims[i] + (i == d ? y : co[i]);
+            l[2 * d + k] = r;
+        }
+    *nin = *nout = n;
+    *ins = l;
+    *outs = mpi_alloc((size_t)n * sizeof(int) + 1);
+    memcpy(*outs, l, (size_t)n * sizeof(int));
+    return 0;
+}
+
+int
+MPI_Cart_map(MPI_Comm comm, int ndims, const int dims[], const int periods[],
+             int *newrank)
+{
+    ENTER("MPI_Cart_map");
+    COMM(c, comm);
+    int n = 1;
+    for (int i = 0; i < ndims; i++)
+        n *= dims[i];
+    *newrank = c->rank < n ? c->rank : MPI_UNDEFINED;
+    return MPI_SUCCESS;
+}

@@ -1,0 +1,697 @@
+/* mpi_env.c: the MPI environment: the per-DSP state, Init and Finalize (and the
+ * checks of calls outside them), error handlers and classes, info objects, the
+ * clock, versions. Part of the API layer (mpi_int.h). */
+#include "mpi_int.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void *
+mpi_alloc(size_t n)
+{
+    void *p = tr_tmp_alloc(n ? n : 1);
+    memset(p, 0, n ? n : 1);
+    return p;
+}
+
+void
+mpi_free(void *p)
+{
+    if (p)
+        tr_tmp_free(p);
+}
+
+char *
+mpi_strdup(const char *s)
+{
+    size_t n = strlen(s) + 1;
+    char *d = mpi_alloc(n);
+    memcpy(d, s, n);
+    return d;
+}
+
+int
+tab_new(Tab *t, int first, size_t size)
+{
+    for (int i = first; i < t->n; i++) {
+        int *used = t->e[i];
+        if (used && !*used) {
+            memset(t->e[i], 0, size);
+            return i;
+        }
+        if (!used) {
+            t->e[i] = mpi_alloc(size);
+            return i;
+        }
+    }
+    int i = t->n > first ? t->n : first;
+    if (i >= t->cap) {
+        int cap = t->cap ? t->cap * 2 : 64;
+        while (cap <= i)
+            cap *= 2;
+        void **e = mpi_alloc((size_t)cap * sizeof *e);
+        if (t->n)
+            memcpy(e, t->e, (size_t)t->n * sizeof *e);
+        mpi_free(t->e);
+        t->e = e;
+        t->cap = cap;
+    }
+    for (int k = t->n; k < i; k++)
+        t->e[k] = NULL;
+    t->e[i] = mpi_alloc(size);
+    t->n = i + 1;
+    return i;
+}
+
+static void
+state_init(MpiState *s)
+{
+    s->rank = tr_rank();
+    s->next_ctx = 0x20000;
+    comm_init_predefined(s);
+    type_init_predefined(s);
+    /* groups: 0 is MPI_GROUP_EMPTY */
+    Group *g = tab_at(&s->groups, tab_new(&s->groups, 0, sizeof(Group)));
+    g->used = 1;
+    /* operators below 16 and error handlers below 4 are predefined */
+    for (int i = 0; i < 16; i++)
+        ((Op *)tab_at(&s->ops, tab_new(&s->ops, i, sizeof(Op))))->used = 1;
+    for (int i = 0; i < 4; i++)
+        ((Errh *)tab_at(&s->errhs, tab_new(&s->errhs, i, sizeof(Errh))))->used = 1;
+    for (int i = 0; i < 2; i++)
+        ((Info *)tab_at(&s->infos, tab_new(&s->infos, i, sizeof(Info))))->used = 1;
+}
+
+MpiState *
+mpi_state(void)
+{
+    if (!tr_dsp())
+        return NULL;
+    void **slot = tr_api_slot();
+    if (!*slot) {
+        MpiState *s = mpi_alloc(sizeof *s);
+        *slot = s;
+        state_init(s);
+    }
+    return *slot;
+}
+
+/* a call outside Init..Finalize: under mpirio-run (tr_strict) the run ends with a
+ * report naming the DSP and the call, as MPI implementations end the job */
+static void
+outside(int finalized, const char *call)
+{
+    fflush(stdout);
+    fprintf(stderr, "mpirio: DSP %d called %s %s\n", tr_rank(), call,
+            finalized ? "after MPI_Finalize" : "before MPI_Init");
+    exit(1);
+}
+
+MpiState *
+mpi_enter(const char *call)
+{
+    MpiState *s = mpi_state();
+    if (!s)
+        return NULL;
+    int fin = s->finalized || !tr_active();
+    if (!s->initialized || fin) {
+        if (tr_strict())
+            outside(fin, call);
+        if (fin)
+            return NULL;
+    }
+    s->call = call;
+    tr_call(call);
+    return s;
+}
+
+void
+mpi_mark_init(void)
+{
+    MpiState *s = mpi_state();
+    if (s && !s->finalized)
+        s->initialized = 1;
+}
+
+int
+mpi_check_active(const char *call)
+{
+    MpiState *s = mpi_state();
+    if (!s)
+        return 0;
+    int fin = s->finalized || !tr_active();
+    if ((!s->initialized || fin) && tr_strict())
+        outside(fin, call);
+    return tr_active();
+}
+
+int
+mpi_finalized(int *initialized)
+{
+    MpiState *s = mpi_state();
+    *initialized = s && s->initialized;
+    return s && (s->finalized || !tr_active());
+}
+
+/* ---- Init, Finalize ---- */
+
+int
+MPI_Init(int *argc, char ***argv)
+{
+    MpiState *s = mpi_state();
+    if (!s)
+        return MPI_ERR_OTHER;
+    if (s->initialized || s->finalized) {
+        fflush(stdout);
+        fprintf(stderr, "mpirio: DSP %d called MPI_Init %s\n", tr_rank(),
+                s->finalized ? "after MPI_Finalize" : "twice");
+        exit(1);
+    }
+    s->initialized = 1;
+    tr_call("MPI_Init");
+    return MPI_SUCCESS;
+}
+
+int
+MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
+{
+    int e = MPI_Init(argc, argv);
+    MpiState *s = mpi_state();
+    if (!e) {
+        /* a DSP is one thread of control: MPI_THREAD_FUNNELED at most */
+        s->thread_level = required < MPI_THREAD_FUNNELED ? required : MPI_THREAD_FUNNELED;
+        if (provided)
+            *provided = s->thread_level;
+    }
+    return e;
+}
+
+int
+MPI_Query_thread(int *provided)
+{
+    MpiState *s = mpi_enter("MPI_Query_thread");
+    if (!s)
+        return MPI_ERR_OTHER;
+    *provided = s->thread_level;
+    return MPI_SUCCESS;
+}
+
+int
+MPI_Is_thread_main(int *flag)
+{
+    *flag = 1;
+    return MPI_SUCCESS;
+}
+
+int
+MPI_Finalize(void)
+{
+    MpiState *s = mpi_enter("MPI_Finalize");
+    if (!s)
+        return MPI_ERR_OTHER;
+    /* pending buffered sends are delivered first */
+    for (Bsend *b = s->bsends; b;) {
+        Bsend *nx = b->next;
+        tr_wait(b->r, NULL);
+        mpi_free(b);
+        b = nx;
+    }
+    s->bsends = NULL;
+    s->finalized = 1;
+    tr_finalize();
+    return MPI_SUCCESS;
+}
+
+int
+MPI_Initialized(int *flag)
+{
+    MpiState *s = mpi_state();
+    *flag = s && s->initialized;
+    return MPI_SUCCESS;
+}
+
+int
+MPI_Finalized(int *flag)
+{
+    MpiState *s = mpi_state();
+    *flag = s && s->finalized;
+    return MPI_SUCCESS;
+}
+
+int
+MPI_Abort(MPI_Comm comm, int code)
+{
+    fflush(stdout);
+    fprintf(stderr, "mpirio: DSP %d called MPI_Abort(%d) at cycle %lld\n",
+            tr_dsp() ? tr_rank() : -1, code, tr_dsp() ? tr_now() : 0LL);
+    exit(code);
+}
+
+int
+MPI_Get_version(int *version, int *subversion)
+{
+    *version = MPI_VERSION;
+    *subversion = MPI_SUBVERSION;
+    return MPI_SUCCESS;
+}
+
+int
+MPI_Get_library_version(char *version, int *len)
+{
+    int n =
+        snprintf(version, MPI_MAX_LIBRARY_VERSION_STRING,
+                 "MPIRIO %d.%d (MPI %d.%d on simulated BWDSP boards)",
+                 MPIRIO_VERSION_MAJOR, MPIRIO_VERSION_MINOR, MPI_VERSION, MPI_SUBVERSION);
+    *len = n;
+    return MPI_SUCCESS;
+}
+
+int
+MPI_Get_processor_name(char *name, int *len)
+{
+    int r = tr_dsp() ? tr_rank() : 0, dpb = tr_dsp() ? tr_dsps_per_board() : 1;
+    *len = snprintf(name, MPI_MAX_PROCESSOR_NAME, "board%d-dsp%d", r / dpb, r % dpb);
+    return MPI_SUCCESS;
+}
+
+/* reading the clock costs the DSP a few cycles, so that a program that waits by
+ * polling MPI_Wtime sees time pass (as on a real DSP) */
+enum { WTIME_CYCLES = 100 };
+
+double
+MPI_Wtime(void)
+{
+    if (!tr_active())
+        return 0.0;
+    tr_compute(WTIME_CYCLES, "MPI_Wtime");
+    return (double)tr_now() / (double)tr_clock_hz();
+}
+
+double
+MPI_Wtick(void)
+{
+    return 1.0 / (double)tr_clock_hz();
+}
+
+int
+MPI_Pcontrol(const int level, ...)
+{
+    return MPI_SUCCESS;
+}
+
+int
+MPI_Alloc_mem(MPI_Aint size, MPI_Info info, void *baseptr)
+{
+    if (size < 0)
+        return MPI_ERR_ARG;
+    void *p = malloc(size ? (size_t)size : 1);
+    if (!p)
+        return MPI_ERR_NO_MEM;
+    memcpy(baseptr, &p, sizeof p);
+    return MPI_SUCCESS;
+}
+
+int
+MPI_Free_mem(void *base)
+{
+    free(base);
+    return MPI_SUCCESS;
+}
+
+/* ---- errors ---- */
+
+static const char *
+err_text(int code)
+{
+    if (code >= 0 && code < MPIRIO_ERR_LASTCODE)
+        return MPIRIO_Error_string(code);
+    switch (code) {
+    case MPI_ERR_GROUP:
+        return "invalid group";
+    case MPI_ERR_TOPOLOGY:
+        return "invalid topology";
+    case MPI_ERR_DIMS:
+        return "invalid dimensions";
+    case MPI_ERR_UNKNOWN:
+        return "unknown error";
+    case MPI_ERR_INTERN:
+        return "internal error";
+    case MPI_ERR_IN_STATUS:
+        return "error code in status";
+    case MPI_ERR_PENDING:
+        return "pending request";
+    case MPI_ERR_INFO:
+        return "invalid info object";
+    case MPI_ERR_INFO_KEY:
+        return "invalid info key";
+    case MPI_ERR_INFO_VALUE:
+        return "invalid info value";
+    case MPI_ERR_INFO_NOKEY:
+        return "no such info key";
+    case MPI_ERR_KEYVAL:
+        return "invalid attribute key";
+    case MPI_ERR_NO_MEM:
+        return "out of memory";
+    case MPI_ERR_UNSUPPORTED_OPERATION:
+        return "operation not supported by MPIRIO";
+    default:
+        return NULL;
+    }
+}
+
+int
+MPI_Error_string(int code, char *s, int *len)
+{
+    const char *m = err_text(code);
+    char buf[64];
+    if (!m) {
+        if (code >= MPI_ERR_LASTCODE && code < MPI_ERR_LASTCODE + 1024) {
+            snprintf(buf, sizeof buf, "user-defined error code %d", code);
+            m = buf;
+        } else
+            return MPI_ERR_ARG;
+    }
+    *len = snprintf(s, MPI_MAX_ERROR_STRING, "%s", m);
+    return MPI_SUCCESS;
+}
+
+int
+MPI_Error_class(int code, int *cls)
+{
+    if (!err_text(code) && !(code >= MPI_ERR_LASTCODE && code < MPI_ERR_LASTCODE + 1024))
+        return MPI_ERR_ARG;
+    *cls = code;
+    return MPI_SUCCESS;
+}
+
+static int next_user_code = MPI_ERR_LASTCODE;
+
+int
+MPI_Add_error_class(int *cls)
+{
+    *cls = next_user_code++;
+    return MPI_SUCCESS;
+}
+
+int
+MPI_Add_error_code(int cls, int *code)
+{
+    *code = next_user_code++;
+    return MPI_SUCCESS;
+}
+
+int
+MPI_Add_error_string(int code, const char *s)
+{
+    return MPI_SUCCESS;
+}
+
+int
+mpi_err(MPI_Comm comm, int code)
+{
+    if (code == MPI_SUCCESS)
+        return code;
+    MpiState *s = mpi_state();
+    Comm *c = s ? comm_get(s, comm) : NULL;
+    if (!c && s)
+        c = comm_get(s, MPI_COMM_WORLD);
+    MPI_Errhandler eh = c ? c->eh : MPI_ERRORS_ARE_FATAL;
+    if (eh == MPI_ERRORS_RETURN)
+        return code;
+    if (eh >= 4 && s) {
+        Errh *h = tab_at(&s->errhs, eh);
+        if (h && h->used && h->fn) {
+            MPI_Comm cc = comm;
+            int cd = code;
+            h->fn(&cc, &cd);
+            return code;
+        }
+    }
+    char m[MPI_MAX_ERROR_STRING];
+    int len;
+    if (MPI_Error_string(code, m, &len))
+        snprintf(m, sizeof m, "error %d", code);
+    fflush(stdout);
+    fprintf(stderr, "mpirio: DSP %d: %s: %s (MPI_ERRORS_ARE_FATAL)\n",
+            tr_dsp() ? tr_rank() : -1, s && s->call ? s->call : "MPI call", m);
+    exit(1);
+}
+
+int
+MPI_Comm_create_errhandler(MPI_Comm_errhandler_function *fn, MPI_Errhandler *eh)
+{
+    MpiState *s = mpi_enter("MPI_Comm_create_errhandler");
+    if (!s)
+        return MPI_ERR_OTHER;
+    int i = tab_new(&s->errhs, 4, sizeof(Errh));
+    Errh *h = tab_at(&s->errhs, i);
+    h->used = 1;
+    h->fn = fn;
+    *eh = i;
+    return MPI_SUCCESS;
+}
+
+static int
+errh_valid(MpiState *s, MPI_Errhandler eh)
+{
+    Errh *h = tab_at(&s->errhs, eh);
+    return eh > 0 && h && h->used;
+}
+
+int
+MPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler eh)
+{
+    MpiState *s = mpi_enter("MPI_Comm_set_errhandler");
+    if (!s)
+        return MPI_ERR_OTHER;
+    Comm *c = comm_get(s, comm);
+    if (!c)
+        return mpi_err(MPI_COMM_WORLD, MPI_ERR_COMM);
+    if (!errh_valid(s, eh))
+        return mpi_err(comm, MPI_ERR_ARG);
+    c->eh = eh;
+    return MPI_SUCCESS;
+}
+
+int
+MPI_Comm_get_errhandler(MPI_Comm comm, MPI_Errhandler *eh)
+{
+    MpiState *s = mpi_enter("MPI_Comm_get_errhandler");
+    if (!s)
+        return MPI_ERR_OTHER;
+    Comm *c = comm_get(s, comm);
+    if (!c)
+        return mpi_err(MPI_COMM_WORLD, MPI_ERR_COMM);
+    *eh = c->eh;
+    return MPI_SUCCESS;
+}
+
+int
+MPI_Comm_call_errhandler(MPI_Comm comm, int code)
+{
+    MpiState *s = mpi_enter("MPI_Comm_call_errhandler");
+    if (!s)
+        return MPI_ERR_OTHER;
+    mpi_err(comm, code);
+    return MPI_SUCCESS;
+}
+
+int
+MPI_Errhandler_set(MPI_Comm comm, MPI_Errhandler eh)
+{
+    return MPI_Comm_set_errhandler(comm, eh);
+}
+
+int
+MPI_Errhandler_get(MPI_Comm comm, MPI_Errhandler *eh)
+{
+    return MPI_Comm_get_errhandler(comm, eh);
+}
+
+int
+MPI_Errhandler_free(MPI_Errhandler *eh)
+{
+    MpiState *s = mpi_enter("MPI_Errhandler_free");
+    if (!s)
+        return MPI_ERR_OTHER;
+    if (!errh_valid(s, *eh))
+        return mpi_err(MPI_COMM_WORLD, MPI_ERR_ARG);
+    if (*eh >= 4)
+        ((Errh *)tab_at(&s->errhs, *eh))->used = 0;
+    *eh = MPI_ERRHANDLER_NULL;
+    return MPI_SUCCESS;
+}
+
+/* ---- info objects ---- */
+
+static Info *
+info_get(MpiState *s, MPI_Info i)
+{
+    Info *f = tab_at(&s->infos, i);
+    return i >= 1 && f && f->used ? f : NULL;
+}
+
+int
+MPI_Info_create(MPI_Info *info)
+{
+    MpiState *s = mpi_enter("MPI_Info_create");
+    if (!s)
+        return MPI_ERR_OTHER;
+    int i = tab_new(&s->infos, 2, sizeof(Info));
+    ((Info *)tab_at(&s->infos, i))->used = 1;
+    *info = i;
+    return MPI_SUCCESS;
+}
+
+int
+MPI_Info_free(MPI_Info *info)
+{
+    MpiState *s = mpi_enter("MPI_Info_free");
+    if (!s)
+        return MPI_ERR_OTHER;
+    Info *f = info_get(s, *info);
+    if (!f || *info < 2)
+        return mpi_err(MPI_COMM_WORLD, MPI_ERR_INFO);
+    for (int k = 0; k < f->n; k++) {
+        mpi_free(f->kv[k].key);
+        mpi_free(f->kv[k].val);
+    }
+    f->used = 0;
+    *info = MPI_INFO_NULL;
+    return MPI_SUCCESS;
+}
+
+static int
+info_find(const Info *f, const char *key)
+{
+    for (int k = 0; k < f->n; k++)
+        if (strcmp(f->kv[k].key, key) == 0)
+            return k;
+    return -1;
+}
+
+int
+MPI_Info_set(MPI_Info info, const char *key, const char *value)
+{
+    MpiState *s = mpi_enter("MPI_Info_set");
+    if (!s)
+        return MPI_ERR_OTHER;
+    Info *f = info_get(s, info);
+    if (!f)
+        return mpi_err(MPI_COMM_WORLD, MPI_ERR_INFO);
+    if (!key || strlen(key) >= MPI_MAX_INFO_KEY || !*key)
+        return mpi_err(MPI_COMM_WORLD, MPI_ERR_INFO_KEY);
+    if (!value || strlen(value) >= MPI_MAX_INFO_VAL)
+        return mpi_err(MPI_COMM_WORLD, MPI_ERR_INFO_VALUE);
+    int k = info_find(f, key);
+    if (k >= 0) {
+        mpi_free(f->kv[k].val);
+        f->kv[k].val = mpi_strdup(value);
+        return MPI_SUCCESS;
+    }
+    if (f->n == 64)
+        return mpi_err(MPI_COMM_WORLD, MPI_ERR_NO_MEM);
+    f->kv[f->n].key = mpi_strdup(key);
+    f->kv[f->n].val = mpi_strdup(value);
+    f->n++;
+    return MPI_SUCCESS;
+}
+
+int
+MPI_Info_get(MPI_Info info, const char *key, int valuelen, char *value, int *flag)
+{
+    MpiState *s = mpi_enter("MPI_Info_get");
+    if (!s)
+        return MPI_ERR_OTHER;
+    Info *f = info_get(s, info);
+    if (!f)
+        return mpi_err(MPI_COMM_WORLD, MPI_ERR_INFO);
+    int k = info_find(f, key);
+    *flag = k >= 0;
+    if (k >= 0)
+        snprintf(value, (size_t)valuelen + 1, "%s", f->kv[k].val);
+    return MPI_SUCCESS;
+}
+
+int
+MPI_Info_get_valuelen(MPI_Info info, const char *key, int *valuelen, int *flag)
+{
+    MpiState *s = mpi_enter("MPI_Info_get_valuelen");
+    if (!s)
+        return MPI_ERR_OTHER;
+    Info *f = info_get(s, info);
+    if (!f)
+        return mpi_err(MPI_COMM_WORLD, MPI_ERR_INFO);
+    int k = info_find(f, key);
+    *flag = k >= 0;
+    if (k >= 0)
+        *valuelen = (int)strlen(f->kv[k].val);
+    return MPI_SUCCESS;
+}
+
+int
+MPI_Info_delete(MPI_Info info, const char *key)
+{
+    MpiState *s = mpi_enter("MPI_Info_delete");
+    if (!s)
+        return MPI_ERR_OTHER;
+    Info *f = info_get(s, info);
+    if (!f)
+        return mpi_err(MPI_COMM_WORLD, MPI_ERR_INFO);
+    int k = info_find(f, key);
+    if (k < 0)
+        return mpi_err(MPI_COMM_WORLD, MPI_ERR_INFO_NOKEY);
+    mpi_free(f->kv[k].key);
+    mpi_free(f->kv[k].val);
+    memmove(&f->kv[k], &f->kv[k + 1], (size_t)(f->n - k - 1) * sizeof f->kv[0]);
+    f->n--;
+    return MPI_SUCCESS;
+}
+
+int
+MPI_Info_get_nkeys(MPI_Info info, int *nkeys)
+{
+    MpiState *s = mpi_enter("MPI_Info_get_nkeys");
+    if (!s)
+        return MPI_ERR_OTHER;
+    Info *f = info_get(s, info);
+    if (!f)
+        return mpi_err(MPI_COMM_WORLD, MPI_ERR_INFO);
+    *nkeys = f->n;
+    return MPI_SUCCESS;
+}
+
+int
+MPI_Info_get_nthkey(MPI_Info info, int n, char *key)
+{
+    MpiState *s = mpi_enter("MPI_Info_get_nthkey");
+    if (!s)
+        return MPI_ERR_OTHER;
+    Info *f = info_get(s, info);
+    if (!f)
+        return mpi_err(MPI_COMM_WORLD, MPI_ERR_INFO);
+    if (n < 0 || n >= f->n)
+        return mpi_err(MPI_COMM_WORLD, MPI_ERR_ARG);
+    strcpy(key, f->kv[n].key);
+    return MPI_SUCCESS;
+}
+
+int
+MPI_Info_dup(MPI_Info info, MPI_Info *newinfo)
+{
+    MpiState *s = mpi_enter("MPI_Info_dup");
+    if (!s)
+        return MPI_ERR_OTHER;
+    Info *f = info_get(s, info);
+    if (!f)
+        return mpi_err(MPI_COMM_WORLD, MPI_ERR_INFO);
+    int e = MPI_Info_create(newinfo);
+    if (e)
+        return e;
+    f = info_get(s, info);
+    for (int k = 0; k < f->n; k++)
+        MPI_Info_set(*newinfo, f->kv[k].key, f->kv[k].val);
+    return MPI_SUCCESS;
+}

@@ -1,0 +1,267 @@
+/* mpi_int.h: the internals of the MPI API layer (mpi_env.c, mpi_comm.c, mpi_type.c,
+ * mpi_p2p.c, mpi_coll.c), one header for those files. They are the API layer, beside
+ * api.c: they call only the tr_ functions of mpirio_int.h (and each other), so the
+ * MPI names run on every transport (tests/runtime/layers.sh checks the calls).
+ *
+ * Everything an MPI process owns (communicators, groups, datatypes, operators,
+ * requests, the attached buffer) is per DSP: one MpiState, found through the
+ * transport's per-DSP slot (tr_api_slot) and allocated from the run's memory
+ * (tr_tmp_alloc), so a run that ends in a deadlock frees it too. */
+#ifndef MPIRIO_MPI_INT_H
+#define MPIRIO_MPI_INT_H
+
+#include "mpirio/mpi.h"
+#include "mpirio_int.h"
+
+#include <stddef.h>
+
+/* a datatype: its type map as blocks of contiguous bytes, in type-map order */
+typedef struct TBlk {
+    MPI_Aint off;
+    MPI_Aint len;
+} TBlk;
+
+typedef struct Type {
+    int used, committed, predefined;
+    int refs;        /* requests in progress that use it (MPI_Type_free may come first) */
+    int freed;       /* freed by the program: no new use; gone when refs is 0 */
+    MPI_Count size;  /* bytes of data */
+    MPI_Aint lb, ub; /* the extent is ub - lb */
+    MPI_Aint true_lb, true_ub;
+    int nblk;
+    TBlk *blk;
+    int basic;       /* the predefined type of every element, or 0 if mixed */
+    MPI_Count nelem; /* basic elements in one instance */
+    int combiner;    /* MPI_COMBINER_ */
+    int nints, naddrs, ntypes;
+    int *ints;
+    MPI_Aint *addrs;
+    MPI_Datatype *types;
+    char name[MPI_MAX_OBJECT_NAME];
+} Type;
+
+typedef struct Group {
+    int used;
+    int n;
+    int *g; /* global ranks */
+} Group;
+
+typedef struct Attr {
+    int key;
+    void *val;
+} Attr;
+
+typedef struct Comm {
+    int used;
+    int inter;
+    int ctx, cctx;  /* contexts of point-to-point and of the collectives' messages */
+    int size, rank; /* the local group and the caller's rank in it */
+    int *g;         /* global ranks of the local group */
+    int rsize;      /* intercommunicator: the remote group */
+    int *rg;
+    int world_like; /* WORLD or LOCAL: the in-switch collectives apply */
+    MPI_Errhandler eh;
+    int nattr;
+    Attr attr[16];
+    int topo, ndims;
+    int *dims, *periods;
+    int nin, nout; /* distributed graph: the sources and destinations */
+    int *ins, *outs;
+    char name[MPI_MAX_OBJECT_NAME];
+} Comm;
+
+typedef struct Op {
+    int used;
+    MPI_User_function *fn;
+    int commute;
+} Op;
+
+typedef struct Keyval {
+    int used;
+    MPI_Comm_copy_attr_function *copy;
+    MPI_Comm_delete_attr_function *del;
+    void *extra;
+} Keyval;
+
+typedef struct Errh {
+    int used;
+    MPI_Comm_errhandler_function *fn;
+} Errh;
+
+typedef struct InfoKV {
+    char *key, *val;
+} InfoKV;
+typedef struct Info {
+    int used;
+    int n;
+    InfoKV kv[64];
+} Info;
+
+enum { RQ_SEND, RQ_RECV, RQ_DONE, RQ_GREQ };
+
+struct MPIR_Request {
+    int kind;       /* RQ_ */
+    int persistent; /* Send_init/Recv_init: kept by Wait, restarted by Start */
+    int active;     /* started and not yet completed */
+    int freed;      /* MPI_Request_free on an active request */
+    int cancelled;
+    int done;      /* RQ_GREQ: Grequest_complete called */
+    Req *tr;       /* the transport's request while active */
+    MPI_Status st; /* a completed request's status */
+    int err;
+    /* the arguments (persistent requests start again with them) */
+    const void *sbuf;
+    void *rbuf;
+    int count;
+    MPI_Datatype type;
+    int peer, tag;
+    MPI_Comm comm;
+    int mode;   /* 0 standard, 1 synchronous, 2 ready, 3 buffered */
+    Type *t;    /* the datatype (a reference held while the request lives) */
+    void *pack; /* packed data of a noncontiguous receive, unpacked at completion */
+    /* generalized requests */
+    MPI_Grequest_query_function *query;
+    MPI_Grequest_free_function *gfree;
+    MPI_Grequest_cancel_function *gcancel;
+    void *extra;
+};
+
+typedef struct MsgH {
+    int used;
+    void *m; /* the transport's message */
+    MPI_Comm comm;
+} MsgH;
+
+typedef struct Bsend {
+    Req *r;
+    size_t bytes;
+    struct Bsend *next;
+} Bsend;
+
+/* a table of objects behind int handles: entries are allocated once and reused
+ * (used = 0 when freed), so a pointer to one stays valid while the table grows */
+typedef struct Tab {
+    void **e;
+    int n, cap;
+} Tab;
+/* index of a free entry at or after `first` (made and zeroed, size bytes) */
+int tab_new(Tab *t, int first, size_t size);
+static inline void *
+tab_at(const Tab *t, int i)
+{
+    return i >= 0 && i < t->n ? t->e[i] : NULL;
+}
+
+enum { NPREDEF = 51, TYPE_BASE = 64 };
+
+typedef struct MpiState {
+    int rank;
+    int initialized, finalized, thread_level;
+    int next_ctx; /* the smallest context this DSP may give a new communicator */
+    Tab comms;    /* Comm, handle = index (0 WORLD, 1 LOCAL, 2 SELF) */
+    Tab groups;   /* Group, handle = index (0 the empty group) */
+    Tab types;    /* Type, handle = TYPE_BASE + index */
+    Type predef[NPREDEF];
+    Tab ops;     /* Op, handle = index (below 16 the predefined ones) */
+    Tab keyvals; /* Keyval */
+    Tab errhs;   /* Errh, handle = index (below 4 the predefined ones) */
+    Tab infos;   /* Info, handle = index (0 MPI_INFO_NULL, 1 MPI_INFO_ENV) */
+    Tab msgs;    /* Msg: messages taken by MPI_Mprobe, handle = index */
+    void *bbuf;  /* MPI_Buffer_attach */
+    int bsize;
+    Bsend *bsends; /* Bsends not yet known complete */
+    const char *call;
+} MpiState;
+
+/* mpi_env.c */
+MpiState *mpi_state(void); /* the caller's, made on first use; NULL outside a DSP */
+/* the MPI call the caller is in: checks Init (a call before MPI_Init or after
+ * MPI_Finalize ends the run with a report naming the DSP and the call); NULL if it
+ * must return the error MPI_ERR_OTHER (in-process runs that allow it) */
+MpiState *mpi_enter(const char *call);
+/* the error handler of comm for code in call: returns code (MPI_ERRORS_RETURN), or
+ * ends the run (MPI_ERRORS_ARE_FATAL) */
+int mpi_err(MPI_Comm comm, int code);
+void *mpi_alloc(size_t n); /* tr_tmp_alloc, zeroed */
+void mpi_free(void *p);
+char *mpi_strdup(const char *s);
+
+/* the tags of the internal messages of the collectives (on a communicator's cctx;
+ * api.c's MPIRIO collectives use the tags CO_ of mpirio_int.h, below 16) */
+enum {
+    T_BCAST = 16,
+    T_GATHER,
+    T_SCATTER,
+    T_REDUCE,
+    T_BARRIER,
+    T_ALLGATHER,
+    T_ALLTOALL,
+    T_SCAN,
+    T_CTX,
+    T_SPLIT,
+    T_LEADERS,
+    T_MERGE,
+    T_NBR = 0x100,
+    T_GROUP = 0x1000
+};
+
+/* collectives on the local group of c, messages in context ctx with tag `tag`, the
+ * data as bytes (mpi_coll.c); every member calls with the same arguments */
+int ic_bcast(const Comm *c, int ctx, int tag, void *buf, size_t bytes, int root);
+int ic_allgather(const Comm *c, int ctx, int tag, const void *sb, void *rb, size_t blk);
+int ic_max_int(const Comm *c, int ctx, int tag, int *v);
+
+/* mpi_comm.c */
+int comm_neighbors(const Comm *c, int *nin, int **ins, int *nout, int **outs);
+void inter_swap(const Comm *c, int tag, const void *mine, size_t mbytes, void *theirs,
+                size_t tbytes);
+Comm *comm_get(MpiState *s, MPI_Comm c); /* NULL for an invalid handle */
+void comm_init_predefined(MpiState *s);
+/* global rank of rank r of c's destination group (remote for an intercomm) */
+static inline int
+comm_peer(const Comm *c, int r)
+{
+    return c->inter ? c->rg[r] : c->g[r];
+}
+static inline int
+comm_peers(const Comm *c)
+{
+    return c->inter ? c->rsize : c->size;
+}
+
+/* mpi_type.c */
+void type_init_predefined(MpiState *s);
+Type *type_get(MpiState *s, MPI_Datatype t); /* NULL for an invalid handle */
+/* committed (or predefined) and usable in communication; else MPI_ERR_TYPE */
+int type_check(MpiState *s, MPI_Datatype t, Type **out);
+int type_contig(const Type *t); /* one block at 0 and size == extent */
+void type_ref(Type *t);         /* a request holds t */
+void type_unref(Type *t);       /* ... no longer: t goes if freed */
+static inline MPI_Aint
+type_extent(const Type *t)
+{
+    return t->ub - t->lb;
+}
+/* count instances at buf to/from packed bytes */
+void type_pack(const Type *t, const void *buf, MPI_Count count, void *out);
+void type_unpack(const Type *t, const void *in, MPI_Count count, void *buf);
+/* size in bytes of a basic type (0 if none) */
+size_t basic_size(int basic);
+
+/* mpi_coll.c: reductions */
+int op_valid(MpiState *s, MPI_Op op, const Type *t);
+/* inout = in op inout on count instances of type t in packed form */
+void op_apply(MpiState *s, MPI_Op op, const void *in, void *inout, int count,
+              MPI_Datatype dt, const Type *t);
+int op_commutes(MpiState *s, MPI_Op op);
+
+/* mpi_p2p.c: point-to-point on communicator structures (internal messages of the
+ * collectives use c->cctx) */
+int p2p_send_bytes(const Comm *c, int ctx, const void *buf, size_t bytes, int dest,
+                   int tag);
+int p2p_recv_bytes(const Comm *c, int ctx, void *buf, size_t bytes, int src, int tag,
+                   MPIRIO_Status *st);
+/* a completed status from the transport's */
+void status_from_tr(MPI_Status *st, const MPIRIO_Status *t);
+
+#endif
