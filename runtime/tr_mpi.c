@@ -312,10 +312,18 @@ tr_active(void)
     return M.inited && !M.finalized;
 }
 
+static const char *last_call;
+
 void
 tr_call(const char *name)
 {
-    (void)name;
+    last_call = name;
+}
+
+const char *
+tr_last_call(void)
+{
+    return last_call;
 }
 
 int
