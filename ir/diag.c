@@ -5,7 +5,10 @@
  * message is one line:  FILE:LINE:COL: error: msg   (positions known, e.g. JSON syntax)
  *                       FILE: /json/pointer: error: msg   (semantic errors)
  *                       FILE: error: msg
- * Messages are lowercase, without a final period, names in double quotes.
+ * Messages are lowercase, without a final period, names in double quotes.  A message
+ * stays one line whatever it quotes: control characters in it, in the file name or in the
+ * pointer (a task name with a newline, a JSON syntax error quoting the input) are written
+ * as C escapes (\n, \t, \r, \xNN).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -58,9 +61,38 @@ append(Diag *d, const char *s, size_t n)
     d->buf[d->len] = 0;
 }
 
+/* s[0..n) with every control character as a C escape, so that it cannot end the line. */
+static void
+append_escaped(Diag *d, const char *s, size_t n)
+{
+    size_t from = 0;
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (c >= 0x20 && c != 0x7f)
+            continue;
+        append(d, s + from, i - from);
+        char esc[5];
+        if (c == '\n' || c == '\t' || c == '\r') {
+            esc[0] = '\\';
+            esc[1] = c == '\n' ? 'n' : c == '\t' ? 't' : 'r';
+            append(d, esc, 2);
+        } else {
+            static const char hex[] = "0123456789abcdef";
+            esc[0] = '\\';
+            esc[1] = 'x';
+            esc[2] = hex[c >> 4];
+            esc[3] = hex[c & 15];
+            append(d, esc, 4);
+        }
+        from = i + 1;
+    }
+    append(d, s + from, n - from);
+}
+
 static void appendf(Diag *d, const char *fmt, ...) TGC_PRINTF(2, 3);
 static void appendv(Diag *d, const char *fmt, va_list ap) TGC_PRINTF(2, 0);
 
+/* The formatted text, escaped (append_escaped). */
 static void
 appendv(Diag *d, const char *fmt, va_list ap)
 {
@@ -73,13 +105,13 @@ appendv(Diag *d, const char *fmt, va_list ap)
         ice("bad format \"%s\"", fmt);
     }
     if ((size_t)n < sizeof small) {
-        append(d, small, (size_t)n);
+        append_escaped(d, small, (size_t)n);
     } else {
         char *big = malloc((size_t)n + 1);
         if (!big)
             ice("out of memory");
         vsnprintf(big, (size_t)n + 1, fmt, ap2);
-        append(d, big, (size_t)n);
+        append_escaped(d, big, (size_t)n);
         free(big);
     }
     va_end(ap2);
@@ -110,7 +142,8 @@ diag_vreport(Diag *d, DiagLevel lv, const Loc *loc, const char *fmt, va_list ap)
     } else if (loc && loc->pointer) {
         appendf(d, "%s: ", loc->pointer[0] ? loc->pointer : "/");
     }
-    appendf(d, "%s: ", names[lv]);
+    append(d, names[lv], strlen(names[lv]));
+    append(d, ": ", 2);
     appendv(d, fmt, ap);
     append(d, "\n", 1);
     if (lv == DIAG_ERROR)

@@ -284,7 +284,16 @@ typedef struct EvalOpts {
  * ------------------------------------------------------------------------------------ */
 
 typedef enum { OPT_NONE, OPT_MA, OPT_CP, OPT_BFCO, OPT_ES } OptMethod;
-typedef enum { SCHED_HEFT, SCHED_PEFT } SchedAlgo;
+typedef enum { SCHED_HEFT, SCHED_PEFT, SCHED_EXACT } SchedAlgo;
+
+/* What sched_exact found: the length (the incumbent's when nothing shorter exists),
+ * whether it is proven optimal (the search ended within its limits), the best lower
+ * bound known (= length when proven), nodes expanded and CPU seconds. */
+typedef struct SchedExactResult {
+    int64_t length, lower, nodes;
+    bool proven;
+    double seconds;
+} SchedExactResult;
 
 typedef struct Options {
     Limits limits;
@@ -303,7 +312,11 @@ typedef struct Options {
     bool read_kernels; /* fe_check reads the kernel files (check, compile, run) */
     const char *const *kernel_dirs; /* --kernel-path: more folders kernel files may be in */
     int nkernel_dirs;
+    int64_t exact_nodes;  /* --algo=exact: node limit (0 = none) */
+    double exact_seconds; /* --algo=exact: CPU-time limit (0 = none) */
+    SchedExactResult *exact_result; /* --algo=exact: what it found, if not NULL */
 } Options;
+
 
 typedef struct Unit {
     Graph *g;
@@ -560,6 +573,12 @@ Sched *fe_load_schedule(const char *path, const Options *opt, Graph **gout, Diag
 
 int pass_schedule(Unit *u, Diag *d); /* fills u->s; 0, or -1 after reporting */
 
+/* Branch and bound for the one-iteration length in the classic model (the abstract
+ * model's evaluator): *s is the incumbent (NULL: HEFT's), replaced by a shorter
+ * schedule when one exists (messages inserted).  node_limit (0 = none) and seconds (CPU, 0 =
+ * none) bound the search. */
+int sched_exact(const Graph *g, const Platform *p, Sched **s, int64_t node_limit,
+                double seconds, SchedExactResult *r);
 /* List scheduling of one iteration (zero-delay edges only), insertion-based, costs from
  * ir_task_cycles and plat_comm_cost; pinned tasks stay on their DSP.  HEFT: upward rank
  * with mean costs; PEFT (Arabnejad and Barbosa 2014): optimistic cost table.  *out gets a

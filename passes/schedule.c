@@ -21,6 +21,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "bfco_int.h"
 #include "ir.h"
@@ -848,6 +849,503 @@ sched_local_search_lb(Sched **sp, struct Evaluator *ev, int64_t budget, bool pla
     return len == INT64_MAX ? -1 : len;
 }
 
+/* ------------------------------------------------------------------------------------------
+ * Exact search (--algo=exact): branch and bound for the one-iteration length in the
+ * classic model (an edge costs plat_comm_cost between DSPs, nothing on one DSP, no
+ * contention, a DSP computes while messages travel: the abstract model's evaluator).
+ * ------------------------------------------------------------------------------------------
+ *
+ * Depth first over semi-active schedules built in order of start time: a step appends a
+ * ready task (every zero-delay predecessor placed) to one DSP, where it starts at the
+ * later of the DSP's last finish and the arrival of its inputs.  Any schedule left-shifts
+ * into a semi-active one with the same or a shorter length, and appending the tasks of
+ * that one in order of (start, finish) rebuilds it exactly, so the search is complete
+ * when it only enumerates non-decreasing start times.  Prunings, each keeping one optimal
+ * schedule reachable:
+ *  - start times never decrease; on a tie between two tasks on different DSPs, neither
+ *    feeding the other, only the lower task index goes first;
+ *  - empty DSPs are interchangeable when the platform is homogeneous and nothing is
+ *    pinned: only the first one is tried;
+ *  - identical tasks (same costs, same predecessors and successors with the same bytes)
+ *    go in index order;
+ *  - the bound: the largest of the finish times so far, for every unplaced task the
+ *    earliest start it can still get (at least the last start) plus its bottom level of
+ *    cheapest costs, and the load bound (the sum over DSPs of max(last finish, last
+ *    start), plus the cheapest remaining work) / DSPs; a child whose bound is not below
+ *    the incumbent is cut.
+ * Children are tried in order of bound, then start, task and DSP (deterministic).  The
+ * incumbent starts as the given schedule's length, so the result is never worse. */
+
+typedef struct Exact {
+    const Graph *g;
+    const Platform *p;
+    int n, P;
+    bool sym;              /* empty DSPs interchangeable */
+    int64_t *cmin;         /* [n] cheapest cost */
+    int64_t *bl;           /* [n] bottom level of cheapest costs, own cost included */
+    int *equiv;            /* [n] the next lower-index identical task, or -1 */
+    int *proc;             /* [n] DSP of a placed task, -1 if not placed */
+    int64_t *st, *ft;      /* [n] start and finish of placed tasks */
+    int *npred;            /* [n] unplaced zero-delay predecessors */
+    int64_t *fr;           /* [P] last finish per DSP */
+    int *cnt;              /* [P] tasks per DSP */
+    int64_t *est;          /* [n] scratch of the bound */
+    int64_t *comm;         /* [nedges] cost of each edge between two DSPs */
+    int64_t *qr, *qe, *qc; /* [n] scratch of ex_est_on */
+    int64_t last_start;
+    int last_task;
+    int64_t rem; /* cheapest work not placed */
+    int placed;
+    int64_t best;     /* incumbent length */
+    int *best_proc;   /* [n] its mapping */
+    int64_t *best_st; /* [n] its start times (-1: the given schedule is the incumbent) */
+    int64_t nodes, node_limit;
+    double deadline; /* CPU seconds, 0 = none */
+    bool stopped;    /* a limit was hit: not proven */
+    int *child;      /* [n * n * P * 3] child buffers per depth */
+} Exact;
+
+static double
+cpu_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static int64_t
+ex_cost(const Exact *x, int t, int d)
+{
+    return ir_task_cycles(&x->g->tasks[t], d);
+}
+
+/* When t's inputs have reached DSP d (every predecessor placed). */
+static int64_t
+ex_ready(const Exact *x, int t, int d)
+{
+    const Graph *g = x->g;
+    int64_t r = 0;
+    for (int j = g->pred_off[t]; j < g->pred_off[t + 1]; j++) {
+        const Edge *e = &g->edges[g->pred[j]];
+        if (e->delay)
+            continue;
+        int q = e->from;
+        int64_t a = x->ft[q] + plat_comm_cost(x->p, x->proc[q], d, e->bytes);
+        if (a > r)
+            r = a;
+    }
+    return r;
+}
+
+/* The earliest start task t (not placed) can still get on DSP d: after the DSP's last
+ * finish and the last start (it is appended, in start order), after each placed
+ * predecessor's data, and for the predecessors not placed yet (earliest finish e_q =
+ * est + cheapest cost): those on d run there one after the other after its last finish,
+ * the others send their data (cost r_q = e_q + the edge's cost).  The best split puts on
+ * d the k largest r_q, for the best k. */
+static int64_t
+ex_est_on(Exact *x, int t, int d)
+{
+    const Graph *g = x->g;
+    int64_t a = x->fr[d] > x->last_start ? x->fr[d] : x->last_start;
+    int nq = 0;
+    for (int j = g->pred_off[t]; j < g->pred_off[t + 1]; j++) {
+        const Edge *e = &g->edges[g->pred[j]];
+        if (e->delay)
+            continue;
+        int q = e->from;
+        if (x->proc[q] >= 0) {
+            int64_t r = x->ft[q] + (x->proc[q] == d ? 0 : x->comm[g->pred[j]]);
+            if (r > a)
+                a = r;
+        } else {
+            int64_t eq = x->est[q] + x->cmin[q], r = eq + x->comm[g->pred[j]];
+            /* insertion by r, largest first */
+            int k = nq++;
+            while (k > 0 && x->qr[k - 1] < r) {
+                x->qr[k] = x->qr[k - 1];
+                x->qe[k] = x->qe[k - 1];
+                x->qc[k] = x->qc[k - 1];
+                k--;
+            }
+            x->qr[k] = r;
+            x->qe[k] = eq;
+            x->qc[k] = x->cmin[q];
+        }
+    }
+    if (nq == 0)
+        return a;
+    int64_t best = INT64_MAX, sum = x->fr[d], emax = 0;
+    for (int k = 0; k <= nq; k++) {
+        /* the first k on d, the others remote */
+        int64_t v = a;
+        if (k < nq && x->qr[k] > v)
+            v = x->qr[k];
+        if (k > 0) {
+            int64_t on = sum > emax ? sum : emax;
+            if (on > v)
+                v = on;
+        }
+        if (v < best)
+            best = v;
+        if (k < nq) {
+            sum += x->qc[k];
+            if (x->qe[k] > emax)
+                emax = x->qe[k];
+        }
+    }
+    return best;
+}
+
+/* The bound of the current partial schedule. */
+static int64_t
+ex_bound(Exact *x)
+{
+    const Graph *g = x->g;
+    int64_t lb = 0, tmin = INT64_MAX;
+    for (int d = 0; d < x->P; d++)
+        if (x->fr[d] > lb)
+            lb = x->fr[d];
+    /* earliest starts of the unplaced tasks, in topological order */
+    for (int k = 0; k < x->n; k++) {
+        int t = g->topo[k];
+        if (x->proc[t] >= 0)
+            continue;
+        int64_t m = INT64_MAX;
+        int lo = 0, hi = x->P;
+        if (g->tasks[t].dsp >= 0)
+            lo = g->tasks[t].dsp, hi = lo + 1;
+        bool empty_done = false;
+        for (int d = lo; d < hi; d++) {
+            if (x->sym && x->cnt[d] == 0) {
+                if (empty_done)
+                    continue;
+                empty_done = true;
+            }
+            int64_t v = ex_est_on(x, t, d);
+            if (v < m)
+                m = v;
+        }
+        x->est[t] = m;
+        if (m < tmin)
+            tmin = m;
+        if (m + x->bl[t] > lb)
+            lb = m + x->bl[t];
+    }
+    /* load: every task still to place starts at tmin or later, after its DSP's last
+     * finish; the length is at least tmin, so a DSP that gets none counts as busy until
+     * max(last finish, tmin) too */
+    if (tmin == INT64_MAX)
+        tmin = x->last_start;
+    int64_t load = x->rem;
+    for (int d = 0; d < x->P; d++)
+        load += x->fr[d] > tmin ? x->fr[d] : tmin;
+    int64_t lbl = (load + x->P - 1) / x->P;
+    return lbl > lb ? lbl : lb;
+}
+
+static void
+ex_place(Exact *x, int t, int d, int64_t s)
+{
+    const Graph *g = x->g;
+    x->proc[t] = d;
+    x->st[t] = s;
+    x->ft[t] = s + ex_cost(x, t, d);
+    x->fr[d] = x->ft[t];
+    x->cnt[d]++;
+    x->rem -= x->cmin[t];
+    x->placed++;
+    for (int j = g->succ_off[t]; j < g->succ_off[t + 1]; j++)
+        if (g->edges[g->succ[j]].delay == 0)
+            x->npred[g->edges[g->succ[j]].to]--;
+}
+
+static void
+ex_unplace(Exact *x, int t, int64_t old_fr)
+{
+    const Graph *g = x->g;
+    int d = x->proc[t];
+    x->fr[d] = old_fr;
+    x->cnt[d]--;
+    x->rem += x->cmin[t];
+    x->placed--;
+    x->proc[t] = -1;
+    for (int j = g->succ_off[t]; j < g->succ_off[t + 1]; j++)
+        if (g->edges[g->succ[j]].delay == 0)
+            x->npred[g->edges[g->succ[j]].to]++;
+}
+
+/* Does a zero-delay edge join a to b? */
+static bool
+ex_feeds(const Exact *x, int a, int b)
+{
+    const Graph *g = x->g;
+    for (int j = g->succ_off[a]; j < g->succ_off[a + 1]; j++)
+        if (g->edges[g->succ[j]].to == b && g->edges[g->succ[j]].delay == 0)
+            return true;
+    return false;
+}
+
+typedef struct ExChild {
+    int64_t lb, s;
+    int t, d;
+} ExChild;
+
+static int
+ex_child_cmp(const void *a, const void *b)
+{
+    const ExChild *u = a, *v = b;
+    if (u->lb != v->lb)
+        return u->lb < v->lb ? -1 : 1;
+    if (u->s != v->s)
+        return u->s < v->s ? -1 : 1;
+    if (u->t != v->t)
+        return u->t < v->t ? -1 : 1;
+    return (u->d > v->d) - (u->d < v->d);
+}
+
+static void
+ex_dfs(Exact *x, ExChild *buf)
+{
+    if (x->stopped)
+        return;
+    x->nodes++;
+    if ((x->node_limit > 0 && x->nodes >= x->node_limit) ||
+        (x->deadline > 0 && (x->nodes & 1023) == 0 && cpu_seconds() > x->deadline)) {
+        x->stopped = true;
+        return;
+    }
+    const Graph *g = x->g;
+    if (x->placed == x->n) {
+        int64_t len = 0;
+        for (int d = 0; d < x->P; d++)
+            if (x->fr[d] > len)
+                len = x->fr[d];
+        if (len < x->best) {
+            x->best = len;
+            memcpy(x->best_proc, x->proc, (size_t)x->n * sizeof *x->proc);
+            memcpy(x->best_st, x->st, (size_t)x->n * sizeof *x->st);
+        }
+        return;
+    }
+    int nc = 0;
+    bool empty_tried = false;
+    for (int t = 0; t < x->n; t++) {
+        if (x->proc[t] >= 0 || x->npred[t] != 0)
+            continue;
+        if (x->equiv[t] >= 0 && x->proc[x->equiv[t]] < 0)
+            continue;
+        int lo = 0, hi = x->P;
+        if (g->tasks[t].dsp >= 0)
+            lo = g->tasks[t].dsp, hi = lo + 1;
+        empty_tried = false;
+        for (int d = lo; d < hi; d++) {
+            if (x->sym && x->cnt[d] == 0) {
+                if (empty_tried)
+                    continue;
+                empty_tried = true;
+            }
+            int64_t s = ex_ready(x, t, d);
+            if (x->fr[d] > s)
+                s = x->fr[d];
+            if (s < x->last_start)
+                continue;
+            if (s == x->last_start && x->last_task >= 0 && t < x->last_task &&
+                d != x->proc[x->last_task] && !ex_feeds(x, x->last_task, t))
+                continue;
+            int64_t f = s + ex_cost(x, t, d);
+            if (f >= x->best)
+                continue;
+            buf[nc++] = (ExChild){0, s, t, d};
+        }
+    }
+    /* bounds of the children */
+    int64_t old_ls = x->last_start;
+    int old_lt = x->last_task;
+    for (int i = 0; i < nc; i++) {
+        int64_t old_fr = x->fr[buf[i].d];
+        ex_place(x, buf[i].t, buf[i].d, buf[i].s);
+        x->last_start = buf[i].s;
+        x->last_task = buf[i].t;
+        buf[i].lb = ex_bound(x);
+        ex_unplace(x, buf[i].t, old_fr);
+    }
+    x->last_start = old_ls;
+    x->last_task = old_lt;
+    qsort(buf, (size_t)nc, sizeof *buf, ex_child_cmp);
+    for (int i = 0; i < nc && !x->stopped; i++) {
+        if (buf[i].lb >= x->best)
+            break;
+        int64_t old_fr = x->fr[buf[i].d];
+        ex_place(x, buf[i].t, buf[i].d, buf[i].s);
+        x->last_start = buf[i].s;
+        x->last_task = buf[i].t;
+        ex_dfs(x, buf + nc);
+        x->last_start = old_ls;
+        x->last_task = old_lt;
+        ex_unplace(x, buf[i].t, old_fr);
+    }
+}
+
+/* Are tasks a and b identical: the same costs, the same zero-delay predecessors and
+ * successors with the same bytes, no delay edge, not pinned? */
+static bool
+ex_identical(const Graph *g, const Platform *p, int a, int b)
+{
+    const Task *u = &g->tasks[a], *v = &g->tasks[b];
+    if (u->dsp >= 0 || v->dsp >= 0)
+        return false;
+    for (int d = 0; d < p->ndsps; d++)
+        if (ir_task_cycles(u, d) != ir_task_cycles(v, d))
+            return false;
+    if (g->pred_off[a + 1] - g->pred_off[a] != g->pred_off[b + 1] - g->pred_off[b] ||
+        g->succ_off[a + 1] - g->succ_off[a] != g->succ_off[b + 1] - g->succ_off[b])
+        return false;
+    for (int j = g->pred_off[a]; j < g->pred_off[a + 1]; j++) {
+        const Edge *e = &g->edges[g->pred[j]];
+        bool found = false;
+        for (int k = g->pred_off[b]; k < g->pred_off[b + 1] && !found; k++) {
+            const Edge *f = &g->edges[g->pred[k]];
+            found = f->from == e->from && f->bytes == e->bytes && f->delay == 0 &&
+                    e->delay == 0;
+        }
+        if (!found)
+            return false;
+    }
+    for (int j = g->succ_off[a]; j < g->succ_off[a + 1]; j++) {
+        const Edge *e = &g->edges[g->succ[j]];
+        bool found = false;
+        for (int k = g->succ_off[b]; k < g->succ_off[b + 1] && !found; k++) {
+            const Edge *f = &g->edges[g->succ[k]];
+            found =
+                f->to == e->to && f->bytes == e->bytes && f->delay == 0 && e->delay == 0;
+        }
+        if (!found)
+            return false;
+    }
+    return true;
+}
+
+int
+sched_exact(const Graph *g, const Platform *p, Sched **sp, int64_t node_limit,
+            double seconds, SchedExactResult *res)
+{
+    double t0 = cpu_seconds();
+    int n = g->ntasks, P = p->ndsps;
+    Exact x = {.g = g, .p = p, .n = n, .P = P, .node_limit = node_limit};
+    x.deadline = seconds > 0 ? t0 + seconds : 0;
+    x.sym = true;
+    for (int t = 0; t < n; t++)
+        x.sym &= g->tasks[t].dsp < 0 && g->tasks[t].ncycles <= 1;
+    x.cmin = ir_xcalloc((size_t)n + 1, sizeof *x.cmin);
+    x.bl = ir_xcalloc((size_t)n + 1, sizeof *x.bl);
+    x.equiv = ir_xcalloc((size_t)n + 1, sizeof *x.equiv);
+    x.proc = ir_xcalloc((size_t)n + 1, sizeof *x.proc);
+    x.st = ir_xcalloc((size_t)n + 1, sizeof *x.st);
+    x.ft = ir_xcalloc((size_t)n + 1, sizeof *x.ft);
+    x.npred = ir_xcalloc((size_t)n + 1, sizeof *x.npred);
+    x.est = ir_xcalloc((size_t)n + 1, sizeof *x.est);
+    x.qr = ir_xcalloc((size_t)n + 1, sizeof *x.qr);
+    x.qe = ir_xcalloc((size_t)n + 1, sizeof *x.qe);
+    x.qc = ir_xcalloc((size_t)n + 1, sizeof *x.qc);
+    x.comm = ir_xcalloc((size_t)g->nedges + 1, sizeof *x.comm);
+    for (int e = 0; e < g->nedges; e++)
+        x.comm[e] = P > 1 ? plat_comm_cost(p, 0, 1, g->edges[e].bytes) : 0;
+    x.fr = ir_xcalloc((size_t)P, sizeof *x.fr);
+    x.cnt = ir_xcalloc((size_t)P, sizeof *x.cnt);
+    x.best_proc = ir_xcalloc((size_t)n + 1, sizeof *x.best_proc);
+    x.best_st = ir_xcalloc((size_t)n + 1, sizeof *x.best_st);
+    for (int t = 0; t < n; t++) {
+        const Task *k = &g->tasks[t];
+        x.proc[t] = -1;
+        x.cmin[t] = ir_task_cycles(k, k->dsp >= 0 ? k->dsp : 0);
+        for (int d = 1; d < P && k->dsp < 0; d++)
+            if (ir_task_cycles(k, d) < x.cmin[t])
+                x.cmin[t] = ir_task_cycles(k, d);
+        x.rem += x.cmin[t];
+        x.equiv[t] = -1;
+        for (int u = t - 1; u >= 0 && x.equiv[t] < 0; u--)
+            if (ex_identical(g, p, u, t))
+                x.equiv[t] = u;
+    }
+    for (int e = 0; e < g->nedges; e++)
+        if (g->edges[e].delay == 0)
+            x.npred[g->edges[e].to]++;
+    for (int k = n - 1; k >= 0; k--) {
+        int t = g->topo[k];
+        int64_t b = 0;
+        for (int j = g->succ_off[t]; j < g->succ_off[t + 1]; j++) {
+            const Edge *e = &g->edges[g->succ[j]];
+            if (e->delay == 0 && x.bl[e->to] > b)
+                b = x.bl[e->to];
+        }
+        x.bl[t] = x.cmin[t] + b;
+    }
+    x.last_task = -1;
+    if (!*sp) { /* no incumbent given: HEFT's */
+        Diag *d = diag_new();
+        if (sched_heft(g, p, sp, NULL, NULL, d) != 0)
+            ice("sched_exact: HEFT failed on a checked graph");
+        diag_free(d);
+        comm_insert(*sp);
+    }
+    Sched *s0 = *sp;
+    x.best = sched_list_makespan(s0);
+    if (x.best < 0)
+        x.best = INT64_MAX;
+    int64_t start = x.best;
+    int64_t lb0 = ex_bound(&x);
+    /* a child buffer per depth: at most n ready tasks x P DSPs each */
+    ExChild *buf = ir_xcalloc((size_t)(n + 1) * (size_t)n * (size_t)P + 1, sizeof *buf);
+    if (n > 0 && lb0 < x.best)
+        ex_dfs(&x, buf);
+    res->nodes = x.nodes;
+    res->proven = !x.stopped;
+    res->lower = x.stopped ? lb0 : x.best;
+    res->length = x.best;
+    res->seconds = cpu_seconds() - t0;
+    if (x.best < start) {
+        /* the schedule found: each DSP's tasks in order of start */
+        Key *key = ir_xcalloc((size_t)n + 1, sizeof *key);
+        int *tpos = ir_xcalloc((size_t)n + 1, sizeof *tpos);
+        for (int k = 0; k < n; k++)
+            tpos[g->topo[k]] = k;
+        for (int t = 0; t < n; t++)
+            key[t] = (Key){x.best_st[t],
+                           x.best_st[t] + ir_task_cycles(&g->tasks[t], x.best_proc[t]),
+                           tpos[t], t};
+        qsort(key, (size_t)n, sizeof *key, key_cmp);
+        Sched *s = ir_sched_new(g, p);
+        for (int t = 0; t < n; t++)
+            s->map[t] = x.best_proc[t];
+        for (int k = 0; k < n; k++)
+            ir_sched_push_op(s, x.best_proc[key[k].task], OP_COMPUTE, key[k].task);
+        comm_insert(s);
+        ir_sched_free(s0);
+        *sp = s;
+        free(key);
+        free(tpos);
+    }
+    free(buf);
+    free(x.cmin);
+    free(x.bl);
+    free(x.equiv);
+    free(x.proc);
+    free(x.st);
+    free(x.ft);
+    free(x.npred);
+    free(x.est);
+    free(x.qr);
+    free(x.qe);
+    free(x.qc);
+    free(x.comm);
+    free(x.fr);
+    free(x.cnt);
+    free(x.best_proc);
+    free(x.best_st);
+    return 0;
+}
+
 int64_t
 sched_lower_bound(const Graph *g, const Platform *p)
 {
@@ -855,7 +1353,8 @@ sched_lower_bound(const Graph *g, const Platform *p)
     if (!g->topo || !g->succ_off || n == 0)
         return 0;
     /* cheapest cost of each task (its pinned DSP's when pinned) */
-    int64_t *c = ir_xcalloc((size_t)n, sizeof *c), *fin = ir_xcalloc((size_t)n, sizeof *fin);
+    int64_t *c = ir_xcalloc((size_t)n, sizeof *c),
+            *fin = ir_xcalloc((size_t)n, sizeof *fin);
     int64_t *pin = ir_xcalloc((size_t)P, sizeof *pin);
     double work = 0;
     for (int t = 0; t < n; t++) {
@@ -974,6 +1473,15 @@ pass_schedule(Unit *u, Diag *d)
         diag_error(d, &loc, "the zero-delay edges of the graph form a cycle");
         return -1;
     }
+    if (algo == SCHED_EXACT && (p->model != MODEL_ABSTRACT || g->iterations != 1)) {
+        Loc loc = {.file = g->file};
+        diag_error(d, &loc,
+                   "--algo=exact needs one iteration on the abstract model (the classic "
+                   "model of the scheduling literature); the graph has %lld iteration%s "
+                   "on %s",
+                   (long long)g->iterations, g->iterations == 1 ? "" : "s", p->name);
+        return -1;
+    }
     Sched *s;
     int rc = algo == SCHED_PEFT ? sched_peft(g, p, &s, NULL, NULL, d)
                                 : sched_heft(g, p, &s, NULL, NULL, d);
@@ -1009,6 +1517,14 @@ pass_schedule(Unit *u, Diag *d)
         }
         sched_local_search_lb(&s, ev, budget, plain, lb);
         eval_free(ev);
+    }
+    if (algo == SCHED_EXACT) {
+        /* the default's schedule is the incumbent of the exact search */
+        const Options *o = u->opt;
+        SchedExactResult r;
+        sched_exact(g, p, &s, o ? o->exact_nodes : 0, o ? o->exact_seconds : 0, &r);
+        if (o && o->exact_result)
+            *o->exact_result = r;
     }
     ir_sched_free(u->s);
     u->s = s;

@@ -40,6 +40,25 @@ START_TEST(diag_formats_positions)
 }
 END_TEST
 
+START_TEST(diag_keeps_each_message_on_one_line)
+{
+    /* names quoted from the input (found by fuzzing: a task name with a newline, a
+     * jansson syntax error quoting a backslash and a newline) are escaped */
+    Diag *d = diag_new();
+    Loc l1 = {.file = "g\n.json", .pointer = "/edges/16/to"};
+    Loc l2 = {.file = "p.json", .line = 6, .col = 1};
+    diag_error(d, &l1, "unknown task \"%s\" (did you mean \"%s\"?)", "line\nbreakte",
+               "line\nbreak");
+    diag_error(d, &l2, "invalid escape near '%s'", "\"send_ove\\\n\t\r\x01\x7f");
+    ck_assert_str_eq(
+        diag_text(d),
+        "g\\n.json: /edges/16/to: error: unknown task \"line\\nbreakte\" (did "
+        "you mean \"line\\nbreak\"?)\n"
+        "p.json:6:1: error: invalid escape near '\"send_ove\\\\n\\t\\r\\x01\\x7f'\n");
+    diag_free(d);
+}
+END_TEST
+
 START_TEST(diag_suggests_close_names)
 {
     const char *c[] = {"cycles", "kernel", "params", "dsp", "id"};
@@ -189,6 +208,7 @@ main(void)
     TCase *tc = tcase_create("core");
     tcase_add_test(tc, arena_strings_and_alignment);
     tcase_add_test(tc, diag_formats_positions);
+    tcase_add_test(tc, diag_keeps_each_message_on_one_line);
     tcase_add_test(tc, diag_suggests_close_names);
     tcase_add_test(tc, fabric_time_of_section_4);
     tcase_add_test(tc, routes_follow_the_spanning_tree);

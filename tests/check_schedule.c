@@ -1,6 +1,6 @@
 /* tests/check_schedule.c - the scheduler: HEFT and PEFT against the published examples of
- * [HEFT] and [PEFT] (docs/references.md), pinned and heterogeneous tasks, the local search
- * over all iterations (a 4-stage pipeline), determinism. */
+ * [HEFT] and [PEFT] (docs/references.md), pinned and heterogeneous tasks, the local
+ * search over all iterations (a 4-stage pipeline), determinism. */
 #include <check.h>
 #include <stdlib.h>
 #include <string.h>
@@ -691,6 +691,205 @@ START_TEST(delay_edges_are_no_precedence_and_never_deadlock)
 }
 END_TEST
 
+/* ---- --algo=exact against brute force, and as the oracle of the default ---- */
+
+static uint64_t
+xs(uint64_t *r)
+{
+    *r ^= *r << 13;
+    *r ^= *r >> 7;
+    *r ^= *r << 17;
+    return *r;
+}
+
+/* A seeded random DAG of n tasks (costs 1..20, each earlier task a predecessor with
+ * probability 2/5, bytes 0..30) on the abstract model of P DSPs, one iteration. */
+static Graph *
+random_dag(uint64_t seed, int n, int P)
+{
+    uint64_t r = seed * 2654435761u + 12345;
+    int64_t c[16];
+    int e[128][3], ne = 0;
+    for (int t = 0; t < n; t++) {
+        c[t] = 1 + (int64_t)(xs(&r) % 20);
+        for (int u = 0; u < t; u++)
+            if (xs(&r) % 5 < 2 && ne < 128) {
+                e[ne][0] = u;
+                e[ne][1] = t;
+                e[ne][2] = (int)(xs(&r) % 31);
+                ne++;
+            }
+    }
+    Graph *g = mk_graph(n, 1, c, ne, e);
+    g->iterations = 1;
+    g->platform = plat_abstract(g->arena, P);
+    ck_assert_int_eq(ir_graph_index(g), 0);
+    return g;
+}
+
+/* The shortest single-iteration makespan over every mapping and every topological order
+ * (each DSP's order its restriction): every semi-active schedule. */
+static int64_t
+brute_force(const Graph *g, int P)
+{
+    int n = g->ntasks;
+    int map[16], seq[16], npred[16], k = 0;
+    bool used[16] = {0};
+    int64_t best = INT64_MAX;
+    long mappings = 1;
+    for (int t = 0; t < n; t++)
+        mappings *= P;
+    for (long m = 0; m < mappings; m++) {
+        long v = m;
+        for (int t = 0; t < n; t++, v /= P)
+            map[t] = (int)(v % P);
+        /* every topological order, depth first */
+        memset(npred, 0, sizeof npred);
+        for (int i = 0; i < g->nedges; i++)
+            npred[g->edges[i].to]++;
+        int next[17];
+        k = 0;
+        next[0] = 0;
+        while (k >= 0) {
+            if (k == n) {
+                Sched *s = ir_sched_new(g, g->platform);
+                for (int t = 0; t < n; t++)
+                    s->map[t] = map[t];
+                for (int i = 0; i < n; i++)
+                    ir_sched_push_op(s, map[seq[i]], OP_COMPUTE, seq[i]);
+                int64_t len = sched_list_makespan(s);
+                if (len < best)
+                    best = len;
+                ir_sched_free(s);
+                k--;
+                if (k >= 0) { /* undo seq[k] */
+                    int t = seq[k];
+                    used[t] = false;
+                    for (int j = g->succ_off[t]; j < g->succ_off[t + 1]; j++)
+                        npred[g->edges[g->succ[j]].to]++;
+                    next[k] = t + 1;
+                }
+                continue;
+            }
+            int t = next[k];
+            while (t < n && (used[t] || npred[t] != 0))
+                t++;
+            if (t == n) {
+                k--;
+                if (k >= 0) {
+                    int u = seq[k];
+                    used[u] = false;
+                    for (int j = g->succ_off[u]; j < g->succ_off[u + 1]; j++)
+                        npred[g->edges[g->succ[j]].to]++;
+                    next[k] = u + 1;
+                }
+                continue;
+            }
+            seq[k] = t;
+            used[t] = true;
+            for (int j = g->succ_off[t]; j < g->succ_off[t + 1]; j++)
+                npred[g->edges[g->succ[j]].to]--;
+            k++;
+            next[k] = 0;
+        }
+    }
+    return best;
+}
+
+static Sched *
+schedule_algo(Graph *g, SchedAlgo algo, SchedExactResult *r)
+{
+    Options opt = {.search_budget = -1, .exact_result = r, .algo = algo};
+    Unit u = {.g = g, .p = g->platform, .opt = &opt};
+    Diag *d = diag_new();
+    ck_assert_int_eq(pass_schedule(&u, d), 0);
+    ck_assert_int_eq(ir_sched_verify(u.s, d), 0);
+    diag_free(d);
+    return u.s;
+}
+
+/* sched_exact proves the brute-force optimum of small random graphs with communication
+ * (6 tasks on 2 DSPs, 5 on 3), starting from nothing and from HEFT, and its schedule
+ * evaluates to its length. */
+START_TEST(exact_matches_brute_force)
+{
+    for (int i = 0; i < 24; i++) {
+        int P = i % 2 ? 3 : 2, n = P == 2 ? 6 : 5;
+        Graph *g = random_dag((uint64_t)i + 1, n, P);
+        int64_t opt = brute_force(g, P);
+        SchedExactResult r;
+        Sched *s = NULL;
+        ck_assert_int_eq(sched_exact(g, g->platform, &s, 0, 0, &r), 0);
+        ck_assert(r.proven);
+        ck_assert_int_eq(r.length, opt);
+        ck_assert_int_eq(r.lower, opt);
+        ck_assert_int_eq(length_of(s), opt);
+        ir_sched_free(s);
+        Diag *d = diag_new();
+        ck_assert_int_eq(sched_heft(g, g->platform, &s, NULL, NULL, d), 0);
+        diag_free(d);
+        comm_insert(s);
+        int64_t heft = length_of(s);
+        ck_assert_int_eq(sched_exact(g, g->platform, &s, 0, 0, &r), 0);
+        ck_assert(r.proven);
+        ck_assert_int_eq(r.length, opt);
+        ck_assert_int_le(r.length, heft);
+        ck_assert_int_eq(length_of(s), opt);
+        ir_sched_free(s);
+        ir_graph_free(g);
+    }
+}
+END_TEST
+
+/* The exact search as the oracle of the default on random graphs of 8 to 10 tasks on 2
+ * and 3 DSPs: --algo=exact proves an optimum no longer than the default, which is no
+ * longer than HEFT, PEFT and the one-DSP schedule; a node limit gives an unproven
+ * result that is still a valid schedule no longer than the default. */
+START_TEST(exact_is_the_oracle_of_the_default)
+{
+    int optimal = 0, total = 0;
+    for (int i = 0; i < 20; i++) {
+        int P = 2 + i % 2, n = 8 + i % 3;
+        Graph *g = random_dag((uint64_t)i + 100, n, P);
+        SchedExactResult r = {0};
+        Sched *def = schedule_algo(g, SCHED_HEFT, NULL);
+        Sched *ex = schedule_algo(g, SCHED_EXACT, &r);
+        int64_t ld = length_of(def), le = length_of(ex);
+        ck_assert(r.proven);
+        ck_assert_int_eq(le, r.length);
+        ck_assert_int_le(le, ld);
+        Diag *d = diag_new();
+        Sched *h;
+        ck_assert_int_eq(sched_heft(g, g->platform, &h, NULL, NULL, d), 0);
+        comm_insert(h);
+        ck_assert_int_le(ld, length_of(h));
+        ir_sched_free(h);
+        ck_assert_int_eq(sched_peft(g, g->platform, &h, NULL, NULL, d), 0);
+        comm_insert(h);
+        ck_assert_int_le(ld, length_of(h));
+        ir_sched_free(h);
+        int64_t work = 0;
+        for (int t = 0; t < n; t++)
+            work += g->tasks[t].cycles[0];
+        ck_assert_int_le(ld, work); /* one DSP: the work, no message */
+        diag_free(d);
+        optimal += ld == le;
+        total++;
+        /* a node limit of 1: not proven, and never worse than its start */
+        Sched *lim = NULL;
+        ck_assert_int_eq(sched_exact(g, g->platform, &lim, 1, 0, &r), 0);
+        ck_assert_int_ge(r.length, le);
+        ck_assert_int_eq(length_of(lim), r.length);
+        ir_sched_free(lim);
+        ir_sched_free(def);
+        ir_sched_free(ex);
+        ir_graph_free(g);
+    }
+    /* the default finds most of these optima (18 of 20 when written) */
+    ck_assert_int_ge(optimal, total * 3 / 4);
+}
+END_TEST
+
 static Suite *
 schedule_suite(void)
 {
@@ -711,6 +910,11 @@ schedule_suite(void)
     tcase_add_test(ls, search_budget_defaults);
     tcase_add_test(ls, delay_edges_are_no_precedence_and_never_deadlock);
     suite_add_tcase(s, ls);
+    TCase *ex = tcase_create("exact");
+    tcase_add_test(ex, exact_matches_brute_force);
+    tcase_add_test(ex, exact_is_the_oracle_of_the_default);
+    tcase_set_timeout(ex, 60);
+    suite_add_tcase(s, ex);
     return s;
 }
 

@@ -3,7 +3,8 @@
  * sched-quality suite of the benchmark harness (bench/suites/sched-quality,
  * docs/results.md).
  *
- *     bench_sched [--stg DIR]... [--dot DIR]... [--random N] [--time] [--budget N]
+ *     bench_sched [--stg DIR]... [--dot DIR]... [--random N] [--time|--time-quick]
+ *                 [--budget N] [--exact SECONDS] [--exact-max-tasks N]
  *
  * --stg DIR: Standard Task Graph Set files (*.stg, no communication) with their optima in
  *   the folder's *.csv files, lines "FILE,P,OPT" (a proven optimum) or "FILE,P,LO,HI"
@@ -14,7 +15,12 @@
  *   schedule length" (the optimum).
  * --random N: N seeded random graphs of 8-10 tasks with communication on 2 and 3 DSPs,
  *   their optimum proven by --algo=exact (abstract model).
- * --time: the CPU time of `tgc schedule`'s default on 100-task graphs.
+ * --time: the CPU time of `tgc schedule`'s default on 100-task graphs (--time-quick: the
+ *   one-iteration ones only).
+ * --exact SECONDS: also the exact search (--algo=exact) from the default's schedule on
+ *   every graph of at most --exact-max-tasks (30) tasks, at most SECONDS CPU seconds
+ *   each: a table of the optima proven, by set, size and DSP count; a proven length
+ *   other than the published optimum fails.
  * --budget N: the local search's budget (default: tgc schedule's default).
  *
  * Every graph runs on the abstract model, one iteration, as `tgc import` gives it.  For
@@ -76,7 +82,15 @@ typedef struct Inst {
     int64_t lo, hi; /* bounds when opt < 0 */
     int64_t len[NALG];
     double secs; /* CPU seconds of the default */
+    /* --exact: the exact search from the default's schedule */
+    int64_t ex_len, ex_nodes;
+    bool ex_run, ex_proven;
+    double ex_secs;
 } Inst;
+
+static int cmp_int(const void *a, const void *b);
+static double exact_limit; /* --exact SECONDS: CPU seconds per instance, 0 = not run */
+static int exact_max_tasks = 30;
 
 static Inst *insts;
 static int ninsts;
@@ -130,6 +144,22 @@ run_instance(Graph *g, Inst *in, int64_t budget)
     if (pass_schedule(&u, d) == 0) {
         in->secs = cpu_now() - t0;
         in->len[A_DEFAULT] = eval_length(ev, u.s);
+        if (exact_limit > 0 && g->ntasks <= exact_max_tasks) {
+            SchedExactResult r;
+            sched_exact(g, p, &u.s, 0, exact_limit, &r);
+            in->ex_run = true;
+            in->ex_len = eval_length(ev, u.s);
+            in->ex_nodes = r.nodes;
+            in->ex_proven = r.proven;
+            in->ex_secs = r.seconds;
+            if (in->ex_len != r.length)
+                fail("%s on %d: the exact search reports %lld, the evaluator %lld",
+                     in->file, in->P, (long long)r.length, (long long)in->ex_len);
+            if (r.proven && in->opt >= 0 && r.length != in->opt)
+                fail("%s on %d: the exact search proves %lld, the published optimum is "
+                     "%lld",
+                     in->file, in->P, (long long)r.length, (long long)in->opt);
+        }
         ir_sched_free(u.s);
     }
     if (diag_errors(d)) {
@@ -336,6 +366,49 @@ dot_set(const char *dir, int64_t budget)
     free(files);
 }
 
+/* N seeded random graphs of 8-10 tasks with communication (costs 5-50, edges of 1-50
+ * bytes) on 2 and 3 DSPs of the abstract model, their optimum proven by the exact search
+ * (a graph it cannot prove within 10 s is left out, stderr says so). */
+static void
+random_set(int N, int64_t budget)
+{
+    for (int i = 0; i < N; i++) {
+        GenSpec gs;
+        gen_class("rand50", &gs);
+        gs.tasks = 8 + i % 3;
+        gs.seed = (uint64_t)i + 1;
+        gs.platform = "abstract";
+        gs.iterations = 1;
+        gs.delay_frac = 0;
+        gs.cycles_lo = 5, gs.cycles_hi = 50, gs.bytes_lo = 1, gs.bytes_hi = 50;
+        char label[64];
+        snprintf(label, sizeof label, "random %d", i + 1);
+        Graph *g = gen_graph(&gs, label);
+        if (!g) {
+            fail("random graph %d: cannot generate", i + 1);
+            continue;
+        }
+        g->platform = plat_abstract(g->arena, 2 + i % 2);
+        Sched *s = NULL;
+        SchedExactResult r;
+        sched_exact(g, g->platform, &s, 0, 10, &r);
+        ir_sched_free(s);
+        if (!r.proven) {
+            fprintf(stderr, "bench_sched: %s: no proof within 10 s, left out\n", label);
+            ir_graph_free(g);
+            continue;
+        }
+        Inst *in = new_inst();
+        in->set = "random";
+        in->file = strdup(label);
+        in->cls = strdup("random");
+        in->P = g->platform->ndsps;
+        in->opt = r.length;
+        run_instance(g, in, budget);
+        ir_graph_free(g);
+    }
+}
+
 /* ------------------------------------------------------------------------------------
  * Tables
  * ------------------------------------------------------------------------------------ */
@@ -478,20 +551,90 @@ instance_table(void)
 {
     printf("table instances Every instance: the length of each schedule\n");
     printf("columns set,file,class,tasks,DSPs,optimum,lower,upper,HEFT,PEFT,default,one "
-           "DSP,default seconds\n");
+           "DSP,default seconds,exact,exact proven,exact seconds,exact nodes\n");
     for (int i = 0; i < ninsts; i++) {
         const Inst *in = &insts[i];
-        printf("row %s,%s,%s,%d,%d,%lld,%lld,%lld,%lld,%lld,%lld,%lld,%.4f\n", in->set,
-               in->file, in->cls, in->tasks, in->P, (long long)in->opt, (long long)in->lo,
-               (long long)in->hi, (long long)in->len[A_HEFT], (long long)in->len[A_PEFT],
-               (long long)in->len[A_DEFAULT], (long long)in->len[A_ONE], in->secs);
+        printf("row %s,%s,%s,%d,%d,%lld,%lld,%lld,%lld,%lld,%lld,%lld,%.4f,%lld,%s,%.3f,"
+               "%lld\n",
+               in->set, in->file, in->cls, in->tasks, in->P, (long long)in->opt,
+               (long long)in->lo, (long long)in->hi, (long long)in->len[A_HEFT],
+               (long long)in->len[A_PEFT], (long long)in->len[A_DEFAULT],
+               (long long)in->len[A_ONE], in->secs,
+               (long long)(in->ex_run ? in->ex_len : -1),
+               !in->ex_run     ? ""
+               : in->ex_proven ? "yes"
+                               : "no",
+               in->ex_secs, (long long)in->ex_nodes);
     }
     printf("csv-only\n");
+}
+
+static void
+exact_table(void)
+{
+    int sizes[64], ns = 0, Ps[64], nP = 0;
+    for (int i = 0; i < ninsts; i++) {
+        if (!insts[i].ex_run)
+            continue;
+        int j = 0;
+        while (j < ns && sizes[j] != insts[i].tasks)
+            j++;
+        if (j == ns && ns < 64)
+            sizes[ns++] = insts[i].tasks;
+        j = 0;
+        while (j < nP && Ps[j] != insts[i].P)
+            j++;
+        if (j == nP && nP < 64)
+            Ps[nP++] = insts[i].P;
+    }
+    if (!ns)
+        return;
+    qsort(sizes, (size_t)ns, sizeof *sizes, cmp_int);
+    qsort(Ps, (size_t)nP, sizeof *Ps, cmp_int);
+    printf(
+        "table exact --algo=exact from the default's schedule: optima proven within %g "
+        "CPU seconds each\n",
+        exact_limit);
+    printf("columns set,tasks,DSPs,graphs,proven,agree with the optimum,default optimal,"
+           "seconds mean,seconds max,nodes max\n");
+    const char *sets[] = {"dot", "stg", "random"};
+    for (int z = 0; z < 3; z++)
+        for (int a = 0; a < ns; a++)
+            for (int b = 0; b < nP; b++) {
+                int n = 0, pr = 0, agree = 0, dopt = 0;
+                double sum = 0, mx = 0;
+                int64_t nmax = 0;
+                for (int i = 0; i < ninsts; i++) {
+                    const Inst *in = &insts[i];
+                    if (!in->ex_run || strcmp(in->set, sets[z]) != 0 ||
+                        in->tasks != sizes[a] || in->P != Ps[b])
+                        continue;
+                    n++;
+                    pr += in->ex_proven;
+                    agree += in->ex_proven && (in->opt < 0 || in->ex_len == in->opt);
+                    dopt += in->ex_proven && in->len[A_DEFAULT] == in->ex_len;
+                    sum += in->ex_secs;
+                    if (in->ex_secs > mx)
+                        mx = in->ex_secs;
+                    if (in->ex_nodes > nmax)
+                        nmax = in->ex_nodes;
+                }
+                if (n)
+                    printf("row %s,%d,%d,%d,%d,%d,%d,%.3f,%.3f,%lld\n", sets[z], sizes[a],
+                           Ps[b], n, pr, agree, dopt, sum / n, mx, (long long)nmax);
+            }
 }
 
 /* ------------------------------------------------------------------------------------
  * Speed on 100 tasks
  * ------------------------------------------------------------------------------------ */
+
+static int
+cmp_int(const void *a, const void *b)
+{
+    int x = *(const int *)a, y = *(const int *)b;
+    return (x > y) - (x < y);
+}
 
 static int
 cmp_double(const void *a, const void *b)
@@ -528,6 +671,8 @@ time_schedule(Graph *g, int64_t *len)
     return t[2];
 }
 
+static bool time_quick; /* --time-quick: only the one-iteration rows */
+
 static void
 speed_table(void)
 {
@@ -543,6 +688,8 @@ speed_table(void)
                 {"gen random 100", "bwdsp-1board", 256},
                 {"gen random 100", "bwdsp-4board", 16}};
     for (size_t r = 0; r < sizeof runs / sizeof runs[0]; r++) {
+        if (time_quick && runs[r].iterations > 1)
+            continue;
         GenSpec gs;
         gen_class("rand50", &gs);
         gs.tasks = 100;
@@ -564,8 +711,9 @@ speed_table(void)
 static void
 usage(void)
 {
-    fprintf(stderr, "usage: bench_sched [--stg DIR]... [--dot DIR]... [--time] [--budget "
-                    "N]\n");
+    fprintf(stderr, "usage: bench_sched [--stg DIR]... [--dot DIR]... [--random N] "
+                    "[--time|--time-quick] [--budget N] [--exact SECONDS] "
+                    "[--exact-max-tasks N]\n");
     exit(2);
 }
 
@@ -574,6 +722,7 @@ main(int argc, char **argv)
 {
     int64_t budget = -1;
     bool timing = false;
+    int nrandom = 0;
     const char *stg[16], *dot[16];
     int nstg = 0, ndot = 0;
     for (int i = 1; i < argc; i++) {
@@ -583,6 +732,17 @@ main(int argc, char **argv)
             dot[ndot++] = argv[++i];
         else if (strcmp(argv[i], "--time") == 0)
             timing = true;
+        else if (strcmp(argv[i], "--time-quick") == 0)
+            timing = time_quick = true;
+        else if (strcmp(argv[i], "--random") == 0 && i + 1 < argc)
+            nrandom = atoi(argv[++i]);
+        else if (strcmp(argv[i], "--exact") == 0 && i + 1 < argc) {
+            char *end;
+            exact_limit = strtod(argv[++i], &end);
+            if (*end || !(exact_limit > 0))
+                usage();
+        } else if (strcmp(argv[i], "--exact-max-tasks") == 0 && i + 1 < argc)
+            exact_max_tasks = atoi(argv[++i]);
         else if (strcmp(argv[i], "--budget") == 0 && i + 1 < argc) {
             char *end;
             budget = strtoll(argv[++i], &end, 10);
@@ -591,16 +751,21 @@ main(int argc, char **argv)
         } else
             usage();
     }
-    if (!nstg && !ndot && !timing)
+    if (!nstg && !ndot && !timing && nrandom <= 0)
         usage();
     for (int i = 0; i < nstg; i++)
         stg_set(stg[i], budget);
     for (int i = 0; i < ndot; i++)
         dot_set(dot[i], budget);
+    if (nrandom > 0)
+        random_set(nrandom, budget);
     printf("tgc-bench/1\n");
     summary_table("stg", "STG (no communication): schedule length / optimum");
     summary_table("dot", "DOT graphs with communication: schedule length / optimum");
     class_table("dot", "DOT graphs by class: schedule length / optimum");
+    summary_table("random", "Random graphs of 8-10 tasks with communication: schedule "
+                            "length / the optimum that --algo=exact proves");
+    exact_table();
     if (ninsts)
         instance_table();
     if (timing)

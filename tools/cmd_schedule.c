@@ -18,7 +18,7 @@
 
 #include "compile.h"
 
-enum { O_BUDGET, O_DOT, O_GANTT, O_FROM, O_ALGO, O_OBJECTIVE };
+enum { O_BUDGET, O_DOT, O_GANTT, O_FROM, O_ALGO, O_OBJECTIVE, O_NODES, O_TIME };
 static const CliOption own[] = {
     {"search-budget", "N",
      "local-search evaluations after HEFT (default: from the graph's size; 0 = HEFT "
@@ -26,8 +26,12 @@ static const CliOption own[] = {
     {"dot", "FILE", "write the schedule as Graphviz dot (render with dot -Tsvg)"},
     {"gantt", "FILE", "write the predicted timeline as an SVG Gantt chart"},
     {"from", "FILE", "read a tgc-schedule/1 file instead of scheduling a graph"},
-    {"algo", "NAME", "list scheduler: heft (default) or peft"},
+    {"algo", "NAME",
+     "heft (default) or peft: the list scheduler; exact: branch and bound for the "
+     "one-iteration length on the abstract model, from the default's schedule"},
     CLI_SEARCH_OBJECTIVE_OPTION,
+    {"node-limit", "N", "--algo=exact: at most N search nodes (default: no limit)"},
+    {"time-limit", "SECONDS", "--algo=exact: at most this much CPU time (default 60)"},
     {NULL, NULL, NULL},
 };
 
@@ -242,9 +246,37 @@ cmd_schedule(int argc, char **argv)
     if (c.val[O_ALGO]) {
         if (strcmp(c.val[O_ALGO], "peft") == 0)
             c.opt.algo = SCHED_PEFT;
+        else if (strcmp(c.val[O_ALGO], "exact") == 0)
+            c.opt.algo = SCHED_EXACT;
         else if (strcmp(c.val[O_ALGO], "heft") != 0) {
-            status = cli_usage(&spec, "--algo must be heft or peft, got \"%s\"",
+            status = cli_usage(&spec, "--algo must be heft, peft or exact, got \"%s\"",
                                c.val[O_ALGO]);
+            cli_free(&c);
+            return status;
+        }
+    }
+    if ((c.val[O_NODES] || c.val[O_TIME]) && c.opt.algo != SCHED_EXACT) {
+        cli_free(&c);
+        return cli_usage(&spec, "--node-limit and --time-limit need --algo=exact");
+    }
+    SchedExactResult exact = {0};
+    c.opt.exact_seconds = 60;
+    c.opt.exact_result = &exact;
+    if (c.val[O_NODES] && !cli_int_value(&spec, "--node-limit", c.val[O_NODES], 1,
+                                         INT64_MAX, &c.opt.exact_nodes)) {
+        cli_free(&c);
+        return TGC_EXIT_USAGE;
+    }
+    if (c.val[O_TIME]) {
+        char *end;
+        errno = 0;
+        c.opt.exact_seconds = strtod(c.val[O_TIME], &end);
+        if (end == c.val[O_TIME] || *end || errno || !(c.opt.exact_seconds > 0) ||
+            c.opt.exact_seconds > 1e6) {
+            status = cli_usage(&spec,
+                               "--time-limit expects seconds above 0 (at most 1e6), got "
+                               "\"%s\"",
+                               c.val[O_TIME]);
             cli_free(&c);
             return status;
         }
@@ -293,6 +325,15 @@ cmd_schedule(int argc, char **argv)
     Summary sm;
     summarize(s, &r, &sm);
     json_t *js = c.json ? to_json(s, &r, &sm) : NULL;
+    if (js && c.opt.algo == SCHED_EXACT && !from) {
+        json_t *x = json_object();
+        json_object_set_new(x, "proven", json_boolean(exact.proven));
+        json_object_set_new(x, "length", json_integer(exact.length));
+        json_object_set_new(x, "lower_bound", json_integer(exact.lower));
+        json_object_set_new(x, "nodes", json_integer(exact.nodes));
+        json_object_set_new(x, "seconds", json_real(exact.seconds));
+        json_object_set_new(js, "exact", x);
+    }
     status = TGC_EXIT_OK;
     for (int i = 0; i < 3; i++)
         if (out[i].path && out_check(out[i].path) != 0)
@@ -303,8 +344,23 @@ cmd_schedule(int argc, char **argv)
     if (status == TGC_EXIT_OK) {
         if (js)
             status = cli_print_json(js);
-        else if (!to_stdout)
+        else if (!to_stdout) {
             print_text(s, &r, &sm);
+            if (c.opt.algo == SCHED_EXACT && !from) {
+                if (exact.proven)
+                    printf("  exact            optimal (proven), %" PRId64
+                           " nodes, %.2f s\n",
+                           exact.nodes, exact.seconds);
+                else
+                    printf("  exact            not proven: the search stopped at its "
+                           "%s after %" PRId64 " nodes, %.2f s; lower bound %" PRId64
+                           "\n",
+                           c.opt.exact_nodes > 0 && exact.nodes >= c.opt.exact_nodes
+                               ? "node limit"
+                               : "time limit",
+                           exact.nodes, exact.seconds, exact.lower);
+            }
+        }
     }
     json_decref(js);
     free(sm.pdsp);
