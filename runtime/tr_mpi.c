@@ -40,6 +40,7 @@ static struct {
     int finalized; /* tr_finalize: the DSP is done */
     int in_run;    /* inside tr_run */
     int ran;       /* a tr_run happened (one per process) */
+    int own_main;  /* set up by MPIRIO_Init, not by MPIRIO_Run: the program's own main */
     int rank, size, dpb;
     int coll; /* default collective family */
     int spin; /* MPIRIO_COMPUTE=spin */
@@ -307,9 +308,27 @@ tr_dsp(void)
 int
 tr_active(void)
 {
-    if (!M.inited && !M.mpi_final)
+    if (!M.inited && !M.mpi_final) {
         setup(NULL); /* a program with its own main: MPIRIO_Init starts MPI */
+        M.own_main = 1;
+    }
     return M.inited && !M.finalized;
+}
+
+/* a program with its own main is strict, as under mpirio-run: a call outside
+ * MPIRIO_Init..MPIRIO_Finalize ends the job with a report, as MPI libraries do */
+int
+tr_strict(void)
+{
+    return M.own_main;
+}
+
+static void *api_slot;
+
+void **
+tr_api_slot(void)
+{
+    return &api_slot; /* one DSP per process */
 }
 
 static const char *last_call;
@@ -627,6 +646,28 @@ tr_coll_switch(int kind, int ctx, int base, int size, int root, const void *sbuf
     case CO_BARRIER:
         rc = MPI_Barrier(c);
         break;
+    case CO_ALLGATHER: {
+        /* MPI's in-place block is rbuf's own, not its start: a copy when they alias */
+        void *tmp = NULL;
+        if (sbuf == rbuf && n) {
+            tmp = tr_tmp_alloc(bytes);
+            memcpy(tmp, sbuf, bytes);
+        }
+        rc = MPI_Allgather(tmp ? tmp : sbuf, n, MPI_BYTE, rbuf, n, MPI_BYTE, c);
+        tr_tmp_free(tmp);
+    }
+        M.tr.messages += size - 1, M.tr.packets += size - 1,
+            M.tr.bytes += (long long)n * (size - 1);
+        break;
+    case CO_ALLREDUCE: {
+        size_t sz = dt_size(type);
+        int count = sz ? (int)(bytes / sz) : 0;
+        rc = MPI_Allreduce(sbuf == rbuf ? MPI_IN_PLACE : sbuf, rbuf, count,
+                           mpi_type(type), mpi_op(op), c);
+        M.tr.messages += size - 1, M.tr.packets += size - 1,
+            M.tr.bytes += (long long)n * (size - 1);
+        break;
+    }
     default:
         return MPIRIO_ERR_ARG;
     }
