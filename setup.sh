@@ -17,11 +17,13 @@ cd "$(dirname "$0")"
 # build tools, the libraries tgc links (jansson, cgraph), the test framework (Check), and
 # the tools the tests use (graphviz's dot renders schedules, valgrind checks memory,
 # gnuplot draws the benchmark plots, libjpeg-turbo's djpeg decodes what the JPEG encoder
-# of testcases/apps writes), and clang with its sanitizer and libFuzzer runtimes (the
-# sanitizer build and the fuzz targets), and binutils (nm: the mpich suite checks what a
-# test program needs of libmpirio)
+# of testcases/apps writes), clang with its sanitizer and libFuzzer runtimes (the
+# sanitizer build and the fuzz targets), binutils (nm: the mpich suite checks what a
+# test program needs of libmpirio), and Open MPI and MPICH (libmpirio's MPI transport,
+# tgc run --target mpi, docs/cluster.md)
 pkgs="gcc make cmake pkg-config libjansson-dev libgraphviz-dev graphviz check libsubunit-dev
-valgrind gnuplot-nox libjpeg-turbo-progs clang libclang-rt-14-dev binutils"
+valgrind gnuplot-nox libjpeg-turbo-progs clang libclang-rt-14-dev binutils
+libopenmpi-dev openmpi-bin libmpich-dev mpich"
 # optional, for the benchmarks only (--bench): SimGrid's SMPI (smpicc, smpirun), which
 # build/runtime/bench_smpi runs side by side with mpirio-run, and Open MPI, which runs
 # MPICH's tests for the comparison of the mpich suite (docs/runtime.md)

@@ -105,6 +105,7 @@ typedef struct Em {
     IdxLists dsp_edges, dsp_msgs, task_zc;
     int *kfirst; /* the first task calling each kernel, in task order */
     int nkfirst;
+    int target; /* CG_TARGET_ */
     CgProject *out;
 } Em;
 
@@ -249,6 +250,16 @@ emit_cmake(Em *em)
         "set(CMAKE_C_STANDARD_REQUIRED ON)\n"
         "set(TGC_SOURCE_DIR \"\" CACHE PATH \"tgc source tree to build libmpirio "
         "from (empty: the installed one)\")\n"
+        "set(TGC_TARGET \"%s\" CACHE STRING \"where the parallel program runs: sim (the "
+        "simulated platform), openmpi or mpich (real MPI, under that library's mpirun "
+        "-np %d; docs/cluster.md of tgc)\")\n"
+        "if(TGC_TARGET STREQUAL \"sim\")\n"
+        "  set(TGC_PAR_LIB \"\")\n"
+        "elseif(TGC_TARGET STREQUAL \"openmpi\" OR TGC_TARGET STREQUAL \"mpich\")\n"
+        "  set(TGC_PAR_LIB mpirio_${TGC_TARGET})\n"
+        "else()\n"
+        "  message(FATAL_ERROR \"TGC_TARGET: expected sim, openmpi or mpich\")\n"
+        "endif()\n"
         "find_package(PkgConfig REQUIRED)\n"
         "if(TGC_SOURCE_DIR)\n"
         "  pkg_check_modules(JANSSON REQUIRED IMPORTED_TARGET jansson)\n"
@@ -256,15 +267,28 @@ emit_cmake(Em *em)
         "  add_compile_definitions(_POSIX_C_SOURCE=200809L)\n"
         "  add_subdirectory(${TGC_SOURCE_DIR}/runtime mpirio EXCLUDE_FROM_ALL)\n"
         "  set(TGC_MPIRIO mpirio)\n"
+        "  if(TGC_PAR_LIB AND NOT TARGET ${TGC_PAR_LIB})\n"
+        "    message(FATAL_ERROR \"the tgc tree has no ${TGC_PAR_LIB}: install "
+        "lib${TGC_TARGET}-dev (Open MPI: libopenmpi-dev)\")\n"
+        "  endif()\n"
         "else()\n"
         "  pkg_check_modules(MPIRIO REQUIRED IMPORTED_TARGET mpirio)\n"
         "  set(TGC_MPIRIO PkgConfig::MPIRIO)\n"
+        "  if(TGC_PAR_LIB)\n"
+        "    pkg_check_modules(MPIRIO_MPI REQUIRED IMPORTED_TARGET "
+        "mpirio-${TGC_TARGET})\n"
+        "    set(TGC_PAR_LIB PkgConfig::MPIRIO_MPI)\n"
+        "  endif()\n"
         "endif()\n"
         "add_compile_definitions(\"TGC_PLATFORM_FILE=\\\"${CMAKE_CURRENT_SOURCE_DIR}/"
         "platform.json\\\"\")\n"
         "set(tgc_common tgc_support.c tasks.c%s)\n"
         "add_executable(parallel main.c",
-        TGC_VERSION, em->g->kernels_source ? " kernels.c" : "");
+        TGC_VERSION,
+        em->target == CG_TARGET_OPENMPI ? "openmpi"
+        : em->target == CG_TARGET_MPICH ? "mpich"
+                                        : "sim",
+        em->s->ndsps, em->g->kernels_source ? " kernels.c" : "");
     for (int d = 0; d < em->s->ndsps; d++)
         buf_printf(&b, " dsp%d.c", d);
     buf_printf(&b,
@@ -272,8 +296,14 @@ emit_cmake(Em *em)
                "add_executable(sequential seq.c ${tgc_common})\n"
                "foreach(t parallel sequential)\n"
                "  target_include_directories(${t} PRIVATE ${CMAKE_CURRENT_SOURCE_DIR})\n"
-               "  target_link_libraries(${t} PRIVATE ${TGC_MPIRIO})\n"
-               "endforeach()\n");
+               "endforeach()\n"
+               "target_link_libraries(sequential PRIVATE ${TGC_MPIRIO})\n"
+               "if(TGC_PAR_LIB)\n"
+               "  target_compile_definitions(parallel PRIVATE TGC_MPI)\n"
+               "  target_link_libraries(parallel PRIVATE ${TGC_PAR_LIB})\n"
+               "else()\n"
+               "  target_link_libraries(parallel PRIVATE ${TGC_MPIRIO})\n"
+               "endif()\n");
     add_buf(em, "CMakeLists.txt", &b);
 }
 
@@ -841,8 +871,21 @@ copy_kernels(Em *em)
 int
 cg_emit_c(const Sched *s, const EvalResult *predicted, CgProject *out, Diag *d)
 {
+    return cg_emit_c_for(s, predicted, CG_TARGET_SIM, out, d);
+}
+
+int
+cg_emit_c_for(const Sched *s, const EvalResult *predicted, int target, CgProject *out,
+              Diag *d)
+{
     memset(out, 0, sizeof *out);
-    Em em = {.s = s, .g = s->g, .p = s->p, .r = predicted, .d = d, .out = out};
+    Em em = {.s = s,
+             .g = s->g,
+             .p = s->p,
+             .r = predicted,
+             .d = d,
+             .target = target,
+             .out = out};
     em.loc = (Loc){.file = s->g->file};
     out->ndsps = s->ndsps;
     if (check_input(&em) != 0)

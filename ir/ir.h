@@ -772,6 +772,12 @@ typedef struct CgProject {
  * kernels, a kernel name that is not a C identifier, an edge too large for MPIRIO ...).
  */
 int cg_emit_c(const Sched *s, const EvalResult *predicted, CgProject *out, Diag *d);
+/* The same for a target: CG_TARGET_SIM (what cg_emit_c writes), CG_TARGET_OPENMPI or
+ * CG_TARGET_MPICH, whose CMakeLists.txt builds the parallel program for that MPI by
+ * default (TGC_TARGET; the C files are the same for every target, docs/cluster.md). */
+enum { CG_TARGET_SIM, CG_TARGET_OPENMPI, CG_TARGET_MPICH };
+int cg_emit_c_for(const Sched *s, const EvalResult *predicted, int target, CgProject *out,
+                  Diag *d);
 void cg_project_free(CgProject *p);
 /* tools/output.c writes a project into its directory (out_project). */
 

@@ -53,7 +53,9 @@ static char tmpdir[256];
 static int runs, failures, skipped;
 static double max_refused = 10; /* --max-refused: percent of the runs */
 static const char *keep = NULL;
-static bool contention = false; /* --contention: tgc run without --no-contention */
+static bool contention = false;   /* --contention: tgc run without --no-contention */
+static const char *target = NULL; /* --target T: tgc run --target T (real MPI) */
+static int ranks[4], nranks;      /* --ranks 4,8: the DSP counts of the MPI runs */
 
 /* ---- running tgc
  * ----------------------------------------------------------------------- */
@@ -142,6 +144,10 @@ check_run(const char *graph, const char *label, char *const *extra, const char *
     if (!contention)
         argv[n++] = "--no-contention";
     argv[n++] = "--json";
+    if (target) {
+        argv[n++] = "--target";
+        argv[n++] = (char *)target;
+    }
     for (int i = 0; extra && extra[i] && n < 30; i++)
         argv[n++] = extra[i];
     argv[n] = NULL;
@@ -187,6 +193,10 @@ check_run(const char *graph, const char *label, char *const *extra, const char *
             why = "checksums differ";
         else if (!json_is_true(json_object_get(o, "outputs_equal")))
             why = "output files differ";
+        else if (target && (sim <= 0 || code != 0)) /* MPI: wall-clock, no packets */
+            why = code != 0 ? "nonzero exit status" : "no measured cycles";
+        else if (target)
+            ;
         else if (sim != pred || sim <= 0)
             why = "simulated cycles != predicted cycles";
         else if (code != 0 && !expect_mismatch)
@@ -256,9 +266,32 @@ run_file(const char *path)
     }
     const char *expect = json_string_value(json_object_get(g, "x-expect"));
     bool mismatch = expect && strcmp(expect, "checksums differ") == 0;
+    long long pinned = -1; /* the largest DSP a task is pinned to */
+    size_t ti;
+    json_t *task;
+    json_array_foreach (json_object_get(g, "tasks"), ti, task) {
+        json_t *pin = json_object_get(task, "dsp");
+        if (json_is_integer(pin) && json_integer_value(pin) > pinned)
+            pinned = json_integer_value(pin);
+    }
     json_decref(g);
-    for (int m = 0; m < nmodes; m++)
-        check_run(path, path, NULL, modes[m], mismatch, NULL, NULL);
+    if (nranks == 0) {
+        for (int m = 0; m < nmodes; m++)
+            check_run(path, path, NULL, modes[m], mismatch, NULL, NULL);
+        return;
+    }
+    for (int r = 0; r < nranks; r++) { /* --ranks: on a preset of that many DSPs */
+        char plat[32], label[600];
+        snprintf(plat, sizeof plat, "bwdsp-%dboard", ranks[r] / 4);
+        snprintf(label, sizeof label, "%s (%d ranks)", path, ranks[r]);
+        if (pinned >= ranks[r]) {
+            printf("skip %s: tasks are pinned to DSP %lld\n", label, pinned);
+            continue;
+        }
+        char *extra[] = {"--platform", plat, NULL};
+        for (int m = 0; m < nmodes; m++)
+            check_run(path, label, extra, modes[m], mismatch, NULL, NULL);
+    }
 }
 
 /* An STG or DOT graph, imported on the abstract model with 4 DSPs; files that do not
@@ -282,6 +315,8 @@ run_imported(const char *path, const char *format)
     unlink(out);
 }
 
+static bool walk_apps = false; /* --apps DIR: the graphs of testcases/apps too */
+
 static void
 walk(const char *dir)
 {
@@ -293,7 +328,7 @@ walk(const char *dir)
     struct dirent *e;
     while ((e = readdir(d)) != NULL) {
         if (e->d_name[0] == '.' || strcmp(e->d_name, "invalid") == 0 ||
-            strcmp(e->d_name, "apps") == 0) /* bench_apps --test runs those */
+            (strcmp(e->d_name, "apps") == 0 && !walk_apps)) /* bench_apps --test */
             continue;
         names = realloc(names, (size_t)(n + 1) * sizeof *names);
         names[n] = malloc(strlen(dir) + strlen(e->d_name) + 2);
@@ -353,6 +388,10 @@ random_graph(int k, int *ndsps_out)
         int dpb = (int)uni(2, 4), boards = (int)uni(1, 16 / dpb);
         if (dpb * boards < 2)
             boards = 2;
+        if (nranks) { /* --ranks: k's count of DSPs, on boards of 2 or 4 */
+            dpb = dpb == 3 ? 4 : dpb;
+            boards = ranks[k % nranks] / dpb;
+        }
         nd = dpb * boards;
         json_t *p = json_object();
         json_object_set_new(p, "format", json_string("tgc-platform/1"));
@@ -378,6 +417,8 @@ random_graph(int k, int *ndsps_out)
         json_object_set_new(g, "platform", p);
     } else {
         long long r = uni(0, 2);
+        if (nranks) /* --ranks: k's count of DSPs, a preset of that many */
+            r = ranks[k % nranks] / 4 - 1 > 2 ? 2 : ranks[k % nranks] / 4 - 1;
         nd = r == 0 ? 4 : r == 1 ? 8 : 16;
         json_object_set_new(g, "platform",
                             json_string(r == 0   ? "bwdsp-1board"
@@ -555,6 +596,7 @@ int
 main(int argc, char **argv)
 {
     const char *cases = NULL, *mode_list = "none,ma,cp,bfco", *classes = NULL;
+    const char *files = NULL;
     const char *platforms = "bwdsp-1board,bwdsp-2board,bwdsp-4board";
     int ngen = 5, first = 1;
     int nrandom = -1;
@@ -590,20 +632,40 @@ main(int argc, char **argv)
             platforms = argv[i + 1];
         else if (strcmp(argv[i], "--max-refused") == 0)
             max_refused = strtod(argv[i + 1], NULL);
-        else {
+        else if (strcmp(argv[i], "--target") == 0)
+            target = argv[i + 1];
+        else if (strcmp(argv[i], "--apps") == 0) {
+            cases = argv[i + 1];
+            walk_apps = true;
+        } else if (strcmp(argv[i], "--files") == 0)
+            files = argv[i + 1];
+        else if (strcmp(argv[i], "--ranks") == 0) {
+            static char rl[64];
+            snprintf(rl, sizeof rl, "%s", argv[i + 1]);
+            for (char *r = strtok(rl, ","); r && nranks < 4; r = strtok(NULL, ",")) {
+                int v = atoi(r);
+                if (v != 4 && v != 8 && v != 16) {
+                    fprintf(stderr, "run_graphs: --ranks: 4, 8 or 16, not \"%s\"\n", r);
+                    return 2;
+                }
+                ranks[nranks++] = v;
+            }
+        } else {
             fprintf(stderr, "run_graphs: unknown option \"%s\"\n", argv[i]);
             return 2;
         }
         i++;
     }
-    if (!tgc || (!cases && nrandom < 0 && !classes)) {
+    if (!tgc || (!cases && nrandom < 0 && !classes && !files)) {
         fprintf(stderr,
                 "usage: run_graphs --tgc PATH (--testcases DIR | --random N [--seed S])"
                 " [--modes none,ma,cp,bfco] [--contention] [--keep DIR] [--max-refused "
                 "PERCENT]\n"
                 "       run_graphs --tgc PATH --gen hi20,lo20,rand50,chain100"
                 " [--gen-seeds N] [--first-seed S] [--platforms P,...] [--modes ...]"
-                " [--contention]\n");
+                " [--contention]\n"
+                "       run_graphs --tgc PATH --target mpi --ranks 4,8 (--apps DIR | "
+                "--files F,... | --random N) [--modes ...]\n");
         return 2;
     }
     setvbuf(stdout, NULL, _IOLBF, 0);
@@ -619,6 +681,13 @@ main(int argc, char **argv)
     }
     if (cases)
         walk(cases);
+    if (files) {
+        static char fl[4096];
+        snprintf(fl, sizeof fl, "%s", files);
+        char *save = NULL;
+        for (char *f = strtok_r(fl, ",", &save); f; f = strtok_r(NULL, ",", &save))
+            run_file(f);
+    }
     if (nrandom >= 0)
         run_random(nrandom, seed);
     if (classes)

@@ -66,6 +66,16 @@ tgc_compile(Cli *c, const CliSpec *sp, const char *dump_dir, Compiled *out)
             return TGC_EXIT_USAGE;
         opt.seed = (uint64_t)v;
     }
+    const char *target = c->val[7];
+    if (!target || strcmp(target, "sim") == 0)
+        out->target = CG_TARGET_SIM;
+    else if (strcmp(target, "mpi") == 0 || strcmp(target, "openmpi") == 0)
+        out->target = CG_TARGET_OPENMPI;
+    else if (strcmp(target, "mpich") == 0)
+        out->target = CG_TARGET_MPICH;
+    else
+        return cli_usage(sp, "unknown --target \"%s\" (sim, mpi, openmpi, mpich)",
+                         target);
     if (from && c->nargs > 0)
         return cli_usage(sp, "give either GRAPH or --from FILE, not both");
     if (!from && c->nargs != 1)
@@ -117,7 +127,7 @@ tgc_compile(Cli *c, const CliSpec *sp, const char *dump_dir, Compiled *out)
             eval_report_deadlock(out->s, &out->r, d);
     }
     if (rc == 0)
-        rc = cg_emit_c(out->s, &out->r, &out->project, d);
+        rc = cg_emit_c_for(out->s, &out->r, out->target, &out->project, d);
     int status = cli_report(d);
     diag_free(d);
     if (rc != 0 && status == 0)

@@ -19,6 +19,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <signal.h>
 #include <spawn.h>
 #include <stdlib.h>
 #include <string.h>
@@ -54,12 +55,25 @@ extern char **environ;
 #define TGC_MPIRIO_INSTALL_LIBDIR "../lib"
 #endif
 
-enum { O_KEEP = TGC_COMPILE_NOPTIONS, O_TRACE };
+#ifndef TGC_MPIRIO_OPENMPI_LIB /* the in-tree MPI transports (runtime/tr_mpi.c) */
+#define TGC_MPIRIO_OPENMPI_LIB ""
+#define TGC_MPI_OPENMPI_FLAGS ""
+#endif
+#ifndef TGC_MPIRIO_MPICH_LIB
+#define TGC_MPIRIO_MPICH_LIB ""
+#define TGC_MPI_MPICH_FLAGS ""
+#endif
+
+enum { O_KEEP = TGC_COMPILE_NOPTIONS, O_TRACE, O_MPIRUN, O_TIMEOUT };
 
 static const CliOption own[] = {
     TGC_COMPILE_OPTIONS,
     {"keep", "DIR", "build in DIR and keep the project, the programs and their outputs"},
     {"trace", "FILE", "write the parallel run's Chrome trace-event JSON to FILE"},
+    {"mpirun", "ARGS",
+     "--target mpi: more arguments for mpirun (a hostfile: \"--hostfile FILE\")"},
+    {"timeout", "S",
+     "--target mpi: end the parallel run after S seconds (default 600; a deadlock)"},
     {NULL, NULL, NULL},
 };
 
@@ -176,6 +190,65 @@ start(char *const *argv, const char *out, const char *err, char *const *env)
     c.started = posix_spawnp(&c.pid, argv[0], &fa, NULL, argv, env ? env : environ) == 0;
     posix_spawn_file_actions_destroy(&fa);
     return c;
+}
+
+/* The same as start, the child leading a process group of its own (mpirun and the ranks
+ * it starts can be ended together). */
+static Child
+start_group(char *const *argv, const char *out, const char *err, char *const *env)
+{
+    Child c = {0};
+    posix_spawn_file_actions_t fa;
+    posix_spawnattr_t at;
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+    posix_spawn_file_actions_addopen(&fa, 1, out, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    posix_spawn_file_actions_addopen(&fa, 2, err, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    posix_spawnattr_init(&at);
+    posix_spawnattr_setflags(&at, POSIX_SPAWN_SETPGROUP);
+    posix_spawnattr_setpgroup(&at, 0);
+    c.started = posix_spawnp(&c.pid, argv[0], &fa, &at, argv, env ? env : environ) == 0;
+    posix_spawnattr_destroy(&at);
+    posix_spawn_file_actions_destroy(&fa);
+    return c;
+}
+
+static double
+now_s(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+/* Exit status of a start_group child, -1 as finish; after `limit` seconds the whole group
+ * is killed and *timed_out set. */
+static int
+finish_within(Child c, double limit, bool *timed_out)
+{
+    *timed_out = false;
+    if (!c.started)
+        return -1;
+    double t0 = now_s();
+    for (;;) {
+        int st;
+        pid_t r = waitpid(c.pid, &st, WNOHANG);
+        if (r == c.pid) {
+            kill(-c.pid, SIGKILL); /* a rank mpirun left behind */
+            return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+        }
+        if (r < 0 && errno != EINTR)
+            return -1;
+        if (now_s() - t0 > limit) {
+            *timed_out = true;
+            kill(-c.pid, SIGKILL);
+            while (waitpid(c.pid, &st, 0) < 0 && errno == EINTR)
+                ;
+            return -1;
+        }
+        struct timespec nap = {0, 2000000};
+        nanosleep(&nap, NULL);
+    }
 }
 
 /* Exit status of the child, or -1 when it did not start or died of a signal.  With the
@@ -322,11 +395,20 @@ argv_push_joined(Argv *a, const char *p1, const char *p2)
     free(w);
 }
 
+/* the in-tree MPI transport of a target and its MPI flags; "" when not built */
+static const char *
+mpi_lib(int target, const char **flags)
+{
+    *flags = target == CG_TARGET_MPICH ? TGC_MPI_MPICH_FLAGS : TGC_MPI_OPENMPI_FLAGS;
+    return target == CG_TARGET_MPICH ? TGC_MPIRIO_MPICH_LIB : TGC_MPIRIO_OPENMPI_LIB;
+}
+
 /* The compiler command of one program: cc FLAGS -I DIR -I MPIRIO -o OUT SOURCES... LIBS
  * (the compiler and the sanitizer flags of the build that made libmpirio: a sanitized
  * library links only into a sanitized program) */
 static void
-cc_command(Argv *a, const char *dir, const CgProject *p, bool parallel, const char *exe)
+cc_command(Argv *a, const char *dir, const CgProject *p, bool parallel, const char *exe,
+           int target)
 {
     const char *cc = getenv("TGC_CC"), *flags = getenv("TGC_CFLAGS");
     const Mpirio *m = mpirio_location();
@@ -335,6 +417,9 @@ cc_command(Argv *a, const char *dir, const CgProject *p, bool parallel, const ch
     argv_words(a, TGC_MPIRIO_BUILD_CFLAGS);
     argv_push_joined(a, "-I", dir);
     argv_push_joined(a, "-I", m->in_tree ? TGC_MPIRIO_BUILD_INCDIR : m->incdir);
+    bool mpi = parallel && target != CG_TARGET_SIM;
+    if (mpi)
+        argv_push(a, "-DTGC_MPI");
     argv_push(a, "-o");
     argv_push(a, exe);
     for (int i = 0; i < p->nfiles; i++) {
@@ -349,7 +434,11 @@ cc_command(Argv *a, const char *dir, const CgProject *p, bool parallel, const ch
         argv_push(a, f);
         free(f);
     }
-    if (m->in_tree) {
+    if (mpi) {
+        const char *mflags;
+        argv_push(a, mpi_lib(target, &mflags));
+        argv_words(a, mflags);
+    } else if (m->in_tree) {
         argv_push(a, TGC_MPIRIO_BUILD_LIB);
     } else {
         argv_push_joined(a, "-L", m->libdir);
@@ -478,12 +567,51 @@ cmd_run(int argc, char **argv)
         return status;
     const char *keep = c.val[O_KEEP], *trace = c.val[O_TRACE];
     bool no_contention = c.opt.no_contention; /* the prediction's model too */
+    double timeout = 600;
+    if (c.val[O_TIMEOUT]) {
+        int64_t v;
+        if (!cli_int_value(&spec, "--timeout", c.val[O_TIMEOUT], 1, 86400, &v)) {
+            cli_free(&c);
+            return TGC_EXIT_USAGE;
+        }
+        timeout = (double)v;
+    }
     Compiled x;
     status = tgc_compile(&c, &spec, keep, &x);
     if (status != TGC_EXIT_OK) {
         tgc_compiled_free(&x);
         cli_free(&c);
         return status;
+    }
+    bool mpi = x.target != CG_TARGET_SIM;
+    const char *mpirun = x.target == CG_TARGET_MPICH ? "mpirun.mpich" : "mpirun.openmpi";
+    bool own_mpirun = getenv("TGC_MPIRUN") && *getenv("TGC_MPIRUN");
+    if (own_mpirun) /* srun, a wrapper: only -n N and --mpirun's words are added */
+        mpirun = getenv("TGC_MPIRUN");
+    if (!mpi && (c.val[O_MPIRUN] || c.val[O_TIMEOUT])) {
+        tgc_compiled_free(&x);
+        cli_free(&c);
+        return cli_usage(&spec, "--mpirun and --timeout apply to --target mpi only");
+    }
+    if (mpi && trace) {
+        tgc_compiled_free(&x);
+        cli_free(&c);
+        return cli_usage(&spec, "--trace applies to the simulated platform only");
+    }
+    if (mpi) {
+        const char *flags, *lib = mpi_lib(x.target, &flags);
+        if (!*lib || access(lib, R_OK) != 0) {
+            fprintf(stderr,
+                    "tgc: error: --target %s: this tgc was built without the %s "
+                    "transport of libmpirio (install %s and rebuild, docs/cluster.md)\n",
+                    x.target == CG_TARGET_MPICH ? "mpich" : "mpi",
+                    x.target == CG_TARGET_MPICH ? "MPICH" : "Open MPI",
+                    x.target == CG_TARGET_MPICH ? "libmpich-dev and mpich"
+                                                : "libopenmpi-dev and openmpi-bin");
+            tgc_compiled_free(&x);
+            cli_free(&c);
+            return TGC_EXIT_INPUT;
+        }
     }
     /* the project directory */
     char *dir;
@@ -524,10 +652,11 @@ cmd_run(int argc, char **argv)
     char *plat = path_join(dir, "platform.json");
     Report rp = {0}, rs = {0};
     bool ran = false;
+    double mpirun_s = 0;
     if (status == TGC_EXIT_OK) { /* build both at once */
         Argv ap = {0}, as = {0};
-        cc_command(&ap, dir, &x.project, true, exe_p);
-        cc_command(&as, dir, &x.project, false, exe_s);
+        cc_command(&ap, dir, &x.project, true, exe_p, x.target);
+        cc_command(&as, dir, &x.project, false, exe_s, x.target);
         Child cp = start(ap.v, log_p, log_p, NULL), cs = start(as.v, log_s, log_s, NULL);
         int bp = finish(cp, "run: building the programs"),
             bs = finish(cs, "run: building the programs");
@@ -552,6 +681,29 @@ cmd_run(int argc, char **argv)
                 make_parents(odir_s, x.g->tasks[t].output);
             }
         Argv ap = {0}, as = {0}, env = {0}, env_s = {0};
+        if (mpi) { /* mpirun [root, oversubscribed] -np N [--mpirun ARGS] parallel ... */
+            argv_words(&ap, mpirun);
+            if (x.target != CG_TARGET_MPICH && !own_mpirun) {
+                if (geteuid() == 0)
+                    argv_push(&ap, "--allow-run-as-root");
+                argv_push(&ap, "--oversubscribe");
+                /* the transport's settings reach the ranks on other hosts too (MPICH's
+                 * mpirun passes the whole environment) */
+                const char *pass[] = {"MPIRIO_COMPUTE", "MPIRIO_COLL",
+                                      "MPIRIO_BOARD_SIZE", NULL};
+                for (int i = 0; pass[i]; i++)
+                    if (getenv(pass[i])) {
+                        argv_push(&ap, "-x");
+                        argv_push(&ap, pass[i]);
+                    }
+            }
+            argv_push(&ap, "-n");
+            char np[16];
+            snprintf(np, sizeof np, "%d", x.s->ndsps);
+            argv_push(&ap, np);
+            if (c.val[O_MPIRUN])
+                argv_words(&ap, c.val[O_MPIRUN]);
+        }
         argv_push(&ap, exe_p);
         argv_push(&as, exe_s);
         const char *common[] = {"--platform", plat, "--quiet", NULL};
@@ -581,12 +733,29 @@ cmd_run(int argc, char **argv)
             argv_push(&env, t);
             free(t);
         }
-        Child cp = start(ap.v, out_p, err_p, env.v),
-              cs = start(as.v, out_s, err_s, env_s.v);
-        int sp = finish(cp, "run: running the programs"),
+        bool timed_out = false;
+        /* under MPI the reference runs first: the parallel run's wall-clock is its own */
+        Child cs = mpi ? start(as.v, out_s, err_s, env_s.v) : (Child){0};
+        int ss = mpi ? finish(cs, "run: running the sequential reference") : 0;
+        double t0 = now_s();
+        Child cp = mpi ? start_group(ap.v, out_p, err_p, env.v)
+                       : start(ap.v, out_p, err_p, env.v);
+        if (!mpi)
+            cs = start(as.v, out_s, err_s, env_s.v);
+        int sp = mpi ? finish_within(cp, timeout, &timed_out)
+                     : finish(cp, "run: running the programs");
+        mpirun_s = now_s() - t0;
+        if (!mpi)
             ss = finish(cs, "run: running the programs");
         progress_end();
         ran = true;
+        if (mpi && !cp.started)
+            fprintf(stderr, "tgc: error: cannot start %s (set TGC_MPIRUN)\n", mpirun);
+        if (timed_out)
+            fprintf(stderr,
+                    "tgc: error: the parallel program did not end within %.0f s under "
+                    "MPI (a deadlock? --timeout S)\n",
+                    timeout);
         char *tp = slurp(out_p, NULL), *ts = slurp(out_s, NULL);
         parse_report(&rp, tp ? tp : strdup(""), x.s->ndsps);
         parse_report(&rs, ts ? ts : strdup(""), 1);
@@ -620,6 +789,11 @@ cmd_run(int argc, char **argv)
             piped += x.s->msgs[m].pipelined;
         }
         double speedup = rp.cycles > 0 ? (double)rs.cycles / (double)rp.cycles : 0;
+        const char *target_name = x.target == CG_TARGET_OPENMPI ? "openmpi"
+                                  : x.target == CG_TARGET_MPICH ? "mpich"
+                                                                : "sim";
+        /* under MPI the cycles are wall-clock at the platform's DSP clock */
+        double wall_s = (double)rp.cycles / (1e6 * (double)x.s->p->dsp_clock_mhz);
         if (c.json) {
             json_t *o = json_object();
             json_object_set_new(o, "graph", json_string(x.g->name ? x.g->name : ""));
@@ -631,6 +805,12 @@ cmd_run(int argc, char **argv)
             json_object_set_new(o, "iterations", json_integer(x.g->iterations));
             json_object_set_new(o, "method", json_string(mname));
             json_object_set_new(o, "contention", json_boolean(!no_contention));
+            json_object_set_new(o, "target", json_string(target_name));
+            if (mpi) { /* the parallel program's wall-clock and the whole mpirun's */
+                json_object_set_new(o, "ranks", json_integer(x.s->ndsps));
+                json_object_set_new(o, "wall_clock_s", json_real(wall_s));
+                json_object_set_new(o, "mpirun_s", json_real(mpirun_s));
+            }
             json_object_set_new(o, "checksums_equal", json_boolean(ceq));
             json_object_set_new(o, "outputs_equal", json_boolean(oeq));
             json_object_set_new(o, "output_files", json_integer(nout));
@@ -677,15 +857,31 @@ cmd_run(int argc, char **argv)
             if (nout)
                 printf("  output files      %s (%d)\n", oeq ? "equal" : "DIFFERENT",
                        nout);
-            printf("  simulated cycles  %lld (%s)\n", rp.cycles,
-                   no_contention ? "no contention" : "with contention");
-            printf("  predicted cycles  %" PRId64 " (%s)\n", x.r.length,
-                   rp.cycles == x.r.length ? "equal"
-                                           : "DIFFERENT: evaluator and runtime disagree");
-            printf("  sequential cycles %lld on one DSP (speed-up %.2f)\n", rs.cycles,
-                   speedup);
-            printf("  packets           %lld (predicted %lld)\n", rp.packets,
-                   rp.predicted_packets);
+            if (mpi) {
+                printf("  under MPI         %s, %d ranks (mpirun %.3f s in all)\n",
+                       target_name, x.s->ndsps, mpirun_s);
+                printf("  measured cycles   %lld (wall-clock %.6f s at %" PRId64
+                       " MHz)\n",
+                       rp.cycles, wall_s, x.s->p->dsp_clock_mhz);
+                printf("  predicted cycles  %" PRId64
+                       " (%s; measured / predicted %.3f)\n",
+                       x.r.length, no_contention ? "no contention" : "with contention",
+                       x.r.length > 0 ? (double)rp.cycles / (double)x.r.length : 0.0);
+                printf("  sequential cycles %lld on one simulated DSP\n", rs.cycles);
+                printf("  messages          %lld (MPI messages of the run)\n",
+                       rp.packets);
+            } else {
+                printf("  simulated cycles  %lld (%s)\n", rp.cycles,
+                       no_contention ? "no contention" : "with contention");
+                printf("  predicted cycles  %" PRId64 " (%s)\n", x.r.length,
+                       rp.cycles == x.r.length
+                           ? "equal"
+                           : "DIFFERENT: evaluator and runtime disagree");
+                printf("  sequential cycles %lld on one DSP (speed-up %.2f)\n", rs.cycles,
+                       speedup);
+                printf("  packets           %lld (predicted %lld)\n", rp.packets,
+                       rp.predicted_packets);
+            }
             printf("  DSP   compute       end  utilisation\n");
             for (int k = 0; k < x.s->ndsps; k++)
                 printf("  %3d %9lld %9lld  %6.1f%%\n", k, rp.dsp[k].compute,

@@ -18,11 +18,14 @@
         {"dump-after", "NAME",                                                           \
          "write the schedule after pass NAME as DIR.after-NAME.json"},                   \
         {"time-passes", NULL, "print the time of loading and of each pass to stderr"},   \
+        {"force", NULL,                                                                  \
+         "overwrite files in DIR that tgc did not write or that were changed"},          \
     {                                                                                    \
-        "force", NULL,                                                                   \
-            "overwrite files in DIR that tgc did not write or that were changed"         \
+        "target", "T",                                                                   \
+            "sim (default: the simulated platform), mpi or openmpi, mpich (real MPI, "   \
+            "docs/cluster.md)"                                                           \
     }
-#define TGC_COMPILE_NOPTIONS 7
+#define TGC_COMPILE_NOPTIONS 8
 
 typedef struct Compiled {
     Graph *g;
@@ -31,6 +34,7 @@ typedef struct Compiled {
     EvalResult r; /* the prediction; iteration 0 recorded */
     OptMethod method;
     bool from_file;
+    int target; /* CG_TARGET_ of --target */
     CgProject project;
 } Compiled;
 

@@ -190,10 +190,51 @@ tgc_recv(TgcMsg *m, int64_t it)
         post(m, x + 1); /* into the next buffer, unless x was the last transfer */
 }
 
+#ifdef TGC_MPI
+/* Built for the MPI transport (-DTGC_MPI): every DSP is a process of its own and holds
+ * the checksums of the edges its tasks consume, its compute cycles and its end; the
+ * others' entries are zero. DSP 0 collects them (a sum: one nonzero term each) and
+ * alone prints the report. */
+static int my_dsp = -1;
+
+static void
+collect(int dsp)
+{
+    enum { N = 2 * TGC_NEDGES + 2 * TGC_NDSPS + 1 };
+    static long v[N], total[N];
+    int k = 0;
+    for (int e = 0; e < TGC_NEDGES; e++) {
+        memcpy(&v[k++], &sums[e].last, sizeof(long));
+        memcpy(&v[k++], &sums[e].all, sizeof(long));
+    }
+    for (int d = 0; d < TGC_NDSPS; d++) {
+        v[k++] = compute_cycles[d];
+        v[k++] = end_time[d];
+    }
+    check(MPIRIO_Reduce(v, total, k, MPIRIO_LONG, MPIRIO_SUM, 0, MPIRIO_COMM_WORLD),
+          "collecting the checksums", -1);
+    my_dsp = dsp;
+    if (dsp != 0)
+        return;
+    k = 0;
+    for (int e = 0; e < TGC_NEDGES; e++) {
+        memcpy(&sums[e].last, &total[k++], sizeof(long));
+        memcpy(&sums[e].all, &total[k++], sizeof(long));
+    }
+    for (int d = 0; d < TGC_NDSPS; d++) {
+        compute_cycles[d] = total[k++];
+        end_time[d] = total[k++];
+    }
+}
+#endif
+
 void
 tgc_dsp_end(int dsp)
 {
     end_time[dsp] = MPIRIO_time();
+#ifdef TGC_MPI
+    collect(dsp);
+#endif
 }
 
 void
@@ -287,6 +328,15 @@ tgc_report(int run_rc, const char *program, int ndsps, long long predicted_cycle
 {
     MPIRIO_Stats st;
     MPIRIO_Run_stats(&st);
+#ifdef TGC_MPI
+    if (run_rc == 0 && my_dsp != 0)
+        return 0;      /* DSP 0 reports for all */
+    if (run_rc == 0) { /* the length: the last DSP's end (the collection excluded) */
+        st.cycles = 0;
+        for (int d = 0; d < ndsps; d++)
+            st.cycles = end_time[d] > st.cycles ? end_time[d] : st.cycles;
+    }
+#endif
     printf("tgc: %s program of graph %s: %d DSP%s, %lld iterations\n", program,
            TGC_GRAPH_LABEL, ndsps, ndsps == 1 ? "" : "s", (long long)TGC_ITERATIONS);
     if (run_rc == 2) {

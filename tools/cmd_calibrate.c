@@ -1,0 +1,668 @@
+/*
+ * tools/cmd_calibrate.c - `tgc calibrate --target mpi -n P [-o platform.json]
+ * [--graphs G,...]`: measures the MPI machine the generated programs run on and writes
+ * the tgc-platform/1 description of it, so that the scheduler and BFCO optimise for it
+ * (seed 001 section 5.3; docs/cluster.md).
+ *
+ * Runs the micro-benchmarks (tools/calib_mpi.c, built against the MPI transport of
+ * libmpirio) under mpirun -np P and fits the platform's parameters, in cycles of the
+ * BWDSP clock (500 MHz: the graphs' task costs keep their meaning):
+ *   send_overhead, post_overhead, wait_overhead, recv_overhead   the medians of the
+ *       calls' own times (MPIRIO_Isend; MPIRIO_Irecv; MPIRIO_Wait and MPIRIO_Recv of an
+ *       arrived message);
+ *   link_mbps      the median rate of the streaming runs (16 back-to-back Isends);
+ *   switch_latency what the smallest ping-pong leaves after the overheads and the
+ *       serialisation of two hops (the model's DSP -> switch -> DSP);
+ *   eager_limit, handshake   the largest message size after which the ping-pong is
+ *       above the model without a handshake by more than half of what the larger sizes
+ *       are above it, and the median of that excess over the larger sizes;
+ *   dsps_per_board  MPIRIO_COMM_LOCAL's size (the ranks of a node); boards in a chain.
+ * Packets are 4 KiB of payload with a 32-byte header (the model's pipelining unit).
+ *
+ * With --graphs, each graph is then compiled for the written platform and run with
+ * `tgc run --target mpi` (MPIRIO_COMPUTE=spin: the DSPs are busy for the tasks' cycles,
+ * their kernels included), --runs times; per graph the predicted cycles, the median of
+ * the measured ones and the error, and the mean of |error| over the graphs are
+ * printed.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "output.h"
+
+extern char **environ;
+
+#ifndef TGC_CALIB_OPENMPI
+#define TGC_CALIB_OPENMPI ""
+#endif
+#ifndef TGC_CALIB_MPICH
+#define TGC_CALIB_MPICH ""
+#endif
+
+enum { O_TARGET, O_N, O_REPS, O_GRAPHS, O_METHOD, O_RUNS, O_MPIRUN, O_TIMEOUT };
+
+static const CliOption own[] = {
+    {"target", "T", "mpi (= openmpi) or mpich: the MPI to measure"},
+    {"n", "P", "ranks of the measurement and DSPs of the platform written (at least 2)"},
+    {"reps", "N", "repetitions of each micro-benchmark (default 200)"},
+    {"graphs", "G,...", "then run these graphs on the platform: predicted vs measured"},
+    {"O", "METHOD", "the -O of those runs (default bfco)"},
+    {"runs", "R", "runs of each graph; the median counts (default 3)"},
+    {"mpirun", "ARGS", "more arguments for mpirun (a hostfile: \"--hostfile FILE\")"},
+    {"timeout", "S", "end a run after S seconds (default 600)"},
+    {NULL, NULL, NULL},
+};
+
+static const CliSpec spec = {
+    "calibrate",
+    "",
+    "Measure an MPI machine with ping-pong and streaming micro-benchmarks under mpirun,\n"
+    "fit the overheads, handshake and link rate of the platform model and write a\n"
+    "tgc-platform/1 file (-o; default: the standard output, unless --graphs). With\n"
+    "--graphs, run each graph on that platform under MPI and compare the measured\n"
+    "wall-clock with the prediction (docs/cluster.md).\n",
+    CLI_OUTPUT | CLI_JSON,
+    own,
+    0,
+    0,
+};
+
+/* ---- processes ---- */
+
+static double
+now_s(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+/* Runs argv (its own process group) with stdout to out and stderr to err, env added to
+ * ours; the exit status, or -1 (did not start, a signal, killed after limit seconds). */
+static int
+run_cmd(char *const *argv, const char *out, const char *err, char *const *env,
+        double limit)
+{
+    posix_spawn_file_actions_t fa;
+    posix_spawnattr_t at;
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+    posix_spawn_file_actions_addopen(&fa, 1, out, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    posix_spawn_file_actions_addopen(&fa, 2, err, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    posix_spawnattr_init(&at);
+    posix_spawnattr_setflags(&at, POSIX_SPAWN_SETPGROUP);
+    posix_spawnattr_setpgroup(&at, 0);
+    pid_t pid;
+    int ok = posix_spawnp(&pid, argv[0], &fa, &at, argv, env) == 0;
+    posix_spawnattr_destroy(&at);
+    posix_spawn_file_actions_destroy(&fa);
+    if (!ok)
+        return -1;
+    double t0 = now_s();
+    for (;;) {
+        int st;
+        pid_t r = waitpid(pid, &st, WNOHANG);
+        if (r == pid) {
+            kill(-pid, SIGKILL);
+            return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+        }
+        if (r < 0 && errno != EINTR)
+            return -1;
+        if (now_s() - t0 > limit) {
+            kill(-pid, SIGKILL);
+            while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+                ;
+            return -1;
+        }
+        struct timespec nap = {0, 5000000};
+        nanosleep(&nap, NULL);
+    }
+}
+
+static char *
+slurp(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    size_t cap = 4096, n = 0, r;
+    char *s = malloc(cap);
+    if (!s)
+        ice("out of memory");
+    while ((r = fread(s + n, 1, cap - n - 1, f)) > 0) {
+        n += r;
+        if (cap - n - 1 == 0 && !(s = realloc(s, cap *= 2)))
+            ice("out of memory");
+    }
+    fclose(f);
+    s[n] = 0;
+    return s;
+}
+
+typedef struct Words {
+    char **v;
+    int n, cap;
+} Words;
+
+static void
+push(Words *w, const char *s)
+{
+    if (w->n + 2 > w->cap) {
+        w->cap = w->cap ? 2 * w->cap : 32;
+        if (!(w->v = realloc(w->v, (size_t)w->cap * sizeof *w->v)))
+            ice("out of memory");
+    }
+    if (!(w->v[w->n] = strdup(s)))
+        ice("out of memory");
+    w->v[++w->n] = NULL;
+}
+
+static void
+push_words(Words *w, const char *text)
+{
+    char *t = strdup(text), *save = NULL;
+    if (!t)
+        ice("out of memory");
+    for (char *s = strtok_r(t, " \t", &save); s; s = strtok_r(NULL, " \t", &save))
+        push(w, s);
+    free(t);
+}
+
+static void
+words_free(Words *w)
+{
+    for (int i = 0; i < w->n; i++)
+        free(w->v[i]);
+    free(w->v);
+    *w = (Words){0};
+}
+
+/* ---- the fit ---- */
+
+#define NSIZES 16
+
+typedef struct Measured {
+    int size, local;
+    double send, post, wait, recv; /* seconds */
+    int npp, nst;
+    int pp_bytes[NSIZES], st_bytes[NSIZES];
+    double pp[NSIZES], st[NSIZES]; /* seconds */
+} Measured;
+
+static bool
+parse_measured(const char *text, Measured *m)
+{
+    memset(m, 0, sizeof *m);
+    m->send = m->post = m->wait = m->recv = -1;
+    for (const char *line = text; line && *line;) {
+        char w[16];
+        int b;
+        double t;
+        if (sscanf(line, "size %d", &b) == 1)
+            m->size = b;
+        else if (sscanf(line, "local %d", &b) == 1)
+            m->local = b;
+        else if (sscanf(line, "overhead %15s %lf", w, &t) == 2) {
+            if (strcmp(w, "send") == 0)
+                m->send = t;
+            else if (strcmp(w, "post") == 0)
+                m->post = t;
+            else if (strcmp(w, "wait") == 0)
+                m->wait = t;
+            else if (strcmp(w, "recv") == 0)
+                m->recv = t;
+        } else if (sscanf(line, "pingpong %d %lf", &b, &t) == 2 && m->npp < NSIZES) {
+            m->pp_bytes[m->npp] = b;
+            m->pp[m->npp++] = t;
+        } else if (sscanf(line, "stream %d %lf", &b, &t) == 2 && m->nst < NSIZES) {
+            m->st_bytes[m->nst] = b;
+            m->st[m->nst++] = t;
+        }
+        line = strchr(line, '\n');
+        line = line ? line + 1 : NULL;
+    }
+    return m->size >= 2 && m->local >= 1 && m->send >= 0 && m->post >= 0 &&
+           m->wait >= 0 && m->recv >= 0 && m->npp >= 4 && m->nst >= 1;
+}
+
+static int
+cmp_d(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+static double
+median(double *v, int n)
+{
+    if (n <= 0)
+        return 0;
+    qsort(v, (size_t)n, sizeof *v, cmp_d);
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+static int64_t
+cycles(const Platform *p, double s)
+{
+    double c = s * 1e6 * (double)p->dsp_clock_mhz;
+    return c < 0 ? 0 : (int64_t)llround(c);
+}
+
+/* the model's one-way time of an n-byte blocking message between two DSPs of a board,
+ * without the handshake (plat_comm_cost with it, ir/platform.c) */
+static int64_t
+model_eager(const Platform *p, int64_t bytes)
+{
+    return p->send_overhead + plat_fabric_time(p, 0, 1, bytes) + p->recv_overhead;
+}
+
+/* Fills p (the BWDSP defaults, P DSPs) from the measurements; -1 with *why. */
+static int
+fit(Arena *a, Platform *p, const Measured *m, int P, const char **why)
+{
+    int dpb = m->local >= 1 && m->local <= P && P % m->local == 0 ? m->local : P;
+    p->dsps_per_board = dpb;
+    p->nboards = 0; /* plat_set_dsps lays out the boards (a chain) */
+    if (plat_set_dsps(a, p, P, why) != 0)
+        return -1;
+    p->packet_bytes = 4096 + 32;
+    p->payload_bytes = 4096;
+    p->send_overhead = cycles(p, m->send);
+    p->post_overhead = cycles(p, m->post);
+    p->wait_overhead = cycles(p, m->wait);
+    p->recv_overhead = cycles(p, m->recv);
+    double rates[NSIZES];
+    for (int i = 0; i < m->nst; i++)
+        rates[i] = m->st[i] > 0 ? 8.0 * m->st_bytes[i] / m->st[i] / 1e6 : 0;
+    double mbps = median(rates, m->nst);
+    p->link_mbps = mbps < 1 ? 1 : mbps > 1e7 ? 10000000 : (int64_t)llround(mbps);
+    /* the smallest ping-pong: overheads, two serialisations, the switch */
+    p->switch_latency = 0;
+    int64_t s0 = cycles(p, m->pp[0]) - model_eager(p, m->pp_bytes[0]);
+    p->switch_latency = s0 > 0 ? s0 : 0;
+    /* the excess over the model without handshake, per size */
+    double ex[NSIZES];
+    for (int i = 0; i < m->npp; i++)
+        ex[i] = (double)(cycles(p, m->pp[i]) - model_eager(p, m->pp_bytes[i]));
+    /* eager limit: the split that best separates a low excess (below) from a high one
+     * (above): the largest median difference, the upper half of the sizes at least 2 */
+    int best = m->npp - 1;
+    double best_gap = 0, hs = 0;
+    for (int k = 0; k + 2 < m->npp; k++) {
+        double lo[NSIZES], hi[NSIZES];
+        int nl = 0, nh = 0;
+        for (int i = 0; i < m->npp; i++) {
+            if (i <= k)
+                lo[nl++] = ex[i];
+            else
+                hi[nh++] = ex[i];
+        }
+        double gap = median(hi, nh) - median(lo, nl);
+        if (gap > best_gap) {
+            best_gap = gap;
+            best = k;
+            hs = gap;
+        }
+    }
+    if (best_gap <= 0 || best == m->npp - 1) { /* no protocol change seen */
+        p->eager_limit = m->pp_bytes[m->npp - 1];
+        p->handshake = 0;
+    } else {
+        p->eager_limit = m->pp_bytes[best];
+        p->handshake = (int64_t)llround(hs);
+    }
+    p->name = arena_printf(a, "calibrated-mpi-%d", P);
+    return plat_finish(a, p);
+}
+
+/* ---- the command ---- */
+
+typedef struct GraphRun {
+    const char *graph;
+    long long predicted, measured;
+    double error; /* measured / predicted - 1 */
+    bool ok;
+    const char *why;
+} GraphRun;
+
+static char *
+self_exe(void)
+{
+    char buf[4096];
+    ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
+    if (n <= 0)
+        return strdup("tgc");
+    buf[n] = 0;
+    return strdup(buf);
+}
+
+static int
+cmp_ll(const void *a, const void *b)
+{
+    long long x = *(const long long *)a, y = *(const long long *)b;
+    return x < y ? -1 : x > y;
+}
+
+int
+cmd_calibrate(int argc, char **argv)
+{
+    Cli c;
+    int status;
+    if (!cli_parse(&c, &spec, argc, argv, &status))
+        return status;
+    const char *target = c.val[O_TARGET];
+    int64_t P = 0, reps = 200, runs = 3, timeout = 600;
+    bool mpich;
+    if (!target) {
+        cli_free(&c);
+        return cli_usage(&spec, "--target mpi (or mpich) is required");
+    }
+    if (strcmp(target, "mpi") == 0 || strcmp(target, "openmpi") == 0)
+        mpich = false;
+    else if (strcmp(target, "mpich") == 0)
+        mpich = true;
+    else {
+        cli_free(&c);
+        return cli_usage(&spec, "unknown --target \"%s\" (mpi, openmpi, mpich)", target);
+    }
+    if (!c.val[O_N]) {
+        cli_free(&c);
+        return cli_usage(&spec, "-n P is required");
+    }
+    if (!cli_int_value(&spec, "-n", c.val[O_N], 2, 4096, &P) ||
+        (c.val[O_REPS] &&
+         !cli_int_value(&spec, "--reps", c.val[O_REPS], 5, 100000, &reps)) ||
+        (c.val[O_RUNS] &&
+         !cli_int_value(&spec, "--runs", c.val[O_RUNS], 1, 1000, &runs)) ||
+        (c.val[O_TIMEOUT] &&
+         !cli_int_value(&spec, "--timeout", c.val[O_TIMEOUT], 1, 86400, &timeout))) {
+        cli_free(&c);
+        return TGC_EXIT_USAGE;
+    }
+    const char *calib = mpich ? TGC_CALIB_MPICH : TGC_CALIB_OPENMPI;
+    if (!*calib || access(calib, X_OK) != 0) {
+        fprintf(stderr,
+                "tgc: error: --target %s: this tgc was built without the %s transport of "
+                "libmpirio (install %s and rebuild, docs/cluster.md)\n",
+                target, mpich ? "MPICH" : "Open MPI",
+                mpich ? "libmpich-dev and mpich" : "libopenmpi-dev and openmpi-bin");
+        cli_free(&c);
+        return TGC_EXIT_INPUT;
+    }
+    const char *out = c.output;
+    if (out && strcmp(out, "-") != 0 && out_check(out) != 0) {
+        cli_free(&c);
+        return TGC_EXIT_INPUT;
+    }
+    const char *mpirun = mpich ? "mpirun.mpich" : "mpirun.openmpi";
+    bool own_mpirun = getenv("TGC_MPIRUN") && *getenv("TGC_MPIRUN");
+    if (own_mpirun) /* srun, a wrapper: only -n P and --mpirun's words are added */
+        mpirun = getenv("TGC_MPIRUN");
+    const char *tmp = getenv("TMPDIR");
+    char dir[512];
+    snprintf(dir, sizeof dir, "%s/tgc-calibrate-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+    if (!mkdtemp(dir)) {
+        fprintf(stderr, "tgc: error: cannot create a temporary directory: %s\n",
+                strerror(errno));
+        cli_free(&c);
+        return TGC_EXIT_INPUT;
+    }
+    char fo[600], fe[600], fplat[600];
+    snprintf(fo, sizeof fo, "%s/calib.out", dir);
+    snprintf(fe, sizeof fe, "%s/calib.err", dir);
+    snprintf(fplat, sizeof fplat, "%s/platform.json", dir);
+    /* 1. the micro-benchmarks */
+    Words w = {0};
+    push_words(&w, mpirun);
+    if (!mpich && !own_mpirun) {
+        if (geteuid() == 0)
+            push(&w, "--allow-run-as-root");
+        push(&w, "--oversubscribe");
+    }
+    char np[24];
+    snprintf(np, sizeof np, "%lld", (long long)P);
+    push(&w, "-n");
+    push(&w, np);
+    if (c.val[O_MPIRUN])
+        push_words(&w, c.val[O_MPIRUN]);
+    push(&w, calib);
+    char rs[24];
+    snprintf(rs, sizeof rs, "%lld", (long long)reps);
+    push(&w, rs);
+    int rc = run_cmd(w.v, fo, fe, environ, (double)timeout);
+    words_free(&w);
+    char *text = slurp(fo);
+    Measured m;
+    Arena *a = arena_new();
+    Platform *p = plat_bwdsp_defaults(a);
+    const char *why = NULL;
+    status = TGC_EXIT_OK;
+    if (rc != 0 || !text || !parse_measured(text, &m)) {
+        char *e = slurp(fe);
+        fprintf(
+            stderr, "tgc: error: the micro-benchmarks under %s failed (%s)%s%s", mpirun,
+            rc == -1 ? "did not start, or were killed after --timeout" : "exit status",
+            e && *e ? ":\n" : "\n", e ? e : "");
+        free(e);
+        status = TGC_EXIT_INPUT;
+    } else if (fit(a, p, &m, (int)P, &why) != 0) {
+        fprintf(stderr, "tgc: error: the fitted platform is not valid: %s\n",
+                why ? why : "?");
+        status = TGC_EXIT_INPUT;
+    }
+    free(text);
+    char *pj = status == TGC_EXIT_OK ? cg_platform_json_explicit(p) : NULL;
+    if (pj && out_write_file(fplat, pj, strlen(pj)) != 0)
+        status = TGC_EXIT_INPUT;
+    /* 2. the graphs on that platform */
+    int ng = 0;
+    GraphRun *gr = NULL;
+    if (status == TGC_EXIT_OK && c.val[O_GRAPHS]) {
+        char *list = strdup(c.val[O_GRAPHS]), *save = NULL, *exe = self_exe();
+        if (!list || !exe)
+            ice("out of memory");
+        Words env = {0};
+        for (char **e = environ; *e; e++)
+            if (strncmp(*e, "MPIRIO_COMPUTE=", 15) != 0)
+                push(&env, *e);
+        push(&env, "MPIRIO_COMPUTE=spin");
+        for (char *g = strtok_r(list, ",", &save); g; g = strtok_r(NULL, ",", &save)) {
+            gr = realloc(gr, sizeof *gr * (size_t)(ng + 1));
+            if (!gr)
+                ice("out of memory");
+            GraphRun *r = &gr[ng++];
+            *r = (GraphRun){.graph = g};
+            long long *meas = calloc((size_t)runs, sizeof *meas);
+            int nm = 0;
+            for (int k = 0; k < runs; k++) {
+                Words v = {0};
+                push(&v, exe);
+                push(&v, "run");
+                push(&v, g);
+                push(&v, "--platform");
+                push(&v, fplat);
+                push(&v, "--target");
+                push(&v, mpich ? "mpich" : "openmpi");
+                push(&v, "-O");
+                push(&v, c.val[O_METHOD] ? c.val[O_METHOD] : "bfco");
+                push(&v, "--json");
+                char to[24];
+                snprintf(to, sizeof to, "%lld", (long long)timeout);
+                push(&v, "--timeout");
+                push(&v, to);
+                if (c.val[O_MPIRUN]) {
+                    push(&v, "--mpirun");
+                    push(&v, c.val[O_MPIRUN]);
+                }
+                int code = run_cmd(v.v, fo, fe, env.v, (double)timeout + 60);
+                words_free(&v);
+                json_error_t je;
+                json_t *o = json_load_file(fo, 0, &je);
+                if (code != 0 || !o ||
+                    !json_is_true(json_object_get(o, "checksums_equal"))) {
+                    char *e = slurp(fe);
+                    char *nl = e ? strchr(e, '\n') : NULL;
+                    if (nl)
+                        *nl = 0;
+                    r->why = arena_strdup(a, e && *e ? e : "tgc run failed");
+                    free(e);
+                    json_decref(o);
+                    break;
+                }
+                r->predicted = json_integer_value(json_object_get(o, "predicted_cycles"));
+                meas[nm++] = json_integer_value(json_object_get(o, "simulated_cycles"));
+                json_decref(o);
+            }
+            if (nm == runs && r->predicted > 0) {
+                qsort(meas, (size_t)nm, sizeof *meas, cmp_ll);
+                r->measured =
+                    nm % 2 ? meas[nm / 2] : (meas[nm / 2 - 1] + meas[nm / 2]) / 2;
+                r->error = (double)r->measured / (double)r->predicted - 1;
+                r->ok = true;
+            }
+            free(meas);
+        }
+        words_free(&env);
+        free(exe);
+        /* the graph names point into list: kept until the end */
+        for (int i = 0; i < ng; i++)
+            gr[i].graph = arena_strdup(a, gr[i].graph);
+        free(list);
+    }
+    /* 3. the report */
+    if (status == TGC_EXIT_OK) {
+        double sum = 0;
+        int nok = 0;
+        for (int i = 0; i < ng; i++)
+            if (gr[i].ok) {
+                sum += fabs(gr[i].error);
+                nok++;
+            }
+        if (out && out_write_file(out, pj, strlen(pj)) != 0)
+            status = TGC_EXIT_INPUT;
+        else if (c.json) {
+            json_t *o = json_object();
+            json_object_set_new(o, "target", json_string(mpich ? "mpich" : "openmpi"));
+            json_object_set_new(o, "ranks", json_integer(P));
+            json_error_t je;
+            json_object_set_new(o, "platform", json_loads(pj, 0, &je));
+            json_t *ms = json_object();
+            json_object_set_new(ms, "send_s", json_real(m.send));
+            json_object_set_new(ms, "post_s", json_real(m.post));
+            json_object_set_new(ms, "wait_s", json_real(m.wait));
+            json_object_set_new(ms, "recv_s", json_real(m.recv));
+            json_t *pp = json_array(), *st = json_array();
+            for (int i = 0; i < m.npp; i++)
+                json_array_append_new(
+                    pp, json_pack("{s:i,s:f,s:I}", "bytes", m.pp_bytes[i], "seconds",
+                                  m.pp[i], "model_cycles",
+                                  (json_int_t)plat_comm_cost(p, 0, 1, m.pp_bytes[i])));
+            for (int i = 0; i < m.nst; i++)
+                json_array_append_new(st, json_pack("{s:i,s:f}", "bytes", m.st_bytes[i],
+                                                    "seconds", m.st[i]));
+            json_object_set_new(ms, "pingpong", pp);
+            json_object_set_new(ms, "stream", st);
+            json_object_set_new(o, "measured", ms);
+            json_t *ga = json_array();
+            for (int i = 0; i < ng; i++) {
+                json_t *g = json_object();
+                json_object_set_new(g, "graph", json_string(gr[i].graph));
+                json_object_set_new(g, "ok", json_boolean(gr[i].ok));
+                if (gr[i].ok) {
+                    json_object_set_new(g, "predicted_cycles",
+                                        json_integer(gr[i].predicted));
+                    json_object_set_new(g, "measured_cycles",
+                                        json_integer(gr[i].measured));
+                    json_object_set_new(g, "error", json_real(gr[i].error));
+                } else
+                    json_object_set_new(g, "why",
+                                        json_string(gr[i].why ? gr[i].why : ""));
+                json_array_append_new(ga, g);
+            }
+            json_object_set_new(o, "graphs", ga);
+            json_object_set_new(o, "mean_abs_error",
+                                nok ? json_real(sum / nok) : json_null());
+            /* the same as rows for the benchmark harness (bench json-rows) */
+            json_t *rows = json_array();
+            json_array_append_new(
+                rows, json_pack("{s:s,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I}", "section",
+                                "fitted", "send_overhead", (json_int_t)p->send_overhead,
+                                "post_overhead", (json_int_t)p->post_overhead,
+                                "wait_overhead", (json_int_t)p->wait_overhead,
+                                "recv_overhead", (json_int_t)p->recv_overhead,
+                                "link_mbps", (json_int_t)p->link_mbps, "switch_latency",
+                                (json_int_t)p->switch_latency, "eager_limit",
+                                (json_int_t)p->eager_limit, "handshake",
+                                (json_int_t)p->handshake));
+            for (int i = 0; i < ng; i++)
+                if (gr[i].ok)
+                    json_array_append_new(
+                        rows, json_pack("{s:s,s:s,s:I,s:I,s:f}", "section", "graphs",
+                                        "graph", gr[i].graph, "predicted_cycles",
+                                        (json_int_t)gr[i].predicted, "measured_cycles",
+                                        (json_int_t)gr[i].measured, "error_percent",
+                                        100 * gr[i].error));
+            json_array_append_new(
+                rows, json_pack("{s:s,s:i,s:I,s:o}", "section", "summary", "graphs", nok,
+                                "runs", (json_int_t)runs, "mean_abs_error_percent",
+                                nok ? json_real(100 * sum / nok) : json_null()));
+            json_object_set_new(o, "rows", rows);
+            status = cli_print_json(o);
+            json_decref(o);
+        } else {
+            if (!out && !ng)
+                fputs(pj, stdout);
+            FILE *f = !out && !ng ? stderr : stdout;
+            fprintf(f,
+                    "tgc calibrate: %s, %lld ranks (%d per board): send %lld, post %lld, "
+                    "wait %lld, recv %lld cycles; link %lld Mbit/s, switch %lld cycles, "
+                    "eager limit %lld bytes, handshake %lld cycles (at %lld MHz)\n",
+                    mpich ? "MPICH" : "Open MPI", (long long)P, p->dsps_per_board,
+                    (long long)p->send_overhead, (long long)p->post_overhead,
+                    (long long)p->wait_overhead, (long long)p->recv_overhead,
+                    (long long)p->link_mbps, (long long)p->switch_latency,
+                    (long long)p->eager_limit, (long long)p->handshake,
+                    (long long)p->dsp_clock_mhz);
+            fprintf(f, "  %-9s %12s %14s\n", "ping-pong", "measured us", "model us");
+            for (int i = 0; i < m.npp; i++)
+                fprintf(f, "  %9d %12.3f %14.3f\n", m.pp_bytes[i], m.pp[i] * 1e6,
+                        plat_cycles_to_us(p, plat_comm_cost(p, 0, 1, m.pp_bytes[i])));
+            if (ng) {
+                fprintf(f, "  %-44s %14s %14s %8s\n", "graph", "predicted", "measured",
+                        "error");
+                for (int i = 0; i < ng; i++) {
+                    if (gr[i].ok)
+                        fprintf(f, "  %-44s %14lld %14lld %+7.1f%%\n", gr[i].graph,
+                                gr[i].predicted, gr[i].measured, 100 * gr[i].error);
+                    else
+                        fprintf(f, "  %-44s not run: %s\n", gr[i].graph, gr[i].why);
+                }
+                if (nok)
+                    fprintf(f,
+                            "  mean |error| %.1f%% over %d graph%s (median of %lld "
+                            "run%s each, MPIRIO_COMPUTE=spin)\n",
+                            100 * sum / nok, nok, nok == 1 ? "" : "s", (long long)runs,
+                            runs == 1 ? "" : "s");
+            }
+        }
+    }
+    free(gr);
+    free(pj);
+    unlink(fo);
+    unlink(fe);
+    unlink(fplat);
+    rmdir(dir);
+    arena_free(a);
+    cli_free(&c);
+    return status;
+}
