@@ -392,6 +392,202 @@ sched_list_makespan(const Sched *s)
 }
 
 /* ------------------------------------------------------------------------------------------
+ * Multi-start list scheduling: forward-backward improvement and perturbed priorities
+ * ------------------------------------------------------------------------------------------
+ *
+ * The local search below moves one or two tasks at a time; on graphs without
+ * communication (the STG set) its local optima stay a few percent above the optimum,
+ * where a list scheduler with another priority list finds it.  Forward-backward
+ * improvement (the justification of the project-scheduling literature): list-schedule the
+ * reversed graph with the forward schedule's finish times as priorities (latest first),
+ * then the graph again with the backward schedule's finish times (in reversed time) as
+ * priorities; each pass packs the schedule against one end.  Restarts perturb the upward
+ * ranks.  Only the forward passes give schedules (their list makespan); the backward ones
+ * give priorities.
+ */
+
+typedef struct Multi {
+    const Graph *g;
+    const Platform *p;
+    int n, P;
+    Lane *lane;
+    IntHeap h;
+    int *indeg, *map;
+    int64_t *st, *fin;
+    int *best_map;
+    int64_t *best_st, *best_fin, best;
+} Multi;
+
+/* One insertion-based list schedule of g (backward: of the reversed graph, each edge's
+ * cost as from its consumer's DSP to its producer's) with priorities prio, highest first;
+ * times in m->st, m->fin, DSPs in m->map.  Returns the makespan. */
+static int64_t
+multi_run(Multi *m, const double *prio, bool backward)
+{
+    const Graph *g = m->g;
+    const Platform *p = m->p;
+    int n = m->n, P = m->P;
+    const int *in_off = backward ? g->succ_off : g->pred_off;
+    const int *in = backward ? g->succ : g->pred;
+    const int *out_off = backward ? g->pred_off : g->succ_off;
+    const int *out = backward ? g->pred : g->succ;
+    for (int d = 0; d < P; d++)
+        m->lane[d].n = 0;
+    m->h.n = 0;
+    m->h.ctx = prio;
+    for (int t = 0; t < n; t++) {
+        m->indeg[t] = 0;
+        for (int j = in_off[t]; j < in_off[t + 1]; j++)
+            m->indeg[t] += g->edges[in[j]].delay == 0;
+        if (m->indeg[t] == 0)
+            ir_heap_push(&m->h, t);
+    }
+    int64_t span = 0;
+    while (m->h.n > 0) {
+        int t = ir_heap_pop(&m->h);
+        int lo = 0, hi = P;
+        if (g->tasks[t].dsp >= 0)
+            lo = g->tasks[t].dsp, hi = lo + 1;
+        int bestd = -1, bestpos = 0;
+        int64_t bests = 0, bestf = 0;
+        for (int d = lo; d < hi; d++) {
+            int64_t ready = 0;
+            for (int j = in_off[t]; j < in_off[t + 1]; j++) {
+                const Edge *e = &g->edges[in[j]];
+                if (e->delay)
+                    continue;
+                int q = backward ? e->to : e->from;
+                int64_t r = m->fin[q] + plat_comm_cost(p, m->map[q], d, e->bytes);
+                if (r > ready)
+                    ready = r;
+            }
+            int pos;
+            int64_t c = cost(g, t, d);
+            int64_t s = lane_fit(&m->lane[d], ready, c, &pos);
+            if (bestd < 0 || s + c < bestf) {
+                bestd = d;
+                bestpos = pos;
+                bests = s;
+                bestf = s + c;
+            }
+        }
+        m->map[t] = bestd;
+        m->st[t] = bests;
+        m->fin[t] = bestf;
+        if (bestf > span)
+            span = bestf;
+        lane_insert(&m->lane[bestd], bestpos, bests, bestf);
+        for (int j = out_off[t]; j < out_off[t + 1]; j++) {
+            const Edge *e = &g->edges[out[j]];
+            int v = backward ? e->from : e->to;
+            if (e->delay == 0 && --m->indeg[v] == 0)
+                ir_heap_push(&m->h, v);
+        }
+    }
+    return span;
+}
+
+/* Forward-backward improvement from priorities prio (overwritten): forward, backward,
+ * forward, ... while the forward makespan shrinks; keeps the best forward schedule in m.
+ * Returns the last forward makespan. */
+static int64_t
+multi_fbi(Multi *m, double *prio, int64_t lb)
+{
+    int64_t prev = INT64_MAX;
+    for (int round = 0; round < 8; round++) {
+        int64_t len = multi_run(m, prio, false);
+        if (len < m->best) {
+            m->best = len;
+            memcpy(m->best_map, m->map, (size_t)m->n * sizeof *m->map);
+            memcpy(m->best_st, m->st, (size_t)m->n * sizeof *m->st);
+            memcpy(m->best_fin, m->fin, (size_t)m->n * sizeof *m->fin);
+        }
+        if (len >= prev || m->best <= lb)
+            return len;
+        prev = len;
+        /* backward: the tasks that finish last go first */
+        for (int t = 0; t < m->n; t++)
+            prio[t] = (double)m->fin[t];
+        multi_run(m, prio, true);
+        /* forward: the tasks that finish last in reversed time (start first) go first */
+        for (int t = 0; t < m->n; t++)
+            prio[t] = (double)m->fin[t];
+    }
+    return prev;
+}
+
+/* The best list schedule over `runs` forward passes (about): forward-backward improvement
+ * from the upward ranks, then from ranks perturbed by up to +-25%; stops at lb.  NULL
+ * when the graph has no task. */
+static Sched *
+multi_start(const Graph *g, const Platform *p, int runs, int64_t lb, int64_t *makespan)
+{
+    int n = g->ntasks, P = p->ndsps;
+    if (n == 0)
+        return NULL;
+    Multi m = {.g = g, .p = p, .n = n, .P = P, .best = INT64_MAX};
+    m.lane = ir_xcalloc((size_t)P, sizeof *m.lane);
+    for (int d = 0; d < P; d++) {
+        m.lane[d].cap = n;
+        m.lane[d].v = ir_xcalloc((size_t)n, sizeof *m.lane[d].v);
+    }
+    m.h = (IntHeap){.v = ir_xcalloc((size_t)n, sizeof(int)), .before = prio_before};
+    m.indeg = ir_xcalloc((size_t)n, sizeof *m.indeg);
+    m.map = ir_xcalloc((size_t)n, sizeof *m.map);
+    m.st = ir_xcalloc((size_t)n, sizeof *m.st);
+    m.fin = ir_xcalloc((size_t)n, sizeof *m.fin);
+    m.best_map = ir_xcalloc((size_t)n, sizeof *m.best_map);
+    m.best_st = ir_xcalloc((size_t)n, sizeof *m.best_st);
+    m.best_fin = ir_xcalloc((size_t)n, sizeof *m.best_fin);
+    double *rank = ir_xcalloc((size_t)n, sizeof *rank);
+    double *prio = ir_xcalloc((size_t)n, sizeof *prio);
+    upward_ranks(g, p, rank);
+    uint64_t rng = UINT64_C(0x853c49e6748fea9b);
+    for (int r = 0; r < runs && m.best > lb; r++) {
+        double eps = r == 0 ? 0.0 : 0.05 + 0.2 * (double)(r % 4) / 3.0;
+        for (int t = 0; t < n; t++) {
+            rng ^= rng << 13;
+            rng ^= rng >> 7;
+            rng ^= rng << 17;
+            double u = (double)(rng >> 11) / 9007199254740992.0; /* [0, 1) */
+            prio[t] = rank[t] * (1.0 + eps * (2.0 * u - 1.0));
+        }
+        multi_fbi(&m, prio, lb);
+    }
+    /* the best one, each DSP's tasks in order of start */
+    Key *key = ir_xcalloc((size_t)n, sizeof *key);
+    int *tpos = ir_xcalloc((size_t)n, sizeof *tpos);
+    for (int k = 0; k < n; k++)
+        tpos[g->topo[k]] = k;
+    for (int t = 0; t < n; t++)
+        key[t] = (Key){m.best_st[t], m.best_fin[t], tpos[t], t};
+    qsort(key, (size_t)n, sizeof *key, key_cmp);
+    Sched *s = ir_sched_new(g, p);
+    for (int t = 0; t < n; t++)
+        s->map[t] = m.best_map[t];
+    for (int k = 0; k < n; k++)
+        ir_sched_push_op(s, m.best_map[key[k].task], OP_COMPUTE, key[k].task);
+    if (makespan)
+        *makespan = m.best;
+    for (int d = 0; d < P; d++)
+        free(m.lane[d].v);
+    free(m.lane);
+    free(m.h.v);
+    free(m.indeg);
+    free(m.map);
+    free(m.st);
+    free(m.fin);
+    free(m.best_map);
+    free(m.best_st);
+    free(m.best_fin);
+    free(rank);
+    free(prio);
+    free(key);
+    free(tpos);
+    return s;
+}
+
+/* ------------------------------------------------------------------------------------------
  * Local search
  * ------------------------------------------------------------------------------------------
  */
@@ -1655,6 +1851,17 @@ sched_default_budget(const Graph *g, bool plain)
     return (int64_t)b;
 }
 
+/* How many restarts multi_start makes: about 3e5 task-and-edge visits of a DSP in all
+ * (each restart some forward and backward list schedules), within [4, 64]. */
+static int
+sched_multi_runs(const Graph *g)
+{
+    double size =
+        (double)(g->ntasks + g->nedges) * (g->platform ? g->platform->ndsps : 1);
+    double r = 3e5 / (size > 1 ? size : 1);
+    return r < 4 ? 4 : r > 64 ? 64 : (int)r;
+}
+
 /* Every unpinned task on the DSP where the unpinned tasks cost least in all, in
  * topological order; pinned tasks on their DSPs. */
 static Sched *
@@ -1726,12 +1933,13 @@ pass_schedule(Unit *u, Diag *d)
          * order), so its result is never worse than any of them. */
         struct Evaluator *ev = eval_new(g, p);
         int64_t lb = sched_lower_bound(g, p);
-        Sched *alt[2] = {NULL, one_dsp(g, p)};
+        Sched *alt[3] = {NULL, one_dsp(g, p),
+                         multi_start(g, p, sched_multi_runs(g), lb, NULL)};
         if (algo == SCHED_PEFT ? sched_heft(g, p, &alt[0], NULL, NULL, d)
                                : sched_peft(g, p, &alt[0], NULL, NULL, d))
             return -1;
         int64_t best = sched_local_search_lb(&s, ev, 0, plain, lb);
-        for (int k = 0; k < 2; k++) {
+        for (int k = 0; k < 3; k++) {
             comm_insert(alt[k]);
             int64_t len = sched_local_search_lb(&alt[k], ev, 0, plain, lb);
             if (len >= 0 && (best < 0 || len < best)) {
