@@ -516,11 +516,10 @@ multi_fbi(Multi *m, double *prio, int64_t lb)
     return prev;
 }
 
-/* The best list schedule over `runs` forward passes (about): forward-backward improvement
- * from the upward ranks, then from ranks perturbed by up to +-25%; stops at lb.  NULL
- * when the graph has no task. */
-static Sched *
-multi_start(const Graph *g, const Platform *p, int runs, int64_t lb, int64_t *makespan)
+/* ir.h: the best list schedule over `runs` restarts. */
+Sched *
+sched_multi_start(const Graph *g, const Platform *p, int runs, int64_t lb,
+                  int64_t *makespan)
 {
     int n = g->ntasks, P = p->ndsps;
     if (n == 0)
@@ -1851,7 +1850,7 @@ sched_default_budget(const Graph *g, bool plain)
     return (int64_t)b;
 }
 
-/* How many restarts multi_start makes: about 3e5 task-and-edge visits of a DSP in all
+/* How many restarts sched_multi_start makes: about 3e5 task-and-edge visits of a DSP in all
  * (each restart some forward and backward list schedules), within [4, 64]. */
 static int
 sched_multi_runs(const Graph *g)
@@ -1934,7 +1933,7 @@ pass_schedule(Unit *u, Diag *d)
         struct Evaluator *ev = eval_new(g, p);
         int64_t lb = sched_lower_bound(g, p);
         Sched *alt[3] = {NULL, one_dsp(g, p),
-                         multi_start(g, p, sched_multi_runs(g), lb, NULL)};
+                         sched_multi_start(g, p, sched_multi_runs(g), lb, NULL)};
         if (algo == SCHED_PEFT ? sched_heft(g, p, &alt[0], NULL, NULL, d)
                                : sched_peft(g, p, &alt[0], NULL, NULL, d))
             return -1;
