@@ -1078,9 +1078,11 @@ sched_local_search_lb(Sched **sp, struct Evaluator *ev, int64_t budget, bool pla
  *  - the bound: the latest finish so far; for every unplaced task the earliest start it
  *    can still get (after its DSP's last finish, its placed predecessors' data, and the
  *    best split of its unplaced predecessors between its DSP, one after the other, and
- *    the others, paying the edge) plus its bottom level of cheapest costs; and the load
- *    bound (the sum over DSPs of max(last finish, earliest start left) plus the cheapest
- *    work left, over the DSPs).  A child whose bound is not below the incumbent is cut.
+ *    the others, paying the edge) plus its bottom level (ex_tails: cheapest costs, and
+ *    the edges to its successors for the best split of them between its DSP, one after
+ *    the other, and the others); and the load bound (over the DSPs, the sum of each
+ *    one's max(last finish, the earliest start a task left can have there) plus the
+ *    cheapest work left).  A child whose bound is not below the incumbent is cut.
  * Children are tried in order of bound, then start, task and DSP (deterministic).  The
  * incumbent starts as the given schedule's length, so the result is never worse. */
 
@@ -1102,6 +1104,7 @@ typedef struct Exact {
     int *np0, *ns0;        /* [n] zero-delay predecessor and successor edges */
     int *pe, *se;          /* [n] the only such edge in and out (when np0/ns0 is 1) */
     int64_t *fr;           /* [P] last finish per DSP */
+    int64_t *emin;         /* [P] scratch of the bound */
     int *cnt;              /* [P] tasks per DSP */
     int64_t *est;          /* [n] scratch of the bound */
     int64_t *comm;         /* [nedges] cost of each edge between two DSPs */
@@ -1228,44 +1231,53 @@ static int64_t
 ex_bound(Exact *x)
 {
     const Graph *g = x->g;
-    int64_t lb = 0, tmin = INT64_MAX;
-    for (int d = 0; d < x->P; d++)
+    int64_t lb = 0;
+    for (int d = 0; d < x->P; d++) {
         if (x->fr[d] > lb)
             lb = x->fr[d];
-    /* earliest starts of the unplaced tasks, in topological order */
+        x->emin[d] = INT64_MAX;
+    }
+    /* earliest starts of the unplaced tasks, in topological order; emin[d] the earliest
+     * any of them can start on DSP d */
     for (int k = 0; k < x->n; k++) {
         int t = g->topo[k];
         if (x->proc[t] >= 0)
             continue;
-        int64_t m = INT64_MAX;
+        int64_t m = INT64_MAX, empty_v = 0;
         int lo = 0, hi = x->P;
         if (g->tasks[t].dsp >= 0)
             lo = g->tasks[t].dsp, hi = lo + 1;
         bool empty_done = false;
         for (int d = lo; d < hi; d++) {
-            if (x->sym && x->cnt[d] == 0) {
-                if (empty_done)
-                    continue;
-                empty_done = true;
+            int64_t v;
+            if (x->sym && x->cnt[d] == 0 && empty_done) {
+                v = empty_v; /* empty DSPs are interchangeable */
+            } else {
+                v = ex_est_on(x, t, d);
+                if (x->sym && x->cnt[d] == 0) {
+                    empty_done = true;
+                    empty_v = v;
+                }
             }
-            int64_t v = ex_est_on(x, t, d);
             if (v < m)
                 m = v;
+            if (v < x->emin[d])
+                x->emin[d] = v;
         }
         x->est[t] = m;
-        if (m < tmin)
-            tmin = m;
         if (m + x->bl[t] > lb)
             lb = m + x->bl[t];
     }
-    /* load: every task still to place starts at tmin or later, after its DSP's last
-     * finish; the length is at least tmin, so a DSP that gets none counts as busy until
-     * max(last finish, tmin) too */
-    if (tmin == INT64_MAX)
-        tmin = 0;
+    /* load: a DSP that gets some of the tasks left is idle or busy until the earliest
+     * start one can have there, then runs them; one that gets none counts until the
+     * length, which is at least lb (and its last finish); the cheapest work left over
+     * all: P x length >= the sum over the DSPs of max(last finish, min(emin, lb)) +
+     * the work left */
     int64_t load = x->rem;
-    for (int d = 0; d < x->P; d++)
-        load += x->fr[d] > tmin ? x->fr[d] : tmin;
+    for (int d = 0; d < x->P; d++) {
+        int64_t e = x->emin[d] < lb ? x->emin[d] : lb;
+        load += x->fr[d] > e ? x->fr[d] : e;
+    }
     int64_t lbl = (load + x->P - 1) / x->P;
     return lbl > lb ? lbl : lb;
 }
@@ -1555,6 +1567,75 @@ ex_dfs(Exact *x, ExChild *buf)
     }
 }
 
+/* The bottom levels bl[t]: how long the schedule lasts at least from t's start.  t's
+ * successors (each once, the dearest edge from t) start after t's finish; those on t's
+ * DSP one after the other, each of the others after its data, r_s = the edge's cheapest
+ * cost + bl[s].  Any split of them: the remote ones give max r_s, the local ones L give
+ * max over L of bl[s] and the sum of their cheapest costs + the smallest bl[s] - cost
+ * over all successors (the last of them starts after all the others), both growing
+ * with L; so the best split puts the largest r_s on t's DSP, the first k for the best k.
+ * With no communication this is the bottom level of cheapest costs. */
+static void
+ex_tails(Exact *x)
+{
+    const Graph *g = x->g;
+    int n = x->n;
+    int64_t *edge = ir_xcalloc((size_t)n + 1, sizeof *edge);
+    int *mark = ir_xcalloc((size_t)n + 1, sizeof *mark);
+    for (int t = 0; t < n; t++)
+        mark[t] = -1;
+    for (int k = n - 1; k >= 0; k--) {
+        int t = g->topo[k], m = 0;
+        int64_t slack = INT64_MAX;
+        for (int j = g->succ_off[t]; j < g->succ_off[t + 1]; j++) {
+            const Edge *e = &g->edges[g->succ[j]];
+            if (e->delay)
+                continue;
+            if (mark[e->to] != t) {
+                mark[e->to] = t;
+                edge[e->to] = 0;
+            }
+            if (x->comm[g->succ[j]] > edge[e->to])
+                edge[e->to] = x->comm[g->succ[j]];
+        }
+        for (int j = g->succ_off[t]; j < g->succ_off[t + 1]; j++) {
+            const Edge *e = &g->edges[g->succ[j]];
+            int v = e->to;
+            if (e->delay || mark[v] != t)
+                continue;
+            mark[v] = -2 - t; /* once */
+            int64_t r = edge[v] + x->bl[v];
+            int i = m++;
+            while (i > 0 && x->qr[i - 1] < r) {
+                x->qr[i] = x->qr[i - 1];
+                x->qe[i] = x->qe[i - 1];
+                x->qc[i] = x->qc[i - 1];
+                i--;
+            }
+            x->qr[i] = r;
+            x->qe[i] = x->bl[v];
+            x->qc[i] = x->cmin[v];
+            if (x->bl[v] - x->cmin[v] < slack)
+                slack = x->bl[v] - x->cmin[v];
+        }
+        int64_t tail = m > 0 ? x->qr[0] : 0, sum = 0, blmax = 0;
+        for (int i = 0; i < m; i++) {
+            /* the first i + 1 on t's DSP */
+            sum += x->qc[i];
+            if (x->qe[i] > blmax)
+                blmax = x->qe[i];
+            int64_t v = sum + slack > blmax ? sum + slack : blmax;
+            if (i + 1 < m && x->qr[i + 1] > v)
+                v = x->qr[i + 1];
+            if (v < tail)
+                tail = v;
+        }
+        x->bl[t] = x->cmin[t] + tail;
+    }
+    free(edge);
+    free(mark);
+}
+
 /* Are tasks a and b identical: the same costs, the same zero-delay predecessors and
  * successors with the same bytes, no delay edge, not pinned? */
 static bool
@@ -1655,6 +1736,7 @@ sched_exact(const Graph *g, const Platform *p, Sched **sp, int64_t node_limit,
         x.comm[e] = c == INT64_MAX ? 0 : c;
     }
     x.fr = ir_xcalloc((size_t)P, sizeof *x.fr);
+    x.emin = ir_xcalloc((size_t)P, sizeof *x.emin);
     x.cnt = ir_xcalloc((size_t)P, sizeof *x.cnt);
     x.best_proc = ir_xcalloc((size_t)n + 1, sizeof *x.best_proc);
     x.best_st = ir_xcalloc((size_t)n + 1, sizeof *x.best_st);
@@ -1683,16 +1765,7 @@ sched_exact(const Graph *g, const Platform *p, Sched **sp, int64_t node_limit,
             x.ns0[a]++;
             x.se[a] = e;
         }
-    for (int k = n - 1; k >= 0; k--) {
-        int t = g->topo[k];
-        int64_t b = 0;
-        for (int j = g->succ_off[t]; j < g->succ_off[t + 1]; j++) {
-            const Edge *e = &g->edges[g->succ[j]];
-            if (e->delay == 0 && x.bl[e->to] > b)
-                b = x.bl[e->to];
-        }
-        x.bl[t] = x.cmin[t] + b;
-    }
+    ex_tails(&x);
     if (!*sp) { /* no incumbent given: HEFT's */
         Diag *d = diag_new();
         if (sched_heft(g, p, sp, NULL, NULL, d) != 0)
@@ -1762,6 +1835,7 @@ sched_exact(const Graph *g, const Platform *p, Sched **sp, int64_t node_limit,
     free(x.col2);
     free(x.comm);
     free(x.fr);
+    free(x.emin);
     free(x.cnt);
     free(x.best_proc);
     free(x.best_st);
