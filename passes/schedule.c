@@ -1082,7 +1082,11 @@ sched_local_search_lb(Sched **sp, struct Evaluator *ev, int64_t budget, bool pla
  *    the edges to its successors for the best split of them between its DSP, one after
  *    the other, and the others); and the load bound (over the DSPs, the sum of each
  *    one's max(last finish, the earliest start a task left can have there) plus the
- *    cheapest work left).  A child whose bound is not below the incumbent is cut.
+ *    cheapest work left); and, for the schedules shorter than the incumbent (the only
+ *    ones still searched for), clusters of tasks that must share a DSP (a predecessor
+ *    whose data would come too late from another DSP, a task that can start early
+ *    enough on one DSP only), whose tasks run there one after the other (ex_bound).  A
+ *    child whose bound is not below the incumbent is cut.
  * Children are tried in order of bound, then start, task and DSP (deterministic).  The
  * incumbent starts as the given schedule's length, so the result is never worse. */
 
@@ -1094,20 +1098,26 @@ typedef struct Exact {
     const Graph *g;
     const Platform *p;
     int n, P;
-    bool sym;              /* homogeneous, nothing pinned: DSPs interchangeable */
-    int64_t *cmin;         /* [n] cheapest cost */
-    int64_t *bl;           /* [n] bottom level of cheapest costs, own cost included */
-    int *equiv;            /* [n] the next lower-index identical task, or -1 */
-    int *proc;             /* [n] DSP of a placed task, -1 if not placed */
-    int64_t *st, *ft;      /* [n] start and finish of placed tasks */
-    int *npred;            /* [n] unplaced zero-delay predecessors */
-    int *np0, *ns0;        /* [n] zero-delay predecessor and successor edges */
-    int *pe, *se;          /* [n] the only such edge in and out (when np0/ns0 is 1) */
-    int64_t *fr;           /* [P] last finish per DSP */
-    int64_t *emin;         /* [P] scratch of the bound */
-    int *cnt;              /* [P] tasks per DSP */
-    int64_t *est;          /* [n] scratch of the bound */
-    int64_t *comm;         /* [nedges] cost of each edge between two DSPs */
+    bool sym;         /* homogeneous, nothing pinned: DSPs interchangeable */
+    int64_t *cmin;    /* [n] cheapest cost */
+    int64_t *bl;      /* [n] bottom level (ex_tails), own cost included */
+    int *equiv;       /* [n] the next lower-index identical task, or -1 */
+    int *proc;        /* [n] DSP of a placed task, -1 if not placed */
+    int64_t *st, *ft; /* [n] start and finish of placed tasks */
+    int *npred;       /* [n] unplaced zero-delay predecessors */
+    int *np0, *ns0;   /* [n] zero-delay predecessor and successor edges */
+    int *pe, *se;     /* [n] the only such edge in and out (when np0/ns0 is 1) */
+    int64_t *fr;      /* [P] last finish per DSP */
+    int64_t *emin;    /* [P] scratch of the bound */
+    int64_t *dwork;   /* [P] scratch of the bound: work attached to the DSP */
+    int64_t *dest;    /* [P] scratch of the bound: its earliest start */
+    int *uf;          /* [n] scratch of the bound: clusters (union-find) */
+    int *att, *catt;  /* [n] scratch of the bound: DSP a task, a cluster is attached to */
+    int64_t *cwork;   /* [n] scratch of the bound: a cluster's work */
+    int64_t *cest;    /* [n] scratch of the bound: a cluster's earliest start */
+    int *cnt;         /* [P] tasks per DSP */
+    int64_t *est;     /* [n] scratch of the bound */
+    int64_t *comm;    /* [nedges] cost of each edge between two DSPs */
     int64_t *qr, *qe, *qc; /* [n] scratch of ex_est_on */
     int *free_buf;         /* [(n + 1) * n] free tasks, per depth */
     int *fto;              /* [n] scratch of ex_fto */
@@ -1167,11 +1177,37 @@ ex_ready(const Exact *x, int t, int d)
     return r;
 }
 
+/* "Too late": a bound at least this large cuts (no overflow when a few are added). */
+#define EX_INF (INT64_MAX / 8)
+
+/* The clusters of ex_bound: tasks that share a DSP in any schedule shorter than the
+ * incumbent (union-find over the unplaced tasks). */
+static int
+ex_find(Exact *x, int t)
+{
+    while (x->uf[t] != t) {
+        x->uf[t] = x->uf[x->uf[t]];
+        t = x->uf[t];
+    }
+    return t;
+}
+
+static void
+ex_union(Exact *x, int a, int b)
+{
+    a = ex_find(x, a);
+    b = ex_find(x, b);
+    if (a != b)
+        x->uf[a < b ? b : a] = a < b ? a : b;
+}
+
 /* The earliest start task t (not placed) can still get on DSP d: after the DSP's last
  * finish, after each placed predecessor's data, and for the predecessors not placed yet
  * (earliest finish e_q = est + cheapest cost): those on d run there one after the other
  * after its last finish, the others send their data (cost r_q = e_q + the edge's cheapest
- * cost).  The best split puts on d the k largest r_q, for the best k. */
+ * cost).  The best split puts on d the k largest r_q, for the best k.  A predecessor
+ * whose data would come too late for a schedule shorter than the incumbent (r_q + bl[t]
+ * >= best) must be on d: it joins t's cluster. */
 static int64_t
 ex_est_on(Exact *x, int t, int d)
 {
@@ -1189,6 +1225,11 @@ ex_est_on(Exact *x, int t, int d)
                 a = r;
         } else {
             int64_t eq = x->est[q] + x->cmin[q], r = eq + x->comm[g->pred[j]];
+            if (r + x->bl[t] >= x->best) {
+                /* remote, its data comes too late: q runs on t's DSP */
+                r = EX_INF;
+                ex_union(x, q, t);
+            }
             /* insertion by r, largest first */
             int k = nq++;
             while (k > 0 && x->qr[k - 1] < r) {
@@ -1203,7 +1244,7 @@ ex_est_on(Exact *x, int t, int d)
         }
     }
     if (nq == 0)
-        return a;
+        return a < EX_INF ? a : EX_INF;
     int64_t best = INT64_MAX, sum = x->fr[d], emax = 0;
     for (int k = 0; k <= nq; k++) {
         /* the first k on d, the others remote */
@@ -1223,28 +1264,45 @@ ex_est_on(Exact *x, int t, int d)
                 emax = x->qe[k];
         }
     }
-    return best;
+    return best < EX_INF ? best : EX_INF;
 }
 
-/* The bound of the current partial schedule. */
+/* The bound of the current partial schedule.  Besides the bounds that hold for any
+ * completion, some that hold for the completions shorter than the incumbent (the only
+ * ones searched for): a task that can only start early enough on one DSP is attached to
+ * it; a task and a predecessor whose data would come too late from another DSP share one
+ * (ex_est_on), and so does each cluster of such pairs; the tasks a DSP gets that way run
+ * one after the other there. */
 static int64_t
 ex_bound(Exact *x)
 {
     const Graph *g = x->g;
+    int n = x->n, P = x->P;
     int64_t lb = 0;
-    for (int d = 0; d < x->P; d++) {
+    for (int d = 0; d < P; d++) {
         if (x->fr[d] > lb)
             lb = x->fr[d];
         x->emin[d] = INT64_MAX;
+        x->dwork[d] = 0;
+        x->dest[d] = INT64_MAX;
+    }
+    int empties = 0;
+    for (int d = 0; d < P; d++)
+        empties += x->cnt[d] == 0;
+    for (int t = 0; t < n; t++) {
+        x->uf[t] = t;
+        /* a placed task: the bottom level holds from its start */
+        if (x->proc[t] >= 0 && x->st[t] + x->bl[t] > lb)
+            lb = x->st[t] + x->bl[t];
     }
     /* earliest starts of the unplaced tasks, in topological order; emin[d] the earliest
      * any of them can start on DSP d */
-    for (int k = 0; k < x->n; k++) {
+    for (int k = 0; k < n; k++) {
         int t = g->topo[k];
         if (x->proc[t] >= 0)
             continue;
-        int64_t m = INT64_MAX, empty_v = 0;
-        int lo = 0, hi = x->P;
+        int64_t m = EX_INF, empty_v = 0;
+        int lo = 0, hi = P, feasible = 0, only = -1;
         if (g->tasks[t].dsp >= 0)
             lo = g->tasks[t].dsp, hi = lo + 1;
         bool empty_done = false;
@@ -1259,14 +1317,58 @@ ex_bound(Exact *x)
                     empty_v = v;
                 }
             }
+            if (v + x->bl[t] >= x->best)
+                continue; /* too late there */
+            feasible++;
+            only = d;
             if (v < m)
                 m = v;
             if (v < x->emin[d])
                 x->emin[d] = v;
         }
         x->est[t] = m;
+        x->att[t] = feasible == 1 ? only : feasible == 0 ? -2 : -1;
         if (m + x->bl[t] > lb)
             lb = m + x->bl[t];
+    }
+    if (lb >= x->best)
+        return lb;
+    /* clusters: attached to one DSP (-1 none, -2 two different ones), their work and
+     * earliest start, at their root */
+    for (int t = 0; t < n; t++) {
+        x->cwork[t] = 0;
+        x->cest[t] = INT64_MAX;
+        x->catt[t] = -1;
+    }
+    for (int t = 0; t < n; t++) {
+        if (x->proc[t] >= 0)
+            continue;
+        int r = ex_find(x, t);
+        x->cwork[r] += x->cmin[t];
+        if (x->est[t] < x->cest[r])
+            x->cest[r] = x->est[t];
+        int a = x->att[t];
+        if (a != -1 && x->catt[r] != a)
+            x->catt[r] = x->catt[r] == -1 ? a : -2;
+    }
+    for (int t = 0; t < n; t++) {
+        if (x->proc[t] >= 0 || x->uf[t] != t)
+            continue;
+        int a = x->catt[t];
+        if (a == -2)
+            return EX_INF; /* on two DSPs at once */
+        if (a >= 0 && !(x->sym && x->cnt[a] == 0 && empties > 1)) {
+            x->dwork[a] += x->cwork[t];
+            if (x->cest[t] < x->dest[a])
+                x->dest[a] = x->cest[t];
+        } else if (x->cest[t] + x->cwork[t] > lb) {
+            lb = x->cest[t] + x->cwork[t];
+        }
+    }
+    for (int d = 0; d < P; d++) {
+        int64_t e = x->dest[d] > x->fr[d] ? x->dest[d] : x->fr[d];
+        if (x->dwork[d] > 0 && e + x->dwork[d] > lb)
+            lb = e + x->dwork[d];
     }
     /* load: a DSP that gets some of the tasks left is idle or busy until the earliest
      * start one can have there, then runs them; one that gets none counts until the
@@ -1274,11 +1376,11 @@ ex_bound(Exact *x)
      * all: P x length >= the sum over the DSPs of max(last finish, min(emin, lb)) +
      * the work left */
     int64_t load = x->rem;
-    for (int d = 0; d < x->P; d++) {
+    for (int d = 0; d < P; d++) {
         int64_t e = x->emin[d] < lb ? x->emin[d] : lb;
         load += x->fr[d] > e ? x->fr[d] : e;
     }
-    int64_t lbl = (load + x->P - 1) / x->P;
+    int64_t lbl = (load + P - 1) / P;
     return lbl > lb ? lbl : lb;
 }
 
@@ -1737,6 +1839,13 @@ sched_exact(const Graph *g, const Platform *p, Sched **sp, int64_t node_limit,
     }
     x.fr = ir_xcalloc((size_t)P, sizeof *x.fr);
     x.emin = ir_xcalloc((size_t)P, sizeof *x.emin);
+    x.dwork = ir_xcalloc((size_t)P, sizeof *x.dwork);
+    x.dest = ir_xcalloc((size_t)P, sizeof *x.dest);
+    x.uf = ir_xcalloc((size_t)n + 1, sizeof *x.uf);
+    x.att = ir_xcalloc((size_t)n + 1, sizeof *x.att);
+    x.catt = ir_xcalloc((size_t)n + 1, sizeof *x.catt);
+    x.cwork = ir_xcalloc((size_t)n + 1, sizeof *x.cwork);
+    x.cest = ir_xcalloc((size_t)n + 1, sizeof *x.cest);
     x.cnt = ir_xcalloc((size_t)P, sizeof *x.cnt);
     x.best_proc = ir_xcalloc((size_t)n + 1, sizeof *x.best_proc);
     x.best_st = ir_xcalloc((size_t)n + 1, sizeof *x.best_st);
@@ -1836,6 +1945,13 @@ sched_exact(const Graph *g, const Platform *p, Sched **sp, int64_t node_limit,
     free(x.comm);
     free(x.fr);
     free(x.emin);
+    free(x.dwork);
+    free(x.dest);
+    free(x.uf);
+    free(x.att);
+    free(x.catt);
+    free(x.cwork);
+    free(x.cest);
     free(x.cnt);
     free(x.best_proc);
     free(x.best_st);
@@ -1924,8 +2040,8 @@ sched_default_budget(const Graph *g, bool plain)
     return (int64_t)b;
 }
 
-/* How many restarts sched_multi_start makes: about 3e5 task-and-edge visits of a DSP in all
- * (each restart some forward and backward list schedules), within [4, 64]. */
+/* How many restarts sched_multi_start makes: about 3e5 task-and-edge visits of a DSP in
+ * all (each restart some forward and backward list schedules), within [4, 64]. */
 static int
 sched_multi_runs(const Graph *g)
 {
