@@ -651,6 +651,10 @@ int64_t eval_length(Evaluator *ev, const Sched *s);
  * busy/idle per DSP and, on deadlock, the blocking cycle.  Returns 0, or -1 on deadlock.
  */
 int eval_run(const Sched *s, const EvalOpts *o, EvalResult *r, Arena *a);
+/* eval_run in the workspace ev (made by eval_new for s's graph and platform): the same
+ * result, without building a workspace per call (BFCO's TIS/TEIR run). */
+int eval_run_with(Evaluator *ev, const Sched *s, const EvalOpts *o, EvalResult *r,
+                  Arena *a);
 /* Writes a deadlock cycle as "DSP 0: RECV m3 (iteration 0) -> DSP 1: ..." into d. */
 void eval_report_deadlock(const Sched *s, const EvalResult *r, Diag *d);
 int pass_verify(Unit *u, Diag *d); /* evaluates u->s; reports a deadlock as an error */

@@ -1123,7 +1123,7 @@ release_on_deadlock(Worker *w)
     memset(&r, 0, sizeof r);
     EvalOpts o = {0, 0};
     w->evals++;
-    int rc = eval_run(w->ws, &o, &r, a);
+    int rc = eval_run_with(w->ev, w->ws, &o, &r, a);
     int k = -1;
     if (rc < 0)
         for (int i = 0; i < r.ncycle && k < 0; i++) {
@@ -1322,7 +1322,7 @@ tis_teir(Worker *w, bool *pipe, double eps, int64_t *len)
     memset(&r, 0, sizeof r);
     EvalOpts o = {0, 3};
     w->evals++;
-    int rc = eval_run(ws, &o, &r, a);
+    int rc = eval_run_with(w->ev, ws, &o, &r, a);
     *len = r.length;
     if (rc < 0 || r.nrec < 2) {
         arena_free(a);
