@@ -687,6 +687,9 @@ typedef struct BfcoParams {
     bool polish;    /* toggle single pipelines of the best particle while it improves */
     int64_t polish_budget; /* evaluations of the polish; -1 = from the search's */
     int64_t es_limit;      /* es refuses more configurations than this */
+    /* polish: evaluate every toggle that can be kept, also those that lengthen the
+     * contention-free length (docs/bfco.md) */
+    bool polish_all;
 } BfcoParams;
 
 typedef struct OptStats {

@@ -35,7 +35,8 @@ enum {
     O_RESTARTS,
     O_TIMELIMIT,
     O_POLISHBUDGET,
-    O_NOJOINT
+    O_NOJOINT,
+    O_POLISHALL
 };
 static const CliOption own[] = {
     {"method", "NAME", "none, ma, cp, bfco (default), es or all"},
@@ -71,6 +72,9 @@ static const CliOption own[] = {
     {"no-joint", NULL,
      "no joint pipeline bits even on small schedules (default: joint at <= 64 "
      "messages)"},
+    {"polish-all", NULL,
+     "the polish evaluates every toggle that can be kept, also those that lengthen "
+     "the contention-free length"},
     {NULL, NULL, NULL},
 };
 
@@ -193,6 +197,7 @@ cmd_opt(int argc, char **argv)
     if (c.val[O_NOJOINT])
         bp.joint_units = 0;
     bp.polish = c.val[O_POLISH] == NULL;
+    bp.polish_all = c.val[O_POLISHALL] != NULL;
     if (c.val[O_EPSILON]) {
         char *end;
         double e = strtod(c.val[O_EPSILON], &end);
