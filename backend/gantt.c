@@ -510,8 +510,8 @@ cg_sched_gantt(const Sched *s, const EvalResult *r)
     /* The style rules are scoped under the root's class: inlined into an HTML page (the
      * report), an SVG's <style> applies to the whole document. */
     buf_printf(&b,
-               "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"tgc-gantt\" width=\"%d\" "
-               "height=\"%d\" viewBox=\"0 0 %d %d\" "
+               "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"tgc-gantt\" "
+               "width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "
                "font-family=\"Helvetica, Arial, sans-serif\">\n",
                width, height, width, height);
     buf_printf(&b, "<style>.tgc-gantt text{font-size:11px;fill:#222}"

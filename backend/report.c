@@ -113,8 +113,8 @@ summary(Buf *b, const Sched *s, const EvalResult *r, const CritPath *cp,
     if (g->file)
         row(b, "file", g->file);
     if (p->model == MODEL_ABSTRACT)
-        snprintf(v, sizeof v, "%s (abstract model, %d DSPs)", p->name ? p->name : "inline",
-                 p->ndsps);
+        snprintf(v, sizeof v, "%s (abstract model, %d DSPs)",
+                 p->name ? p->name : "inline", p->ndsps);
     else
         snprintf(v, sizeof v, "%s (bwdsp, %d DSPs on %d board%s)",
                  p->name ? p->name : "inline", p->ndsps, p->nboards,
@@ -138,8 +138,9 @@ summary(Buf *b, const Sched *s, const EvalResult *r, const CritPath *cp,
     int ri = rec_of_iter0(r);
     if (cp->nops > 0 && ri >= 0) {
         int d = cp->dsp[cp->nops - 1], k = cp->op[cp->nops - 1];
-        snprintf(v, sizeof v, "%d operations, finishes at cycle %lld (marked in the tables)",
-                 cp->nops, (long long)r->op_time[d][ri * s->nops[d] + k].end);
+        snprintf(v, sizeof v,
+                 "%d operations, finishes at cycle %lld (marked in the tables)", cp->nops,
+                 (long long)r->op_time[d][ri * s->nops[d] + k].end);
         row(b, "critical path of iteration 0", v);
     }
     if (nmethods > 0) {
@@ -156,15 +157,15 @@ summary(Buf *b, const Sched *s, const EvalResult *r, const CritPath *cp,
 static void
 methods_table(Buf *b, const CgReportMethod *methods, int nmethods)
 {
-    buf_printf(b,
-               "<section id=\"methods\">\n<h2>Methods</h2>\n"
-               "<p class=\"note\">The communication optimisations run on the schedule; the "
-               "page shows the highlighted one. Improvement is over none (the schedule "
-               "as scheduled).</p>\n"
-               "<table id=\"methods-table\">\n<thead><tr><th>method</th><th>length "
-               "(cycles)</th><th>improvement</th><th>messages</th><th>after merging</th>"
-               "<th>merged groups</th><th>pipelined</th><th>evaluations</th></tr></thead>\n"
-               "<tbody>\n");
+    buf_printf(
+        b, "<section id=\"methods\">\n<h2>Methods</h2>\n"
+           "<p class=\"note\">The communication optimisations run on the schedule; the "
+           "page shows the highlighted one. Improvement is over none (the schedule "
+           "as scheduled).</p>\n"
+           "<table id=\"methods-table\">\n<thead><tr><th>method</th><th>length "
+           "(cycles)</th><th>improvement</th><th>messages</th><th>after merging</th>"
+           "<th>merged groups</th><th>pipelined</th><th>evaluations</th></tr></thead>\n"
+           "<tbody>\n");
     for (int i = 0; i < nmethods; i++) {
         const CgReportMethod *m = &methods[i];
         buf_printf(b, "<tr%s>", m->shown ? " class=\"shown\"" : "");
@@ -191,13 +192,14 @@ static void
 dsp_table(Buf *b, const Sched *s, const EvalResult *r)
 {
     const Graph *g = s->g;
-    buf_printf(b, "<section id=\"dsps\">\n<h2>DSPs</h2>\n"
-                  "<p class=\"note\">Over all iterations: busy = compute and the overheads "
-                  "of sends and receives.</p>\n"
-                  "<table id=\"dsp-table\">\n<thead><tr><th>DSP</th><th>board</th>"
-                  "<th>busy</th><th>compute</th><th>busy (cycles)</th><th>compute "
-                  "(cycles)</th><th>idle (cycles)</th><th>operations</th><th>tasks</th>"
-                  "</tr></thead>\n<tbody>\n");
+    buf_printf(b,
+               "<section id=\"dsps\">\n<h2>DSPs</h2>\n"
+               "<p class=\"note\">Over all iterations: busy = compute and the overheads "
+               "of sends and receives.</p>\n"
+               "<table id=\"dsp-table\">\n<thead><tr><th>DSP</th><th>board</th>"
+               "<th>busy</th><th>compute</th><th>busy (cycles)</th><th>compute "
+               "(cycles)</th><th>idle (cycles)</th><th>operations</th><th>tasks</th>"
+               "</tr></thead>\n<tbody>\n");
     for (int d = 0; d < s->ndsps; d++) {
         int ntasks = 0;
         for (int k = 0; k < s->nops[d]; k++)
@@ -243,7 +245,8 @@ ops_table(Buf *b, const Sched *s, const EvalResult *r, const CritPath *cp)
     for (int d = 0; d < s->ndsps; d++)
         for (int k = 0; k < s->nops[d]; k++) {
             Op o = s->ops[d][k];
-            buf_printf(b, "<tr%s>", cp->nops > 0 && cp->on[d][k] ? " class=\"crit\"" : "");
+            buf_printf(b, "<tr%s>",
+                       cp->nops > 0 && cp->on[d][k] ? " class=\"crit\"" : "");
             num(b, d);
             num(b, k);
             if (o.kind == OP_COMPUTE) {
@@ -259,7 +262,8 @@ ops_table(Buf *b, const Sched *s, const EvalResult *r, const CritPath *cp)
                 snprintf(what, sizeof what, "m%d", o.ref);
                 cell(b, what);
                 num(b, m->bytes);
-                snprintf(what, sizeof what, "%s DSP %d", o.kind == OP_SEND ? "to" : "from",
+                snprintf(what, sizeof what, "%s DSP %d",
+                         o.kind == OP_SEND ? "to" : "from",
                          o.kind == OP_SEND ? m->dst : m->src);
                 cell(b, what);
             }
@@ -320,8 +324,9 @@ graph_svg(Buf *b, const Sched *s, const EvalResult *r, Diag *d)
         gvFreeLayout(gvc, ag);
     }
     if (rc != 0)
-        diag_error(d, NULL, "graphviz could not lay out and render the schedule graph "
-                            "(dot layout, svg renderer)");
+        diag_error(d, NULL,
+                   "graphviz could not lay out and render the schedule graph "
+                   "(dot layout, svg renderer)");
     agclose(ag);
     gvFreeContext(gvc);
     agseterr(level);
@@ -344,8 +349,9 @@ cg_sched_report(const Sched *s, const EvalResult *r, const CgReportMethod *metho
     cg_crit_path(s, r, &cp);
 
     Buf b = {0};
-    buf_printf(&b, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-                   "<meta name=\"generator\" content=\"tgc\">\n<title>Schedule of ");
+    buf_printf(&b,
+               "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+               "<meta name=\"generator\" content=\"tgc\">\n<title>Schedule of ");
     buf_escape(&b, g->name ? g->name : "graph");
     buf_printf(&b, "</title>\n<style>\n%s</style>\n</head>\n<body>\n<h1>Schedule of ",
                style);

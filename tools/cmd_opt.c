@@ -214,8 +214,8 @@ cmd_opt(int argc, char **argv)
     for (int i = 0; i < NOUT; i++)
         to_stdout += paths[i] && strcmp(paths[i], "-") == 0;
     if (to_stdout > 1 || (to_stdout && c.json)) {
-        cli_usage(&spec, "only one of -o, --dot, --gantt, --report and --json can use the "
-                         "standard output");
+        cli_usage(&spec, "only one of -o, --dot, --gantt, --report and --json can use "
+                         "the standard output");
         goto usage;
     }
 
