@@ -755,6 +755,28 @@ int cg_critical_path(const Sched *s, const EvalResult *r, int *dsp, int *op);
 char *cg_sched_json_file(const Sched *s, const EvalResult *r, const char *out_path);
 
 /* ------------------------------------------------------------------------------------
+ * backend/report.c - the HTML report of a schedule (tgc report, tgc opt --report)
+ * ------------------------------------------------------------------------------------ */
+
+/* One row of the report's table of methods. */
+typedef struct CgReportMethod {
+    const char *name;   /* none, ma, cp, bfco, es */
+    const char *error;  /* why the method gave no schedule (es refused), or NULL */
+    const OptStats *st; /* its results when error is NULL */
+    double improvement; /* percent of the length of none */
+    bool shown;         /* the schedule the page shows */
+} CgReportMethod;
+/* The schedule graph is drawn up to this many operations (dot's layout time). */
+enum { CG_REPORT_GRAPH_MAX = 1600 };
+/* One self-contained HTML page of schedule s evaluated as r (not deadlocked; r records
+ * iteration 0 and the iterations the Gantt chart shows): summary, methods (when nmethods
+ * > 0), DSPs, the Gantt chart and the schedule graph as inline SVG, the operations.
+ * *drawn receives whether the graph is drawn.  Returns the malloc'd page, or NULL after
+ * reporting through d (Graphviz failed). */
+char *cg_sched_report(const Sched *s, const EvalResult *r, const CgReportMethod *methods,
+                      int nmethods, bool *drawn, Diag *d);
+
+/* ------------------------------------------------------------------------------------
  * backend/emit_c.c, backend/sanitize.c - the generated C project (docs/design.md section
  * 6, docs/kernels.md): one file per DSP, main.c, the sequential reference, the kernels
  * ------------------------------------------------------------------------------------ */
