@@ -45,6 +45,8 @@ static const char style[] =
     "th{background:#eef2f7}td.n{text-align:right;font-variant-numeric:tabular-nums}\n"
     "tr.shown td{background:#fff7d6}tr.crit td{background:#fde8e8}\n"
     ".picture{overflow:auto;border:1px solid #ddd;padding:0.3em}\n"
+    /* text a little wider than Graphviz measured it is not clipped at the picture's edge */
+    ".tgc-graph svg{overflow:visible;margin:0 3em}\n"
     /* Graphviz and the Gantt writer size text by Helvetica's widths: fonts of the same
      * widths first, then a condensed one, so that labels stay inside their boxes */
     ".picture svg text{font-family:\"Liberation Sans\",\"Nimbus Sans\",Arimo,Helvetica,"
