@@ -89,6 +89,9 @@ const char *pd_suggest(const char *word, const char *const *cands, size_t ncands
 bool pd_is_path(const char *ref);
 /* The lowest board the links do not join to board 0, or -1 when every board is joined. */
 int pd_unreached_board(const PlatDesc *p);
+/* Every field of p on one line, malloc'd: "NAME: bwdsp, 2 boards of 4 DSPs, links 0-1,
+ * dsp_clock_mhz 500, ..." (the abstract model: "NAME: abstract, 4 DSPs, ..."). */
+char *pd_describe(const PlatDesc *p);
 /* A copy of name (malloc'd) as p's name. */
 void pd_set_name(PlatDesc *p, const char *name);
 void pd_free(PlatDesc *p);

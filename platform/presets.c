@@ -3,7 +3,9 @@
  * section 2), the platform that fits a number of DSPs, and the small helpers of the reader
  * (suggestions, the connectivity of the board links).
  */
+#include <inttypes.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -293,4 +295,43 @@ pd_unreached_board(const PlatDesc *p)
     free(stack);
     free(in);
     return found;
+}
+
+/* appends to the malloc'd text at *s (length *len) */
+static void
+append(char **s, size_t *len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void
+append(char **s, size_t *len, const char *fmt, ...)
+{
+    va_list ap, ap2;
+    va_start(ap, fmt);
+    va_copy(ap2, ap);
+    int n = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    *s = xrealloc(*s, *len + (size_t)(n > 0 ? n : 0) + 1);
+    vsnprintf(*s + *len, (size_t)(n > 0 ? n : 0) + 1, fmt, ap2);
+    va_end(ap2);
+    *len += (size_t)(n > 0 ? n : 0);
+}
+
+char *
+pd_describe(const PlatDesc *p)
+{
+    char *s = NULL;
+    size_t len = 0;
+    append(&s, &len, "%s: ", p->name ? p->name : "");
+    if (p->model == PD_ABSTRACT) {
+        append(&s, &len, "abstract, %d DSPs", p->ndsps);
+    } else {
+        append(&s, &len, "bwdsp, %d board%s of %d DSPs, links", p->nboards,
+               p->nboards == 1 ? "" : "s", p->dsps_per_board);
+        if (!p->nlinks)
+            append(&s, &len, " none");
+        for (int i = 0; i < p->nlinks; i++)
+            append(&s, &len, " %d-%d", p->links[i].a, p->links[i].b);
+    }
+#define DESCRIBE(f, lo, hi) append(&s, &len, ", %s %" PRId64, #f, p->f);
+    PLATFORM_PARAMS(DESCRIBE)
+#undef DESCRIBE
+    return s;
 }

@@ -140,6 +140,9 @@ summary(FILE *f)
     fprintf(f, "mpirio: platform %s, %d DSPs on %d board%s, contention %s\n",
             K->plat.name, K->ndsps, K->plat.nboards, K->plat.nboards == 1 ? "" : "s",
             K->set.no_contention ? "off" : "on");
+    char *full = pd_describe(&K->plat);
+    fprintf(f, "mpirio:   %s\n", full);
+    free(full);
     fprintf(f, "mpirio: length %lld cycles (%.6f s at %d MHz)\n", len,
             (double)len / ((double)K->plat.dsp_clock_mhz * 1e6), (int)K->plat.dsp_clock_mhz);
     fprintf(
