@@ -521,7 +521,7 @@ Graph *fe_load_graph_string(const char *text, const char *name, const Options *o
                             Diag *d);
 
 /* ------------------------------------------------------------------------------------
- * frontend/platform_json.c - tgc-platform/1 reader
+ * frontend/platform_json.c - where tgc finds a platform (the reader: platform/read.c)
  * ------------------------------------------------------------------------------------ */
 
 /* `ref` is a preset name or a path to a tgc-platform/1 file (relative paths are taken
