@@ -26,7 +26,8 @@ platform_of(Arena *a, PlatDesc *d)
 {
     Platform *p = plat_from_desc(a, d);
     if (!p)
-        ice("platform \"%s\" passed the connectivity check but is not connected", d->name);
+        ice("platform \"%s\" passed the connectivity check but is not connected",
+            d->name);
     pd_free(d);
     return p;
 }

@@ -1,12 +1,13 @@
 /*
- * platform/platform.h - the platform description that tgc and libmpirio share (docs/design.md
- * section 2, docs/formats.md "Platform"): the presets and the model's defaults
- * (platform/presets.c) and the one reader of tgc-platform/1 (platform/read.c).
+ * platform/platform.h - the platform description that tgc and libmpirio share
+ * (docs/design.md section 2, docs/formats.md "Platform"): the presets and the model's
+ * defaults (platform/presets.c) and the one reader of tgc-platform/1 (platform/read.c).
  *
- * This folder is a layer below both ir/ and runtime/ and depends on neither: tgc builds its
- * Platform (ir/ir.h) from a PlatDesc (plat_from_desc), the runtime simulates one (or gives
- * its clock to the MPI transport).  Everything a PlatDesc holds is malloc'd; pd_free()
- * releases it.  Out of memory ends the program with a message (the callers do the same).
+ * This folder is a layer below both ir/ and runtime/ and depends on neither: tgc builds
+ * its Platform (ir/ir.h) from a PlatDesc (plat_from_desc), the runtime simulates one (or
+ * gives its clock to the MPI transport).  Everything a PlatDesc holds is malloc'd;
+ * pd_free() releases it.  Out of memory ends the program with a message (the callers do
+ * the same).
  */
 #ifndef TGC_PLATFORM_H
 #define TGC_PLATFORM_H
@@ -35,9 +36,9 @@ struct json_t; /* jansson's value: the reader reads inline objects of other docu
     X(eager_limit, 0, 1000000000)                                                        \
     X(dsp_memory_bytes, 0, INT64_C(1099511627776))
 
-#define PD_MAX_BOARDS 1024               /* boards of a bwdsp platform */
-#define PD_MAX_DSPS_PER_BOARD 1024       /* DSPs of one board */
-#define PD_MAX_ABSTRACT_DSPS 65536       /* DSPs of an abstract platform */
+#define PD_MAX_BOARDS 1024         /* boards of a bwdsp platform */
+#define PD_MAX_DSPS_PER_BOARD 1024 /* DSPs of one board */
+#define PD_MAX_ABSTRACT_DSPS 65536 /* DSPs of an abstract platform */
 
 typedef enum {
     PD_BWDSP,    /* boards of DSPs with RapidIO switches */
@@ -98,11 +99,11 @@ void pd_free(PlatDesc *p);
 
 /* ---- read.c: the tgc-platform/1 reader ---- */
 
-/* Where the reader's messages go: one call per error, with the file (NULL: none), the JSON
- * Pointer of the value ("" = the whole document; NULL for a syntax error and a message
- * about a reference) or the line and column of a syntax error (0 otherwise), and the
- * text.  tgc turns them into its diagnostics,
- * libmpirio into its report; pd_format_message() is the text both print. */
+/* Where the reader's messages go: one call per error, with the file (NULL: none), the
+ * JSON Pointer of the value ("" = the whole document; NULL for a syntax error and a
+ * message about a reference) or the line and column of a syntax error (0 otherwise), and
+ * the text.  tgc turns them into its diagnostics, libmpirio into the lines of its report
+ * (pd_format_message: the text tgc's diagnostics print). */
 typedef struct PdSink {
     void (*error)(void *ctx, const char *file, const char *pointer, int line, int col,
                   const char *msg);
@@ -127,7 +128,8 @@ void pd_unknown_platform(const char *name, const char *file, const char *ptr,
                          const PdSink *sink);
 /* The message as tgc's diagnostics print it: "FILE:LINE:COL: error: MSG" for a syntax
  * error, "FILE: POINTER: error: MSG" ("/" for the whole document), "FILE: error: MSG"
- * without a pointer, "error: MSG" without a file; control characters as C escapes.  Writes at most n bytes (NUL included); returns the length it needed. */
+ * without a pointer, "error: MSG" without a file; control characters as C escapes. Writes
+ * at most n bytes (NUL included); returns the length it needed. */
 size_t pd_format_message(char *buf, size_t n, const char *file, const char *pointer,
                          int line, int col, const char *msg);
 

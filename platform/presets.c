@@ -1,7 +1,7 @@
 /*
  * platform/presets.c - the presets and the defaults of the platform model (docs/design.md
- * section 2), the platform that fits a number of DSPs, and the small helpers of the reader
- * (suggestions, the connectivity of the board links).
+ * section 2), the platform that fits a number of DSPs, and the small helpers of the
+ * reader (suggestions, the connectivity of the board links).
  */
 #include <inttypes.h>
 #include <math.h>
@@ -86,7 +86,8 @@ pd_abstract(PlatDesc *p, int ndsps)
      * finish + bytes), with no rendezvous waiting for the receiver to post: every
      * message eager. */
     p->eager_limit = 1000000000;
-    p->copy_bytes_per_cycle = 1000000; /* packing is free: ceil(n / 1e6) is 0 only for 0 */
+    p->copy_bytes_per_cycle =
+        1000000; /* packing is free: ceil(n / 1e6) is 0 only for 0 */
 }
 
 static void
@@ -298,8 +299,8 @@ pd_unreached_board(const PlatDesc *p)
 }
 
 /* appends to the malloc'd text at *s (length *len) */
-static void
-append(char **s, size_t *len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void append(char **s, size_t *len, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
 static void
 append(char **s, size_t *len, const char *fmt, ...)
 {

@@ -120,8 +120,11 @@ rd_error(Rd *r, const char *ptr, const char *fmt, ...)
     va_end(ap);
     r->errors++;
     if (r->sink && r->sink->error)
-        r->sink->error(r->sink->ctx, r->file, r->null_ptr ? NULL : ptr ? ptr : "", 0, 0,
-                       s);
+        r->sink->error(r->sink->ctx, r->file,
+                       r->null_ptr ? NULL
+                       : ptr       ? ptr
+                                   : "",
+                       0, 0, s);
     free(s);
 }
 
@@ -165,7 +168,8 @@ ptr_index(Rd *r, const char *ptr, size_t i)
     return rd_printf(r, "%s/%zu", ptr, i);
 }
 
-/* The shortest %g form that reads back as the same double (0.1, not 0.1000000000000001) */
+/* The shortest %g form that reads back as the same double (0.1, not 0.1000000000000001)
+ */
 static const char *
 real_text(Rd *r, double x)
 {
@@ -278,8 +282,8 @@ unknown_fields(Rd *r, const json_t *o, const char *ptr)
             continue;
         const char *hint = pd_suggest(key, fields, NFIELDS);
         if (hint)
-            rd_error(r, ptr_key(r, ptr, key), "unknown field \"%s\" (did you mean \"%s\"?)",
-                     key, hint);
+            rd_error(r, ptr_key(r, ptr, key),
+                     "unknown field \"%s\" (did you mean \"%s\"?)", key, hint);
         else
             rd_error(r, ptr_key(r, ptr, key), "unknown field \"%s\"", key);
     }
@@ -481,15 +485,16 @@ read_fields(Rd *r, const json_t *o, const char *ptr, const char *default_name,
     }
 
 #define PARAM_SET(f, lo, hi)                                                             \
-    if ((v = json_object_get(o, #f)) && get_ranged(r, v, ptr_key(r, ptr, #f), #f, lo, hi, &x)) \
+    if ((v = json_object_get(o, #f)) &&                                                  \
+        get_ranged(r, v, ptr_key(r, ptr, #f), #f, lo, hi, &x))                           \
         p->f = x;
     PLATFORM_PARAMS(PARAM_SET)
 #undef PARAM_SET
     if (p->payload_bytes >= p->packet_bytes) {
-        const char *at = json_object_get(o, "payload_bytes")
-                             ? ptr_key(r, ptr, "payload_bytes")
-                         : json_object_get(o, "packet_bytes") ? ptr_key(r, ptr, "packet_bytes")
-                                                               : ptr;
+        const char *at =
+            json_object_get(o, "payload_bytes")  ? ptr_key(r, ptr, "payload_bytes")
+            : json_object_get(o, "packet_bytes") ? ptr_key(r, ptr, "packet_bytes")
+                                                 : ptr;
         rd_error(r, at,
                  "payload_bytes (%" PRId64 ") must be less than packet_bytes (%" PRId64
                  ")",

@@ -144,7 +144,8 @@ summary(FILE *f)
     fprintf(f, "mpirio:   %s\n", full);
     free(full);
     fprintf(f, "mpirio: length %lld cycles (%.6f s at %d MHz)\n", len,
-            (double)len / ((double)K->plat.dsp_clock_mhz * 1e6), (int)K->plat.dsp_clock_mhz);
+            (double)len / ((double)K->plat.dsp_clock_mhz * 1e6),
+            (int)K->plat.dsp_clock_mhz);
     fprintf(
         f,
         "mpirio: %lld messages, %lld packets, %lld payload bytes, %lld link crossings, "
