@@ -67,6 +67,7 @@ xmalloc(size_t n)
 #endif
 static const char *rd_printf(Rd *r, const char *fmt, ...) PD_PRINTF(2, 3);
 static void rd_error(Rd *r, const char *ptr, const char *fmt, ...) PD_PRINTF(3, 4);
+static char *vformat(const char *fmt, va_list ap) PD_PRINTF(1, 0);
 
 static char *
 vformat(const char *fmt, va_list ap)
