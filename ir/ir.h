@@ -640,6 +640,10 @@ int64_t eval_length(Evaluator *ev, const Sched *s);
  * busy/idle per DSP and, on deadlock, the blocking cycle.  Returns 0, or -1 on deadlock.
  */
 int eval_run(const Sched *s, const EvalOpts *o, EvalResult *r, Arena *a);
+/* eval_run in the workspace ev (made by eval_new for s's graph and platform): the same
+ * result, without building a workspace per call (BFCO's TIS/TEIR run). */
+int eval_run_with(Evaluator *ev, const Sched *s, const EvalOpts *o, EvalResult *r,
+                  Arena *a);
 /* Writes a deadlock cycle as "DSP 0: RECV m3 (iteration 0) -> DSP 1: ..." into d. */
 void eval_report_deadlock(const Sched *s, const EvalResult *r, Diag *d);
 int pass_verify(Unit *u, Diag *d); /* evaluates u->s; reports a deadlock as an error */
@@ -672,6 +676,9 @@ typedef struct BfcoParams {
     bool polish;    /* toggle single pipelines of the best particle while it improves */
     int64_t polish_budget; /* evaluations of the polish; -1 = from the search's */
     int64_t es_limit;      /* es refuses more configurations than this */
+    /* polish: evaluate every toggle that can be kept, also those that lengthen the
+     * contention-free length (docs/bfco.md) */
+    bool polish_all;
 } BfcoParams;
 
 typedef struct OptStats {
@@ -735,6 +742,28 @@ int cg_critical_path(const Sched *s, const EvalResult *r, int *dsp, int *op);
 /* cg_sched_json for a file at out_path: kernel paths written relative to the file's
  * folder (as the reader takes them); out_path NULL or "-" writes them as they are. */
 char *cg_sched_json_file(const Sched *s, const EvalResult *r, const char *out_path);
+
+/* ------------------------------------------------------------------------------------
+ * backend/report.c - the HTML report of a schedule (tgc report, tgc opt --report)
+ * ------------------------------------------------------------------------------------ */
+
+/* One row of the report's table of methods. */
+typedef struct CgReportMethod {
+    const char *name;   /* none, ma, cp, bfco, es */
+    const char *error;  /* why the method gave no schedule (es refused), or NULL */
+    const OptStats *st; /* its results when error is NULL */
+    double improvement; /* percent of the length of none */
+    bool shown;         /* the schedule the page shows */
+} CgReportMethod;
+/* The schedule graph is drawn up to this many operations (dot's layout time). */
+enum { CG_REPORT_GRAPH_MAX = 1600 };
+/* One self-contained HTML page of schedule s evaluated as r (not deadlocked; r records
+ * iteration 0 and the iterations the Gantt chart shows): summary, methods (when nmethods
+ * > 0), DSPs, the Gantt chart and the schedule graph as inline SVG, the operations.
+ * *drawn receives whether the graph is drawn.  Returns the malloc'd page, or NULL after
+ * reporting through d (Graphviz failed). */
+char *cg_sched_report(const Sched *s, const EvalResult *r, const CgReportMethod *methods,
+                      int nmethods, bool *drawn, Diag *d);
 
 /* ------------------------------------------------------------------------------------
  * backend/emit_c.c, backend/sanitize.c - the generated C project (docs/design.md section
