@@ -37,7 +37,8 @@ enum {
     O_TIMELIMIT,
     O_POLISHBUDGET,
     O_NOJOINT,
-    O_REPORT
+    O_REPORT,
+    O_POLISHALL
 };
 static const CliOption own[] = {
     {"method", "NAME", "none, ma, cp, bfco (default), es or all"},
@@ -76,6 +77,9 @@ static const CliOption own[] = {
     {"report", "FILE",
      "write the HTML report of the schedule -o writes, with the table of methods "
      "(tgc report)"},
+    {"polish-all", NULL,
+     "the polish evaluates every toggle that can be kept, also those that lengthen "
+     "the contention-free length"},
     {NULL, NULL, NULL},
 };
 
@@ -198,6 +202,7 @@ cmd_opt(int argc, char **argv)
     if (c.val[O_NOJOINT])
         bp.joint_units = 0;
     bp.polish = c.val[O_POLISH] == NULL;
+    bp.polish_all = c.val[O_POLISHALL] != NULL;
     if (c.val[O_EPSILON]) {
         char *end;
         double e = strtod(c.val[O_EPSILON], &end);
