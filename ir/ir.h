@@ -23,6 +23,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "platform.h"
+
 #define TGC_VERSION "0.1.0"
 
 #if defined(__GNUC__)
@@ -99,22 +101,8 @@ typedef struct Platform {
     int *board_hops; /* [nboards * nboards]: board links crossed between two boards */
 } Platform;
 
-/* The parameter table: name, field, minimum, maximum.  Readers, writers and checks
- * iterate it so that a parameter is named in exactly one place. */
-#define PLATFORM_PARAMS(X)                                                               \
-    X(dsp_clock_mhz, 1, 100000)                                                          \
-    X(link_mbps, 1, 10000000)                                                            \
-    X(packet_bytes, 2, 65536)                                                            \
-    X(payload_bytes, 1, 65535)                                                           \
-    X(switch_latency, 0, 1000000000)                                                     \
-    X(send_overhead, 0, 1000000000)                                                      \
-    X(recv_overhead, 0, 1000000000)                                                      \
-    X(post_overhead, 0, 1000000000)                                                      \
-    X(wait_overhead, 0, 1000000000)                                                      \
-    X(copy_bytes_per_cycle, 1, 1000000)                                                  \
-    X(handshake, 0, 1000000000)                                                          \
-    X(eager_limit, 0, 1000000000)                                                        \
-    X(dsp_memory_bytes, 0, INT64_C(1099511627776))
+/* The parameter table PLATFORM_PARAMS (name, minimum, maximum) is platform/platform.h's,
+ * with the description tgc and the runtime share (PlatDesc) and its reader. */
 
 /* ------------------------------------------------------------------------------------
  * Task graph (docs/design.md section 2)
@@ -436,8 +424,9 @@ int64_t ir_critical_path(const Graph *g, int ndsps, bool with_comm);
  * ir/platform.c
  * ------------------------------------------------------------------------------------ */
 
-/* Names of the presets, NULL-terminated. */
-extern const char *const plat_preset_names[];
+/* tgc's Platform of a description (platform/platform.h), routes derived; NULL when the
+ * board graph is not connected (the reader has refused such a description already). */
+Platform *plat_from_desc(Arena *a, const PlatDesc *d);
 /* A preset, or NULL if the name is unknown. */
 Platform *plat_preset(Arena *a, const char *name);
 /* An abstract-model platform of n DSPs. */
@@ -532,7 +521,7 @@ Graph *fe_load_graph_string(const char *text, const char *name, const Options *o
                             Diag *d);
 
 /* ------------------------------------------------------------------------------------
- * frontend/platform_json.c - tgc-platform/1 reader
+ * frontend/platform_json.c - where tgc finds a platform (the reader: platform/read.c)
  * ------------------------------------------------------------------------------------ */
 
 /* `ref` is a preset name or a path to a tgc-platform/1 file (relative paths are taken
