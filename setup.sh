@@ -10,12 +10,14 @@
 #   ./setup.sh --sanitize the same for the sanitizer build in ./build-asan (clang,
 #                         AddressSanitizer + UndefinedBehaviorSanitizer, docs/testing.md)
 #   ./setup.sh --bench    also install the optional packages of the benchmarks, then build
+#   ./setup.sh --browser  also install Debian's chromium, in which the test report_browser
+#                         renders tgc's HTML report (skipped without it), then build
 set -eu
 
 cd "$(dirname "$0")"
 
-# build tools, the libraries tgc links (jansson, cgraph), the test framework (Check), and
-# the tools the tests use (graphviz's dot renders schedules, valgrind checks memory,
+# build tools, the libraries tgc links (jansson, Graphviz's cgraph and gvc), the test
+# framework (Check), and the tools the tests use (graphviz's dot renders schedules, valgrind checks memory,
 # gnuplot draws the benchmark plots, libjpeg-turbo's djpeg decodes what the JPEG encoder
 # of testcases/apps writes), clang with its sanitizer and libFuzzer runtimes (the
 # sanitizer build and the fuzz targets), binutils (nm: the mpich suite checks what a
@@ -29,6 +31,8 @@ libopenmpi-dev openmpi-bin libmpich-dev mpich"
 # MPICH's tests for the comparison of the mpich suite (docs/runtime.md)
 optional="libsimgrid-dev openmpi-bin libopenmpi-dev"
 [ "${1:-}" = "--bench" ] && pkgs="$pkgs $optional"
+# optional, for the browser test of the HTML report (--browser; docs/testing.md)
+[ "${1:-}" = "--browser" ] && pkgs="$pkgs chromium"
 
 missing=""
 for p in $pkgs; do

@@ -8,6 +8,10 @@
  * pipelined receive is dashed.  Each operation is labelled with its start and finish in
  * iteration 0; the critical path of iteration 0 (the chain of operations that determined
  * the last finish, worked out from the recorded times) is drawn in red.
+ *
+ * cg_sched_graph builds that graph; cg_sched_dot writes it as dot text and the HTML
+ * report (backend/report.c) lays it out and renders it to SVG with gvc, so both show one
+ * graph built in one place.
  */
 #include <graphviz/cgraph.h>
 #include <stdlib.h>
@@ -285,8 +289,8 @@ fmt_bytes(char *out, size_t n, int64_t b)
     snprintf(out, n, "%lld B", (long long)b);
 }
 
-char *
-cg_sched_dot(const Sched *s, const EvalResult *r)
+Agraph_t *
+cg_sched_graph(const Sched *s, const EvalResult *r)
 {
     const Graph *g = s->g;
     const Platform *p = s->p;
@@ -452,6 +456,20 @@ cg_sched_dot(const Sched *s, const EvalResult *r)
         set(e, "constraint", "true");
     }
 
+    for (int d = 0; d < s->ndsps; d++)
+        free(nodes[d]);
+    free(nodes);
+    free(anchors);
+    free(at);
+    cg_path_free(s, &cp);
+    arena_free(ta); /* agsafeset copied every label into the graph's string pool */
+    return ag;
+}
+
+char *
+cg_sched_dot(const Sched *s, const EvalResult *r)
+{
+    Agraph_t *ag = cg_sched_graph(s, r);
     char *text = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&text, &len);
@@ -461,13 +479,6 @@ cg_sched_dot(const Sched *s, const EvalResult *r)
         ice("agwrite failed");
     fclose(f);
     agclose(ag);
-    for (int d = 0; d < s->ndsps; d++)
-        free(nodes[d]);
-    free(nodes);
-    free(anchors);
-    free(at);
-    cg_path_free(s, &cp);
-    arena_free(ta);
     return text;
 }
 

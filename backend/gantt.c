@@ -445,7 +445,8 @@ cg_sched_gantt(const Sched *s, const EvalResult *r)
     if (!r || r->deadlock || r->nrec == 0) {
         buf_printf(
             &b,
-            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"400\" height=\"40\">"
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"tgc-gantt\" width=\"400\" "
+            "height=\"40\">"
             "<text x=\"10\" y=\"25\">%s</text></svg>\n",
             r && r->deadlock ? "the schedule deadlocks" : "no iterations recorded");
         return b.s;
@@ -506,16 +507,22 @@ cg_sched_gantt(const Sched *s, const EvalResult *r)
     int top = 92;
     int height = top + npanels * ph + 10;
     int width = LEFT + WIDTH + RIGHT;
+    /* The style rules are scoped under the root's class: inlined into an HTML page (the
+     * report), an SVG's <style> applies to the whole document. */
     buf_printf(&b,
-               "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
-               "viewBox=\"0 0 %d %d\" font-family=\"Helvetica, Arial, sans-serif\">\n",
+               "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"tgc-gantt\" "
+               "width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "
+               "font-family=\"Helvetica, Arial, sans-serif\">\n",
                width, height, width, height);
-    buf_printf(&b,
-               "<style>text{font-size:11px;fill:#222}.h{font-size:13px;font-weight:bold}"
-               ".t{font-size:15px;font-weight:bold}.lane{text-anchor:end}"
-               ".tick{text-anchor:middle;font-size:10px}.us{fill:#777}"
-               ".in{text-anchor:middle;font-size:10px;fill:#000}"
-               ".grid{stroke:#bbb;stroke-width:0.5;stroke-dasharray:2,3}</style>\n");
+    buf_printf(&b, "<style>.tgc-gantt text{font-size:11px;fill:#222}"
+                   ".tgc-gantt .h{font-size:13px;font-weight:bold}"
+                   ".tgc-gantt .t{font-size:15px;font-weight:bold}"
+                   ".tgc-gantt .lane{text-anchor:end}"
+                   ".tgc-gantt .tick{text-anchor:middle;font-size:10px}"
+                   ".tgc-gantt .us{fill:#777}"
+                   ".tgc-gantt .in{text-anchor:middle;font-size:10px;fill:#000}"
+                   ".tgc-gantt .grid{stroke:#bbb;stroke-width:0.5;stroke-dasharray:2,3}"
+                   "</style>\n");
     buf_printf(&b, "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n");
     buf_printf(&b, "<text x=\"10\" y=\"22\" class=\"t\">");
     char line[512];

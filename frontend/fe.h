@@ -20,11 +20,6 @@
 #define FE_MAX_BYTES (INT64_C(1) << 31)  /* bytes of one edge */
 #define FE_MAX_DELAY 1000000             /* iterations of delay of one edge */
 #define FE_MAX_TOTAL (INT64_C(1) << 62)  /* work or traffic summed over all iterations */
-#define FE_MAX_BOARDS 1024               /* boards of a bwdsp platform */
-#define FE_MAX_DSPS_PER_BOARD 1024
-#define FE_MAX_ABSTRACT_DSPS                                                             \
-    65536 /* DSPs of an abstract platform (before --max-dsps)                            \
-           */
 
 typedef struct Reader {
     Diag *d;

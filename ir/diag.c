@@ -208,53 +208,10 @@ diag_clear(Diag *d)
         d->buf[0] = 0;
 }
 
-/* Optimal string alignment distance (Damerau-Levenshtein with adjacent transpositions),
- * bounded: returns limit + 1 as soon as the distance must exceed limit. */
-static size_t
-distance(const char *a, const char *b, size_t limit)
-{
-    size_t la = strlen(a), lb = strlen(b);
-    if ((la > lb ? la - lb : lb - la) > limit)
-        return limit + 1;
-    if (la > 64 || lb > 64)
-        return strcmp(a, b) ? limit + 1 : 0;
-    size_t d[65][65];
-    for (size_t i = 0; i <= la; i++)
-        d[i][0] = i;
-    for (size_t j = 0; j <= lb; j++)
-        d[0][j] = j;
-    for (size_t i = 1; i <= la; i++) {
-        for (size_t j = 1; j <= lb; j++) {
-            size_t cost = a[i - 1] != b[j - 1];
-            size_t v = d[i - 1][j] + 1;
-            if (d[i][j - 1] + 1 < v)
-                v = d[i][j - 1] + 1;
-            if (d[i - 1][j - 1] + cost < v)
-                v = d[i - 1][j - 1] + cost;
-            if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] &&
-                d[i - 2][j - 2] + 1 < v)
-                v = d[i - 2][j - 2] + 1;
-            d[i][j] = v;
-        }
-    }
-    return d[la][lb];
-}
-
 const char *
 diag_suggest(const char *word, const char *const *cands, size_t ncands)
 {
-    size_t len = strlen(word);
-    size_t limit = len < 3 ? 1 : len < 8 ? 2 : 3;
-    const char *best = NULL;
-    size_t bestd = limit + 1;
-    for (size_t i = 0; i < ncands; i++) {
-        size_t dd = distance(word, cands[i], limit);
-        if (dd < bestd) {
-            bestd = dd;
-            best = cands[i];
-        }
-    }
-    return best;
+    return pd_suggest(word, cands, ncands); /* the platform reader's, platform/presets.c */
 }
 
 void

@@ -23,6 +23,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "platform.h"
+
 #define TGC_VERSION "0.1.0"
 
 #if defined(__GNUC__)
@@ -99,22 +101,8 @@ typedef struct Platform {
     int *board_hops; /* [nboards * nboards]: board links crossed between two boards */
 } Platform;
 
-/* The parameter table: name, field, minimum, maximum.  Readers, writers and checks
- * iterate it so that a parameter is named in exactly one place. */
-#define PLATFORM_PARAMS(X)                                                               \
-    X(dsp_clock_mhz, 1, 100000)                                                          \
-    X(link_mbps, 1, 10000000)                                                            \
-    X(packet_bytes, 2, 65536)                                                            \
-    X(payload_bytes, 1, 65535)                                                           \
-    X(switch_latency, 0, 1000000000)                                                     \
-    X(send_overhead, 0, 1000000000)                                                      \
-    X(recv_overhead, 0, 1000000000)                                                      \
-    X(post_overhead, 0, 1000000000)                                                      \
-    X(wait_overhead, 0, 1000000000)                                                      \
-    X(copy_bytes_per_cycle, 1, 1000000)                                                  \
-    X(handshake, 0, 1000000000)                                                          \
-    X(eager_limit, 0, 1000000000)                                                        \
-    X(dsp_memory_bytes, 0, INT64_C(1099511627776))
+/* The parameter table PLATFORM_PARAMS (name, minimum, maximum) is platform/platform.h's,
+ * with the description tgc and the runtime share (PlatDesc) and its reader. */
 
 /* ------------------------------------------------------------------------------------
  * Task graph (docs/design.md section 2)
@@ -436,8 +424,9 @@ int64_t ir_critical_path(const Graph *g, int ndsps, bool with_comm);
  * ir/platform.c
  * ------------------------------------------------------------------------------------ */
 
-/* Names of the presets, NULL-terminated. */
-extern const char *const plat_preset_names[];
+/* tgc's Platform of a description (platform/platform.h), routes derived; NULL when the
+ * board graph is not connected (the reader has refused such a description already). */
+Platform *plat_from_desc(Arena *a, const PlatDesc *d);
 /* A preset, or NULL if the name is unknown. */
 Platform *plat_preset(Arena *a, const char *name);
 /* An abstract-model platform of n DSPs. */
@@ -532,7 +521,7 @@ Graph *fe_load_graph_string(const char *text, const char *name, const Options *o
                             Diag *d);
 
 /* ------------------------------------------------------------------------------------
- * frontend/platform_json.c - tgc-platform/1 reader
+ * frontend/platform_json.c - where tgc finds a platform (the reader: platform/read.c)
  * ------------------------------------------------------------------------------------ */
 
 /* `ref` is a preset name or a path to a tgc-platform/1 file (relative paths are taken
@@ -671,6 +660,10 @@ int64_t eval_length(Evaluator *ev, const Sched *s);
  * busy/idle per DSP and, on deadlock, the blocking cycle.  Returns 0, or -1 on deadlock.
  */
 int eval_run(const Sched *s, const EvalOpts *o, EvalResult *r, Arena *a);
+/* eval_run in the workspace ev (made by eval_new for s's graph and platform): the same
+ * result, without building a workspace per call (BFCO's TIS/TEIR run). */
+int eval_run_with(Evaluator *ev, const Sched *s, const EvalOpts *o, EvalResult *r,
+                  Arena *a);
 /* Writes a deadlock cycle as "DSP 0: RECV m3 (iteration 0) -> DSP 1: ..." into d. */
 void eval_report_deadlock(const Sched *s, const EvalResult *r, Diag *d);
 int pass_verify(Unit *u, Diag *d); /* evaluates u->s; reports a deadlock as an error */
@@ -703,6 +696,9 @@ typedef struct BfcoParams {
     bool polish;    /* toggle single pipelines of the best particle while it improves */
     int64_t polish_budget; /* evaluations of the polish; -1 = from the search's */
     int64_t es_limit;      /* es refuses more configurations than this */
+    /* polish: evaluate every toggle that can be kept, also those that lengthen the
+     * contention-free length (docs/bfco.md) */
+    bool polish_all;
 } BfcoParams;
 
 typedef struct OptStats {
@@ -766,6 +762,28 @@ int cg_critical_path(const Sched *s, const EvalResult *r, int *dsp, int *op);
 /* cg_sched_json for a file at out_path: kernel paths written relative to the file's
  * folder (as the reader takes them); out_path NULL or "-" writes them as they are. */
 char *cg_sched_json_file(const Sched *s, const EvalResult *r, const char *out_path);
+
+/* ------------------------------------------------------------------------------------
+ * backend/report.c - the HTML report of a schedule (tgc report, tgc opt --report)
+ * ------------------------------------------------------------------------------------ */
+
+/* One row of the report's table of methods. */
+typedef struct CgReportMethod {
+    const char *name;   /* none, ma, cp, bfco, es */
+    const char *error;  /* why the method gave no schedule (es refused), or NULL */
+    const OptStats *st; /* its results when error is NULL */
+    double improvement; /* percent of the length of none */
+    bool shown;         /* the schedule the page shows */
+} CgReportMethod;
+/* The schedule graph is drawn up to this many operations (dot's layout time). */
+enum { CG_REPORT_GRAPH_MAX = 1600 };
+/* One self-contained HTML page of schedule s evaluated as r (not deadlocked; r records
+ * iteration 0 and the iterations the Gantt chart shows): summary, methods (when nmethods
+ * > 0), DSPs, the Gantt chart and the schedule graph as inline SVG, the operations.
+ * *drawn receives whether the graph is drawn.  Returns the malloc'd page, or NULL after
+ * reporting through d (Graphviz failed). */
+char *cg_sched_report(const Sched *s, const EvalResult *r, const CgReportMethod *methods,
+                      int nmethods, bool *drawn, Diag *d);
 
 /* ------------------------------------------------------------------------------------
  * backend/emit_c.c, backend/sanitize.c - the generated C project (docs/design.md section

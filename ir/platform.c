@@ -1,7 +1,8 @@
 /*
- * ir/platform.c - the platform model of docs/design.md sections 2 and 4: presets, routes
- * along the minimum spanning tree of the board links, packetisation and contention-free
- * fabric time.
+ * ir/platform.c - the platform model of docs/design.md sections 2 and 4: tgc's Platform
+ * made from the shared description (platform/: the presets, the defaults and the
+ * tgc-platform/1 reader), routes along the minimum spanning tree of the board links,
+ * packetisation and contention-free fabric time.
  *
  * Routes: Prim from board 0 over the (unweighted) board links; when several links could
  * join the tree, the one that adds the lowest-numbered board wins, then the one from the
@@ -12,135 +13,72 @@
 
 #include "ir.h"
 
-const char *const plat_preset_names[] = {
-    "bwdsp-1board", "bwdsp-2board", "bwdsp-4board", "bwdsp-16board", "abstract", NULL,
-};
+Platform *
+plat_from_desc(Arena *a, const PlatDesc *d)
+{
+    Platform *p = arena_alloc(a, sizeof *p);
+    p->name = arena_strdup(a, d->name ? d->name : "inline");
+    p->model = d->model == PD_ABSTRACT ? MODEL_ABSTRACT : MODEL_BWDSP;
+    p->nboards = d->nboards;
+    p->dsps_per_board = d->dsps_per_board;
+    p->ndsps = d->ndsps;
+#define COPY(f, lo, hi) p->f = d->f;
+    PLATFORM_PARAMS(COPY)
+#undef COPY
+    p->nlinks = d->nlinks;
+    p->links = arena_array(a, (size_t)(d->nlinks > 0 ? d->nlinks : 1), sizeof *p->links);
+    for (int i = 0; i < d->nlinks; i++)
+        p->links[i] = (BoardLink){d->links[i].a, d->links[i].b};
+    return plat_finish(a, p) == 0 ? p : NULL;
+}
+
+/* The Platform of a temporary description, which is then released. */
+static Platform *
+from_temp(Arena *a, PlatDesc *d)
+{
+    Platform *p = plat_from_desc(a, d);
+    if (!p)
+        ice("platform \"%s\" is not connected", d->name);
+    pd_free(d);
+    return p;
+}
 
 Platform *
 plat_bwdsp_defaults(Arena *a)
 {
-    Platform *p = arena_alloc(a, sizeof *p);
-    p->name = "bwdsp";
-    p->model = MODEL_BWDSP;
-    p->nboards = 1;
-    p->dsps_per_board = 4;
-    p->ndsps = 4;
-    p->dsp_clock_mhz = 500;
-    p->link_mbps = 4416;
-    p->packet_bytes = 276;
-    p->payload_bytes = 250;
-    p->switch_latency = 100;
-    p->send_overhead = 600;
-    p->recv_overhead = 400;
-    p->post_overhead = 300;
-    p->wait_overhead = 200;
-    p->copy_bytes_per_cycle = 8;
-    p->handshake = 300;
-    p->eager_limit = 0;
-    p->dsp_memory_bytes = 2097152;
-    return p;
+    PlatDesc d;
+    pd_defaults(&d);
+    return from_temp(a, &d);
 }
 
 Platform *
 plat_abstract(Arena *a, int ndsps)
 {
-    Platform *p = plat_bwdsp_defaults(a);
-    p->name = "abstract";
-    p->model = MODEL_ABSTRACT;
-    p->nboards = 0;
-    p->dsps_per_board = 0;
-    p->ndsps = ndsps;
-    p->switch_latency = p->send_overhead = p->recv_overhead = 0;
-    p->post_overhead = p->wait_overhead = p->handshake = 0;
-    /* The literature's model: data moves as soon as it is sent (arrival = producer's
-     * finish
-     * + bytes), with no rendezvous waiting for the receiver to post: every message eager.
-     */
-    p->eager_limit = 1000000000;
-    p->copy_bytes_per_cycle =
-        1000000; /* packing is free: ceil(n / 1e6) is 0 only for n = 0 */
-    return p;
-}
-
-static void
-set_links(Arena *a, Platform *p, const int (*l)[2], int n)
-{
-    p->nlinks = n;
-    p->links = arena_array(a, (size_t)n, sizeof *p->links);
-    for (int i = 0; i < n; i++) {
-        p->links[i].a = l[i][0];
-        p->links[i].b = l[i][1];
-    }
-}
-
-static void
-chain_links(Arena *a, Platform *p)
-{
-    p->nlinks = p->nboards - 1;
-    p->links = arena_array(a, (size_t)(p->nlinks > 0 ? p->nlinks : 1), sizeof *p->links);
-    for (int i = 0; i + 1 < p->nboards; i++) {
-        p->links[i].a = i;
-        p->links[i].b = i + 1;
-    }
-}
-
-/* Board links of the preset with nboards boards: 2 = one link, 4 = ring, 16 = 4x4 mesh;
- * other counts get a chain.  Returns 0 if a preset topology was used. */
-static void
-preset_links(Arena *a, Platform *p)
-{
-    static const int two[][2] = {{0, 1}};
-    static const int ring[][2] = {{0, 1}, {1, 2}, {2, 3}, {3, 0}};
-    if (p->nboards == 2) {
-        set_links(a, p, two, 1);
-    } else if (p->nboards == 4) {
-        set_links(a, p, ring, 4);
-    } else if (p->nboards == 16) {
-        int mesh[24][2], n = 0;
-        for (int r = 0; r < 4; r++)
-            for (int c = 0; c < 4; c++) {
-                if (c + 1 < 4) {
-                    mesh[n][0] = r * 4 + c;
-                    mesh[n++][1] = r * 4 + c + 1;
-                }
-                if (r + 1 < 4) {
-                    mesh[n][0] = r * 4 + c;
-                    mesh[n++][1] = (r + 1) * 4 + c;
-                }
-            }
-        set_links(a, p, (const int(*)[2])mesh, n);
-    } else {
-        chain_links(a, p);
-    }
+    PlatDesc d;
+    pd_abstract(&d, ndsps);
+    return from_temp(a, &d);
 }
 
 Platform *
 plat_preset(Arena *a, const char *name)
 {
-    int boards;
-    if (strcmp(name, "abstract") == 0) {
-        Platform *p = plat_abstract(a, 4);
-        plat_finish(a, p);
-        return p;
-    }
-    if (strcmp(name, "bwdsp-1board") == 0)
-        boards = 1;
-    else if (strcmp(name, "bwdsp-2board") == 0)
-        boards = 2;
-    else if (strcmp(name, "bwdsp-4board") == 0)
-        boards = 4;
-    else if (strcmp(name, "bwdsp-16board") == 0)
-        boards = 16;
-    else
+    PlatDesc d;
+    if (pd_preset(&d, name) != 0)
         return NULL;
-    Platform *p = plat_bwdsp_defaults(a);
-    p->name = arena_strdup(a, name);
-    p->nboards = boards;
-    p->ndsps = boards * p->dsps_per_board;
-    preset_links(a, p);
-    if (plat_finish(a, p) != 0)
-        ice("preset \"%s\" is not connected", name);
-    return p;
+    return from_temp(a, &d);
+}
+
+/* The presets' links for p->nboards boards (platform/presets.c), in a. */
+static void
+preset_links(Arena *a, Platform *p)
+{
+    PlatDesc d = {.nboards = p->nboards};
+    pd_preset_links(&d);
+    p->nlinks = d.nlinks;
+    p->links = arena_array(a, (size_t)(d.nlinks > 0 ? d.nlinks : 1), sizeof *p->links);
+    for (int i = 0; i < d.nlinks; i++)
+        p->links[i] = (BoardLink){d.links[i].a, d.links[i].b};
+    pd_free(&d);
 }
 
 /* The name of a resized platform: a preset's name follows the size (bwdsp-1board with 8

@@ -1123,7 +1123,7 @@ release_on_deadlock(Worker *w)
     memset(&r, 0, sizeof r);
     EvalOpts o = {0, 0};
     w->evals++;
-    int rc = eval_run(w->ws, &o, &r, a);
+    int rc = eval_run_with(w->ev, w->ws, &o, &r, a);
     int k = -1;
     if (rc < 0)
         for (int i = 0; i < r.ncycle && k < 0; i++) {
@@ -1322,7 +1322,7 @@ tis_teir(Worker *w, bool *pipe, double eps, int64_t *len)
     memset(&r, 0, sizeof r);
     EvalOpts o = {0, 3};
     w->evals++;
-    int rc = eval_run(ws, &o, &r, a);
+    int rc = eval_run_with(w->ev, ws, &o, &r, a);
     *len = r.length;
     if (rc < 0 || r.nrec < 2) {
         arena_free(a);
@@ -1753,14 +1753,18 @@ fitness(Worker *w, uint8_t *x, const BfcoParams *bp, const Cache *c, Key *key,
 
 /* Polish: first-improvement toggling of single pipelines on the built schedule, at most
  * three passes and `budget` toggles tried.  A toggle whose length without contention (a
- * lower bound) is not below the current length cannot be kept: it costs no evaluation. */
+ * lower bound) is not below the current length cannot be kept: it costs no evaluation.
+ * Unless `all`, a toggle is also skipped when it lengthens the contention-free length
+ * of the current set: a heuristic screen (docs/bfco.md), the contended length is not
+ * evaluated for a toggle that makes the schedule worse even without contention. */
 static int64_t
-polish(Worker *w, int64_t L, int64_t budget, int64_t *used)
+polish(Worker *w, int64_t L, int64_t budget, bool all, int64_t *used)
 {
     bool *p = w->pipe;
     int64_t e0 = w->evals, tried = 0;
     for (int k = 0; k < w->G; k++)
         p[k] = w->ws->msgs[k].pipelined;
+    int64_t F = all ? -2 : bfco_eval_free(w); /* contention-free length of the set */
     for (int pass = 0; pass < 3; pass++) {
         bool improved = false;
         for (int k = 0; k < w->G && tried < budget; k++) {
@@ -1773,8 +1777,10 @@ polish(Worker *w, int64_t L, int64_t budget, int64_t *used)
                 for (int j = 0; j < w->G; j++)
                     w->ws->msgs[j].pipelined = p[j];
                 int64_t lb = bfco_eval_free(w);
-                if (lb == -2 || lb < L)
+                if ((lb == -2 || lb < L) && (F < 0 || (lb >= 0 && lb <= F)))
                     Lk = better(eval(w));
+                if (Lk < L)
+                    F = F == -2 ? -2 : lb;
             }
             if (Lk < L) {
                 L = Lk;
@@ -2015,7 +2021,7 @@ bfco_search(const Space *sp, const BfcoParams *bp0, Sched **out, OptStats *st)
     if (bp->polish && L != INT64_MAX) {
         int64_t budget =
             bp->polish_budget >= 0 ? bp->polish_budget : swarm_size * 3 / 4 + 64;
-        L = polish(w0, L, budget, &pol);
+        L = polish(w0, L, budget, bp->polish_all, &pol);
     }
     int rc = 0;
     if (L == INT64_MAX) {

@@ -120,6 +120,10 @@ typedef struct NTr {
     int live; /* hops not finished */
     bool fin; /* arrival known (its last packet has started on the last link) */
     int next; /* free list */
+    /* copies of the message's fields, so that the hot loop touches only the slot: the
+     * arbitration keys, the packets and the route */
+    int src, send_k, nh, rbeg;
+    int64_t bytes, npk, ser_full, ser_last;
 } NTr;
 
 typedef struct NHop {
@@ -133,12 +137,18 @@ typedef struct NPiece {
     int next;
 } NPiece;
 
+typedef struct NCand { /* a hop waiting for a link, and when its first piece is ready */
+    int64_t avail;
+    int id;
+} NCand;
+
 typedef struct NLink {
     int cur;         /* hop id being served (slot << hshift | hop), -1 when idle */
     int64_t ss, sj0; /* when its current run started, and with which packet */
     int64_t at;      /* the next decision, -1 when none is needed */
     int hpos;        /* position in the decision heap, -1 */
-    int *cand;       /* hop ids waiting for this link */
+    NCand *cand;     /* the hops waiting for this link (a head piece's avail does not
+                        change while its hop waits, but for shift_net) */
     int ncand, capcand;
 } NLink;
 
@@ -501,34 +511,27 @@ arrival(const Evaluator *ev, const EMsg *em, int64_t x)
 #define SLOT(ev, id) ((id) >> (ev)->hshift)
 #define HOPNO(ev, id) ((id) & ((1 << (ev)->hshift) - 1))
 
-static const EMsg *
-tr_msg(const Evaluator *ev, int slot)
-{
-    return &ev->msg[ev->tr[slot].m];
-}
-
 /* The arbitration order of two transfers in the network: shorter message, then issue
  * time, source DSP, the source's send order (iteration, then position). */
 static bool
 tr_before(const Evaluator *ev, int a, int b)
 {
     const NTr *x = &ev->tr[a], *y = &ev->tr[b];
-    const EMsg *p = &ev->msg[x->m], *q = &ev->msg[y->m];
-    if (p->bytes != q->bytes)
-        return p->bytes < q->bytes;
+    if (x->bytes != y->bytes)
+        return x->bytes < y->bytes;
     if (x->issue != y->issue)
         return x->issue < y->issue;
-    if (p->src != q->src)
-        return p->src < q->src;
+    if (x->src != y->src)
+        return x->src < y->src;
     if (x->x != y->x)
         return x->x < y->x;
-    return p->send_k < q->send_k;
+    return x->send_k < y->send_k;
 }
 
 static int64_t
-ser(const EMsg *em, int64_t j)
+ser(const NTr *tr, int64_t j)
 {
-    return j == em->npk - 1 ? em->ser_last : em->ser_full;
+    return j == tr->npk - 1 ? tr->ser_last : tr->ser_full;
 }
 
 static int64_t
@@ -540,14 +543,18 @@ piece_end(const Evaluator *ev, const NHop *h, int pc)
 
 /* End of the run that link l serves: packets sj0 .. b - 1 back to back from ss. */
 static int64_t
+run_end_at(const NTr *tr, const NLink *l, int64_t b)
+{
+    if (b == tr->npk)
+        return l->ss + (b - 1 - l->sj0) * tr->ser_full + tr->ser_last;
+    return l->ss + (b - l->sj0) * tr->ser_full;
+}
+
+static int64_t
 run_end(const Evaluator *ev, const NLink *l)
 {
-    const EMsg *em = tr_msg(ev, SLOT(ev, l->cur));
     const NHop *h = HOP(ev, l->cur);
-    int64_t b = piece_end(ev, h, h->head);
-    if (b == em->npk)
-        return l->ss + (b - 1 - l->sj0) * em->ser_full + em->ser_last;
-    return l->ss + (b - l->sj0) * em->ser_full;
+    return run_end_at(&ev->tr[SLOT(ev, l->cur)], l, piece_end(ev, h, h->head));
 }
 
 /* -- the decision heap: links by (at, link id) -- */
@@ -567,13 +574,20 @@ heap_put(Evaluator *ev, int i, int l)
 }
 
 static void
-heap_fix(Evaluator *ev, int i)
+heap_up(Evaluator *ev, int i)
 {
     int l = ev->heap[i];
     while (i > 0 && heap_less(ev, l, ev->heap[(i - 1) / 2])) {
         heap_put(ev, i, ev->heap[(i - 1) / 2]);
         i = (i - 1) / 2;
     }
+    heap_put(ev, i, l);
+}
+
+static void
+heap_down(Evaluator *ev, int i)
+{
+    int l = ev->heap[i];
     for (;;) {
         int c = 2 * i + 1;
         if (c >= ev->nheap)
@@ -588,13 +602,15 @@ heap_fix(Evaluator *ev, int i)
     heap_put(ev, i, l);
 }
 
-/* Sets the next decision of link l to time t (-1: none). */
+/* Sets the next decision of link l to time t (-1: none).  A key that grows only sinks,
+ * one that shrinks only rises (decide parks the link at the top with INT64_MIN). */
 static void
 heap_set(Evaluator *ev, int l, int64_t t)
 {
     NLink *k = &ev->link[l];
     if (t == k->at && (t < 0 || k->hpos >= 0))
         return;
+    int64_t old = k->at;
     k->at = t;
     int i = k->hpos;
     if (t < 0) {
@@ -604,15 +620,20 @@ heap_set(Evaluator *ev, int l, int64_t t)
         int last = ev->heap[--ev->nheap];
         if (i < ev->nheap) {
             heap_put(ev, i, last);
-            heap_fix(ev, i);
+            heap_up(ev, i);
+            heap_down(ev, ev->link[last].hpos);
         }
         return;
     }
     if (i < 0) {
         i = ev->nheap++;
         heap_put(ev, i, l);
+        heap_up(ev, i);
+    } else if (t < old) {
+        heap_up(ev, i);
+    } else {
+        heap_down(ev, i);
     }
-    heap_fix(ev, i);
 }
 
 /* -- slots and pieces -- */
@@ -679,17 +700,19 @@ cand_add(Evaluator *ev, int l, int id)
         k->capcand = k->capcand ? 2 * k->capcand : 4;
         k->cand = xrealloc(k->cand, (size_t)k->capcand, sizeof *k->cand);
     }
-    HOP(ev, id)->cpos = k->ncand;
-    k->cand[k->ncand++] = id;
+    NHop *h = HOP(ev, id);
+    h->cpos = k->ncand;
+    k->cand[k->ncand++] = (NCand){ev->pc[h->head].avail, id};
 }
 
 static void
 cand_remove(Evaluator *ev, int l, int id)
 {
     NLink *k = &ev->link[l];
-    int i = HOP(ev, id)->cpos, last = k->cand[--k->ncand];
+    int i = HOP(ev, id)->cpos;
+    NCand last = k->cand[--k->ncand];
     k->cand[i] = last;
-    HOP(ev, last)->cpos = i;
+    HOP(ev, last.id)->cpos = i;
     HOP(ev, id)->cpos = -1;
 }
 
@@ -729,7 +752,7 @@ retire(Evaluator *ev, int l)
     pc_release(ev, p);
     if (h->head >= 0)
         cand_add(ev, l, id);
-    else if (h->lim == tr_msg(ev, s)->npk && --ev->tr[s].live == 0)
+    else if (h->lim == ev->tr[s].npk && --ev->tr[s].live == 0)
         tr_release(ev, s);
 }
 
@@ -744,42 +767,42 @@ schedule(Evaluator *ev, int l)
     NLink *k = &ev->link[l];
     int64_t t = -1;
     if (k->cur >= 0) {
-        const NHop *h = HOP(ev, k->cur);
-        int64_t e = run_end(ev, k);
-        bool need = k->ncand > 0 || ev->pc[h->head].next >= 0;
-        if (e < ev->net_now || (e == ev->net_now && !need))
-            retire(ev, l);
-    }
-    if (k->cur >= 0) {
         int s = SLOT(ev, k->cur);
-        const EMsg *em = tr_msg(ev, s);
+        const NTr *tr = &ev->tr[s];
         const NHop *h = HOP(ev, k->cur);
-        int64_t e = run_end(ev, k), b = piece_end(ev, h, h->head), sf = em->ser_full;
-        if (k->ncand > 0 || ev->pc[h->head].next >= 0)
-            t = e;
-        if (b == em->npk && HOPNO(ev, k->cur) == em->nh - 1 && !ev->tr[s].fin) {
-            int64_t f = k->ss + (em->npk - 1 - k->sj0) * sf;
-            if (t < 0 || f < t)
-                t = f;
+        int nx = ev->pc[h->head].next;
+        int64_t b = nx >= 0 ? ev->pc[nx].start : h->lim, e = run_end_at(tr, k, b);
+        bool need = k->ncand > 0 || nx >= 0;
+        if (e < ev->net_now || (e == ev->net_now && !need)) {
+            retire(ev, l);
+        } else {
+            int64_t sf = tr->ser_full;
+            if (need)
+                t = e;
+            if (b == tr->npk && HOPNO(ev, k->cur) == tr->nh - 1 && !tr->fin) {
+                int64_t f = k->ss + (tr->npk - 1 - k->sj0) * sf;
+                if (t < 0 || f < t)
+                    t = f;
+            }
+            int64_t a = -1;
+            for (int c = 0; c < k->ncand; c++) {
+                int64_t av = k->cand[c].avail;
+                if ((a < 0 || av < a) && tr_before(ev, SLOT(ev, k->cand[c].id), s))
+                    a = av;
+            }
+            if (a >= 0) {
+                int64_t bd = k->ss + ceil_div(a - k->ss, sf) * sf;
+                if (bd < e && (t < 0 || bd < t))
+                    t = bd;
+            }
+            heap_set(ev, l, t);
+            return;
         }
-        int64_t a = -1;
-        for (int c = 0; c < k->ncand; c++) {
-            int id = k->cand[c];
-            int64_t av = ev->pc[HOP(ev, id)->head].avail;
-            if ((a < 0 || av < a) && tr_before(ev, SLOT(ev, id), s))
-                a = av;
-        }
-        if (a >= 0) {
-            int64_t bd = k->ss + ceil_div(a - k->ss, sf) * sf;
-            if (bd < e && (t < 0 || bd < t))
-                t = bd;
-        }
-    } else {
-        for (int c = 0; c < k->ncand; c++) {
-            int64_t av = ev->pc[HOP(ev, k->cand[c])->head].avail;
-            if (t < 0 || av < t)
-                t = av;
-        }
+    }
+    for (int c = 0; c < k->ncand; c++) {
+        int64_t av = k->cand[c].avail;
+        if (t < 0 || av < t)
+            t = av;
     }
     heap_set(ev, l, t);
 }
@@ -789,7 +812,7 @@ schedule(Evaluator *ev, int l)
 static void
 truncate_from(Evaluator *ev, int s, int h0, int64_t j)
 {
-    const EMsg *em = tr_msg(ev, s);
+    const NTr *em = &ev->tr[s];
     for (int hn = h0; hn < em->nh; hn++) {
         int id = s << ev->hshift | hn;
         NHop *h = HOP(ev, id);
@@ -829,7 +852,7 @@ start_run(Evaluator *ev, int l, int id, int64_t t)
 {
     NLink *k = &ev->link[l];
     int s = SLOT(ev, id), hn = HOPNO(ev, id);
-    const EMsg *em = tr_msg(ev, s);
+    const NTr *em = &ev->tr[s];
     cand_remove(ev, l, id);
     NHop *h = HOP(ev, id);
     k->cur = id;
@@ -873,18 +896,18 @@ decide(Evaluator *ev, int l, int64_t t)
         if (t >= run_end(ev, k))
             retire(ev, l);
         else
-            jt = k->sj0 + (t - k->ss) / tr_msg(ev, SLOT(ev, k->cur))->ser_full;
+            jt = k->sj0 + (t - k->ss) / ev->tr[SLOT(ev, k->cur)].ser_full;
     }
     int best = -1;
     for (int c = 0; c < k->ncand; c++) {
-        int id = k->cand[c];
-        if (ev->pc[HOP(ev, id)->head].avail <= t &&
+        int id = k->cand[c].id;
+        if (k->cand[c].avail <= t &&
             (best < 0 || tr_before(ev, SLOT(ev, id), SLOT(ev, best))))
             best = id;
     }
     if (k->cur >= 0) {
         int id = k->cur, s = SLOT(ev, id);
-        const EMsg *em = tr_msg(ev, s);
+        const NTr *em = &ev->tr[s];
         if (best < 0 || tr_before(ev, s, SLOT(ev, best))) { /* the run goes on */
             if (jt == em->npk - 1 && HOPNO(ev, id) == em->nh - 1 && !ev->tr[s].fin)
                 finalize(ev, s, t + em->ser_last);
@@ -917,6 +940,14 @@ net_depart(Evaluator *ev, int m, int64_t x, int64_t depart)
     tr->depart = depart;
     tr->live = em->nh;
     tr->fin = false;
+    tr->src = em->src;
+    tr->send_k = em->send_k;
+    tr->nh = em->nh;
+    tr->rbeg = em->rbeg;
+    tr->bytes = em->bytes;
+    tr->npk = em->npk;
+    tr->ser_full = em->ser_full;
+    tr->ser_last = em->ser_last;
     for (int hn = 0; hn < em->nh; hn++)
         ev->hop[s << ev->hshift | hn] = (NHop){0, -1, -1, -1};
     NHop *h = HOP(ev, s << ev->hshift);
@@ -1338,6 +1369,8 @@ shift_net(Evaluator *ev, int64_t sh, int64_t dt)
     }
     for (int l = 0; l < ev->nlinks; l++) {
         NLink *k = &ev->link[l];
+        for (int c = 0; c < k->ncand; c++)
+            k->cand[c].avail += dt;
         k->ss += dt;
         if (k->at >= 0)
             k->at += dt;
@@ -1358,6 +1391,12 @@ find_period(Evaluator *ev, int nd, int64_t lo)
      * recorded iterations) */
     if (lo < ev->rec_first + (ev->md > 0) + 2 || lo < 2)
         return false;
+    /* a skip needs ev->limit + c <= clear (below) with c >= 1, and the limit only grows:
+     * once that fails no snapshot can pay (short runs, like BFCO's 16 iterations) */
+    if (ev->limit + 1 > n - ev->rec_last - ev->md - 2) {
+        ev->jumped = true;
+        return false;
+    }
     for (int d = 0; d < nd; d++) {
         if (EMPTY(ev, d))
             continue;
@@ -1560,6 +1599,7 @@ int64_t
 eval_length(Evaluator *ev, const Sched *s)
 {
     ev->rec = NULL;
+    ev->rec_first = ev->rec_last = 0;
     return simulate(ev, s);
 }
 
@@ -1636,6 +1676,14 @@ int
 eval_run(const Sched *s, const EvalOpts *o, EvalResult *r, Arena *a)
 {
     Evaluator *ev = eval_new(s->g, s->p);
+    int rc = eval_run_with(ev, s, o, r, a);
+    eval_free(ev);
+    return rc;
+}
+
+int
+eval_run_with(Evaluator *ev, const Sched *s, const EvalOpts *o, EvalResult *r, Arena *a)
+{
     int nd = s->ndsps;
     int64_t n = s->g->iterations;
     int64_t first = o && o->first > 0 ? o->first : 0,
@@ -1680,7 +1728,7 @@ eval_run(const Sched *s, const EvalOpts *o, EvalResult *r, Arena *a)
         r->cycle = arena_array(a, 2 * (size_t)nd + 1, sizeof *r->cycle);
         r->ncycle = find_cycle(ev, nd, r->cycle);
     }
-    eval_free(ev);
+    ev->rec = NULL;
     return len < 0 ? -1 : 0;
 }
 

@@ -7,7 +7,8 @@
  *   sim_p2p.c sim_coll.c  point-to-point protocols; collectives in the switches
  *   sim_net.c             the RapidIO fabric: routes, packets, links, faults
  *   sim_kernel.c          events, DSPs, virtual time, deadlock
- *   platform.c datatype.c trace.c fiber.c   used by all
+ *   platform_load.c datatype.c trace.c fiber.c   used by all
+ *   platform/presets.c platform/read.c    the platform description (tgc's), below
  *
  * tests/runtime/layers.sh checks this on the symbols of libmpirio.a. Where a lower
  * layer must reach up it calls a function it was given: an event carries its handler
@@ -19,9 +20,9 @@
 #include <stdint.h>
 #include <stdio.h>
 
-/* ---- platform.c: the platform description (platform.h) ---- */
+/* ---- platform_load.c: the platform of a run (platform/platform.h's PlatDesc) ---- */
 
-#include "platform.h"
+#include "platform_load.h"
 
 /* settings of one run (command line, environment, MPIRIO_Run flags) */
 typedef struct Settings {
@@ -150,7 +151,7 @@ typedef struct EvQueue {
 } EvQueue;
 
 typedef struct Kernel {
-    Platform plat;
+    PlatDesc plat;
     Settings set;
     int ndsps; /* DSPs of the job (ranks) */
     int pdsps; /* DSPs of the platform (>= ndsps) */

@@ -78,7 +78,7 @@ static Coll *
 coll_new(int kind, int ctx, unsigned seq, int base, int size, int root, size_t bytes,
          MPIRIO_Datatype type, MPIRIO_Op op)
 {
-    int B = K->plat.boards, dpb = K->plat.dsps_per_board;
+    int B = K->plat.nboards, dpb = K->plat.dsps_per_board;
     Coll *c = xcalloc(1, sizeof *c);
     c->kind = kind, c->ctx = ctx, c->seq = seq, c->base = base, c->size = size;
     c->root = root, c->rootg = base + root, c->rb = c->rootg / dpb;
@@ -145,7 +145,7 @@ coll_new(int kind, int ctx, unsigned seq, int base, int size, int root, size_t b
 static void
 coll_free(Coll *c)
 {
-    for (int b = 0; b < K->plat.boards; b++)
+    for (int b = 0; b < K->plat.nboards; b++)
         k_dealloc(c->acc[b]);
     for (int i = 0; i < c->nsrc; i++)
         if (c->bmsg[i])
@@ -256,7 +256,7 @@ static unsigned char *
 seen_at(Coll *c, const Packet *p, int b)
 {
     size_t src = c->nsrc > 1 ? (size_t)p->m->srank : 0;
-    return &c->seen[(src * (size_t)K->plat.boards + (size_t)b) * (size_t)c->npk +
+    return &c->seen[(src * (size_t)K->plat.nboards + (size_t)b) * (size_t)c->npk +
                     (size_t)p->idx];
 }
 
@@ -414,7 +414,7 @@ tr_coll_switch(int kind, int ctx, int base, int size, int root, const void *sbuf
     if (err)
         return err;
     int sw = net_switch_node(d->board);
-    const Platform *P = &K->plat;
+    const PlatDesc *P = &K->plat;
     switch (kind) {
     case CO_BCAST:
         if (me == root) {

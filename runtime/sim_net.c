@@ -63,7 +63,7 @@ net_npackets(size_t bytes)
 static int
 build_tree(char *err, size_t errlen)
 {
-    int B = K->plat.boards;
+    int B = K->plat.nboards;
     int *parent = malloc((size_t)B * sizeof *parent);
     char *in = calloc((size_t)B, 1);
     K->tree_next = malloc((size_t)B * B * sizeof *K->tree_next);
@@ -77,7 +77,7 @@ build_tree(char *err, size_t errlen)
         K->tree_link[i] = -1;
     int base = 2 * K->pdsps;
     for (int i = 0; i < K->plat.nlinks; i++) {
-        int a = K->plat.links[i][0], b = K->plat.links[i][1];
+        int a = K->plat.links[i].a, b = K->plat.links[i].b;
         K->tree_link[a * B + b] = base + 2 * i;
         K->tree_link[b * B + a] = base + 2 * i + 1;
     }
@@ -87,7 +87,7 @@ build_tree(char *err, size_t errlen)
     for (int added = 1; added < B; added++) {
         int bu = -1, bv = -1;
         for (int l = 0; l < K->plat.nlinks; l++) {
-            int u = K->plat.links[l][0], v = K->plat.links[l][1];
+            int u = K->plat.links[l].a, v = K->plat.links[l].b;
             if (in[u] == in[v])
                 continue;
             if (!in[u]) {
@@ -170,19 +170,19 @@ net_init(char *err, size_t errlen)
         K->links[2 * d + 1] = (Link){.from = sw, .to = d};
     }
     for (int i = 0; i < K->plat.nlinks; i++) {
-        int a = P + K->plat.links[i][0], b = P + K->plat.links[i][1];
+        int a = P + K->plat.links[i].a, b = P + K->plat.links[i].b;
         K->links[2 * P + 2 * i] = (Link){.from = a, .to = b};
         K->links[2 * P + 2 * i + 1] = (Link){.from = b, .to = a};
     }
     K->tr.nlinks = K->nlinkall;
-    int B = K->plat.boards;
+    int B = K->plat.nboards;
     K->phys_off = calloc((size_t)B + 1, sizeof *K->phys_off);
     K->phys_link = malloc((size_t)(2 * K->plat.nlinks + 1) * sizeof *K->phys_link);
     if (!K->phys_off || !K->phys_link)
         abort();
     for (int i = 0; i < K->plat.nlinks; i++) {
-        K->phys_off[K->plat.links[i][0] + 1]++;
-        K->phys_off[K->plat.links[i][1] + 1]++;
+        K->phys_off[K->plat.links[i].a + 1]++;
+        K->phys_off[K->plat.links[i].b + 1]++;
     }
     for (int b = 0; b < B; b++)
         K->phys_off[b + 1] += K->phys_off[b];
@@ -190,7 +190,7 @@ net_init(char *err, size_t errlen)
     if (!fill)
         abort();
     for (int i = 0; i < K->plat.nlinks; i++) {
-        int a = K->plat.links[i][0], b = K->plat.links[i][1];
+        int a = K->plat.links[i].a, b = K->plat.links[i].b;
         K->phys_link[K->phys_off[a] + fill[a]++] = 2 * P + 2 * i;
         K->phys_link[K->phys_off[b] + fill[b]++] = 2 * P + 2 * i + 1;
     }
@@ -221,7 +221,7 @@ net_link_between(int from, int to)
         return 2 * from;
     if (to < P)
         return 2 * to + 1;
-    return K->tree_link[board_of_node(from) * K->plat.boards + board_of_node(to)];
+    return K->tree_link[board_of_node(from) * K->plat.nboards + board_of_node(to)];
 }
 
 /* the link a unicast packet takes next from node */
@@ -233,8 +233,8 @@ route(const Msg *m, int node)
     int b = board_of_node(node), db = m->dst / K->plat.dsps_per_board;
     if (b == db)
         return 2 * m->dst + 1;
-    int nb = K->tree_next[b * K->plat.boards + db];
-    return K->tree_link[b * K->plat.boards + nb];
+    int nb = K->tree_next[b * K->plat.nboards + db];
+    return K->tree_link[b * K->plat.nboards + nb];
 }
 
 /* ---- faults: deterministic corruption, CRC-32 check, retransmission ---- */
@@ -407,7 +407,7 @@ own_busy(Packet *p, int L)
     Msg *m = p->m;
     if (!m->hop_busy) {
         /* a broadcast spreads over any links; other messages follow one path */
-        size_t n = m->bcast ? (size_t)K->nlinkall : (size_t)K->plat.boards + 2;
+        size_t n = m->bcast ? (size_t)K->nlinkall : (size_t)K->plat.nboards + 2;
         m->hop_busy = k_zalloc(n * sizeof *m->hop_busy);
     }
     return &m->hop_busy[m->bcast ? L : p->hop];
@@ -506,7 +506,7 @@ start_unicast(void *mp)
 {
     Msg *m = mp;
     net_make_packets(m);
-    if (K->plat.abstract) { /* the literature's model: n bytes cost n cycles */
+    if (K->plat.model == PD_ABSTRACT) { /* the literature's model: n bytes cost n cycles */
         k_push(K->now + (m->src == m->dst ? 0 : (Cycles)m->bytes), 0, arrive_abstract, m);
         return;
     }

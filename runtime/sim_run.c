@@ -6,7 +6,7 @@
  * keeps the statistics, prints the summary and frees everything. The layers of the
  * transport below it, each calling only those below: sim_p2p.c and sim_coll.c (the
  * protocols), sim_net.c (the fabric), sim_kernel.c (events, DSPs, virtual time), and
- * at the bottom platform.c, datatype.c, trace.c. */
+ * at the bottom platform_load.c (over platform/), datatype.c, trace.c. */
 #include "sim.h"
 
 #include <errno.h>
@@ -86,9 +86,20 @@ settings_from_env(Settings *s, char *err, size_t n)
 static void
 setup_error(const Settings *set, const char *err)
 {
-    snprintf(last_stats.report, sizeof last_stats.report, "mpirio: %s\n", err);
+    /* "mpirio: " before each line (the platform reader reports every error it finds) */
+    char *r = last_stats.report;
+    size_t n = sizeof last_stats.report, at = 0;
+    r[0] = 0;
+    for (const char *line = err; at + 1 < n;) {
+        size_t len = strcspn(line, "\n");
+        int w = snprintf(r + at, n - at, "mpirio: %.*s\n", (int)len, line);
+        at = w < 0 || (size_t)w >= n - at ? n - 1 : at + (size_t)w;
+        if (!line[len])
+            break;
+        line += len + 1;
+    }
     if (!set->quiet)
-        fputs(last_stats.report, stderr);
+        fputs(r, stderr);
 }
 
 static void
@@ -127,10 +138,14 @@ summary(FILE *f)
             len = K->dsps[i].finish;
     const MPIRIO_Traffic *t = &K->tr;
     fprintf(f, "mpirio: platform %s, %d DSPs on %d board%s, contention %s\n",
-            K->plat.name, K->ndsps, K->plat.boards, K->plat.boards == 1 ? "" : "s",
+            K->plat.name, K->ndsps, K->plat.nboards, K->plat.nboards == 1 ? "" : "s",
             K->set.no_contention ? "off" : "on");
+    char *full = pd_describe(&K->plat);
+    fprintf(f, "mpirio:   %s\n", full);
+    free(full);
     fprintf(f, "mpirio: length %lld cycles (%.6f s at %d MHz)\n", len,
-            (double)len / ((double)K->plat.dsp_clock_mhz * 1e6), K->plat.dsp_clock_mhz);
+            (double)len / ((double)K->plat.dsp_clock_mhz * 1e6),
+            (int)K->plat.dsp_clock_mhz);
     fprintf(
         f,
         "mpirio: %lld messages, %lld packets, %lld payload bytes, %lld link crossings, "
@@ -192,17 +207,18 @@ run_locked(int n, const char *platform, const Settings *set, void (*fn)(int, voi
     Kernel *k = calloc(1, sizeof *k);
     if (!k)
         return 1;
-    if (plat_load(&k->plat, platform, n, err, sizeof err) != 0) {
-        setup_error(set, err);
+    char perr[sizeof last_stats.report / 2];
+    if (plat_load(&k->plat, platform, n, perr, sizeof perr) != 0) {
+        setup_error(set, perr);
         free(k);
         return 1;
     }
-    k->pdsps = k->plat.boards * k->plat.dsps_per_board;
+    k->pdsps = k->plat.nboards * k->plat.dsps_per_board;
     if (n > k->pdsps) {
         snprintf(err, sizeof err, "platform \"%s\" has %d DSPs, %d requested",
                  k->plat.name, k->pdsps, n);
         setup_error(set, err);
-        plat_free(&k->plat);
+        pd_free(&k->plat);
         free(k);
         return 1;
     }
@@ -211,11 +227,11 @@ run_locked(int n, const char *platform, const Settings *set, void (*fn)(int, voi
     K = k;
     int rc = net_init(err, sizeof err);
     if (rc == 0 && set->trace)
-        rc = trace_open(set->trace, k->plat.dsp_clock_mhz, err, sizeof err);
+        rc = trace_open(set->trace, (int)k->plat.dsp_clock_mhz, err, sizeof err);
     if (rc != 0) {
         setup_error(set, err);
         net_free();
-        plat_free(&k->plat);
+        pd_free(&k->plat);
         free(k);
         K = NULL;
         return 1;
@@ -232,7 +248,7 @@ run_locked(int n, const char *platform, const Settings *set, void (*fn)(int, voi
     coll_free_all();
     net_free();
     k_end();
-    plat_free(&k->plat);
+    pd_free(&k->plat);
     free(k);
     K = NULL;
     return rc;
@@ -378,7 +394,7 @@ int
 tr_coll_default(void)
 {
     /* the abstract model has no switches: its collectives are MPICH's */
-    return K->plat.abstract ? MPIRIO_COLL_MPICH : k_self()->coll;
+    return K->plat.model == PD_ABSTRACT ? MPIRIO_COLL_MPICH : k_self()->coll;
 }
 
 void

@@ -18,7 +18,7 @@
  * payload at the call, as the simulation does, so the buffer is free at once. */
 #define _GNU_SOURCE /* on_exit: the exit status of a DSP that leaves without Finalize */
 #include "mpirio_int.h"
-#include "platform.h"
+#include "platform_load.h"
 
 #include <mpi.h>
 #include <stdio.h>
@@ -101,7 +101,7 @@ cmp_pair(const void *a, const void *b)
 }
 
 static int
-board_size_setting(const Platform *p, int size)
+board_size_setting(const PlatDesc *p, int size)
 {
     const char *v = getenv("MPIRIO_BOARD_SIZE");
     if (!v || !*v)
@@ -138,7 +138,7 @@ setup(const char *platform)
     const char *spec = platform;
     if (!spec || !*spec)
         spec = getenv("MPIRIO_PLATFORM");
-    Platform p;
+    PlatDesc p;
     memset(&p, 0, sizeof p);
     char err[512];
     if (plat_load(&p, spec, wsize, err, sizeof err) != 0) {
@@ -181,7 +181,7 @@ setup(const char *platform)
                     "MPIRIO_COMM_LOCAL is blocks of %d ranks\n",
                     dpb);
     }
-    plat_free(&p);
+    pd_free(&p);
     M.rank = rank;
     M.size = wsize;
     M.dpb = dpb;

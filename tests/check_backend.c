@@ -1,7 +1,7 @@
 /* tests/check_backend.c - the writers of schedules a person reads: tgc-graph/1,
- * tgc-platform/1 and tgc-schedule/1 JSON, Graphviz dot (through cgraph) and the Gantt
- * SVG. The schedules and their times are built by hand (the worked example of
- * docs/design.md section 3), so these tests do not depend on the evaluator. */
+ * tgc-platform/1 and tgc-schedule/1 JSON, Graphviz dot (through cgraph), the Gantt
+ * SVG and the HTML report.  The schedules and their times are built by hand (the worked
+ * example of docs/design.md section 3), so these tests do not depend on the evaluator. */
 #include <check.h>
 #include <graphviz/cgraph.h>
 #include <stdlib.h>
@@ -400,6 +400,227 @@ START_TEST(gantt_has_a_lane_per_dsp_and_link)
 }
 END_TEST
 
+/* The part of page between the first `open` and the `close` after it (malloc'd), or
+ * NULL when either is missing. */
+static char *
+part(const char *page, const char *open, const char *close)
+{
+    const char *a = strstr(page, open);
+    const char *z = a ? strstr(a, close) : NULL;
+    if (!z)
+        return NULL;
+    size_t n = (size_t)(z - a) + strlen(close);
+    char *out = malloc(n + 1);
+    memcpy(out, a, n);
+    out[n] = 0;
+    return out;
+}
+
+/* Rows of the body of the table with that id; -1 when the table or its body is missing.
+ */
+static int
+table_rows(const char *page, const char *id)
+{
+    char open[64];
+    snprintf(open, sizeof open, "<table id=\"%s\">", id);
+    char *t = part(page, open, "</table>");
+    char *body = t ? part(t, "<tbody>", "</tbody>") : NULL;
+    int n = body ? count(body, "<tr") : -1;
+    if (body)
+        ck_assert_int_eq(count(body, "<tr"), count(body, "</tr>"));
+    free(body);
+    free(t);
+    return n;
+}
+
+/* What makes a page one document that loads nothing: its frame, balanced elements, no
+ * script, no external reference of any kind. */
+static void
+check_self_contained(const char *page)
+{
+    ck_assert(strncmp(page, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n", 40) == 0);
+    size_t n = strlen(page);
+    ck_assert(n > 16 && strcmp(page + n - 16, "</body>\n</html>\n") == 0);
+    ck_assert_int_eq(count(page, "<html"), 1);
+    ck_assert_int_eq(count(page, "<body>"), 1);
+    ck_assert_int_eq(count(page, "<table"), count(page, "</table>"));
+    ck_assert_int_eq(count(page, "<section"), count(page, "</section>"));
+    ck_assert_int_eq(count(page, "<svg"), count(page, "</svg>"));
+    ck_assert_int_eq(count(page, "<script"), 0);
+    ck_assert_int_eq(count(page, "<link"), 0);
+    ck_assert_int_eq(count(page, "<img"), 0);
+    ck_assert_int_eq(count(page, "<iframe"), 0);
+    ck_assert_int_eq(count(page, "@import"), 0);
+    ck_assert_int_eq(count(page, "url("), 0);
+    ck_assert_int_eq(count(page, " src="), 0);
+    ck_assert_int_eq(count(page, "href=\"http"), 0);
+    ck_assert_int_eq(count(page, "href='http"), 0);
+    /* the only URLs are the SVG namespaces, which nothing fetches */
+    ck_assert_int_eq(count(page, "http://") + count(page, "https://"),
+                     count(page, "xmlns=\"http://www.w3.org/2000/svg\"") +
+                         count(page, "xmlns:xlink=\"http://www.w3.org/1999/xlink\""));
+    ck_assert_int_eq(count(page, "<?xml"), 0); /* the renderer's prologue is cut */
+    ck_assert_int_eq(count(page, "<!DOCTYPE"), 1);
+}
+
+START_TEST(report_is_one_self_contained_page)
+{
+    Example x;
+    worked_example(&x);
+    OptStats st[2] = {
+        {.length = 7528, .msgs_before = 1, .msgs_after = 1, .evaluations = 1},
+        {.length = 7000,
+         .msgs_before = 1,
+         .msgs_after = 1,
+         .pipelined = 1,
+         .evaluations = 9}};
+    CgReportMethod rm[3] = {{"none", NULL, &st[0], 0.0, false},
+                            {"cp", NULL, &st[1], 7.01, true},
+                            {"es", "es: too many configurations", NULL, 0.0, false}};
+    Diag *d = diag_new();
+    bool drawn = false;
+    char *page = cg_sched_report(x.s, &x.r, rm, 3, &drawn, d);
+    ck_assert_ptr_nonnull(page);
+    ck_assert_int_eq(diag_errors(d), 0);
+    ck_assert(drawn);
+    check_self_contained(page);
+    /* a row per item: 10 summary lines, 3 methods, 4 DSPs, 4 operations */
+    ck_assert_int_eq(table_rows(page, "summary-table"), 10);
+    ck_assert_int_eq(table_rows(page, "methods-table"), 3);
+    ck_assert_int_eq(table_rows(page, "dsp-table"), 4);
+    ck_assert_int_eq(table_rows(page, "ops-table"), 4);
+    ck_assert_int_eq(count(page, "<tr class=\"shown\"><td>cp</td>"), 1);
+    ck_assert_int_eq(count(page, "<td colspan=\"7\">es: too many configurations</td>"),
+                     1);
+    /* the critical path of iteration 0 (a, send, receive, b) is marked */
+    char *ops = part(page, "<table id=\"ops-table\">", "</table>");
+    ck_assert_int_eq(count(ops, "<tr class=\"crit\">"), 4);
+    ck_assert_int_eq(count(ops, "<td>b</td><td></td><td></td><td class=\"n\">2564</td>"
+                                "<td class=\"n\">4564</td>"),
+                     1);
+    ck_assert_int_eq(count(ops, "<td>a \xe2\x86\x92 b</td>"), 2); /* send and receive */
+    free(ops);
+    /* two pictures: the Gantt chart with its scoped style, the graph rendered by gvc with
+     * a node per operation and a cluster per DSP */
+    ck_assert_int_eq(count(page, "<svg"), 2);
+    char *gantt = part(page, "<section id=\"gantt\">", "</section>");
+    ck_assert_int_eq(count(gantt, "<svg xmlns=\"http://www.w3.org/2000/svg\" "
+                                  "class=\"tgc-gantt\""),
+                     1);
+    ck_assert_int_eq(count(gantt, "<title>b, iteration 1: 5528 - 7528</title>"), 1);
+    ck_assert_int_eq(count(gantt, "<style>"), count(gantt, "<style>.tgc-gantt text{"));
+    free(gantt);
+    char *graph = part(page, "<section id=\"graph\">", "</section>");
+    ck_assert_ptr_nonnull(graph);
+    ck_assert_int_eq(count(graph, "<svg"), 1);
+    for (int dsp = 0; dsp < 2; dsp++)
+        for (int k = 0; k < 2; k++) {
+            char t[64];
+            snprintf(t, sizeof t, "<title>d%d_%d</title>", dsp, k);
+            ck_assert_int_eq(count(graph, t), 1);
+        }
+    for (int dsp = 0; dsp < 4; dsp++) {
+        char t[64];
+        snprintf(t, sizeof t, "<title>cluster_dsp%d</title>", dsp);
+        ck_assert_int_eq(count(graph, t), 1);
+    }
+    ck_assert_int_eq(count(graph, "class=\"edge\""), 3); /* program order x2, m0 */
+    ck_assert_ptr_nonnull(strstr(graph, ">send m0 to DSP 1</text>"));
+    free(graph);
+    /* the same schedule, the same bytes */
+    char *again = cg_sched_report(x.s, &x.r, rm, 3, &drawn, d);
+    ck_assert_str_eq(page, again);
+    free(again);
+    /* without methods, no methods section */
+    char *plain = cg_sched_report(x.s, &x.r, NULL, 0, &drawn, d);
+    check_self_contained(plain);
+    ck_assert_int_eq(table_rows(plain, "methods-table"), -1);
+    ck_assert_int_eq(table_rows(plain, "summary-table"), 9);
+    free(plain);
+    free(page);
+    diag_free(d);
+    example_free(&x);
+}
+END_TEST
+
+START_TEST(report_escapes_names)
+{
+    Example x;
+    worked_example(&x);
+    x.g->name = "<b>\"g\" & co";
+    x.g->tasks[0].id = "a</td><script>";
+    Diag *d = diag_new();
+    bool drawn;
+    char *page = cg_sched_report(x.s, &x.r, NULL, 0, &drawn, d);
+    ck_assert_ptr_nonnull(page);
+    check_self_contained(page);
+    ck_assert_ptr_null(strstr(page, "<b>"));
+    ck_assert_ptr_null(strstr(page, "a</td>"));
+    ck_assert_int_eq(
+        count(page, "<title>Schedule of &lt;b&gt;&quot;g&quot; &amp; co</title>"), 1);
+    ck_assert_int_eq(table_rows(page, "ops-table"), 4);
+    ck_assert_int_eq(table_rows(page, "dsp-table"), 4);
+    free(page);
+    diag_free(d);
+    example_free(&x);
+}
+END_TEST
+
+/* Above CG_REPORT_GRAPH_MAX operations the graph is left out with a sentence; the tables
+ * keep every row. */
+START_TEST(report_leaves_out_a_big_graph)
+{
+    int n = CG_REPORT_GRAPH_MAX + 1;
+    Graph *g = ir_graph_new();
+    g->name = "big";
+    g->iterations = 1;
+    g->platform_ref = "inline";
+    g->ntasks = n;
+    g->tasks = arena_array(g->arena, (size_t)n, sizeof(Task));
+    for (int i = 0; i < n; i++) {
+        char id[32];
+        snprintf(id, sizeof id, "t%d", i);
+        g->tasks[i] = task(g, id, 10);
+    }
+    ir_graph_index(g);
+    Arena *a = arena_new();
+    g->platform = plat_abstract(a, 1);
+    Sched *s = ir_sched_new(g, g->platform);
+    for (int i = 0; i < n; i++) {
+        s->map[i] = 0;
+        ir_sched_push_op(s, 0, OP_COMPUTE, i);
+    }
+    EvalResult r = {.length = 10 * n, .nrec = 1};
+    r.busy = arena_array(a, 1, sizeof(int64_t));
+    r.idle = arena_array(a, 1, sizeof(int64_t));
+    r.compute = arena_array(a, 1, sizeof(int64_t));
+    r.busy[0] = r.compute[0] = r.length;
+    r.rec_iter = arena_array(a, 1, sizeof(int64_t));
+    r.op_time = arena_array(a, 1, sizeof(OpTime *));
+    r.op_time[0] = arena_array(a, (size_t)n, sizeof(OpTime));
+    for (int i = 0; i < n; i++)
+        r.op_time[0][i] = (OpTime){10 * i, 10 * i, 10 * i + 10};
+    Diag *d = diag_new();
+    bool drawn = true;
+    char *page = cg_sched_report(s, &r, NULL, 0, &drawn, d);
+    ck_assert_ptr_nonnull(page);
+    ck_assert(!drawn);
+    check_self_contained(page);
+    ck_assert_int_eq(count(page, "<svg"), 1); /* the Gantt chart only */
+    char sentence[128];
+    snprintf(sentence, sizeof sentence,
+             "<p class=\"omitted\">The schedule has %d operations", n);
+    ck_assert_int_eq(count(page, sentence), 1);
+    ck_assert_int_eq(table_rows(page, "ops-table"), n);
+    ck_assert_int_eq(table_rows(page, "dsp-table"), 1);
+    free(page);
+    diag_free(d);
+    ir_sched_free(s);
+    ir_graph_free(g);
+    arena_free(a);
+}
+END_TEST
+
 int
 main(void)
 {
@@ -413,6 +634,9 @@ main(void)
     tcase_add_test(tc, dot_parses_back_with_clusters_and_styles);
     tcase_add_test(tc, dot_labels_escape_backslashes);
     tcase_add_test(tc, gantt_has_a_lane_per_dsp_and_link);
+    tcase_add_test(tc, report_is_one_self_contained_page);
+    tcase_add_test(tc, report_escapes_names);
+    tcase_add_test(tc, report_leaves_out_a_big_graph);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

@@ -1617,6 +1617,9 @@ main(int argc, char **argv)
         write_page(&c, p);
         free(p);
     }
+    if (skipped)
+        fprintf(stderr, "bench: %d suite%s skipped (inputs missing, see above)\n", skipped,
+                skipped == 1 ? "" : "s");
     if (failed)
         fprintf(stderr, "bench: %d suite%s failed\n", failed, failed == 1 ? "" : "s");
     ctx_free(&c, all, nall);

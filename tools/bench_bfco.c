@@ -449,7 +449,7 @@ usage(void)
         "                  [--generations N] [--stall N] [--restarts N] "
         "[--time-limit S]\n"
         "                  [--polish-budget N] [--joint] [--no-joint] [--vshaped]\n"
-        "                  [--no-polish]\n"
+        "                  [--no-polish] [--polish-all]\n"
         "  without a section option: --quality --speed\n");
     exit(2);
 }
@@ -494,6 +494,8 @@ main(int argc, char **argv)
             b.bp.vshaped = true;
         else if (strcmp(a, "--no-polish") == 0)
             b.bp.polish = false;
+        else if (strcmp(a, "--polish-all") == 0)
+            b.bp.polish_all = true;
         else if (strcmp(a, "--classes") == 0 && i + 1 < argc)
             classes = argv[++i];
         else if (strcmp(a, "--speed-cases") == 0 && i + 1 < argc)

@@ -122,8 +122,8 @@ opt_line(FILE *f, const char *name, const char *metavar, const char *help)
 void
 cli_help(FILE *f, const CliSpec *spec)
 {
-    fprintf(f, "usage: tgc %s [options] %s\n\n%s\noptions:\n", spec->name, spec->args,
-            spec->about);
+    fprintf(f, "usage: tgc %s [options]%s%s\n\n%s\noptions:\n", spec->name,
+            *spec->args ? " " : "", spec->args, spec->about);
     for (const CliOption *o = spec->opts; o && o->name; o++)
         opt_line(f, o->name, o->metavar, o->help);
     for (int i = 0; i < NCOMMON; i++)
@@ -351,12 +351,12 @@ cli_parse(Cli *c, const CliSpec *spec, int argc, char **argv, int *status)
     }
     if (c->nargs < spec->min_args) {
         cli_usage(spec, "missing operand (usage: tgc %s [options] %s)", spec->name,
-                  spec->args);
+                  spec->args); /* min_args > 0: args is not empty */
         goto stop;
     }
     if (spec->max_args >= 0 && c->nargs > spec->max_args) {
-        cli_usage(spec, "too many operands (usage: tgc %s [options] %s)", spec->name,
-                  spec->args);
+        cli_usage(spec, "too many operands (usage: tgc %s [options]%s%s)", spec->name,
+                  *spec->args ? " " : "", spec->args);
         goto stop;
     }
     if (c->opt.platform) {

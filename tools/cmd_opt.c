@@ -2,7 +2,8 @@
  * tools/cmd_opt.c - `tgc opt GRAPH`: schedules the graph (as `tgc schedule` does), then
  * runs the communication optimisations (none, ma, cp, bfco, es; docs/bfco.md) on that
  * schedule and prints one row per method; -o/--dot/--gantt write the schedule of the
- * method asked for (of bfco with --method all).  Every output is built first and written
+ * method asked for (of bfco with --method all), --report its HTML page with the table of
+ * every method run (backend/report.c).  Every output is built first and written
  * only when the run succeeded.  A progress line goes to stderr during a step longer than
  * a second (tools/progress.c), only when stderr is a terminal and not with --json.
  */
@@ -35,7 +36,9 @@ enum {
     O_RESTARTS,
     O_TIMELIMIT,
     O_POLISHBUDGET,
-    O_NOJOINT
+    O_NOJOINT,
+    O_REPORT,
+    O_POLISHALL
 };
 static const CliOption own[] = {
     {"method", "NAME", "none, ma, cp, bfco (default), es or all"},
@@ -71,6 +74,12 @@ static const CliOption own[] = {
     {"no-joint", NULL,
      "no joint pipeline bits even on small schedules (default: joint at <= 64 "
      "messages)"},
+    {"report", "FILE",
+     "write the HTML report of the schedule -o writes, with the table of methods "
+     "(tgc report)"},
+    {"polish-all", NULL,
+     "the polish evaluates every toggle that can be kept, also those that lengthen "
+     "the contention-free length"},
     {NULL, NULL, NULL},
 };
 
@@ -193,6 +202,7 @@ cmd_opt(int argc, char **argv)
     if (c.val[O_NOJOINT])
         bp.joint_units = 0;
     bp.polish = c.val[O_POLISH] == NULL;
+    bp.polish_all = c.val[O_POLISHALL] != NULL;
     if (c.val[O_EPSILON]) {
         char *end;
         double e = strtod(c.val[O_EPSILON], &end);
@@ -203,13 +213,14 @@ cmd_opt(int argc, char **argv)
         }
         bp.epsilon = e;
     }
-    const char *paths[3] = {c.output, c.val[O_DOT], c.val[O_GANTT]};
+    enum { NOUT = 4 };
+    const char *paths[NOUT] = {c.output, c.val[O_DOT], c.val[O_GANTT], c.val[O_REPORT]};
     int to_stdout = 0;
-    for (int i = 0; i < 3; i++)
+    for (int i = 0; i < NOUT; i++)
         to_stdout += paths[i] && strcmp(paths[i], "-") == 0;
     if (to_stdout > 1 || (to_stdout && c.json)) {
-        cli_usage(&spec, "only one of -o, --dot, --gantt and --json can use the standard "
-                         "output");
+        cli_usage(&spec, "only one of -o, --dot, --gantt, --report and --json can use "
+                         "the standard output");
         goto usage;
     }
 
@@ -217,7 +228,7 @@ cmd_opt(int argc, char **argv)
     Arena *a = arena_new();
     Graph *g = NULL;
     Sched *base = NULL, *keep = NULL;
-    char *text[3] = {NULL, NULL, NULL};
+    char *text[NOUT] = {NULL, NULL, NULL, NULL};
     Row rows[5];
     int nrows = 0;
     status = TGC_EXIT_INPUT;
@@ -275,7 +286,16 @@ cmd_opt(int argc, char **argv)
             ir_sched_free(out);
         }
     }
-    if (keep && (paths[0] || paths[1] || paths[2])) {
+    int64_t none = -1;
+    for (int i = 0; i < nrows; i++)
+        if (rows[i].m == OPT_NONE && rows[i].done)
+            none = rows[i].st.length;
+    if (none < 0) { /* the improvement is over the schedule as scheduled */
+        Evaluator *ev = eval_new(g, g->platform);
+        none = eval_length(ev, base);
+        eval_free(ev);
+    }
+    if (keep && (paths[0] || paths[1] || paths[2] || paths[3])) {
         EvalOpts eo = {.first = 2, .last = 3};
         EvalResult er;
         if (eval_run(keep, &eo, &er, a) != 0) {
@@ -288,18 +308,26 @@ cmd_opt(int argc, char **argv)
             text[1] = cg_sched_dot(keep, &er);
         if (paths[2])
             text[2] = cg_sched_gantt(keep, &er);
-    }
-    int64_t none = -1;
-    for (int i = 0; i < nrows; i++)
-        if (rows[i].m == OPT_NONE && rows[i].done)
-            none = rows[i].st.length;
-    if (none < 0) { /* the improvement is over the schedule as scheduled */
-        Evaluator *ev = eval_new(g, g->platform);
-        none = eval_length(ev, base);
-        eval_free(ev);
+        if (paths[3]) {
+            CgReportMethod rm[5];
+            for (int i = 0; i < nrows; i++)
+                rm[i] = (CgReportMethod){
+                    .name = opt_method_name(rows[i].m),
+                    .error = rows[i].done ? NULL : rows[i].error,
+                    .st = rows[i].done ? &rows[i].st : NULL,
+                    .improvement = pct(none, rows[i].st.length),
+                    .shown = rows[i].m == (all ? OPT_BFCO : method),
+                };
+            bool drawn;
+            if (!(text[3] = cg_sched_report(keep, &er, rm, nrows, &drawn, d)))
+                goto done;
+        }
     }
     status = TGC_EXIT_OK;
-    for (int i = 0; i < 3 && status == TGC_EXIT_OK; i++)
+    for (int i = 0; i < NOUT; i++)
+        if (paths[i] && out_check(paths[i]) != 0)
+            status = TGC_EXIT_INPUT;
+    for (int i = 0; i < NOUT && status == TGC_EXIT_OK; i++)
         if (paths[i])
             status = out_write_file(paths[i], text[i], strlen(text[i]));
     if (status != TGC_EXIT_OK)
@@ -367,7 +395,7 @@ cmd_opt(int argc, char **argv)
 done:
     if (cli_report(d) && status == TGC_EXIT_OK)
         status = TGC_EXIT_INPUT;
-    for (int i = 0; i < 3; i++)
+    for (int i = 0; i < NOUT; i++)
         free(text[i]);
     ir_sched_free(keep);
     ir_sched_free(base);

@@ -1,7 +1,7 @@
 /*
  * tests/fuzz/fuzz_platform.c - libFuzzer target of the tgc-platform/1 reader
- * (frontend/platform_json.c), as `--platform FILE` reads a file; a platform it accepts
- * must write and read back unchanged.
+ * (platform/read.c, through frontend/platform_json.c), as `--platform FILE` reads a file;
+ * a platform it accepts must write and read back unchanged.
  */
 #include <stdlib.h>
 #include <string.h>

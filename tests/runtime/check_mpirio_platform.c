@@ -135,7 +135,7 @@ START_TEST(platform_files)
                                "\"links\": [[0, 5]]}",
                                2),
                      1);
-    ck_assert_ptr_nonnull(strstr(st.report, "/links/0: error"));
+    ck_assert_ptr_nonnull(strstr(st.report, "/links/0/1: error: link to unknown board 5 (the boards are 0 to 1)"));
     ck_assert_int_eq(with_file("{\"format\": \"tgc-platform/1\", \"boards\": 3, "
                                "\"links\": [[0, 1]]}",
                                9),
@@ -167,10 +167,10 @@ START_TEST(platform_files)
                   2),
         1);
     ck_assert_ptr_nonnull(
-        strstr(st.report, "/links: error: applies to the bwdsp model only"));
+        strstr(st.report, "/links: error: links applies to the bwdsp model only"));
     ck_assert_int_eq(with_file("{\"format\": \"tgc-platform/1\", \"dsps\": 4}", 2), 1);
     ck_assert_ptr_nonnull(
-        strstr(st.report, "/dsps: error: applies to the abstract model"));
+        strstr(st.report, "/dsps: error: dsps applies to the abstract model"));
     ck_assert_int_eq(with_file("{\"format\": \"tgc-platform/1\", \"model\": \"toy\"}", 2),
                      1);
     ck_assert_ptr_nonnull(strstr(st.report, "/model: error"));

@@ -1,0 +1,402 @@
+/*
+ * backend/report.c - a schedule as one self-contained HTML page (tgc report, tgc opt
+ * --report): a summary, the table of methods of an optimised schedule, the per-DSP table,
+ * the Gantt chart (backend/gantt.c's SVG, its hover titles giving each operation's task
+ * or message, bytes, iteration, start and end), the schedule graph (backend/dot.c's
+ * cgraph graph, laid out by dot and rendered to SVG in this process with gvc) and the
+ * table of operations of iteration 0.
+ *
+ * The page loads nothing: no script, no stylesheet, no image, no font from anywhere; the
+ * two pictures are inline SVG and the style sheet is in the page.  The same schedule
+ * gives the same bytes: gvc runs with only the plugins linked into tgc (core: the SVG
+ * renderer; dot_layout), so the layout does not depend on the fonts or plugins a machine
+ * has installed (text is measured with Graphviz's built-in metrics).
+ *
+ * dot's layout time grows faster than the graph (0.4 s at 775 operations, 1.9 s at 1584
+ * here): the graph is drawn up to CG_REPORT_GRAPH_MAX operations and replaced by a
+ * sentence above, so that a 2000-task schedule still makes its page in a moment.
+ */
+#include <graphviz/cgraph.h>
+#include <graphviz/gvc.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "backend.h"
+
+/* The plugins of libgvc this file uses, linked into the program (their libraries are
+ * named in backend/CMakeLists.txt): no configuration file, no plugin loaded at run time.
+ */
+extern gvplugin_library_t gvplugin_core_LTX_library;
+extern gvplugin_library_t gvplugin_dot_layout_LTX_library;
+static const lt_symlist_t builtins[] = {
+    {"gvplugin_core_LTX_library", &gvplugin_core_LTX_library},
+    {"gvplugin_dot_layout_LTX_library", &gvplugin_dot_layout_LTX_library},
+    {NULL, NULL},
+};
+
+static const char style[] =
+    "body{font-family:Helvetica,Arial,sans-serif;font-size:14px;color:#222;"
+    "margin:1.5em;max-width:100em}\n"
+    "h1{font-size:1.5em}h2{font-size:1.2em;margin-top:1.6em;"
+    "border-bottom:1px solid #ccc}\n"
+    "table{border-collapse:collapse;margin:0.5em 0}\n"
+    "th,td{border:1px solid #ccc;padding:0.2em 0.6em;text-align:left;"
+    "vertical-align:top}\n"
+    "th{background:#eef2f7}td.n{text-align:right;font-variant-numeric:tabular-nums}\n"
+    "tr.shown td{background:#fff7d6}tr.crit td{background:#fde8e8}\n"
+    ".picture{overflow:auto;border:1px solid #ddd;padding:0.3em}\n"
+    /* text a little wider than Graphviz measured it is not clipped at the picture's edge */
+    ".tgc-graph svg{overflow:visible;margin:0 3em}\n"
+    /* Graphviz and the Gantt writer size text by Helvetica's widths: fonts of the same
+     * widths first, then a condensed one, so that labels stay inside their boxes */
+    ".picture svg text{font-family:\"Liberation Sans\",\"Nimbus Sans\",Arimo,Helvetica,"
+    "Arial,\"DejaVu Sans Condensed\",sans-serif}\n"
+    ".tasks{max-width:50em}.note{color:#555}\n";
+
+static double
+percent(int64_t part, int64_t whole)
+{
+    return whole > 0 ? 100.0 * (double)part / (double)whole : 0.0;
+}
+
+/* Index of iteration 0 among r's recorded iterations, or -1. */
+static int
+rec_of_iter0(const EvalResult *r)
+{
+    for (int i = 0; r && !r->deadlock && i < r->nrec; i++)
+        if (r->rec_iter[i] == 0)
+            return i;
+    return -1;
+}
+
+static void
+cell(Buf *b, const char *text)
+{
+    buf_printf(b, "<td>");
+    buf_escape(b, text);
+    buf_printf(b, "</td>");
+}
+
+static void
+num(Buf *b, long long v)
+{
+    buf_printf(b, "<td class=\"n\">%lld</td>", v);
+}
+
+static void
+row(Buf *b, const char *name, const char *value)
+{
+    buf_printf(b, "<tr><th>");
+    buf_escape(b, name);
+    buf_printf(b, "</th>");
+    cell(b, value);
+    buf_printf(b, "</tr>\n");
+}
+
+static void
+summary(Buf *b, const Sched *s, const EvalResult *r, const CritPath *cp,
+        const CgReportMethod *methods, int nmethods)
+{
+    const Graph *g = s->g;
+    const Platform *p = s->p;
+    char v[512];
+    int nmsgs = s->nmsgs, aggregated = 0, pipelined = 0, nops = 0;
+    int64_t bytes = 0;
+    for (int m = 0; m < s->nmsgs; m++) {
+        aggregated += s->msgs[m].nedges > 1;
+        pipelined += s->msgs[m].pipelined;
+        bytes += s->msgs[m].bytes;
+    }
+    for (int d = 0; d < s->ndsps; d++)
+        nops += s->nops[d];
+    buf_printf(b, "<section id=\"summary\">\n<h2>Summary</h2>\n"
+                  "<table id=\"summary-table\">\n<tbody>\n");
+    row(b, "graph", g->name ? g->name : "graph");
+    if (g->file)
+        row(b, "file", g->file);
+    if (p->model == MODEL_ABSTRACT)
+        snprintf(v, sizeof v, "%s (abstract model, %d DSPs)",
+                 p->name ? p->name : "inline", p->ndsps);
+    else
+        snprintf(v, sizeof v, "%s (bwdsp, %d DSPs on %d board%s)",
+                 p->name ? p->name : "inline", p->ndsps, p->nboards,
+                 p->nboards == 1 ? "" : "s");
+    row(b, "platform", v);
+    snprintf(v, sizeof v, "%lld", (long long)g->iterations);
+    row(b, "iterations", v);
+    snprintf(v, sizeof v, "%d tasks, %d edges", g->ntasks, g->nedges);
+    row(b, "graph size", v);
+    snprintf(v, sizeof v, "%lld cycles (%.3f \xc2\xb5s)", (long long)r->length,
+             plat_cycles_to_us(p, r->length));
+    row(b, "schedule length", v);
+    snprintf(v, sizeof v, "%.1f cycles on average",
+             (double)r->length / (double)(g->iterations > 0 ? g->iterations : 1));
+    row(b, "per iteration", v);
+    snprintf(v, sizeof v, "%d (%d aggregated, %d pipelined), %lld bytes per iteration",
+             nmsgs, aggregated, pipelined, (long long)bytes);
+    row(b, "messages", v);
+    snprintf(v, sizeof v, "%d (tasks, sends and receives of one iteration)", nops);
+    row(b, "operations", v);
+    int ri = rec_of_iter0(r);
+    if (cp->nops > 0 && ri >= 0) {
+        int d = cp->dsp[cp->nops - 1], k = cp->op[cp->nops - 1];
+        snprintf(v, sizeof v,
+                 "%d operations, finishes at cycle %lld (marked in the tables)", cp->nops,
+                 (long long)r->op_time[d][ri * s->nops[d] + k].end);
+        row(b, "critical path of iteration 0", v);
+    }
+    if (nmethods > 0) {
+        size_t n = 0;
+        v[0] = 0;
+        for (int i = 0; i < nmethods && n < sizeof v; i++)
+            n += (size_t)snprintf(v + n, sizeof v - n, "%s%s%s", i ? ", " : "",
+                                  methods[i].name, methods[i].shown ? " (shown)" : "");
+        row(b, "methods", v);
+    }
+    buf_printf(b, "</tbody>\n</table>\n</section>\n");
+}
+
+static void
+methods_table(Buf *b, const CgReportMethod *methods, int nmethods)
+{
+    buf_printf(
+        b, "<section id=\"methods\">\n<h2>Methods</h2>\n"
+           "<p class=\"note\">The communication optimisations run on the schedule; the "
+           "page shows the highlighted one. Improvement is over none (the schedule "
+           "as scheduled).</p>\n"
+           "<table id=\"methods-table\">\n<thead><tr><th>method</th><th>length "
+           "(cycles)</th><th>improvement</th><th>messages</th><th>after merging</th>"
+           "<th>merged groups</th><th>pipelined</th><th>evaluations</th></tr></thead>\n"
+           "<tbody>\n");
+    for (int i = 0; i < nmethods; i++) {
+        const CgReportMethod *m = &methods[i];
+        buf_printf(b, "<tr%s>", m->shown ? " class=\"shown\"" : "");
+        cell(b, m->name);
+        if (m->error || !m->st) {
+            buf_printf(b, "<td colspan=\"7\">");
+            buf_escape(b, m->error ? m->error : "not run");
+            buf_printf(b, "</td></tr>\n");
+            continue;
+        }
+        num(b, m->st->length);
+        buf_printf(b, "<td class=\"n\">%.2f%%</td>", m->improvement);
+        num(b, m->st->msgs_before);
+        num(b, m->st->msgs_after);
+        num(b, m->st->merged_groups);
+        num(b, m->st->pipelined);
+        num(b, m->st->evaluations);
+        buf_printf(b, "</tr>\n");
+    }
+    buf_printf(b, "</tbody>\n</table>\n</section>\n");
+}
+
+static void
+dsp_table(Buf *b, const Sched *s, const EvalResult *r)
+{
+    const Graph *g = s->g;
+    buf_printf(b,
+               "<section id=\"dsps\">\n<h2>DSPs</h2>\n"
+               "<p class=\"note\">Over all iterations: busy = compute and the overheads "
+               "of sends and receives.</p>\n"
+               "<table id=\"dsp-table\">\n<thead><tr><th>DSP</th><th>board</th>"
+               "<th>busy</th><th>compute</th><th>busy (cycles)</th><th>compute "
+               "(cycles)</th><th>idle (cycles)</th><th>operations</th><th>tasks</th>"
+               "</tr></thead>\n<tbody>\n");
+    for (int d = 0; d < s->ndsps; d++) {
+        int ntasks = 0;
+        for (int k = 0; k < s->nops[d]; k++)
+            ntasks += s->ops[d][k].kind == OP_COMPUTE;
+        buf_printf(b, "<tr>");
+        num(b, d);
+        if (s->p->model == MODEL_ABSTRACT)
+            buf_printf(b, "<td></td>");
+        else
+            num(b, plat_board(s->p, d));
+        buf_printf(b, "<td class=\"n\">%.1f%%</td><td class=\"n\">%.1f%%</td>",
+                   percent(r->busy[d], r->length), percent(r->compute[d], r->length));
+        num(b, r->busy[d]);
+        num(b, r->compute[d]);
+        num(b, r->idle[d]);
+        num(b, s->nops[d]);
+        buf_printf(b, "<td class=\"tasks\">%d: ", ntasks);
+        bool first = true;
+        for (int k = 0; k < s->nops[d]; k++)
+            if (s->ops[d][k].kind == OP_COMPUTE) {
+                buf_printf(b, "%s", first ? "" : ", ");
+                buf_escape(b, g->tasks[s->ops[d][k].ref].id);
+                first = false;
+            }
+        buf_printf(b, "</td></tr>\n");
+    }
+    buf_printf(b, "</tbody>\n</table>\n</section>\n");
+}
+
+static void
+ops_table(Buf *b, const Sched *s, const EvalResult *r, const CritPath *cp)
+{
+    const Graph *g = s->g;
+    int ri = rec_of_iter0(r);
+    buf_printf(b, "<section id=\"operations\">\n<h2>Operations</h2>\n"
+                  "<p class=\"note\">Each DSP's program in order, with the times of "
+                  "iteration 0 in cycles; the critical path of iteration 0 is "
+                  "highlighted.</p>\n"
+                  "<table id=\"ops-table\">\n<thead><tr><th>DSP</th><th>#</th>"
+                  "<th>operation</th><th>task or message</th><th>bytes</th><th>peer</th>"
+                  "<th>start</th><th>end</th><th>edges carried</th></tr></thead>\n"
+                  "<tbody>\n");
+    for (int d = 0; d < s->ndsps; d++)
+        for (int k = 0; k < s->nops[d]; k++) {
+            Op o = s->ops[d][k];
+            buf_printf(b, "<tr%s>",
+                       cp->nops > 0 && cp->on[d][k] ? " class=\"crit\"" : "");
+            num(b, d);
+            num(b, k);
+            if (o.kind == OP_COMPUTE) {
+                cell(b, "compute");
+                cell(b, g->tasks[o.ref].id);
+                buf_printf(b, "<td></td><td></td>");
+            } else {
+                const Msg *m = &s->msgs[o.ref];
+                char what[64];
+                cell(b, o.kind == OP_SEND ? "send"
+                        : m->pipelined    ? "wait (pipelined)"
+                                          : "receive");
+                snprintf(what, sizeof what, "m%d", o.ref);
+                cell(b, what);
+                num(b, m->bytes);
+                snprintf(what, sizeof what, "%s DSP %d",
+                         o.kind == OP_SEND ? "to" : "from",
+                         o.kind == OP_SEND ? m->dst : m->src);
+                cell(b, what);
+            }
+            if (ri >= 0) {
+                const OpTime *t = &r->op_time[d][ri * s->nops[d] + k];
+                num(b, t->start);
+                num(b, t->end);
+            } else {
+                buf_printf(b, "<td></td><td></td>");
+            }
+            buf_printf(b, "<td>");
+            if (o.kind != OP_COMPUTE) {
+                const Msg *m = &s->msgs[o.ref];
+                for (int i = 0; i < m->nedges; i++) {
+                    const Edge *e = &g->edges[m->edges[i]];
+                    buf_printf(b, "%s", i ? ", " : "");
+                    buf_escape(b, g->tasks[e->from].id);
+                    buf_printf(b, " \xe2\x86\x92 ");
+                    buf_escape(b, g->tasks[e->to].id);
+                }
+            }
+            buf_printf(b, "</td></tr>\n");
+        }
+    buf_printf(b, "</tbody>\n</table>\n</section>\n");
+}
+
+/* The <svg> element of an SVG document: what comes before it (the XML declaration, the
+ * doctype, comments) does not belong inside HTML. */
+static void
+add_svg_element(Buf *b, const char *svg, size_t len)
+{
+    const char *at = strstr(svg, "<svg");
+    if (!at)
+        ice("no <svg> element in the renderer's output");
+    buf_add(b, at, len - (size_t)(at - svg));
+}
+
+/* The schedule graph laid out by dot and rendered as SVG into b.  Returns 0, or -1 after
+ * reporting (Graphviz failed). */
+static int
+graph_svg(Buf *b, const Sched *s, const EvalResult *r, Diag *d)
+{
+    /* warnings of the layout are not the user's concern; the level is restored after */
+    agerrlevel_t level = agseterr(AGERR);
+    GVC_t *gvc = gvContextPlugins(builtins, 0);
+    if (!gvc)
+        ice("out of memory");
+    Agraph_t *ag = cg_sched_graph(s, r);
+    char *data = NULL;
+    unsigned int len = 0;
+    int rc = -1;
+    if (gvLayout(gvc, ag, "dot") == 0) {
+        if (gvRenderData(gvc, ag, "svg", &data, &len) == 0 && data) {
+            add_svg_element(b, data, len);
+            rc = 0;
+        }
+        gvFreeRenderData(data);
+        gvFreeLayout(gvc, ag);
+    }
+    if (rc != 0)
+        diag_error(d, NULL,
+                   "graphviz could not lay out and render the schedule graph "
+                   "(dot layout, svg renderer)");
+    agclose(ag);
+    gvFreeContext(gvc);
+    agseterr(level);
+    return rc;
+}
+
+char *
+cg_sched_report(const Sched *s, const EvalResult *r, const CgReportMethod *methods,
+                int nmethods, bool *drawn, Diag *d)
+{
+    const Graph *g = s->g;
+    const Platform *p = s->p;
+    if (!r || r->deadlock)
+        ice("a report needs an evaluated schedule");
+    int nops = 0;
+    for (int k = 0; k < s->ndsps; k++)
+        nops += s->nops[k];
+    *drawn = nops <= CG_REPORT_GRAPH_MAX;
+    CritPath cp;
+    cg_crit_path(s, r, &cp);
+
+    Buf b = {0};
+    buf_printf(&b,
+               "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+               "<meta name=\"generator\" content=\"tgc\">\n<title>Schedule of ");
+    buf_escape(&b, g->name ? g->name : "graph");
+    buf_printf(&b, "</title>\n<style>\n%s</style>\n</head>\n<body>\n<h1>Schedule of ",
+               style);
+    buf_escape(&b, g->name ? g->name : "graph");
+    buf_printf(&b, " on ");
+    buf_escape(&b, p->name ? p->name : "inline");
+    buf_printf(&b, "</h1>\n");
+    summary(&b, s, r, &cp, methods, nmethods);
+    if (nmethods > 0)
+        methods_table(&b, methods, nmethods);
+    dsp_table(&b, s, r);
+
+    buf_printf(&b, "<section id=\"gantt\">\n<h2>Gantt chart</h2>\n"
+                   "<p class=\"note\">The predicted timeline; hover over an operation "
+                   "for its task or message, bytes, iteration, start and end.</p>\n"
+                   "<div class=\"picture\">\n");
+    char *gantt = cg_sched_gantt(s, r);
+    buf_add(&b, gantt, strlen(gantt));
+    free(gantt);
+    buf_printf(&b, "</div>\n</section>\n");
+
+    buf_printf(&b, "<section id=\"graph\">\n<h2>Schedule graph</h2>\n");
+    if (*drawn) {
+        buf_printf(&b, "<p class=\"note\">One cluster per DSP, its operations in program "
+                       "order with their times in iteration 0; red: the critical path of "
+                       "iteration 0; bold: an aggregated message; dashed: a pipelined "
+                       "receive.</p>\n<div class=\"picture tgc-graph\">\n");
+        if (graph_svg(&b, s, r, d) != 0) {
+            free(b.s);
+            cg_path_free(s, &cp);
+            return NULL;
+        }
+        buf_printf(&b, "</div>\n");
+    } else {
+        buf_printf(&b,
+                   "<p class=\"omitted\">The schedule has %d operations; the graph is "
+                   "drawn up to %d, since laying it out would take long. <code>tgc "
+                   "schedule --dot FILE</code> writes it for Graphviz.</p>\n",
+                   nops, CG_REPORT_GRAPH_MAX);
+    }
+    buf_printf(&b, "</section>\n");
+    ops_table(&b, s, r, &cp);
+    buf_printf(&b, "</body>\n</html>\n");
+    cg_path_free(s, &cp);
+    return b.s;
+}
