@@ -9,6 +9,8 @@
  *   run_graphs --tgc PATH --random N [--seed S] [--modes ...] [--contention] [--keep DIR]
  *   run_graphs --tgc PATH --gen CLASSES [--gen-seeds N] [--first-seed S]
  *              [--platforms P,...] [--modes ...] [--contention]
+ *   run_graphs --tgc PATH --target T --ranks 4,8 (--testcases DIR | --apps DIR |
+ *              --files F,... | --random N) [--modes ...] [--cycle]
  *
  * --testcases runs every tgc-graph/1 file below DIR (testcases/invalid excepted, and
  * testcases/apps, which bench_apps --test runs with its output checks), on its own
@@ -23,11 +25,25 @@
  * largest |simulated / predicted - 1| (which must be 0).  Exit status 0 when every run
  * passed.
  *
+ * --target T --ranks 4,8 runs the programs under real MPI (tgc run --target T): the
+ * testcases and applications on the preset of that many DSPs (where their pins allow;
+ * a graph with costs per DSP of its own platform on that platform), STG and DOT files
+ * imported with that many DSPs, random graph k on ranks[k % count].
+ *
+ * --cycle runs each graph once, in one (ranks, mode) pair: the pair it can run that has
+ * the fewest passes so far in its set (testcases, applications, random graphs), the
+ * pairs taken in turn among equals; then each pair still without a pass on the first
+ * graph that can run it.  It prints the passes per set and pair, and a pair of a set
+ * without a pass fails the suite: every -O mode on every count of ranks without running
+ * every graph in every pair.
+ *
  * A run the compiler refuses because its schedule deadlocks in the execution model is
- * skipped, not failed, but only when tgc says exactly that (refused_as_deadlock: exit
- * status 1, no output, the one diagnostic "GRAPH: error: schedule deadlocks: ..."); and
- * a suite in which more than --max-refused PERCENT (default 10) of the runs were refused
- * fails, as does one in which nothing ran.
+ * skipped, not failed, but only when tgc says exactly that (refused_with: exit status
+ * 1, no output, the one diagnostic "GRAPH: error: schedule deadlocks: ..."); so is one
+ * es refuses for having more configurations than --es-limit ("GRAPH: error: es: more
+ * than ..."), reported as tgc's refusal and never a pass (--cycle then takes the graph's
+ * next pair).  A suite in which more than --max-refused PERCENT (default 10) of the runs
+ * were refused as deadlocking fails, as does one in which nothing passed.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -50,7 +66,7 @@ static const char *tgc = NULL;
 static const char *modes[8];
 static int nmodes;
 static char tmpdir[256];
-static int runs, failures, skipped;
+static int runs, failures, skipped, passed, es_refused;
 static double max_refused = 10; /* --max-refused: percent of the runs */
 static const char *keep = NULL;
 static bool contention = false;   /* --contention: tgc run without --no-contention */
@@ -103,19 +119,22 @@ slurp(const char *path, size_t *len)
     return s;
 }
 
-/* The compiler's refusal of a schedule that deadlocks in the execution model, as
- * tgc_compile reports it (passes/evaluate.c, eval_report_deadlock): exit status 1,
- * nothing on stdout, and on stderr exactly one line "GRAPH: error: schedule deadlocks:
- * ..." naming the graph as given.  Anything else (a link error that mentions a
- * deadlock function, a crash, a second message) is not a refusal. */
+/* A refusal by tgc: exit status 1, nothing on stdout, and on stderr exactly one line
+ * "GRAPH: error: WHAT..." naming the graph as given.  Two are known: the compiler's
+ * refusal of a schedule that deadlocks in the execution model (passes/evaluate.c,
+ * eval_report_deadlock: "schedule deadlocks: ") and es's refusal of a graph with more
+ * configurations than its limit (passes/baselines.c: "es: more than ").  Anything else
+ * (a link error that mentions a deadlock function, a crash, a second message) is not a
+ * refusal. */
 static bool
-refused_as_deadlock(const char *graph, int code, const char *out, const char *err)
+refused_with(const char *graph, const char *what, int code, const char *out,
+             const char *err)
 {
     size_t nout = 0, nerr = 0;
     free(slurp(out, &nout));
     char *e = slurp(err, &nerr);
     char head[600];
-    snprintf(head, sizeof head, "%s: error: schedule deadlocks: ", graph);
+    snprintf(head, sizeof head, "%s: error: %s", graph, what);
     size_t h = strlen(head);
     char *nl = strchr(e, '\n');
     bool ok = code == 1 && nout == 0 && nerr > h && strncmp(e, head, h) == 0 && nl &&
@@ -124,10 +143,13 @@ refused_as_deadlock(const char *graph, int code, const char *out, const char *er
     return ok;
 }
 
+/* What one tgc run came to. */
+enum { RUN_PASS, RUN_FAIL, RUN_DEADLOCK, RUN_ES_LIMIT };
+
 /* Runs tgc run on graph with extra args and mode; checks the JSON it prints.  Returns
- * true when the run passed, with its simulated and predicted cycles in *sim_out and
- * *pred_out (may be NULL). */
-static bool
+ * RUN_PASS when the run passed, with its simulated and predicted cycles in *sim_out and
+ * *pred_out (may be NULL); RUN_DEADLOCK or RUN_ES_LIMIT when tgc refused it. */
+static int
 check_run(const char *graph, const char *label, char *const *extra, const char *mode,
           bool expect_mismatch, long long *sim_out, long long *pred_out)
 {
@@ -171,7 +193,7 @@ check_run(const char *graph, const char *label, char *const *extra, const char *
     json_t *o = json_load_file(out, 0, &je);
     const char *why = NULL;
     long long sim = -1, pred = -1;
-    if (!o && refused_as_deadlock(graph, code, out, err)) {
+    if (!o && refused_with(graph, "schedule deadlocks: ", code, out, err)) {
         /* the compiler refused a schedule that deadlocks in the execution model: nothing
            was emitted, nothing ran */
         skipped++;
@@ -179,7 +201,17 @@ check_run(const char *graph, const char *label, char *const *extra, const char *
                mode);
         unlink(out);
         unlink(err);
-        return false;
+        return RUN_DEADLOCK;
+    }
+    if (!o && refused_with(graph, "es: more than ", code, out, err)) {
+        /* es refuses a graph with more configurations than --es-limit: tgc's refusal,
+           not a pass; the coverage (--cycle) asks es of other graphs */
+        es_refused++;
+        printf("refused %s -O %s: tgc: es has more configurations than its limit\n",
+               label, mode);
+        unlink(out);
+        unlink(err);
+        return RUN_ES_LIMIT;
     }
     if (!o) {
         why = "no JSON result";
@@ -240,117 +272,10 @@ check_run(const char *graph, const char *label, char *const *extra, const char *
         *sim_out = sim;
     if (pred_out)
         *pred_out = pred;
-    return why == NULL;
-}
-
-/* ---- testcases
- * ---------------------------------------------------------------------------- */
-
-static int
-cmp_str(const void *a, const void *b)
-{
-    return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-static void
-run_file(const char *path)
-{
-    json_error_t je;
-    json_t *g = json_load_file(path, 0, &je);
-    if (!g)
-        return;
-    const char *fmt = json_string_value(json_object_get(g, "format"));
-    if (!fmt || strcmp(fmt, "tgc-graph/1") != 0) {
-        json_decref(g);
-        return;
-    }
-    const char *expect = json_string_value(json_object_get(g, "x-expect"));
-    bool mismatch = expect && strcmp(expect, "checksums differ") == 0;
-    long long pinned = -1; /* the largest DSP a task is pinned to */
-    size_t ti;
-    json_t *task;
-    json_array_foreach (json_object_get(g, "tasks"), ti, task) {
-        json_t *pin = json_object_get(task, "dsp");
-        if (json_is_integer(pin) && json_integer_value(pin) > pinned)
-            pinned = json_integer_value(pin);
-    }
-    json_decref(g);
-    if (nranks == 0) {
-        for (int m = 0; m < nmodes; m++)
-            check_run(path, path, NULL, modes[m], mismatch, NULL, NULL);
-        return;
-    }
-    for (int r = 0; r < nranks; r++) { /* --ranks: on a preset of that many DSPs */
-        char plat[32], label[600];
-        snprintf(plat, sizeof plat, "bwdsp-%dboard", ranks[r] / 4);
-        snprintf(label, sizeof label, "%s (%d ranks)", path, ranks[r]);
-        if (pinned >= ranks[r]) {
-            printf("skip %s: tasks are pinned to DSP %lld\n", label, pinned);
-            continue;
-        }
-        char *extra[] = {"--platform", plat, NULL};
-        for (int m = 0; m < nmodes; m++)
-            check_run(path, label, extra, modes[m], mismatch, NULL, NULL);
-    }
-}
-
-/* An STG or DOT graph, imported on the abstract model with 4 DSPs; files that do not
- * import (the importers' bad inputs) are not graphs to run. */
-static void
-run_imported(const char *path, const char *format)
-{
-    char out[300];
-    snprintf(out, sizeof out, "%s/imported.json", tmpdir);
-    char *argv[] = {(char *)tgc,    "import", (char *)format, (char *)path, "--dsps", "4",
-                    "--iterations", "3",      "-o",           out,          NULL};
-    json_t *o = run_json(argv); /* prints nothing; the file is the result */
-    json_decref(o);
-    json_error_t je;
-    json_t *g = json_load_file(out, 0, &je);
-    if (!g)
-        return;
-    json_decref(g);
-    for (int m = 0; m < nmodes; m++)
-        check_run(out, path, NULL, modes[m], false, NULL, NULL);
-    unlink(out);
-}
-
-static bool walk_apps = false; /* --apps DIR: the graphs of testcases/apps too */
-
-static void
-walk(const char *dir)
-{
-    DIR *d = opendir(dir);
-    if (!d)
-        return;
-    char **names = NULL;
-    int n = 0;
-    struct dirent *e;
-    while ((e = readdir(d)) != NULL) {
-        if (e->d_name[0] == '.' || strcmp(e->d_name, "invalid") == 0 ||
-            (strcmp(e->d_name, "apps") == 0 && !walk_apps)) /* bench_apps --test */
-            continue;
-        names = realloc(names, (size_t)(n + 1) * sizeof *names);
-        names[n] = malloc(strlen(dir) + strlen(e->d_name) + 2);
-        sprintf(names[n], "%s/%s", dir, e->d_name);
-        n++;
-    }
-    closedir(d);
-    if (n)
-        qsort(names, (size_t)n, sizeof *names, cmp_str);
-    for (int i = 0; i < n; i++) {
-        struct stat st;
-        size_t l = strlen(names[i]);
-        if (stat(names[i], &st) == 0 && S_ISDIR(st.st_mode))
-            walk(names[i]);
-        else if (l > 5 && strcmp(names[i] + l - 5, ".json") == 0)
-            run_file(names[i]);
-        else if (l > 4 && (strcmp(names[i] + l - 4, ".stg") == 0 ||
-                           strcmp(names[i] + l - 4, ".dot") == 0))
-            run_imported(names[i], strcmp(names[i] + l - 4, ".stg") == 0 ? "stg" : "dot");
-        free(names[i]);
-    }
-    free(names);
+    if (why)
+        return RUN_FAIL;
+    passed++;
+    return RUN_PASS;
 }
 
 /* ---- random graphs
@@ -373,8 +298,10 @@ uni(long long lo, long long hi) /* [lo, hi] */
     return lo + (long long)(next() % (uint64_t)(hi - lo + 1));
 }
 
+/* Random graph k (rng seeded by the caller) on want DSPs (4, 8 or 16; 0: a random
+ * platform of 2 to 16). */
 static json_t *
-random_graph(int k, int *ndsps_out)
+random_graph(int k, int want, int *ndsps_out)
 {
     json_t *g = json_object();
     char name[64];
@@ -388,9 +315,9 @@ random_graph(int k, int *ndsps_out)
         int dpb = (int)uni(2, 4), boards = (int)uni(1, 16 / dpb);
         if (dpb * boards < 2)
             boards = 2;
-        if (nranks) { /* --ranks: k's count of DSPs, on boards of 2 or 4 */
+        if (want) { /* on boards of 2 or 4 */
             dpb = dpb == 3 ? 4 : dpb;
-            boards = ranks[k % nranks] / dpb;
+            boards = want / dpb;
         }
         nd = dpb * boards;
         json_t *p = json_object();
@@ -417,8 +344,8 @@ random_graph(int k, int *ndsps_out)
         json_object_set_new(g, "platform", p);
     } else {
         long long r = uni(0, 2);
-        if (nranks) /* --ranks: k's count of DSPs, a preset of that many */
-            r = ranks[k % nranks] / 4 - 1 > 2 ? 2 : ranks[k % nranks] / 4 - 1;
+        if (want) /* a preset of that many */
+            r = want / 4 - 1 > 2 ? 2 : want / 4 - 1;
         nd = r == 0 ? 4 : r == 1 ? 8 : 16;
         json_object_set_new(g, "platform",
                             json_string(r == 0   ? "bwdsp-1board"
@@ -497,28 +424,318 @@ random_graph(int k, int *ndsps_out)
     return g;
 }
 
-static void
-run_random(int n, uint64_t seed)
+/* ---- the graphs, and the (ranks, mode) pairs they run in
+ * ---------------------------------------------------------------------------- */
+
+/* The sets of graphs, each with its own coverage of the pairs (--cycle). */
+enum { SET_TESTCASES, SET_APPS, SET_RANDOM, NSETS };
+static const char *const set_name[NSETS] = {"testcases", "applications", "random graphs"};
+
+/* One graph to run: a tgc-graph/1 file, an STG or DOT file (imported on the abstract
+ * model with the run's count of DSPs), or random graph k of a seed (generated for the
+ * run's count of DSPs).  A pair is (index into ranks, index into modes); without
+ * --ranks there is one count, the graph's own platform. */
+typedef struct {
+    int set;
+    char *path;         /* the file; NULL for a random graph */
+    const char *format; /* "json", "stg" or "dot" */
+    int k;              /* a random graph: graph k of seed */
+    uint64_t seed;
+    long long pinned;   /* the largest DSP a task is pinned to, -1 for none */
+    bool mismatch;      /* "x-expect": "checksums differ": must be reported */
+    bool own_platform;  /* costs per DSP of its platform: runs on that platform only */
+    bool refused[4][8]; /* tgc refused the pair (deadlock, es's limit) */
+} Case;
+
+static Case *all;
+static int nall;
+static bool cycle = false;       /* --cycle: each graph in one pair, the pairs in turn */
+static int covered[NSETS][4][8]; /* passes per set and pair */
+
+static Case *
+add_case(int set, const char *path, const char *format)
 {
-    for (int k = 0; k < n; k++) {
-        rng = seed * UINT64_C(1000003) + (uint64_t)k;
+    all = realloc(all, (size_t)(nall + 1) * sizeof *all);
+    if (!all)
+        abort();
+    Case *c = &all[nall++];
+    memset(c, 0, sizeof *c);
+    c->set = set;
+    c->path = path ? strdup(path) : NULL;
+    c->format = format;
+    c->pinned = -1;
+    return c;
+}
+
+static int
+nr(void) /* the counts of DSPs a graph can take */
+{
+    return nranks ? nranks : 1;
+}
+
+/* Whether c can run on the ri-th count of ranks. */
+static bool
+feasible(const Case *c, int ri)
+{
+    if (!nranks || c->own_platform)
+        return ri == 0;
+    if (!c->path && !cycle) /* a random graph has one count: k's */
+        return ri == c->k % nranks;
+    return c->pinned < ranks[ri];
+}
+
+/* tgc import FORMAT path --dsps n into out; false when the file does not import (the
+ * importers' bad inputs are not graphs to run). */
+static bool
+import_graph(const char *path, const char *format, int n, const char *out)
+{
+    char dsps[16];
+    snprintf(dsps, sizeof dsps, "%d", n);
+    char *argv[] = {
+        (char *)tgc,    "import", (char *)format, (char *)path, "--dsps", dsps,
+        "--iterations", "3",      "-o",           (char *)out,  NULL};
+    json_t *o = run_json(argv); /* prints nothing; the file is the result */
+    json_decref(o);
+    json_error_t je;
+    json_t *g = json_load_file(out, 0, &je);
+    json_decref(g);
+    return g != NULL;
+}
+
+/* Runs c in pair (ri, mi): RUN_PASS, RUN_FAIL or a refusal (remembered in c). */
+static int
+run_case(Case *c, int ri, int mi)
+{
+    int r = nranks && !c->own_platform ? ranks[ri] : 0; /* 0: the graph's own platform */
+    char path[300], label[700], plat[32];
+    char *extra[3] = {NULL, NULL, NULL};
+    const char *graph = path;
+    if (!c->path) {
+        rng = c->seed * UINT64_C(1000003) + (uint64_t)c->k;
         int nd;
-        json_t *g = random_graph(k, &nd);
-        char path[300], label[128];
-        snprintf(path, sizeof path, "%s/random%03d-s%llu.json", tmpdir, k,
-                 (unsigned long long)seed);
-        snprintf(label, sizeof label, "random %d (seed %llu, %d DSPs)", k,
-                 (unsigned long long)seed, nd);
-        if (json_dump_file(g, path, JSON_INDENT(2)) != 0) {
+        json_t *g = random_graph(c->k, r, &nd);
+        snprintf(path, sizeof path, "%s/random%03d-s%llu.json", tmpdir, c->k,
+                 (unsigned long long)c->seed);
+        snprintf(label, sizeof label, "random %d (seed %llu, %d DSPs)", c->k,
+                 (unsigned long long)c->seed, nd);
+        int bad = json_dump_file(g, path, JSON_INDENT(2));
+        json_decref(g);
+        if (bad) {
             printf("FAIL cannot write %s\n", path);
             failures++;
-        } else {
-            for (int m = 0; m < nmodes; m++)
-                check_run(path, label, NULL, modes[m], false, NULL, NULL);
+            return RUN_FAIL;
         }
-        unlink(path);
-        json_decref(g);
+    } else {
+        if (r)
+            snprintf(label, sizeof label, "%s (%d ranks)", c->path, r);
+        else
+            snprintf(label, sizeof label, "%s%s", c->path,
+                     nranks ? " (its own platform: costs per DSP)" : "");
+        if (strcmp(c->format, "json") != 0) {
+            snprintf(path, sizeof path, "%s/imported.json", tmpdir);
+            if (!import_graph(c->path, c->format, r ? r : 4, path)) {
+                printf("FAIL %s: tgc import wrote no graph\n", label);
+                failures++;
+                return RUN_FAIL;
+            }
+        } else {
+            graph = c->path;
+            if (r) { /* --ranks: on a preset of that many DSPs */
+                snprintf(plat, sizeof plat, "bwdsp-%dboard", r / 4);
+                extra[0] = "--platform";
+                extra[1] = plat;
+            }
+        }
     }
+    int st = check_run(graph, label, extra, modes[mi], c->mismatch, NULL, NULL);
+    if (graph == path)
+        unlink(path);
+    if (st == RUN_DEADLOCK || st == RUN_ES_LIMIT)
+        c->refused[ri][mi] = true;
+    if (st == RUN_PASS && !c->mismatch && (!nranks || !c->own_platform))
+        covered[c->set][ri][mi]++;
+    return st;
+}
+
+/* Runs the graphs of set.  Without --cycle each graph in every pair it can run.  With
+ * --cycle each graph once, in the pair it can run that has the fewest passes so far
+ * (among equals the next in turn), the next such pair after a refusal; then each pair
+ * still without a pass (few graphs can run it: pins, es's limit) on the first graph
+ * that can. */
+static void
+run_set(int set)
+{
+    int np = nr() * nmodes, turn = 0;
+    bool any = false;
+    for (int i = 0; i < nall; i++) {
+        Case *c = &all[i];
+        if (c->set != set)
+            continue;
+        any = true;
+        if (!cycle) {
+            for (int ri = 0; ri < nr(); ri++) {
+                if (!feasible(c, ri)) {
+                    if (c->path)
+                        printf("skip %s (%d ranks): tasks are pinned to DSP %lld\n",
+                               c->path, ranks[ri], c->pinned);
+                    continue;
+                }
+                for (int mi = 0; mi < nmodes; mi++)
+                    run_case(c, ri, mi);
+            }
+            continue;
+        }
+        for (;;) {
+            int best = -1;
+            for (int j = 0; j < np; j++) {
+                int p = (turn + j) % np, ri = p / nmodes, mi = p % nmodes;
+                if (!feasible(c, ri) || c->refused[ri][mi])
+                    continue;
+                if (best < 0 ||
+                    covered[set][ri][mi] < covered[set][best / nmodes][best % nmodes])
+                    best = p;
+            }
+            if (best < 0) {
+                printf("skip %s: tgc refused every pair it can run in\n",
+                       c->path ? c->path : "a random graph");
+                break;
+            }
+            turn = (best + 1) % np;
+            int st = run_case(c, best / nmodes, best % nmodes);
+            if (st == RUN_PASS || st == RUN_FAIL)
+                break;
+        }
+    }
+    if (!cycle || !any)
+        return;
+    for (int p = 0; p < np; p++) {
+        int ri = p / nmodes, mi = p % nmodes;
+        for (int i = 0; i < nall && covered[set][ri][mi] == 0; i++) {
+            Case *c = &all[i];
+            if (c->set != set || !feasible(c, ri) || c->refused[ri][mi] || c->mismatch ||
+                (nranks && c->own_platform))
+                continue;
+            if (run_case(c, ri, mi) == RUN_FAIL)
+                break;
+        }
+    }
+}
+
+/* --cycle: the passes of each set per pair; false when a pair of a set that ran has
+ * none. */
+static bool
+coverage(void)
+{
+    bool ok = true;
+    for (int set = 0; set < NSETS; set++) {
+        bool any = false;
+        for (int i = 0; i < nall; i++)
+            any |= all[i].set == set;
+        if (!any)
+            continue;
+        printf("coverage of the %s (passes per ranks and -O mode):\n%-8s", set_name[set],
+               "ranks");
+        for (int mi = 0; mi < nmodes; mi++)
+            printf(" %6s", modes[mi]);
+        printf("\n");
+        for (int ri = 0; ri < nr(); ri++) {
+            char rl[16];
+            snprintf(rl, sizeof rl, "%d", ranks[ri]);
+            printf("%-8s", nranks ? rl : "own");
+            for (int mi = 0; mi < nmodes; mi++)
+                printf(" %6d", covered[set][ri][mi]);
+            printf("\n");
+        }
+        for (int ri = 0; ri < nr(); ri++)
+            for (int mi = 0; mi < nmodes; mi++)
+                if (covered[set][ri][mi] == 0) {
+                    printf("FAIL no pass of the %s on %d ranks with -O %s\n",
+                           set_name[set], nranks ? ranks[ri] : 0, modes[mi]);
+                    ok = false;
+                }
+    }
+    return ok;
+}
+
+/* ---- testcases
+ * ---------------------------------------------------------------------------- */
+
+static int
+cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* A tgc-graph/1 file (anything else is not a graph to run); graphs under an "apps"
+ * folder are the applications. */
+static void
+add_file(const char *path)
+{
+    json_error_t je;
+    json_t *g = json_load_file(path, 0, &je);
+    if (!g)
+        return;
+    const char *fmt = json_string_value(json_object_get(g, "format"));
+    if (!fmt || strcmp(fmt, "tgc-graph/1") != 0) {
+        json_decref(g);
+        return;
+    }
+    Case *c = add_case(strstr(path, "/apps/") ? SET_APPS : SET_TESTCASES, path, "json");
+    const char *expect = json_string_value(json_object_get(g, "x-expect"));
+    c->mismatch = expect && strcmp(expect, "checksums differ") == 0;
+    size_t ti;
+    json_t *task;
+    json_array_foreach (json_object_get(g, "tasks"), ti, task) {
+        json_t *pin = json_object_get(task, "dsp");
+        if (json_is_integer(pin) && json_integer_value(pin) > c->pinned)
+            c->pinned = json_integer_value(pin);
+        c->own_platform |= json_is_array(json_object_get(task, "cycles"));
+    }
+    json_decref(g);
+}
+
+static bool walk_apps = false; /* --apps DIR: the graphs of testcases/apps too */
+
+static void
+walk(const char *dir)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return;
+    char **names = NULL;
+    int n = 0;
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+        if (e->d_name[0] == '.' || strcmp(e->d_name, "invalid") == 0 ||
+            (strcmp(e->d_name, "apps") == 0 && !walk_apps)) /* bench_apps --test */
+            continue;
+        names = realloc(names, (size_t)(n + 1) * sizeof *names);
+        names[n] = malloc(strlen(dir) + strlen(e->d_name) + 2);
+        sprintf(names[n], "%s/%s", dir, e->d_name);
+        n++;
+    }
+    closedir(d);
+    if (n)
+        qsort(names, (size_t)n, sizeof *names, cmp_str);
+    for (int i = 0; i < n; i++) {
+        struct stat st;
+        size_t l = strlen(names[i]);
+        if (stat(names[i], &st) == 0 && S_ISDIR(st.st_mode))
+            walk(names[i]);
+        else if (l > 5 && strcmp(names[i] + l - 5, ".json") == 0)
+            add_file(names[i]);
+        else if (l > 4 && (strcmp(names[i] + l - 4, ".stg") == 0 ||
+                           strcmp(names[i] + l - 4, ".dot") == 0)) {
+            char out[300]; /* a graph when it imports */
+            const char *fmt = strcmp(names[i] + l - 4, ".stg") == 0 ? "stg" : "dot";
+            snprintf(out, sizeof out, "%s/imported.json", tmpdir);
+            if (import_graph(names[i], fmt, 4, out))
+                add_case(SET_TESTCASES, names[i], fmt);
+            unlink(out);
+        }
+        free(names[i]);
+    }
+    free(names);
 }
 
 /* ---- tgc gen's classes
@@ -568,7 +785,8 @@ gen_classes(const char *classes, int nseeds, int first, const char *platforms)
                 json_decref(gj);
                 for (int m = 0; m < nmodes; m++) {
                     long long sim = -1, pred = -1;
-                    if (!check_run(path, label, NULL, modes[m], false, &sim, &pred)) {
+                    if (check_run(path, label, NULL, modes[m], false, &sim, &pred) !=
+                        RUN_PASS) {
                         bad++;
                         continue;
                     }
@@ -604,6 +822,10 @@ main(int argc, char **argv)
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--contention") == 0) {
             contention = true;
+            continue;
+        }
+        if (strcmp(argv[i], "--cycle") == 0) {
+            cycle = true;
             continue;
         }
         if (i + 1 >= argc) {
@@ -657,15 +879,16 @@ main(int argc, char **argv)
         i++;
     }
     if (!tgc || (!cases && nrandom < 0 && !classes && !files)) {
-        fprintf(stderr,
-                "usage: run_graphs --tgc PATH (--testcases DIR | --random N [--seed S])"
-                " [--modes none,ma,cp,bfco] [--contention] [--keep DIR] [--max-refused "
-                "PERCENT]\n"
-                "       run_graphs --tgc PATH --gen hi20,lo20,rand50,chain100"
-                " [--gen-seeds N] [--first-seed S] [--platforms P,...] [--modes ...]"
-                " [--contention]\n"
-                "       run_graphs --tgc PATH --target mpi --ranks 4,8 (--apps DIR | "
-                "--files F,... | --random N) [--modes ...]\n");
+        fprintf(
+            stderr,
+            "usage: run_graphs --tgc PATH (--testcases DIR | --random N [--seed S])"
+            " [--modes none,ma,cp,bfco] [--contention] [--keep DIR] [--max-refused "
+            "PERCENT]\n"
+            "       run_graphs --tgc PATH --gen hi20,lo20,rand50,chain100"
+            " [--gen-seeds N] [--first-seed S] [--platforms P,...] [--modes ...]"
+            " [--contention]\n"
+            "       run_graphs --tgc PATH --target mpi --ranks 4,8 (--testcases DIR | "
+            "--apps DIR | --files F,... | --random N) [--modes ...] [--cycle]\n");
         return 2;
     }
     setvbuf(stdout, NULL, _IOLBF, 0);
@@ -686,15 +909,23 @@ main(int argc, char **argv)
         snprintf(fl, sizeof fl, "%s", files);
         char *save = NULL;
         for (char *f = strtok_r(fl, ",", &save); f; f = strtok_r(NULL, ",", &save))
-            run_file(f);
+            add_file(f);
     }
-    if (nrandom >= 0)
-        run_random(nrandom, seed);
+    for (int k = 0; k < nrandom; k++) {
+        Case *c = add_case(SET_RANDOM, NULL, "json");
+        c->k = k;
+        c->seed = seed;
+    }
+    for (int set = 0; set < NSETS; set++)
+        run_set(set);
+    if (cycle && !coverage())
+        failures++;
     if (classes)
         gen_classes(classes, ngen, first, platforms);
     rmdir(tmpdir);
-    printf("%d runs, %d failures, %d refused by the compiler as deadlocking\n", runs,
-           failures, skipped);
+    printf("%d runs, %d failures, %d refused by the compiler as deadlocking, %d refused "
+           "by es's limit\n",
+           runs, failures, skipped, es_refused);
     /* A suite that mostly refuses has not tested what it says it tests. */
     if (skipped && 100.0 * skipped > max_refused * runs) {
         printf("FAIL %d of %d runs (%.1f%%) were refused, more than --max-refused %g%%\n",
@@ -703,5 +934,7 @@ main(int argc, char **argv)
     }
     if (runs == 0)
         printf("FAIL nothing ran\n");
-    return failures || runs == 0 ? 1 : 0;
+    else if (passed == 0)
+        printf("FAIL nothing passed\n");
+    return failures || passed == 0 ? 1 : 0;
 }

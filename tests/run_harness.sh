@@ -1,7 +1,8 @@
 #!/bin/sh
 # tests/run_harness.sh RUN_GRAPHS - run_graphs itself (tests/run_graphs.c) against fake
 # tgc programs: a refusal counts only when tgc prints exactly the deadlock diagnostic with
-# exit status 1, and a suite refused beyond --max-refused fails.
+# exit status 1, and a suite refused beyond --max-refused fails; es's refusal is reported as
+# such and never a pass; --cycle runs each graph once and fails a mode without a pass.
 set -u
 rg=$1
 tmp=$(mktemp -d)
@@ -64,4 +65,36 @@ expect 1 "a quarter refused, default share" --tgc "$tmp/onerefused" --random 2 -
 # Nothing refused: passes.
 fake good "$ok_json"
 expect 0 "every run passes" --tgc "$tmp/good" --random 2 --seed 1
+
+# --cycle: each graph once, the pairs in turn (6 graphs, 3 modes: each mode twice).
+expect 0 "--cycle" --tgc "$tmp/good" --random 6 --seed 1 --modes none,ma,cp --cycle
+grep -q "^6 runs, 0 failures" "$tmp/out" && grep -q "^own  *2  *2  *2$" "$tmp/out" ||
+    { echo "FAIL: --cycle did not run each graph once, each mode twice"; cat "$tmp/out"; fail=1; }
+
+# es's refusal of a graph beyond its limit: reported as tgc's refusal, never a pass.
+es_refuse='echo "$graph: error: es: more than 1048576 configurations (merge partitions x pipeline subsets); raise the limit with --es-limit" >&2; exit 1'
+fake esrefuse 'if [ "$mode" = es ]; then '"$es_refuse"'; fi
+'"$ok_json"
+expect 1 "es refused on every graph" --tgc "$tmp/esrefuse" --random 1 --seed 1 --modes es
+grep -q "^refused .* -O es: tgc: es has more configurations" "$tmp/out" ||
+    { echo "FAIL: es's refusal was not reported as a refusal"; cat "$tmp/out"; fail=1; }
+# ... --cycle takes the graph's next pair, and the mode es covered by no pass fails
+expect 1 "--cycle, es refused on every graph" --tgc "$tmp/esrefuse" --random 4 --seed 1 \
+    --modes none,es --cycle
+grep -q "^FAIL no pass of the random graphs on 0 ranks with -O es" "$tmp/out" &&
+    grep -q "^8 runs, 1 failures, 0 refused by the compiler as deadlocking, 4 refused by es" \
+        "$tmp/out" ||
+    { echo "FAIL: --cycle counted es's refusals as passes"; cat "$tmp/out"; fail=1; }
+# ... es refused except on graph 2: covered there
+fake esrefuse2 'case "$graph" in *random002*) ;; *) if [ "$mode" = es ]; then '"$es_refuse"'; fi ;; esac
+'"$ok_json"
+expect 0 "--cycle, es refused except on one graph" --tgc "$tmp/esrefuse2" --random 4 \
+    --seed 1 --modes none,es --cycle
+grep -q "^own  *3  *1$" "$tmp/out" ||
+    { echo "FAIL: --cycle did not cover es on the graph where it works"; cat "$tmp/out"; fail=1; }
+# ... the message with another exit status is a failure
+fake escrash 'if [ "$mode" = es ]; then echo "$graph: error: es: more than 1 configurations" >&2; exit 134; fi
+'"$ok_json"
+expect 1 "es's message with exit status 134" --tgc "$tmp/escrash" --random 2 --seed 1 \
+    --modes none,es
 exit $fail
