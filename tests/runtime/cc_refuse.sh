@@ -1,6 +1,6 @@
 #!/bin/sh
 # cc_refuse.sh MPIRIO_CC_SCRIPT WORKDIR: mpirio-cc refuses, at build time, a program that
-# calls what neither it, the C library nor MPIRIO defines (issue 9, item 13); before,
+# calls what neither it, the C library nor MPIRIO defines; before,
 # such a program built with a warning and failed at start with "undefined symbol".
 #   1. a call to MPIX_Comm_undeclared, which mpi.h does not declare: an error at compile time,
 #      with -o (compile and link) and with -c;
