@@ -580,6 +580,26 @@ int sched_heft(const Graph *g, const Platform *p, Sched **out, double *ranks_out
                int64_t *makespan_out, Diag *d);
 int sched_peft(const Graph *g, const Platform *p, Sched **out, double *ranks_out,
                int64_t *makespan_out, Diag *d);
+/* Multi-start list scheduling: forward-backward improvement (list-schedule the reversed
+ * graph with the forward schedule's finish times as priorities, then the graph with the
+ * backward finish times, while the makespan shrinks) from the upward ranks (the first
+ * forward pass is HEFT's schedule), then from ranks perturbed by up to +-25%, `runs`
+ * restarts, stopping once the makespan reaches lb (-1: never).  Returns the best forward
+ * schedule (COMPUTE operations only, like sched_heft; NULL when g has no task) and its
+ * list makespan in *makespan (may be NULL).  Deterministic; a larger `runs` never gives
+ * a longer schedule. */
+Sched *sched_multi_start(const Graph *g, const Platform *p, int runs, int64_t lb,
+                         int64_t *makespan);
+/* Multi-start list scheduling: forward-backward improvement (list-schedule the reversed
+ * graph with the forward schedule's finish times as priorities, then the graph with the
+ * backward finish times, while the makespan shrinks) from the upward ranks (the first
+ * forward pass is HEFT's schedule), then from ranks perturbed by up to +-25%, `runs`
+ * restarts, stopping once the makespan reaches lb (-1: never).  Returns the best forward
+ * schedule (COMPUTE operations only, like sched_heft; NULL when g has no task) and its
+ * list makespan in *makespan (may be NULL).  Deterministic; a larger `runs` never gives
+ * a longer schedule. */
+Sched *sched_multi_start(const Graph *g, const Platform *p, int runs, int64_t lb,
+                         int64_t *makespan);
 /* The optimistic cost table of PEFT, [ntasks * ndsps] row-major; 0, or -1 if cyclic. */
 int sched_oct(const Graph *g, const Platform *p, double *oct_out);
 /* Single-iteration makespan of s's mapping and per-DSP COMPUTE order (other operations

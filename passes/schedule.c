@@ -516,11 +516,10 @@ multi_fbi(Multi *m, double *prio, int64_t lb)
     return prev;
 }
 
-/* The best list schedule over `runs` forward passes (about): forward-backward improvement
- * from the upward ranks, then from ranks perturbed by up to +-25%; stops at lb.  NULL
- * when the graph has no task. */
-static Sched *
-multi_start(const Graph *g, const Platform *p, int runs, int64_t lb, int64_t *makespan)
+/* ir.h: the best list schedule over `runs` restarts. */
+Sched *
+sched_multi_start(const Graph *g, const Platform *p, int runs, int64_t lb,
+                  int64_t *makespan)
 {
     int n = g->ntasks, P = p->ndsps;
     if (n == 0)
@@ -1079,9 +1078,15 @@ sched_local_search_lb(Sched **sp, struct Evaluator *ev, int64_t budget, bool pla
  *  - the bound: the latest finish so far; for every unplaced task the earliest start it
  *    can still get (after its DSP's last finish, its placed predecessors' data, and the
  *    best split of its unplaced predecessors between its DSP, one after the other, and
- *    the others, paying the edge) plus its bottom level of cheapest costs; and the load
- *    bound (the sum over DSPs of max(last finish, earliest start left) plus the cheapest
- *    work left, over the DSPs).  A child whose bound is not below the incumbent is cut.
+ *    the others, paying the edge) plus its bottom level (ex_tails: cheapest costs, and
+ *    the edges to its successors for the best split of them between its DSP, one after
+ *    the other, and the others); and the load bound (over the DSPs, the sum of each
+ *    one's max(last finish, the earliest start a task left can have there) plus the
+ *    cheapest work left); and, for the schedules shorter than the incumbent (the only
+ *    ones still searched for), clusters of tasks that must share a DSP (a predecessor
+ *    whose data would come too late from another DSP, a task that can start early
+ *    enough on one DSP only), whose tasks run there one after the other (ex_bound).  A
+ *    child whose bound is not below the incumbent is cut.
  * Children are tried in order of bound, then start, task and DSP (deterministic).  The
  * incumbent starts as the given schedule's length, so the result is never worse. */
 
@@ -1093,19 +1098,26 @@ typedef struct Exact {
     const Graph *g;
     const Platform *p;
     int n, P;
-    bool sym;              /* homogeneous, nothing pinned: DSPs interchangeable */
-    int64_t *cmin;         /* [n] cheapest cost */
-    int64_t *bl;           /* [n] bottom level of cheapest costs, own cost included */
-    int *equiv;            /* [n] the next lower-index identical task, or -1 */
-    int *proc;             /* [n] DSP of a placed task, -1 if not placed */
-    int64_t *st, *ft;      /* [n] start and finish of placed tasks */
-    int *npred;            /* [n] unplaced zero-delay predecessors */
-    int *np0, *ns0;        /* [n] zero-delay predecessor and successor edges */
-    int *pe, *se;          /* [n] the only such edge in and out (when np0/ns0 is 1) */
-    int64_t *fr;           /* [P] last finish per DSP */
-    int *cnt;              /* [P] tasks per DSP */
-    int64_t *est;          /* [n] scratch of the bound */
-    int64_t *comm;         /* [nedges] cost of each edge between two DSPs */
+    bool sym;         /* homogeneous, nothing pinned: DSPs interchangeable */
+    int64_t *cmin;    /* [n] cheapest cost */
+    int64_t *bl;      /* [n] bottom level (ex_tails), own cost included */
+    int *equiv;       /* [n] the next lower-index identical task, or -1 */
+    int *proc;        /* [n] DSP of a placed task, -1 if not placed */
+    int64_t *st, *ft; /* [n] start and finish of placed tasks */
+    int *npred;       /* [n] unplaced zero-delay predecessors */
+    int *np0, *ns0;   /* [n] zero-delay predecessor and successor edges */
+    int *pe, *se;     /* [n] the only such edge in and out (when np0/ns0 is 1) */
+    int64_t *fr;      /* [P] last finish per DSP */
+    int64_t *emin;    /* [P] scratch of the bound */
+    int64_t *dwork;   /* [P] scratch of the bound: work attached to the DSP */
+    int64_t *dest;    /* [P] scratch of the bound: its earliest start */
+    int *uf;          /* [n] scratch of the bound: clusters (union-find) */
+    int *att, *catt;  /* [n] scratch of the bound: DSP a task, a cluster is attached to */
+    int64_t *cwork;   /* [n] scratch of the bound: a cluster's work */
+    int64_t *cest;    /* [n] scratch of the bound: a cluster's earliest start */
+    int *cnt;         /* [P] tasks per DSP */
+    int64_t *est;     /* [n] scratch of the bound */
+    int64_t *comm;    /* [nedges] cost of each edge between two DSPs */
     int64_t *qr, *qe, *qc; /* [n] scratch of ex_est_on */
     int *free_buf;         /* [(n + 1) * n] free tasks, per depth */
     int *fto;              /* [n] scratch of ex_fto */
@@ -1165,11 +1177,37 @@ ex_ready(const Exact *x, int t, int d)
     return r;
 }
 
+/* "Too late": a bound at least this large cuts (no overflow when a few are added). */
+#define EX_INF (INT64_MAX / 8)
+
+/* The clusters of ex_bound: tasks that share a DSP in any schedule shorter than the
+ * incumbent (union-find over the unplaced tasks). */
+static int
+ex_find(Exact *x, int t)
+{
+    while (x->uf[t] != t) {
+        x->uf[t] = x->uf[x->uf[t]];
+        t = x->uf[t];
+    }
+    return t;
+}
+
+static void
+ex_union(Exact *x, int a, int b)
+{
+    a = ex_find(x, a);
+    b = ex_find(x, b);
+    if (a != b)
+        x->uf[a < b ? b : a] = a < b ? a : b;
+}
+
 /* The earliest start task t (not placed) can still get on DSP d: after the DSP's last
  * finish, after each placed predecessor's data, and for the predecessors not placed yet
  * (earliest finish e_q = est + cheapest cost): those on d run there one after the other
  * after its last finish, the others send their data (cost r_q = e_q + the edge's cheapest
- * cost).  The best split puts on d the k largest r_q, for the best k. */
+ * cost).  The best split puts on d the k largest r_q, for the best k.  A predecessor
+ * whose data would come too late for a schedule shorter than the incumbent (r_q + bl[t]
+ * >= best) must be on d: it joins t's cluster. */
 static int64_t
 ex_est_on(Exact *x, int t, int d)
 {
@@ -1187,6 +1225,11 @@ ex_est_on(Exact *x, int t, int d)
                 a = r;
         } else {
             int64_t eq = x->est[q] + x->cmin[q], r = eq + x->comm[g->pred[j]];
+            if (r + x->bl[t] >= x->best) {
+                /* remote, its data comes too late: q runs on t's DSP */
+                r = EX_INF;
+                ex_union(x, q, t);
+            }
             /* insertion by r, largest first */
             int k = nq++;
             while (k > 0 && x->qr[k - 1] < r) {
@@ -1201,7 +1244,7 @@ ex_est_on(Exact *x, int t, int d)
         }
     }
     if (nq == 0)
-        return a;
+        return a < EX_INF ? a : EX_INF;
     int64_t best = INT64_MAX, sum = x->fr[d], emax = 0;
     for (int k = 0; k <= nq; k++) {
         /* the first k on d, the others remote */
@@ -1221,53 +1264,123 @@ ex_est_on(Exact *x, int t, int d)
                 emax = x->qe[k];
         }
     }
-    return best;
+    return best < EX_INF ? best : EX_INF;
 }
 
-/* The bound of the current partial schedule. */
+/* The bound of the current partial schedule.  Besides the bounds that hold for any
+ * completion, some that hold for the completions shorter than the incumbent (the only
+ * ones searched for): a task that can only start early enough on one DSP is attached to
+ * it; a task and a predecessor whose data would come too late from another DSP share one
+ * (ex_est_on), and so does each cluster of such pairs; the tasks a DSP gets that way run
+ * one after the other there. */
 static int64_t
 ex_bound(Exact *x)
 {
     const Graph *g = x->g;
-    int64_t lb = 0, tmin = INT64_MAX;
-    for (int d = 0; d < x->P; d++)
+    int n = x->n, P = x->P;
+    int64_t lb = 0;
+    for (int d = 0; d < P; d++) {
         if (x->fr[d] > lb)
             lb = x->fr[d];
-    /* earliest starts of the unplaced tasks, in topological order */
-    for (int k = 0; k < x->n; k++) {
+        x->emin[d] = INT64_MAX;
+        x->dwork[d] = 0;
+        x->dest[d] = INT64_MAX;
+    }
+    int empties = 0;
+    for (int d = 0; d < P; d++)
+        empties += x->cnt[d] == 0;
+    for (int t = 0; t < n; t++) {
+        x->uf[t] = t;
+        /* a placed task: the bottom level holds from its start */
+        if (x->proc[t] >= 0 && x->st[t] + x->bl[t] > lb)
+            lb = x->st[t] + x->bl[t];
+    }
+    /* earliest starts of the unplaced tasks, in topological order; emin[d] the earliest
+     * any of them can start on DSP d */
+    for (int k = 0; k < n; k++) {
         int t = g->topo[k];
         if (x->proc[t] >= 0)
             continue;
-        int64_t m = INT64_MAX;
-        int lo = 0, hi = x->P;
+        int64_t m = EX_INF, empty_v = 0;
+        int lo = 0, hi = P, feasible = 0, only = -1;
         if (g->tasks[t].dsp >= 0)
             lo = g->tasks[t].dsp, hi = lo + 1;
         bool empty_done = false;
         for (int d = lo; d < hi; d++) {
-            if (x->sym && x->cnt[d] == 0) {
-                if (empty_done)
-                    continue;
-                empty_done = true;
+            int64_t v;
+            if (x->sym && x->cnt[d] == 0 && empty_done) {
+                v = empty_v; /* empty DSPs are interchangeable */
+            } else {
+                v = ex_est_on(x, t, d);
+                if (x->sym && x->cnt[d] == 0) {
+                    empty_done = true;
+                    empty_v = v;
+                }
             }
-            int64_t v = ex_est_on(x, t, d);
+            if (v + x->bl[t] >= x->best)
+                continue; /* too late there */
+            feasible++;
+            only = d;
             if (v < m)
                 m = v;
+            if (v < x->emin[d])
+                x->emin[d] = v;
         }
         x->est[t] = m;
-        if (m < tmin)
-            tmin = m;
+        x->att[t] = feasible == 1 ? only : feasible == 0 ? -2 : -1;
         if (m + x->bl[t] > lb)
             lb = m + x->bl[t];
     }
-    /* load: every task still to place starts at tmin or later, after its DSP's last
-     * finish; the length is at least tmin, so a DSP that gets none counts as busy until
-     * max(last finish, tmin) too */
-    if (tmin == INT64_MAX)
-        tmin = 0;
+    if (lb >= x->best)
+        return lb;
+    /* clusters: attached to one DSP (-1 none, -2 two different ones), their work and
+     * earliest start, at their root */
+    for (int t = 0; t < n; t++) {
+        x->cwork[t] = 0;
+        x->cest[t] = INT64_MAX;
+        x->catt[t] = -1;
+    }
+    for (int t = 0; t < n; t++) {
+        if (x->proc[t] >= 0)
+            continue;
+        int r = ex_find(x, t);
+        x->cwork[r] += x->cmin[t];
+        if (x->est[t] < x->cest[r])
+            x->cest[r] = x->est[t];
+        int a = x->att[t];
+        if (a != -1 && x->catt[r] != a)
+            x->catt[r] = x->catt[r] == -1 ? a : -2;
+    }
+    for (int t = 0; t < n; t++) {
+        if (x->proc[t] >= 0 || x->uf[t] != t)
+            continue;
+        int a = x->catt[t];
+        if (a == -2)
+            return EX_INF; /* on two DSPs at once */
+        if (a >= 0 && !(x->sym && x->cnt[a] == 0 && empties > 1)) {
+            x->dwork[a] += x->cwork[t];
+            if (x->cest[t] < x->dest[a])
+                x->dest[a] = x->cest[t];
+        } else if (x->cest[t] + x->cwork[t] > lb) {
+            lb = x->cest[t] + x->cwork[t];
+        }
+    }
+    for (int d = 0; d < P; d++) {
+        int64_t e = x->dest[d] > x->fr[d] ? x->dest[d] : x->fr[d];
+        if (x->dwork[d] > 0 && e + x->dwork[d] > lb)
+            lb = e + x->dwork[d];
+    }
+    /* load: a DSP that gets some of the tasks left is idle or busy until the earliest
+     * start one can have there, then runs them; one that gets none counts until the
+     * length, which is at least lb (and its last finish); the cheapest work left over
+     * all: P x length >= the sum over the DSPs of max(last finish, min(emin, lb)) +
+     * the work left */
     int64_t load = x->rem;
-    for (int d = 0; d < x->P; d++)
-        load += x->fr[d] > tmin ? x->fr[d] : tmin;
-    int64_t lbl = (load + x->P - 1) / x->P;
+    for (int d = 0; d < P; d++) {
+        int64_t e = x->emin[d] < lb ? x->emin[d] : lb;
+        load += x->fr[d] > e ? x->fr[d] : e;
+    }
+    int64_t lbl = (load + P - 1) / P;
     return lbl > lb ? lbl : lb;
 }
 
@@ -1556,6 +1669,75 @@ ex_dfs(Exact *x, ExChild *buf)
     }
 }
 
+/* The bottom levels bl[t]: how long the schedule lasts at least from t's start.  t's
+ * successors (each once, the dearest edge from t) start after t's finish; those on t's
+ * DSP one after the other, each of the others after its data, r_s = the edge's cheapest
+ * cost + bl[s].  Any split of them: the remote ones give max r_s, the local ones L give
+ * max over L of bl[s] and the sum of their cheapest costs + the smallest bl[s] - cost
+ * over all successors (the last of them starts after all the others), both growing
+ * with L; so the best split puts the largest r_s on t's DSP, the first k for the best k.
+ * With no communication this is the bottom level of cheapest costs. */
+static void
+ex_tails(Exact *x)
+{
+    const Graph *g = x->g;
+    int n = x->n;
+    int64_t *edge = ir_xcalloc((size_t)n + 1, sizeof *edge);
+    int *mark = ir_xcalloc((size_t)n + 1, sizeof *mark);
+    for (int t = 0; t < n; t++)
+        mark[t] = -1;
+    for (int k = n - 1; k >= 0; k--) {
+        int t = g->topo[k], m = 0;
+        int64_t slack = INT64_MAX;
+        for (int j = g->succ_off[t]; j < g->succ_off[t + 1]; j++) {
+            const Edge *e = &g->edges[g->succ[j]];
+            if (e->delay)
+                continue;
+            if (mark[e->to] != t) {
+                mark[e->to] = t;
+                edge[e->to] = 0;
+            }
+            if (x->comm[g->succ[j]] > edge[e->to])
+                edge[e->to] = x->comm[g->succ[j]];
+        }
+        for (int j = g->succ_off[t]; j < g->succ_off[t + 1]; j++) {
+            const Edge *e = &g->edges[g->succ[j]];
+            int v = e->to;
+            if (e->delay || mark[v] != t)
+                continue;
+            mark[v] = -2 - t; /* once */
+            int64_t r = edge[v] + x->bl[v];
+            int i = m++;
+            while (i > 0 && x->qr[i - 1] < r) {
+                x->qr[i] = x->qr[i - 1];
+                x->qe[i] = x->qe[i - 1];
+                x->qc[i] = x->qc[i - 1];
+                i--;
+            }
+            x->qr[i] = r;
+            x->qe[i] = x->bl[v];
+            x->qc[i] = x->cmin[v];
+            if (x->bl[v] - x->cmin[v] < slack)
+                slack = x->bl[v] - x->cmin[v];
+        }
+        int64_t tail = m > 0 ? x->qr[0] : 0, sum = 0, blmax = 0;
+        for (int i = 0; i < m; i++) {
+            /* the first i + 1 on t's DSP */
+            sum += x->qc[i];
+            if (x->qe[i] > blmax)
+                blmax = x->qe[i];
+            int64_t v = sum + slack > blmax ? sum + slack : blmax;
+            if (i + 1 < m && x->qr[i + 1] > v)
+                v = x->qr[i + 1];
+            if (v < tail)
+                tail = v;
+        }
+        x->bl[t] = x->cmin[t] + tail;
+    }
+    free(edge);
+    free(mark);
+}
+
 /* Are tasks a and b identical: the same costs, the same zero-delay predecessors and
  * successors with the same bytes, no delay edge, not pinned? */
 static bool
@@ -1656,6 +1838,14 @@ sched_exact(const Graph *g, const Platform *p, Sched **sp, int64_t node_limit,
         x.comm[e] = c == INT64_MAX ? 0 : c;
     }
     x.fr = ir_xcalloc((size_t)P, sizeof *x.fr);
+    x.emin = ir_xcalloc((size_t)P, sizeof *x.emin);
+    x.dwork = ir_xcalloc((size_t)P, sizeof *x.dwork);
+    x.dest = ir_xcalloc((size_t)P, sizeof *x.dest);
+    x.uf = ir_xcalloc((size_t)n + 1, sizeof *x.uf);
+    x.att = ir_xcalloc((size_t)n + 1, sizeof *x.att);
+    x.catt = ir_xcalloc((size_t)n + 1, sizeof *x.catt);
+    x.cwork = ir_xcalloc((size_t)n + 1, sizeof *x.cwork);
+    x.cest = ir_xcalloc((size_t)n + 1, sizeof *x.cest);
     x.cnt = ir_xcalloc((size_t)P, sizeof *x.cnt);
     x.best_proc = ir_xcalloc((size_t)n + 1, sizeof *x.best_proc);
     x.best_st = ir_xcalloc((size_t)n + 1, sizeof *x.best_st);
@@ -1684,16 +1874,7 @@ sched_exact(const Graph *g, const Platform *p, Sched **sp, int64_t node_limit,
             x.ns0[a]++;
             x.se[a] = e;
         }
-    for (int k = n - 1; k >= 0; k--) {
-        int t = g->topo[k];
-        int64_t b = 0;
-        for (int j = g->succ_off[t]; j < g->succ_off[t + 1]; j++) {
-            const Edge *e = &g->edges[g->succ[j]];
-            if (e->delay == 0 && x.bl[e->to] > b)
-                b = x.bl[e->to];
-        }
-        x.bl[t] = x.cmin[t] + b;
-    }
+    ex_tails(&x);
     if (!*sp) { /* no incumbent given: HEFT's */
         Diag *d = diag_new();
         if (sched_heft(g, p, sp, NULL, NULL, d) != 0)
@@ -1763,6 +1944,14 @@ sched_exact(const Graph *g, const Platform *p, Sched **sp, int64_t node_limit,
     free(x.col2);
     free(x.comm);
     free(x.fr);
+    free(x.emin);
+    free(x.dwork);
+    free(x.dest);
+    free(x.uf);
+    free(x.att);
+    free(x.catt);
+    free(x.cwork);
+    free(x.cest);
     free(x.cnt);
     free(x.best_proc);
     free(x.best_st);
@@ -1851,8 +2040,8 @@ sched_default_budget(const Graph *g, bool plain)
     return (int64_t)b;
 }
 
-/* How many restarts multi_start makes: about 3e5 task-and-edge visits of a DSP in all
- * (each restart some forward and backward list schedules), within [4, 64]. */
+/* How many restarts sched_multi_start makes: about 3e5 task-and-edge visits of a DSP in
+ * all (each restart some forward and backward list schedules), within [4, 64]. */
 static int
 sched_multi_runs(const Graph *g)
 {
@@ -1934,7 +2123,7 @@ pass_schedule(Unit *u, Diag *d)
         struct Evaluator *ev = eval_new(g, p);
         int64_t lb = sched_lower_bound(g, p);
         Sched *alt[3] = {NULL, one_dsp(g, p),
-                         multi_start(g, p, sched_multi_runs(g), lb, NULL)};
+                         sched_multi_start(g, p, sched_multi_runs(g), lb, NULL)};
         if (algo == SCHED_PEFT ? sched_heft(g, p, &alt[0], NULL, NULL, d)
                                : sched_peft(g, p, &alt[0], NULL, NULL, d))
             return -1;
