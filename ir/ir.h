@@ -679,7 +679,7 @@ typedef struct BfcoParams {
     int generations;   /* 0 = default (100) */
     int stall;         /* a stall: this many generations without a better gbest */
     int restarts;      /* at a stall, restart the swarm (gbest kept) this many times, then
-                          stop */
+                          stop; -1 = default (3 at most 64 messages, else 0) */
     double time_limit; /* seconds (wall) for the search, 0 = none; the result then
                           depends on the machine's speed */
     int threads;       /* evaluation threads; the result does not depend on it */

@@ -1520,7 +1520,7 @@ bfco_default_params(BfcoParams *bp)
     bp->threads = 1;
     bp->seed = 1;
     bp->stall = 20;
-    bp->restarts = 0;
+    bp->restarts = -1; /* 3 on small schedules, else 0 (bfco_search) */
     bp->window = 4;
     bp->w_start = 0.9;
     bp->w_end = 0.4;
@@ -1891,9 +1891,14 @@ bfco_search(const Space *sp, const BfcoParams *bp0, Sched **out, OptStats *st)
     BfcoParams q = *bp0;
     if (q.joint_units > 0 && sp->M <= q.joint_units)
         q.joint = true;
+    /* Restarts by default on small schedules (at most 64 messages, the size up to which the
+     * joint bits are on by default): there a stalled swarm costs little to restart, and a
+     * single start misses the best merge on some lo20 and rand50 graphs (docs/bfco.md). */
+    if (q.restarts < 0)
+        q.restarts = sp->M <= 64 ? 3 : 0;
     const BfcoParams *bp = &q;
     int B = sp->nbits + (bp->joint ? sp->M : 0);
-    int P = bp->particles > 0 ? bp->particles : (B < 8 ? 8 : B > 32 ? 32 : B);
+    int P = bp->particles > 0 ? bp->particles : (B < 24 ? 24 : B > 32 ? 32 : B);
     int Gn = bp->generations > 0 ? bp->generations : 100;
     int nthreads = bp->threads < 1 ? 1 : bp->threads > 64 ? 64 : bp->threads;
     if (B == 0) {

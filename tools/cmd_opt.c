@@ -43,7 +43,7 @@ enum {
 static const CliOption own[] = {
     {"method", "NAME", "none, ma, cp, bfco (default), es or all"},
     {"seed", "N", "random seed of the swarm (default 1)"},
-    {"particles", "N", "swarm size (default: the number of decision bits, 8 to 32)"},
+    {"particles", "N", "swarm size (default: the number of decision bits, 24 to 32)"},
     {"generations", "N", "generations (default 100)"},
     {"threads", "N",
      "evaluation threads (default: the online CPUs, at most 8; same result)"},
@@ -66,7 +66,7 @@ static const CliOption own[] = {
      "merge candidates: messages of one DSP pair at most N apart in send order "
      "(default 4; 0 = every pair)"},
     {"restarts", "N",
-     "at a stall, restart the swarm around the best so far N times (default 0)"},
+     "at a stall, restart the swarm around the best so far N times (default 3 on at most 64 messages, else 0)"},
     {"time-limit", "S",
      "stop the search after S seconds (wall); the result then depends on the machine"},
     {"polish-budget", "N",
