@@ -15,7 +15,10 @@
  * (MPIRIO_COMPUTE=none, the default) or spins until c cycles have passed since the
  * DSP's previous MPIRIO call returned (MPIRIO_COMPUTE=spin: the host time of the code
  * in between, a kernel's, counts towards the c cycles). MPIRIO_Isend copies the
- * payload at the call, as the simulation does, so the buffer is free at once. */
+ * payload at the call, as the simulation does, so the buffer is free at once; under
+ * MPIRIO_RUN_SEND_IN_PLACE (the program waits for a send before it writes the buffer
+ * again, as generated programs do; MPIRIO_SEND_IN_PLACE=1 for a program with its own
+ * main) it sends from the caller's buffer, as MPI does. */
 #define _GNU_SOURCE /* on_exit: the exit status of a DSP that leaves without Finalize */
 #include "mpirio_int.h"
 #include "platform_load.h"
@@ -42,8 +45,9 @@ static struct {
     int ran;       /* a tr_run happened (one per process) */
     int own_main;  /* set up by MPIRIO_Init, not by MPIRIO_Run: the program's own main */
     int rank, size, dpb;
-    int coll; /* default collective family */
-    int spin; /* MPIRIO_COMPUTE=spin */
+    int coll;     /* default collective family */
+    int spin;     /* MPIRIO_COMPUTE=spin */
+    int in_place; /* MPIRIO_RUN_SEND_IN_PLACE: Isend sends from the caller's buffer */
     long long hz;
     double t0;   /* MPI_Wtime at the start barrier */
     double mark; /* MPI_Wtime when the previous MPIRIO call returned */
@@ -201,6 +205,8 @@ setup(const char *platform)
         else if (strcmp(v, "switch") != 0)
             die("MPIRIO_COLL: expected switch (MPI's own collectives) or mpich");
     }
+    v = getenv("MPIRIO_SEND_IN_PLACE"); /* a program with its own main: "1" */
+    M.in_place = v && strcmp(v, "1") == 0;
     v = getenv("MPIRIO_COMPUTE");
     if (v && *v) {
         if (strcmp(v, "spin") == 0)
@@ -214,10 +220,12 @@ setup(const char *platform)
     M.mark = M.t0;
 }
 
+/* the end of an MPIRIO call: where MPIRIO_COMPUTE=spin counts a task's host time from */
 static void
 done(void)
 {
-    M.mark = MPI_Wtime();
+    if (M.spin)
+        M.mark = MPI_Wtime();
 }
 
 /* ---- runs ---- */
@@ -246,6 +254,8 @@ tr_run(int n, const char *platform, int flags, void (*fn)(int, void *), void *ar
     }
     if (flags & MPIRIO_RUN_COLL_MPICH)
         M.coll = MPIRIO_COLL_MPICH;
+    if (flags & MPIRIO_RUN_SEND_IN_PLACE)
+        M.in_place = 1;
     M.ran = M.in_run = 1;
     M.finalized = 0;
     MPI_Barrier(M.comm[C_WORLD]);
@@ -492,13 +502,14 @@ tr_isend(const void *buf, size_t bytes, int dst, int ctx, int tag, int srank, Re
     int base;
     MPI_Comm c = ctx_comm(ctx, &base);
     Req *r = new_req(0);
-    if (bytes) {
+    if (bytes && !M.in_place) {
         r->copy = malloc(bytes);
         if (!r->copy)
             die("out of memory");
         memcpy(r->copy, buf, bytes);
     }
-    int rc = MPI_Isend(r->copy, (int)bytes, MPI_BYTE, dst - base, tag, c, &r->r);
+    int rc = MPI_Isend(r->copy ? r->copy : buf, (int)bytes, MPI_BYTE, dst - base, tag, c,
+                       &r->r);
     M.tr.messages++;
     M.tr.packets++;
     M.tr.bytes += (long long)bytes;

@@ -183,6 +183,10 @@ int MPIRIO_link_traffic(int link, MPIRIO_Link *l);
 /* as mpirio-run runs programs: a call before MPIRIO_Init/MPI_Init or after Finalize
  * ends the run (exit status 1) with a message naming the DSP and the call */
 #define MPIRIO_RUN_STRICT 16
+/* the program leaves the buffer of an MPIRIO_Isend unchanged until the send's Wait (as
+ * MPI requires): a transport may send from it in place (the MPI transport does; the
+ * simulation copies the payload at the call either way) */
+#define MPIRIO_RUN_SEND_IN_PLACE 32
 
 typedef struct MPIRIO_Stats {
     long long cycles; /* length: the time the last DSP finished */
