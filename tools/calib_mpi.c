@@ -1,5 +1,5 @@
 /*
- * tools/calib_mpi.c - the micro-benchmarks of `tgc calibrate --target mpi` (seed 001
+ * tools/calib_mpi.c - the micro-benchmarks of `tgc calibrate --target mpi` ([BFCO]
  * section 5.3: the start-up and transfer parameters are measured on the target).  An
  * MPIRIO program, built against the MPI transport of libmpirio (tgc-calib-openmpi,
  * tgc-calib-mpich) and started by tgc calibrate under mpirun -np P, so that what it

@@ -2,7 +2,7 @@
  * tools/cmd_calibrate.c - `tgc calibrate --target mpi -n P [-o platform.json]
  * [--graphs G,...]`: measures the MPI machine the generated programs run on and writes
  * the tgc-platform/1 description of it, so that the scheduler and BFCO optimise for it
- * (seed 001 section 5.3; docs/cluster.md).
+ * ([BFCO] section 5.3; docs/cluster.md).
  *
  * Runs the micro-benchmarks (tools/calib_mpi.c, built against the MPI transport of
  * libmpirio) under mpirun -np P and fits the platform's parameters, in cycles of the
