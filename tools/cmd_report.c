@@ -85,16 +85,7 @@ cmd_report(int argc, char **argv)
     Arena *a = arena_new();
     char *page = NULL;
     status = TGC_EXIT_INPUT;
-    if (from) {
-        s = fe_load_schedule(from, &c.opt, &g, d);
-    } else if ((g = fe_load_graph(c.args[0], &c.opt, d))) {
-        Unit u = {.g = g, .p = g->platform, .opt = &c.opt};
-        int sched = tgc_pass_find("schedule");
-        if (tgc_run_passes(&u, sched, sched, NULL, d) == 0)
-            s = u.s;
-        else
-            ir_sched_free(u.s);
-    }
+    s = tgc_schedule_input(from, c.nargs ? c.args[0] : NULL, &c.opt, &g, d);
     if (!s)
         goto done;
     /* the iterations the Gantt chart shows, as tgc schedule --gantt records them */

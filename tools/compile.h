@@ -72,5 +72,10 @@ double tgc_now_ms(void);
  * pr->dump_after, u->s with an eval_run of it as tgc-schedule/1 in pr->dump_path.
  * Returns 0, or -1 after reporting (a pass's error, a dump that cannot be written). */
 int tgc_run_passes(Unit *u, int first, int last, const PassRun *pr, Diag *d);
+/* The schedule a command works on: the tgc-schedule/1 file `from` when given, else the
+ * graph file `graph` through the table's passes up to schedule.  *g is the graph (also
+ * after a failure, for the caller to free); NULL after reporting in d. */
+Sched *tgc_schedule_input(const char *from, const char *graph, const Options *opt,
+                          Graph **g, Diag *d);
 
 #endif

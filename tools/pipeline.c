@@ -150,3 +150,19 @@ tgc_run_passes(Unit *u, int first, int last, const PassRun *pr, Diag *d)
     }
     return 0;
 }
+
+Sched *
+tgc_schedule_input(const char *from, const char *graph, const Options *opt, Graph **g,
+                   Diag *d)
+{
+    if (from)
+        return fe_load_schedule(from, opt, g, d);
+    if (!(*g = fe_load_graph(graph, opt, d)))
+        return NULL;
+    Unit u = {.g = *g, .p = (*g)->platform, .opt = opt};
+    int sched = tgc_pass_find("schedule");
+    if (tgc_run_passes(&u, sched, sched, NULL, d) == 0)
+        return u.s;
+    ir_sched_free(u.s);
+    return NULL;
+}
