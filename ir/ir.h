@@ -275,9 +275,10 @@ typedef enum { OPT_NONE, OPT_MA, OPT_CP, OPT_BFCO, OPT_ES } OptMethod;
 typedef enum { SCHED_HEFT, SCHED_PEFT, SCHED_EXACT } SchedAlgo;
 
 /* What the local searches of pass_schedule did, summed over its starting points: the
- * candidates judged (what the budget counts), those of them the lower bounds rejected
- * without a contended evaluation, the evaluations of the objective (eval_length as the
- * platform says, contended or not) and of the bounds (without contention). */
+ * schedules judged (the budget's candidates and each search's starting point), those of
+ * them the lower bounds rejected without an evaluation of the objective, the
+ * evaluations of the objective (eval_length as the platform says, contended or not) and
+ * of the bounds (without contention). */
 typedef struct SchedSearchStats {
     int64_t candidates, screened, evals, bound_evals;
 } SchedSearchStats;
@@ -631,9 +632,9 @@ int64_t sched_local_search(Sched **s, struct Evaluator *ev, int64_t budget, bool
 /* The same, stopping as soon as the objective reaches lb (a lower bound; -1 = none). */
 int64_t sched_local_search_lb(Sched **s, struct Evaluator *ev, int64_t budget, bool plain,
                               int64_t lb);
-/* The same with the screen of lower bounds (docs/scheduler.md, "Lower bounds") on or off:
- * the result is the same either way, the screen only spares evaluations.  Adds its
- * counts to *st (NULL: none). */
+/* The same with the screen of lower bounds on or off (docs/scheduler.md, "Screening by
+ * lower bounds"): the result is the same either way, the screen only spares
+ * evaluations.  Adds its counts to *st (NULL: none). */
 int64_t sched_local_search_screen(Sched **s, struct Evaluator *ev, int64_t budget,
                                   bool plain, int64_t lb, bool screen,
                                   SchedSearchStats *st);

@@ -608,7 +608,7 @@ typedef struct Search {
     int64_t *rbuf; /* [P] receive buffers of the built schedule (bfco_recv_buffers) */
     int64_t *xbuf; /* [P] scratch of bfco_cp_pipes */
     bool *pipe;    /* [nedges + 1] cp's pipeline flags of the built schedule */
-    /* The screen (docs/scheduler.md, "Lower bounds"): NULL when off or useless */
+    /* the screen (docs/scheduler.md, "Screening by lower bounds"); NULL when off */
     struct Evaluator *evf; /* without contention: below the contended length */
     struct Evaluator *evb; /* eval_new_bound: below the length with any pipelines */
     SchedSearchStats st;
@@ -1104,10 +1104,11 @@ sched_local_search_screen(Sched **sp, struct Evaluator *ev, int64_t budget, bool
     descend(&x);
     perturb_and_descend(&x);
 
-    /* The state always holds the best schedule found (rejected trials are undone); it is
-     * returned with no receive pipelined (the optimizer decides). */
+    /* The state always holds the best schedule found (rejected trials are undone) and
+     * x.best is its exact objective; it is returned with no receive pipelined (the
+     * optimizer decides). */
     Sched *s = build(&x);
-    int64_t len = objective(&x, s);
+    int64_t len = x.best;
     x.s = NULL;
     ir_sched_free(s0);
     *sp = s;
