@@ -673,6 +673,13 @@ Evaluator *eval_new_bound(const Graph *g, const Platform *p);
 void eval_free(Evaluator *ev);
 /* Schedule length in cycles, or -1 when the schedule deadlocks.  Allocates nothing. */
 int64_t eval_length(Evaluator *ev, const Sched *s);
+/* eval_length when the length is below cutoff; otherwise EVAL_NOT_BELOW (or -1 when a
+ * deadlock shows before the cutoff does), usually long before the run's end: it stops
+ * once a DSP's time plus the work it must still do reaches the cutoff.  Exact: a length
+ * below the cutoff is never cut (docs/evaluator.md, "Cost").  For the searches, which
+ * only ask whether a schedule betters a length. */
+enum { EVAL_NOT_BELOW = -2 };
+int64_t eval_length_below(Evaluator *ev, const Sched *s, int64_t cutoff);
 /* Full evaluation: fills r (arrays from arena a) with times of the iterations chosen by o
  * (NULL records none; op times of instances a deadlock never reached are -1),
  * busy/idle per DSP and, on deadlock, the blocking cycle.  Returns 0, or -1 on deadlock.
