@@ -22,27 +22,30 @@ fe_error(Reader *r, const char *ptr, const char *fmt, ...)
     va_end(ap);
 }
 
+/* A malloc'd string of platform/fields.c as text of r->tmp. */
+static const char *
+scratch(Reader *r, char *s)
+{
+    const char *t = arena_strdup(r->tmp, s);
+    free(s);
+    return t;
+}
+
+/* The message m of platform/fields.c at ptr, if there is one: false after reporting it. */
+static bool
+ok_or_report(Reader *r, const char *ptr, char *m)
+{
+    if (!m)
+        return true;
+    fe_error(r, ptr, "%s", m);
+    free(m);
+    return false;
+}
+
 const char *
 fe_ptr_key(Reader *r, const char *ptr, const char *key)
 {
-    size_t n = strlen(ptr), extra = 0;
-    for (const char *k = key; *k; k++)
-        extra += *k == '~' || *k == '/';
-    char *s = arena_alloc(r->tmp, n + 1 + strlen(key) + extra + 1);
-    char *w = s;
-    memcpy(w, ptr, n);
-    w += n;
-    *w++ = '/';
-    for (const char *k = key; *k; k++) {
-        if (*k == '~' || *k == '/') {
-            *w++ = '~';
-            *w++ = *k == '~' ? '0' : '1';
-        } else {
-            *w++ = *k;
-        }
-    }
-    *w = 0;
-    return s;
+    return scratch(r, pd_pointer_key(ptr, key));
 }
 
 const char *
@@ -51,41 +54,10 @@ fe_ptr_index(Reader *r, const char *ptr, size_t i)
     return arena_printf(r->tmp, "%s/%zu", ptr, i);
 }
 
-/* The shortest %g form that reads back as the same double (0.1, not 0.10000000000000001).
- */
-static const char *
-real_text(Reader *r, double x)
-{
-    for (int prec = 1; prec < 17; prec++) {
-        const char *s = arena_printf(r->tmp, "%.*g", prec, x);
-        if (strtod(s, NULL) == x)
-            return s;
-    }
-    return arena_printf(r->tmp, "%.17g", x);
-}
-
 const char *
 fe_describe(Reader *r, const json_t *v)
 {
-    switch (json_typeof(v)) {
-    case JSON_OBJECT:
-        return "an object";
-    case JSON_ARRAY:
-        return "an array";
-    case JSON_STRING:
-        return "a string";
-    case JSON_INTEGER:
-        return arena_printf(r->tmp, "%" JSON_INTEGER_FORMAT, json_integer_value(v));
-    case JSON_REAL:
-        return real_text(r, json_real_value(v));
-    case JSON_TRUE:
-        return "true";
-    case JSON_FALSE:
-        return "false";
-    case JSON_NULL:
-        return "null";
-    }
-    return "a value";
+    return scratch(r, pd_value_text(v));
 }
 
 void
@@ -95,66 +67,34 @@ fe_unknown_fields(Reader *r, json_t *o, const char *ptr, const char *const *know
     const char *key;
     json_t *v;
     json_object_foreach (o, key, v) {
-        if (strncmp(key, "x-", 2) == 0)
-            continue;
-        size_t i = 0;
-        while (i < nknown && strcmp(key, known[i]) != 0)
-            i++;
-        if (i < nknown)
-            continue;
-        const char *hint = diag_suggest(key, known, nknown);
-        if (hint)
-            fe_error(r, fe_ptr_key(r, ptr, key),
-                     "unknown field \"%s\" (did you mean \"%s\"?)", key, hint);
-        else
-            fe_error(r, fe_ptr_key(r, ptr, key), "unknown field \"%s\"", key);
+        char *m = pd_unknown_field(key, known, nknown);
+        if (m)
+            ok_or_report(r, fe_ptr_key(r, ptr, key), m);
     }
 }
 
 bool
 fe_int(Reader *r, const json_t *v, const char *ptr, const char *what, int64_t *out)
 {
-    if (json_is_integer(v)) {
-        *out = json_integer_value(v);
-        return true;
-    }
-    if (json_is_real(v)) {
-        double x = json_real_value(v);
-        /* Integral reals in the int64 range are accepted (1e6); 2^63 is exact in a
-         * double. */
-        if (!(x >= -9223372036854775808.0 && x < 9223372036854775808.0)) {
-            fe_error(r, ptr, "%s is out of range, got %s", what, real_text(r, x));
-            return false;
-        }
-        if ((double)(int64_t)x != x) {
-            fe_error(r, ptr, "%s must be a whole number, got %s", what, real_text(r, x));
-            return false;
-        }
-        *out = (int64_t)x;
-        return true;
-    }
-    fe_error(r, ptr, "%s must be an integer, got %s", what, fe_describe(r, v));
-    return false;
+    return ok_or_report(r, ptr, pd_int_value(v, what, out));
 }
 
 const char *
 fe_string(Reader *r, const json_t *v, const char *ptr, const char *what)
 {
-    if (json_is_string(v))
-        return json_string_value(v);
-    fe_error(r, ptr, "%s must be a string, got %s", what, fe_describe(r, v));
-    return NULL;
+    const char *out = NULL;
+    ok_or_report(r, ptr, pd_string_value(v, what, &out));
+    return out;
 }
 
 bool
 fe_range(Diag *d, const Loc *loc, const char *what, int64_t v, int64_t lo, int64_t hi)
 {
-    if (v < lo)
-        diag_error(d, loc, "%s must be >= %" PRId64 ", got %" PRId64, what, lo, v);
-    else if (v > hi)
-        diag_error(d, loc, "%s must be at most %" PRId64 ", got %" PRId64, what, hi, v);
-    else
+    char *m = pd_range_text(what, v, lo, hi);
+    if (!m)
         return true;
+    diag_error(d, loc, "%s", m);
+    free(m);
     return false;
 }
 

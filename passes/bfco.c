@@ -1114,6 +1114,27 @@ bfco_eval_free(Worker *w)
     return eval_length(w->evf, w->ws);
 }
 
+/* The contended length of the built schedule when it is below c, else INT64_MAX (also on
+ * deadlock): for the tests that only ask whether it is shorter than c. */
+static int64_t
+eval_below(Worker *w, int64_t c)
+{
+    w->evals++;
+    int64_t L = eval_length_below(w->ev, w->ws, c);
+    return L < 0 ? INT64_MAX : L;
+}
+
+/* bfco_eval_free when it is below c, else INT64_MAX (also on deadlock); -2 as there. */
+static int64_t
+free_below(Worker *w, int64_t c)
+{
+    if (!w->evf)
+        return -2;
+    w->fevals++;
+    int64_t L = eval_length_below(w->evf, w->ws, c);
+    return L < 0 ? INT64_MAX : L;
+}
+
 /* Releases a merge on the deadlock cycle the evaluator reports. */
 static int
 release_on_deadlock(Worker *w)
@@ -1564,7 +1585,8 @@ joint_pipes(Worker *w, const uint8_t *x, int64_t Ls)
         pj[k] = x[sp->nbits + gfirst(w, k)] && bfco_pipeable(w, k);
     if (!bfco_mem_ok(w, pj) || memcmp(pj, ps, (size_t)w->G * sizeof(bool)) == 0)
         return Ls; /* the flags of the schedule are still those of ps */
-    int64_t Lj = better(bfco_eval_pipes(w, pj));
+    bfco_set_pipes(w, pj);
+    int64_t Lj = eval_below(w, Ls);
     if (Lj < Ls)
         return Lj;
     for (int k = 0; k < w->G; k++)
@@ -1718,8 +1740,11 @@ fitness_groups(Worker *w, uint8_t *x, const BfcoParams *bp, const Cache *c, Key 
         return f;
     }
     if (thr != INT64_MAX) {
-        int64_t b = bfco_eval_bound(w);
-        if (b >= thr) {
+        /* cut at thr: the repaired schedule never deadlocks (docs/bfco.md, section 2),
+         * and the bound's relaxed rules add no dependence */
+        w->fevals++;
+        int64_t b = eval_length_below(w->evb, w->ws, thr);
+        if (b == EVAL_NOT_BELOW) {
             key->pruned = true;
             return INT64_MAX;
         }
@@ -1774,11 +1799,11 @@ polish(Worker *w, int64_t L, int64_t budget, bool all, int64_t *used)
             tried++;
             int64_t Lk = INT64_MAX;
             if (bfco_mem_ok(w, p)) {
-                for (int j = 0; j < w->G; j++)
-                    w->ws->msgs[j].pipelined = p[j];
-                int64_t lb = bfco_eval_free(w);
-                if ((lb == -2 || lb < L) && (F < 0 || (lb >= 0 && lb <= F)))
-                    Lk = better(eval(w));
+                bfco_set_pipes(w, p);
+                /* only whether lb < L and lb <= F matters, and lb itself when kept */
+                int64_t lb = free_below(w, F >= 0 && F < L ? F + 1 : L);
+                if (lb == -2 || (lb < L && (F < 0 || lb <= F)))
+                    Lk = eval_below(w, L);
                 if (Lk < L)
                     F = F == -2 ? -2 : lb;
             }

@@ -77,7 +77,7 @@
 
 #include "ir.h"
 
-enum { ST_RUN, ST_BLOCKED, ST_WINDOW, ST_DONE };
+enum { ST_RUN, ST_BLOCKED, ST_WINDOW, ST_DONE, ST_CUT };
 
 typedef struct COp { /* an operation compiled for the hot loop */
     OpKind kind;
@@ -170,6 +170,13 @@ struct Evaluator {
     int nqueue;
     int64_t limit; /* no DSP starts an iteration >= limit */
     int64_t n;     /* iterations */
+    /* eval_length_below: the run stops once a DSP's time plus the work it must still do
+     * reaches cutoff (INT64_MAX: never).  work[d] is what every iteration of DSP d
+     * costs at least (its COMPUTE ops, the SEND and RECV ops of zero-delay messages,
+     * which are never skipped), lastless[d] what its last iteration costs less (the
+     * posts, or eval_new_bound's extra receive cost, that the last receive omits). */
+    int64_t cutoff;
+    int64_t *work, *lastless;
     /* recording (eval_run only) */
     EvalResult *rec;
     int64_t rec_first, rec_last;
@@ -270,6 +277,9 @@ eval_new(const Graph *g, const Platform *p)
     ev->compute = ir_xcalloc(nd, sizeof *ev->compute);
     ev->wait_m = ir_xcalloc(nd, sizeof *ev->wait_m);
     ev->wait_x = ir_xcalloc(nd, sizeof *ev->wait_x);
+    ev->work = ir_xcalloc(nd + 1, sizeof *ev->work);
+    ev->lastless = ir_xcalloc(nd + 1, sizeof *ev->lastless);
+    ev->cutoff = INT64_MAX;
     ev->cont = p->model == MODEL_BWDSP && !p->no_contention;
     if (ev->cont) {
         ev->nlinks = plat_directed_links(p);
@@ -327,6 +337,8 @@ eval_free(Evaluator *ev)
     free(ev->compute);
     free(ev->wait_m);
     free(ev->wait_x);
+    free(ev->work);
+    free(ev->lastless);
     free(ev->snap);
     free(ev->saved);
     free(ev->saved_busy);
@@ -440,6 +452,7 @@ compile(Evaluator *ev, const Sched *s)
     int nc = 0;
     for (int d = 0; d < s->ndsps; d++) {
         ev->code_off[d] = nc;
+        ev->work[d] = ev->lastless[d] = 0;
         if (nc + s->nops[d] > ev->maxops)
             ice("schedule has more operations than its evaluator");
         for (int k = 0; k < s->nops[d]; k++) {
@@ -452,15 +465,24 @@ compile(Evaluator *ev, const Sched *s)
                 c->cost = ir_task_cycles(&g->tasks[o.ref], d);
                 c->wbeg = ev->zc_off[o.ref];
                 c->wend = ev->zc_off[o.ref + 1];
+                ev->work[d] += c->cost;
             } else if (o.kind == OP_SEND) {
                 const Msg *sm = &s->msgs[o.ref];
                 c->cost =
                     p->send_overhead +
                     (sm->nedges > 1 ? ceil_div(sm->bytes, p->copy_bytes_per_cycle) : 0);
                 ev->msg[o.ref].send_k = k;
+                if (sm->delay == 0)
+                    ev->work[d] += c->cost;
             } else {
-                c->cost = ev->msg[o.ref].recv_cost;
+                const EMsg *em = &ev->msg[o.ref];
+                c->cost = em->recv_cost;
                 ev->msg[o.ref].recv_k = k;
+                if (em->delay == 0) { /* every iteration; the last without its post */
+                    int64_t more = em->pipe ? em->post_cost : em->bnext;
+                    ev->work[d] += c->cost + more;
+                    ev->lastless[d] += more;
+                }
             }
         }
     }
@@ -1070,6 +1092,11 @@ run(Evaluator *ev, int d)
                 if (ev->jumped)
                     ev->probe = -1;
             }
+            /* iterations i .. n - 1 are still to run: the length is at least this */
+            if (ev->cutoff - t <= ev->work[d] * (n - i) - ev->lastless[d]) {
+                st = ST_CUT;
+                break;
+            }
         }
         if (k == 0 && i >= ev->limit) {
             st = ST_WINDOW;
@@ -1548,11 +1575,17 @@ simulate(Evaluator *ev, const Sched *s)
     /* the network may decide up to the first DSP that can still depart a transfer: the
      * earliest parked one (a blocked DSP goes on only after an arrival, which is later
      * than the decision that fixes it) */
+    for (int d = 0; d < nd; d++) /* what every DSP must do from its start */
+        if (ev->state[d] == ST_RUN &&
+            ev->cutoff - ev->t[d] <= ev->work[d] * n - ev->lastless[d])
+            return EVAL_NOT_BELOW;
     int64_t lb = INT64_MAX;
     for (;;) {
         while (ev->nqueue > 0) {
             int d = ev->queue[--ev->nqueue];
             run(ev, d);
+            if (ev->state[d] == ST_CUT)
+                return EVAL_NOT_BELOW;
             if (ev->state[d] == ST_WINDOW && ev->t[d] < lb)
                 lb = ev->t[d];
         }
@@ -1592,7 +1625,7 @@ simulate(Evaluator *ev, const Sched *s)
     for (int d = 0; d < nd; d++)
         if (ev->t[d] > len)
             len = ev->t[d];
-    return len;
+    return len < ev->cutoff ? len : EVAL_NOT_BELOW;
 }
 
 int64_t
@@ -1600,7 +1633,22 @@ eval_length(Evaluator *ev, const Sched *s)
 {
     ev->rec = NULL;
     ev->rec_first = ev->rec_last = 0;
+    ev->cutoff = INT64_MAX;
     return simulate(ev, s);
+}
+
+/* The run stops at the first DSP whose time plus the work it must still do (every
+ * later iteration costs at least work[d]) reaches the cutoff: the length is at least
+ * that, so "not below" is exact; a length below the cutoff never stops it. */
+int64_t
+eval_length_below(Evaluator *ev, const Sched *s, int64_t cutoff)
+{
+    ev->rec = NULL;
+    ev->rec_first = ev->rec_last = 0;
+    ev->cutoff = cutoff;
+    int64_t len = simulate(ev, s);
+    ev->cutoff = INT64_MAX;
+    return len;
 }
 
 /* What blocked DSP d waits for: the operation instance of another DSP that would produce
@@ -1713,6 +1761,7 @@ eval_run_with(Evaluator *ev, const Sched *s, const EvalOpts *o, EvalResult *r, A
     ev->rec = r;
     ev->rec_first = first;
     ev->rec_last = last;
+    ev->cutoff = INT64_MAX;
     int64_t len = simulate(ev, s);
     r->busy = arena_array(a, (size_t)nd + 1, sizeof *r->busy);
     r->idle = arena_array(a, (size_t)nd + 1, sizeof *r->idle);

@@ -12,6 +12,7 @@
 #ifndef TGC_PLATFORM_H
 #define TGC_PLATFORM_H
 
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -96,6 +97,36 @@ char *pd_describe(const PlatDesc *p);
 /* A copy of name (malloc'd) as p's name. */
 void pd_set_name(PlatDesc *p, const char *name);
 void pd_free(PlatDesc *p);
+
+/* ---- fields.c: the messages of the JSON readers about one value ----
+ * Written once for the tgc-platform/1 reader and tgc's readers of graphs and schedules
+ * (frontend/).  Each returns a malloc'd string that the caller frees. */
+
+#ifdef __GNUC__
+#define PD_PRINTF(a, b) __attribute__((format(printf, a, b)))
+#else
+#define PD_PRINTF(a, b)
+#endif
+/* vsnprintf into a new string. */
+char *pd_vformat(const char *fmt, va_list ap) PD_PRINTF(1, 0);
+/* The shortest %g form that reads back as the same double (0.1, not 0.10000000000000001). */
+char *pd_real_text(double x);
+/* "a string", "an array", "null", "1.5", ... for "got ..." in messages. */
+char *pd_value_text(const struct json_t *v);
+/* ptr + "/" + key with the escapes of RFC 6901 (~0, ~1). */
+char *pd_pointer_key(const char *ptr, const char *key);
+/* NULL and *out when v is an integer, or a real with an integral value in the int64
+ * range; else the message: "WHAT must be an integer, got a string", "WHAT must be a whole
+ * number, got 1.5", "WHAT is out of range, got 1e+30". */
+char *pd_int_value(const struct json_t *v, const char *what, int64_t *out);
+/* NULL and *out when v is a string; else "WHAT must be a string, got ...". */
+char *pd_string_value(const struct json_t *v, const char *what, const char **out);
+/* NULL when lo <= v <= hi; else "WHAT must be >= LO, got V" or "WHAT must be at most HI,
+ * got V". */
+char *pd_range_text(const char *what, int64_t v, int64_t lo, int64_t hi);
+/* NULL when key is one of known[] or starts with "x-"; else 'unknown field "bords"' with
+ * ' (did you mean "boards"?)' when pd_suggest finds one. */
+char *pd_unknown_field(const char *key, const char *const *known, size_t nknown);
 
 /* ---- read.c: the tgc-platform/1 reader ---- */
 

@@ -60,31 +60,8 @@ xmalloc(size_t n)
     return p;
 }
 
-#ifdef __GNUC__
-#define PD_PRINTF(a, b) __attribute__((format(printf, a, b)))
-#else
-#define PD_PRINTF(a, b)
-#endif
 static const char *rd_printf(Rd *r, const char *fmt, ...) PD_PRINTF(2, 3);
 static void rd_error(Rd *r, const char *ptr, const char *fmt, ...) PD_PRINTF(3, 4);
-static char *vformat(const char *fmt, va_list ap) PD_PRINTF(1, 0);
-
-static char *
-vformat(const char *fmt, va_list ap)
-{
-    va_list ap2;
-    va_copy(ap2, ap);
-    int n = vsnprintf(NULL, 0, fmt, ap);
-    if (n < 0) {
-        va_end(ap2);
-        fputs("platform: bad format\n", stderr);
-        abort();
-    }
-    char *s = xmalloc((size_t)n + 1);
-    vsnprintf(s, (size_t)n + 1, fmt, ap2);
-    va_end(ap2);
-    return s;
-}
 
 static const char *
 keep(Rd *r, char *s)
@@ -107,7 +84,7 @@ rd_printf(Rd *r, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    char *s = vformat(fmt, ap);
+    char *s = pd_vformat(fmt, ap);
     va_end(ap);
     return keep(r, s);
 }
@@ -117,7 +94,7 @@ rd_error(Rd *r, const char *ptr, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    char *s = vformat(fmt, ap);
+    char *s = pd_vformat(fmt, ap);
     va_end(ap);
     r->errors++;
     if (r->sink && r->sink->error)
@@ -139,28 +116,10 @@ rd_done(Rd *r)
     r->ntmp = r->cap = 0;
 }
 
-/* ptr + "/" + key with the escapes of RFC 6901 (~0, ~1) */
 static const char *
 ptr_key(Rd *r, const char *ptr, const char *key)
 {
-    size_t n = strlen(ptr), extra = 0;
-    for (const char *k = key; *k; k++)
-        extra += *k == '~' || *k == '/';
-    char *s = xmalloc(n + 1 + strlen(key) + extra + 1);
-    char *w = s;
-    memcpy(w, ptr, n);
-    w += n;
-    *w++ = '/';
-    for (const char *k = key; *k; k++) {
-        if (*k == '~' || *k == '/') {
-            *w++ = '~';
-            *w++ = *k == '~' ? '0' : '1';
-        } else {
-            *w++ = *k;
-        }
-    }
-    *w = 0;
-    return keep(r, s);
+    return keep(r, pd_pointer_key(ptr, key));
 }
 
 static const char *
@@ -169,80 +128,34 @@ ptr_index(Rd *r, const char *ptr, size_t i)
     return rd_printf(r, "%s/%zu", ptr, i);
 }
 
-/* The shortest %g form that reads back as the same double (0.1, not 0.1000000000000001)
- */
-static const char *
-real_text(Rd *r, double x)
+/* The message m of fields.c at ptr, if there is one: false after reporting it. */
+static bool
+ok_or_report(Rd *r, const char *ptr, char *m)
 {
-    for (int prec = 1; prec < 17; prec++) {
-        const char *s = rd_printf(r, "%.*g", prec, x);
-        if (strtod(s, NULL) == x)
-            return s;
-    }
-    return rd_printf(r, "%.17g", x);
+    if (!m)
+        return true;
+    rd_error(r, ptr, "%s", m);
+    free(m);
+    return false;
 }
 
 /* "a string", "an array", "null", "1.5", ... for "got ..." in messages */
 static const char *
 describe(Rd *r, const json_t *v)
 {
-    switch (json_typeof(v)) {
-    case JSON_OBJECT:
-        return "an object";
-    case JSON_ARRAY:
-        return "an array";
-    case JSON_STRING:
-        return "a string";
-    case JSON_INTEGER:
-        return rd_printf(r, "%" JSON_INTEGER_FORMAT, json_integer_value(v));
-    case JSON_REAL:
-        return real_text(r, json_real_value(v));
-    case JSON_TRUE:
-        return "true";
-    case JSON_FALSE:
-        return "false";
-    case JSON_NULL:
-        return "null";
-    }
-    return "a value";
+    return keep(r, pd_value_text(v));
 }
 
-/* An integer, or a real with an integral value in the int64 range. */
 static bool
 get_int(Rd *r, const json_t *v, const char *ptr, const char *what, int64_t *out)
 {
-    if (json_is_integer(v)) {
-        *out = json_integer_value(v);
-        return true;
-    }
-    if (json_is_real(v)) {
-        double x = json_real_value(v);
-        /* 2^63 is exact in a double */
-        if (!(x >= -9223372036854775808.0 && x < 9223372036854775808.0)) {
-            rd_error(r, ptr, "%s is out of range, got %s", what, real_text(r, x));
-            return false;
-        }
-        if ((double)(int64_t)x != x) {
-            rd_error(r, ptr, "%s must be a whole number, got %s", what, real_text(r, x));
-            return false;
-        }
-        *out = (int64_t)x;
-        return true;
-    }
-    rd_error(r, ptr, "%s must be an integer, got %s", what, describe(r, v));
-    return false;
+    return ok_or_report(r, ptr, pd_int_value(v, what, out));
 }
 
 static bool
 in_range(Rd *r, const char *ptr, const char *what, int64_t v, int64_t lo, int64_t hi)
 {
-    if (v < lo)
-        rd_error(r, ptr, "%s must be >= %" PRId64 ", got %" PRId64, what, lo, v);
-    else if (v > hi)
-        rd_error(r, ptr, "%s must be at most %" PRId64 ", got %" PRId64, what, hi, v);
-    else
-        return true;
-    return false;
+    return ok_or_report(r, ptr, pd_range_text(what, v, lo, hi));
 }
 
 /* The integer at key of o, in [lo, hi]: true and *out when it is. */
@@ -260,10 +173,9 @@ get_ranged(Rd *r, const json_t *v, const char *ptr, const char *what, int64_t lo
 static const char *
 get_string(Rd *r, const json_t *v, const char *ptr, const char *what)
 {
-    if (json_is_string(v))
-        return json_string_value(v);
-    rd_error(r, ptr, "%s must be a string, got %s", what, describe(r, v));
-    return NULL;
+    const char *out = NULL;
+    ok_or_report(r, ptr, pd_string_value(v, what, &out));
+    return out;
 }
 
 /* Every key that is not a field and does not start with "x-":
@@ -274,19 +186,9 @@ unknown_fields(Rd *r, const json_t *o, const char *ptr)
     const char *key;
     json_t *v;
     json_object_foreach ((json_t *)o, key, v) {
-        if (strncmp(key, "x-", 2) == 0)
-            continue;
-        size_t i = 0;
-        while (i < NFIELDS && strcmp(key, fields[i]) != 0)
-            i++;
-        if (i < NFIELDS)
-            continue;
-        const char *hint = pd_suggest(key, fields, NFIELDS);
-        if (hint)
-            rd_error(r, ptr_key(r, ptr, key),
-                     "unknown field \"%s\" (did you mean \"%s\"?)", key, hint);
-        else
-            rd_error(r, ptr_key(r, ptr, key), "unknown field \"%s\"", key);
+        char *m = pd_unknown_field(key, fields, NFIELDS);
+        if (m)
+            ok_or_report(r, ptr_key(r, ptr, key), m);
     }
 }
 

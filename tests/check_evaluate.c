@@ -1852,6 +1852,63 @@ START_TEST(contention_agrees_with_a_packet_simulation)
 }
 END_TEST
 
+/* eval_length_below against eval_length: with a cutoff above the length the exact
+ * length, at or below it EVAL_NOT_BELOW (a deadlock: -1 or EVAL_NOT_BELOW), with and
+ * without contention and in eval_new_bound's workspace, on short runs and on long ones
+ * that skip periods; the cut runs leave the workspace as good as new. */
+static void
+ck_cutoffs(Evaluator *ev, const Sched *s, uint64_t *x, uint64_t seed, int *cuts)
+{
+    int64_t L = eval_length(ev, s);
+    int64_t c[12] = {L - 1, L, L + 1, L / 2, L - L / 50, L + L / 50, 0, 1, INT64_MAX};
+    int nc = 9;
+    while (nc < 12)
+        c[nc++] = L > 0 ? (int64_t)(rnd(x) % (uint64_t)(2 * L + 2)) : (int64_t)(rnd(x) % 100);
+    for (int j = 0; j < nc; j++) {
+        int64_t got = eval_length_below(ev, s, c[j]);
+        if (L < 0)
+            ck_assert_msg(got == -1 || (got == EVAL_NOT_BELOW && c[j] != INT64_MAX),
+                          "seed %llu: deadlock, cutoff %lld gives %lld",
+                          (unsigned long long)seed, (long long)c[j], (long long)got);
+        else if (L < c[j])
+            ck_assert_msg(got == L, "seed %llu: length %lld, cutoff %lld gives %lld",
+                          (unsigned long long)seed, (long long)L, (long long)c[j],
+                          (long long)got);
+        else
+            ck_assert_msg(got == EVAL_NOT_BELOW,
+                          "seed %llu: length %lld, cutoff %lld gives %lld",
+                          (unsigned long long)seed, (long long)L, (long long)c[j],
+                          (long long)got);
+        *cuts += got == EVAL_NOT_BELOW;
+    }
+    ck_assert_int_eq(eval_length(ev, s), L); /* nothing left over from a cut run */
+}
+
+START_TEST(cutoff_is_exact)
+{
+    int cuts = 0, runs = 0;
+    for (uint64_t seed = 1; seed <= 460; seed++) {
+        Graph *g;
+        /* 400 short runs, 60 long ones (200 to 1200 iterations: periods skipped) */
+        Sched *s = seed <= 400 ? random_contended(seed, 1, 25, &g)
+                               : random_contended(seed, 200, 1000, &g);
+        uint64_t x = seed * 0x2545F4914F6CDD1Du;
+        for (int model = 0; model < 3; model++) {
+            g->platform->no_contention = model == 1;
+            Evaluator *ev = model == 2 ? eval_new_bound(g, g->platform)
+                                       : eval_new(g, g->platform);
+            ck_cutoffs(ev, s, &x, seed, &cuts);
+            eval_free(ev);
+            runs++;
+        }
+        ir_sched_free(s);
+        ir_graph_free(g);
+    }
+    ck_assert_int_eq(runs, 3 * 460);
+    ck_assert_int_gt(cuts, runs); /* the "not below" side is exercised */
+}
+END_TEST
+
 /* Overflow: one 2^31-byte edge over a 1 Mbit/s link with a 100 GHz clock, so that
  * one transfer takes about 1.9e15 cycles.  1000 iterations fit: the run is periodic from
  * the second iteration on, so L(1000) = L(2) + 998 (L(3) - L(2)) exactly, with and
@@ -2099,6 +2156,7 @@ suite(void)
     tcase_add_test(tc, agrees_with_a_reference_on_random_schedules);
     tcase_add_test(tc, steady_state_skipping_is_exact);
     tcase_add_test(tc, contention_agrees_with_a_packet_simulation);
+    tcase_add_test(tc, cutoff_is_exact);
     tcase_add_test(tc, a_huge_edge_fits_or_is_refused);
     tcase_add_test(tc, contention_steady_state_skipping_is_exact);
     tcase_add_test(tc, a_billion_iterations);

@@ -33,17 +33,13 @@
  */
 #define _XOPEN_SOURCE 700 /* realpath */
 #include <errno.h>
-#include <fcntl.h>
 #include <math.h>
-#include <signal.h>
-#include <spawn.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
+#include "child.h"
 #include "cli.h"
 #include "output.h"
 
@@ -86,54 +82,15 @@ static const CliSpec spec = {
 
 /* ---- processes ---- */
 
-static double
-now_s(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
-/* Runs argv (its own process group) with stdout to out and stderr to err, env added to
- * ours; the exit status, or -1 (did not start, a signal, killed after limit seconds). */
+/* Runs argv (its own process group) with stdout to out and stderr to err in
+ * environment env; the exit status, or -1 (did not start, a signal, killed after limit
+ * seconds). */
 static int
 run_cmd(char *const *argv, const char *out, const char *err, char *const *env,
         double limit)
 {
-    posix_spawn_file_actions_t fa;
-    posix_spawnattr_t at;
-    posix_spawn_file_actions_init(&fa);
-    posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-    posix_spawn_file_actions_addopen(&fa, 1, out, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    posix_spawn_file_actions_addopen(&fa, 2, err, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    posix_spawnattr_init(&at);
-    posix_spawnattr_setflags(&at, POSIX_SPAWN_SETPGROUP);
-    posix_spawnattr_setpgroup(&at, 0);
-    pid_t pid;
-    int ok = posix_spawnp(&pid, argv[0], &fa, &at, argv, env) == 0;
-    posix_spawnattr_destroy(&at);
-    posix_spawn_file_actions_destroy(&fa);
-    if (!ok)
-        return -1;
-    double t0 = now_s();
-    for (;;) {
-        int st;
-        pid_t r = waitpid(pid, &st, WNOHANG);
-        if (r == pid) {
-            kill(-pid, SIGKILL);
-            return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-        }
-        if (r < 0 && errno != EINTR)
-            return -1;
-        if (now_s() - t0 > limit) {
-            kill(-pid, SIGKILL);
-            while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
-                ;
-            return -1;
-        }
-        struct timespec nap = {0, 5000000};
-        nanosleep(&nap, NULL);
-    }
+    bool timed_out;
+    return child_finish_within(child_start(argv, out, err, env, true), limit, &timed_out);
 }
 
 static char *
@@ -154,44 +111,6 @@ slurp(const char *path)
     fclose(f);
     s[n] = 0;
     return s;
-}
-
-typedef struct Words {
-    char **v;
-    int n, cap;
-} Words;
-
-static void
-push(Words *w, const char *s)
-{
-    if (w->n + 2 > w->cap) {
-        w->cap = w->cap ? 2 * w->cap : 32;
-        if (!(w->v = realloc(w->v, (size_t)w->cap * sizeof *w->v)))
-            ice("out of memory");
-    }
-    if (!(w->v[w->n] = strdup(s)))
-        ice("out of memory");
-    w->v[++w->n] = NULL;
-}
-
-static void
-push_words(Words *w, const char *text)
-{
-    char *t = strdup(text), *save = NULL;
-    if (!t)
-        ice("out of memory");
-    for (char *s = strtok_r(t, " \t", &save); s; s = strtok_r(NULL, " \t", &save))
-        push(w, s);
-    free(t);
-}
-
-static void
-words_free(Words *w)
-{
-    for (int i = 0; i < w->n; i++)
-        free(w->v[i]);
-    free(w->v);
-    *w = (Words){0};
 }
 
 /* ---- the fit ---- */
@@ -414,29 +333,29 @@ run_graph(Arena *a, const char *exe, const char *graph, const char *plat, bool m
           char *const *extra, char *const *env, const char *fo, const char *fe,
           const char **why)
 {
-    Words v = {0};
-    push(&v, exe);
-    push(&v, "run");
-    push(&v, graph);
-    push(&v, "--platform");
-    push(&v, plat);
-    push(&v, "--target");
-    push(&v, mpich ? "mpich" : "openmpi");
-    push(&v, "-O");
-    push(&v, method);
-    push(&v, "--json");
+    Argv v = {0};
+    argv_push(&v, exe);
+    argv_push(&v, "run");
+    argv_push(&v, graph);
+    argv_push(&v, "--platform");
+    argv_push(&v, plat);
+    argv_push(&v, "--target");
+    argv_push(&v, mpich ? "mpich" : "openmpi");
+    argv_push(&v, "-O");
+    argv_push(&v, method);
+    argv_push(&v, "--json");
     char to[24];
     snprintf(to, sizeof to, "%lld", (long long)timeout);
-    push(&v, "--timeout");
-    push(&v, to);
+    argv_push(&v, "--timeout");
+    argv_push(&v, to);
     if (mpirun_args) {
-        push(&v, "--mpirun");
-        push(&v, mpirun_args);
+        argv_push(&v, "--mpirun");
+        argv_push(&v, mpirun_args);
     }
     for (int i = 0; extra && extra[i]; i++)
-        push(&v, extra[i]);
+        argv_push(&v, extra[i]);
     int code = run_cmd(v.v, fo, fe, env, (double)timeout + 60);
-    words_free(&v);
+    argv_free(&v);
     json_error_t je;
     json_t *o = json_load_file(fo, 0, &je);
     if (code == 0 && o && json_is_true(json_object_get(o, "checksums_equal")) &&
@@ -539,25 +458,25 @@ cmd_calibrate(int argc, char **argv)
     snprintf(fe, sizeof fe, "%s/calib.err", dir);
     snprintf(fplat, sizeof fplat, "%s/platform.json", dir);
     /* 1. the micro-benchmarks */
-    Words w = {0};
-    push_words(&w, mpirun);
+    Argv w = {0};
+    argv_words(&w, mpirun);
     if (!mpich && !own_mpirun) {
         if (geteuid() == 0)
-            push(&w, "--allow-run-as-root");
-        push(&w, "--oversubscribe");
+            argv_push(&w, "--allow-run-as-root");
+        argv_push(&w, "--oversubscribe");
     }
     char np[24];
     snprintf(np, sizeof np, "%lld", (long long)P);
-    push(&w, "-n");
-    push(&w, np);
+    argv_push(&w, "-n");
+    argv_push(&w, np);
     if (c.val[O_MPIRUN])
-        push_words(&w, c.val[O_MPIRUN]);
-    push(&w, calib);
+        argv_words(&w, c.val[O_MPIRUN]);
+    argv_push(&w, calib);
     char rs[24];
     snprintf(rs, sizeof rs, "%lld", (long long)reps);
-    push(&w, rs);
+    argv_push(&w, rs);
     int rc = run_cmd(w.v, fo, fe, environ, (double)timeout);
-    words_free(&w);
+    argv_free(&w);
     char *text = slurp(fo);
     Measured m;
     Arena *a = arena_new();
@@ -588,20 +507,20 @@ cmd_calibrate(int argc, char **argv)
         char *list = strdup(c.val[O_GRAPHS]), *save = NULL, *exe = self_exe();
         if (!list || !exe)
             ice("out of memory");
-        Words env = {0};
+        Argv env = {0};
         for (char **e = environ; *e; e++)
             if (strncmp(*e, "MPIRIO_COMPUTE=", 15) != 0)
-                push(&env, *e);
-        push(&env, "MPIRIO_COMPUTE=spin");
-        Words envk = {0}; /* the first run: the kernels' host times as well */
+                argv_push(&env, *e);
+        argv_push(&env, "MPIRIO_COMPUTE=spin");
+        Argv envk = {0}; /* the first run: the kernels' host times as well */
         char fk[600], fh[600];
         snprintf(fk, sizeof fk, "%s/kernel-times.txt", dir);
         snprintf(fh, sizeof fh, "%s/host-costs.json", dir);
         for (int i = 0; i < env.n; i++)
             if (strncmp(env.v[i], "TGC_KERNEL_TIMES=", 17) != 0)
-                push(&envk, env.v[i]);
+                argv_push(&envk, env.v[i]);
         char *kt = arena_printf(a, "TGC_KERNEL_TIMES=%s", fk);
-        push(&envk, kt);
+        argv_push(&envk, kt);
         const char *method = c.val[O_METHOD] ? c.val[O_METHOD] : "bfco";
         double hz = 1e6 * (double)p->dsp_clock_mhz;
         for (char *g = strtok_r(list, ",", &save); g; g = strtok_r(NULL, ",", &save)) {
@@ -652,8 +571,8 @@ cmd_calibrate(int argc, char **argv)
         }
         unlink(fk);
         unlink(fh);
-        words_free(&envk);
-        words_free(&env);
+        argv_free(&envk);
+        argv_free(&env);
         free(exe);
         /* the graph names point into list: kept until the end */
         for (int i = 0; i < ng; i++)

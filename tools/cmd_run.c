@@ -17,17 +17,13 @@
 #define _XOPEN_SOURCE 700 /* realpath */
 #include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <inttypes.h>
-#include <signal.h>
-#include <spawn.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
+#include "child.h"
 #include "compile.h"
 #include "progress.h"
 
@@ -170,156 +166,6 @@ make_parents(const char *base, const char *rel)
             *s = '/';
         }
     free(p);
-}
-
-typedef struct Child {
-    pid_t pid;
-    bool started;
-} Child;
-
-/* Starts argv[0] (searched in PATH) with stdout and stderr to files; env NULL = ours. */
-static Child
-start(char *const *argv, const char *out, const char *err, char *const *env)
-{
-    Child c = {0};
-    posix_spawn_file_actions_t fa;
-    posix_spawn_file_actions_init(&fa);
-    posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-    posix_spawn_file_actions_addopen(&fa, 1, out, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    posix_spawn_file_actions_addopen(&fa, 2, err, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    c.started = posix_spawnp(&c.pid, argv[0], &fa, NULL, argv, env ? env : environ) == 0;
-    posix_spawn_file_actions_destroy(&fa);
-    return c;
-}
-
-/* The same as start, the child leading a process group of its own (mpirun and the ranks
- * it starts can be ended together). */
-static Child
-start_group(char *const *argv, const char *out, const char *err, char *const *env)
-{
-    Child c = {0};
-    posix_spawn_file_actions_t fa;
-    posix_spawnattr_t at;
-    posix_spawn_file_actions_init(&fa);
-    posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-    posix_spawn_file_actions_addopen(&fa, 1, out, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    posix_spawn_file_actions_addopen(&fa, 2, err, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    posix_spawnattr_init(&at);
-    posix_spawnattr_setflags(&at, POSIX_SPAWN_SETPGROUP);
-    posix_spawnattr_setpgroup(&at, 0);
-    c.started = posix_spawnp(&c.pid, argv[0], &fa, &at, argv, env ? env : environ) == 0;
-    posix_spawnattr_destroy(&at);
-    posix_spawn_file_actions_destroy(&fa);
-    return c;
-}
-
-static double
-now_s(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
-/* Exit status of a start_group child, -1 as finish; after `limit` seconds the whole group
- * is killed and *timed_out set. */
-static int
-finish_within(Child c, double limit, bool *timed_out)
-{
-    *timed_out = false;
-    if (!c.started)
-        return -1;
-    double t0 = now_s();
-    for (;;) {
-        int st;
-        pid_t r = waitpid(c.pid, &st, WNOHANG);
-        if (r == c.pid) {
-            kill(-c.pid, SIGKILL); /* a rank mpirun left behind */
-            return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-        }
-        if (r < 0 && errno != EINTR)
-            return -1;
-        if (now_s() - t0 > limit) {
-            *timed_out = true;
-            kill(-c.pid, SIGKILL);
-            while (waitpid(c.pid, &st, 0) < 0 && errno == EINTR)
-                ;
-            return -1;
-        }
-        struct timespec nap = {0, 2000000};
-        nanosleep(&nap, NULL);
-    }
-}
-
-/* Exit status of the child, or -1 when it did not start or died of a signal.  With the
- * progress line on, waits by polling (every 50 ms) and reports `step`. */
-static int
-finish(Child c, const char *step)
-{
-    if (!c.started)
-        return -1;
-    int st;
-    pid_t r;
-    while ((r = waitpid(c.pid, &st, progress_enabled() ? WNOHANG : 0)) <= 0) {
-        if (r < 0 && errno != EINTR)
-            return -1;
-        if (r == 0) {
-            progress_step(step, 0, 0);
-            nanosleep(&(struct timespec){.tv_nsec = 50000000}, NULL);
-        }
-    }
-    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-}
-
-/* A growing argv. */
-typedef struct Argv {
-    char **v;
-    int n, cap;
-} Argv;
-
-static void
-argv_push(Argv *a, const char *s)
-{
-    if (a->n + 2 > a->cap) {
-        a->cap = a->cap ? 2 * a->cap : 32;
-        a->v = realloc(a->v, (size_t)a->cap * sizeof *a->v);
-        if (!a->v)
-            ice("out of memory");
-    }
-    a->v[a->n] = strdup(s ? s : "");
-    if (!a->v[a->n])
-        ice("out of memory");
-    a->v[++a->n] = NULL;
-}
-
-static void
-argv_words(Argv *a, const char *text) /* split on blanks */
-{
-    const char *s = text;
-    while (*s) {
-        while (*s == ' ' || *s == '\t')
-            s++;
-        const char *e = s;
-        while (*e && *e != ' ' && *e != '\t')
-            e++;
-        if (e > s) {
-            char *w = strndup(s, (size_t)(e - s));
-            if (!w)
-                ice("out of memory");
-            argv_push(a, w);
-            free(w);
-        }
-        s = e;
-    }
-}
-
-static void
-argv_free(Argv *a)
-{
-    for (int i = 0; i < a->n; i++)
-        free(a->v[i]);
-    free(a->v);
-    *a = (Argv){0};
 }
 
 /* Where the programs are built against: the in-tree libmpirio when this tgc is the one
@@ -657,9 +503,10 @@ cmd_run(int argc, char **argv)
         Argv ap = {0}, as = {0};
         cc_command(&ap, dir, &x.project, true, exe_p, x.target);
         cc_command(&as, dir, &x.project, false, exe_s, x.target);
-        Child cp = start(ap.v, log_p, log_p, NULL), cs = start(as.v, log_s, log_s, NULL);
-        int bp = finish(cp, "run: building the programs"),
-            bs = finish(cs, "run: building the programs");
+        Child cp = child_start(ap.v, log_p, log_p, NULL, false),
+              cs = child_start(as.v, log_s, log_s, NULL, false);
+        int bp = child_finish(cp, "run: building the programs"),
+            bs = child_finish(cs, "run: building the programs");
         progress_end();
         if (bp != 0 || bs != 0) {
             fprintf(stderr, "tgc: error: building the generated programs failed (%s)\n",
@@ -735,18 +582,17 @@ cmd_run(int argc, char **argv)
         }
         bool timed_out = false;
         /* under MPI the reference runs first: the parallel run's wall-clock is its own */
-        Child cs = mpi ? start(as.v, out_s, err_s, env_s.v) : (Child){0};
-        int ss = mpi ? finish(cs, "run: running the sequential reference") : 0;
-        double t0 = now_s();
-        Child cp = mpi ? start_group(ap.v, out_p, err_p, env.v)
-                       : start(ap.v, out_p, err_p, env.v);
+        Child cs = mpi ? child_start(as.v, out_s, err_s, env_s.v, false) : (Child){0};
+        int ss = mpi ? child_finish(cs, "run: running the sequential reference") : 0;
+        double t0 = child_now();
+        Child cp = child_start(ap.v, out_p, err_p, env.v, mpi);
         if (!mpi)
-            cs = start(as.v, out_s, err_s, env_s.v);
-        int sp = mpi ? finish_within(cp, timeout, &timed_out)
-                     : finish(cp, "run: running the programs");
-        mpirun_s = now_s() - t0;
+            cs = child_start(as.v, out_s, err_s, env_s.v, false);
+        int sp = mpi ? child_finish_within(cp, timeout, &timed_out)
+                     : child_finish(cp, "run: running the programs");
+        mpirun_s = child_now() - t0;
         if (!mpi)
-            ss = finish(cs, "run: running the programs");
+            ss = child_finish(cs, "run: running the programs");
         progress_end();
         ran = true;
         if (mpi && !cp.started)

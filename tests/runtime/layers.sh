@@ -10,8 +10,8 @@
 # sideways, so there is no circle. The API layer (layer 1: api.c and the MPI files
 # mpi_*.c, one layer split into files with one internal header, mpi_int.h) is the
 # exception: its files call each other; of the transport they use only the tr_
-# functions. read.c and presets.c are platform/'s (the platform description and its
-# reader, tgc's too), compiled into libmpirio below all of its own files. Every object
+# functions. read.c, fields.c and presets.c are platform/'s (the platform description
+# and its reader, tgc's too), compiled into libmpirio below all of its own files. Every object
 # of the archive must be in the table. Prints each
 # offending use and exits 1; exits 0 when there is none.
 set -eu
@@ -33,7 +33,8 @@ datatype.c 6
 trace.c 6
 fiber.c 6
 read.c 7
-presets.c 8'
+fields.c 8
+presets.c 9'
 [ -r "$lib" ] || { echo "layers.sh: cannot read $lib" >&2; exit 1; }
 syms=$(nm -A -P "$lib") || { echo "layers.sh: nm failed on $lib" >&2; exit 1; }
 [ -n "$syms" ] || { echo "layers.sh: no symbols in $lib" >&2; exit 1; }

@@ -1,0 +1,139 @@
+/*
+ * tools/child.c - the child processes of tgc's commands (child.h).
+ */
+#include "child.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+
+#include "ir.h"
+#include "progress.h"
+
+extern char **environ;
+
+void
+argv_push(Argv *a, const char *s)
+{
+    if (a->n + 2 > a->cap) {
+        a->cap = a->cap ? 2 * a->cap : 32;
+        a->v = realloc(a->v, (size_t)a->cap * sizeof *a->v);
+        if (!a->v)
+            ice("out of memory");
+    }
+    a->v[a->n] = strdup(s ? s : "");
+    if (!a->v[a->n])
+        ice("out of memory");
+    a->v[++a->n] = NULL;
+}
+
+void
+argv_words(Argv *a, const char *text)
+{
+    const char *s = text;
+    while (*s) {
+        while (*s == ' ' || *s == '\t')
+            s++;
+        const char *e = s;
+        while (*e && *e != ' ' && *e != '\t')
+            e++;
+        if (e > s) {
+            char *w = strndup(s, (size_t)(e - s));
+            if (!w)
+                ice("out of memory");
+            argv_push(a, w);
+            free(w);
+        }
+        s = e;
+    }
+}
+
+void
+argv_free(Argv *a)
+{
+    for (int i = 0; i < a->n; i++)
+        free(a->v[i]);
+    free(a->v);
+    *a = (Argv){0};
+}
+
+Child
+child_start(char *const *argv, const char *out, const char *err, char *const *env,
+            bool group)
+{
+    Child c = {0};
+    posix_spawn_file_actions_t fa;
+    posix_spawnattr_t at;
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+    posix_spawn_file_actions_addopen(&fa, 1, out, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    posix_spawn_file_actions_addopen(&fa, 2, err, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    posix_spawnattr_init(&at);
+    if (group) {
+        posix_spawnattr_setflags(&at, POSIX_SPAWN_SETPGROUP);
+        posix_spawnattr_setpgroup(&at, 0);
+    }
+    c.started = posix_spawnp(&c.pid, argv[0], &fa, &at, argv, env ? env : environ) == 0;
+    posix_spawnattr_destroy(&at);
+    posix_spawn_file_actions_destroy(&fa);
+    return c;
+}
+
+double
+child_now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+int
+child_finish_within(Child c, double limit, bool *timed_out)
+{
+    *timed_out = false;
+    if (!c.started)
+        return -1;
+    double t0 = child_now();
+    for (;;) {
+        int st;
+        pid_t r = waitpid(c.pid, &st, WNOHANG);
+        if (r == c.pid) {
+            kill(-c.pid, SIGKILL); /* a rank mpirun left behind */
+            return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+        }
+        if (r < 0 && errno != EINTR)
+            return -1;
+        if (child_now() - t0 > limit) {
+            *timed_out = true;
+            kill(-c.pid, SIGKILL);
+            while (waitpid(c.pid, &st, 0) < 0 && errno == EINTR)
+                ;
+            return -1;
+        }
+        struct timespec nap = {0, 2000000};
+        nanosleep(&nap, NULL);
+    }
+}
+
+int
+child_finish(Child c, const char *step)
+{
+    if (!c.started)
+        return -1;
+    int st;
+    pid_t r;
+    while ((r = waitpid(c.pid, &st, progress_enabled() ? WNOHANG : 0)) <= 0) {
+        if (r < 0 && errno != EINTR)
+            return -1;
+        if (r == 0) {
+            progress_step(step, 0, 0);
+            nanosleep(&(struct timespec){.tv_nsec = 50000000}, NULL);
+        }
+    }
+    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
