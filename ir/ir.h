@@ -702,7 +702,8 @@ int pass_verify(Unit *u, Diag *d); /* evaluates u->s; reports a deadlock as an e
 typedef struct BfcoParams {
     int particles;     /* 0 = from the number of decision variables */
     int generations;   /* 0 = default (100) */
-    int stall;         /* a stall: this many generations without a better gbest */
+    int stall;         /* a stall: this many generations without a better gbest; -1 =
+                          default (20 at most 64 messages, else 10), 0 = never */
     int restarts;      /* at a stall, restart the swarm (gbest kept) this many times, then
                           stop; -1 = default (3 at most 64 messages, else 0) */
     double time_limit; /* seconds (wall) for the search, 0 = none; the result then
@@ -720,6 +721,8 @@ typedef struct BfcoParams {
                         messages (default 64; 0 = only with joint) */
     bool polish;    /* toggle single pipelines of the best particle while it improves */
     int64_t polish_budget; /* evaluations of the polish; -1 = from the search's */
+    int64_t descent_budget; /* moves the descent tries (docs/bfco.md); -1 = 2 per
+                               particle evaluated, 0 = no descent */
     int64_t es_limit;      /* es refuses more configurations than this */
     /* polish: evaluate every toggle that can be kept, also those that lengthen the
      * contention-free length (docs/bfco.md) */
@@ -739,6 +742,7 @@ typedef struct OptStats {
     int restarts;               /* bfco: restarts made */
     int64_t cache_hits;         /* bfco: particles whose repaired merge was known */
     int64_t polish_evals;       /* bfco: evaluations of the polish */
+    int64_t descent_moves;      /* bfco: moves the descent tried (surrogates) */
     bool joint;                 /* bfco: the joint pipeline bits were searched */
     int64_t bound_evals; /* bfco: evaluations without contention (lower bounds), not in
                             evaluations */

@@ -1540,7 +1540,7 @@ bfco_default_params(BfcoParams *bp)
     memset(bp, 0, sizeof *bp);
     bp->threads = 1;
     bp->seed = 1;
-    bp->stall = 20;
+    bp->stall = -1;    /* 20 on small schedules, else 10 (bfco_search) */
     bp->restarts = -1; /* 3 on small schedules, else 0 (bfco_search) */
     bp->window = 4;
     bp->w_start = 0.9;
@@ -1553,6 +1553,7 @@ bfco_default_params(BfcoParams *bp)
     bp->es_limit = INT64_C(1) << 20;
     bp->polish = true; /* the paper's BFCO is polish = false (docs/bfco.md) */
     bp->polish_budget = -1;
+    bp->descent_budget = -1;
     bp->joint_units = 64;
 }
 
@@ -1823,6 +1824,88 @@ polish(Worker *w, int64_t L, int64_t budget, bool all, int64_t *used)
     return L;
 }
 
+/* The descent's surrogate of the merge in x: the length without contention of its
+ * repaired schedule with the greedy pipeline set (every receive that can be pipelined
+ * is), INT64_MAX when it deadlocks; the repaired groups are written back into x.  On a
+ * platform without contention, the length itself.  It ranks merges as the fitness does
+ * (docs/bfco.md, "Descent") at a fraction of its cost: one contention-free evaluation. */
+static int64_t
+surrogate(Worker *w, uint8_t *x)
+{
+    int nrel = 0;
+    bfco_groups_from_bits(w, x);
+    regroup(w);
+    if (repair_static(w, true, &nrel) < 0)
+        return INT64_MAX;
+    bfco_bits_from_groups(w, x);
+    bfco_greedy_pipes(w, w->gpipe);
+    bfco_set_pipes(w, w->gpipe);
+    int64_t L = bfco_eval_free(w);
+    if (L == -2)
+        L = eval(w);
+    return L < 0 ? INT64_MAX : L;
+}
+
+/* Descent from the merge of x (fitness F): passes of first-improvement moves on the
+ * surrogate, in a fixed order — every merge bit that is not set (two groups joined),
+ * then every unit of a group taken out of it (its bits cleared) — until a pass keeps no
+ * move or `budget` moves were tried; then the fitness of the end point, kept in x when
+ * it is shorter than F.  Deterministic.  Returns the fitness of x; *tried gets the moves
+ * tried. */
+static int64_t
+descend(Worker *w, uint8_t *x, int64_t F, const BfcoParams *bp, int B, int64_t budget,
+        int64_t *tried)
+{
+    const Space *sp = w->sp;
+    uint8_t *cur = ir_xcalloc((size_t)B + 1, 1), *y = ir_xcalloc((size_t)B + 1, 1);
+    memcpy(cur, x, (size_t)B);
+    int64_t S = surrogate(w, cur), n = 0;
+    for (bool moved = true; moved && n < budget;) {
+        moved = false;
+        for (int b = 0; b < sp->nbits && n < budget; b++) {
+            if (cur[b])
+                continue;
+            memcpy(y, cur, (size_t)B);
+            y[b] = 1;
+            n++;
+            int64_t s = surrogate(w, y);
+            if (s < S) {
+                S = s;
+                memcpy(cur, y, (size_t)B);
+                moved = true;
+            }
+        }
+        for (int u = 0; u < sp->M && n < budget; u++) {
+            memcpy(y, cur, (size_t)B);
+            bool any = false;
+            for (int b = 0; b < sp->nbits; b++)
+                if (y[b] && (sp->bu[b] == u || sp->bv[b] == u)) {
+                    y[b] = 0;
+                    any = true;
+                }
+            if (!any)
+                continue;
+            n++;
+            int64_t s = surrogate(w, y);
+            if (s < S) {
+                S = s;
+                memcpy(cur, y, (size_t)B);
+                moved = true;
+            }
+        }
+    }
+    Key k;
+    int64_t f = fitness(w, cur, bp, NULL, &k, F);
+    if (f < F) {
+        F = f;
+        memcpy(x, cur, (size_t)B);
+    }
+    free(cur);
+    free(y);
+    *tried += n;
+    return F;
+}
+
 typedef struct Job {
     Worker *w;
     uint8_t **x;
@@ -1907,6 +1990,14 @@ seed_particle(const Space *sp, int k, int P, int B, double vmax, uint64_t *rng,
     }
 }
 
+/* The descent's moves after `gen` generations of P particles: the option, or 2 per
+ * particle evaluated. */
+static int64_t
+descent_budget(const BfcoParams *bp, int P, int gen)
+{
+    return bp->descent_budget >= 0 ? bp->descent_budget : 2 * (int64_t)P * gen;
+}
+
 int
 bfco_search(const Space *sp, const BfcoParams *bp0, Sched **out, OptStats *st)
 {
@@ -1921,6 +2012,11 @@ bfco_search(const Space *sp, const BfcoParams *bp0, Sched **out, OptStats *st)
      * single start misses the best merge on some lo20 and rand50 graphs (docs/bfco.md). */
     if (q.restarts < 0)
         q.restarts = sp->M <= 64 ? 3 : 0;
+    /* Without restarts, a stall ends the swarm and the descent takes over: the swarm's
+     * later generations on larger schedules seldom better gbest, the descent does
+     * (docs/bfco.md, "Descent"). */
+    if (q.stall < 0)
+        q.stall = sp->M <= 64 ? 20 : 10;
     const BfcoParams *bp = &q;
     int B = sp->nbits + (bp->joint ? sp->M : 0);
     int P = bp->particles > 0 ? bp->particles : (B < 24 ? 24 : B > 32 ? 32 : B);
@@ -1962,6 +2058,10 @@ bfco_search(const Space *sp, const BfcoParams *bp0, Sched **out, OptStats *st)
     Cache cache = {0};
     int64_t hits = 0;
     int gen = 0, stall = 0, restarts = 0;
+    /* The descent (docs/bfco.md, "Descent") at every stall and at the end, from gbest
+     * unless gbest is where the last descent ended; its moves in all at most the budget
+     * (default: 2 per particle evaluated). */
+    int64_t dtried = 0, dlast = INT64_MIN;
     bool fresh = true; /* the positions are new: no velocity update before evaluating */
     for (gen = 0; gen < Gn; gen++) {
         if (!fresh) {
@@ -2013,6 +2113,12 @@ bfco_search(const Space *sp, const BfcoParams *bp0, Sched **out, OptStats *st)
             break;
         }
         if (bp->stall > 0 && stall >= bp->stall) {
+            if (gbf != dlast && gbf != INT64_MAX && sp->nbits > 0) {
+                int64_t budget = descent_budget(bp, P, gen + 1);
+                if (dtried < budget)
+                    gbf = descend(ws[0], gb, gbf, bp, B, budget - dtried, &dtried);
+                dlast = gbf;
+            }
             if (restarts >= bp->restarts) {
                 gen++;
                 break;
@@ -2024,6 +2130,11 @@ bfco_search(const Space *sp, const BfcoParams *bp0, Sched **out, OptStats *st)
             for (int k = 2; k < P; k++)
                 seed_particle(sp, k, P, B, vmax, &rng[k], x[k], v[k]);
         }
+    }
+    if (gbf != dlast && gbf != INT64_MAX && sp->nbits > 0) {
+        int64_t budget = descent_budget(bp, P, gen);
+        if (dtried < budget)
+            gbf = descend(ws[0], gb, gbf, bp, B, budget - dtried, &dtried);
     }
     /* the polish budget: 3/4 evaluation per particle evaluated (the search's size, not
      * what the bounds and the cache spared of it) */
@@ -2067,6 +2178,7 @@ bfco_search(const Space *sp, const BfcoParams *bp0, Sched **out, OptStats *st)
     st->restarts = restarts;
     st->cache_hits = hits;
     st->polish_evals = pol;
+    st->descent_moves = dtried;
     st->joint = bp->joint;
     st->evaluations = 0;
     st->bound_evals = 0;

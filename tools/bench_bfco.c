@@ -293,8 +293,8 @@ long_reference(const Bench *b, const Sched *base, int64_t evals, int64_t bevals,
         bp.stall = 0;
     } else {
         bp.restarts = 1 << 30;
-        if (bp.stall <= 0)
-            bp.stall = 20;
+        if (bp.stall == 0)
+            bp.stall = -1; /* the default's */
         G = (int64_t)ceil(b->long_factor * (double)pgens / b->long_particles);
         G = G < 1 ? 1 : G;
     }
@@ -501,6 +501,7 @@ speed(Bench *b, const char *size)
         json_object_set_new(last, "polish_evaluations", json_integer(st.polish_evals));
         json_object_set_new(last, "bound_evaluations", json_integer(st.bound_evals));
         json_object_set_new(last, "cache_hits", json_integer(st.cache_hits));
+        json_object_set_new(last, "descent_moves", json_integer(st.descent_moves));
     }
     fflush(stdout);
     ir_sched_free(out);
@@ -533,7 +534,8 @@ usage(void)
         "                  [--threads N] [--es-limit N] [--window N] [--particles N]\n"
         "                  [--generations N] [--stall N] [--restarts N] "
         "[--time-limit S]\n"
-        "                  [--polish-budget N] [--joint] [--no-joint] [--vshaped]\n"
+        "                  [--polish-budget N] [--descent-budget N] [--joint]\n"
+        "                  [--no-joint] [--vshaped]\n"
         "                  [--no-polish] [--polish-all]\n"
         "  without a section option: --quality --speed\n");
     exit(2);
@@ -615,6 +617,8 @@ main(int argc, char **argv)
             b.bp.restarts = (int)num(argc, argv, &i);
         else if (strcmp(a, "--polish-budget") == 0)
             b.bp.polish_budget = num(argc, argv, &i);
+        else if (strcmp(a, "--descent-budget") == 0)
+            b.bp.descent_budget = num(argc, argv, &i);
         else
             usage();
     }

@@ -36,6 +36,7 @@ enum {
     O_RESTARTS,
     O_TIMELIMIT,
     O_POLISHBUDGET,
+    O_DESCENTBUDGET,
     O_NOJOINT,
     O_REPORT,
     O_POLISHALL
@@ -48,7 +49,8 @@ static const CliOption own[] = {
     {"threads", "N",
      "evaluation threads (default: the online CPUs, at most 8; same result)"},
     {"stall", "N",
-     "stop after N generations without improvement (default 20; 0 = never)"},
+     "stop after N generations without improvement (default 20 on at most 64 messages, "
+     "else 10; 0 = never)"},
     {"es-limit", "N", "largest number of configurations es tries (default 1048576)"},
     {"vshaped", NULL,
      "V-shaped transfer function (|tanh v| flips a bit) instead of sigmoid"},
@@ -71,6 +73,9 @@ static const CliOption own[] = {
      "stop the search after S seconds (wall); the result then depends on the machine"},
     {"polish-budget", "N",
      "toggles the polish may try (default: 3/4 per particle evaluated + 64)"},
+    {"descent-budget", "N",
+     "merge moves the descent may try (default: 2 per particle evaluated; 0 = no "
+     "descent)"},
     {"no-joint", NULL,
      "no joint pipeline bits even on small schedules (default: joint at <= 64 "
      "messages)"},
@@ -186,6 +191,12 @@ cmd_opt(int argc, char **argv)
                            &v))
             goto usage;
         bp.polish_budget = v;
+    }
+    if (c.val[O_DESCENTBUDGET]) {
+        if (!cli_int_value(&spec, "--descent-budget", c.val[O_DESCENTBUDGET], 0,
+                           INT64_MAX, &v))
+            goto usage;
+        bp.descent_budget = v;
     }
     if (c.val[O_TIMELIMIT]) {
         char *end;
