@@ -721,7 +721,7 @@ typedef struct BfcoParams {
                         messages (default 64; 0 = only with joint) */
     bool polish;    /* toggle single pipelines of the best particle while it improves */
     int64_t polish_budget; /* evaluations of the polish; -1 = from the search's */
-    int64_t descent_budget; /* moves the descent tries (docs/bfco.md); -1 = 2 per
+    int64_t descent_budget; /* moves the descent tries (docs/bfco.md); -1 = 4 per
                                particle evaluated, 0 = no descent */
     int64_t es_limit;      /* es refuses more configurations than this */
     /* polish: evaluate every toggle that can be kept, also those that lengthen the

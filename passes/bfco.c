@@ -1990,12 +1990,12 @@ seed_particle(const Space *sp, int k, int P, int B, double vmax, uint64_t *rng,
     }
 }
 
-/* The descent's moves after `gen` generations of P particles: the option, or 2 per
+/* The descent's moves after `gen` generations of P particles: the option, or 4 per
  * particle evaluated. */
 static int64_t
 descent_budget(const BfcoParams *bp, int P, int gen)
 {
-    return bp->descent_budget >= 0 ? bp->descent_budget : 2 * (int64_t)P * gen;
+    return bp->descent_budget >= 0 ? bp->descent_budget : 4 * (int64_t)P * gen;
 }
 
 int
@@ -2060,7 +2060,7 @@ bfco_search(const Space *sp, const BfcoParams *bp0, Sched **out, OptStats *st)
     int gen = 0, stall = 0, restarts = 0;
     /* The descent (docs/bfco.md, "Descent") at every stall and at the end, from gbest
      * unless gbest is where the last descent ended; its moves in all at most the budget
-     * (default: 2 per particle evaluated). */
+     * (default: 4 per particle evaluated). */
     int64_t dtried = 0, dlast = INT64_MIN;
     bool fresh = true; /* the positions are new: no velocity update before evaluating */
     for (gen = 0; gen < Gn; gen++) {

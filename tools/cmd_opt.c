@@ -74,7 +74,7 @@ static const CliOption own[] = {
     {"polish-budget", "N",
      "toggles the polish may try (default: 3/4 per particle evaluated + 64)"},
     {"descent-budget", "N",
-     "merge moves the descent may try (default: 2 per particle evaluated; 0 = no "
+     "merge moves the descent may try (default: 4 per particle evaluated; 0 = no "
      "descent)"},
     {"no-joint", NULL,
      "no joint pipeline bits even on small schedules (default: joint at <= 64 "
