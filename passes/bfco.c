@@ -1990,6 +1990,28 @@ seed_particle(const Space *sp, int k, int P, int B, double vmax, uint64_t *rng,
     }
 }
 
+/* The first descent of a run starts from no merge (with gbest's joint bits) before it
+ * starts from gbest: that end point does not depend on the seed, and the descents from
+ * different gbests end some percent apart (fft32), so this is what keeps the seeds
+ * together.  gb and the result as descend's. */
+static int64_t
+descend_from_none(Worker *w, uint8_t *gb, int64_t gbf, const BfcoParams *bp, int B,
+                  int64_t budget, int64_t *tried)
+{
+    if (*tried >= budget)
+        return gbf;
+    uint8_t *z = ir_xcalloc((size_t)B + 1, 1);
+    memcpy(z, gb, (size_t)B);
+    memset(z, 0, (size_t)w->sp->nbits);
+    int64_t fz = descend(w, z, INT64_MAX - 1, bp, B, budget - *tried, tried);
+    if (fz < gbf) {
+        gbf = fz;
+        memcpy(gb, z, (size_t)B);
+    }
+    free(z);
+    return gbf;
+}
+
 /* The descent's moves after `gen` generations of P particles: the option, or 4 per
  * particle evaluated. */
 static int64_t
@@ -2059,8 +2081,8 @@ bfco_search(const Space *sp, const BfcoParams *bp0, Sched **out, OptStats *st)
     int64_t hits = 0;
     int gen = 0, stall = 0, restarts = 0;
     /* The descent (docs/bfco.md, "Descent") at every stall and at the end, from gbest
-     * unless gbest is where the last descent ended; its moves in all at most the budget
-     * (default: 4 per particle evaluated). */
+     * unless gbest is where the last descent ended, the first one also from no merge;
+     * its moves in all at most the budget (default: 4 per particle evaluated). */
     int64_t dtried = 0, dlast = INT64_MIN;
     bool fresh = true; /* the positions are new: no velocity update before evaluating */
     for (gen = 0; gen < Gn; gen++) {
@@ -2115,6 +2137,8 @@ bfco_search(const Space *sp, const BfcoParams *bp0, Sched **out, OptStats *st)
         if (bp->stall > 0 && stall >= bp->stall) {
             if (gbf != dlast && gbf != INT64_MAX && sp->nbits > 0) {
                 int64_t budget = descent_budget(bp, P, gen + 1);
+                if (dlast == INT64_MIN)
+                    gbf = descend_from_none(ws[0], gb, gbf, bp, B, budget, &dtried);
                 if (dtried < budget)
                     gbf = descend(ws[0], gb, gbf, bp, B, budget - dtried, &dtried);
                 dlast = gbf;
@@ -2133,6 +2157,8 @@ bfco_search(const Space *sp, const BfcoParams *bp0, Sched **out, OptStats *st)
     }
     if (gbf != dlast && gbf != INT64_MAX && sp->nbits > 0) {
         int64_t budget = descent_budget(bp, P, gen);
+        if (dlast == INT64_MIN)
+            gbf = descend_from_none(ws[0], gb, gbf, bp, B, budget, &dtried);
         if (dtried < budget)
             gbf = descend(ws[0], gb, gbf, bp, B, budget - dtried, &dtried);
     }
