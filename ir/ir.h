@@ -274,6 +274,15 @@ typedef struct EvalOpts {
 typedef enum { OPT_NONE, OPT_MA, OPT_CP, OPT_BFCO, OPT_ES } OptMethod;
 typedef enum { SCHED_HEFT, SCHED_PEFT, SCHED_EXACT } SchedAlgo;
 
+/* What the local searches of pass_schedule did, summed over its starting points: the
+ * schedules judged (the budget's candidates and each search's starting point), those of
+ * them the lower bounds rejected without an evaluation of the objective, the
+ * evaluations of the objective (eval_length as the platform says, contended or not) and
+ * of the bounds (without contention). */
+typedef struct SchedSearchStats {
+    int64_t candidates, screened, evals, bound_evals;
+} SchedSearchStats;
+
 /* What sched_exact found: the length (the incumbent's when nothing shorter exists),
  * whether it is proven optimal (the search ended within its limits), the best lower
  * bound known (= length when proven), nodes expanded and CPU seconds. */
@@ -303,6 +312,9 @@ typedef struct Options {
     int64_t exact_nodes;  /* --algo=exact: node limit (0 = none) */
     double exact_seconds; /* --algo=exact: CPU-time limit (0 = none) */
     SchedExactResult *exact_result; /* --algo=exact: what it found, if not NULL */
+    SchedSearchStats *search_stats; /* what the local search did, added to if not NULL */
+    bool search_unscreened; /* the local search without its lower bounds (tests: the same
+                               result, slower) */
 } Options;
 
 
@@ -620,6 +632,12 @@ int64_t sched_local_search(Sched **s, struct Evaluator *ev, int64_t budget, bool
 /* The same, stopping as soon as the objective reaches lb (a lower bound; -1 = none). */
 int64_t sched_local_search_lb(Sched **s, struct Evaluator *ev, int64_t budget, bool plain,
                               int64_t lb);
+/* The same with the screen of lower bounds on or off (docs/scheduler.md, "Screening by
+ * lower bounds"): the result is the same either way, the screen only spares
+ * evaluations.  Adds its counts to *st (NULL: none). */
+int64_t sched_local_search_screen(Sched **s, struct Evaluator *ev, int64_t budget,
+                                  bool plain, int64_t lb, bool screen,
+                                  SchedSearchStats *st);
 /* A lower bound of the length of any schedule of g over its iterations: the longest path
  * of cheapest task costs over the zero-delay edges, iterations x the cheapest work over
  * the DSPs (rounded up), and iterations x the work pinned to any one DSP. */

@@ -608,6 +608,10 @@ typedef struct Search {
     int64_t *rbuf; /* [P] receive buffers of the built schedule (bfco_recv_buffers) */
     int64_t *xbuf; /* [P] scratch of bfco_cp_pipes */
     bool *pipe;    /* [nedges + 1] cp's pipeline flags of the built schedule */
+    /* the screen (docs/scheduler.md, "Screening by lower bounds"); NULL when off */
+    struct Evaluator *evf; /* without contention: below the contended length */
+    struct Evaluator *evb; /* eval_new_bound: below the length with any pipelines */
+    SchedSearchStats st;
 } Search;
 
 /* Rebuilds the scratch schedule; a fresh one when the old arena has grown (every
@@ -643,16 +647,45 @@ finite(int64_t len)
 /* The objective of schedule s (messages as comm_insert leaves them, none pipelined):
  * eval_length, and unless plain the shorter of that and the length with every receive
  * pipelined that cp would pipeline (bfco_cp_pipes), set and cleared in place.  One
- * candidate of the budget; two eval_length calls when something can be pipelined. */
+ * candidate of the budget; two eval_length calls when something can be pipelined.
+ *
+ * Only a result below `cut` matters (the state's best; INT64_MAX: any): the result is
+ * exact when below it, and some value >= cut otherwise.  Before each eval_length a lower
+ * bound of what it could give is compared with cut (and with the other term once
+ * known): eval_new_bound for the objective as a whole (below the length with any
+ * pipelined flags), then the contention-free length of each term.  A term whose bound
+ * is not below is not evaluated; it cannot be the minimum below cut. */
 static int64_t
-objective(Search *x, Sched *s)
+objective_below(Search *x, Sched *s, int64_t cut)
 {
     x->evals++;
+    x->st.candidates++;
     ir_progress("schedule: local search", x->evals,
                 x->budget < INT64_MAX ? x->budget : 0);
-    int64_t len = finite(eval_length(x->ev, s));
-    if (x->plain)
+    int64_t e0 = x->st.evals;
+    bool screen = cut < INT64_MAX;
+    if (screen && x->evb) {
+        x->st.bound_evals++;
+        int64_t b = eval_length(x->evb, s);
+        if (b >= cut) { /* b = -1 (a deadlock of the relaxation) proves nothing */
+            x->st.screened++;
+            return cut;
+        }
+    }
+    int64_t len = INT64_MAX; /* INT64_MAX: not evaluated, >= cut */
+    int64_t f = -1;
+    if (screen && x->evf) {
+        x->st.bound_evals++;
+        f = eval_length(x->evf, s);
+    }
+    if (f < 0 || f < cut) {
+        x->st.evals++;
+        len = finite(eval_length(x->ev, s));
+    }
+    if (x->plain) {
+        x->st.screened += x->st.evals == e0;
         return len;
+    }
     bfco_recv_buffers(s, x->rbuf);
     bfco_cp_pipes(s, x->rbuf, x->xbuf, x->pipe);
     int n = 0;
@@ -660,14 +693,28 @@ objective(Search *x, Sched *s)
         s->msgs[k].pipelined = x->pipe[k];
         n += x->pipe[k];
     }
+    int64_t piped = INT64_MAX, fp = -1, cut2 = len < cut ? len : cut;
     if (n > 0) {
-        int64_t piped = finite(eval_length(x->ev, s));
-        if (piped < len)
-            len = piped;
+        if (cut2 < INT64_MAX && x->evf) {
+            x->st.bound_evals++;
+            fp = eval_length(x->evf, s);
+        }
+        if (fp < 0 || fp < cut2) {
+            x->st.evals++;
+            piped = finite(eval_length(x->ev, s));
+        }
         for (int k = 0; k < s->nmsgs; k++)
             s->msgs[k].pipelined = false;
     }
-    return len;
+    x->st.screened += x->st.evals == e0;
+    return piped < len ? piped : len;
+}
+
+/* The exact objective of s. */
+static int64_t
+objective(Search *x, Sched *s)
+{
+    return objective_below(x, s, INT64_MAX);
 }
 
 static int64_t
@@ -680,7 +727,7 @@ evaluate(Search *x)
 static bool
 try_state(Search *x)
 {
-    int64_t len = evaluate(x);
+    int64_t len = objective_below(x, build(x), x->best);
     if (len < x->best) {
         x->best = len;
         return true;
@@ -999,6 +1046,24 @@ int64_t
 sched_local_search_lb(Sched **sp, struct Evaluator *ev, int64_t budget, bool plain,
                       int64_t lb)
 {
+    return sched_local_search_screen(sp, ev, budget, plain, lb, true, NULL);
+}
+
+/* Whether a candidate of the objective can cost two evaluations: a message that is not
+ * eager (as sched_default_budget). */
+static bool
+can_pipeline(const Graph *g, const Platform *p)
+{
+    for (int e = 0; e < g->nedges; e++)
+        if (g->edges[e].bytes > p->eager_limit)
+            return true;
+    return false;
+}
+
+int64_t
+sched_local_search_screen(Sched **sp, struct Evaluator *ev, int64_t budget, bool plain,
+                          int64_t lb, bool screen, SchedSearchStats *st)
+{
     Sched *s0 = *sp;
     Search x = {.g = s0->g,
                 .p = s0->p,
@@ -1008,6 +1073,17 @@ sched_local_search_lb(Sched **sp, struct Evaluator *ev, int64_t budget, bool pla
                 .plain = plain,
                 .lb = lb,
                 .rng = UINT64_C(0x9e3779b97f4a7c15)};
+    /* The bounds pay where they are cheaper than what they spare: the contended
+     * evaluation (6-17 times a contention-free one, docs/evaluator.md "Cost"), or
+     * without contention the second evaluation of a pipelined objective. */
+    bool cont = x.p->model == MODEL_BWDSP && !x.p->no_contention;
+    if (screen && cont) {
+        Platform q = *x.p;
+        q.no_contention = true;
+        x.evf = eval_new(x.g, &q);
+    }
+    if (screen && (cont || (!plain && can_pipeline(x.g, x.p))))
+        x.evb = eval_new_bound(x.g, x.p);
     x.rbuf = ir_xcalloc((size_t)x.P, sizeof *x.rbuf);
     x.xbuf = ir_xcalloc((size_t)x.P, sizeof *x.xbuf);
     x.pipe = ir_xcalloc((size_t)x.g->nedges + 1, sizeof *x.pipe);
@@ -1028,13 +1104,22 @@ sched_local_search_lb(Sched **sp, struct Evaluator *ev, int64_t budget, bool pla
     descend(&x);
     perturb_and_descend(&x);
 
-    /* The state always holds the best schedule found (rejected trials are undone); it is
-     * returned with no receive pipelined (the optimizer decides). */
+    /* The state always holds the best schedule found (rejected trials are undone) and
+     * x.best is its exact objective; it is returned with no receive pipelined (the
+     * optimizer decides). */
     Sched *s = build(&x);
-    int64_t len = objective(&x, s);
+    int64_t len = x.best;
     x.s = NULL;
     ir_sched_free(s0);
     *sp = s;
+    if (st) {
+        st->candidates += x.st.candidates;
+        st->screened += x.st.screened;
+        st->evals += x.st.evals;
+        st->bound_evals += x.st.bound_evals;
+    }
+    eval_free(x.evf);
+    eval_free(x.evb);
     free(x.rbuf);
     free(x.xbuf);
     free(x.pipe);
@@ -2127,10 +2212,12 @@ pass_schedule(Unit *u, Diag *d)
         if (algo == SCHED_PEFT ? sched_heft(g, p, &alt[0], NULL, NULL, d)
                                : sched_peft(g, p, &alt[0], NULL, NULL, d))
             return -1;
-        int64_t best = sched_local_search_lb(&s, ev, 0, plain, lb);
+        bool screen = !(u->opt && u->opt->search_unscreened);
+        SchedSearchStats *st = u->opt ? u->opt->search_stats : NULL;
+        int64_t best = sched_local_search_screen(&s, ev, 0, plain, lb, screen, st);
         for (int k = 0; k < 3; k++) {
             comm_insert(alt[k]);
-            int64_t len = sched_local_search_lb(&alt[k], ev, 0, plain, lb);
+            int64_t len = sched_local_search_screen(&alt[k], ev, 0, plain, lb, screen, st);
             if (len >= 0 && (best < 0 || len < best)) {
                 Sched *t = s;
                 s = alt[k];
@@ -2139,7 +2226,7 @@ pass_schedule(Unit *u, Diag *d)
             }
             ir_sched_free(alt[k]);
         }
-        sched_local_search_lb(&s, ev, budget, plain, lb);
+        sched_local_search_screen(&s, ev, budget, plain, lb, screen, st);
         eval_free(ev);
     }
     if (algo == SCHED_EXACT) {

@@ -691,6 +691,129 @@ START_TEST(delay_edges_are_no_precedence_and_never_deadlock)
 }
 END_TEST
 
+/* ---- the screen of lower bounds: the same search, fewer contended evaluations ---- */
+
+static uint64_t
+lcg(uint64_t *r)
+{
+    *r = *r * 6364136223846793005u + 1442695040888963407u;
+    return *r >> 33;
+}
+
+/* Seeded random graph i for the screen: 8 to 23 tasks of 200..6000 cycles, forward edges
+ * of 0..6000 bytes, a delay edge (1 or 2) back every few graphs, some tasks pinned, 1 to
+ * 12 iterations, on one or two boards or the abstract model; contention off, eager
+ * messages up to 1000 bytes or a DSP memory too small for every pipeline on some. */
+static Graph *
+screen_graph(int i)
+{
+    uint64_t r = (uint64_t)i * 2654435761u + 99;
+    int n = 8 + (int)(lcg(&r) % 16);
+    int64_t c[24];
+    int e[96][3], ne = 0, delay[96];
+    for (int t = 0; t < n; t++) {
+        c[t] = 200 + (int64_t)(lcg(&r) % 5800);
+        for (int k = 0; k < 3 && t > 0 && ne < 90; k++)
+            if (lcg(&r) % 4 != 0) {
+                e[ne][0] = (int)(lcg(&r) % (uint64_t)t);
+                e[ne][1] = t;
+                e[ne][2] = (int)(lcg(&r) % 6001);
+                delay[ne++] = 0;
+            }
+    }
+    if (i % 3 != 0) { /* feedback: a later task to an earlier one, a later iteration */
+        int to = (int)(lcg(&r) % (uint64_t)(n / 2)), from = n / 2 + to;
+        e[ne][0] = from;
+        e[ne][1] = to;
+        e[ne][2] = 64 + (int)(lcg(&r) % 2000);
+        delay[ne++] = 1 + i % 2;
+    }
+    Graph *g = mk_graph(n, 1, c, ne, e);
+    for (int k = 0; k < ne; k++)
+        g->edges[k].delay = delay[k];
+    static const char *const plats[] = {"bwdsp-1board", "bwdsp-2board", "bwdsp-1board",
+                                        "abstract"};
+    const char *pn = plats[i % 4];
+    Platform *p = strcmp(pn, "abstract") == 0 ? plat_abstract(g->arena, 3)
+                                              : plat_preset(g->arena, pn);
+    if (strcmp(pn, "abstract") == 0)
+        plat_finish(g->arena, p);
+    p->no_contention = i % 5 == 4;
+    if (i % 7 == 3)
+        p->eager_limit = 1000;
+    if (i % 6 == 5)
+        p->dsp_memory_bytes = 12000;
+    g->platform = p;
+    for (int t = 0; t < n; t++)
+        if (lcg(&r) % 6 == 0)
+            g->tasks[t].dsp = (int)(lcg(&r) % (uint64_t)p->ndsps);
+    g->iterations = 1 + (int64_t)(lcg(&r) % 12);
+    ck_assert_int_eq(ir_graph_index(g), 0);
+    return g;
+}
+
+static Sched *
+schedule_screen(Graph *g, bool plain, bool unscreened, SchedSearchStats *st)
+{
+    Options opt = {.search_budget = 400,
+                   .search_plain = plain,
+                   .search_unscreened = unscreened,
+                   .search_stats = st};
+    Unit u = {.g = g, .p = g->platform, .opt = &opt};
+    Diag *d = diag_new();
+    ck_assert_int_eq(pass_schedule(&u, d), 0);
+    diag_free(d);
+    return u.s;
+}
+
+/* The search with and without its screen keeps the same schedule (mapping, orders,
+ * messages) after judging the same number of candidates: the screen only rejects what
+ * the exact objective would reject.  Over the graphs the screen must have rejected
+ * candidates without a contended evaluation, so the comparison tests it. */
+START_TEST(screen_keeps_the_search_exact)
+{
+    int64_t screened = 0, spared = 0;
+    for (int i = 0; i < 40; i++)
+        for (int plain = 0; plain <= 1; plain++) {
+            Graph *g = screen_graph(i);
+            SchedSearchStats a = {0}, b = {0};
+            Sched *s = schedule_screen(g, plain, false, &a);
+            Sched *u = schedule_screen(g, plain, true, &b);
+            ck_assert_msg(memcmp(s->map, u->map, (size_t)g->ntasks * sizeof *s->map) == 0,
+                          "graph %d plain %d: mappings differ", i, plain);
+            for (int k = 0; k < s->ndsps; k++) {
+                ck_assert_int_eq(s->nops[k], u->nops[k]);
+                ck_assert_msg(memcmp(s->ops[k], u->ops[k],
+                                     (size_t)s->nops[k] * sizeof(Op)) == 0,
+                              "graph %d plain %d: orders of DSP %d differ", i, plain, k);
+            }
+            ck_assert_int_eq(s->nmsgs, u->nmsgs);
+            for (int m = 0; m < s->nmsgs; m++) {
+                const Msg *x = &s->msgs[m], *y = &u->msgs[m];
+                ck_assert(x->src == y->src && x->dst == y->dst && x->delay == y->delay &&
+                          x->bytes == y->bytes && x->nedges == y->nedges &&
+                          x->pipelined == y->pipelined);
+                ck_assert_int_eq(
+                    memcmp(x->edges, y->edges, (size_t)x->nedges * sizeof *x->edges), 0);
+            }
+            ck_assert_int_eq(length_of(s), length_of(u));
+            ck_assert_int_eq(objective_of(s, plain), objective_of(u, plain));
+            /* the budget counts candidates, screened or not */
+            ck_assert_int_eq(a.candidates, b.candidates);
+            ck_assert_int_eq(b.screened, 0);
+            ck_assert_int_eq(b.bound_evals, 0);
+            ck_assert_int_le(a.evals, b.evals);
+            screened += a.screened;
+            spared += b.evals - a.evals;
+            ir_sched_free(s);
+            ir_sched_free(u);
+            ir_graph_free(g);
+        }
+    ck_assert_int_gt(screened, 1000);
+    ck_assert_int_gt(spared, 1000);
+}
+END_TEST
+
 /* ---- --algo=exact against brute force, and as the oracle of the default ---- */
 
 static uint64_t
@@ -1036,6 +1159,7 @@ schedule_suite(void)
     tcase_add_test(ls, search_is_deterministic_and_within_budget);
     tcase_add_test(ls, search_budget_defaults);
     tcase_add_test(ls, delay_edges_are_no_precedence_and_never_deadlock);
+    tcase_add_test(ls, screen_keeps_the_search_exact);
     suite_add_tcase(s, ls);
     TCase *ex = tcase_create("exact");
     tcase_add_test(ex, exact_matches_brute_force);

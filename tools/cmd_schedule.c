@@ -262,6 +262,8 @@ cmd_schedule(int argc, char **argv)
     SchedExactResult exact = {0};
     c.opt.exact_seconds = 60;
     c.opt.exact_result = &exact;
+    SchedSearchStats search = {0};
+    c.opt.search_stats = &search;
     if (c.val[O_NODES] && !cli_int_value(&spec, "--node-limit", c.val[O_NODES], 1,
                                          INT64_MAX, &c.opt.exact_nodes)) {
         cli_free(&c);
@@ -316,6 +318,14 @@ cmd_schedule(int argc, char **argv)
     Summary sm;
     summarize(s, &r, &sm);
     json_t *js = c.json ? to_json(s, &r, &sm) : NULL;
+    if (js && search.candidates > 0) {
+        json_t *x = json_object();
+        json_object_set_new(x, "candidates", json_integer(search.candidates));
+        json_object_set_new(x, "screened", json_integer(search.screened));
+        json_object_set_new(x, "evaluations", json_integer(search.evals));
+        json_object_set_new(x, "bound_evaluations", json_integer(search.bound_evals));
+        json_object_set_new(js, "search", x);
+    }
     if (js && c.opt.algo == SCHED_EXACT && !from) {
         json_t *x = json_object();
         json_object_set_new(x, "proven", json_boolean(exact.proven));
