@@ -4,14 +4,19 @@
  * Three sections, each optional:
  *
  *   quality  per class of tools/gen_graph.c (Table 1 of [BFCO] (docs/references.md) and
- * fft32), N instances (seeds 1..N) scheduled by pass_schedule: the improvement over none
- * of ma, cp, bfco (and with --variants the paper's procedure, --vshaped, --joint) and es
- * where es is within its limit; BFCO's mean and largest gap to es in percentage points
- * and the instances where it reaches es. long     per class and instance: default BFCO
- * with seeds 1..S (--seeds, 5) and a long search (--long-particles, --long-generations,
- * no stall, seed 1); the default's gap to the long search (percent of its length, seed
- * 1), the spread of the improvement over the seeds (points), and the ratio of their
- *            evaluations.
+ *            fft32), N instances (seeds F..F+N-1: --first, 1; --instances, 10) scheduled
+ *            by pass_schedule: the improvement over none of ma, cp, bfco (and with
+ *            --variants the paper's procedure, --vshaped, --joint) and es where es is
+ *            within its limit; BFCO's mean and largest gap to es in percentage points
+ *            and the instances where it reaches es.
+ *   long     per class and instance: default BFCO with seeds 1..S (--seeds, 5) and a
+ *            long reference search (--long-particles, 64; seed 1; a restart at every
+ *            stall) of at least --long-factor (10) times the evaluations of the
+ *            default's most expensive seed, or of --long-generations generations
+ *            without a stall when given; per instance the
+ *            default's gap to it (seed 1, percent of its length), the spread of the
+ *            improvement over the seeds (points), the evaluations of both and their
+ *            ratio.
  *   speed    BFCO on random graphs (rand50 costs, seed 7) of 100 tasks / 4 DSPs, 1000 /
  *            16, 5000 / 64 (--speed-cases), HEFT without local search: CPU seconds
  *            (getrusage of the process during opt_run), evaluations, the evaluator's
@@ -114,7 +119,8 @@ enum { NV = sizeof variants / sizeof variants[0], BFCO = 2 };
 
 typedef struct Bench {
     BfcoParams bp; /* the default BFCO */
-    int instances, seeds, long_particles, long_generations;
+    int instances, first, seeds, long_particles, long_generations;
+    double long_factor; /* the long reference makes this many times the evaluations */
     bool variants, json;
     json_t *rows; /* --json: every row */
 } Bench;
@@ -171,7 +177,8 @@ quality(Bench *b, const char *cls)
     double sum[NV] = {0}, esum[NV] = {0}, gap_sum[NV] = {0}, gap_max[NV] = {0};
     double secs[NV] = {0};
     int es_runs = 0, hits[NV] = {0}, used = 0, msgs = 0;
-    for (int i = 1; i <= b->instances; i++) {
+    int first = b->first > 0 ? b->first : 1;
+    for (int i = first; i < first + b->instances; i++) {
         Graph *g;
         int64_t none;
         Sched *base = instance(cls, i, &g, &none);
@@ -263,77 +270,154 @@ quality(Bench *b, const char *cls)
     fflush(stdout);
 }
 
+/* The long reference of instance base: the default's BFCO with --long-particles particles
+ * (64), seed 1 and no limit on its restarts, and either --long-generations generations
+ * without a stall (the older reference; a converged swarm then spares nearly every
+ * evaluation through its bounds), or (0, the default) as many generations as it takes to
+ * make at least --long-factor (10) times `evals` evaluations and `bevals` bound
+ * evaluations (contention-free, docs/bfco.md "Lower bounds"): it starts from factor x
+ * `pgens` (the default's particles x generations) / particles and grows by the missing
+ * factor, plus a quarter, until it does.  A restart at every stall gives it fresh
+ * positions, which are always evaluated.  Its evaluations in *ev and *bev, generations
+ * in *gens, CPU seconds (of every attempt) in *cpu. */
+static int64_t
+long_reference(const Bench *b, const Sched *base, int64_t evals, int64_t bevals,
+               int64_t pgens, int64_t *ev, int64_t *bev, int *gens, double *cpu)
+{
+    BfcoParams bp = b->bp;
+    bp.particles = b->long_particles;
+    bp.time_limit = 0;
+    double need = b->long_factor * (double)evals, bneed = b->long_factor * (double)bevals;
+    int64_t G = b->long_generations;
+    if (G > 0) {
+        bp.stall = 0;
+    } else {
+        bp.restarts = 1 << 30;
+        if (bp.stall <= 0)
+            bp.stall = 20;
+        G = (int64_t)ceil(b->long_factor * (double)pgens / b->long_particles);
+        G = G < 1 ? 1 : G;
+    }
+    *cpu = 0;
+    for (;;) {
+        bp.generations = (int)G;
+        OptStats st;
+        double c;
+        int64_t L = run(base, OPT_BFCO, &bp, &st, &c);
+        *cpu += c;
+        *ev = st.evaluations;
+        *bev = st.bound_evals;
+        *gens = st.generations;
+        if (b->long_generations > 0 ||
+            ((double)st.evaluations >= need && (double)st.bound_evals >= bneed) || L < 0 ||
+            G >= 100000)
+            return L;
+        double grow = 1.25 * need / (double)(st.evaluations > 0 ? st.evaluations : 1),
+               bgrow =
+                   1.25 * bneed / (double)(st.bound_evals > 0 ? st.bound_evals : 1);
+        grow = bgrow > grow ? bgrow : grow;
+        G = (int64_t)ceil((double)G * (grow > 1.25 ? grow : 1.25));
+    }
+}
+
 static void
 long_search(Bench *b, const char *cls)
 {
-    double gap_sum = 0, gap_max = 0, spread_sum = 0, spread_max = 0, ratio_sum = 0;
-    double cpu_def = 0, cpu_long = 0;
+    double gap_sum = 0, gap_max = 0, spread_sum = 0, spread_max = 0, ratio_min = INFINITY;
+    double cpu_def = 0, cpu_long = 0, ev_def = 0, ev_long = 0;
     int used = 0;
-    for (int i = 1; i <= b->instances; i++) {
+    int first = b->first > 0 ? b->first : 1;
+    for (int i = first; i < first + b->instances; i++) {
         Graph *g;
         int64_t none;
         Sched *base = instance(cls, i, &g, &none);
         if (!base)
             continue;
         used++;
-        double lo = INFINITY, hi = -INFINITY;
-        int64_t L1 = -1, ev1 = 0;
-        json_t *o = json_pack("{s:s, s:s, s:i, s:I}", "section", "long", "class", cls,
-                              "instance", i, "none", (json_int_t)none);
-        json_t *seeds = json_array();
+        double lo = INFINITY, hi = -INFINITY, cpu_i = 0;
+        int64_t L1 = -1, evmax = 0, bmax = 0, evsum = 0, pgens = 0;
+        json_t *o = json_pack("{s:s, s:s, s:i, s:i, s:I}", "section", "long", "class", cls,
+                              "instance", i, "messages", base->nmsgs, "none",
+                              (json_int_t)none);
+        json_t *seeds = json_array(), *sevals = json_array();
         for (int s = 1; s <= b->seeds; s++) {
             BfcoParams bp = b->bp;
             bp.seed = (uint64_t)s;
             OptStats st;
             double cpu;
             int64_t L = run(base, OPT_BFCO, &bp, &st, &cpu);
-            cpu_def += cpu;
+            cpu_i += cpu;
             double x = pct(none, L);
             lo = x < lo ? x : lo;
             hi = x > hi ? x : hi;
-            if (s == 1) {
+            if (s == 1)
                 L1 = L;
-                ev1 = st.evaluations;
-            }
+            evmax = st.evaluations > evmax ? st.evaluations : evmax;
+            bmax = st.bound_evals > bmax ? st.bound_evals : bmax;
+            if ((int64_t)st.particles * st.generations > pgens)
+                pgens = (int64_t)st.particles * st.generations;
+            evsum += st.evaluations;
             json_array_append_new(seeds, json_integer(L));
+            json_array_append_new(sevals, json_integer(st.evaluations));
         }
-        BfcoParams bp = b->bp;
-        bp.particles = b->long_particles;
-        bp.generations = b->long_generations;
-        bp.stall = 0;
-        bp.time_limit = 0;
-        OptStats st;
-        double cpu;
-        int64_t Ll = run(base, OPT_BFCO, &bp, &st, &cpu);
-        cpu_long += cpu;
+        int64_t evl, bevl;
+        int gl;
+        double cpul;
+        int64_t Ll = long_reference(b, base, evmax, bmax, pgens, &evl, &bevl, &gl, &cpul);
         double gap =
             100.0 * (double)(L1 - Ll) / (double)Ll; /* negative: default shorter */
-        double ratio = ev1 > 0 ? (double)st.evaluations / (double)ev1 : 0.0;
+        double ratio = evmax > 0 ? (double)evl / (double)evmax : 0.0;
+        double bratio = bmax > 0 ? (double)bevl / (double)bmax : 0.0;
+        double nseeds = b->seeds ? b->seeds : 1;
         gap_sum += gap;
         gap_max = gap > gap_max ? gap : gap_max;
         spread_sum += hi - lo;
         spread_max = hi - lo > spread_max ? hi - lo : spread_max;
-        ratio_sum += ratio;
+        ratio_min = ratio < ratio_min ? ratio : ratio_min;
+        ratio_min = bratio < ratio_min ? bratio : ratio_min;
+        cpu_def += cpu_i / nseeds;
+        cpu_long += cpul;
+        ev_def += (double)evsum / nseeds;
+        ev_long += (double)evl;
+        if (!b->json)
+            printf("| %s-%d | %d | %.3f %% | %.3f %% .. %.3f %% | %.2f | %.0f (max %" PRId64
+                   ", %" PRId64 " bounds) | %" PRId64 " (%" PRId64
+                   " bounds, %d gen.) | %.1f / %.1f | %.3f / %.3f |\n",
+                   cls, i, base->nmsgs, gap, lo, hi, hi - lo, (double)evsum / nseeds,
+                   evmax, bmax, evl, bevl, gl, ratio, bratio, cpu_i / nseeds, cpul);
+        fflush(stdout);
         json_object_set_new(o, "default", seeds);
+        json_object_set_new(o, "default_evaluations", sevals);
         json_object_set_new(o, "long", json_integer(Ll));
+        json_object_set_new(o, "long_evaluations", json_integer(evl));
+        json_object_set_new(o, "long_bound_evaluations", json_integer(bevl));
+        json_object_set_new(o, "default_bound_evaluations_max", json_integer(bmax));
+        json_object_set_new(o, "bound_evaluation_ratio", json_real(bratio));
+        json_object_set_new(o, "long_generations", json_integer(gl));
         json_object_set_new(o, "gap_percent", json_real(gap));
         json_object_set_new(o, "spread_points", json_real(hi - lo));
         json_object_set_new(o, "evaluation_ratio", json_real(ratio));
+        json_object_set_new(o, "cpu_seconds_default", json_real(cpu_i / nseeds));
+        json_object_set_new(o, "cpu_seconds_long", json_real(cpul));
         row(b, o);
         ir_sched_free(base);
         ir_graph_free(g);
     }
     double n = used ? used : 1;
+    if (!used)
+        ratio_min = 0;
     if (!b->json)
-        printf("| %-8s | %3d | %.3f %% / %.3f %% | %.2f / %.2f | %.1f | %.3f / %.3f |\n",
-               cls, used, gap_sum / n, gap_max, spread_sum / n, spread_max, ratio_sum / n,
-               cpu_def / n / (b->seeds ? b->seeds : 1), cpu_long / n);
-    row(b, json_pack("{s:s, s:s, s:i, s:f, s:f, s:f, s:f, s:f, s:f, s:f}", "section",
-                     "long-summary", "class", cls, "instances", used, "gap_percent_mean",
-                     gap_sum / n, "gap_percent_max", gap_max, "spread_points_mean",
-                     spread_sum / n, "spread_points_max", spread_max,
-                     "evaluation_ratio_mean", ratio_sum / n, "cpu_seconds_default_mean",
-                     cpu_def / n / (b->seeds ? b->seeds : 1), "cpu_seconds_long_mean",
+        printf("| **%s** | %d instances | %.3f %% mean, %.3f %% max | | %.2f mean, %.2f "
+               "max | %.0f | %.0f | %.1f min | %.3f / %.3f |\n",
+               cls, used, gap_sum / n, gap_max, spread_sum / n, spread_max, ev_def / n,
+               ev_long / n, ratio_min, cpu_def / n, cpu_long / n);
+    row(b, json_pack("{s:s, s:s, s:i, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f}",
+                     "section", "long-summary", "class", cls, "instances", used,
+                     "gap_percent_mean", gap_sum / n, "gap_percent_max", gap_max,
+                     "spread_points_mean", spread_sum / n, "spread_points_max", spread_max,
+                     "evaluation_ratio_min", ratio_min, "evaluations_default_mean",
+                     ev_def / n, "evaluations_long_mean", ev_long / n,
+                     "cpu_seconds_default_mean", cpu_def / n, "cpu_seconds_long_mean",
                      cpu_long / n));
     fflush(stdout);
 }
@@ -443,7 +527,8 @@ usage(void)
         stderr,
         "usage: bench_bfco [--quality] [--long] [--speed] [--classes LIST] "
         "[--instances N]\n"
-        "                  [--seeds N] [--long-particles N] [--long-generations N]\n"
+        "                  [--first N] [--seeds N] [--long-particles N]\n"
+        "                  [--long-generations N] [--long-factor X]\n"
         "                  [--speed-cases LIST] [--variants] [--json]\n"
         "                  [--threads N] [--es-limit N] [--window N] [--particles N]\n"
         "                  [--generations N] [--stall N] [--restarts N] "
@@ -470,7 +555,7 @@ int
 main(int argc, char **argv)
 {
     Bench b = {
-        .instances = 10, .seeds = 5, .long_particles = 64, .long_generations = 400};
+        .instances = 10, .seeds = 5, .long_particles = 64, .long_factor = 10};
     bfco_default_params(&b.bp);
     bool q = false, l = false, sp = false;
     const char *classes = "hi20,lo20,rand50,chain100,fft32", *cases = "100,1000";
@@ -508,6 +593,10 @@ main(int argc, char **argv)
             b.seeds = (int)num(argc, argv, &i);
         else if (strcmp(a, "--long-particles") == 0)
             b.long_particles = (int)num(argc, argv, &i);
+        else if (strcmp(a, "--first") == 0)
+            b.first = (int)num(argc, argv, &i);
+        else if (strcmp(a, "--long-factor") == 0 && i + 1 < argc)
+            b.long_factor = atof(argv[++i]);
         else if (strcmp(a, "--long-generations") == 0)
             b.long_generations = (int)num(argc, argv, &i);
         else if (strcmp(a, "--threads") == 0)
@@ -535,10 +624,11 @@ main(int argc, char **argv)
     if (q) {
         if (!b.json) {
             printf(
-                "Improvement over none, mean of %d instances per class (seeds 1..%d); es "
-                "where within --es-limit %" PRId64
+                "Improvement over none, mean of %d instances per class (seeds %d..%d); "
+                "es where within --es-limit %" PRId64
                 "; CPU seconds of bfco per instance\n\n",
-                b.instances, b.instances, b.bp.es_limit);
+                b.instances, b.first > 0 ? b.first : 1,
+                (b.first > 0 ? b.first : 1) + b.instances - 1, b.bp.es_limit);
             int ncol = 4;
             printf("| class | n | msgs |");
             for (int k = 0; k < NV; k++)
@@ -561,12 +651,25 @@ main(int argc, char **argv)
     }
     if (l) {
         if (!b.json) {
-            printf("Default BFCO (seeds 1..%d) against a long search (%d particles x %d "
-                   "generations, no stall, seed 1), %d instances per class\n\n",
-                   b.seeds, b.long_particles, b.long_generations, b.instances);
-            printf("| class | n | gap to long: mean / max | seed spread (points): mean / "
-                   "max | evaluations long / default | CPU s default / long |\n");
-            printf("|---|---|---|---|---|---|\n");
+            if (b.long_generations > 0)
+                printf("Default BFCO (seeds 1..%d) against a long search (%d particles x "
+                       "%d generations, no stall, seed 1)",
+                       b.seeds, b.long_particles, b.long_generations);
+            else
+                printf("Default BFCO (seeds 1..%d) against a long search (%d particles, "
+                       "seed 1, a restart at every stall, at least %g times the "
+                       "evaluations and the bound evaluations of the default's most "
+                       "expensive seed)",
+                       b.seeds, b.long_particles, b.long_factor);
+            printf(", %d instances per class from seed %d; gap: of seed 1 to the long "
+                   "search, percent of its length; improvement over none of seeds "
+                   "1..%d\n\n",
+                   b.instances, b.first > 0 ? b.first : 1, b.seeds);
+            printf("| instance | msgs | gap to long | improvement: min .. max | seed "
+                   "spread (points) | evaluations default: mean (max) | evaluations "
+                   "long (bounds, generations) | ratio long / max: evaluations / bounds | CPU s "
+                   "default / long |\n");
+            printf("|---|---|---|---|---|---|---|---|---|\n");
         }
         each(&b, classes, long_search);
     }
