@@ -1791,6 +1791,12 @@ polish(Worker *w, int64_t L, int64_t budget, bool all, int64_t *used)
     for (int k = 0; k < w->G; k++)
         p[k] = w->ws->msgs[k].pipelined;
     int64_t F = all ? -2 : bfco_eval_free(w); /* contention-free length of the set */
+    /* A toggle's outcome depends only on the set (and L, F, which change with it): one
+     * that failed since the last improvement fails again, it is not evaluated (but
+     * counts as tried, so the budget runs out where it did). */
+    int64_t ver = 0, *failed = ir_xcalloc((size_t)w->G + 1, sizeof *failed);
+    for (int k = 0; k < w->G; k++)
+        failed[k] = -1;
     for (int pass = 0; pass < 3; pass++) {
         bool improved = false;
         for (int k = 0; k < w->G && tried < budget; k++) {
@@ -1799,7 +1805,7 @@ polish(Worker *w, int64_t L, int64_t budget, bool all, int64_t *used)
             p[k] = !p[k];
             tried++;
             int64_t Lk = INT64_MAX;
-            if (bfco_mem_ok(w, p)) {
+            if (failed[k] != ver && bfco_mem_ok(w, p)) {
                 bfco_set_pipes(w, p);
                 /* only whether lb < L and lb <= F matters, and lb itself when kept */
                 int64_t lb = free_below(w, F >= 0 && F < L ? F + 1 : L);
@@ -1811,13 +1817,16 @@ polish(Worker *w, int64_t L, int64_t budget, bool all, int64_t *used)
             if (Lk < L) {
                 L = Lk;
                 improved = true;
+                ver++;
             } else {
                 p[k] = !p[k];
+                failed[k] = ver;
             }
         }
         if (!improved)
             break;
     }
+    free(failed);
     for (int k = 0; k < w->G; k++)
         w->ws->msgs[k].pipelined = p[k];
     *used = w->evals - e0;

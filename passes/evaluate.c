@@ -249,8 +249,13 @@ eval_new(const Graph *g, const Platform *p)
     ev->ndsps = p->ndsps;
     ev->maxops = g->ntasks + 2 * g->nedges;
     ev->maxmsgs = g->nedges;
-    /* Every receive is at most one iteration after its send, whatever the delay. */
-    int64_t w = 4;
+    /* Every receive is at most one iteration after its send, whatever the delay.  The
+     * window is 1 (any W >= 1 is exact).  With contention a wider one (it was 4) lets
+     * DSPs depart transfers iterations ahead of the network's decisions, and the links
+     * then take more decisions for the same outcome (2.2 times as many on BFCO's
+     * 100-task speed graph); W = 1 makes a contended evaluation about 1.5 times faster
+     * (docs/evaluator.md, "Cost"). */
+    int64_t w = 1;
     int64_t r = 16;
     while (r < w + 4)
         r *= 2;

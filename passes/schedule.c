@@ -608,9 +608,10 @@ typedef struct Search {
     int64_t *rbuf; /* [P] receive buffers of the built schedule (bfco_recv_buffers) */
     int64_t *xbuf; /* [P] scratch of bfco_cp_pipes */
     bool *pipe;    /* [nedges + 1] cp's pipeline flags of the built schedule */
-    /* the screen (docs/scheduler.md, "Screening by lower bounds"); NULL when off */
-    struct Evaluator *evf; /* without contention: below the contended length */
-    struct Evaluator *evb; /* eval_new_bound: below the length with any pipelines */
+    /* the screen (docs/scheduler.md, "Screening by lower bounds") */
+    bool screen;           /* evaluations cut off (eval_length_below), the bound below */
+    struct Evaluator *evf; /* without contention: below the contended length; NULL if
+                              the platform has none or without the screen */
     SchedSearchStats st;
 } Search;
 
@@ -638,10 +639,25 @@ build(Search *x)
     return s;
 }
 
+/* The length of s in ev (the objective's evaluator) when below cut, else INT64_MAX (a
+ * deadlock too).  With the screen the evaluation stops as soon as the length cannot be
+ * below cut (eval_length_below). */
 static int64_t
-finite(int64_t len)
+length_below(Search *x, const Sched *s, int64_t cut)
 {
-    return len < 0 ? INT64_MAX : len;
+    x->st.evals++;
+    int64_t len = x->screen ? eval_length_below(x->ev, s, cut) : eval_length(x->ev, s);
+    return len < 0 || len >= cut ? INT64_MAX : len;
+}
+
+/* The contention-free length of s when below cut, else cut: a lower bound of its
+ * contended length (a deadlock bounds nothing: 0). */
+static int64_t
+free_below(Search *x, const Sched *s, int64_t cut)
+{
+    x->st.bound_evals++;
+    int64_t b = eval_length_below(x->evf, s, cut);
+    return b == EVAL_NOT_BELOW || b >= cut ? cut : b < 0 ? 0 : b;
 }
 
 /* The objective of schedule s (messages as comm_insert leaves them, none pipelined):
@@ -650,11 +666,11 @@ finite(int64_t len)
  * candidate of the budget; two eval_length calls when something can be pipelined.
  *
  * Only a result below `cut` matters (the state's best; INT64_MAX: any): the result is
- * exact when below it, and some value >= cut otherwise.  Before each eval_length a lower
- * bound of what it could give is compared with cut (and with the other term once
- * known): eval_new_bound for the objective as a whole (below the length with any
- * pipelined flags), then the contention-free length of each term.  A term whose bound
- * is not below is not evaluated; it cannot be the minimum below cut. */
+ * exact when below it, and INT64_MAX otherwise.  With the screen every evaluation stops
+ * as soon as its length cannot be below what it is compared with (cut, and for the
+ * second term the first one too), and with contention each term is first bounded by
+ * its contention-free length: a term whose bound is not below is not evaluated, it
+ * cannot be the minimum below cut. */
 static int64_t
 objective_below(Search *x, Sched *s, int64_t cut)
 {
@@ -662,26 +678,9 @@ objective_below(Search *x, Sched *s, int64_t cut)
     x->st.candidates++;
     ir_progress("schedule: local search", x->evals,
                 x->budget < INT64_MAX ? x->budget : 0);
-    int64_t e0 = x->st.evals;
-    bool screen = cut < INT64_MAX;
-    if (screen && x->evb) {
-        x->st.bound_evals++;
-        int64_t b = eval_length(x->evb, s);
-        if (b >= cut) { /* b = -1 (a deadlock of the relaxation) proves nothing */
-            x->st.screened++;
-            return cut;
-        }
-    }
-    int64_t len = INT64_MAX; /* INT64_MAX: not evaluated, >= cut */
-    int64_t f = -1;
-    if (screen && x->evf) {
-        x->st.bound_evals++;
-        f = eval_length(x->evf, s);
-    }
-    if (f < 0 || f < cut) {
-        x->st.evals++;
-        len = finite(eval_length(x->ev, s));
-    }
+    int64_t e0 = x->st.evals, len = INT64_MAX;
+    if (cut == INT64_MAX || !x->evf || free_below(x, s, cut) < cut)
+        len = length_below(x, s, cut);
     if (x->plain) {
         x->st.screened += x->st.evals == e0;
         return len;
@@ -693,16 +692,10 @@ objective_below(Search *x, Sched *s, int64_t cut)
         s->msgs[k].pipelined = x->pipe[k];
         n += x->pipe[k];
     }
-    int64_t piped = INT64_MAX, fp = -1, cut2 = len < cut ? len : cut;
+    int64_t piped = INT64_MAX, cut2 = len < cut ? len : cut;
     if (n > 0) {
-        if (cut2 < INT64_MAX && x->evf) {
-            x->st.bound_evals++;
-            fp = eval_length(x->evf, s);
-        }
-        if (fp < 0 || fp < cut2) {
-            x->st.evals++;
-            piped = finite(eval_length(x->ev, s));
-        }
+        if (cut2 == INT64_MAX || !x->evf || free_below(x, s, cut2) < cut2)
+            piped = length_below(x, s, cut2);
         for (int k = 0; k < s->nmsgs; k++)
             s->msgs[k].pipelined = false;
     }
@@ -1049,17 +1042,6 @@ sched_local_search_lb(Sched **sp, struct Evaluator *ev, int64_t budget, bool pla
     return sched_local_search_screen(sp, ev, budget, plain, lb, true, NULL);
 }
 
-/* Whether a candidate of the objective can cost two evaluations: a message that is not
- * eager (as sched_default_budget). */
-static bool
-can_pipeline(const Graph *g, const Platform *p)
-{
-    for (int e = 0; e < g->nedges; e++)
-        if (g->edges[e].bytes > p->eager_limit)
-            return true;
-    return false;
-}
-
 int64_t
 sched_local_search_screen(Sched **sp, struct Evaluator *ev, int64_t budget, bool plain,
                           int64_t lb, bool screen, SchedSearchStats *st)
@@ -1073,17 +1055,14 @@ sched_local_search_screen(Sched **sp, struct Evaluator *ev, int64_t budget, bool
                 .plain = plain,
                 .lb = lb,
                 .rng = UINT64_C(0x9e3779b97f4a7c15)};
-    /* The bounds pay where they are cheaper than what they spare: the contended
-     * evaluation (6-17 times a contention-free one, docs/evaluator.md "Cost"), or
-     * without contention the second evaluation of a pipelined objective. */
-    bool cont = x.p->model == MODEL_BWDSP && !x.p->no_contention;
-    if (screen && cont) {
+    /* With contention, the contention-free length of a term bounds it at a sixth to a
+     * seventeenth of its cost (docs/evaluator.md, "Cost"). */
+    x.screen = screen;
+    if (screen && x.p->model == MODEL_BWDSP && !x.p->no_contention) {
         Platform q = *x.p;
         q.no_contention = true;
         x.evf = eval_new(x.g, &q);
     }
-    if (screen && (cont || (!plain && can_pipeline(x.g, x.p))))
-        x.evb = eval_new_bound(x.g, x.p);
     x.rbuf = ir_xcalloc((size_t)x.P, sizeof *x.rbuf);
     x.xbuf = ir_xcalloc((size_t)x.P, sizeof *x.xbuf);
     x.pipe = ir_xcalloc((size_t)x.g->nedges + 1, sizeof *x.pipe);
@@ -1119,7 +1098,6 @@ sched_local_search_screen(Sched **sp, struct Evaluator *ev, int64_t budget, bool
         st->bound_evals += x.st.bound_evals;
     }
     eval_free(x.evf);
-    eval_free(x.evb);
     free(x.rbuf);
     free(x.xbuf);
     free(x.pipe);
