@@ -1855,6 +1855,19 @@ surrogate(Worker *w, uint8_t *x)
     return L < 0 ? INT64_MAX : L;
 }
 
+/* A move of the descent: y (repaired by the surrogate) becomes the current point cur
+ * when its surrogate is shorter than *S (then *S is y's).  True when it moved. */
+static bool
+keep_if_shorter(Worker *w, uint8_t *y, uint8_t *cur, int64_t *S, int B)
+{
+    int64_t s = surrogate(w, y);
+    if (s >= *S)
+        return false;
+    *S = s;
+    memcpy(cur, y, (size_t)B);
+    return true;
+}
+
 /* Descent from the merge of x (fitness F): passes of first-improvement moves on the
  * surrogate, in a fixed order — every merge bit that is not set (two groups joined),
  * then every unit of a group taken out of it (its bits cleared) — until a pass keeps no
@@ -1877,12 +1890,7 @@ descend(Worker *w, uint8_t *x, int64_t F, const BfcoParams *bp, int B, int64_t b
             memcpy(y, cur, (size_t)B);
             y[b] = 1;
             n++;
-            int64_t s = surrogate(w, y);
-            if (s < S) {
-                S = s;
-                memcpy(cur, y, (size_t)B);
-                moved = true;
-            }
+            moved |= keep_if_shorter(w, y, cur, &S, B);
         }
         for (int u = 0; u < sp->M && n < budget; u++) {
             memcpy(y, cur, (size_t)B);
@@ -1895,12 +1903,7 @@ descend(Worker *w, uint8_t *x, int64_t F, const BfcoParams *bp, int B, int64_t b
             if (!any)
                 continue;
             n++;
-            int64_t s = surrogate(w, y);
-            if (s < S) {
-                S = s;
-                memcpy(cur, y, (size_t)B);
-                moved = true;
-            }
+            moved |= keep_if_shorter(w, y, cur, &S, B);
         }
     }
     Key k;
