@@ -16,11 +16,10 @@
 
 #include "platform.h"
 
-static char *vformat(const char *fmt, va_list ap) PD_PRINTF(1, 0);
 static char *format(const char *fmt, ...) PD_PRINTF(1, 2);
 
-static char *
-vformat(const char *fmt, va_list ap)
+char *
+pd_vformat(const char *fmt, va_list ap)
 {
     va_list ap2;
     va_copy(ap2, ap);
@@ -41,15 +40,9 @@ format(const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    char *s = vformat(fmt, ap);
+    char *s = pd_vformat(fmt, ap);
     va_end(ap);
     return s;
-}
-
-char *
-pd_vformat(const char *fmt, va_list ap)
-{
-    return vformat(fmt, ap);
 }
 
 char *
