@@ -1554,6 +1554,8 @@ bfco_default_params(BfcoParams *bp)
     bp->polish = true; /* the paper's BFCO is polish = false (docs/bfco.md) */
     bp->polish_budget = -1;
     bp->descent_budget = -1;
+    bp->kicks = 10;
+    bp->kick_moves = 3;
     bp->joint_units = 64;
 }
 
@@ -1856,11 +1858,13 @@ surrogate(Worker *w, uint8_t *x)
 }
 
 /* A move of the descent: y (repaired by the surrogate) becomes the current point cur
- * when its surrogate is shorter than *S (then *S is y's).  True when it moved. */
+ * when its surrogate is shorter than *S (then *S is y's).  *d gets the surrogate's change
+ * (y's minus *S before the move).  True when it moved. */
 static bool
-keep_if_shorter(Worker *w, uint8_t *y, uint8_t *cur, int64_t *S, int B)
+keep_if_shorter(Worker *w, uint8_t *y, uint8_t *cur, int64_t *S, int B, int64_t *d)
 {
     int64_t s = surrogate(w, y);
+    *d = s == INT64_MAX ? INT64_MAX : s - *S;
     if (s >= *S)
         return false;
     *S = s;
@@ -1868,52 +1872,124 @@ keep_if_shorter(Worker *w, uint8_t *y, uint8_t *cur, int64_t *S, int B)
     return true;
 }
 
-/* Descent from the merge of x (fitness F): passes of first-improvement moves on the
- * surrogate, in a fixed order — every merge bit that is not set (two groups joined),
- * then every unit of a group taken out of it (its bits cleared) — until a pass keeps no
- * move or `budget` moves were tried; then the fitness of the end point, kept in x when
- * it is shorter than F.  Deterministic.  Returns the fitness of x; *tried gets the moves
- * tried. */
-static int64_t
-descend(Worker *w, uint8_t *x, int64_t F, const BfcoParams *bp, int B, int64_t budget,
-        int64_t *tried)
+typedef struct Move {
+    int64_t d; /* the surrogate's change when the move was last tried */
+    int m;     /* < nbits: join the groups of bit m; else take unit m - nbits out */
+} Move;
+
+static int
+move_cmp(const void *a, const void *b)
+{
+    const Move *p = a, *q = b;
+    if (p->d != q->d)
+        return p->d < q->d ? -1 : 1;
+    return (p->m > q->m) - (p->m < q->m);
+}
+
+/* Move m of the descent applied to y (a copy of the current point); false when it does
+ * not apply (the bit is set, the unit is alone). */
+static bool
+apply_move(const Space *sp, uint8_t *y, int m)
+{
+    if (m < sp->nbits) {
+        if (y[m])
+            return false;
+        y[m] = 1;
+        return true;
+    }
+    int u = m - sp->nbits;
+    bool any = false;
+    for (int b = 0; b < sp->nbits; b++)
+        if (y[b] && (sp->bu[b] == u || sp->bv[b] == u)) {
+            y[b] = 0;
+            any = true;
+        }
+    return any;
+}
+
+/* Passes of first-improvement moves on the surrogate from cur (surrogate *S) until a
+ * pass keeps no move (true: cur is a local optimum) or *n reaches budget.  mv: the moves
+ * in the order to try; each pass ends by sorting them by the surrogate's change when
+ * they were last tried (the most promising first, ties by the first pass's order). */
+static bool
+passes(Worker *w, uint8_t *cur, int64_t *S, int B, Move *mv, int64_t budget, int64_t *n)
 {
     const Space *sp = w->sp;
-    uint8_t *cur = ir_xcalloc((size_t)B + 1, 1), *y = ir_xcalloc((size_t)B + 1, 1);
+    int nm = sp->nbits + sp->M;
+    uint8_t *y = ir_xcalloc((size_t)B + 1, 1);
+    bool moved = true;
+    while (moved && *n < budget) {
+        moved = false;
+        for (int i = 0; i < nm && *n < budget; i++) {
+            memcpy(y, cur, (size_t)B);
+            if (!apply_move(sp, y, mv[i].m))
+                continue;
+            (*n)++;
+            moved |= keep_if_shorter(w, y, cur, S, B, &mv[i].d);
+        }
+        qsort(mv, (size_t)nm, sizeof *mv, move_cmp);
+    }
+    free(y);
+    return !moved;
+}
+
+/* The kick of the iterated local search: `k` random moves applied to y (the best point;
+ * a move that does not apply is drawn again, at most 4 k draws). */
+static void
+kick(const Space *sp, uint8_t *y, int k, uint64_t *rng)
+{
+    int nm = sp->nbits + sp->M;
+    for (int done = 0, draws = 0; done < k && draws < 4 * k; draws++)
+        done += apply_move(sp, y, (int)(urand(rng) * nm));
+}
+
+/* Descent from the merge of x (fitness F): passes of first-improvement moves on the
+ * surrogate — join two groups (a merge bit that is not set), take a unit out of its
+ * group (its bits cleared) — until a pass keeps no move or `budget` moves were tried;
+ * then the fitness of the end point, kept in x when it is shorter than F.  The first
+ * pass tries every join in bit order, then every unit; each later pass tries the moves
+ * in the order of the surrogate's change when they were last tried: the moves a pass
+ * keeps are mostly among those that came close in the pass before, so a budget that
+ * ends within a pass spends it where the gains are (docs/bfco.md, "Descent").
+ * When the descent ends at a local optimum with budget left, an iterated local search
+ * follows: x kicked by bp->kick_moves random moves, descended again, kept when its
+ * fitness is shorter, until the budget is used or bp->kicks kicks in a row kept
+ * nothing.  Deterministic for a given rng.  Returns the fitness of x; *tried gets the
+ * moves tried. */
+static int64_t
+descend(Worker *w, uint8_t *x, int64_t F, const BfcoParams *bp, int B, int64_t budget,
+        uint64_t *rng, int64_t *tried)
+{
+    const Space *sp = w->sp;
+    int nm = sp->nbits + sp->M;
+    uint8_t *cur = ir_xcalloc((size_t)B + 1, 1);
+    Move *mv = ir_xcalloc((size_t)nm, sizeof *mv);
+    for (int m = 0; m < nm; m++)
+        mv[m] = (Move){0, m};
     memcpy(cur, x, (size_t)B);
     int64_t S = surrogate(w, cur), n = 0;
-    for (bool moved = true; moved && n < budget;) {
-        moved = false;
-        for (int b = 0; b < sp->nbits && n < budget; b++) {
-            if (cur[b])
-                continue;
-            memcpy(y, cur, (size_t)B);
-            y[b] = 1;
-            n++;
-            moved |= keep_if_shorter(w, y, cur, &S, B);
-        }
-        for (int u = 0; u < sp->M && n < budget; u++) {
-            memcpy(y, cur, (size_t)B);
-            bool any = false;
-            for (int b = 0; b < sp->nbits; b++)
-                if (y[b] && (sp->bu[b] == u || sp->bv[b] == u)) {
-                    y[b] = 0;
-                    any = true;
-                }
-            if (!any)
-                continue;
-            n++;
-            moved |= keep_if_shorter(w, y, cur, &S, B);
-        }
-    }
+    bool local = passes(w, cur, &S, B, mv, budget, &n);
     Key k;
     int64_t f = fitness(w, cur, bp, NULL, &k, F);
     if (f < F) {
         F = f;
         memcpy(x, cur, (size_t)B);
     }
+    for (int fails = 0; local && n < budget && fails < bp->kicks;) {
+        memcpy(cur, x, (size_t)B);
+        kick(sp, cur, bp->kick_moves, rng);
+        S = surrogate(w, cur);
+        passes(w, cur, &S, B, mv, budget, &n);
+        f = fitness(w, cur, bp, NULL, &k, F);
+        fails++;
+        if (f < F) {
+            F = f;
+            memcpy(x, cur, (size_t)B);
+            fails = 0;
+        }
+    }
+    free(mv);
     free(cur);
-    free(y);
     *tried += n;
     return F;
 }
@@ -2008,14 +2084,14 @@ seed_particle(const Space *sp, int k, int P, int B, double vmax, uint64_t *rng,
  * together.  gb and the result as descend's. */
 static int64_t
 descend_from_none(Worker *w, uint8_t *gb, int64_t gbf, const BfcoParams *bp, int B,
-                  int64_t budget, int64_t *tried)
+                  int64_t budget, uint64_t *rng, int64_t *tried)
 {
     if (*tried >= budget)
         return gbf;
     uint8_t *z = ir_xcalloc((size_t)B + 1, 1);
     memcpy(z, gb, (size_t)B);
     memset(z, 0, (size_t)w->sp->nbits);
-    int64_t fz = descend(w, z, INT64_MAX - 1, bp, B, budget - *tried, tried);
+    int64_t fz = descend(w, z, INT64_MAX - 1, bp, B, budget - *tried, rng, tried);
     if (fz < gbf) {
         gbf = fz;
         memcpy(gb, z, (size_t)B);
@@ -2096,6 +2172,7 @@ bfco_search(const Space *sp, const BfcoParams *bp0, Sched **out, OptStats *st)
      * unless gbest is where the last descent ended, the first one also from no merge;
      * its moves in all at most the budget (default: 4 per particle evaluated). */
     int64_t dtried = 0, dlast = INT64_MIN;
+    uint64_t drng = bp->seed ^ UINT64_C(0x6A09E667F3BCC909); /* the kicks' stream */
     bool fresh = true; /* the positions are new: no velocity update before evaluating */
     for (gen = 0; gen < Gn; gen++) {
         if (!fresh) {
@@ -2150,9 +2227,9 @@ bfco_search(const Space *sp, const BfcoParams *bp0, Sched **out, OptStats *st)
             if (gbf != dlast && gbf != INT64_MAX && sp->nbits > 0) {
                 int64_t budget = descent_budget(bp, P, gen + 1);
                 if (dlast == INT64_MIN)
-                    gbf = descend_from_none(ws[0], gb, gbf, bp, B, budget, &dtried);
+                    gbf = descend_from_none(ws[0], gb, gbf, bp, B, budget, &drng, &dtried);
                 if (dtried < budget)
-                    gbf = descend(ws[0], gb, gbf, bp, B, budget - dtried, &dtried);
+                    gbf = descend(ws[0], gb, gbf, bp, B, budget - dtried, &drng, &dtried);
                 dlast = gbf;
             }
             if (restarts >= bp->restarts) {
@@ -2170,9 +2247,9 @@ bfco_search(const Space *sp, const BfcoParams *bp0, Sched **out, OptStats *st)
     if (gbf != dlast && gbf != INT64_MAX && sp->nbits > 0) {
         int64_t budget = descent_budget(bp, P, gen);
         if (dlast == INT64_MIN)
-            gbf = descend_from_none(ws[0], gb, gbf, bp, B, budget, &dtried);
+            gbf = descend_from_none(ws[0], gb, gbf, bp, B, budget, &drng, &dtried);
         if (dtried < budget)
-            gbf = descend(ws[0], gb, gbf, bp, B, budget - dtried, &dtried);
+            gbf = descend(ws[0], gb, gbf, bp, B, budget - dtried, &drng, &dtried);
     }
     /* the polish budget: 3/4 evaluation per particle evaluated (the search's size, not
      * what the bounds and the cache spared of it) */

@@ -534,7 +534,8 @@ usage(void)
         "                  [--threads N] [--es-limit N] [--window N] [--particles N]\n"
         "                  [--generations N] [--stall N] [--restarts N] "
         "[--time-limit S]\n"
-        "                  [--polish-budget N] [--descent-budget N] [--joint]\n"
+        "                  [--polish-budget N] [--descent-budget N] [--kicks N]\n"
+        "                  [--kick-moves N] [--joint]\n"
         "                  [--no-joint] [--vshaped]\n"
         "                  [--no-polish] [--polish-all]\n"
         "  without a section option: --quality --speed\n");
@@ -619,6 +620,10 @@ main(int argc, char **argv)
             b.bp.polish_budget = num(argc, argv, &i);
         else if (strcmp(a, "--descent-budget") == 0)
             b.bp.descent_budget = num(argc, argv, &i);
+        else if (strcmp(a, "--kicks") == 0)
+            b.bp.kicks = (int)num(argc, argv, &i);
+        else if (strcmp(a, "--kick-moves") == 0)
+            b.bp.kick_moves = (int)num(argc, argv, &i);
         else
             usage();
     }

@@ -39,7 +39,9 @@ enum {
     O_DESCENTBUDGET,
     O_NOJOINT,
     O_REPORT,
-    O_POLISHALL
+    O_POLISHALL,
+    O_KICKS,
+    O_KICKMOVES
 };
 static const CliOption own[] = {
     {"method", "NAME", "none, ma, cp, bfco (default), es or all"},
@@ -85,6 +87,11 @@ static const CliOption own[] = {
     {"polish-all", NULL,
      "the polish evaluates every toggle that can be kept, also those that lengthen "
      "the contention-free length"},
+    {"kicks", "N",
+     "after a descent that ends at a local optimum with budget left, kick the best "
+     "merge and descend again until N kicks in a row keep nothing (default 10; 0 = "
+     "no kicks)"},
+    {"kick-moves", "N", "random merge moves of a kick (default 3)"},
     {NULL, NULL, NULL},
 };
 
@@ -197,6 +204,16 @@ cmd_opt(int argc, char **argv)
                            INT64_MAX, &v))
             goto usage;
         bp.descent_budget = v;
+    }
+    if (c.val[O_KICKS]) {
+        if (!cli_int_value(&spec, "--kicks", c.val[O_KICKS], 0, 1000000, &v))
+            goto usage;
+        bp.kicks = (int)v;
+    }
+    if (c.val[O_KICKMOVES]) {
+        if (!cli_int_value(&spec, "--kick-moves", c.val[O_KICKMOVES], 1, 1000000, &v))
+            goto usage;
+        bp.kick_moves = (int)v;
     }
     if (c.val[O_TIMELIMIT]) {
         char *end;
