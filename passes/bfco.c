@@ -1839,9 +1839,11 @@ polish(Worker *w, int64_t L, int64_t budget, bool all, int64_t *used)
  * repaired schedule with the greedy pipeline set (every receive that can be pipelined
  * is), INT64_MAX when it deadlocks; the repaired groups are written back into x.  On a
  * platform without contention, the length itself.  It ranks merges as the fitness does
- * (docs/bfco.md, "Descent") at a fraction of its cost: one contention-free evaluation. */
+ * (docs/bfco.md, "Descent") at a fraction of its cost: one contention-free evaluation.
+ * When `same` (B bytes) is given and the repaired x equals it, the result is `known`
+ * (the surrogate of `same`) without an evaluation: a move the repair undid. */
 static int64_t
-surrogate(Worker *w, uint8_t *x)
+surrogate(Worker *w, uint8_t *x, const uint8_t *same, int B, int64_t known)
 {
     int nrel = 0;
     bfco_groups_from_bits(w, x);
@@ -1849,6 +1851,8 @@ surrogate(Worker *w, uint8_t *x)
     if (repair_static(w, true, &nrel) < 0)
         return INT64_MAX;
     bfco_bits_from_groups(w, x);
+    if (same && memcmp(x, same, (size_t)B) == 0)
+        return known;
     bfco_greedy_pipes(w, w->gpipe);
     bfco_set_pipes(w, w->gpipe);
     int64_t L = bfco_eval_free(w);
@@ -1863,7 +1867,7 @@ surrogate(Worker *w, uint8_t *x)
 static bool
 keep_if_shorter(Worker *w, uint8_t *y, uint8_t *cur, int64_t *S, int B, int64_t *d)
 {
-    int64_t s = surrogate(w, y);
+    int64_t s = surrogate(w, y, cur, B, *S);
     *d = s == INT64_MAX ? INT64_MAX : s - *S;
     if (s >= *S)
         return false;
@@ -1967,7 +1971,7 @@ descend(Worker *w, uint8_t *x, int64_t F, const BfcoParams *bp, int B, int64_t b
     for (int m = 0; m < nm; m++)
         mv[m] = (Move){0, m};
     memcpy(cur, x, (size_t)B);
-    int64_t S = surrogate(w, cur), n = 0;
+    int64_t S = surrogate(w, cur, NULL, B, 0), n = 0;
     bool local = passes(w, cur, &S, B, mv, budget, &n);
     Key k;
     int64_t f = fitness(w, cur, bp, NULL, &k, F);
@@ -1978,7 +1982,7 @@ descend(Worker *w, uint8_t *x, int64_t F, const BfcoParams *bp, int B, int64_t b
     for (int fails = 0; local && n < budget && fails < bp->kicks;) {
         memcpy(cur, x, (size_t)B);
         kick(sp, cur, bp->kick_moves, rng);
-        S = surrogate(w, cur);
+        S = surrogate(w, cur, NULL, B, 0);
         passes(w, cur, &S, B, mv, budget, &n);
         f = fitness(w, cur, bp, NULL, &k, F);
         fails++;
