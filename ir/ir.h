@@ -724,7 +724,8 @@ typedef struct BfcoParams {
     int64_t descent_budget; /* moves the descent tries (docs/bfco.md); -1 = 4 per
                                particle evaluated, 0 = no descent */
     int kicks;      /* the descent's iterated local search stops after this many kicks
-                       in a row that keep nothing (0 = no kicks) */
+                       in a row that keep nothing; -1 = default (10 at most 64
+                       messages, else 0), 0 = no kicks */
     int kick_moves; /* random moves of a kick */
     int64_t es_limit;      /* es refuses more configurations than this */
     /* polish: evaluate every toggle that can be kept, also those that lengthen the

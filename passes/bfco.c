@@ -1554,7 +1554,7 @@ bfco_default_params(BfcoParams *bp)
     bp->polish = true; /* the paper's BFCO is polish = false (docs/bfco.md) */
     bp->polish_budget = -1;
     bp->descent_budget = -1;
-    bp->kicks = 10;
+    bp->kicks = -1; /* 10 on small schedules, else 0 (bfco_search) */
     bp->kick_moves = 3;
     bp->joint_units = 64;
 }
@@ -2131,6 +2131,12 @@ bfco_search(const Space *sp, const BfcoParams *bp0, Sched **out, OptStats *st)
      * (docs/bfco.md, "Descent"). */
     if (q.stall < 0)
         q.stall = sp->M <= 64 ? 20 : 10;
+    /* Kicks by default on small schedules, as the restarts: there the descent reaches a
+     * local optimum with budget left and the kicks find better ones (rand50); on the
+     * 100-task case they used the budget left (0.03 s) and kept nothing (docs/bfco.md,
+     * "Descent"). */
+    if (q.kicks < 0)
+        q.kicks = sp->M <= 64 ? 10 : 0;
     const BfcoParams *bp = &q;
     int B = sp->nbits + (bp->joint ? sp->M : 0);
     int P = bp->particles > 0 ? bp->particles : (B < 24 ? 24 : B > 32 ? 32 : B);

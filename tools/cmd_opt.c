@@ -89,8 +89,8 @@ static const CliOption own[] = {
      "the contention-free length"},
     {"kicks", "N",
      "after a descent that ends at a local optimum with budget left, kick the best "
-     "merge and descend again until N kicks in a row keep nothing (default 10; 0 = "
-     "no kicks)"},
+     "merge and descend again until N kicks in a row keep nothing (default 10 on at "
+     "most 64 messages, else 0)"},
     {"kick-moves", "N", "random merge moves of a kick (default 3)"},
     {NULL, NULL, NULL},
 };
