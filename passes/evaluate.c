@@ -114,7 +114,20 @@ typedef struct EMsg {
     /* contention: the route ev->route[rbeg .. rbeg + nh), packets, their times */
     int rbeg, nh;
     int64_t npk, ser_full, ser_last;
+    /* what fabric, the route and the packets were computed for: a message keeps its
+     * slot from one evaluation to the next in the searches, they are not recomputed */
+    const Platform *kp;
+    int ksrc, kdst;
+    int64_t kbytes;
 } EMsg;
+
+typedef struct SOp { /* an operation as the sweep runs it, in the sweep's order */
+    OpKind kind;
+    int d;
+    int64_t cost;
+    EMsg *em;       /* SEND, RECV: the message */
+    int wbeg, wend; /* COMPUTE: the zero-copy messages ev->szc[wbeg .. wend) */
+} SOp;
 
 /* ---- the network's state (contention) ----
  * A transfer in the network has, per hop of its route, the packets made available there
@@ -222,11 +235,13 @@ struct Evaluator {
     int64_t *sortbuf; /* [2 * captr] (key, slot) pairs of the snapshot */
     int *rank;        /* [captr] a slot's place in the snapshot */
     /* the sweep (no contention, nothing recorded): [maxops] each, indexed like code */
-    int *sorder; /* the operations in a topological order of one iteration */
-    int *sdeg;   /* dependences within an iteration still unmet (Kahn) */
-    int *sxs;    /* the one operation of another DSP that waits for this one, or -1 */
-    int *sdsp;   /* the DSP of each operation */
-    int *stask;  /* [ntasks] the COMPUTE operation of each task */
+    int *sorder;   /* the operations in a topological order of one iteration */
+    int *sdeg;     /* dependences within an iteration still unmet (Kahn) */
+    int *sxs;      /* the one operation of another DSP that waits for this one, or -1 */
+    int *sdsp;     /* the DSP of each operation */
+    int *stask;    /* [ntasks] the COMPUTE operation of each task */
+    SOp *sop;      /* the operations in sorder's order */
+    EMsg **szc;    /* [maxmsgs] ev->zc as pointers */
 };
 
 static int64_t
@@ -304,6 +319,8 @@ eval_new(const Graph *g, const Platform *p)
     ev->sxs = ir_xcalloc((size_t)ev->maxops + 1, sizeof *ev->sxs);
     ev->sdsp = ir_xcalloc((size_t)ev->maxops + 1, sizeof *ev->sdsp);
     ev->stask = ir_xcalloc((size_t)g->ntasks + 1, sizeof *ev->stask);
+    ev->sop = ir_xcalloc((size_t)ev->maxops + 1, sizeof *ev->sop);
+    ev->szc = ir_xcalloc((size_t)ev->maxmsgs + 1, sizeof *ev->szc);
     ev->cutoff = INT64_MAX;
     ev->cont = p->model == MODEL_BWDSP && !p->no_contention;
     if (ev->cont) {
@@ -381,6 +398,8 @@ eval_free(Evaluator *ev)
     free(ev->sxs);
     free(ev->sdsp);
     free(ev->stask);
+    free(ev->sop);
+    free(ev->szc);
     free(ev);
 }
 
@@ -440,7 +459,10 @@ compile(Evaluator *ev, const Sched *s)
         em->eager = sm->bytes <= p->eager_limit;
         em->pipe = sm->pipelined && !em->eager;
         em->hs = em->eager ? 0 : p->handshake;
-        em->fabric = plat_fabric_time(p, sm->src, sm->dst, sm->bytes);
+        bool known = em->kp == p && em->ksrc == sm->src && em->kdst == sm->dst &&
+                     em->kbytes == sm->bytes;
+        if (!known)
+            em->fabric = plat_fabric_time(p, sm->src, sm->dst, sm->bytes);
         em->bytes = sm->bytes;
         int64_t unpack = em->agg ? ceil_div(sm->bytes, p->copy_bytes_per_cycle) : 0;
         em->recv_cost = (em->pipe ? p->wait_overhead : p->recv_overhead) + unpack;
@@ -460,7 +482,7 @@ compile(Evaluator *ev, const Sched *s)
             em->issue = NULL;
             ring_resize(em, ev->mask + 1, 0);
         }
-        if (ev->cont) {
+        if (ev->cont && !known) {
             em->rbeg = m * ev->maxh;
             em->nh = plat_route(p, sm->src, sm->dst, ev->route + em->rbeg);
             em->npk = plat_packets(p, sm->bytes);
@@ -468,6 +490,10 @@ compile(Evaluator *ev, const Sched *s)
             em->ser_last =
                 plat_ser(p, sm->bytes - (em->npk - 1) * p->payload_bytes + hdr);
         }
+        em->kp = p;
+        em->ksrc = sm->src;
+        em->kdst = sm->dst;
+        em->kbytes = sm->bytes;
         if (em->live && !em->agg)
             ev->zc_off[g->edges[sm->edges[0]].from + 2]++;
     }
@@ -542,7 +568,7 @@ wake(Evaluator *ev, int d)
 }
 
 /* Arrival of transfer (m, x); -1 when it cannot be known yet. */
-static int64_t
+static inline int64_t
 arrival(const Evaluator *ev, const EMsg *em, int64_t x)
 {
     if (ev->cont)
@@ -1718,7 +1744,18 @@ sweep_order(Evaluator *ev, const Sched *s)
         if (ev->sxs[j] >= 0 && --ev->sdeg[ev->sxs[j]] == 0)
             ev->sorder[nq++] = ev->sxs[j];
     }
-    return no == nc;
+    if (no != nc)
+        return false;
+    for (int q = 0; q < nc; q++) {
+        int j = ev->sorder[q];
+        const COp *c = &ev->code[j];
+        ev->sop[q] = (SOp){c->kind, ev->sdsp[j],
+                           c->cost, c->kind == OP_COMPUTE ? NULL : &ev->msg[c->ref],
+                           c->wbeg, c->wend};
+    }
+    for (int w = 0; w < ev->zc_off[s->g->ntasks]; w++)
+        ev->szc[w] = &ev->msg[ev->zc[w]];
+    return true;
 }
 
 /* Arrival of transfer x of em without contention, when its issue and post are known:
@@ -1753,31 +1790,28 @@ sweep(Evaluator *ev, const Sched *s)
             return EVAL_NOT_BELOW;
     }
     for (int64_t i = 0; i < n; i++) {
-        for (int q = 0; q < nc; q++) {
-            int j = ev->sorder[q], d = ev->sdsp[j];
-            const COp *c = &ev->code[j];
-            int64_t start = t[d];
+        for (const SOp *c = ev->sop, *e = ev->sop + nc; c < e; c++) {
+            int64_t start = t[c->d];
+            EMsg *em = c->em;
             if (c->kind == OP_COMPUTE) {
                 if (i > 0)
                     for (int w = c->wbeg; w < c->wend; w++) {
-                        const EMsg *em = &ev->msg[ev->zc[w]];
-                        if (i - 1 < n - em->delay) {
-                            int64_t a = ARRIVAL(em, i - 1);
+                        const EMsg *z = ev->szc[w];
+                        if (i - 1 < n - z->delay) {
+                            int64_t a = ARRIVAL(z, i - 1);
                             start = a > start ? a : start;
                         }
                     }
-                t[d] = start + c->cost;
+                t[c->d] = start + c->cost;
             } else if (c->kind == OP_SEND) {
-                EMsg *em = &ev->msg[c->ref];
                 if (i >= n - em->delay)
                     continue;
                 if (em->agg && i > 0) {
                     int64_t a = ARRIVAL(em, i - 1);
                     start = a > start ? a : start;
                 }
-                em->issue[i & em->mask] = t[d] = start + c->cost;
+                em->issue[i & em->mask] = t[c->d] = start + c->cost;
             } else {
-                EMsg *em = &ev->msg[c->ref];
                 int64_t x = i - em->lag;
                 if (x < 0 || x >= n - em->delay)
                     continue;
@@ -1792,7 +1826,7 @@ sweep(Evaluator *ev, const Sched *s)
                         em->post[(x + 1) & em->mask] = end;
                     }
                 }
-                t[d] = end;
+                t[c->d] = end;
             }
         }
         /* iterations i + 1 .. n - 1 are still to run */
