@@ -164,6 +164,34 @@ classes(Space *sp)
     free(cid);
 }
 
+/* What the repair counts for each task again and again, counted once. */
+static void
+repair_counts(Space *sp)
+{
+    const Graph *g = sp->g;
+    const Sched *b = sp->base;
+    int T = sp->T;
+    sp->tzero = ir_xcalloc((size_t)T + 1, sizeof *sp->tzero);
+    sp->tin = ir_xcalloc((size_t)T + 1, sizeof *sp->tin);
+    sp->tdl_off = ir_xcalloc((size_t)T + 1, sizeof *sp->tdl_off);
+    sp->tdl_u = ir_xcalloc((size_t)g->nedges + 1, sizeof *sp->tdl_u);
+    int n = 0;
+    for (int t = 0; t < T; t++) {
+        for (int j = g->pred_off[t]; j < g->pred_off[t + 1]; j++) {
+            int e = g->pred[j];
+            sp->tzero[t] += g->edges[e].delay == 0;
+            sp->tin[t] += b->edge_msg[e] >= 0 || g->edges[e].delay == 0;
+        }
+        sp->tdl_off[t] = n;
+        for (int j = g->succ_off[t]; j < g->succ_off[t + 1]; j++) {
+            int u = b->edge_msg[g->succ[j]];
+            if (u >= 0 && b->msgs[u].delay >= 1)
+                sp->tdl_u[n++] = u;
+        }
+    }
+    sp->tdl_off[T] = n;
+}
+
 static _Thread_local const int *sort_ssl; /* qsort has no context argument */
 
 static int
@@ -224,6 +252,7 @@ bfco_space_new(const Sched *base, int window)
               by_send_slot);
     sort_ssl = NULL;
     reach(sp);
+    repair_counts(sp);
     /* Bits: class by class, row-major over the send ranks, pairs within the window. */
     int64_t nb = 0;
     for (int c = 0; c < sp->ncls; c++) {
@@ -260,6 +289,10 @@ bfco_space_free(Space *sp)
     free(sp->bu);
     free(sp->bv);
     free(sp->rbuf);
+    free(sp->tzero);
+    free(sp->tin);
+    free(sp->tdl_off);
+    free(sp->tdl_u);
     free(sp);
 }
 
@@ -729,14 +762,10 @@ untangle(Worker *w, bool rel)
     const Graph *g = sp->g;
     const Sched *b = sp->base;
     int T = sp->T, M = sp->M, ns = 0, done = 0, splits = 0, ch = 0, ct = 0;
-    for (int t = 0; t < T; t++) {
-        int n = 0;
-        for (int j = g->pred_off[t]; j < g->pred_off[t + 1]; j++)
-            n += g->edges[g->pred[j]].delay == 0;
-        w->tneed[t] = n;
-        if (!n)
+    memcpy(w->tneed, sp->tzero, (size_t)T * sizeof *w->tneed);
+    for (int t = 0; t < T; t++)
+        if (!w->tneed[t])
             w->kstk[ns++] = t;
-    }
     for (int u = 0; u < M; u++)
         w->uneed[u] = b->msgs[u].delay == 0 ? b->msgs[u].nedges : 0;
     for (int k = 0; k < w->G; k++) {
@@ -953,7 +982,6 @@ static int
 order(Worker *w, int *split)
 {
     const Space *sp = w->sp;
-    const Graph *g = sp->g;
     const Sched *b = sp->base;
     Sched *ws = w->ws;
     int D = sp->D, n = w->qoff[D], remaining = n;
@@ -976,14 +1004,9 @@ order(Worker *w, int *split)
         int need = 0;
         if (o.kind == OP_COMPUTE) {
             int t = o.ref;
-            for (int j = g->pred_off[t]; j < g->pred_off[t + 1]; j++) {
-                int e = g->pred[j];
-                need += b->edge_msg[e] >= 0 || g->edges[e].delay == 0;
-            }
-            for (int j = g->succ_off[t]; j < g->succ_off[t + 1]; j++) {
-                int u = b->edge_msg[g->succ[j]];
-                need += u >= 0 && b->msgs[u].delay >= 1 && gsize(w, w->gidx[u]) == 1;
-            }
+            need = sp->tin[t];
+            for (int j = sp->tdl_off[t]; j < sp->tdl_off[t + 1]; j++)
+                need += gsize(w, w->gidx[sp->tdl_u[j]]) == 1;
         } else {
             int k = o.ref;
             bool delayed = b->msgs[gfirst(w, k)].delay >= 1;

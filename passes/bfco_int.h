@@ -36,6 +36,10 @@ typedef struct Space {
     int *bu, *bv;   /* [nbits] the pair of bit b, by class, then send rank of bu, bv */
     int64_t *rbuf;  /* [D] receive buffer bytes of the base schedule per DSP */
     int maxops;     /* largest nops of the base */
+    /* per task, for the repair: zero-delay producers (the cycle repair's count), inputs
+     * the order adjustment waits for (messages and zero-delay edges), and the units of
+     * its delayed outgoing edges, one per edge: tdl_u[tdl_off[t] .. tdl_off[t + 1]) */
+    int *tzero, *tin, *tdl_off, *tdl_u;
 } Space;
 
 typedef struct Worker Worker;

@@ -67,6 +67,12 @@
  * times, each at most once, so every time, sum and period shift here is at most 2^62 and
  * plain int64_t arithmetic cannot overflow (docs/evaluator.md, "Arithmetic").
  *
+ * The sweep: without contention and without recording (eval_length, eval_length_below
+ * of the searches), runs of at most SWEEP_MAX_ITERATIONS iterations whose dependences
+ * within an iteration are acyclic are computed iteration by iteration in one fixed
+ * topological order of the operations, without waits or wake-ups (sweep_order); the
+ * same rules, the same times, about 1.7 times faster.  Everything else is simulated.
+ *
  * Long runs: the whole simulation state, the network included, is sampled every 8
  * iterations of one DSP; once a sample repeats (relative to the slowest iteration and the
  * earliest time), whole periods are skipped exactly and the last iterations are simulated
@@ -78,6 +84,9 @@
 #include "ir.h"
 
 enum { ST_RUN, ST_BLOCKED, ST_WINDOW, ST_DONE, ST_CUT };
+
+/* Runs longer than this go to simulate, whose steady state skips their periods. */
+enum { SWEEP_MAX_ITERATIONS = 64 };
 
 typedef struct COp { /* an operation compiled for the hot loop */
     OpKind kind;
@@ -105,7 +114,20 @@ typedef struct EMsg {
     /* contention: the route ev->route[rbeg .. rbeg + nh), packets, their times */
     int rbeg, nh;
     int64_t npk, ser_full, ser_last;
+    /* what fabric, the route and the packets were computed for: a message keeps its
+     * slot from one evaluation to the next in the searches, they are not recomputed */
+    const Platform *kp;
+    int ksrc, kdst;
+    int64_t kbytes;
 } EMsg;
+
+typedef struct SOp { /* an operation as the sweep runs it, in the sweep's order */
+    OpKind kind;
+    int d;
+    int64_t cost;
+    EMsg *em;       /* SEND, RECV: the message */
+    int wbeg, wend; /* COMPUTE: the zero-copy messages ev->szc[wbeg .. wend) */
+} SOp;
 
 /* ---- the network's state (contention) ----
  * A transfer in the network has, per hop of its route, the packets made available there
@@ -212,6 +234,14 @@ struct Evaluator {
     bool woke;        /* the last decision woke a DSP */
     int64_t *sortbuf; /* [2 * captr] (key, slot) pairs of the snapshot */
     int *rank;        /* [captr] a slot's place in the snapshot */
+    /* the sweep (no contention, nothing recorded): [maxops] each, indexed like code */
+    int *sorder;   /* the operations in a topological order of one iteration */
+    int *sdeg;     /* dependences within an iteration still unmet (Kahn) */
+    int *sxs;      /* the one operation of another DSP that waits for this one, or -1 */
+    int *sdsp;     /* the DSP of each operation */
+    int *stask;    /* [ntasks] the COMPUTE operation of each task */
+    SOp *sop;      /* the operations in sorder's order */
+    EMsg **szc;    /* [maxmsgs] ev->zc as pointers */
 };
 
 static int64_t
@@ -284,6 +314,13 @@ eval_new(const Graph *g, const Platform *p)
     ev->wait_x = ir_xcalloc(nd, sizeof *ev->wait_x);
     ev->work = ir_xcalloc(nd + 1, sizeof *ev->work);
     ev->lastless = ir_xcalloc(nd + 1, sizeof *ev->lastless);
+    ev->sorder = ir_xcalloc((size_t)ev->maxops + 1, sizeof *ev->sorder);
+    ev->sdeg = ir_xcalloc((size_t)ev->maxops + 1, sizeof *ev->sdeg);
+    ev->sxs = ir_xcalloc((size_t)ev->maxops + 1, sizeof *ev->sxs);
+    ev->sdsp = ir_xcalloc((size_t)ev->maxops + 1, sizeof *ev->sdsp);
+    ev->stask = ir_xcalloc((size_t)g->ntasks + 1, sizeof *ev->stask);
+    ev->sop = ir_xcalloc((size_t)ev->maxops + 1, sizeof *ev->sop);
+    ev->szc = ir_xcalloc((size_t)ev->maxmsgs + 1, sizeof *ev->szc);
     ev->cutoff = INT64_MAX;
     ev->cont = p->model == MODEL_BWDSP && !p->no_contention;
     if (ev->cont) {
@@ -356,6 +393,13 @@ eval_free(Evaluator *ev)
     free(ev->pc);
     free(ev->sortbuf);
     free(ev->rank);
+    free(ev->sorder);
+    free(ev->sdeg);
+    free(ev->sxs);
+    free(ev->sdsp);
+    free(ev->stask);
+    free(ev->sop);
+    free(ev->szc);
     free(ev);
 }
 
@@ -415,7 +459,10 @@ compile(Evaluator *ev, const Sched *s)
         em->eager = sm->bytes <= p->eager_limit;
         em->pipe = sm->pipelined && !em->eager;
         em->hs = em->eager ? 0 : p->handshake;
-        em->fabric = plat_fabric_time(p, sm->src, sm->dst, sm->bytes);
+        bool known = em->kp == p && em->ksrc == sm->src && em->kdst == sm->dst &&
+                     em->kbytes == sm->bytes;
+        if (!known)
+            em->fabric = plat_fabric_time(p, sm->src, sm->dst, sm->bytes);
         em->bytes = sm->bytes;
         int64_t unpack = em->agg ? ceil_div(sm->bytes, p->copy_bytes_per_cycle) : 0;
         em->recv_cost = (em->pipe ? p->wait_overhead : p->recv_overhead) + unpack;
@@ -435,7 +482,7 @@ compile(Evaluator *ev, const Sched *s)
             em->issue = NULL;
             ring_resize(em, ev->mask + 1, 0);
         }
-        if (ev->cont) {
+        if (ev->cont && !known) {
             em->rbeg = m * ev->maxh;
             em->nh = plat_route(p, sm->src, sm->dst, ev->route + em->rbeg);
             em->npk = plat_packets(p, sm->bytes);
@@ -443,6 +490,10 @@ compile(Evaluator *ev, const Sched *s)
             em->ser_last =
                 plat_ser(p, sm->bytes - (em->npk - 1) * p->payload_bytes + hdr);
         }
+        em->kp = p;
+        em->ksrc = sm->src;
+        em->kdst = sm->dst;
+        em->kbytes = sm->bytes;
         if (em->live && !em->agg)
             ev->zc_off[g->edges[sm->edges[0]].from + 2]++;
     }
@@ -517,7 +568,7 @@ wake(Evaluator *ev, int d)
 }
 
 /* Arrival of transfer (m, x); -1 when it cannot be known yet. */
-static int64_t
+static inline int64_t
 arrival(const Evaluator *ev, const EMsg *em, int64_t x)
 {
     if (ev->cont)
@@ -1633,13 +1684,183 @@ simulate(Evaluator *ev, const Sched *s)
     return len < ev->cutoff ? len : EVAL_NOT_BELOW;
 }
 
+/* ---- the sweep.  Without contention and without recording, the times of an acyclic
+ * schedule are computed iteration by iteration, the operations of every DSP in one
+ * topological order of the dependences within an iteration: program order, a
+ * zero-delay SEND before its RECV (the arrival needs the issue), and the RECV of a
+ * delayed blocking message before the zero-copy COMPUTE or the pack that waits for the
+ * arrival of the transfer this RECV posts (the same iteration).  Every other value an
+ * operation reads comes from an earlier iteration: the issue of a delayed transfer, the
+ * posts of pipelined receives (one transfer ahead), the posts of zero-delay receives.
+ * No DSP waits, so each operation instance is computed once with run()'s rules; the
+ * times, and so the length, are those of simulate (a max-plus system has one solution,
+ * whatever the order it is computed in).  A cycle in these dependences (a deadlock, or
+ * one the iterations at the ends break) and long runs (the steady state skips their
+ * periods) are left to simulate.  Returns false when it leaves the schedule to it. */
+static bool
+sweep_order(Evaluator *ev, const Sched *s)
+{
+    int nd = s->ndsps, nc = ev->code_off[nd];
+    for (int d = 0; d < nd; d++)
+        for (int j = ev->code_off[d]; j < ev->code_off[d + 1]; j++) {
+            ev->sdsp[j] = d;
+            ev->sxs[j] = -1;
+            ev->sdeg[j] = j > ev->code_off[d];
+            if (ev->code[j].kind == OP_COMPUTE)
+                ev->stask[ev->code[j].ref] = j;
+        }
+    for (int m = 0; m < s->nmsgs; m++) {
+        const EMsg *em = &ev->msg[m];
+        if (!em->live || em->send_k < 0 || em->recv_k < 0)
+            continue;
+        int snd = ev->code_off[em->src] + em->send_k,
+            rcv = ev->code_off[em->dst] + em->recv_k;
+        int from = -1, to = -1;
+        if (em->delay == 0) {
+            from = snd;
+            to = rcv;
+        } else if (!em->eager && !em->pipe) {
+            from = rcv;
+            /* the pack, or the COMPUTE of the zero-copy producer */
+            to = em->agg ? snd : ev->stask[s->g->edges[s->msgs[m].edges[0]].from];
+        }
+        if (from < 0)
+            continue;
+        if (ev->sxs[from] >= 0)
+            return false; /* not a schedule run() knows: leave it to simulate */
+        ev->sxs[from] = to;
+        ev->sdeg[to]++;
+    }
+    int no = 0, nq = 0;
+    for (int j = 0; j < nc; j++)
+        if (ev->sdeg[j] == 0)
+            ev->sorder[nq++] = j;
+    /* sorder[no .. nq) is the queue of ready operations */
+    while (no < nq) {
+        int j = ev->sorder[no++];
+        int d = ev->sdsp[j];
+        if (j + 1 < ev->code_off[d + 1] && --ev->sdeg[j + 1] == 0)
+            ev->sorder[nq++] = j + 1;
+        if (ev->sxs[j] >= 0 && --ev->sdeg[ev->sxs[j]] == 0)
+            ev->sorder[nq++] = ev->sxs[j];
+    }
+    if (no != nc)
+        return false;
+    for (int q = 0; q < nc; q++) {
+        int j = ev->sorder[q];
+        const COp *c = &ev->code[j];
+        ev->sop[q] = (SOp){c->kind, ev->sdsp[j],
+                           c->cost, c->kind == OP_COMPUTE ? NULL : &ev->msg[c->ref],
+                           c->wbeg, c->wend};
+    }
+    for (int w = 0; w < ev->zc_off[s->g->ntasks]; w++)
+        ev->szc[w] = &ev->msg[ev->zc[w]];
+    return true;
+}
+
+/* Arrival of transfer x of em without contention, when its issue and post are known:
+ * arrival() without the checks (the sweep's order guarantees them). */
+#define ARRIVAL(em, x)                                                                   \
+    (((em)->eager || (em)->issue[(x) & (em)->mask] > (em)->post[(x) & (em)->mask]        \
+          ? (em)->issue[(x) & (em)->mask]                                                \
+          : (em)->post[(x) & (em)->mask]) +                                              \
+     (em)->hs + (em)->fabric)
+
+/* The length by the sweep, after compile and sweep_order: as simulate's (EVAL_NOT_BELOW
+ * at the cutoff).  run()'s rules without its waits: each instance once, in order. */
+static int64_t
+sweep(Evaluator *ev, const Sched *s)
+{
+    int nd = s->ndsps, nc = ev->code_off[nd];
+    int64_t n = ev->n;
+    int64_t *t = ev->t;
+    for (int d = 0; d < nd; d++) {
+        t[d] = 0;
+        for (int j = ev->code_off[d]; j < ev->code_off[d + 1]; j++) {
+            if (ev->code[j].kind != OP_RECV)
+                continue;
+            EMsg *em = &ev->msg[ev->code[j].ref];
+            if (!em->pipe || !em->live)
+                continue;
+            t[d] += em->post_cost; /* the prolog, as in simulate */
+            em->post[0] = t[d];
+        }
+        if (ev->code_off[d + 1] > ev->code_off[d] &&
+            ev->cutoff - t[d] <= ev->work[d] * n - ev->lastless[d])
+            return EVAL_NOT_BELOW;
+    }
+    for (int64_t i = 0; i < n; i++) {
+        for (const SOp *c = ev->sop, *e = ev->sop + nc; c < e; c++) {
+            int64_t start = t[c->d];
+            EMsg *em = c->em;
+            if (c->kind == OP_COMPUTE) {
+                if (i > 0)
+                    for (int w = c->wbeg; w < c->wend; w++) {
+                        const EMsg *z = ev->szc[w];
+                        if (i - 1 < n - z->delay) {
+                            int64_t a = ARRIVAL(z, i - 1);
+                            start = a > start ? a : start;
+                        }
+                    }
+                t[c->d] = start + c->cost;
+            } else if (c->kind == OP_SEND) {
+                if (i >= n - em->delay)
+                    continue;
+                if (em->agg && i > 0) {
+                    int64_t a = ARRIVAL(em, i - 1);
+                    start = a > start ? a : start;
+                }
+                em->issue[i & em->mask] = t[c->d] = start + c->cost;
+            } else {
+                int64_t x = i - em->lag;
+                if (x < 0 || x >= n - em->delay)
+                    continue;
+                if (!em->pipe)
+                    em->post[x & em->mask] = start; /* posted when reached */
+                int64_t a = ARRIVAL(em, x);
+                int64_t end = (a > start ? a : start) + c->cost;
+                if (x + 1 < n - em->delay) {
+                    end += em->bnext; /* eval_new_bound only */
+                    if (em->pipe) {
+                        end += em->post_cost;
+                        em->post[(x + 1) & em->mask] = end;
+                    }
+                }
+                t[c->d] = end;
+            }
+        }
+        /* iterations i + 1 .. n - 1 are still to run */
+        for (int d = 0; d < nd && i + 1 < n; d++)
+            if (ev->code_off[d + 1] > ev->code_off[d] &&
+                ev->cutoff - t[d] <= ev->work[d] * (n - i - 1) - ev->lastless[d])
+                return EVAL_NOT_BELOW;
+    }
+    int64_t len = 0;
+    for (int d = 0; d < nd; d++)
+        if (t[d] > len)
+            len = t[d];
+    return len < ev->cutoff ? len : EVAL_NOT_BELOW;
+}
+
+/* The length: by the sweep where it applies, else by simulate. */
+static int64_t
+length_of(Evaluator *ev, const Sched *s)
+{
+    if (ev->cont || s->g->iterations < 1 || s->g->iterations > SWEEP_MAX_ITERATIONS)
+        return simulate(ev, s);
+    compile(ev, s);
+    if (!sweep_order(ev, s))
+        return simulate(ev, s);
+    return sweep(ev, s);
+}
+
 int64_t
 eval_length(Evaluator *ev, const Sched *s)
 {
     ev->rec = NULL;
     ev->rec_first = ev->rec_last = 0;
     ev->cutoff = INT64_MAX;
-    return simulate(ev, s);
+    return length_of(ev, s);
 }
 
 /* The run stops at the first DSP whose time plus the work it must still do (every
@@ -1651,7 +1872,7 @@ eval_length_below(Evaluator *ev, const Sched *s, int64_t cutoff)
     ev->rec = NULL;
     ev->rec_first = ev->rec_last = 0;
     ev->cutoff = cutoff;
-    int64_t len = simulate(ev, s);
+    int64_t len = length_of(ev, s);
     ev->cutoff = INT64_MAX;
     return len;
 }

@@ -1884,6 +1884,44 @@ ck_cutoffs(Evaluator *ev, const Sched *s, uint64_t *x, uint64_t seed, int *cuts)
     ck_assert_int_eq(eval_length(ev, s), L); /* nothing left over from a cut run */
 }
 
+/* Without contention eval_length and eval_length_below take the sweep (one pass per
+ * iteration in a fixed order of the operations) where it applies; eval_run always
+ * simulates.  They must agree on every random schedule, in eval_new's workspace without
+ * contention and in eval_new_bound's, with and without a cutoff. */
+START_TEST(sweep_agrees_with_simulate)
+{
+    int runs = 0, deadlocks = 0;
+    for (uint64_t seed = 1; seed <= 400; seed++) {
+        Graph *g;
+        Sched *s = random_contended(seed, 1, 40, &g);
+        g->platform->no_contention = true;
+        for (int model = 0; model < 2; model++) {
+            Evaluator *ev =
+                model ? eval_new_bound(g, g->platform) : eval_new(g, g->platform);
+            Arena *a = arena_new();
+            EvalResult r;
+            int rc = eval_run_with(ev, s, NULL, &r, a);
+            int64_t L = eval_length(ev, s);
+            ck_assert_msg(
+                L == (rc < 0 ? -1 : r.length), "seed %llu model %d: %lld, simulated %lld",
+                (unsigned long long)seed, model, (long long)L, (long long)r.length);
+            if (L > 0) {
+                ck_assert_int_eq(eval_length_below(ev, s, L + 1), L);
+                ck_assert_int_eq(eval_length_below(ev, s, L), EVAL_NOT_BELOW);
+            }
+            deadlocks += L < 0;
+            runs++;
+            arena_free(a);
+            eval_free(ev);
+        }
+        ir_sched_free(s);
+        ir_graph_free(g);
+    }
+    ck_assert_int_eq(runs, 800);
+    ck_assert_int_lt(deadlocks, runs / 2); /* most runs have a length to compare */
+}
+END_TEST
+
 START_TEST(cutoff_is_exact)
 {
     int cuts = 0, runs = 0;
@@ -2156,6 +2194,7 @@ suite(void)
     tcase_add_test(tc, agrees_with_a_reference_on_random_schedules);
     tcase_add_test(tc, steady_state_skipping_is_exact);
     tcase_add_test(tc, contention_agrees_with_a_packet_simulation);
+    tcase_add_test(tc, sweep_agrees_with_simulate);
     tcase_add_test(tc, cutoff_is_exact);
     tcase_add_test(tc, a_huge_edge_fits_or_is_refused);
     tcase_add_test(tc, contention_steady_state_skipping_is_exact);

@@ -23,6 +23,12 @@ expect 2 "tgc: error: option \"--json\" takes no value
 $hint" check --json=yes chain4/chain4.json
 expect 2 "tgc: error: option \"--iterations\" must be at least 1, got 0
 $hint" check --iterations 0 chain4/chain4.json
+expect 2 "tgc: error: option \"--dsps\" must be at most 2147483647, got 5000000000
+$hint" check --dsps 5000000000 chain4/chain4.json
+expect 2 "tgc: error: option \"--iterations\" must be at most 9223372036854775807, got 99999999999999999999
+$hint" check --iterations 99999999999999999999 chain4/chain4.json
+expect 2 "tgc: error: option \"--iterations\" must be at least 1, got -99999999999999999999
+$hint" check --iterations -99999999999999999999 chain4/chain4.json
 expect 2 "tgc: error: --dsps 64 exceeds the limit of 32 DSPs (raise it with --max-dsps)
 $hint" check --dsps 64 --max-dsps 32 chain4/chain4.json
 expect 2 "tgc: error: missing operand (usage: tgc check [options] FILE...)

@@ -86,17 +86,22 @@ cli_int_value(const CliSpec *spec, const char *opt, const char *text, int64_t lo
     char *end;
     errno = 0;
     long long v = strtoll(text, &end, 10);
-    if (!*text || *end || errno == ERANGE) {
+    if (!*text || *end) {
         cli_usage(spec, "option \"%s\" needs an integer, got \"%s\"", opt, text);
         return false;
     }
-    if (v < lo || v > hi) {
-        if (hi == INT64_MAX || hi == INT_MAX)
-            cli_usage(spec, "option \"%s\" must be at least %lld, got %lld", opt,
-                      (long long)lo, v);
+    bool range = errno == ERANGE;
+    if (range || v < lo || v > hi) {
+        bool unbounded = hi == INT64_MAX || hi == INT_MAX;
+        if (unbounded && (range ? v < 0 : v < lo))
+            cli_usage(spec, "option \"%s\" must be at least %lld, got %s", opt,
+                      (long long)lo, text);
+        else if (unbounded)
+            cli_usage(spec, "option \"%s\" must be at most %lld, got %s", opt,
+                      (long long)hi, text);
         else
-            cli_usage(spec, "option \"%s\" must be between %lld and %lld, got %lld", opt,
-                      (long long)lo, (long long)hi, v);
+            cli_usage(spec, "option \"%s\" must be between %lld and %lld, got %s", opt,
+                      (long long)lo, (long long)hi, text);
         return false;
     }
     *out = v;
