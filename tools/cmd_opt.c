@@ -70,7 +70,8 @@ static const CliOption own[] = {
      "merge candidates: messages of one DSP pair at most N apart in send order "
      "(default 4; 0 = every pair)"},
     {"restarts", "N",
-     "at a stall, restart the swarm around the best so far N times (default 3 on at most 64 messages, else 0)"},
+     "at a stall, restart the swarm around the best so far N times (default 3 on at most "
+     "64 messages, else 0)"},
     {"time-limit", "S",
      "stop the search after S seconds (wall); the result then depends on the machine"},
     {"polish-budget", "N",
@@ -124,6 +125,19 @@ pct(int64_t none, int64_t x)
     return none > 0 ? 100.0 * (double)(none - x) / (double)none : 0.0;
 }
 
+/* An int option of BFCO's: absent (text NULL) leaves *out; false on a usage error. */
+static bool
+int_option(const char *opt, const char *text, int64_t lo, int64_t hi, int *out)
+{
+    int64_t v;
+    if (!text)
+        return true;
+    if (!cli_int_value(&spec, opt, text, lo, hi, &v))
+        return false;
+    *out = (int)v;
+    return true;
+}
+
 int
 cmd_opt(int argc, char **argv)
 {
@@ -153,68 +167,33 @@ cmd_opt(int argc, char **argv)
             goto usage;
         bp.seed = (uint64_t)v;
     }
-    if (c.val[O_PARTICLES]) {
-        if (!cli_int_value(&spec, "--particles", c.val[O_PARTICLES], 1, 100000, &v))
-            goto usage;
-        bp.particles = (int)v;
-    }
-    if (c.val[O_GENERATIONS]) {
-        if (!cli_int_value(&spec, "--generations", c.val[O_GENERATIONS], 1, 1000000, &v))
-            goto usage;
-        bp.generations = (int)v;
-    }
-    if (c.val[O_THREADS]) {
-        if (!cli_int_value(&spec, "--threads", c.val[O_THREADS], 1, 64, &v))
-            goto usage;
-        bp.threads = (int)v;
-    }
-    if (c.val[O_STALL]) {
-        if (!cli_int_value(&spec, "--stall", c.val[O_STALL], 0, 1000000, &v))
-            goto usage;
-        bp.stall = (int)v;
-    }
-    if (c.val[O_ESLIMIT]) {
-        if (!cli_int_value(&spec, "--es-limit", c.val[O_ESLIMIT], 1, INT64_MAX, &v))
-            goto usage;
-        bp.es_limit = v;
-    }
+    if (!int_option("--particles", c.val[O_PARTICLES], 1, 100000, &bp.particles) ||
+        !int_option("--generations", c.val[O_GENERATIONS], 1, 1000000, &bp.generations) ||
+        !int_option("--threads", c.val[O_THREADS], 1, 64, &bp.threads) ||
+        !int_option("--stall", c.val[O_STALL], 0, 1000000, &bp.stall))
+        goto usage;
+    if (c.val[O_ESLIMIT] &&
+        !cli_int_value(&spec, "--es-limit", c.val[O_ESLIMIT], 1, INT64_MAX, &bp.es_limit))
+        goto usage;
     if (c.val[O_BUDGET] && !cli_int_value(&spec, "--search-budget", c.val[O_BUDGET], 0,
                                           INT64_C(1000000000), &c.opt.search_budget))
         goto usage;
     if (!cli_search_objective(&spec, c.val[O_OBJECTIVE], &c.opt))
         goto usage;
-    if (c.val[O_WINDOW]) {
-        if (!cli_int_value(&spec, "--window", c.val[O_WINDOW], 0, 1000000, &v))
-            goto usage;
-        bp.window = (int)v;
-    }
-    if (c.val[O_RESTARTS]) {
-        if (!cli_int_value(&spec, "--restarts", c.val[O_RESTARTS], 0, 1000000, &v))
-            goto usage;
-        bp.restarts = (int)v;
-    }
-    if (c.val[O_POLISHBUDGET]) {
-        if (!cli_int_value(&spec, "--polish-budget", c.val[O_POLISHBUDGET], 0, INT64_MAX,
-                           &v))
-            goto usage;
-        bp.polish_budget = v;
-    }
-    if (c.val[O_DESCENTBUDGET]) {
-        if (!cli_int_value(&spec, "--descent-budget", c.val[O_DESCENTBUDGET], 0,
-                           INT64_MAX, &v))
-            goto usage;
-        bp.descent_budget = v;
-    }
-    if (c.val[O_KICKS]) {
-        if (!cli_int_value(&spec, "--kicks", c.val[O_KICKS], 0, 1000000, &v))
-            goto usage;
-        bp.kicks = (int)v;
-    }
-    if (c.val[O_KICKMOVES]) {
-        if (!cli_int_value(&spec, "--kick-moves", c.val[O_KICKMOVES], 1, 1000000, &v))
-            goto usage;
-        bp.kick_moves = (int)v;
-    }
+    if (!int_option("--window", c.val[O_WINDOW], 0, 1000000, &bp.window) ||
+        !int_option("--restarts", c.val[O_RESTARTS], 0, 1000000, &bp.restarts))
+        goto usage;
+    if (c.val[O_POLISHBUDGET] &&
+        !cli_int_value(&spec, "--polish-budget", c.val[O_POLISHBUDGET], 0, INT64_MAX,
+                       &bp.polish_budget))
+        goto usage;
+    if (c.val[O_DESCENTBUDGET] &&
+        !cli_int_value(&spec, "--descent-budget", c.val[O_DESCENTBUDGET], 0, INT64_MAX,
+                       &bp.descent_budget))
+        goto usage;
+    if (!int_option("--kicks", c.val[O_KICKS], 0, 1000000, &bp.kicks) ||
+        !int_option("--kick-moves", c.val[O_KICKMOVES], 1, 1000000, &bp.kick_moves))
+        goto usage;
     if (c.val[O_TIMELIMIT]) {
         char *end;
         double t = strtod(c.val[O_TIMELIMIT], &end);
