@@ -168,7 +168,6 @@ typedef struct NLink {
     int cur;         /* hop id being served (slot << hshift | hop), -1 when idle */
     int64_t ss, sj0; /* when its current run started, and with which packet */
     int64_t at;      /* the next decision, -1 when none is needed */
-    int hpos;        /* position in the decision heap, -1 */
     NCand *cand;     /* the hops waiting for this link (a head piece's avail does not
                         change while its hop waits, but for shift_net) */
     int ncand, capcand;
@@ -224,7 +223,9 @@ struct Evaluator {
     int *route;       /* [maxmsgs * maxh] the links of each message's route */
     int64_t swl;      /* switch latency */
     NLink *link;      /* [nlinks] */
-    int *heap, nheap; /* links with a decision, by (at, link) */
+    int tleaves;      /* leaves of the decision tree: a power of two >= nlinks */
+    int64_t *tkey;    /* [tleaves] each link's next decision, INT64_MAX: none */
+    int *twin;        /* [2 * tleaves] the tree: the winning link of each node */
     NTr *tr;          /* transfer slots */
     NHop *hop;        /* [captr << hshift] */
     int captr, freetr;
@@ -235,13 +236,13 @@ struct Evaluator {
     int64_t *sortbuf; /* [2 * captr] (key, slot) pairs of the snapshot */
     int *rank;        /* [captr] a slot's place in the snapshot */
     /* the sweep (no contention, nothing recorded): [maxops] each, indexed like code */
-    int *sorder;   /* the operations in a topological order of one iteration */
-    int *sdeg;     /* dependences within an iteration still unmet (Kahn) */
-    int *sxs;      /* the one operation of another DSP that waits for this one, or -1 */
-    int *sdsp;     /* the DSP of each operation */
-    int *stask;    /* [ntasks] the COMPUTE operation of each task */
-    SOp *sop;      /* the operations in sorder's order */
-    EMsg **szc;    /* [maxmsgs] ev->zc as pointers */
+    int *sorder; /* the operations in a topological order of one iteration */
+    int *sdeg;   /* dependences within an iteration still unmet (Kahn) */
+    int *sxs;    /* the one operation of another DSP that waits for this one, or -1 */
+    int *sdsp;   /* the DSP of each operation */
+    int *stask;  /* [ntasks] the COMPUTE operation of each task */
+    SOp *sop;    /* the operations in sorder's order */
+    EMsg **szc;  /* [maxmsgs] ev->zc as pointers */
 };
 
 static int64_t
@@ -332,7 +333,11 @@ eval_new(const Graph *g, const Platform *p)
         ev->route =
             ir_xcalloc((size_t)ev->maxmsgs * (size_t)ev->maxh + 1, sizeof *ev->route);
         ev->link = ir_xcalloc((size_t)ev->nlinks, sizeof *ev->link);
-        ev->heap = ir_xcalloc((size_t)ev->nlinks, sizeof *ev->heap);
+        ev->tleaves = 1;
+        while (ev->tleaves < ev->nlinks)
+            ev->tleaves *= 2;
+        ev->tkey = ir_xcalloc((size_t)ev->tleaves, sizeof *ev->tkey);
+        ev->twin = ir_xcalloc(2 * (size_t)ev->tleaves, sizeof *ev->twin);
     }
     return ev;
 }
@@ -387,7 +392,8 @@ eval_free(Evaluator *ev)
     free(ev->saved_compute);
     free(ev->route);
     free(ev->link);
-    free(ev->heap);
+    free(ev->tkey);
+    free(ev->twin);
     free(ev->tr);
     free(ev->hop);
     free(ev->pc);
@@ -635,83 +641,35 @@ run_end(const Evaluator *ev, const NLink *l)
     return run_end_at(&ev->tr[SLOT(ev, l->cur)], l, piece_end(ev, h, h->head));
 }
 
-/* -- the decision heap: links by (at, link id) -- */
-
-static bool
-heap_less(const Evaluator *ev, int a, int b)
-{
-    int64_t x = ev->link[a].at, y = ev->link[b].at;
-    return x != y ? x < y : a < b;
-}
+/* -- the decisions in time order: a tournament tree over the links --
+ * tkey[l] is link l's next decision (INT64_MAX: none).  Leaf P + l of the tree holds
+ * l, every inner node the link of the smaller key of its children, the left one on a
+ * tie, so the root twin[1] is the first decision by (at, link id).  An update replays
+ * the log2(P) matches above one leaf. */
 
 static void
-heap_put(Evaluator *ev, int i, int l)
+tree_set(Evaluator *ev, int l, int64_t key)
 {
-    ev->heap[i] = l;
-    ev->link[l].hpos = i;
-}
-
-static void
-heap_up(Evaluator *ev, int i)
-{
-    int l = ev->heap[i];
-    while (i > 0 && heap_less(ev, l, ev->heap[(i - 1) / 2])) {
-        heap_put(ev, i, ev->heap[(i - 1) / 2]);
-        i = (i - 1) / 2;
+    const int64_t *tk = ev->tkey;
+    int *tw = ev->twin;
+    ev->tkey[l] = key;
+    for (int i = (ev->tleaves + l) >> 1; i > 0; i >>= 1) {
+        int a = tw[2 * i], b = tw[2 * i + 1];
+        tw[i] = tk[a] <= tk[b] ? a : b;
     }
-    heap_put(ev, i, l);
 }
 
+/* Sets the next decision of link l to time t (-1: none).  decide marks the link it
+ * serves with at = INT64_MIN without touching the tree (it stays the first until its
+ * schedule). */
 static void
-heap_down(Evaluator *ev, int i)
-{
-    int l = ev->heap[i];
-    for (;;) {
-        int c = 2 * i + 1;
-        if (c >= ev->nheap)
-            break;
-        if (c + 1 < ev->nheap && heap_less(ev, ev->heap[c + 1], ev->heap[c]))
-            c++;
-        if (!heap_less(ev, ev->heap[c], l))
-            break;
-        heap_put(ev, i, ev->heap[c]);
-        i = c;
-    }
-    heap_put(ev, i, l);
-}
-
-/* Sets the next decision of link l to time t (-1: none).  A key that grows only sinks,
- * one that shrinks only rises (decide parks the link at the top with INT64_MIN). */
-static void
-heap_set(Evaluator *ev, int l, int64_t t)
+set_decision(Evaluator *ev, int l, int64_t t)
 {
     NLink *k = &ev->link[l];
-    if (t == k->at && (t < 0 || k->hpos >= 0))
+    if (t == k->at)
         return;
-    int64_t old = k->at;
     k->at = t;
-    int i = k->hpos;
-    if (t < 0) {
-        if (i < 0)
-            return;
-        k->hpos = -1;
-        int last = ev->heap[--ev->nheap];
-        if (i < ev->nheap) {
-            heap_put(ev, i, last);
-            heap_up(ev, i);
-            heap_down(ev, ev->link[last].hpos);
-        }
-        return;
-    }
-    if (i < 0) {
-        i = ev->nheap++;
-        heap_put(ev, i, l);
-        heap_up(ev, i);
-    } else if (t < old) {
-        heap_up(ev, i);
-    } else {
-        heap_down(ev, i);
-    }
+    tree_set(ev, l, t < 0 ? INT64_MAX : t);
 }
 
 /* -- slots and pieces -- */
@@ -873,7 +831,7 @@ schedule(Evaluator *ev, int l)
                 if (bd < e && (t < 0 || bd < t))
                     t = bd;
             }
-            heap_set(ev, l, t);
+            set_decision(ev, l, t);
             return;
         }
     }
@@ -882,7 +840,7 @@ schedule(Evaluator *ev, int l)
         if (t < 0 || av < t)
             t = av;
     }
-    heap_set(ev, l, t);
+    set_decision(ev, l, t);
 }
 
 /* Packets j and on of the transfer in slot s will not come to hops h0 and later as
@@ -968,7 +926,7 @@ decide(Evaluator *ev, int l, int64_t t)
 {
     NLink *k = &ev->link[l];
     ev->net_now = t;
-    k->at = INT64_MIN; /* taken (l stays at the top of the heap until schedule) */
+    k->at = INT64_MIN; /* taken (l stays first in the tree until schedule) */
     int64_t jt = -1;
     if (k->cur >= 0) {
         if (t >= run_end(ev, k))
@@ -1042,12 +1000,12 @@ static void
 net_advance(Evaluator *ev, int64_t lb)
 {
     ev->woke = false;
-    while (ev->nheap > 0 && !ev->woke) {
-        int l = ev->heap[0];
-        int64_t t = ev->link[l].at;
+    while (!ev->woke) {
+        int l = ev->twin[1];
+        int64_t t = ev->tkey[l];
         if (t >= lb)
-            break;
-        decide(ev, l, t); /* ends with schedule(l), which moves l in the heap */
+            break;        /* INT64_MAX: no decision left */
+        decide(ev, l, t); /* ends with schedule(l), which moves l in the tree */
     }
 }
 
@@ -1455,8 +1413,10 @@ shift_net(Evaluator *ev, int64_t sh, int64_t dt)
         for (int c = 0; c < k->ncand; c++)
             k->cand[c].avail += dt;
         k->ss += dt;
-        if (k->at >= 0)
+        if (k->at >= 0) {
             k->at += dt;
+            tree_set(ev, l, k->at);
+        }
     }
     ev->net_now += dt;
 }
@@ -1566,9 +1526,13 @@ net_reset(Evaluator *ev)
         k->cur = -1;
         k->ncand = 0;
         k->at = -1;
-        k->hpos = -1;
     }
-    ev->nheap = 0;
+    for (int i = 0; i < ev->tleaves; i++) {
+        ev->tkey[i] = INT64_MAX;
+        ev->twin[ev->tleaves + i] = i;
+    }
+    for (int i = ev->tleaves - 1; i > 0; i--) /* every key equal: the left one wins */
+        ev->twin[i] = ev->twin[2 * i];
     ev->freetr = -1;
     for (int s = ev->captr - 1; s >= 0; s--)
         tr_release(ev, s);
@@ -1645,7 +1609,7 @@ simulate(Evaluator *ev, const Sched *s)
             if (ev->state[d] == ST_WINDOW && ev->t[d] < lb)
                 lb = ev->t[d];
         }
-        if (ev->cont && ev->nheap > 0 && ev->link[ev->heap[0]].at < lb) {
+        if (ev->cont && ev->tkey[ev->twin[1]] < lb) {
             net_advance(ev, lb);
             continue;
         }
@@ -1664,7 +1628,7 @@ simulate(Evaluator *ev, const Sched *s)
             return -1;
         if (lo + ev->window > ev->limit)
             ev->limit = lo + ev->window;
-        else if (ev->cont && ev->nheap > 0)
+        else if (ev->cont && ev->tkey[ev->twin[1]] != INT64_MAX)
             ev->limit++; /* a parked DSP holds the network back: let it go on */
         else
             return -1;
