@@ -85,6 +85,9 @@
 
 enum { ST_RUN, ST_BLOCKED, ST_WINDOW, ST_DONE, ST_CUT };
 
+/* Words of memo_key before the DSPs' and messages' part. */
+enum { MKEY_HEAD = 12 };
+
 /* Runs longer than this go to simulate, whose steady state skips their periods. */
 enum { SWEEP_MAX_ITERATIONS = 64 };
 
@@ -243,6 +246,11 @@ struct Evaluator {
     int *stask;  /* [ntasks] the COMPUTE operation of each task */
     SOp *sop;    /* the operations in sorder's order */
     EMsg **szc;  /* [maxmsgs] ev->zc as pointers */
+    /* the last eval_length / eval_length_below (memo_key): everything of the schedule
+     * and the platform that an evaluation reads, and what it returned for which cutoff */
+    int64_t *mkey;
+    size_t nmkey, capmkey;
+    int64_t mlen, mcut;
 };
 
 static int64_t
@@ -322,6 +330,8 @@ eval_new(const Graph *g, const Platform *p)
     ev->stask = ir_xcalloc((size_t)g->ntasks + 1, sizeof *ev->stask);
     ev->sop = ir_xcalloc((size_t)ev->maxops + 1, sizeof *ev->sop);
     ev->szc = ir_xcalloc((size_t)ev->maxmsgs + 1, sizeof *ev->szc);
+    ev->capmkey = MKEY_HEAD + nd + (size_t)ev->maxops + 4 * (size_t)ev->maxmsgs;
+    ev->mkey = ir_xcalloc(ev->capmkey, sizeof *ev->mkey);
     ev->cutoff = INT64_MAX;
     ev->cont = p->model == MODEL_BWDSP && !p->no_contention;
     if (ev->cont) {
@@ -406,6 +416,7 @@ eval_free(Evaluator *ev)
     free(ev->stask);
     free(ev->sop);
     free(ev->szc);
+    free(ev->mkey);
     free(ev);
 }
 
@@ -1818,13 +1829,94 @@ length_of(Evaluator *ev, const Sched *s)
     return sweep(ev, s);
 }
 
-int64_t
-eval_length(Evaluator *ev, const Sched *s)
+/* Writes into ev->mkey what an evaluation of s reads (the platform's times, the
+ * iterations, the operations, the messages), as compile and sweep_order read it;
+ * returns true when that is what the previous call wrote.  The platform's fabric and
+ * routes are taken by its address, as compile takes them, and the graph's tasks and
+ * edges are those the workspace was made for. */
+static bool
+memo_key(Evaluator *ev, const Sched *s)
+{
+    const Graph *g = s->g;
+    const Platform *p = s->p;
+    int64_t *o = ev->mkey;
+    size_t z = 0, old = ev->nmkey;
+    bool same = true;
+    ev->nmkey = 0; /* no key, unless it fits (else compile reports the schedule) */
+    if (s->ndsps > ev->ndsps || s->nmsgs > ev->maxmsgs)
+        return false;
+#define MPUT(v)                                                                          \
+    do {                                                                                 \
+        int64_t v_ = (v);                                                                \
+        same &= z < old && o[z] == v_;                                                   \
+        o[z++] = v_;                                                                     \
+    } while (0)
+    MPUT((int64_t)(intptr_t)p);
+    MPUT(g->iterations);
+    MPUT(p->eager_limit);
+    MPUT(p->handshake);
+    MPUT(p->send_overhead);
+    MPUT(p->recv_overhead);
+    MPUT(p->wait_overhead);
+    MPUT(p->post_overhead);
+    MPUT(p->copy_bytes_per_cycle);
+    MPUT(p->packet_bytes);
+    MPUT(s->ndsps);
+    MPUT(s->nmsgs);
+    _Static_assert(sizeof(Op) == sizeof *o, "an Op is one word of the key");
+    for (int d = 0; d < s->ndsps; d++) {
+        size_t n = (size_t)s->nops[d];
+        if (z + 1 + n + 4 * (size_t)s->nmsgs > ev->capmkey)
+            return false;
+        MPUT(s->nops[d]);
+        if (same && (z + n > old || memcmp(o + z, s->ops[d], n * sizeof *o) != 0))
+            same = false;
+        if (!same)
+            memcpy(o + z, s->ops[d], n * sizeof *o);
+        z += n;
+    }
+    for (int m = 0; m < s->nmsgs; m++) {
+        const Msg *sm = &s->msgs[m];
+        MPUT((int64_t)sm->src << 32 | (uint32_t)sm->dst);
+        MPUT((int64_t)sm->delay << 32 | (uint32_t)sm->nedges);
+        MPUT(sm->bytes);
+        MPUT((int64_t)sm->pipelined << 32 | (uint32_t)g->edges[sm->edges[0]].from);
+    }
+#undef MPUT
+    ev->nmkey = z;
+    return same && z == old;
+}
+
+/* The length by length_of with the cutoff c, or by the previous call when s is the
+ * schedule it evaluated and its result decides this one: an exact length L (below its
+ * cutoff) gives L or EVAL_NOT_BELOW; "not below" a cutoff holds for every lower one;
+ * a deadlock found before a cutoff is found before every higher one (the run until it
+ * stops does not depend on the cutoff).  The searches evaluate one schedule again when
+ * a move leads where the previous one did. */
+static int64_t
+length_memo(Evaluator *ev, const Sched *s, int64_t c)
 {
     ev->rec = NULL;
     ev->rec_first = ev->rec_last = 0;
+    if (memo_key(ev, s)) {
+        int64_t L = ev->mlen;
+        if (L >= 0 && L < ev->mcut)
+            return L < c ? L : EVAL_NOT_BELOW;
+        if ((L == EVAL_NOT_BELOW && c <= ev->mcut) || (L == -1 && c >= ev->mcut))
+            return L;
+    }
+    ev->cutoff = c;
+    int64_t L = length_of(ev, s);
     ev->cutoff = INT64_MAX;
-    return length_of(ev, s);
+    ev->mlen = L;
+    ev->mcut = c;
+    return L;
+}
+
+int64_t
+eval_length(Evaluator *ev, const Sched *s)
+{
+    return length_memo(ev, s, INT64_MAX);
 }
 
 /* The run stops at the first DSP whose time plus the work it must still do (every
@@ -1833,12 +1925,7 @@ eval_length(Evaluator *ev, const Sched *s)
 int64_t
 eval_length_below(Evaluator *ev, const Sched *s, int64_t cutoff)
 {
-    ev->rec = NULL;
-    ev->rec_first = ev->rec_last = 0;
-    ev->cutoff = cutoff;
-    int64_t len = length_of(ev, s);
-    ev->cutoff = INT64_MAX;
-    return len;
+    return length_memo(ev, s, cutoff);
 }
 
 /* What blocked DSP d waits for: the operation instance of another DSP that would produce
