@@ -1752,9 +1752,12 @@ sweep_order(Evaluator *ev, const Sched *s)
     for (int q = 0; q < nc; q++) {
         int j = ev->sorder[q];
         const COp *c = &ev->code[j];
-        ev->sop[q] = (SOp){c->kind, ev->sdsp[j],
-                           c->cost, c->kind == OP_COMPUTE ? NULL : &ev->msg[c->ref],
-                           c->wbeg, c->wend, 0};
+        ev->sop[q] = (SOp){.kind = c->kind,
+                           .d = ev->sdsp[j],
+                           .cost = c->cost,
+                           .em = c->kind == OP_COMPUTE ? NULL : &ev->msg[c->ref],
+                           .wbeg = c->wbeg,
+                           .wend = c->wend};
     }
     for (int w = 0; w < ev->zc_off[s->g->ntasks]; w++)
         ev->szc[w] = &ev->msg[ev->zc[w]];
