@@ -71,7 +71,9 @@
  * of the searches), runs of at most SWEEP_MAX_ITERATIONS iterations whose dependences
  * within an iteration are acyclic are computed iteration by iteration in one fixed
  * topological order of the operations, without waits or wake-ups (sweep_order); the
- * same rules, the same times, about 1.7 times faster.  Everything else is simulated.
+ * same rules, the same times, about 1.7 times faster.  Once three consecutive
+ * iterations repeat each other shifted by one time, every iteration up to the end
+ * effects does (sweep_skip): those are skipped exactly.  Everything else is simulated.
  *
  * Long runs: the whole simulation state, the network included, is sampled every 8
  * iterations of one DSP; once a sample repeats (relative to the slowest iteration and the
@@ -130,6 +132,7 @@ typedef struct SOp { /* an operation as the sweep runs it, in the sweep's order 
     int64_t cost;
     EMsg *em;       /* SEND, RECV: the message */
     int wbeg, wend; /* COMPUTE: the zero-copy messages ev->szc[wbeg .. wend) */
+    int64_t last;   /* its DSP's time after it in the last iteration computed */
 } SOp;
 
 /* ---- the network's state (contention) ----
@@ -1724,9 +1727,12 @@ sweep_order(Evaluator *ev, const Sched *s)
     for (int q = 0; q < nc; q++) {
         int j = ev->sorder[q];
         const COp *c = &ev->code[j];
-        ev->sop[q] = (SOp){c->kind, ev->sdsp[j],
-                           c->cost, c->kind == OP_COMPUTE ? NULL : &ev->msg[c->ref],
-                           c->wbeg, c->wend};
+        ev->sop[q] = (SOp){.kind = c->kind,
+                           .d = ev->sdsp[j],
+                           .cost = c->cost,
+                           .em = c->kind == OP_COMPUTE ? NULL : &ev->msg[c->ref],
+                           .wbeg = c->wbeg,
+                           .wend = c->wend};
     }
     for (int w = 0; w < ev->zc_off[s->g->ntasks]; w++)
         ev->szc[w] = &ev->msg[ev->zc[w]];
@@ -1741,8 +1747,41 @@ sweep_order(Evaluator *ev, const Sched *s)
           : (em)->post[(x) & (em)->mask]) +                                              \
      (em)->hs + (em)->fabric)
 
+/* The sweep's steady state: iterations i - 2 .. i (all at least 1 and at most `to`, the
+ * last iteration in which every live operation runs its general case) each ended every
+ * operation dl cycles after the one before.  An operation of iteration j + 1 reads only
+ * values of iterations j - 1 .. j + 1 (a zero-copy producer, a pack: the arrival of
+ * transfer j, whose post a zero-delay pipelined receive wrote in iteration j - 1) and
+ * constants, and a maximum of values shifted by dl is the maximum shifted by dl: so
+ * iterations i + 1 .. to repeat iteration i, each dl later.  Sets the state at the end of
+ * iteration `to`: the DSPs' times, and the values of iterations to - 1 and to that later
+ * iterations read (every issue of a send, every post of a receive: transfer j - lag for
+ * a blocking receive of iteration j, j - lag + 1 for a pipelined one). */
+static void
+sweep_skip(Evaluator *ev, const Sched *s, int64_t i, int64_t to, int64_t dl)
+{
+    int64_t dt = (to - i) * dl;
+    for (int d = 0; d < s->ndsps; d++)
+        if (ev->code_off[d + 1] > ev->code_off[d])
+            ev->t[d] += dt;
+    for (int m = 0; m < s->nmsgs; m++) {
+        EMsg *em = &ev->msg[m];
+        if (!em->live)
+            continue;
+        int64_t pp = (em->pipe ? 1 : 0) - em->lag, mask = em->mask;
+        int64_t v[4] = {em->issue[(i - 1) & mask], em->issue[i & mask],
+                        em->post[(i - 1 + pp) & mask], em->post[(i + pp) & mask]};
+        em->issue[(to - 1) & mask] = v[0] + dt;
+        em->issue[to & mask] = v[1] + dt;
+        em->post[(to - 1 + pp) & mask] = v[2] + dt;
+        em->post[(to + pp) & mask] = v[3] + dt;
+    }
+}
+
 /* The length by the sweep, after compile and sweep_order: as simulate's (EVAL_NOT_BELOW
- * at the cutoff).  run()'s rules without its waits: each instance once, in order. */
+ * at the cutoff).  run()'s rules without its waits: each instance once, in order; once
+ * three iterations repeat each other shifted in time, to the end of the general case at
+ * once (sweep_skip). */
 static int64_t
 sweep(Evaluator *ev, const Sched *s)
 {
@@ -1764,8 +1803,17 @@ sweep(Evaluator *ev, const Sched *s)
             ev->cutoff - t[d] <= ev->work[d] * n - ev->lastless[d])
             return EVAL_NOT_BELOW;
     }
+    /* the last iteration in which every live operation runs its general case (no end
+     * of the run, no start), and the shift of the last compared iteration (-1: none) */
+    int64_t dmax = 1, prev = -1;
+    for (int m = 0; m < s->nmsgs; m++)
+        if (ev->msg[m].live && ev->msg[m].delay > dmax)
+            dmax = ev->msg[m].delay;
+    int64_t last = n - 1 - dmax;
     for (int64_t i = 0; i < n; i++) {
-        for (const SOp *c = ev->sop, *e = ev->sop + nc; c < e; c++) {
+        bool cmp = i >= 2 && i <= last, uni = true;
+        int64_t dl = 0;
+        for (SOp *c = ev->sop, *e = ev->sop + nc; c < e; c++) {
             int64_t start = t[c->d];
             EMsg *em = c->em;
             if (c->kind == OP_COMPUTE) {
@@ -1780,7 +1828,7 @@ sweep(Evaluator *ev, const Sched *s)
                 t[c->d] = start + c->cost;
             } else if (c->kind == OP_SEND) {
                 if (i >= n - em->delay)
-                    continue;
+                    goto next;
                 if (em->agg && i > 0) {
                     int64_t a = ARRIVAL(em, i - 1);
                     start = a > start ? a : start;
@@ -1789,7 +1837,7 @@ sweep(Evaluator *ev, const Sched *s)
             } else {
                 int64_t x = i - em->lag;
                 if (x < 0 || x >= n - em->delay)
-                    continue;
+                    goto next;
                 if (!em->pipe)
                     em->post[x & em->mask] = start; /* posted when reached */
                 int64_t a = ARRIVAL(em, x);
@@ -1803,7 +1851,20 @@ sweep(Evaluator *ev, const Sched *s)
                 }
                 t[c->d] = end;
             }
+        next:
+            if (cmp && c == ev->sop)
+                dl = t[c->d] - c->last;
+            else if (cmp)
+                uni &= t[c->d] - c->last == dl;
+            c->last = t[c->d];
         }
+        if (cmp && uni && dl == prev && i < last) {
+            /* iterations i - 2 .. i are one iteration shifted by dl: so are the others up
+             * to `last` (sweep_skip) */
+            sweep_skip(ev, s, i, last, dl);
+            i = last;
+        }
+        prev = cmp && uni ? dl : -1;
         /* iterations i + 1 .. n - 1 are still to run */
         for (int d = 0; d < nd && i + 1 < n; d++)
             if (ev->code_off[d + 1] > ev->code_off[d] &&
