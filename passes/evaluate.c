@@ -1930,6 +1930,8 @@ memo_key(Evaluator *ev, const Sched *s)
         if (z + 1 + n + 4 * (size_t)s->nmsgs > ev->capmkey)
             return false;
         MPUT(s->nops[d]);
+        if (n == 0)
+            continue; /* ops[d] may be NULL */
         if (same && (z + n > old || memcmp(o + z, s->ops[d], n * sizeof *o) != 0))
             same = false;
         if (!same)
