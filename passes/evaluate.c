@@ -71,7 +71,9 @@
  * of the searches), runs of at most SWEEP_MAX_ITERATIONS iterations whose dependences
  * within an iteration are acyclic are computed iteration by iteration in one fixed
  * topological order of the operations, without waits or wake-ups (sweep_order); the
- * same rules, the same times, about 1.7 times faster.  Everything else is simulated.
+ * same rules, the same times, about 1.7 times faster.  Once three consecutive
+ * iterations repeat each other shifted by one time, every iteration up to the end
+ * effects does (sweep_skip): those are skipped exactly.  Everything else is simulated.
  *
  * Long runs: the whole simulation state, the network included, is sampled every 8
  * iterations of one DSP; once a sample repeats (relative to the slowest iteration and the
@@ -84,6 +86,9 @@
 #include "ir.h"
 
 enum { ST_RUN, ST_BLOCKED, ST_WINDOW, ST_DONE, ST_CUT };
+
+/* Words of memo_key before the DSPs' and messages' part. */
+enum { MKEY_HEAD = 12 };
 
 /* Runs longer than this go to simulate, whose steady state skips their periods. */
 enum { SWEEP_MAX_ITERATIONS = 64 };
@@ -127,6 +132,7 @@ typedef struct SOp { /* an operation as the sweep runs it, in the sweep's order 
     int64_t cost;
     EMsg *em;       /* SEND, RECV: the message */
     int wbeg, wend; /* COMPUTE: the zero-copy messages ev->szc[wbeg .. wend) */
+    int64_t last;   /* its DSP's time after it in the last iteration computed */
 } SOp;
 
 /* ---- the network's state (contention) ----
@@ -168,7 +174,6 @@ typedef struct NLink {
     int cur;         /* hop id being served (slot << hshift | hop), -1 when idle */
     int64_t ss, sj0; /* when its current run started, and with which packet */
     int64_t at;      /* the next decision, -1 when none is needed */
-    int hpos;        /* position in the decision heap, -1 */
     NCand *cand;     /* the hops waiting for this link (a head piece's avail does not
                         change while its hop waits, but for shift_net) */
     int ncand, capcand;
@@ -224,7 +229,9 @@ struct Evaluator {
     int *route;       /* [maxmsgs * maxh] the links of each message's route */
     int64_t swl;      /* switch latency */
     NLink *link;      /* [nlinks] */
-    int *heap, nheap; /* links with a decision, by (at, link) */
+    int tleaves;      /* leaves of the decision tree: a power of two >= nlinks */
+    int64_t *tkey;    /* [tleaves] each link's next decision, INT64_MAX: none */
+    int *twin;        /* [2 * tleaves] the tree: the winning link of each node */
     NTr *tr;          /* transfer slots */
     NHop *hop;        /* [captr << hshift] */
     int captr, freetr;
@@ -235,13 +242,18 @@ struct Evaluator {
     int64_t *sortbuf; /* [2 * captr] (key, slot) pairs of the snapshot */
     int *rank;        /* [captr] a slot's place in the snapshot */
     /* the sweep (no contention, nothing recorded): [maxops] each, indexed like code */
-    int *sorder;   /* the operations in a topological order of one iteration */
-    int *sdeg;     /* dependences within an iteration still unmet (Kahn) */
-    int *sxs;      /* the one operation of another DSP that waits for this one, or -1 */
-    int *sdsp;     /* the DSP of each operation */
-    int *stask;    /* [ntasks] the COMPUTE operation of each task */
-    SOp *sop;      /* the operations in sorder's order */
-    EMsg **szc;    /* [maxmsgs] ev->zc as pointers */
+    int *sorder; /* the operations in a topological order of one iteration */
+    int *sdeg;   /* dependences within an iteration still unmet (Kahn) */
+    int *sxs;    /* the one operation of another DSP that waits for this one, or -1 */
+    int *sdsp;   /* the DSP of each operation */
+    int *stask;  /* [ntasks] the COMPUTE operation of each task */
+    SOp *sop;    /* the operations in sorder's order */
+    EMsg **szc;  /* [maxmsgs] ev->zc as pointers */
+    /* the last eval_length / eval_length_below (memo_key): everything of the schedule
+     * and the platform that an evaluation reads, and what it returned for which cutoff */
+    int64_t *mkey;
+    size_t nmkey, capmkey;
+    int64_t mlen, mcut;
 };
 
 static int64_t
@@ -321,6 +333,8 @@ eval_new(const Graph *g, const Platform *p)
     ev->stask = ir_xcalloc((size_t)g->ntasks + 1, sizeof *ev->stask);
     ev->sop = ir_xcalloc((size_t)ev->maxops + 1, sizeof *ev->sop);
     ev->szc = ir_xcalloc((size_t)ev->maxmsgs + 1, sizeof *ev->szc);
+    ev->capmkey = MKEY_HEAD + nd + (size_t)ev->maxops + 4 * (size_t)ev->maxmsgs;
+    ev->mkey = ir_xcalloc(ev->capmkey, sizeof *ev->mkey);
     ev->cutoff = INT64_MAX;
     ev->cont = p->model == MODEL_BWDSP && !p->no_contention;
     if (ev->cont) {
@@ -332,7 +346,11 @@ eval_new(const Graph *g, const Platform *p)
         ev->route =
             ir_xcalloc((size_t)ev->maxmsgs * (size_t)ev->maxh + 1, sizeof *ev->route);
         ev->link = ir_xcalloc((size_t)ev->nlinks, sizeof *ev->link);
-        ev->heap = ir_xcalloc((size_t)ev->nlinks, sizeof *ev->heap);
+        ev->tleaves = 1;
+        while (ev->tleaves < ev->nlinks)
+            ev->tleaves *= 2;
+        ev->tkey = ir_xcalloc((size_t)ev->tleaves, sizeof *ev->tkey);
+        ev->twin = ir_xcalloc(2 * (size_t)ev->tleaves, sizeof *ev->twin);
     }
     return ev;
 }
@@ -387,7 +405,8 @@ eval_free(Evaluator *ev)
     free(ev->saved_compute);
     free(ev->route);
     free(ev->link);
-    free(ev->heap);
+    free(ev->tkey);
+    free(ev->twin);
     free(ev->tr);
     free(ev->hop);
     free(ev->pc);
@@ -400,6 +419,7 @@ eval_free(Evaluator *ev)
     free(ev->stask);
     free(ev->sop);
     free(ev->szc);
+    free(ev->mkey);
     free(ev);
 }
 
@@ -635,83 +655,35 @@ run_end(const Evaluator *ev, const NLink *l)
     return run_end_at(&ev->tr[SLOT(ev, l->cur)], l, piece_end(ev, h, h->head));
 }
 
-/* -- the decision heap: links by (at, link id) -- */
-
-static bool
-heap_less(const Evaluator *ev, int a, int b)
-{
-    int64_t x = ev->link[a].at, y = ev->link[b].at;
-    return x != y ? x < y : a < b;
-}
+/* -- the decisions in time order: a tournament tree over the links --
+ * tkey[l] is link l's next decision (INT64_MAX: none).  Leaf P + l of the tree holds
+ * l, every inner node the link of the smaller key of its children, the left one on a
+ * tie, so the root twin[1] is the first decision by (at, link id).  An update replays
+ * the log2(P) matches above one leaf. */
 
 static void
-heap_put(Evaluator *ev, int i, int l)
+tree_set(Evaluator *ev, int l, int64_t key)
 {
-    ev->heap[i] = l;
-    ev->link[l].hpos = i;
-}
-
-static void
-heap_up(Evaluator *ev, int i)
-{
-    int l = ev->heap[i];
-    while (i > 0 && heap_less(ev, l, ev->heap[(i - 1) / 2])) {
-        heap_put(ev, i, ev->heap[(i - 1) / 2]);
-        i = (i - 1) / 2;
+    const int64_t *tk = ev->tkey;
+    int *tw = ev->twin;
+    ev->tkey[l] = key;
+    for (int i = (ev->tleaves + l) >> 1; i > 0; i >>= 1) {
+        int a = tw[2 * i], b = tw[2 * i + 1];
+        tw[i] = tk[a] <= tk[b] ? a : b;
     }
-    heap_put(ev, i, l);
 }
 
+/* Sets the next decision of link l to time t (-1: none).  decide marks the link it
+ * serves with at = INT64_MIN without touching the tree (it stays the first until its
+ * schedule). */
 static void
-heap_down(Evaluator *ev, int i)
-{
-    int l = ev->heap[i];
-    for (;;) {
-        int c = 2 * i + 1;
-        if (c >= ev->nheap)
-            break;
-        if (c + 1 < ev->nheap && heap_less(ev, ev->heap[c + 1], ev->heap[c]))
-            c++;
-        if (!heap_less(ev, ev->heap[c], l))
-            break;
-        heap_put(ev, i, ev->heap[c]);
-        i = c;
-    }
-    heap_put(ev, i, l);
-}
-
-/* Sets the next decision of link l to time t (-1: none).  A key that grows only sinks,
- * one that shrinks only rises (decide parks the link at the top with INT64_MIN). */
-static void
-heap_set(Evaluator *ev, int l, int64_t t)
+set_decision(Evaluator *ev, int l, int64_t t)
 {
     NLink *k = &ev->link[l];
-    if (t == k->at && (t < 0 || k->hpos >= 0))
+    if (t == k->at)
         return;
-    int64_t old = k->at;
     k->at = t;
-    int i = k->hpos;
-    if (t < 0) {
-        if (i < 0)
-            return;
-        k->hpos = -1;
-        int last = ev->heap[--ev->nheap];
-        if (i < ev->nheap) {
-            heap_put(ev, i, last);
-            heap_up(ev, i);
-            heap_down(ev, ev->link[last].hpos);
-        }
-        return;
-    }
-    if (i < 0) {
-        i = ev->nheap++;
-        heap_put(ev, i, l);
-        heap_up(ev, i);
-    } else if (t < old) {
-        heap_up(ev, i);
-    } else {
-        heap_down(ev, i);
-    }
+    tree_set(ev, l, t < 0 ? INT64_MAX : t);
 }
 
 /* -- slots and pieces -- */
@@ -873,7 +845,7 @@ schedule(Evaluator *ev, int l)
                 if (bd < e && (t < 0 || bd < t))
                     t = bd;
             }
-            heap_set(ev, l, t);
+            set_decision(ev, l, t);
             return;
         }
     }
@@ -882,7 +854,7 @@ schedule(Evaluator *ev, int l)
         if (t < 0 || av < t)
             t = av;
     }
-    heap_set(ev, l, t);
+    set_decision(ev, l, t);
 }
 
 /* Packets j and on of the transfer in slot s will not come to hops h0 and later as
@@ -968,7 +940,7 @@ decide(Evaluator *ev, int l, int64_t t)
 {
     NLink *k = &ev->link[l];
     ev->net_now = t;
-    k->at = INT64_MIN; /* taken (l stays at the top of the heap until schedule) */
+    k->at = INT64_MIN; /* taken (l stays first in the tree until schedule) */
     int64_t jt = -1;
     if (k->cur >= 0) {
         if (t >= run_end(ev, k))
@@ -1042,12 +1014,12 @@ static void
 net_advance(Evaluator *ev, int64_t lb)
 {
     ev->woke = false;
-    while (ev->nheap > 0 && !ev->woke) {
-        int l = ev->heap[0];
-        int64_t t = ev->link[l].at;
+    while (!ev->woke) {
+        int l = ev->twin[1];
+        int64_t t = ev->tkey[l];
         if (t >= lb)
-            break;
-        decide(ev, l, t); /* ends with schedule(l), which moves l in the heap */
+            break;        /* INT64_MAX: no decision left */
+        decide(ev, l, t); /* ends with schedule(l), which moves l in the tree */
     }
 }
 
@@ -1455,8 +1427,10 @@ shift_net(Evaluator *ev, int64_t sh, int64_t dt)
         for (int c = 0; c < k->ncand; c++)
             k->cand[c].avail += dt;
         k->ss += dt;
-        if (k->at >= 0)
+        if (k->at >= 0) {
             k->at += dt;
+            tree_set(ev, l, k->at);
+        }
     }
     ev->net_now += dt;
 }
@@ -1566,9 +1540,13 @@ net_reset(Evaluator *ev)
         k->cur = -1;
         k->ncand = 0;
         k->at = -1;
-        k->hpos = -1;
     }
-    ev->nheap = 0;
+    for (int i = 0; i < ev->tleaves; i++) {
+        ev->tkey[i] = INT64_MAX;
+        ev->twin[ev->tleaves + i] = i;
+    }
+    for (int i = ev->tleaves - 1; i > 0; i--) /* every key equal: the left one wins */
+        ev->twin[i] = ev->twin[2 * i];
     ev->freetr = -1;
     for (int s = ev->captr - 1; s >= 0; s--)
         tr_release(ev, s);
@@ -1645,7 +1623,7 @@ simulate(Evaluator *ev, const Sched *s)
             if (ev->state[d] == ST_WINDOW && ev->t[d] < lb)
                 lb = ev->t[d];
         }
-        if (ev->cont && ev->nheap > 0 && ev->link[ev->heap[0]].at < lb) {
+        if (ev->cont && ev->tkey[ev->twin[1]] < lb) {
             net_advance(ev, lb);
             continue;
         }
@@ -1664,7 +1642,7 @@ simulate(Evaluator *ev, const Sched *s)
             return -1;
         if (lo + ev->window > ev->limit)
             ev->limit = lo + ev->window;
-        else if (ev->cont && ev->nheap > 0)
+        else if (ev->cont && ev->tkey[ev->twin[1]] != INT64_MAX)
             ev->limit++; /* a parked DSP holds the network back: let it go on */
         else
             return -1;
@@ -1749,9 +1727,12 @@ sweep_order(Evaluator *ev, const Sched *s)
     for (int q = 0; q < nc; q++) {
         int j = ev->sorder[q];
         const COp *c = &ev->code[j];
-        ev->sop[q] = (SOp){c->kind, ev->sdsp[j],
-                           c->cost, c->kind == OP_COMPUTE ? NULL : &ev->msg[c->ref],
-                           c->wbeg, c->wend};
+        ev->sop[q] = (SOp){.kind = c->kind,
+                           .d = ev->sdsp[j],
+                           .cost = c->cost,
+                           .em = c->kind == OP_COMPUTE ? NULL : &ev->msg[c->ref],
+                           .wbeg = c->wbeg,
+                           .wend = c->wend};
     }
     for (int w = 0; w < ev->zc_off[s->g->ntasks]; w++)
         ev->szc[w] = &ev->msg[ev->zc[w]];
@@ -1766,8 +1747,41 @@ sweep_order(Evaluator *ev, const Sched *s)
           : (em)->post[(x) & (em)->mask]) +                                              \
      (em)->hs + (em)->fabric)
 
+/* The sweep's steady state: iterations i - 2 .. i (all at least 1 and at most `to`, the
+ * last iteration in which every live operation runs its general case) each ended every
+ * operation dl cycles after the one before.  An operation of iteration j + 1 reads only
+ * values of iterations j - 1 .. j + 1 (a zero-copy producer, a pack: the arrival of
+ * transfer j, whose post a zero-delay pipelined receive wrote in iteration j - 1) and
+ * constants, and a maximum of values shifted by dl is the maximum shifted by dl: so
+ * iterations i + 1 .. to repeat iteration i, each dl later.  Sets the state at the end of
+ * iteration `to`: the DSPs' times, and the values of iterations to - 1 and to that later
+ * iterations read (every issue of a send, every post of a receive: transfer j - lag for
+ * a blocking receive of iteration j, j - lag + 1 for a pipelined one). */
+static void
+sweep_skip(Evaluator *ev, const Sched *s, int64_t i, int64_t to, int64_t dl)
+{
+    int64_t dt = (to - i) * dl;
+    for (int d = 0; d < s->ndsps; d++)
+        if (ev->code_off[d + 1] > ev->code_off[d])
+            ev->t[d] += dt;
+    for (int m = 0; m < s->nmsgs; m++) {
+        EMsg *em = &ev->msg[m];
+        if (!em->live)
+            continue;
+        int64_t pp = (em->pipe ? 1 : 0) - em->lag, mask = em->mask;
+        int64_t v[4] = {em->issue[(i - 1) & mask], em->issue[i & mask],
+                        em->post[(i - 1 + pp) & mask], em->post[(i + pp) & mask]};
+        em->issue[(to - 1) & mask] = v[0] + dt;
+        em->issue[to & mask] = v[1] + dt;
+        em->post[(to - 1 + pp) & mask] = v[2] + dt;
+        em->post[(to + pp) & mask] = v[3] + dt;
+    }
+}
+
 /* The length by the sweep, after compile and sweep_order: as simulate's (EVAL_NOT_BELOW
- * at the cutoff).  run()'s rules without its waits: each instance once, in order. */
+ * at the cutoff).  run()'s rules without its waits: each instance once, in order; once
+ * three iterations repeat each other shifted in time, to the end of the general case at
+ * once (sweep_skip). */
 static int64_t
 sweep(Evaluator *ev, const Sched *s)
 {
@@ -1789,8 +1803,17 @@ sweep(Evaluator *ev, const Sched *s)
             ev->cutoff - t[d] <= ev->work[d] * n - ev->lastless[d])
             return EVAL_NOT_BELOW;
     }
+    /* the last iteration in which every live operation runs its general case (no end
+     * of the run, no start), and the shift of the last compared iteration (-1: none) */
+    int64_t dmax = 1, prev = -1;
+    for (int m = 0; m < s->nmsgs; m++)
+        if (ev->msg[m].live && ev->msg[m].delay > dmax)
+            dmax = ev->msg[m].delay;
+    int64_t last = n - 1 - dmax;
     for (int64_t i = 0; i < n; i++) {
-        for (const SOp *c = ev->sop, *e = ev->sop + nc; c < e; c++) {
+        bool cmp = i >= 2 && i <= last, uni = true;
+        int64_t dl = 0;
+        for (SOp *c = ev->sop, *e = ev->sop + nc; c < e; c++) {
             int64_t start = t[c->d];
             EMsg *em = c->em;
             if (c->kind == OP_COMPUTE) {
@@ -1805,7 +1828,7 @@ sweep(Evaluator *ev, const Sched *s)
                 t[c->d] = start + c->cost;
             } else if (c->kind == OP_SEND) {
                 if (i >= n - em->delay)
-                    continue;
+                    goto next;
                 if (em->agg && i > 0) {
                     int64_t a = ARRIVAL(em, i - 1);
                     start = a > start ? a : start;
@@ -1814,7 +1837,7 @@ sweep(Evaluator *ev, const Sched *s)
             } else {
                 int64_t x = i - em->lag;
                 if (x < 0 || x >= n - em->delay)
-                    continue;
+                    goto next;
                 if (!em->pipe)
                     em->post[x & em->mask] = start; /* posted when reached */
                 int64_t a = ARRIVAL(em, x);
@@ -1828,7 +1851,20 @@ sweep(Evaluator *ev, const Sched *s)
                 }
                 t[c->d] = end;
             }
+        next:
+            if (cmp && c == ev->sop)
+                dl = t[c->d] - c->last;
+            else if (cmp)
+                uni &= t[c->d] - c->last == dl;
+            c->last = t[c->d];
         }
+        if (cmp && uni && dl == prev && i < last) {
+            /* iterations i - 2 .. i are one iteration shifted by dl: so are the others up
+             * to `last` (sweep_skip) */
+            sweep_skip(ev, s, i, last, dl);
+            i = last;
+        }
+        prev = cmp && uni ? dl : -1;
         /* iterations i + 1 .. n - 1 are still to run */
         for (int d = 0; d < nd && i + 1 < n; d++)
             if (ev->code_off[d + 1] > ev->code_off[d] &&
@@ -1854,13 +1890,96 @@ length_of(Evaluator *ev, const Sched *s)
     return sweep(ev, s);
 }
 
-int64_t
-eval_length(Evaluator *ev, const Sched *s)
+/* Writes into ev->mkey what an evaluation of s reads (the platform's times, the
+ * iterations, the operations, the messages), as compile and sweep_order read it;
+ * returns true when that is what the previous call wrote.  The platform's fabric and
+ * routes are taken by its address, as compile takes them, and the graph's tasks and
+ * edges are those the workspace was made for. */
+static bool
+memo_key(Evaluator *ev, const Sched *s)
+{
+    const Graph *g = s->g;
+    const Platform *p = s->p;
+    int64_t *o = ev->mkey;
+    size_t z = 0, old = ev->nmkey;
+    bool same = true;
+    ev->nmkey = 0; /* no key, unless it fits (else compile reports the schedule) */
+    if (s->ndsps > ev->ndsps || s->nmsgs > ev->maxmsgs)
+        return false;
+#define MPUT(v)                                                                          \
+    do {                                                                                 \
+        int64_t v_ = (v);                                                                \
+        same &= z < old && o[z] == v_;                                                   \
+        o[z++] = v_;                                                                     \
+    } while (0)
+    MPUT((int64_t)(intptr_t)p);
+    MPUT(g->iterations);
+    MPUT(p->eager_limit);
+    MPUT(p->handshake);
+    MPUT(p->send_overhead);
+    MPUT(p->recv_overhead);
+    MPUT(p->wait_overhead);
+    MPUT(p->post_overhead);
+    MPUT(p->copy_bytes_per_cycle);
+    MPUT(p->packet_bytes);
+    MPUT(s->ndsps);
+    MPUT(s->nmsgs);
+    _Static_assert(sizeof(Op) == sizeof *o, "an Op is one word of the key");
+    for (int d = 0; d < s->ndsps; d++) {
+        size_t n = (size_t)s->nops[d];
+        if (z + 1 + n + 4 * (size_t)s->nmsgs > ev->capmkey)
+            return false;
+        MPUT(s->nops[d]);
+        if (n == 0)
+            continue; /* ops[d] may be NULL */
+        if (same && (z + n > old || memcmp(o + z, s->ops[d], n * sizeof *o) != 0))
+            same = false;
+        if (!same)
+            memcpy(o + z, s->ops[d], n * sizeof *o);
+        z += n;
+    }
+    for (int m = 0; m < s->nmsgs; m++) {
+        const Msg *sm = &s->msgs[m];
+        MPUT((int64_t)sm->src << 32 | (uint32_t)sm->dst);
+        MPUT((int64_t)sm->delay << 32 | (uint32_t)sm->nedges);
+        MPUT(sm->bytes);
+        MPUT((int64_t)sm->pipelined << 32 | (uint32_t)g->edges[sm->edges[0]].from);
+    }
+#undef MPUT
+    ev->nmkey = z;
+    return same && z == old;
+}
+
+/* The length by length_of with the cutoff c, or by the previous call when s is the
+ * schedule it evaluated and its result decides this one: an exact length L (below its
+ * cutoff) gives L or EVAL_NOT_BELOW; "not below" a cutoff holds for every lower one;
+ * a deadlock found before a cutoff is found before every higher one (the run until it
+ * stops does not depend on the cutoff).  The searches evaluate one schedule again when
+ * a move leads where the previous one did. */
+static int64_t
+length_memo(Evaluator *ev, const Sched *s, int64_t c)
 {
     ev->rec = NULL;
     ev->rec_first = ev->rec_last = 0;
+    if (memo_key(ev, s)) {
+        int64_t L = ev->mlen;
+        if (L >= 0 && L < ev->mcut)
+            return L < c ? L : EVAL_NOT_BELOW;
+        if ((L == EVAL_NOT_BELOW && c <= ev->mcut) || (L == -1 && c >= ev->mcut))
+            return L;
+    }
+    ev->cutoff = c;
+    int64_t L = length_of(ev, s);
     ev->cutoff = INT64_MAX;
-    return length_of(ev, s);
+    ev->mlen = L;
+    ev->mcut = c;
+    return L;
+}
+
+int64_t
+eval_length(Evaluator *ev, const Sched *s)
+{
+    return length_memo(ev, s, INT64_MAX);
 }
 
 /* The run stops at the first DSP whose time plus the work it must still do (every
@@ -1869,12 +1988,7 @@ eval_length(Evaluator *ev, const Sched *s)
 int64_t
 eval_length_below(Evaluator *ev, const Sched *s, int64_t cutoff)
 {
-    ev->rec = NULL;
-    ev->rec_first = ev->rec_last = 0;
-    ev->cutoff = cutoff;
-    int64_t len = length_of(ev, s);
-    ev->cutoff = INT64_MAX;
-    return len;
+    return length_memo(ev, s, cutoff);
 }
 
 /* What blocked DSP d waits for: the operation instance of another DSP that would produce

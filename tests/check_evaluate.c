@@ -1856,16 +1856,41 @@ END_TEST
  * length, at or below it EVAL_NOT_BELOW (a deadlock: -1 or EVAL_NOT_BELOW), with and
  * without contention and in eval_new_bound's workspace, on short runs and on long ones
  * that skip periods; the cut runs leave the workspace as good as new. */
+static Evaluator *
+workspace(const Sched *s, bool bound)
+{
+    return bound ? eval_new_bound(s->g, s->p) : eval_new(s->g, s->p);
+}
+
+/* eval_length_below(s, c) in a new workspace: a run (a new workspace has no memo). */
+static int64_t
+below_fresh(const Sched *s, bool bound, int64_t c)
+{
+    Evaluator *ev = workspace(s, bound);
+    int64_t L = eval_length_below(ev, s, c);
+    eval_free(ev);
+    return L;
+}
+
+/* Every cutoff runs in a workspace of its own (in ev, which has evaluated s, the memo
+ * answers: it must answer as the run does). */
 static void
-ck_cutoffs(Evaluator *ev, const Sched *s, uint64_t *x, uint64_t seed, int *cuts)
+ck_cutoffs(Evaluator *ev, bool bound, const Sched *s, uint64_t *x, uint64_t seed,
+           int *cuts)
 {
     int64_t L = eval_length(ev, s);
     int64_t c[12] = {L - 1, L, L + 1, L / 2, L - L / 50, L + L / 50, 0, 1, INT64_MAX};
     int nc = 9;
     while (nc < 12)
-        c[nc++] = L > 0 ? (int64_t)(rnd(x) % (uint64_t)(2 * L + 2)) : (int64_t)(rnd(x) % 100);
+        c[nc++] =
+            L > 0 ? (int64_t)(rnd(x) % (uint64_t)(2 * L + 2)) : (int64_t)(rnd(x) % 100);
     for (int j = 0; j < nc; j++) {
-        int64_t got = eval_length_below(ev, s, c[j]);
+        Evaluator *cut = workspace(s, bound);
+        int64_t got = eval_length_below(cut, s, c[j]);
+        ck_assert_int_eq(eval_length_below(ev, s, c[j]), got);
+        if (got == EVAL_NOT_BELOW) /* nothing left over from a cut run */
+            ck_assert_int_eq(eval_length(cut, s), L);
+        eval_free(cut);
         if (L < 0)
             ck_assert_msg(got == -1 || (got == EVAL_NOT_BELOW && c[j] != INT64_MAX),
                           "seed %llu: deadlock, cutoff %lld gives %lld",
@@ -1875,13 +1900,11 @@ ck_cutoffs(Evaluator *ev, const Sched *s, uint64_t *x, uint64_t seed, int *cuts)
                           (unsigned long long)seed, (long long)L, (long long)c[j],
                           (long long)got);
         else
-            ck_assert_msg(got == EVAL_NOT_BELOW,
-                          "seed %llu: length %lld, cutoff %lld gives %lld",
-                          (unsigned long long)seed, (long long)L, (long long)c[j],
-                          (long long)got);
+            ck_assert_msg(
+                got == EVAL_NOT_BELOW, "seed %llu: length %lld, cutoff %lld gives %lld",
+                (unsigned long long)seed, (long long)L, (long long)c[j], (long long)got);
         *cuts += got == EVAL_NOT_BELOW;
     }
-    ck_assert_int_eq(eval_length(ev, s), L); /* nothing left over from a cut run */
 }
 
 /* Without contention eval_length and eval_length_below take the sweep (one pass per
@@ -1906,8 +1929,8 @@ START_TEST(sweep_agrees_with_simulate)
                 L == (rc < 0 ? -1 : r.length), "seed %llu model %d: %lld, simulated %lld",
                 (unsigned long long)seed, model, (long long)L, (long long)r.length);
             if (L > 0) {
-                ck_assert_int_eq(eval_length_below(ev, s, L + 1), L);
-                ck_assert_int_eq(eval_length_below(ev, s, L), EVAL_NOT_BELOW);
+                ck_assert_int_eq(below_fresh(s, model, L + 1), L);
+                ck_assert_int_eq(below_fresh(s, model, L), EVAL_NOT_BELOW);
             }
             deadlocks += L < 0;
             runs++;
@@ -1922,6 +1945,69 @@ START_TEST(sweep_agrees_with_simulate)
 }
 END_TEST
 
+/* The memo (docs/evaluator.md, "Cost"): one workspace evaluates a schedule, then others
+ * that differ from it in one pipelined flag, one operation's place or its platform's
+ * handshake, then it again, with and without cutoffs; every answer is the one a new
+ * workspace computes. */
+START_TEST(memo_is_exact)
+{
+    int unchanged = 0, n = 0;
+    for (uint64_t seed = 1; seed <= 200; seed++) {
+        Graph *g;
+        Sched *s = random_contended(seed, 1, 25, &g);
+        uint64_t x = seed * 0xD1B54A32D192ED03u;
+        for (int model = 0; model < 3; model++) {
+            g->platform->no_contention = model == 1;
+            Evaluator *ev = workspace(s, model == 2);
+            for (int step = 0; step < 24; step++) {
+                int what = (int)(rnd(&x) % 5), m = -1, d = -1;
+                int64_t hs = g->platform->handshake;
+                if (what == 1 && s->nmsgs > 0) { /* one pipelined flag */
+                    m = (int)(rnd(&x) % (uint64_t)s->nmsgs);
+                    s->msgs[m].pipelined = !s->msgs[m].pipelined;
+                } else if (what == 2) { /* the first two operations of a DSP swapped */
+                    d = (int)(rnd(&x) % (uint64_t)s->ndsps);
+                    if (s->nops[d] < 2)
+                        d = -1;
+                    else {
+                        Op t = s->ops[d][0];
+                        s->ops[d][0] = s->ops[d][1];
+                        s->ops[d][1] = t;
+                    }
+                } else if (what == 3) {
+                    g->platform->handshake = hs + 1 + (int64_t)(rnd(&x) % 50);
+                }
+                int64_t L = below_fresh(s, model == 2, INT64_MAX);
+                int64_t c = rnd(&x) % 3 == 0 ? INT64_MAX
+                            : L > 0          ? (int64_t)(rnd(&x) % (uint64_t)(2 * L + 2))
+                                             : (int64_t)(rnd(&x) % 100);
+                int64_t want = below_fresh(s, model == 2, c);
+                int64_t got =
+                    c == INT64_MAX ? eval_length(ev, s) : eval_length_below(ev, s, c);
+                ck_assert_msg(got == want, "seed %llu model %d step %d: %lld, fresh %lld",
+                              (unsigned long long)seed, model, step, (long long)got,
+                              (long long)want);
+                unchanged += what == 0 || what == 4;
+                n++;
+                if (m >= 0 && rnd(&x) % 2) /* back to s: the memo holds the variant */
+                    s->msgs[m].pipelined = !s->msgs[m].pipelined;
+                if (d >= 0 && rnd(&x) % 2) {
+                    Op t = s->ops[d][0];
+                    s->ops[d][0] = s->ops[d][1];
+                    s->ops[d][1] = t;
+                }
+                g->platform->handshake = hs;
+            }
+            eval_free(ev);
+        }
+        ir_sched_free(s);
+        ir_graph_free(g);
+    }
+    ck_assert_int_eq(n, 200 * 3 * 24);
+    ck_assert_int_gt(unchanged, n / 4); /* repeats, which the memo answers */
+}
+END_TEST
+
 START_TEST(cutoff_is_exact)
 {
     int cuts = 0, runs = 0;
@@ -1933,9 +2019,9 @@ START_TEST(cutoff_is_exact)
         uint64_t x = seed * 0x2545F4914F6CDD1Du;
         for (int model = 0; model < 3; model++) {
             g->platform->no_contention = model == 1;
-            Evaluator *ev = model == 2 ? eval_new_bound(g, g->platform)
-                                       : eval_new(g, g->platform);
-            ck_cutoffs(ev, s, &x, seed, &cuts);
+            Evaluator *ev =
+                model == 2 ? eval_new_bound(g, g->platform) : eval_new(g, g->platform);
+            ck_cutoffs(ev, model == 2, s, &x, seed, &cuts);
             eval_free(ev);
             runs++;
         }
@@ -2195,6 +2281,7 @@ suite(void)
     tcase_add_test(tc, steady_state_skipping_is_exact);
     tcase_add_test(tc, contention_agrees_with_a_packet_simulation);
     tcase_add_test(tc, sweep_agrees_with_simulate);
+    tcase_add_test(tc, memo_is_exact);
     tcase_add_test(tc, cutoff_is_exact);
     tcase_add_test(tc, a_huge_edge_fits_or_is_refused);
     tcase_add_test(tc, contention_steady_state_skipping_is_exact);
