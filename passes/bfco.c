@@ -1972,20 +1972,20 @@ kick(const Space *sp, uint8_t *y, int k, uint64_t *rng)
 
 /* Descent from the merge of x (fitness F): passes of first-improvement moves on the
  * surrogate — join two groups (a merge bit that is not set), take a unit out of its
- * group (its bits cleared) — until a pass keeps no move or `budget` moves were tried;
- * then the fitness of the end point, kept in x when it is shorter than F.  The first
- * pass tries every join in bit order, then every unit; each later pass tries the moves
- * in the order of the surrogate's change when they were last tried: the moves a pass
- * keeps are mostly among those that came close in the pass before, so a budget that
+ * group (its bits cleared) — until a pass keeps no move or `reach` (>= budget) moves
+ * were tried; then the fitness of the end point, kept in x when it is shorter than F. The
+ * first pass tries every join in bit order, then every unit; each later pass tries the
+ * moves in the order of the surrogate's change when they were last tried: the moves a
+ * pass keeps are mostly among those that came close in the pass before, so a budget that
  * ends within a pass spends it where the gains are (docs/bfco.md, "Descent").
  * When the descent ends at a local optimum with budget left, an iterated local search
  * follows: x kicked by bp->kick_moves random moves, descended again, kept when its
- * fitness is shorter, until the budget is used or bp->kicks kicks in a row kept
- * nothing.  Deterministic for a given rng.  Returns the fitness of x; *tried gets the
- * moves tried. */
+ * fitness is shorter, until `budget` is used or bp->kicks kicks in a row kept nothing.
+ * Deterministic for a given rng.  Returns the fitness of x; *tried gets the moves
+ * tried, *local (if not NULL) whether the first descent ended at a local optimum. */
 static int64_t
 descend(Worker *w, uint8_t *x, int64_t F, const BfcoParams *bp, int B, int64_t budget,
-        uint64_t *rng, int64_t *tried)
+        int64_t reach, uint64_t *rng, int64_t *tried, bool *at_local)
 {
     const Space *sp = w->sp;
     int nm = sp->nbits + sp->M;
@@ -1995,7 +1995,9 @@ descend(Worker *w, uint8_t *x, int64_t F, const BfcoParams *bp, int B, int64_t b
         mv[m] = (Move){0, m};
     memcpy(cur, x, (size_t)B);
     int64_t S = surrogate(w, cur, NULL, B, 0), n = 0;
-    bool local = passes(w, cur, &S, B, mv, budget, &n);
+    bool local = passes(w, cur, &S, B, mv, reach, &n);
+    if (at_local)
+        *at_local = local;
     Key k;
     int64_t f = fitness(w, cur, bp, NULL, &k, F);
     if (f < F) {
@@ -2108,20 +2110,23 @@ seed_particle(const Space *sp, int k, int P, int B, double vmax, uint64_t *rng,
 /* The first descent of a run starts from no merge (with gbest's joint bits) before it
  * starts from gbest: that end point does not depend on the seed, and the descents from
  * different gbests end some percent apart (fft32), so this is what keeps the seeds
- * together.  gb and the result as descend's. */
+ * together.  gb and the result as descend's; *at_local: gb is now that end point and a
+ * local optimum. */
 static int64_t
 descend_from_none(Worker *w, uint8_t *gb, int64_t gbf, const BfcoParams *bp, int B,
-                  int64_t budget, uint64_t *rng, int64_t *tried)
+                  int64_t budget, int64_t reach, uint64_t *rng, int64_t *tried,
+                  bool *at_local)
 {
-    if (*tried >= budget)
-        return gbf;
+    bool local = false;
     uint8_t *z = ir_xcalloc((size_t)B + 1, 1);
     memcpy(z, gb, (size_t)B);
     memset(z, 0, (size_t)w->sp->nbits);
-    int64_t fz = descend(w, z, INT64_MAX - 1, bp, B, budget - *tried, rng, tried);
+    int64_t fz = descend(w, z, INT64_MAX - 1, bp, B, budget - *tried, reach - *tried, rng,
+                         tried, &local);
     if (fz < gbf) {
         gbf = fz;
         memcpy(gb, z, (size_t)B);
+        *at_local = local;
     }
     free(z);
     return gbf;
@@ -2135,6 +2140,39 @@ descent_budget(const BfcoParams *bp, int P, int gen)
     return bp->descent_budget >= 0 ? bp->descent_budget : 4 * (int64_t)P * gen;
 }
 
+/* The moves the descent's passes may try in all (the kicks stay within the budget): by
+ * default, when one pass (every move once: nbits + M) fits in the budget, up to 16
+ * passes, enough to reach a local optimum (fft32: 3 000-8 700 moves against a budget of
+ * 1 408, 5-9 passes); when a pass does not fit (the 1000-task case: 3 004 moves against
+ * 1 408) converging would cost several times the swarm, and the budget stays
+ * (docs/bfco.md, "Descent"). */
+static int64_t
+descent_reach(const BfcoParams *bp, const Space *sp, int64_t budget)
+{
+    int64_t pass = (int64_t)sp->nbits + sp->M;
+    if (bp->descent_budget >= 0 || pass > budget)
+        return budget;
+    return 16 * pass > budget ? 16 * pass : budget;
+}
+
+/* The descent at a stall or at the end (docs/bfco.md, "Descent"), from gbest (gb, gbf)
+ * after `gen` generations; the first one of a run (first) also from no merge.  When
+ * that end point is gbest and a local optimum, the descent from gbest would only
+ * confirm it: without kicks it does not run.  Returns gbest's fitness. */
+static int64_t
+descent(Worker *w, uint8_t *gb, int64_t gbf, const BfcoParams *bp, int B, int P, int gen,
+        bool first, uint64_t *rng, int64_t *tried)
+{
+    int64_t budget = descent_budget(bp, P, gen), reach = descent_reach(bp, w->sp, budget);
+    bool at_local = false;
+    if (first && *tried < budget)
+        gbf = descend_from_none(w, gb, gbf, bp, B, budget, reach, rng, tried, &at_local);
+    if (*tried < budget && !(at_local && bp->kicks == 0))
+        gbf =
+            descend(w, gb, gbf, bp, B, budget - *tried, reach - *tried, rng, tried, NULL);
+    return gbf;
+}
+
 int
 bfco_search(const Space *sp, const BfcoParams *bp0, Sched **out, OptStats *st)
 {
@@ -2144,9 +2182,10 @@ bfco_search(const Space *sp, const BfcoParams *bp0, Sched **out, OptStats *st)
     BfcoParams q = *bp0;
     if (q.joint_units > 0 && sp->M <= q.joint_units)
         q.joint = true;
-    /* Restarts by default on small schedules (at most 64 messages, the size up to which the
-     * joint bits are on by default): there a stalled swarm costs little to restart, and a
-     * single start misses the best merge on some lo20 and rand50 graphs (docs/bfco.md). */
+    /* Restarts by default on small schedules (at most 64 messages, the size up to which
+     * the joint bits are on by default): there a stalled swarm costs little to restart,
+     * and a single start misses the best merge on some lo20 and rand50 graphs
+     * (docs/bfco.md). */
     if (q.restarts < 0)
         q.restarts = sp->M <= 64 ? 3 : 0;
     /* Without restarts, a stall ends the swarm and the descent takes over: the swarm's
@@ -2258,11 +2297,8 @@ bfco_search(const Space *sp, const BfcoParams *bp0, Sched **out, OptStats *st)
         }
         if (bp->stall > 0 && stall >= bp->stall) {
             if (gbf != dlast && gbf != INT64_MAX && sp->nbits > 0) {
-                int64_t budget = descent_budget(bp, P, gen + 1);
-                if (dlast == INT64_MIN)
-                    gbf = descend_from_none(ws[0], gb, gbf, bp, B, budget, &drng, &dtried);
-                if (dtried < budget)
-                    gbf = descend(ws[0], gb, gbf, bp, B, budget - dtried, &drng, &dtried);
+                gbf = descent(ws[0], gb, gbf, bp, B, P, gen + 1, dlast == INT64_MIN,
+                              &drng, &dtried);
                 dlast = gbf;
             }
             if (restarts >= bp->restarts) {
@@ -2277,13 +2313,8 @@ bfco_search(const Space *sp, const BfcoParams *bp0, Sched **out, OptStats *st)
                 seed_particle(sp, k, P, B, vmax, &rng[k], x[k], v[k]);
         }
     }
-    if (gbf != dlast && gbf != INT64_MAX && sp->nbits > 0) {
-        int64_t budget = descent_budget(bp, P, gen);
-        if (dlast == INT64_MIN)
-            gbf = descend_from_none(ws[0], gb, gbf, bp, B, budget, &drng, &dtried);
-        if (dtried < budget)
-            gbf = descend(ws[0], gb, gbf, bp, B, budget - dtried, &drng, &dtried);
-    }
+    if (gbf != dlast && gbf != INT64_MAX && sp->nbits > 0)
+        gbf = descent(ws[0], gb, gbf, bp, B, P, gen, dlast == INT64_MIN, &drng, &dtried);
     /* the polish budget: 3/4 evaluation per particle evaluated (the search's size, not
      * what the bounds and the cache spared of it) */
     int64_t swarm_size = (int64_t)P * gen;
