@@ -87,9 +87,6 @@
 
 enum { ST_RUN, ST_BLOCKED, ST_WINDOW, ST_DONE, ST_CUT };
 
-/* Words of memo_key before the DSPs' and messages' part. */
-enum { MKEY_HEAD = 12 };
-
 /* Runs longer than this go to simulate, whose steady state skips their periods. */
 enum { SWEEP_MAX_ITERATIONS = 64 };
 
@@ -124,6 +121,8 @@ typedef struct EMsg {
     const Platform *kp;
     int ksrc, kdst;
     int64_t kbytes;
+    bool spipe; /* the schedule's flag (pipe is false for eager messages and bounds) */
+    int ztask;  /* a single-edge message: its producer (zero copy); else -1 */
 } EMsg;
 
 typedef struct SOp { /* an operation as the sweep runs it, in the sweep's order */
@@ -249,10 +248,14 @@ struct Evaluator {
     int *stask;  /* [ntasks] the COMPUTE operation of each task */
     SOp *sop;    /* the operations in sorder's order */
     EMsg **szc;  /* [maxmsgs] ev->zc as pointers */
-    /* the last eval_length / eval_length_below (memo_key): everything of the schedule
-     * and the platform that an evaluation reads, and what it returned for which cutoff */
-    int64_t *mkey;
-    size_t nmkey, capmkey;
+    /* what compile read of the platform (cplat: the times of its messages and
+     * operations) and of the schedule besides ev->code and ev->msg; and whether the last
+     * compile was that of eval_length / eval_length_below, which returned mlen for the
+     * cutoff mcut (memo_same) */
+    const Platform *cp;
+    int cnd;
+    int64_t cplat[7];
+    bool mvalid;
     int64_t mlen, mcut;
 };
 
@@ -333,8 +336,6 @@ eval_new(const Graph *g, const Platform *p)
     ev->stask = ir_xcalloc((size_t)g->ntasks + 1, sizeof *ev->stask);
     ev->sop = ir_xcalloc((size_t)ev->maxops + 1, sizeof *ev->sop);
     ev->szc = ir_xcalloc((size_t)ev->maxmsgs + 1, sizeof *ev->szc);
-    ev->capmkey = MKEY_HEAD + nd + (size_t)ev->maxops + 4 * (size_t)ev->maxmsgs;
-    ev->mkey = ir_xcalloc(ev->capmkey, sizeof *ev->mkey);
     ev->cutoff = INT64_MAX;
     ev->cont = p->model == MODEL_BWDSP && !p->no_contention;
     if (ev->cont) {
@@ -419,7 +420,6 @@ eval_free(Evaluator *ev)
     free(ev->stask);
     free(ev->sop);
     free(ev->szc);
-    free(ev->mkey);
     free(ev);
 }
 
@@ -465,6 +465,13 @@ compile(Evaluator *ev, const Sched *s)
             s->nmsgs);
     ev->n = n;
     ev->nmsgs = s->nmsgs;
+    ev->mvalid = false;
+    ev->cp = p;
+    ev->cnd = s->ndsps;
+    int64_t pl[7] = {p->eager_limit,         p->handshake,     p->send_overhead,
+                     p->recv_overhead,       p->wait_overhead, p->post_overhead,
+                     p->copy_bytes_per_cycle};
+    memcpy(ev->cplat, pl, sizeof pl);
     memset(ev->zc_off, 0, ((size_t)g->ntasks + 2) * sizeof *ev->zc_off);
     int64_t hdr = p->packet_bytes - p->payload_bytes;
     for (int m = 0; m < s->nmsgs; m++) {
@@ -514,6 +521,8 @@ compile(Evaluator *ev, const Sched *s)
         em->ksrc = sm->src;
         em->kdst = sm->dst;
         em->kbytes = sm->bytes;
+        em->spipe = sm->pipelined;
+        em->ztask = em->agg ? -1 : g->edges[sm->edges[0]].from;
         if (em->live && !em->agg)
             ev->zc_off[g->edges[sm->edges[0]].from + 2]++;
     }
@@ -1890,64 +1899,43 @@ length_of(Evaluator *ev, const Sched *s)
     return sweep(ev, s);
 }
 
-/* Writes into ev->mkey what an evaluation of s reads (the platform's times, the
- * iterations, the operations, the messages), as compile and sweep_order read it;
- * returns true when that is what the previous call wrote.  The platform's fabric and
- * routes are taken by its address, as compile takes them, and the graph's tasks and
- * edges are those the workspace was made for. */
+/* Whether s is the schedule of the workspace's last compile, when that was an
+ * eval_length or eval_length_below: everything compile reads (the platform's times,
+ * the iterations, the operations in order, every message's DSPs, delay, bytes, pipelined
+ * flag, whether it is aggregated and else its producer), compared with what compile
+ * wrote; the fabric and routes go by the platform's address, as in compile, and the
+ * tasks' cycles are those of the graph the workspace was made for.  A schedule of other
+ * messages (another merge) differs at the first check or two. */
 static bool
-memo_key(Evaluator *ev, const Sched *s)
+memo_same(const Evaluator *ev, const Sched *s)
 {
-    const Graph *g = s->g;
     const Platform *p = s->p;
-    int64_t *o = ev->mkey;
-    size_t z = 0, old = ev->nmkey;
-    bool same = true;
-    ev->nmkey = 0; /* no key, unless it fits (else compile reports the schedule) */
-    if (s->ndsps > ev->ndsps || s->nmsgs > ev->maxmsgs)
+    if (!ev->mvalid || p != ev->cp || s->nmsgs != ev->nmsgs || s->ndsps != ev->cnd ||
+        s->g->iterations != ev->n)
         return false;
-#define MPUT(v)                                                                          \
-    do {                                                                                 \
-        int64_t v_ = (v);                                                                \
-        same &= z < old && o[z] == v_;                                                   \
-        o[z++] = v_;                                                                     \
-    } while (0)
-    MPUT((int64_t)(intptr_t)p);
-    MPUT(g->iterations);
-    MPUT(p->eager_limit);
-    MPUT(p->handshake);
-    MPUT(p->send_overhead);
-    MPUT(p->recv_overhead);
-    MPUT(p->wait_overhead);
-    MPUT(p->post_overhead);
-    MPUT(p->copy_bytes_per_cycle);
-    MPUT(p->packet_bytes);
-    MPUT(s->ndsps);
-    MPUT(s->nmsgs);
-    _Static_assert(sizeof(Op) == sizeof *o, "an Op is one word of the key");
-    for (int d = 0; d < s->ndsps; d++) {
-        size_t n = (size_t)s->nops[d];
-        if (z + 1 + n + 4 * (size_t)s->nmsgs > ev->capmkey)
-            return false;
-        MPUT(s->nops[d]);
-        if (n == 0)
-            continue; /* ops[d] may be NULL */
-        if (same && (z + n > old || memcmp(o + z, s->ops[d], n * sizeof *o) != 0))
-            same = false;
-        if (!same)
-            memcpy(o + z, s->ops[d], n * sizeof *o);
-        z += n;
-    }
+    int64_t pl[7] = {p->eager_limit,         p->handshake,     p->send_overhead,
+                     p->recv_overhead,       p->wait_overhead, p->post_overhead,
+                     p->copy_bytes_per_cycle};
+    if (memcmp(pl, ev->cplat, sizeof pl) != 0)
+        return false;
     for (int m = 0; m < s->nmsgs; m++) {
         const Msg *sm = &s->msgs[m];
-        MPUT((int64_t)sm->src << 32 | (uint32_t)sm->dst);
-        MPUT((int64_t)sm->delay << 32 | (uint32_t)sm->nedges);
-        MPUT(sm->bytes);
-        MPUT((int64_t)sm->pipelined << 32 | (uint32_t)g->edges[sm->edges[0]].from);
+        const EMsg *em = &ev->msg[m];
+        if (sm->src != em->src || sm->dst != em->dst || sm->delay != em->delay ||
+            sm->bytes != em->bytes || sm->pipelined != em->spipe ||
+            (sm->nedges > 1) != em->agg ||
+            (!em->agg && s->g->edges[sm->edges[0]].from != em->ztask))
+            return false;
     }
-#undef MPUT
-    ev->nmkey = z;
-    return same && z == old;
+    for (int d = 0; d < s->ndsps; d++) {
+        const COp *c = ev->code + ev->code_off[d];
+        if (s->nops[d] != ev->code_off[d + 1] - ev->code_off[d])
+            return false;
+        for (int k = 0; k < s->nops[d]; k++)
+            if (s->ops[d][k].kind != c[k].kind || s->ops[d][k].ref != c[k].ref)
+                return false;
+    }
+    return true;
 }
 
 /* The length by length_of with the cutoff c, or by the previous call when s is the
@@ -1961,7 +1949,7 @@ length_memo(Evaluator *ev, const Sched *s, int64_t c)
 {
     ev->rec = NULL;
     ev->rec_first = ev->rec_last = 0;
-    if (memo_key(ev, s)) {
+    if (memo_same(ev, s)) {
         int64_t L = ev->mlen;
         if (L >= 0 && L < ev->mcut)
             return L < c ? L : EVAL_NOT_BELOW;
@@ -1971,6 +1959,7 @@ length_memo(Evaluator *ev, const Sched *s, int64_t c)
     ev->cutoff = c;
     int64_t L = length_of(ev, s);
     ev->cutoff = INT64_MAX;
+    ev->mvalid = true; /* length_of compiled s */
     ev->mlen = L;
     ev->mcut = c;
     return L;
