@@ -2242,7 +2242,8 @@ bfco_search(const Space *sp, const BfcoParams *bp0, Sched **out, OptStats *st)
     int gen = 0, stall = 0, restarts = 0;
     /* The descent (docs/bfco.md, "Descent") at every stall and at the end, from gbest
      * unless gbest is where the last descent ended, the first one also from no merge;
-     * its moves in all at most the budget (default: 4 per particle evaluated). */
+     * its moves in all at most the budget (default: 4 per particle evaluated), its
+     * passes at most the reach (descent_reach). */
     int64_t dtried = 0, dlast = INT64_MIN;
     uint64_t drng = bp->seed ^ UINT64_C(0x6A09E667F3BCC909); /* the kicks' stream */
     bool fresh = true; /* the positions are new: no velocity update before evaluating */

@@ -77,8 +77,8 @@ static const CliOption own[] = {
     {"polish-budget", "N",
      "toggles the polish may try (default: 3/4 per particle evaluated + 64)"},
     {"descent-budget", "N",
-     "merge moves the descent may try (default: 4 per particle evaluated; 0 = no "
-     "descent)"},
+     "merge moves the descent may try (default: 4 per particle evaluated, and on to a "
+     "local optimum when one pass of its moves fits in that; 0 = no descent)"},
     {"no-joint", NULL,
      "no joint pipeline bits even on small schedules (default: joint at <= 64 "
      "messages)"},
