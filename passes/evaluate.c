@@ -781,7 +781,7 @@ cand_add(Evaluator *ev, int l, int id)
     k->cand[k->ncand++] = (NCand){ev->pc[h->head].avail, id};
 }
 
-static void
+static inline void
 cand_remove(Evaluator *ev, int l, int id)
 {
     NLink *k = &ev->link[l];
@@ -796,7 +796,7 @@ cand_remove(Evaluator *ev, int l, int id)
 
 /* The last packet of the transfer in slot s starts on its last link now: it arrives at
  * `end`. */
-static void
+static inline void
 finalize(Evaluator *ev, int s, int64_t end)
 {
     NTr *tr = &ev->tr[s];
@@ -814,7 +814,7 @@ finalize(Evaluator *ev, int s, int64_t end)
 }
 
 /* Link l's run is over (its piece fully sent): the hop's next piece, if any, waits. */
-static void
+static inline void
 retire(Evaluator *ev, int l)
 {
     NLink *k = &ev->link[l];
@@ -1069,7 +1069,7 @@ try_depart(Evaluator *ev, int m)
 /* Before writing transfer x of em (contention): the ring must hold every transfer from
  * the oldest one a DSP may still read; from = min(receiver's iteration - lag, sender's
  * - 1), with the writer's own iteration `i` in place of its stale entry. */
-static void
+static inline void
 ring_room(Evaluator *ev, EMsg *em, int64_t x, int writer, int64_t i)
 {
     int64_t a = (writer == em->dst ? i : ev->it[em->dst]) - em->lag;
