@@ -697,22 +697,29 @@ set_decision(Evaluator *ev, int l, int64_t t)
 
 /* -- slots and pieces -- */
 
+/* The growth of the slots, pieces and candidate lists is out of line: rare, and the
+ * allocations' fast paths are inlined into the hot loop. */
+static __attribute__((noinline)) void
+tr_grow(Evaluator *ev)
+{
+    int old = ev->captr, cap = old ? 2 * old : 64;
+    ev->tr = xrealloc(ev->tr, (size_t)cap, sizeof *ev->tr);
+    ev->hop = xrealloc(ev->hop, (size_t)cap << ev->hshift, sizeof *ev->hop);
+    ev->sortbuf = xrealloc(ev->sortbuf, 2 * (size_t)cap, sizeof *ev->sortbuf);
+    ev->rank = xrealloc(ev->rank, (size_t)cap, sizeof *ev->rank);
+    for (int i = cap - 1; i >= old; i--) {
+        ev->tr[i].m = -1;
+        ev->tr[i].next = ev->freetr;
+        ev->freetr = i;
+    }
+    ev->captr = cap;
+}
+
 static int
 tr_alloc(Evaluator *ev)
 {
-    if (ev->freetr < 0) {
-        int old = ev->captr, cap = old ? 2 * old : 64;
-        ev->tr = xrealloc(ev->tr, (size_t)cap, sizeof *ev->tr);
-        ev->hop = xrealloc(ev->hop, (size_t)cap << ev->hshift, sizeof *ev->hop);
-        ev->sortbuf = xrealloc(ev->sortbuf, 2 * (size_t)cap, sizeof *ev->sortbuf);
-        ev->rank = xrealloc(ev->rank, (size_t)cap, sizeof *ev->rank);
-        for (int i = cap - 1; i >= old; i--) {
-            ev->tr[i].m = -1;
-            ev->tr[i].next = ev->freetr;
-            ev->freetr = i;
-        }
-        ev->captr = cap;
-    }
+    if (ev->freetr < 0)
+        tr_grow(ev);
     int s = ev->freetr;
     ev->freetr = ev->tr[s].next;
     return s;
@@ -726,18 +733,23 @@ tr_release(Evaluator *ev, int s)
     ev->freetr = s;
 }
 
-static int
+static __attribute__((noinline)) void
+pc_grow(Evaluator *ev)
+{
+    int old = ev->cappc, cap = old ? 2 * old : 256;
+    ev->pc = xrealloc(ev->pc, (size_t)cap, sizeof *ev->pc);
+    for (int i = cap - 1; i >= old; i--) {
+        ev->pc[i].next = ev->freepc;
+        ev->freepc = i;
+    }
+    ev->cappc = cap;
+}
+
+static inline int
 pc_alloc(Evaluator *ev, int64_t start, int64_t avail)
 {
-    if (ev->freepc < 0) {
-        int old = ev->cappc, cap = old ? 2 * old : 256;
-        ev->pc = xrealloc(ev->pc, (size_t)cap, sizeof *ev->pc);
-        for (int i = cap - 1; i >= old; i--) {
-            ev->pc[i].next = ev->freepc;
-            ev->freepc = i;
-        }
-        ev->cappc = cap;
-    }
+    if (ev->freepc < 0)
+        pc_grow(ev);
     int p = ev->freepc;
     ev->freepc = ev->pc[p].next;
     ev->pc[p] = (NPiece){start, avail, -1};
@@ -751,14 +763,19 @@ pc_release(Evaluator *ev, int p)
     ev->freepc = p;
 }
 
-static void
+static __attribute__((noinline)) void
+cand_grow(NLink *k)
+{
+    k->capcand = k->capcand ? 2 * k->capcand : 4;
+    k->cand = xrealloc(k->cand, (size_t)k->capcand, sizeof *k->cand);
+}
+
+static inline void
 cand_add(Evaluator *ev, int l, int id)
 {
     NLink *k = &ev->link[l];
-    if (k->ncand == k->capcand) {
-        k->capcand = k->capcand ? 2 * k->capcand : 4;
-        k->cand = xrealloc(k->cand, (size_t)k->capcand, sizeof *k->cand);
-    }
+    if (k->ncand == k->capcand)
+        cand_grow(k);
     NHop *h = HOP(ev, id);
     h->cpos = k->ncand;
     k->cand[k->ncand++] = (NCand){ev->pc[h->head].avail, id};
