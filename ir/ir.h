@@ -727,6 +727,9 @@ typedef struct BfcoParams {
                        in a row that keep nothing; -1 = default (10 at most 64
                        messages, else 0), 0 = no kicks */
     int kick_moves; /* random moves of a kick */
+    int fitness_passes; /* after the last descent, passes of its moves on the fitness
+                           while one keeps a move; -1 = default (4 at most 64 messages,
+                           else 0), 0 = none */
     int64_t es_limit;      /* es refuses more configurations than this */
     /* polish: evaluate every toggle that can be kept, also those that lengthen the
      * contention-free length (docs/bfco.md) */
@@ -747,6 +750,7 @@ typedef struct OptStats {
     int64_t cache_hits;         /* bfco: particles whose repaired merge was known */
     int64_t polish_evals;       /* bfco: evaluations of the polish */
     int64_t descent_moves;      /* bfco: moves the descent tried (surrogates) */
+    int64_t fitness_moves;      /* bfco: moves tried on the fitness after the descent */
     bool joint;                 /* bfco: the joint pipeline bits were searched */
     int64_t bound_evals; /* bfco: evaluations without contention (lower bounds), not in
                             evaluations */

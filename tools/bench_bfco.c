@@ -502,6 +502,7 @@ speed(Bench *b, const char *size)
         json_object_set_new(last, "bound_evaluations", json_integer(st.bound_evals));
         json_object_set_new(last, "cache_hits", json_integer(st.cache_hits));
         json_object_set_new(last, "descent_moves", json_integer(st.descent_moves));
+        json_object_set_new(last, "fitness_moves", json_integer(st.fitness_moves));
     }
     fflush(stdout);
     ir_sched_free(out);
@@ -535,7 +536,7 @@ usage(void)
         "                  [--generations N] [--stall N] [--restarts N] "
         "[--time-limit S]\n"
         "                  [--polish-budget N] [--descent-budget N] [--kicks N]\n"
-        "                  [--kick-moves N] [--joint]\n"
+        "                  [--kick-moves N] [--fitness-passes N] [--joint]\n"
         "                  [--no-joint] [--vshaped]\n"
         "                  [--no-polish] [--polish-all]\n"
         "  without a section option: --quality --speed\n");
@@ -624,6 +625,8 @@ main(int argc, char **argv)
             b.bp.kicks = (int)num(argc, argv, &i);
         else if (strcmp(a, "--kick-moves") == 0)
             b.bp.kick_moves = (int)num(argc, argv, &i);
+        else if (strcmp(a, "--fitness-passes") == 0)
+            b.bp.fitness_passes = (int)num(argc, argv, &i);
         else
             usage();
     }

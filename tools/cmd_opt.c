@@ -41,7 +41,8 @@ enum {
     O_REPORT,
     O_POLISHALL,
     O_KICKS,
-    O_KICKMOVES
+    O_KICKMOVES,
+    O_FITNESSPASSES
 };
 static const CliOption own[] = {
     {"method", "NAME", "none, ma, cp, bfco (default), es or all"},
@@ -93,6 +94,9 @@ static const CliOption own[] = {
      "merge and descend again until N kicks in a row keep nothing (default 10 on at "
      "most 64 messages, else 0)"},
     {"kick-moves", "N", "random merge moves of a kick (default 3)"},
+    {"fitness-passes", "N",
+     "after the last descent, up to N passes of its merge moves judged by the fitness "
+     "itself while one keeps a move (default 4 on at most 64 messages, else 0)"},
     {NULL, NULL, NULL},
 };
 
@@ -192,7 +196,9 @@ cmd_opt(int argc, char **argv)
                        &bp.descent_budget))
         goto usage;
     if (!int_option("--kicks", c.val[O_KICKS], 0, 1000000, &bp.kicks) ||
-        !int_option("--kick-moves", c.val[O_KICKMOVES], 1, 1000000, &bp.kick_moves))
+        !int_option("--kick-moves", c.val[O_KICKMOVES], 1, 1000000, &bp.kick_moves) ||
+        !int_option("--fitness-passes", c.val[O_FITNESSPASSES], 0, 1000000,
+                    &bp.fitness_passes))
         goto usage;
     if (c.val[O_TIMELIMIT]) {
         char *end;
@@ -373,6 +379,10 @@ cmd_opt(int argc, char **argv)
                     json_object_set_new(jm, "cache_hits", json_integer(r->st.cache_hits));
                     json_object_set_new(jm, "polish_evaluations",
                                         json_integer(r->st.polish_evals));
+                    json_object_set_new(jm, "descent_moves",
+                                        json_integer(r->st.descent_moves));
+                    json_object_set_new(jm, "fitness_moves",
+                                        json_integer(r->st.fitness_moves));
                 }
             }
             json_object_set_new(ms, opt_method_name(r->m), jm);
