@@ -1508,8 +1508,15 @@ bfco_pipelines(Worker *w, double eps, int64_t L0, int64_t lb)
             bestL = L;
             memcpy(best, greedy, (size_t)G * sizeof(bool));
         }
+        /* The pruned set: when its contention-free length (a lower bound, section 4
+         * "Lower bounds") is not below bestL it cannot be kept, and L holds that bound
+         * (`bound`) until a test below needs more than it tells. */
+        bool bound = false;
         if (dropped) {
-            L = better(bfco_eval_pipes(w, pipe));
+            bfco_set_pipes(w, pipe);
+            int64_t fb = bfco_eval_free(w);
+            bound = fb >= 0 && fb >= bestL;
+            L = bound ? fb : better(eval(w));
             if (L < bestL) {
                 bestL = L;
                 memcpy(best, pipe, (size_t)G * sizeof(bool));
@@ -1518,6 +1525,10 @@ bfco_pipelines(Worker *w, double eps, int64_t L0, int64_t lb)
         np = 0;
         for (int k = 0; k < G; k++)
             np += pipe[k];
+        if (bound && lazy && bestL < lb && np > 0 && L < lb) {
+            L = better(eval(w)); /* not below bestL either */
+            bound = false;
+        }
         if (lazy && (bestL >= lb || (L >= lb && np > 0))) {
             lazy = false;
             L0 = better(lazy_l0(w));
@@ -1526,6 +1537,8 @@ bfco_pipelines(Worker *w, double eps, int64_t L0, int64_t lb)
                 memset(best, 0, (size_t)G * sizeof(bool));
             }
         }
+        if (bound && !lazy && np > 0 && L <= L0)
+            L = better(eval(w));
         if (!lazy && L > L0 && np > 0) {
             /* Algorithm 2: drop the pipelines with the longest prologs first until the
              * schedule is no longer than without pipelines. */
