@@ -303,6 +303,7 @@ bfco_space_free(Space *sp)
 
 struct Worker {
     const Space *sp;
+    bool exact; /* tests: every candidate of the pipelines evaluated with contention */
     Evaluator *ev;
     Evaluator *evf; /* without contention (sp->has_free), else NULL */
     Evaluator *evb; /* eval_new_bound: below every pipeline choice */
@@ -444,6 +445,12 @@ const Sched *
 bfco_worker_sched(const Worker *w)
 {
     return w->ws;
+}
+
+void
+bfco_worker_exact(Worker *w, bool exact)
+{
+    w->exact = exact;
 }
 
 int64_t
@@ -1515,7 +1522,7 @@ bfco_pipelines(Worker *w, double eps, int64_t L0, int64_t lb)
         if (dropped) {
             bfco_set_pipes(w, pipe);
             int64_t fb = bfco_eval_free(w);
-            bound = fb >= 0 && fb >= bestL;
+            bound = !w->exact && fb >= 0 && fb >= bestL;
             L = bound ? fb : better(eval(w));
             if (L < bestL) {
                 bestL = L;

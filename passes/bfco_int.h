@@ -55,6 +55,9 @@ Worker *bfco_worker_new(const Space *sp);
 void bfco_worker_free(Worker *w);
 const Sched *bfco_worker_sched(const Worker *w); /* the schedule last built */
 int64_t bfco_worker_evals(const Worker *w);
+/* Tests: exact = true evaluates every candidate of bfco_pipelines with contention, also
+ * those a lower bound shows cannot be kept (the same result, more evaluations). */
+void bfco_worker_exact(Worker *w, bool exact);
 /* What the repair had to do so far: groups split by the cycle repair, merges released
  * because the order traversal found nothing enabled, and merges released on a deadlock
  * the evaluator reported.  The last two are safety nets that should never fire. */

@@ -430,6 +430,7 @@ ngraphs(void)
 START_TEST(random_particles_repair_to_deadlock_free)
 {
     int n = ngraphs(), used = 0, particles = 0, naive_dead = 0, released = 0;
+    int64_t spared = 0; /* contended evaluations the pruned candidate's bound spared */
     int64_t splits = 0;
     for (int i = 0; i < n; i++) {
         Graph *g;
@@ -499,6 +500,18 @@ START_TEST(random_particles_repair_to_deadlock_free)
                     ck_assert_int_eq(bfco_pipelines(w, 0.05, BFCO_L0_LAZY, lb), Lp);
                     for (int m = 0; m < ps->nmsgs; m++)
                         ck_assert_int_eq(ps->msgs[m].pipelined, flags[m]);
+                    /* the pruned candidate's bound: the same as every candidate
+                     * evaluated with contention, in fewer evaluations */
+                    int64_t e0 = bfco_worker_evals(w);
+                    bfco_worker_exact(w, true);
+                    ck_assert_int_eq(bfco_pipelines(w, 0.05, BFCO_L0_LAZY, lb), Lp);
+                    bfco_worker_exact(w, false);
+                    for (int m = 0; m < ps->nmsgs; m++)
+                        ck_assert_int_eq(ps->msgs[m].pipelined, flags[m]);
+                    int64_t e1 = bfco_worker_evals(w);
+                    ck_assert_int_eq(bfco_pipelines(w, 0.05, BFCO_L0_LAZY, lb), Lp);
+                    ck_assert_int_le(bfco_worker_evals(w) - e1, e1 - e0);
+                    spared += (e1 - e0) - (bfco_worker_evals(w) - e1);
                     bfco_eval_pipes(w, flags);
                 }
                 eval_free(eb);
@@ -555,9 +568,12 @@ START_TEST(random_particles_repair_to_deadlock_free)
     }
     fprintf(stderr,
             "bfco property: %d graphs (%d skipped), %d particles, %d naive merges "
-            "deadlocked, %d merges released (%lld groups split by the cycle repair)\n",
-            used, n - used, particles, naive_dead, released, (long long)splits);
+            "deadlocked, %d merges released (%lld groups split by the cycle repair), "
+            "%lld evaluations spared by the pruned candidate's bound\n",
+            used, n - used, particles, naive_dead, released, (long long)splits,
+            (long long)spared);
     ck_assert_int_ge(used, n * 9 / 10);
+    ck_assert_int_gt(spared, 0);     /* the bound decided some */
     ck_assert_int_gt(naive_dead, 0); /* the repair had work to do */
     ck_assert_int_gt(splits, 0);     /* and the cycle repair too */
 }
