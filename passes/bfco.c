@@ -2046,10 +2046,10 @@ descend(Worker *w, uint8_t *x, int64_t F, const BfcoParams *bp, int B, int64_t b
 
 /* After the last descent: passes of the descent's moves from gb (fitness gbf) on the
  * fitness itself, with the bound's cutoff, first improvement, until a pass keeps none or
- * bp->fitness_passes passes ran.  The surrogate is contention-free: a merge that pays only with
- * contention, or whose greedy pipeline set is not the fitness's, is invisible to the
- * descent (rand50-15: three such moves, 0.30 % shorter; docs/bfco.md, "Moves on the
- * fitness").  Returns gb's fitness; *tried gets the moves tried. */
+ * bp->fitness_passes passes ran.  The surrogate is contention-free: a merge that pays
+ * only with contention, or whose greedy pipeline set is not the fitness's, is invisible
+ * to the descent (rand50-15: three such moves, 0.30 % shorter; docs/bfco.md, "Moves on
+ * the fitness").  Returns gb's fitness; *tried gets the moves tried. */
 static int64_t
 fitness_moves(Worker *w, uint8_t *gb, int64_t gbf, const BfcoParams *bp, int B,
               int64_t *tried)
