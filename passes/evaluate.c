@@ -103,9 +103,9 @@ typedef struct EMsg {
     int send_k, recv_k; /* positions of its SEND and RECV ops on their DSPs */
     bool live;          /* delay < iterations */
     bool eager, pipe, agg;
-    int64_t hs, fabric;
-    int64_t recv_cost; /* blocking: recv_overhead + unpack; pipelined: wait_overhead +
-                          unpack */
+    int64_t hs, fabric; /* fabric: the contention-free time (not set with contention) */
+    int64_t recv_cost;  /* blocking: recv_overhead + unpack; pipelined: wait_overhead +
+                           unpack */
     int64_t post_cost;
     int64_t bnext; /* eval_new_bound: what a receive costs more when another follows */
     int64_t bytes;
@@ -488,7 +488,7 @@ compile(Evaluator *ev, const Sched *s)
         em->hs = em->eager ? 0 : p->handshake;
         bool known = em->kp == p && em->ksrc == sm->src && em->kdst == sm->dst &&
                      em->kbytes == sm->bytes;
-        if (!known)
+        if (!known && !ev->cont) /* the network computes arrivals with contention */
             em->fabric = plat_fabric_time(p, sm->src, sm->dst, sm->bytes);
         em->bytes = sm->bytes;
         int64_t unpack = em->agg ? ceil_div(sm->bytes, p->copy_bytes_per_cycle) : 0;
@@ -670,7 +670,7 @@ run_end(const Evaluator *ev, const NLink *l)
  * tie, so the root twin[1] is the first decision by (at, link id).  An update replays
  * the log2(P) matches above one leaf. */
 
-static void
+static inline void
 tree_set(Evaluator *ev, int l, int64_t key)
 {
     const int64_t *tk = ev->tkey;
@@ -685,7 +685,7 @@ tree_set(Evaluator *ev, int l, int64_t key)
 /* Sets the next decision of link l to time t (-1: none).  decide marks the link it
  * serves with at = INT64_MIN without touching the tree (it stays the first until its
  * schedule). */
-static void
+static inline void
 set_decision(Evaluator *ev, int l, int64_t t)
 {
     NLink *k = &ev->link[l];
@@ -1085,13 +1085,11 @@ ring_room(Evaluator *ev, EMsg *em, int64_t x, int writer, int64_t i)
     ring_resize(em, r, from);
 }
 
+/* Records op k of DSP d in the recorded iteration of index r (rec_index). */
 static void
-record_op(Evaluator *ev, int d, int k, int64_t i, int64_t ready, int64_t start,
+record_op(Evaluator *ev, int d, int k, int64_t r, int64_t ready, int64_t start,
           int64_t end)
 {
-    int64_t r = rec_index(ev, i);
-    if (r < 0)
-        return;
     int nops = ev->code_off[d + 1] - ev->code_off[d];
     ev->rec->op_time[d][r * nops + k] = (OpTime){ready, start, end};
 }
@@ -1124,6 +1122,7 @@ run(Evaluator *ev, int d)
     int64_t busy = 0, comp = 0;
     bool cont = ev->cont;
     int st = ST_RUN;
+    int64_t ri = ev->rec ? rec_index(ev, i) : -1; /* iteration i is recorded there */
     for (;;) {
         if (k == nops) {
             k = 0;
@@ -1151,6 +1150,7 @@ run(Evaluator *ev, int d)
                 st = ST_CUT;
                 break;
             }
+            ri = ev->rec ? rec_index(ev, i) : -1;
         }
         if (k == 0 && i >= ev->limit) {
             st = ST_WINDOW;
@@ -1179,8 +1179,8 @@ run(Evaluator *ev, int d)
         } else if (c->kind == OP_SEND) {
             EMsg *em = &ev->msg[c->ref];
             if (i >= n - em->delay) { /* the last `delay` sends are skipped */
-                if (ev->rec)
-                    record_op(ev, d, k, i, t, t, t);
+                if (ri >= 0)
+                    record_op(ev, d, k, ri, t, t, t);
                 k++;
                 continue;
             }
@@ -1207,8 +1207,8 @@ run(Evaluator *ev, int d)
             EMsg *em = &ev->msg[c->ref];
             int64_t x = i - em->lag;
             if (x < 0 || x >= n - em->delay) { /* (m, x) never sent: receive skipped */
-                if (ev->rec)
-                    record_op(ev, d, k, i, t, t, t);
+                if (ri >= 0)
+                    record_op(ev, d, k, ri, t, t, t);
                 k++;
                 continue;
             }
@@ -1245,17 +1245,17 @@ run(Evaluator *ev, int d)
                 else
                     wake(ev, em->src);
             }
-            if (ev->rec) {
+            if (ev->rec)
                 record_msg(ev, c->ref, x, a);
-                record_op(ev, d, k, i, t, start, end);
-            }
+            if (ri >= 0)
+                record_op(ev, d, k, ri, t, start, end);
             busy += end - start;
             t = end;
             k++;
             continue;
         }
-        if (ev->rec)
-            record_op(ev, d, k, i, t, start, start + c->cost);
+        if (ri >= 0)
+            record_op(ev, d, k, ri, t, start, start + c->cost);
         busy += c->cost;
         t = start + c->cost;
         k++;
