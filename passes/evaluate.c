@@ -229,7 +229,8 @@ struct Evaluator {
     int64_t swl;      /* switch latency */
     NLink *link;      /* [nlinks] */
     int tleaves;      /* leaves of the decision tree: a power of two >= nlinks */
-    int64_t *tkey;    /* [tleaves] each link's next decision, INT64_MAX: none */
+    int64_t *tkey;    /* [2 * tleaves] the key of each node's winner: at leaf
+                         tleaves + l, link l's next decision (INT64_MAX: none) */
     int *twin;        /* [2 * tleaves] the tree: the winning link of each node */
     NTr *tr;          /* transfer slots */
     NHop *hop;        /* [captr << hshift] */
@@ -350,7 +351,7 @@ eval_new(const Graph *g, const Platform *p)
         ev->tleaves = 1;
         while (ev->tleaves < ev->nlinks)
             ev->tleaves *= 2;
-        ev->tkey = ir_xcalloc((size_t)ev->tleaves, sizeof *ev->tkey);
+        ev->tkey = ir_xcalloc(2 * (size_t)ev->tleaves, sizeof *ev->tkey);
         ev->twin = ir_xcalloc(2 * (size_t)ev->tleaves, sizeof *ev->twin);
     }
     return ev;
@@ -665,20 +666,30 @@ run_end(const Evaluator *ev, const NLink *l)
 }
 
 /* -- the decisions in time order: a tournament tree over the links --
- * tkey[l] is link l's next decision (INT64_MAX: none).  Leaf P + l of the tree holds
- * l, every inner node the link of the smaller key of its children, the left one on a
- * tie, so the root twin[1] is the first decision by (at, link id).  An update replays
- * the log2(P) matches above one leaf. */
+ * Leaf P + l of the tree holds link l and its next decision (INT64_MAX: none), every
+ * inner node the link of the smaller key of its children and that key, the left one on
+ * a tie, so the root (twin[1], tkey[1]) is the first decision by (at, link id).  An
+ * update replays the log2(P) matches above one leaf, carrying the winner so far: each
+ * match reads only the sibling, which the update does not change. */
 
 static inline void
 tree_set(Evaluator *ev, int l, int64_t key)
 {
-    const int64_t *tk = ev->tkey;
+    int64_t *tk = ev->tkey;
     int *tw = ev->twin;
-    ev->tkey[l] = key;
-    for (int i = (ev->tleaves + l) >> 1; i > 0; i >>= 1) {
-        int a = tw[2 * i], b = tw[2 * i + 1];
-        tw[i] = tk[a] <= tk[b] ? a : b;
+    int i = ev->tleaves + l, w = l;
+    tk[i] = key;
+    while (i > 1) {
+        int64_t ks = tk[i ^ 1];
+        int ws = tw[i ^ 1];
+        /* the sibling is the left child when i is odd: it wins ties */
+        if (ks < key || (ks == key && (i & 1))) {
+            key = ks;
+            w = ws;
+        }
+        i >>= 1;
+        tk[i] = key;
+        tw[i] = w;
     }
 }
 
@@ -1042,7 +1053,7 @@ net_advance(Evaluator *ev, int64_t lb)
     ev->woke = false;
     while (!ev->woke) {
         int l = ev->twin[1];
-        int64_t t = ev->tkey[l];
+        int64_t t = ev->tkey[1];
         if (t >= lb)
             break;        /* INT64_MAX: no decision left */
         decide(ev, l, t); /* ends with schedule(l), which moves l in the tree */
@@ -1568,11 +1579,13 @@ net_reset(Evaluator *ev)
         k->at = -1;
     }
     for (int i = 0; i < ev->tleaves; i++) {
-        ev->tkey[i] = INT64_MAX;
+        ev->tkey[ev->tleaves + i] = INT64_MAX;
         ev->twin[ev->tleaves + i] = i;
     }
-    for (int i = ev->tleaves - 1; i > 0; i--) /* every key equal: the left one wins */
+    for (int i = ev->tleaves - 1; i > 0; i--) { /* every key equal: the left one wins */
+        ev->tkey[i] = INT64_MAX;
         ev->twin[i] = ev->twin[2 * i];
+    }
     ev->freetr = -1;
     for (int s = ev->captr - 1; s >= 0; s--)
         tr_release(ev, s);
@@ -1649,7 +1662,7 @@ simulate(Evaluator *ev, const Sched *s)
             if (ev->state[d] == ST_WINDOW && ev->t[d] < lb)
                 lb = ev->t[d];
         }
-        if (ev->cont && ev->tkey[ev->twin[1]] < lb) {
+        if (ev->cont && ev->tkey[1] < lb) {
             net_advance(ev, lb);
             continue;
         }
@@ -1668,7 +1681,7 @@ simulate(Evaluator *ev, const Sched *s)
             return -1;
         if (lo + ev->window > ev->limit)
             ev->limit = lo + ev->window;
-        else if (ev->cont && ev->tkey[ev->twin[1]] != INT64_MAX)
+        else if (ev->cont && ev->tkey[1] != INT64_MAX)
             ev->limit++; /* a parked DSP holds the network back: let it go on */
         else
             return -1;
