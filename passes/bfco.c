@@ -301,6 +301,13 @@ bfco_space_free(Space *sp)
  * ------------------------------------------------------------------------------------------
  */
 
+/* A table of lengths keyed by two 64-bit hashes of a repaired merge (key_of). */
+typedef struct Cache {
+    int cap, n;
+    uint64_t *h1, *h2; /* h1 == 0: empty (h1 is never 0) */
+    int64_t *f;
+} Cache;
+
 struct Worker {
     const Space *sp;
     bool exact; /* tests: every candidate of the pipelines evaluated with contention */
@@ -337,6 +344,7 @@ struct Worker {
     int64_t *cnt;
     int *ord;
     int *epool; /* [nedges] edge lists of the built messages */
+    Cache sur;  /* the descent's surrogates by repaired merge (surrogate) */
 };
 
 Worker *
@@ -438,6 +446,9 @@ bfco_worker_free(Worker *w)
                     w->cnt,    w->ord,    w->epool};
     for (size_t i = 0; i < sizeof ptrs / sizeof ptrs[0]; i++)
         free(ptrs[i]);
+    free(w->sur.h1);
+    free(w->sur.h2);
+    free(w->sur.f);
     free(w);
 }
 
@@ -1667,12 +1678,6 @@ typedef struct Key {
     bool pruned; /* its bound was not below the threshold: not evaluated, not cached */
 } Key;
 
-typedef struct Cache {
-    int cap, n;
-    uint64_t *h1, *h2; /* h1 == 0: empty (h1 is never 0) */
-    int64_t *f;
-} Cache;
-
 static uint64_t
 mix64(uint64_t h, uint64_t x)
 {
@@ -1885,7 +1890,10 @@ polish(Worker *w, int64_t L, int64_t budget, bool all, int64_t *used)
  * platform without contention, the length itself.  It ranks merges as the fitness does
  * (docs/bfco.md, "Descent") at a fraction of its cost: one contention-free evaluation.
  * When `same` (B bytes) is given and the repaired x equals it, the result is `known`
- * (the surrogate of `same`) without an evaluation: a move the repair undid. */
+ * (the surrogate of `same`) without an evaluation: a move the repair undid.  The result
+ * depends only on the repaired merge (the schedule is built from its groups), so a merge
+ * the descent met before is not evaluated again: its result comes from w->sur (100
+ * tasks: 308 of the 702 surrogates, besides the 54 moves the repair undid). */
 static int64_t
 surrogate(Worker *w, uint8_t *x, const uint8_t *same, int B, int64_t known)
 {
@@ -1897,12 +1905,19 @@ surrogate(Worker *w, uint8_t *x, const uint8_t *same, int B, int64_t known)
     bfco_bits_from_groups(w, x);
     if (same && memcmp(x, same, (size_t)B) == 0)
         return known;
+    Key k;
+    int64_t L;
+    key_of(w, x, false, &k);
+    if (cache_get(&w->sur, &k, &L))
+        return L;
     bfco_greedy_pipes(w, w->gpipe);
     bfco_set_pipes(w, w->gpipe);
-    int64_t L = bfco_eval_free(w);
+    L = bfco_eval_free(w);
     if (L == -2)
         L = eval(w);
-    return L < 0 ? INT64_MAX : L;
+    L = L < 0 ? INT64_MAX : L;
+    cache_put(&w->sur, &k, L);
+    return L;
 }
 
 /* A move of the descent: y (repaired by the surrogate) becomes the current point cur
