@@ -103,9 +103,9 @@ typedef struct EMsg {
     int send_k, recv_k; /* positions of its SEND and RECV ops on their DSPs */
     bool live;          /* delay < iterations */
     bool eager, pipe, agg;
-    int64_t hs, fabric;
-    int64_t recv_cost; /* blocking: recv_overhead + unpack; pipelined: wait_overhead +
-                          unpack */
+    int64_t hs, fabric; /* fabric: the contention-free time (not set with contention) */
+    int64_t recv_cost;  /* blocking: recv_overhead + unpack; pipelined: wait_overhead +
+                           unpack */
     int64_t post_cost;
     int64_t bnext; /* eval_new_bound: what a receive costs more when another follows */
     int64_t bytes;
@@ -229,7 +229,8 @@ struct Evaluator {
     int64_t swl;      /* switch latency */
     NLink *link;      /* [nlinks] */
     int tleaves;      /* leaves of the decision tree: a power of two >= nlinks */
-    int64_t *tkey;    /* [tleaves] each link's next decision, INT64_MAX: none */
+    int64_t *tkey;    /* [2 * tleaves] the key of each node's winner: at leaf
+                         tleaves + l, link l's next decision (INT64_MAX: none) */
     int *twin;        /* [2 * tleaves] the tree: the winning link of each node */
     NTr *tr;          /* transfer slots */
     NHop *hop;        /* [captr << hshift] */
@@ -350,7 +351,7 @@ eval_new(const Graph *g, const Platform *p)
         ev->tleaves = 1;
         while (ev->tleaves < ev->nlinks)
             ev->tleaves *= 2;
-        ev->tkey = ir_xcalloc((size_t)ev->tleaves, sizeof *ev->tkey);
+        ev->tkey = ir_xcalloc(2 * (size_t)ev->tleaves, sizeof *ev->tkey);
         ev->twin = ir_xcalloc(2 * (size_t)ev->tleaves, sizeof *ev->twin);
     }
     return ev;
@@ -488,7 +489,7 @@ compile(Evaluator *ev, const Sched *s)
         em->hs = em->eager ? 0 : p->handshake;
         bool known = em->kp == p && em->ksrc == sm->src && em->kdst == sm->dst &&
                      em->kbytes == sm->bytes;
-        if (!known)
+        if (!known && !ev->cont) /* the network computes arrivals with contention */
             em->fabric = plat_fabric_time(p, sm->src, sm->dst, sm->bytes);
         em->bytes = sm->bytes;
         int64_t unpack = em->agg ? ceil_div(sm->bytes, p->copy_bytes_per_cycle) : 0;
@@ -665,27 +666,37 @@ run_end(const Evaluator *ev, const NLink *l)
 }
 
 /* -- the decisions in time order: a tournament tree over the links --
- * tkey[l] is link l's next decision (INT64_MAX: none).  Leaf P + l of the tree holds
- * l, every inner node the link of the smaller key of its children, the left one on a
- * tie, so the root twin[1] is the first decision by (at, link id).  An update replays
- * the log2(P) matches above one leaf. */
+ * Leaf P + l of the tree holds link l and its next decision (INT64_MAX: none), every
+ * inner node the link of the smaller key of its children and that key, the left one on
+ * a tie, so the root (twin[1], tkey[1]) is the first decision by (at, link id).  An
+ * update replays the log2(P) matches above one leaf, carrying the winner so far: each
+ * match reads only the sibling, which the update does not change. */
 
-static void
+static inline void
 tree_set(Evaluator *ev, int l, int64_t key)
 {
-    const int64_t *tk = ev->tkey;
+    int64_t *tk = ev->tkey;
     int *tw = ev->twin;
-    ev->tkey[l] = key;
-    for (int i = (ev->tleaves + l) >> 1; i > 0; i >>= 1) {
-        int a = tw[2 * i], b = tw[2 * i + 1];
-        tw[i] = tk[a] <= tk[b] ? a : b;
+    int i = ev->tleaves + l, w = l;
+    tk[i] = key;
+    while (i > 1) {
+        int64_t ks = tk[i ^ 1];
+        int ws = tw[i ^ 1];
+        /* the sibling is the left child when i is odd: it wins ties */
+        if (ks < key || (ks == key && (i & 1))) {
+            key = ks;
+            w = ws;
+        }
+        i >>= 1;
+        tk[i] = key;
+        tw[i] = w;
     }
 }
 
 /* Sets the next decision of link l to time t (-1: none).  decide marks the link it
  * serves with at = INT64_MIN without touching the tree (it stays the first until its
  * schedule). */
-static void
+static inline void
 set_decision(Evaluator *ev, int l, int64_t t)
 {
     NLink *k = &ev->link[l];
@@ -1042,7 +1053,7 @@ net_advance(Evaluator *ev, int64_t lb)
     ev->woke = false;
     while (!ev->woke) {
         int l = ev->twin[1];
-        int64_t t = ev->tkey[l];
+        int64_t t = ev->tkey[1];
         if (t >= lb)
             break;        /* INT64_MAX: no decision left */
         decide(ev, l, t); /* ends with schedule(l), which moves l in the tree */
@@ -1085,13 +1096,11 @@ ring_room(Evaluator *ev, EMsg *em, int64_t x, int writer, int64_t i)
     ring_resize(em, r, from);
 }
 
+/* Records op k of DSP d in the recorded iteration of index r (rec_index). */
 static void
-record_op(Evaluator *ev, int d, int k, int64_t i, int64_t ready, int64_t start,
+record_op(Evaluator *ev, int d, int k, int64_t r, int64_t ready, int64_t start,
           int64_t end)
 {
-    int64_t r = rec_index(ev, i);
-    if (r < 0)
-        return;
     int nops = ev->code_off[d + 1] - ev->code_off[d];
     ev->rec->op_time[d][r * nops + k] = (OpTime){ready, start, end};
 }
@@ -1124,6 +1133,7 @@ run(Evaluator *ev, int d)
     int64_t busy = 0, comp = 0;
     bool cont = ev->cont;
     int st = ST_RUN;
+    int64_t ri = ev->rec ? rec_index(ev, i) : -1; /* iteration i is recorded there */
     for (;;) {
         if (k == nops) {
             k = 0;
@@ -1151,6 +1161,7 @@ run(Evaluator *ev, int d)
                 st = ST_CUT;
                 break;
             }
+            ri = ev->rec ? rec_index(ev, i) : -1;
         }
         if (k == 0 && i >= ev->limit) {
             st = ST_WINDOW;
@@ -1179,8 +1190,8 @@ run(Evaluator *ev, int d)
         } else if (c->kind == OP_SEND) {
             EMsg *em = &ev->msg[c->ref];
             if (i >= n - em->delay) { /* the last `delay` sends are skipped */
-                if (ev->rec)
-                    record_op(ev, d, k, i, t, t, t);
+                if (ri >= 0)
+                    record_op(ev, d, k, ri, t, t, t);
                 k++;
                 continue;
             }
@@ -1207,8 +1218,8 @@ run(Evaluator *ev, int d)
             EMsg *em = &ev->msg[c->ref];
             int64_t x = i - em->lag;
             if (x < 0 || x >= n - em->delay) { /* (m, x) never sent: receive skipped */
-                if (ev->rec)
-                    record_op(ev, d, k, i, t, t, t);
+                if (ri >= 0)
+                    record_op(ev, d, k, ri, t, t, t);
                 k++;
                 continue;
             }
@@ -1245,17 +1256,17 @@ run(Evaluator *ev, int d)
                 else
                     wake(ev, em->src);
             }
-            if (ev->rec) {
+            if (ev->rec)
                 record_msg(ev, c->ref, x, a);
-                record_op(ev, d, k, i, t, start, end);
-            }
+            if (ri >= 0)
+                record_op(ev, d, k, ri, t, start, end);
             busy += end - start;
             t = end;
             k++;
             continue;
         }
-        if (ev->rec)
-            record_op(ev, d, k, i, t, start, start + c->cost);
+        if (ri >= 0)
+            record_op(ev, d, k, ri, t, start, start + c->cost);
         busy += c->cost;
         t = start + c->cost;
         k++;
@@ -1568,11 +1579,13 @@ net_reset(Evaluator *ev)
         k->at = -1;
     }
     for (int i = 0; i < ev->tleaves; i++) {
-        ev->tkey[i] = INT64_MAX;
+        ev->tkey[ev->tleaves + i] = INT64_MAX;
         ev->twin[ev->tleaves + i] = i;
     }
-    for (int i = ev->tleaves - 1; i > 0; i--) /* every key equal: the left one wins */
+    for (int i = ev->tleaves - 1; i > 0; i--) { /* every key equal: the left one wins */
+        ev->tkey[i] = INT64_MAX;
         ev->twin[i] = ev->twin[2 * i];
+    }
     ev->freetr = -1;
     for (int s = ev->captr - 1; s >= 0; s--)
         tr_release(ev, s);
@@ -1649,7 +1662,7 @@ simulate(Evaluator *ev, const Sched *s)
             if (ev->state[d] == ST_WINDOW && ev->t[d] < lb)
                 lb = ev->t[d];
         }
-        if (ev->cont && ev->tkey[ev->twin[1]] < lb) {
+        if (ev->cont && ev->tkey[1] < lb) {
             net_advance(ev, lb);
             continue;
         }
@@ -1668,7 +1681,7 @@ simulate(Evaluator *ev, const Sched *s)
             return -1;
         if (lo + ev->window > ev->limit)
             ev->limit = lo + ev->window;
-        else if (ev->cont && ev->tkey[ev->twin[1]] != INT64_MAX)
+        else if (ev->cont && ev->tkey[1] != INT64_MAX)
             ev->limit++; /* a parked DSP holds the network back: let it go on */
         else
             return -1;
