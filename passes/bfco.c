@@ -1833,14 +1833,22 @@ fitness(Worker *w, uint8_t *x, const BfcoParams *bp, const Cache *c, Key *key,
  * lower bound) is not below the current length cannot be kept: it costs no evaluation.
  * Unless `all`, a toggle is also skipped when it lengthens the contention-free length
  * of the current set: a heuristic screen (docs/bfco.md), the contended length is not
- * evaluated for a toggle that makes the schedule worse even without contention. */
+ * evaluated for a toggle that makes the schedule worse even without contention.  When
+ * the budget ends within the first pass (fewer toggles than receives that can be
+ * toggled: the 1000- and 5000-task cases, not the 100-task case nor fft32), the screen
+ * is strict: it also skips a toggle that leaves the contention-free length as it is.
+ * There those are most of the polish's contended evaluations and seldom kept
+ * (docs/bfco.md, "The polish on large schedules"). */
 static int64_t
 polish(Worker *w, int64_t L, int64_t budget, bool all, int64_t *used)
 {
     bool *p = w->pipe;
-    int64_t e0 = w->evals, tried = 0;
-    for (int k = 0; k < w->G; k++)
+    int64_t e0 = w->evals, tried = 0, ntog = 0;
+    for (int k = 0; k < w->G; k++) {
         p[k] = w->ws->msgs[k].pipelined;
+        ntog += p[k] || bfco_pipeable(w, k);
+    }
+    bool strict = !all && budget < ntog;
     int64_t F = all ? -2 : bfco_eval_free(w); /* contention-free length of the set */
     /* A toggle's outcome depends only on the set (and L, F, which change with it): one
      * that failed since the last improvement fails again, it is not evaluated (but
@@ -1858,9 +1866,11 @@ polish(Worker *w, int64_t L, int64_t budget, bool all, int64_t *used)
             int64_t Lk = INT64_MAX;
             if (failed[k] != ver && bfco_mem_ok(w, p)) {
                 bfco_set_pipes(w, p);
-                /* only whether lb < L and lb <= F matters, and lb itself when kept */
-                int64_t lb = free_below(w, F >= 0 && F < L ? F + 1 : L);
-                if (lb == -2 || (lb < L && (F < 0 || lb <= F)))
+                /* only whether lb < L and lb <= F (lb < F when strict) matters, and lb
+                 * itself when kept */
+                int64_t c = F >= 0 && F < L ? F + !strict : L;
+                int64_t lb = free_below(w, c);
+                if (lb == -2 || (lb < L && (F < 0 || lb < F || (!strict && lb == F))))
                     Lk = eval_below(w, L);
                 if (Lk < L)
                     F = F == -2 ? -2 : lb;

@@ -17,10 +17,10 @@
  *            default's gap to it (seed 1, percent of its length), the spread of the
  *            improvement over the seeds (points), the evaluations of both and their
  *            ratio.
- *   speed    BFCO on random graphs (rand50 costs, seed 7) of 100 tasks / 4 DSPs, 1000 /
- *            16, 5000 / 64 (--speed-cases), HEFT without local search: CPU seconds
- *            (getrusage of the process during opt_run), evaluations, the evaluator's
- *            share (its time per evaluation measured on the result, times the
+ *   speed    BFCO on random graphs (rand50 costs, seed 7 or --speed-seed) of 100 tasks /
+ *            4 DSPs, 1000 / 16, 5000 / 64 (--speed-cases), HEFT without local search: CPU
+ *            seconds (getrusage of the process during opt_run), evaluations, the
+ *            evaluator's share (its time per evaluation measured on the result, times the
  *            evaluations), the process's peak RSS so far.
  *
  * Output: markdown tables (default), or --json: one JSON document with a row per
@@ -120,6 +120,7 @@ enum { NV = sizeof variants / sizeof variants[0], BFCO = 2 };
 typedef struct Bench {
     BfcoParams bp; /* the default BFCO */
     int instances, first, seeds, long_particles, long_generations;
+    int speed_seed;     /* the graph seed of the speed cases */
     double long_factor; /* the long reference makes this many times the evaluations */
     bool variants, json;
     json_t *rows; /* --json: every row */
@@ -309,12 +310,11 @@ long_reference(const Bench *b, const Sched *base, int64_t evals, int64_t bevals,
         *bev = st.bound_evals;
         *gens = st.generations;
         if (b->long_generations > 0 ||
-            ((double)st.evaluations >= need && (double)st.bound_evals >= bneed) || L < 0 ||
-            G >= 100000)
+            ((double)st.evaluations >= need && (double)st.bound_evals >= bneed) ||
+            L < 0 || G >= 100000)
             return L;
         double grow = 1.25 * need / (double)(st.evaluations > 0 ? st.evaluations : 1),
-               bgrow =
-                   1.25 * bneed / (double)(st.bound_evals > 0 ? st.bound_evals : 1);
+               bgrow = 1.25 * bneed / (double)(st.bound_evals > 0 ? st.bound_evals : 1);
         grow = bgrow > grow ? bgrow : grow;
         G = (int64_t)ceil((double)G * (grow > 1.25 ? grow : 1.25));
     }
@@ -336,9 +336,9 @@ long_search(Bench *b, const char *cls)
         used++;
         double lo = INFINITY, hi = -INFINITY, cpu_i = 0;
         int64_t L1 = -1, evmax = 0, bmax = 0, evsum = 0, pgens = 0;
-        json_t *o = json_pack("{s:s, s:s, s:i, s:i, s:I}", "section", "long", "class", cls,
-                              "instance", i, "messages", base->nmsgs, "none",
-                              (json_int_t)none);
+        json_t *o =
+            json_pack("{s:s, s:s, s:i, s:i, s:I}", "section", "long", "class", cls,
+                      "instance", i, "messages", base->nmsgs, "none", (json_int_t)none);
         json_t *seeds = json_array(), *sevals = json_array();
         for (int s = 1; s <= b->seeds; s++) {
             BfcoParams bp = b->bp;
@@ -380,11 +380,12 @@ long_search(Bench *b, const char *cls)
         ev_def += (double)evsum / nseeds;
         ev_long += (double)evl;
         if (!b->json)
-            printf("| %s-%d | %d | %.3f %% | %.3f %% .. %.3f %% | %.2f | %.0f (max %" PRId64
-                   ", %" PRId64 " bounds) | %" PRId64 " (%" PRId64
-                   " bounds, %d gen.) | %.1f / %.1f | %.3f / %.3f |\n",
-                   cls, i, base->nmsgs, gap, lo, hi, hi - lo, (double)evsum / nseeds,
-                   evmax, bmax, evl, bevl, gl, ratio, bratio, cpu_i / nseeds, cpul);
+            printf(
+                "| %s-%d | %d | %.3f %% | %.3f %% .. %.3f %% | %.2f | %.0f (max %" PRId64
+                ", %" PRId64 " bounds) | %" PRId64 " (%" PRId64
+                " bounds, %d gen.) | %.1f / %.1f | %.3f / %.3f |\n",
+                cls, i, base->nmsgs, gap, lo, hi, hi - lo, (double)evsum / nseeds, evmax,
+                bmax, evl, bevl, gl, ratio, bratio, cpu_i / nseeds, cpul);
         fflush(stdout);
         json_object_set_new(o, "default", seeds);
         json_object_set_new(o, "default_evaluations", sevals);
@@ -414,11 +415,11 @@ long_search(Bench *b, const char *cls)
     row(b, json_pack("{s:s, s:s, s:i, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:f}",
                      "section", "long-summary", "class", cls, "instances", used,
                      "gap_percent_mean", gap_sum / n, "gap_percent_max", gap_max,
-                     "spread_points_mean", spread_sum / n, "spread_points_max", spread_max,
-                     "evaluation_ratio_min", ratio_min, "evaluations_default_mean",
-                     ev_def / n, "evaluations_long_mean", ev_long / n,
-                     "cpu_seconds_default_mean", cpu_def / n, "cpu_seconds_long_mean",
-                     cpu_long / n));
+                     "spread_points_mean", spread_sum / n, "spread_points_max",
+                     spread_max, "evaluation_ratio_min", ratio_min,
+                     "evaluations_default_mean", ev_def / n, "evaluations_long_mean",
+                     ev_long / n, "cpu_seconds_default_mean", cpu_def / n,
+                     "cpu_seconds_long_mean", cpu_long / n));
     fflush(stdout);
 }
 
@@ -450,7 +451,7 @@ speed(Bench *b, const char *size)
     gen_class("rand50", &gs);
     gs.tasks = tasks;
     gs.platform = plat;
-    gs.seed = 7;
+    gs.seed = (uint64_t)b->speed_seed;
     char name[64];
     snprintf(name, sizeof name, "speed-%d", tasks);
     Graph *g = gen_graph(&gs, name);
@@ -533,7 +534,7 @@ usage(void)
         "[--instances N]\n"
         "                  [--first N] [--seeds N] [--long-particles N]\n"
         "                  [--long-generations N] [--long-factor X]\n"
-        "                  [--speed-cases LIST] [--variants] [--json]\n"
+        "                  [--speed-cases LIST] [--speed-seed N] [--variants] [--json]\n"
         "                  [--threads N] [--es-limit N] [--window N] [--particles N]\n"
         "                  [--generations N] [--stall N] [--restarts N] "
         "[--time-limit S]\n"
@@ -560,8 +561,11 @@ num(int argc, char **argv, int *i)
 int
 main(int argc, char **argv)
 {
-    Bench b = {
-        .instances = 10, .seeds = 5, .long_particles = 64, .long_factor = 10};
+    Bench b = {.instances = 10,
+               .seeds = 5,
+               .long_particles = 64,
+               .long_factor = 10,
+               .speed_seed = 7};
     bfco_default_params(&b.bp);
     bool q = false, l = false, sp = false;
     const char *classes = "hi20,lo20,rand50,chain100,fft32", *cases = "100,1000";
@@ -591,6 +595,8 @@ main(int argc, char **argv)
             classes = argv[++i];
         else if (strcmp(a, "--speed-cases") == 0 && i + 1 < argc)
             cases = argv[++i];
+        else if (strcmp(a, "--speed-seed") == 0)
+            b.speed_seed = (int)num(argc, argv, &i);
         else if (strcmp(a, "--time-limit") == 0 && i + 1 < argc)
             b.bp.time_limit = atof(argv[++i]);
         else if (strcmp(a, "--instances") == 0)
@@ -681,7 +687,8 @@ main(int argc, char **argv)
                    b.instances, b.first > 0 ? b.first : 1, b.seeds);
             printf("| instance | msgs | gap to long | improvement: min .. max | seed "
                    "spread (points) | evaluations default: mean (max) | evaluations "
-                   "long (bounds, generations) | ratio long / max: evaluations / bounds | CPU s "
+                   "long (bounds, generations) | ratio long / max: evaluations / bounds "
+                   "| CPU s "
                    "default / long |\n");
             printf("|---|---|---|---|---|---|---|---|---|\n");
         }
