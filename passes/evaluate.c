@@ -97,22 +97,27 @@ typedef struct COp { /* an operation compiled for the hot loop */
     int wbeg, wend; /* COMPUTE: zero-copy messages ev->zc[wbeg .. wend) */
 } COp;
 
-typedef struct EMsg {
-    int src, dst, delay;
-    int lag; /* transfer x is received in iteration x + lag: 0, or 1 if delay */
-    int send_k, recv_k; /* positions of its SEND and RECV ops on their DSPs */
-    bool live;          /* delay < iterations */
+typedef struct Ring {              /* the times of one transfer */
+    int64_t issue, post, dep, arr; /* dep, arr: with contention */
+} Ring;
+
+typedef struct EMsg { /* the fields the sweep reads come first: one cache line */
+    int delay;
+    int lag;   /* transfer x is received in iteration x + lag: 0, or 1 if delay */
+    bool live; /* delay < iterations */
     bool eager, pipe, agg;
+    int64_t mask;       /* ring size R - 1 */
+    Ring *ring;         /* R entries: transfer x at x & mask */
     int64_t hs, fabric; /* fabric: the contention-free time (not set with contention) */
-    int64_t recv_cost;  /* blocking: recv_overhead + unpack; pipelined: wait_overhead +
-                           unpack */
     int64_t post_cost;
     int64_t bnext; /* eval_new_bound: what a receive costs more when another follows */
+    int src, dst;
+    int send_k, recv_k; /* positions of its SEND and RECV ops on their DSPs */
+    int64_t recv_cost;  /* blocking: recv_overhead + unpack; pipelined: wait_overhead +
+                           unpack */
     int64_t bytes;
     int64_t nissue, npost; /* transfers issued / posted so far (in iteration order) */
     int64_t ndep, narr;    /* contention: departed / arrived so far (in order) */
-    int64_t mask;          /* ring size R - 1 */
-    int64_t *issue, *post, *dep, *arr; /* rings of R entries, one block at issue */
     /* contention: the route ev->route[rbeg .. rbeg + nh), packets, their times */
     int rbeg, nh;
     int64_t npk, ser_full, ser_last;
@@ -187,6 +192,8 @@ struct Evaluator {
     int *code_off;        /* [ndsps + 1] */
     int *zc;              /* [maxmsgs] zero-copy message lists of the COMPUTE ops */
     int *zc_off;          /* [ntasks + 1] per task, during compilation */
+    int64_t *tcost;       /* [ntasks] a task's cycles on every DSP, or INT64_MIN when
+                             they differ by DSP (ir_task_cycles) */
     EMsg *msg;            /* [maxmsgs] */
     /* DSP state */
     int *k, *state, *queue;
@@ -318,6 +325,10 @@ eval_new(const Graph *g, const Platform *p)
     ev->code_off = ir_xcalloc(nd + 1, sizeof *ev->code_off);
     ev->zc = ir_xcalloc((size_t)ev->maxmsgs, sizeof *ev->zc);
     ev->zc_off = ir_xcalloc((size_t)g->ntasks + 2, sizeof *ev->zc_off);
+    ev->tcost = ir_xcalloc((size_t)g->ntasks + 1, sizeof *ev->tcost);
+    for (int t = 0; t < g->ntasks; t++)
+        ev->tcost[t] =
+            g->tasks[t].ncycles <= 1 ? ir_task_cycles(&g->tasks[t], 0) : INT64_MIN;
     ev->msg = ir_xcalloc((size_t)ev->maxmsgs, sizeof *ev->msg);
     ev->k = ir_xcalloc(nd, sizeof *ev->k);
     ev->state = ir_xcalloc(nd, sizeof *ev->state);
@@ -382,13 +393,14 @@ eval_free(Evaluator *ev)
     if (!ev)
         return;
     for (int m = 0; m < ev->maxmsgs; m++)
-        free(ev->msg[m].issue);
+        free(ev->msg[m].ring);
     for (int l = 0; l < ev->nlinks; l++)
         free(ev->link[l].cand);
     free(ev->code);
     free(ev->code_off);
     free(ev->zc);
     free(ev->zc_off);
+    free(ev->tcost);
     free(ev->msg);
     free(ev->k);
     free(ev->state);
@@ -429,26 +441,18 @@ eval_free(Evaluator *ev)
 static void
 ring_resize(EMsg *em, int64_t r, int64_t from)
 {
-    int64_t old = em->issue ? em->mask + 1 : 0;
+    int64_t old = em->ring ? em->mask + 1 : 0;
     if (r == old)
         return;
-    int64_t *blk = xrealloc(NULL, 4 * (size_t)r, sizeof *blk);
-    memset(blk, 0, 4 * (size_t)r * sizeof *blk);
-    if (em->issue) {
+    Ring *blk = xrealloc(NULL, (size_t)r, sizeof *blk);
+    memset(blk, 0, (size_t)r * sizeof *blk);
+    if (em->ring) {
         int64_t hi = em->nissue > em->npost ? em->nissue : em->npost, m = r - 1;
-        for (int64_t x = from > 0 ? from : 0; x < hi; x++) {
-            int64_t o = x & em->mask;
-            blk[x & m] = em->issue[o];
-            blk[r + (x & m)] = em->post[o];
-            blk[2 * r + (x & m)] = em->dep[o];
-            blk[3 * r + (x & m)] = em->arr[o];
-        }
-        free(em->issue);
+        for (int64_t x = from > 0 ? from : 0; x < hi; x++)
+            blk[x & m] = em->ring[x & em->mask];
+        free(em->ring);
     }
-    em->issue = blk;
-    em->post = blk + r;
-    em->dep = blk + 2 * r;
-    em->arr = blk + 3 * r;
+    em->ring = blk;
     em->mask = r - 1;
 }
 
@@ -505,9 +509,9 @@ compile(Evaluator *ev, const Sched *s)
         }
         em->post_cost = p->post_overhead;
         em->send_k = em->recv_k = -1;
-        if (!em->issue || em->mask != ev->mask) {
-            free(em->issue);
-            em->issue = NULL;
+        if (!em->ring || em->mask != ev->mask) {
+            free(em->ring);
+            em->ring = NULL;
             ring_resize(em, ev->mask + 1, 0);
         }
         if (ev->cont && !known) {
@@ -536,6 +540,7 @@ compile(Evaluator *ev, const Sched *s)
     }
     /* now zc_off[t] .. zc_off[t + 1] is task t's list */
     int nc = 0;
+    const int64_t *tcost = g == ev->g ? ev->tcost : NULL;
     for (int d = 0; d < s->ndsps; d++) {
         ev->code_off[d] = nc;
         ev->work[d] = ev->lastless[d] = 0;
@@ -548,7 +553,9 @@ compile(Evaluator *ev, const Sched *s)
             c->ref = o.ref;
             c->wbeg = c->wend = 0;
             if (o.kind == OP_COMPUTE) {
-                c->cost = ir_task_cycles(&g->tasks[o.ref], d);
+                c->cost = tcost && tcost[o.ref] != INT64_MIN
+                              ? tcost[o.ref]
+                              : ir_task_cycles(&g->tasks[o.ref], d);
                 c->wbeg = ev->zc_off[o.ref];
                 c->wend = ev->zc_off[o.ref + 1];
                 ev->work[d] += c->cost;
@@ -602,12 +609,12 @@ static inline int64_t
 arrival(const Evaluator *ev, const EMsg *em, int64_t x)
 {
     if (ev->cont)
-        return em->narr > x ? em->arr[x & em->mask] : -1;
+        return em->narr > x ? em->ring[x & em->mask].arr : -1;
     if (em->nissue <= x || (!em->eager && em->npost <= x))
         return -1;
-    int64_t is = em->issue[x & em->mask], dep = is + (em->eager ? em->hs : 0);
+    int64_t is = em->ring[x & em->mask].issue, dep = is + (em->eager ? em->hs : 0);
     if (!em->eager) {
-        int64_t po = em->post[x & em->mask];
+        int64_t po = em->ring[x & em->mask].post;
         dep = (is > po ? is : po) + em->hs;
     }
     return dep + em->fabric;
@@ -682,11 +689,11 @@ tree_set(Evaluator *ev, int l, int64_t key)
     while (i > 1) {
         int64_t ks = tk[i ^ 1];
         int ws = tw[i ^ 1];
-        /* the sibling is the left child when i is odd: it wins ties */
-        if (ks < key || (ks == key && (i & 1))) {
-            key = ks;
-            w = ws;
-        }
+        /* the sibling is the left child when i is odd: it wins ties (keys are times,
+         * >= 0, or INT64_MAX: key + 1 fits unsigned) */
+        bool sib = (uint64_t)ks < (uint64_t)key + (uint64_t)(i & 1);
+        key = sib ? ks : key;
+        w = sib ? ws : w;
         i >>= 1;
         tk[i] = key;
         tw[i] = w;
@@ -815,7 +822,7 @@ finalize(Evaluator *ev, int s, int64_t end)
     tr->fin = true;
     if (em->narr != tr->x)
         ice("transfers of message %d arrive out of order", tr->m);
-    em->arr[tr->x & em->mask] = end;
+    em->ring[tr->x & em->mask].arr = end;
     em->narr = tr->x + 1;
     int m = tr->m; /* wake only a DSP waiting for this very transfer */
     if (ev->wait_m[em->src] == m && ev->wait_x[em->src] == tr->x)
@@ -1023,7 +1030,7 @@ net_depart(Evaluator *ev, int m, int64_t x, int64_t depart)
     NTr *tr = &ev->tr[s];
     tr->m = m;
     tr->x = x;
-    tr->issue = em->issue[x & em->mask];
+    tr->issue = em->ring[x & em->mask].issue;
     tr->depart = depart;
     tr->live = em->nh;
     tr->fin = false;
@@ -1066,12 +1073,12 @@ try_depart(Evaluator *ev, int m)
 {
     EMsg *em = &ev->msg[m];
     while (em->ndep < em->nissue && (em->eager || em->ndep < em->npost)) {
-        int64_t x = em->ndep, is = em->issue[x & em->mask], dep = is;
+        int64_t x = em->ndep, is = em->ring[x & em->mask].issue, dep = is;
         if (!em->eager) {
-            int64_t po = em->post[x & em->mask];
+            int64_t po = em->ring[x & em->mask].post;
             dep = (is > po ? is : po) + em->hs;
         }
-        em->dep[x & em->mask] = dep;
+        em->ring[x & em->mask].dep = dep;
         em->ndep = x + 1;
         net_depart(ev, m, x, dep);
     }
@@ -1114,10 +1121,10 @@ record_msg(Evaluator *ev, int m, int64_t x, int64_t arrive)
     const EMsg *em = &ev->msg[m];
     int64_t o = x & em->mask;
     MsgTime *mt = &ev->rec->msg_time[r * ev->nmsgs + m];
-    mt->issue = em->issue[o];
-    mt->post = em->post[o];
+    mt->issue = em->ring[o].issue;
+    mt->post = em->ring[o].post;
     mt->arrive = arrive;
-    mt->depart = ev->cont ? em->dep[o] : arrive - em->fabric;
+    mt->depart = ev->cont ? em->ring[o].dep : arrive - em->fabric;
 }
 
 static bool find_period(Evaluator *ev, int nd, int64_t lo);
@@ -1208,7 +1215,7 @@ run(Evaluator *ev, int d)
             }
             if (cont)
                 ring_room(ev, em, i, d, i);
-            em->issue[i & em->mask] = start + c->cost;
+            em->ring[i & em->mask].issue = start + c->cost;
             em->nissue = i + 1;
             if (cont)
                 try_depart(ev, c->ref);
@@ -1226,7 +1233,7 @@ run(Evaluator *ev, int d)
             if (!em->pipe && em->npost == x) { /* a blocking receive posts when reached */
                 if (cont)
                     ring_room(ev, em, x, d, i);
-                em->post[x & em->mask] = t;
+                em->ring[x & em->mask].post = t;
                 em->npost = x + 1;
                 if (cont)
                     try_depart(ev, c->ref);
@@ -1249,7 +1256,7 @@ run(Evaluator *ev, int d)
                 end += em->post_cost;
                 if (cont)
                     ring_room(ev, em, x + 1, d, i);
-                em->post[(x + 1) & em->mask] = end;
+                em->ring[(x + 1) & em->mask].post = end;
                 em->npost = x + 2;
                 if (cont)
                     try_depart(ev, c->ref);
@@ -1427,16 +1434,16 @@ snapshot(Evaluator *ev, int nd, int64_t lo, int64_t tb)
         o[z++] = em->npost - lo;
         o[z++] = from - lo;
         for (int64_t x = from; x < em->nissue; x++)
-            o[z++] = em->issue[x & em->mask] - tb;
+            o[z++] = em->ring[x & em->mask].issue - tb;
         for (int64_t x = from; x < em->npost; x++)
-            o[z++] = em->post[x & em->mask] - tb;
+            o[z++] = em->ring[x & em->mask].post - tb;
         if (ev->cont) {
             o[z++] = em->ndep - lo;
             o[z++] = em->narr - lo;
             for (int64_t x = from; x < em->ndep; x++)
-                o[z++] = em->dep[x & em->mask] - tb;
+                o[z++] = em->ring[x & em->mask].dep - tb;
             for (int64_t x = from; x < em->narr; x++)
-                o[z++] = em->arr[x & em->mask] - tb;
+                o[z++] = em->ring[x & em->mask].arr - tb;
         }
     }
     if (ev->cont)
@@ -1526,17 +1533,17 @@ find_period(Evaluator *ev, int nd, int64_t lo)
             em->npost = o[1] + lo + sh;
             o += 3;
             for (int64_t x = from; x < em->nissue; x++)
-                em->issue[x & mask] = *o++ + tb + dt;
+                em->ring[x & mask].issue = *o++ + tb + dt;
             for (int64_t x = from; x < em->npost; x++)
-                em->post[x & mask] = *o++ + tb + dt;
+                em->ring[x & mask].post = *o++ + tb + dt;
             if (ev->cont) {
                 em->ndep = o[0] + lo + sh;
                 em->narr = o[1] + lo + sh;
                 o += 2;
                 for (int64_t x = from; x < em->ndep; x++)
-                    em->dep[x & mask] = *o++ + tb + dt;
+                    em->ring[x & mask].dep = *o++ + tb + dt;
                 for (int64_t x = from; x < em->narr; x++)
-                    em->arr[x & mask] = *o++ + tb + dt;
+                    em->ring[x & mask].arr = *o++ + tb + dt;
             }
         }
         if (ev->cont)
@@ -1637,7 +1644,7 @@ simulate(Evaluator *ev, const Sched *s)
                 continue;
             ev->t[d] += em->post_cost;
             ev->busy[d] += em->post_cost;
-            em->post[0] = ev->t[d];
+            em->ring[0].post = ev->t[d];
             em->npost = 1;
         }
         ev->state[d] = nops == 0 || n <= 0 ? ST_DONE : ST_RUN;
@@ -1781,9 +1788,10 @@ sweep_order(Evaluator *ev, const Sched *s)
 /* Arrival of transfer x of em without contention, when its issue and post are known:
  * arrival() without the checks (the sweep's order guarantees them). */
 #define ARRIVAL(em, x)                                                                   \
-    (((em)->eager || (em)->issue[(x) & (em)->mask] > (em)->post[(x) & (em)->mask]        \
-          ? (em)->issue[(x) & (em)->mask]                                                \
-          : (em)->post[(x) & (em)->mask]) +                                              \
+    (((em)->eager ||                                                                     \
+              (em)->ring[(x) & (em)->mask].issue > (em)->ring[(x) & (em)->mask].post     \
+          ? (em)->ring[(x) & (em)->mask].issue                                           \
+          : (em)->ring[(x) & (em)->mask].post) +                                         \
      (em)->hs + (em)->fabric)
 
 /* The sweep's steady state: iterations i - 2 .. i (all at least 1 and at most `to`, the
@@ -1808,12 +1816,13 @@ sweep_skip(Evaluator *ev, const Sched *s, int64_t i, int64_t to, int64_t dl)
         if (!em->live)
             continue;
         int64_t pp = (em->pipe ? 1 : 0) - em->lag, mask = em->mask;
-        int64_t v[4] = {em->issue[(i - 1) & mask], em->issue[i & mask],
-                        em->post[(i - 1 + pp) & mask], em->post[(i + pp) & mask]};
-        em->issue[(to - 1) & mask] = v[0] + dt;
-        em->issue[to & mask] = v[1] + dt;
-        em->post[(to - 1 + pp) & mask] = v[2] + dt;
-        em->post[(to + pp) & mask] = v[3] + dt;
+        int64_t v[4] = {em->ring[(i - 1) & mask].issue, em->ring[i & mask].issue,
+                        em->ring[(i - 1 + pp) & mask].post,
+                        em->ring[(i + pp) & mask].post};
+        em->ring[(to - 1) & mask].issue = v[0] + dt;
+        em->ring[to & mask].issue = v[1] + dt;
+        em->ring[(to - 1 + pp) & mask].post = v[2] + dt;
+        em->ring[(to + pp) & mask].post = v[3] + dt;
     }
 }
 
@@ -1836,7 +1845,7 @@ sweep(Evaluator *ev, const Sched *s)
             if (!em->pipe || !em->live)
                 continue;
             t[d] += em->post_cost; /* the prolog, as in simulate */
-            em->post[0] = t[d];
+            em->ring[0].post = t[d];
         }
         if (ev->code_off[d + 1] > ev->code_off[d] &&
             ev->cutoff - t[d] <= ev->work[d] * n - ev->lastless[d])
@@ -1872,20 +1881,20 @@ sweep(Evaluator *ev, const Sched *s)
                     int64_t a = ARRIVAL(em, i - 1);
                     start = a > start ? a : start;
                 }
-                em->issue[i & em->mask] = t[c->d] = start + c->cost;
+                em->ring[i & em->mask].issue = t[c->d] = start + c->cost;
             } else {
                 int64_t x = i - em->lag;
                 if (x < 0 || x >= n - em->delay)
                     goto next;
                 if (!em->pipe)
-                    em->post[x & em->mask] = start; /* posted when reached */
+                    em->ring[x & em->mask].post = start; /* posted when reached */
                 int64_t a = ARRIVAL(em, x);
                 int64_t end = (a > start ? a : start) + c->cost;
                 if (x + 1 < n - em->delay) {
                     end += em->bnext; /* eval_new_bound only */
                     if (em->pipe) {
                         end += em->post_cost;
-                        em->post[(x + 1) & em->mask] = end;
+                        em->ring[(x + 1) & em->mask].post = end;
                     }
                 }
                 t[c->d] = end;
