@@ -628,7 +628,7 @@ arrival(const Evaluator *ev, const EMsg *em, int64_t x)
 
 /* The arbitration order of two transfers in the network: shorter message, then issue
  * time, source DSP, the source's send order (iteration, then position). */
-static bool
+static inline bool
 tr_before(const Evaluator *ev, int a, int b)
 {
     const NTr *x = &ev->tr[a], *y = &ev->tr[b];
@@ -814,7 +814,7 @@ cand_remove(Evaluator *ev, int l, int id)
 
 /* The last packet of the transfer in slot s starts on its last link now: it arrives at
  * `end`. */
-static inline void
+static inline __attribute__((always_inline)) void
 finalize(Evaluator *ev, int s, int64_t end)
 {
     NTr *tr = &ev->tr[s];
@@ -855,7 +855,7 @@ retire(Evaluator *ev, int l)
  * known then), the first packet boundary at which a better packet is ready; an idle link,
  * when its first candidate is ready.  A run that ended before now with nothing waiting
  * is retired here. */
-static void
+static inline __attribute__((always_inline)) void
 schedule(Evaluator *ev, int l)
 {
     NLink *k = &ev->link[l];

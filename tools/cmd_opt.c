@@ -53,7 +53,7 @@ static const CliOption own[] = {
      "evaluation threads (default: the online CPUs, at most 8; same result)"},
     {"stall", "N",
      "stop after N generations without improvement (default 20 on at most 64 messages, "
-     "else 10; 0 = never)"},
+     "else 4; 0 = never)"},
     {"es-limit", "N", "largest number of configurations es tries (default 1048576)"},
     {"vshaped", NULL,
      "V-shaped transfer function (|tanh v| flips a bit) instead of sigmoid"},
