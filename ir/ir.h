@@ -703,7 +703,7 @@ typedef struct BfcoParams {
     int particles;     /* 0 = from the number of decision variables */
     int generations;   /* 0 = default (100) */
     int stall;         /* a stall: this many generations without a better gbest; -1 =
-                          default (20 at most 64 messages, else 4), 0 = never */
+                          default (20 at most 64 messages, else 3), 0 = never */
     int restarts;      /* at a stall, restart the swarm (gbest kept) this many times, then
                           stop; -1 = default (3 at most 64 messages, else 0) */
     double time_limit; /* seconds (wall) for the search, 0 = none; the result then

@@ -30,9 +30,10 @@
 
 #include "bfco_int.h"
 
-/* The descent's default budget counts at least this many generations (descent_budget):
- * the budget a swarm of a stall of 10 has when gbest moves only in its first two. */
-#define DESCENT_GENERATIONS 12
+/* The default budgets of the descent (descent_budget) and of the polish count at least
+ * this many generations: the budgets a swarm of a stall of 10 had when gbest moved only
+ * in its first two, which a shorter stall on large schedules keeps. */
+#define BUDGET_GENERATIONS 12
 
 /* ------------------------------------------------------------------------------------------
  * The space
@@ -1611,7 +1612,7 @@ bfco_default_params(BfcoParams *bp)
     memset(bp, 0, sizeof *bp);
     bp->threads = 1;
     bp->seed = 1;
-    bp->stall = -1;    /* 20 on small schedules, else 4 (bfco_search) */
+    bp->stall = -1;    /* 20 on small schedules, else 3 (bfco_search) */
     bp->restarts = -1; /* 3 on small schedules, else 0 (bfco_search) */
     bp->window = 4;
     bp->w_start = 0.9;
@@ -2302,13 +2303,13 @@ descend_from_none(Worker *w, uint8_t *gb, int64_t gbf, const BfcoParams *bp, int
 }
 
 /* The descent's moves after `gen` generations of P particles: the option, or 4 per
- * particle evaluated, counting at least DESCENT_GENERATIONS generations. */
+ * particle evaluated, counting at least BUDGET_GENERATIONS generations. */
 static int64_t
 descent_budget(const BfcoParams *bp, int P, int gen)
 {
     if (bp->descent_budget >= 0)
         return bp->descent_budget;
-    return 4 * (int64_t)P * (gen > DESCENT_GENERATIONS ? gen : DESCENT_GENERATIONS);
+    return 4 * (int64_t)P * (gen > BUDGET_GENERATIONS ? gen : BUDGET_GENERATIONS);
 }
 
 /* The moves the descent's passes may try in all (the kicks stay within the budget): by
@@ -2365,12 +2366,12 @@ bfco_search(const Space *sp, const BfcoParams *bp0, Sched **out, OptStats *st)
         q.restarts = sp->M <= 64 ? 3 : 0;
     /* Without restarts, a stall ends the swarm and the descent takes over: the swarm's
      * later generations on larger schedules seldom better gbest, the descent does, and
-     * its budget does not shrink with a shorter swarm (descent_budget).  On the speed
-     * graphs of seeds 1-10 a stall of 4 instead of 10 finds the same at 100 tasks (one
-     * 0.03 points below) and a better gbest at 1000 than the swarm's later generations
+     * its budget and the polish's do not shrink with a shorter swarm
+     * (BUDGET_GENERATIONS).  On the speed graphs of seeds 1-10 a stall of 3 instead of 10
+     * finds the same at 100 tasks and more at 1000 than the swarm's later generations
      * ever did (docs/bfco.md, "The stall on large schedules"). */
     if (q.stall < 0)
-        q.stall = sp->M <= 64 ? 20 : 4;
+        q.stall = sp->M <= 64 ? 20 : 3;
     /* Kicks by default on small schedules, as the restarts: there the descent reaches a
      * local optimum with budget left and the kicks find better ones (rand50); on the
      * 100-task case they used the budget left (0.03 s) and kept nothing (docs/bfco.md,
@@ -2504,8 +2505,10 @@ bfco_search(const Space *sp, const BfcoParams *bp0, Sched **out, OptStats *st)
     if (gbf != INT64_MAX && sp->nbits > 0)
         gbf = fitness_moves(ws[0], gb, gbf, bp, B, &ftried);
     /* the polish budget: 3/4 evaluation per particle evaluated (the search's size, not
-     * what the bounds and the cache spared of it) */
-    int64_t swarm_size = (int64_t)P * gen;
+     * what the bounds and the cache spared of it), counting at least BUDGET_GENERATIONS
+     * generations */
+    int64_t swarm_size =
+        (int64_t)P * (gen > BUDGET_GENERATIONS ? gen : BUDGET_GENERATIONS);
     /* The ma baseline's merge, which the window may not express, is a candidate too. */
     Worker *w0 = ws[0];
     Key k0;

@@ -53,7 +53,7 @@ static const CliOption own[] = {
      "evaluation threads (default: the online CPUs, at most 8; same result)"},
     {"stall", "N",
      "stop after N generations without improvement (default 20 on at most 64 messages, "
-     "else 4; 0 = never)"},
+     "else 3; 0 = never)"},
     {"es-limit", "N", "largest number of configurations es tries (default 1048576)"},
     {"vshaped", NULL,
      "V-shaped transfer function (|tanh v| flips a bit) instead of sigmoid"},
@@ -76,10 +76,12 @@ static const CliOption own[] = {
     {"time-limit", "S",
      "stop the search after S seconds (wall); the result then depends on the machine"},
     {"polish-budget", "N",
-     "toggles the polish may try (default: 3/4 per particle evaluated + 64)"},
+     "toggles the polish may try (default: 3/4 per particle evaluated, counting at "
+     "least 12 generations, + 64)"},
     {"descent-budget", "N",
-     "merge moves the descent may try (default: 4 per particle evaluated, and on to a "
-     "local optimum when one pass of its moves fits in that; 0 = no descent)"},
+     "merge moves the descent may try (default: 4 per particle evaluated, counting at "
+     "least 12 generations, and on to a local optimum when one pass of its moves fits "
+     "in that; 0 = no descent)"},
     {"no-joint", NULL,
      "no joint pipeline bits even on small schedules (default: joint at <= 64 "
      "messages)"},
