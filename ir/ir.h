@@ -734,6 +734,9 @@ typedef struct BfcoParams {
     /* polish: evaluate every toggle that can be kept, also those that lengthen the
      * contention-free length (docs/bfco.md) */
     bool polish_all;
+    /* tests: the descent's tables of surrogates and of inputs off (the same result, more
+     * evaluations) */
+    bool no_tables;
 } BfcoParams;
 
 typedef struct OptStats {

@@ -352,7 +352,8 @@ struct Worker {
     /* the descent's inputs met before (surrogate): their hash -> entry i, whose repaired
      * merge bits are pre_bits[i * pre_words ..) (packed) and surrogate pre_f[i] */
     Cache pre;
-    bool pre_on; /* the table is used (descent) */
+    bool tables; /* sur and pre are used (BfcoParams.no_tables off) */
+    bool pre_on; /* pre is used (descent) */
     int pre_n, pre_cap;
     uint64_t *pre_bits;
     int64_t *pre_f;
@@ -1937,7 +1938,7 @@ surrogate_of(Worker *w, uint8_t *x, const uint8_t *same, int B, int64_t known,
     Key k;
     int64_t L;
     key_of(w, x, false, &k);
-    if (cache_get(&w->sur, &k, &L))
+    if (w->tables && cache_get(&w->sur, &k, &L))
         return L;
     bfco_greedy_pipes(w, w->gpipe);
     bfco_set_pipes(w, w->gpipe);
@@ -1945,7 +1946,8 @@ surrogate_of(Worker *w, uint8_t *x, const uint8_t *same, int B, int64_t known,
     if (L == -2)
         L = eval(w);
     L = L < 0 ? INT64_MAX : L;
-    cache_put(&w->sur, &k, L);
+    if (w->tables)
+        cache_put(&w->sur, &k, L);
     return L;
 }
 
@@ -2337,7 +2339,7 @@ descent(Worker *w, uint8_t *gb, int64_t gbf, const BfcoParams *bp, int B, int P,
     /* the table of inputs pays only where the passes can come back to a point: where one
      * pass fits in the budget (not at 1000 tasks: no input came back there, and the table
      * cost 0.5 % more instructions) */
-    w->pre_on = (int64_t)w->sp->nbits + w->sp->M <= budget;
+    w->pre_on = w->tables && (int64_t)w->sp->nbits + w->sp->M <= budget;
     if (first && *tried < budget)
         gbf = descend_from_none(w, gb, gbf, bp, B, budget, reach, rng, tried, &at_local);
     if (*tried < budget && !(at_local && bp->kicks == 0))
@@ -2393,8 +2395,10 @@ bfco_search(const Space *sp, const BfcoParams *bp0, Sched **out, OptStats *st)
     if (nthreads > P)
         nthreads = P;
     Worker *ws[64];
-    for (int t = 0; t < nthreads; t++)
+    for (int t = 0; t < nthreads; t++) {
         ws[t] = bfco_worker_new(sp);
+        ws[t]->tables = !bp->no_tables;
+    }
     size_t nb = (size_t)B + 1;
     uint8_t **x = ir_xcalloc((size_t)P, sizeof *x),
             **pb = ir_xcalloc((size_t)P, sizeof *pb);
