@@ -444,7 +444,10 @@ ring_resize(EMsg *em, int64_t r, int64_t from)
     int64_t old = em->ring ? em->mask + 1 : 0;
     if (r == old)
         return;
-    Ring *blk = xrealloc(NULL, (size_t)r, sizeof *blk);
+    /* r >= 16 entries of 32 bytes: whole lines, and no entry across two */
+    Ring *blk = aligned_alloc(64, (size_t)r * sizeof *blk);
+    if (!blk)
+        ice("out of memory");
     memset(blk, 0, (size_t)r * sizeof *blk);
     if (em->ring) {
         int64_t hi = em->nissue > em->npost ? em->nissue : em->npost, m = r - 1;
