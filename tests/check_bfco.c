@@ -665,6 +665,27 @@ START_TEST(bfco_same_result_on_any_number_of_threads)
 }
 END_TEST
 
+/* The default schedule (pass_schedule, default options) of the tgc gen graph of class cls
+ * and seed; the graph in *gout. */
+static Sched *
+gen_schedule(const char *cls, uint64_t seed, Graph **gout)
+{
+    GenSpec gs;
+    ck_assert_int_eq(gen_class(cls, &gs), 0);
+    gs.seed = seed;
+    Graph *g = gen_graph(&gs, cls);
+    Options opt;
+    memset(&opt, 0, sizeof opt);
+    opt.limits = ir_default_limits();
+    opt.search_budget = -1;
+    Unit u = {.g = g, .p = g->platform, .opt = &opt};
+    Diag *d = diag_new();
+    ck_assert_int_eq(pass_schedule(&u, d), 0);
+    diag_free(d);
+    *gout = g;
+    return u.s;
+}
+
 /* The descent's tables (a surrogate by repaired merge, the repaired bits and surrogate by
  * input) spare evaluations and repairs but change nothing: the same schedule, length,
  * evaluations and descent moves without them, on rand50 (the kicks come back to points)
@@ -675,17 +696,9 @@ START_TEST(descent_tables_change_nothing)
     uint64_t seeds[] = {1, 2, 1};
     int64_t spared = 0;
     for (int i = 0; i < 3; i++) {
-        GenSpec gs;
-        ck_assert_int_eq(gen_class(cls[i], &gs), 0);
-        gs.seed = seeds[i];
-        Graph *g = gen_graph(&gs, cls[i]);
-        Options opt;
-        memset(&opt, 0, sizeof opt);
-        opt.limits = ir_default_limits();
-        opt.search_budget = -1;
-        Unit u = {.g = g, .p = g->platform, .opt = &opt};
+        Graph *g;
+        Sched *base = gen_schedule(cls[i], seeds[i], &g);
         Diag *d = diag_new();
-        ck_assert_int_eq(pass_schedule(&u, d), 0);
         Sched *out[2];
         OptStats st[2];
         for (int off = 0; off < 2; off++) {
@@ -693,7 +706,7 @@ START_TEST(descent_tables_change_nothing)
             bfco_default_params(&bp);
             bp.threads = 1;
             bp.no_tables = off;
-            ck_assert_int_eq(opt_run(u.s, OPT_BFCO, &bp, &out[off], &st[off], d), 0);
+            ck_assert_int_eq(opt_run(base, OPT_BFCO, &bp, &out[off], &st[off], d), 0);
         }
         ck_assert_int_gt(st[0].descent_moves, 0);
         ck_assert_int_eq(st[0].length, st[1].length);
@@ -705,7 +718,7 @@ START_TEST(descent_tables_change_nothing)
         for (int off = 0; off < 2; off++)
             ir_sched_free(out[off]);
         diag_free(d);
-        ir_sched_free(u.s);
+        ir_sched_free(base);
         ir_graph_free(g);
     }
     ck_assert_int_gt(spared, 0);
@@ -719,17 +732,9 @@ START_TEST(fitness_moves_find_what_the_surrogate_misses)
 {
     int shorter = 0;
     for (uint64_t seed = 13; seed <= 15; seed++) {
-        GenSpec gs;
-        ck_assert_int_eq(gen_class("rand50", &gs), 0);
-        gs.seed = seed;
-        Graph *g = gen_graph(&gs, "rand50");
-        Options opt;
-        memset(&opt, 0, sizeof opt);
-        opt.limits = ir_default_limits();
-        opt.search_budget = -1;
-        Unit u = {.g = g, .p = g->platform, .opt = &opt};
+        Graph *g;
+        Sched *base = gen_schedule("rand50", seed, &g);
         Diag *d = diag_new();
-        ck_assert_int_eq(pass_schedule(&u, d), 0);
         int64_t len[2];
         for (int on = 0; on < 2; on++) {
             BfcoParams bp;
@@ -739,7 +744,7 @@ START_TEST(fitness_moves_find_what_the_surrogate_misses)
                 bp.fitness_passes = 0;
             Sched *out;
             OptStats st;
-            ck_assert_int_eq(opt_run(u.s, OPT_BFCO, &bp, &out, &st, d), 0);
+            ck_assert_int_eq(opt_run(base, OPT_BFCO, &bp, &out, &st, d), 0);
             ck_assert_int_eq(length(out), st.length);
             ck_assert(valid(out));
             if (on)
@@ -754,7 +759,7 @@ START_TEST(fitness_moves_find_what_the_surrogate_misses)
         if (seed == 15)
             ck_assert_int_lt(len[1], len[0]);
         diag_free(d);
-        ir_sched_free(u.s);
+        ir_sched_free(base);
         ir_graph_free(g);
     }
     ck_assert_int_ge(shorter, 1);
