@@ -2302,14 +2302,21 @@ descend_from_none(Worker *w, uint8_t *gb, int64_t gbf, const BfcoParams *bp, int
     return gbf;
 }
 
+/* The search's size after `gen` generations of P particles, which the default budgets
+ * of the descent and the polish scale with: the particles evaluated, counting at least
+ * BUDGET_GENERATIONS generations. */
+static int64_t
+swarm_size(int P, int gen)
+{
+    return (int64_t)P * (gen > BUDGET_GENERATIONS ? gen : BUDGET_GENERATIONS);
+}
+
 /* The descent's moves after `gen` generations of P particles: the option, or 4 per
- * particle evaluated, counting at least BUDGET_GENERATIONS generations. */
+ * particle evaluated (swarm_size). */
 static int64_t
 descent_budget(const BfcoParams *bp, int P, int gen)
 {
-    if (bp->descent_budget >= 0)
-        return bp->descent_budget;
-    return 4 * (int64_t)P * (gen > BUDGET_GENERATIONS ? gen : BUDGET_GENERATIONS);
+    return bp->descent_budget >= 0 ? bp->descent_budget : 4 * swarm_size(P, gen);
 }
 
 /* The moves the descent's passes may try in all (the kicks stay within the budget): by
@@ -2504,11 +2511,8 @@ bfco_search(const Space *sp, const BfcoParams *bp0, Sched **out, OptStats *st)
     int64_t ftried = 0;
     if (gbf != INT64_MAX && sp->nbits > 0)
         gbf = fitness_moves(ws[0], gb, gbf, bp, B, &ftried);
-    /* the polish budget: 3/4 evaluation per particle evaluated (the search's size, not
-     * what the bounds and the cache spared of it), counting at least BUDGET_GENERATIONS
-     * generations */
-    int64_t swarm_size =
-        (int64_t)P * (gen > BUDGET_GENERATIONS ? gen : BUDGET_GENERATIONS);
+    /* the polish budget: 3/4 evaluation per particle evaluated (swarm_size: the search's
+     * size, not what the bounds and the cache spared of it) */
     /* The ma baseline's merge, which the window may not express, is a candidate too. */
     Worker *w0 = ws[0];
     Key k0;
@@ -2531,7 +2535,7 @@ bfco_search(const Space *sp, const BfcoParams *bp0, Sched **out, OptStats *st)
     int64_t pol = 0;
     if (bp->polish && L != INT64_MAX) {
         int64_t budget =
-            bp->polish_budget >= 0 ? bp->polish_budget : swarm_size * 3 / 4 + 64;
+            bp->polish_budget >= 0 ? bp->polish_budget : swarm_size(P, gen) * 3 / 4 + 64;
         L = polish(w0, L, budget, bp->polish_all, &pol);
     }
     int rc = 0;
