@@ -1482,12 +1482,30 @@ shift_net(Evaluator *ev, int64_t sh, int64_t dt)
     ev->net_now += dt;
 }
 
+/* The skipped periods must run only iterations below this: general ones, and none that
+ * eval_run records.  An iteration i is general when every rule takes its general case
+ * in it: for a message of delay d >= 1 the sends are skipped from n - d on, the receives
+ * from n - d + 1 and the post of the next transfer is omitted from n - d, the zero-copy
+ * waits end at n - d + 1; without a delay only the last iteration omits its post.  So
+ * every i < n - max(md, 1) is general (md, the largest delay of the graph, covers every
+ * live message).  A recorded last iteration r >= n - rec_last must be simulated after
+ * the skip: a DSP is then at most at iteration limit (parked at its start) or inside
+ * iteration limit - 1, so limit <= n - rec_last suffices. */
+static int64_t
+skip_clear(const Evaluator *ev)
+{
+    int64_t e = ev->md > 1 ? ev->md : 1;
+    if (ev->rec_last > e)
+        e = ev->rec_last;
+    return ev->n - e;
+}
+
 /* Called at every 8th end of an iteration of the probe DSP, which is running (its state
  * flushed to ev).  Returns true after skipping periods. */
 static bool
 find_period(Evaluator *ev, int nd, int64_t lo)
 {
-    int64_t n = ev->n, tb = -1;
+    int64_t tb = -1;
     for (int d = 0; d < nd; d++)
         if (ev->state[d] != ST_DONE && ev->it[d] < lo)
             lo = ev->it[d];
@@ -1496,8 +1514,9 @@ find_period(Evaluator *ev, int nd, int64_t lo)
     if (lo < ev->rec_first + (ev->md > 0) + 2 || lo < 2)
         return false;
     /* a skip needs ev->limit + c <= clear (below) with c >= 1, and the limit only grows:
-     * once that fails no snapshot can pay (short runs, like BFCO's 16 iterations) */
-    if (ev->limit + 1 > n - ev->rec_last - ev->md - 2) {
+     * once that fails no snapshot can pay */
+    int64_t clear = skip_clear(ev);
+    if (ev->limit + 1 > clear) {
         ev->jumped = true;
         return false;
     }
@@ -1518,9 +1537,7 @@ find_period(Evaluator *ev, int nd, int64_t lo)
         ev->jumped = true; /* one attempt: the rest is simulated */
         int64_t c = lo - ev->saved_lo, delta = tb - ev->saved_tb;
         /* The window only grows, by c per period: the k skipped periods run iterations
-         * below ev->limit + k * c, which must stay clear of the last md + 1 iterations
-         * and of the recorded last ones. */
-        int64_t clear = n - ev->rec_last - ev->md - 2;
+         * below ev->limit + k * c, which must stay below clear (skip_clear). */
         if (c <= 0 || ev->limit + c > clear)
             return false;
         int64_t k = (clear - ev->limit) / c, sh = k * c, dt = k * delta;
