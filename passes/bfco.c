@@ -1928,7 +1928,6 @@ surrogate_of(Worker *w, uint8_t *x, const uint8_t *same, int B, int64_t known,
              bool *unrepaired)
 {
     int nrel = 0;
-    bfco_groups_from_bits(w, x);
     regroup(w);
     *unrepaired = repair_static(w, true, &nrel) < 0;
     if (*unrepaired)
@@ -1952,21 +1951,15 @@ surrogate_of(Worker *w, uint8_t *x, const uint8_t *same, int B, int64_t known,
     return L;
 }
 
-/* The merge bits of x as two hashes (the joint bits do not change the repair). */
+/* The partition of the worker's labels (from bfco_groups_from_bits: each unit labelled
+ * by its group's least member, a canonical form) as two hashes. */
 static void
-bits_key(const Space *sp, const uint8_t *x, Key *k)
+labels_key(const Worker *w, Key *k)
 {
     uint64_t a = UINT64_C(0x452821E638D01377), b = UINT64_C(0xBE5466CF34E90C6C);
-    int n = sp->nbits, i = 0;
-    for (; i + 8 <= n; i += 8) {
-        uint64_t v;
-        memcpy(&v, x + i, 8);
-        a = mix64(a, v);
-        b = mix64(b, v * UINT64_C(0xD6E8FEB86659FD93) + 1);
-    }
-    for (; i < n; i++) {
-        a = mix64(a, x[i] + 3);
-        b = mix64(b, x[i] + 5);
+    for (int u = 0; u < w->sp->M; u++) {
+        a = mix64(a, (uint64_t)w->label[u]);
+        b = mix64(b, (uint64_t)w->label[u] * UINT64_C(0xD6E8FEB86659FD93) + 1);
     }
     k->h1 = a | 1;
     k->h2 = b;
@@ -1981,11 +1974,12 @@ surrogate(Worker *w, uint8_t *x, const uint8_t *same, int B, int64_t known)
 {
     const Space *sp = w->sp;
     bool failed;
+    bfco_groups_from_bits(w, x);
     if (!w->pre_on)
         return surrogate_of(w, x, same, B, known, &failed);
     Key k;
     int64_t i;
-    bits_key(sp, x, &k);
+    labels_key(w, &k);
     int W = (sp->nbits + 63) / 64;
     if (cache_get(&w->pre, &k, &i)) {
         const uint64_t *r = w->pre_bits + (size_t)i * W;
