@@ -350,8 +350,8 @@ struct Worker {
     int *ord;
     int *epool; /* [nedges] edge lists of the built messages */
     Cache sur;  /* the descent's surrogates by repaired merge (surrogate) */
-    /* the descent's inputs met before (surrogate): their hash -> entry i, whose repaired
-     * merge bits are pre_bits[i * pre_words ..) (packed) and surrogate pre_f[i] */
+    /* the descent's input partitions met before (surrogate): hash -> entry i, whose
+     * repaired merge bits are pre_bits[i * pre_words ..) (packed), surrogate pre_f[i] */
     Cache pre;
     bool tables; /* sur and pre are used (BfcoParams.no_tables off) */
     bool pre_on; /* pre is used (descent) */
@@ -1920,8 +1920,9 @@ polish(Worker *w, int64_t L, int64_t budget, bool all, int64_t *used)
  * When `same` (B bytes) is given and the repaired x equals it, the result is `known`
  * (the surrogate of `same`) without an evaluation: a move the repair undid.  The result
  * depends only on the repaired merge (the schedule is built from its groups), so a merge
- * the descent met before is not evaluated again: its result comes from w->sur (100
- * tasks: 308 of the 702 surrogates, besides the 54 moves the repair undid).
+ * the descent met before is not evaluated again: its result comes from w->sur (where the
+ * table of inputs is off; at 100 tasks that table answers every such surrogate first).
+ * The worker's groups are those of x's bits (bfco_groups_from_bits) on entry.
  * *unrepaired: the repair failed (x as it was, INT64_MAX). */
 static int64_t
 surrogate_of(Worker *w, uint8_t *x, const uint8_t *same, int B, int64_t known,
@@ -1965,10 +1966,14 @@ labels_key(const Worker *w, Key *k)
     k->h2 = b;
 }
 
-/* surrogate_of; with w->pre_on, an input x met before (the repair and the surrogate are
- * functions of its merge bits: the same repaired bits and the same result) takes both
- * from the worker's table instead of a new repair: 204 of the 702 surrogates at 100
- * tasks. */
+/* surrogate_of; with w->pre_on, an input x whose partition (the groups its merge bits
+ * make before the repair) was met before takes the repaired bits and the result from the
+ * worker's table instead of a new repair: the repair and the surrogate are functions of
+ * that partition (regroup numbers the groups by first member).  Moves that join the same
+ * two groups through different bits meet the same partition, as does a move tried again
+ * from the same point: at 100 tasks 362 of the 702 surrogates come from the table (keyed
+ * by the bits themselves, 204), and the 340 others each cost a repair and an evaluation.
+ */
 static int64_t
 surrogate(Worker *w, uint8_t *x, const uint8_t *same, int B, int64_t known)
 {
