@@ -354,7 +354,6 @@ struct Worker {
      * repaired merge bits are pre_bits[i * pre_words ..) (packed), surrogate pre_f[i] */
     Cache pre;
     bool tables; /* sur and pre are used (BfcoParams.no_tables off) */
-    bool pre_on; /* pre is used (descent) */
     int pre_n, pre_cap;
     uint64_t *pre_bits;
     int64_t *pre_f;
@@ -1920,10 +1919,10 @@ polish(Worker *w, int64_t L, int64_t budget, bool all, int64_t *used)
  * When `same` (B bytes) is given and the repaired x equals it, the result is `known`
  * (the surrogate of `same`) without an evaluation: a move the repair undid.  The result
  * depends only on the repaired merge (the schedule is built from its groups), so a merge
- * the descent met before is not evaluated again: its result comes from w->sur (where the
- * table of inputs is off; at 100 tasks that table answers every such surrogate first).
- * The worker's groups are those of x's bits (bfco_groups_from_bits) on entry.
- * *unrepaired: the repair failed (x as it was, INT64_MAX). */
+ * the descent met before is not evaluated again: its result comes from w->sur (when
+ * the table of inputs has not met x's partition, or is off).  The worker's groups are
+ * those of x's bits (bfco_groups_from_bits) on entry.  *unrepaired: the repair failed (x
+ * as it was, INT64_MAX). */
 static int64_t
 surrogate_of(Worker *w, uint8_t *x, const uint8_t *same, int B, int64_t known,
              bool *unrepaired)
@@ -1966,21 +1965,23 @@ labels_key(const Worker *w, Key *k)
     k->h2 = b;
 }
 
-/* surrogate_of; with w->pre_on, an input x whose partition (the groups its merge bits
+/* surrogate_of; with w->tables, an input x whose partition (the groups its merge bits
  * make before the repair) was met before takes the repaired bits and the result from the
  * worker's table instead of a new repair: the repair and the surrogate are functions of
  * that partition (regroup numbers the groups by first member).  Moves that join the same
  * two groups through different bits meet the same partition, as does a move tried again
  * from the same point: at 100 tasks 362 of the 702 surrogates come from the table (keyed
- * by the bits themselves, 204), and the 340 others each cost a repair and an evaluation.
- */
+ * by the bits themselves, 204), the 340 others each cost a repair and an evaluation.  At
+ * 1000 tasks, where one pass does not fit in the budget and no move is tried twice, the
+ * moves of a pass that join the same two groups still meet (opt_run 6.26 -> 6.00 billion
+ * instructions; keyed by the bits, the table found nothing there and was off). */
 static int64_t
 surrogate(Worker *w, uint8_t *x, const uint8_t *same, int B, int64_t known)
 {
     const Space *sp = w->sp;
     bool failed;
     bfco_groups_from_bits(w, x);
-    if (!w->pre_on)
+    if (!w->tables)
         return surrogate_of(w, x, same, B, known, &failed);
     Key k;
     int64_t i;
@@ -2343,10 +2344,6 @@ descent(Worker *w, uint8_t *gb, int64_t gbf, const BfcoParams *bp, int B, int P,
 {
     int64_t budget = descent_budget(bp, P, gen), reach = descent_reach(bp, w->sp, budget);
     bool at_local = false;
-    /* the table of inputs pays only where the passes can come back to a point: where one
-     * pass fits in the budget (not at 1000 tasks: no input came back there, and the table
-     * cost 0.5 % more instructions) */
-    w->pre_on = w->tables && (int64_t)w->sp->nbits + w->sp->M <= budget;
     if (first && *tried < budget)
         gbf = descend_from_none(w, gb, gbf, bp, B, budget, reach, rng, tried, &at_local);
     if (*tried < budget && !(at_local && bp->kicks == 0))
