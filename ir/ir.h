@@ -65,9 +65,9 @@ typedef enum {
                        no overheads, no handshake, no contention */
 } PlatModel;
 
-typedef struct BoardLink {
-    int a, b; /* board indices; bidirectional: one link resource per direction */
-} BoardLink;
+/* A board link {a, b}: board indices; bidirectional, one link resource per direction
+ * (platform/'s PdLink, so that its spanning tree reads Platform's links). */
+typedef PdLink BoardLink;
 
 typedef struct Platform {
     const char *name; /* preset name, file name, or "inline" */
@@ -98,7 +98,9 @@ typedef struct Platform {
     /* Derived by plat_finish(): routes along the minimum spanning tree of the board links
      * (Prim from board 0, ties to the lower board index). */
     int *mst_parent; /* [nboards]: parent board in the tree, -1 for board 0 */
+    int *mst_link;   /* [nboards]: the board link (index) to the parent, -1 for board 0 */
     int *board_hops; /* [nboards * nboards]: board links crossed between two boards */
+    int64_t *hop_pairs; /* [nboards]: ordered pairs of boards h board links apart */
 } Platform;
 
 /* The parameter table PLATFORM_PARAMS (name, minimum, maximum) is platform/platform.h's,

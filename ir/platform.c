@@ -4,9 +4,9 @@
  * tgc-platform/1 reader), routes along the minimum spanning tree of the board links,
  * packetisation and contention-free fabric time.
  *
- * Routes: Prim from board 0 over the (unweighted) board links; when several links could
- * join the tree, the one that adds the lowest-numbered board wins, then the one from the
- * lowest-numbered tree board.  The runtime (runtime/) computes the same tree on its own.
+ * Routes: along the spanning tree of the board links that platform/ computes
+ * (pd_spanning_tree: Prim from board 0, ties to the lower board index), as the runtime's
+ * (runtime/) do.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -136,59 +136,69 @@ plat_finish(Arena *a, Platform *p)
     int nb = p->nboards;
     if (p->model == MODEL_ABSTRACT || nb <= 0) {
         p->mst_parent = NULL;
+        p->mst_link = NULL;
         p->board_hops = NULL;
+        p->hop_pairs = NULL;
         return 0;
     }
     int *parent = arena_array(a, (size_t)nb, sizeof *parent);
+    int *link = arena_array(a, (size_t)nb, sizeof *link);
     int *hops = arena_array(a, (size_t)nb * (size_t)nb, sizeof *hops);
-    bool *in = calloc((size_t)nb, sizeof *in);
-    int *depth = calloc((size_t)nb, sizeof *depth);
-    if (!in || !depth)
-        ice("out of memory");
-    for (int i = 0; i < nb; i++)
-        parent[i] = -1;
-    in[0] = true;
-    for (int added = 1; added < nb; added++) {
-        int bu = -1, bv = -1;
-        for (int l = 0; l < p->nlinks; l++) {
-            int u = p->links[l].a, v = p->links[l].b;
-            if (in[u] == in[v])
-                continue;
-            if (!in[u]) {
-                int t = u;
-                u = v;
-                v = t;
-            }
-            if (bv < 0 || v < bv || (v == bv && u < bu)) {
-                bu = u;
-                bv = v;
-            }
-        }
-        if (bv < 0) {
-            free(in);
-            free(depth);
-            return -1; /* not connected */
-        }
-        in[bv] = true;
-        parent[bv] = bu;
-        depth[bv] = depth[bu] + 1;
+    if (pd_spanning_tree(nb, p->links, p->nlinks, parent) >= 0)
+        return -1; /* not connected */
+    /* each board's link to its parent: the tree's edges are links (at most one per pair)
+     */
+    for (int b = 0; b < nb; b++)
+        link[b] = -1;
+    for (int l = 0; l < p->nlinks; l++) {
+        int u = p->links[l].a, v = p->links[l].b;
+        if (parent[u] == v)
+            link[u] = l;
+        else if (parent[v] == u)
+            link[v] = l;
     }
-    /* Tree distance: climb from the deeper board until the two meet. */
-    for (int x = 0; x < nb; x++)
-        for (int y = 0; y < nb; y++) {
-            int u = x, v = y, h = 0;
-            while (u != v) {
-                if (depth[u] >= depth[v])
-                    u = parent[u];
-                else
-                    v = parent[v];
-                h++;
-            }
-            hops[x * nb + y] = h;
+    /* Tree distance: a walk over the tree from each board, O(nboards^2) in all. */
+    int *off = calloc((size_t)nb + 1, sizeof *off);
+    int *nbr = malloc((size_t)(2 * nb) * sizeof *nbr);
+    int *queue = malloc((size_t)nb * sizeof *queue);
+    if (!off || !nbr || !queue)
+        ice("out of memory");
+    for (int b = 1; b < nb; b++)
+        off[b + 1]++, off[parent[b] + 1]++;
+    for (int b = 0; b < nb; b++)
+        off[b + 1] += off[b];
+    int *fill = queue; /* the next free slot of each board, reusing queue */
+    for (int b = 0; b < nb; b++)
+        fill[b] = off[b];
+    for (int b = 1; b < nb; b++) {
+        nbr[fill[b]++] = parent[b];
+        nbr[fill[parent[b]]++] = b;
+    }
+    for (int x = 0; x < nb; x++) {
+        int *h = hops + (size_t)x * (size_t)nb;
+        for (int y = 0; y < nb; y++)
+            h[y] = -1;
+        int head = 0, tail = 0;
+        queue[tail++] = x;
+        h[x] = 0;
+        while (head < tail) {
+            int u = queue[head++];
+            for (int j = off[u]; j < off[u + 1]; j++)
+                if (h[nbr[j]] < 0) {
+                    h[nbr[j]] = h[u] + 1;
+                    queue[tail++] = nbr[j];
+                }
         }
-    free(in);
-    free(depth);
+    }
+    free(off);
+    free(nbr);
+    free(queue);
+    int64_t *pairs = arena_array(a, (size_t)nb, sizeof *pairs);
+    for (size_t i = 0; i < (size_t)nb * (size_t)nb; i++)
+        pairs[hops[i]]++;
+    p->hop_pairs = pairs;
     p->mst_parent = parent;
+    p->mst_link = link;
     p->board_hops = hops;
     return 0;
 }
@@ -226,20 +236,20 @@ plat_max_route(const Platform *p)
     return h + 2;
 }
 
-/* The directed link from board u to board v (joined by a board link). */
+/* The directed link from board u to its parent in the tree. */
 static int
-board_link(const Platform *p, int u, int v)
+up_link(const Platform *p, int u)
 {
-    int id = -1;
-    for (int i = 0; i < p->nlinks; i++) {
-        if (p->links[i].a == u && p->links[i].b == v)
-            id = 2 * p->ndsps + 2 * i;
-        else if (p->links[i].b == u && p->links[i].a == v)
-            id = 2 * p->ndsps + 2 * i + 1;
-    }
-    if (id < 0)
-        ice("boards %d and %d are not linked", u, v);
-    return id;
+    int l = p->mst_link[u];
+    return 2 * p->ndsps + 2 * l + (p->links[l].a == u ? 0 : 1);
+}
+
+/* The directed link from v's parent in the tree down to board v. */
+static int
+down_link(const Platform *p, int v)
+{
+    int l = p->mst_link[v];
+    return 2 * p->ndsps + 2 * l + (p->links[l].b == v ? 0 : 1);
 }
 
 int
@@ -256,10 +266,10 @@ plat_route(const Platform *p, int a, int b, int *links)
     while (u != v) {
         int du = p->board_hops[u * p->nboards], dv = p->board_hops[v * p->nboards];
         if (du >= dv) { /* the deeper one climbs (depth = distance to board 0) */
-            links[n++] = board_link(p, u, p->mst_parent[u]);
+            links[n++] = up_link(p, u);
             u = p->mst_parent[u];
         } else {
-            links[--back] = board_link(p, p->mst_parent[v], v);
+            links[--back] = down_link(p, v);
             v = p->mst_parent[v];
         }
     }
@@ -283,11 +293,10 @@ plat_ser(const Platform *p, int64_t s)
     return (num + p->link_mbps - 1) / p->link_mbps;
 }
 
-int64_t
-plat_fabric_time(const Platform *p, int a, int b, int64_t bytes)
+/* The fabric time of a bwdsp message through h switches. */
+static int64_t
+fabric_time(const Platform *p, int64_t h, int64_t bytes)
 {
-    if (p->model == MODEL_ABSTRACT)
-        return bytes;
     int64_t k = plat_packets(p, bytes);
     int64_t hdr = p->packet_bytes - p->payload_bytes;
     int64_t last = bytes - (k - 1) * p->payload_bytes; /* payload of the last packet */
@@ -295,8 +304,23 @@ plat_fabric_time(const Platform *p, int a, int b, int64_t bytes)
     int64_t ser_full = plat_ser(p, full), ser_last = plat_ser(p, last + hdr);
     int64_t sum = ir_add_sat(ir_mul_sat(k - 1, ser_full), ser_last);
     int64_t largest = k > 1 ? ser_full : ser_last;
-    int64_t h = plat_switch_hops(p, a, b);
     return ir_add_sat(sum, ir_mul_sat(h, p->switch_latency + largest));
+}
+
+/* The cost of a bwdsp message between two DSPs through h switches. */
+static int64_t
+comm_cost(const Platform *p, int64_t h, int64_t bytes)
+{
+    int64_t hs = bytes <= p->eager_limit ? 0 : p->handshake;
+    return ir_add_sat(p->send_overhead + hs + p->recv_overhead, fabric_time(p, h, bytes));
+}
+
+int64_t
+plat_fabric_time(const Platform *p, int a, int b, int64_t bytes)
+{
+    if (p->model == MODEL_ABSTRACT)
+        return bytes;
+    return fabric_time(p, plat_switch_hops(p, a, b), bytes);
 }
 
 int64_t
@@ -306,9 +330,7 @@ plat_comm_cost(const Platform *p, int a, int b, int64_t bytes)
         return 0;
     if (p->model == MODEL_ABSTRACT)
         return bytes;
-    int64_t hs = bytes <= p->eager_limit ? 0 : p->handshake;
-    return ir_add_sat(p->send_overhead + hs + p->recv_overhead,
-                      plat_fabric_time(p, a, b, bytes));
+    return comm_cost(p, plat_switch_hops(p, a, b), bytes);
 }
 
 int64_t
@@ -319,19 +341,20 @@ plat_mean_comm_cost(const Platform *p, int64_t bytes)
         return 0;
     if (p->model == MODEL_ABSTRACT)
         return bytes;
-    /* Cost depends only on the board pair: sum over board pairs weighted by DSP pairs. */
+    /* Cost depends only on the board links between the two DSPs: sum over the distances
+     * h weighted by the DSP pairs that far apart (of boards h links apart, h > 0; of one
+     * board, h = 0). */
     /* 128 bits: up to 2^40 pairs of costs up to 2^63 */
     __extension__ typedef unsigned __int128 u128;
-    int dpb = p->dsps_per_board;
+    int64_t dpb = p->dsps_per_board;
     u128 sum = 0, pairs = 0;
-    for (int x = 0; x < p->nboards; x++)
-        for (int y = 0; y < p->nboards; y++) {
-            int64_t np = x == y ? (int64_t)dpb * (dpb - 1) : (int64_t)dpb * dpb;
-            if (!np)
-                continue;
-            sum += (u128)np * (u128)plat_comm_cost(p, x * dpb, y * dpb + (x == y), bytes);
-            pairs += (u128)np;
-        }
+    for (int h = 0; h < p->nboards; h++) {
+        int64_t np = h == 0 ? p->nboards * dpb * (dpb - 1) : p->hop_pairs[h] * dpb * dpb;
+        if (!np)
+            continue;
+        sum += (u128)np * (u128)comm_cost(p, 1 + h, bytes); /* h links, h + 1 switches */
+        pairs += (u128)np;
+    }
     return pairs ? (int64_t)(sum / pairs) : 0;
 }
 

@@ -350,11 +350,10 @@ struct Worker {
     int *ord;
     int *epool; /* [nedges] edge lists of the built messages */
     Cache sur;  /* the descent's surrogates by repaired merge (surrogate) */
-    /* the descent's inputs met before (surrogate): their hash -> entry i, whose repaired
-     * merge bits are pre_bits[i * pre_words ..) (packed) and surrogate pre_f[i] */
+    /* the descent's input partitions met before (surrogate): hash -> entry i, whose
+     * repaired merge bits are pre_bits[i * pre_words ..) (packed), surrogate pre_f[i] */
     Cache pre;
     bool tables; /* sur and pre are used (BfcoParams.no_tables off) */
-    bool pre_on; /* pre is used (descent) */
     int pre_n, pre_cap;
     uint64_t *pre_bits;
     int64_t *pre_f;
@@ -1920,15 +1919,15 @@ polish(Worker *w, int64_t L, int64_t budget, bool all, int64_t *used)
  * When `same` (B bytes) is given and the repaired x equals it, the result is `known`
  * (the surrogate of `same`) without an evaluation: a move the repair undid.  The result
  * depends only on the repaired merge (the schedule is built from its groups), so a merge
- * the descent met before is not evaluated again: its result comes from w->sur (100
- * tasks: 308 of the 702 surrogates, besides the 54 moves the repair undid).
- * *unrepaired: the repair failed (x as it was, INT64_MAX). */
+ * the descent met before is not evaluated again: its result comes from w->sur (when
+ * the table of inputs has not met x's partition, or is off).  The worker's groups are
+ * those of x's bits (bfco_groups_from_bits) on entry.  *unrepaired: the repair failed (x
+ * as it was, INT64_MAX). */
 static int64_t
 surrogate_of(Worker *w, uint8_t *x, const uint8_t *same, int B, int64_t known,
              bool *unrepaired)
 {
     int nrel = 0;
-    bfco_groups_from_bits(w, x);
     regroup(w);
     *unrepaired = repair_static(w, true, &nrel) < 0;
     if (*unrepaired)
@@ -1952,40 +1951,41 @@ surrogate_of(Worker *w, uint8_t *x, const uint8_t *same, int B, int64_t known,
     return L;
 }
 
-/* The merge bits of x as two hashes (the joint bits do not change the repair). */
+/* The partition of the worker's labels (from bfco_groups_from_bits: each unit labelled
+ * by its group's least member, a canonical form) as two hashes. */
 static void
-bits_key(const Space *sp, const uint8_t *x, Key *k)
+labels_key(const Worker *w, Key *k)
 {
     uint64_t a = UINT64_C(0x452821E638D01377), b = UINT64_C(0xBE5466CF34E90C6C);
-    int n = sp->nbits, i = 0;
-    for (; i + 8 <= n; i += 8) {
-        uint64_t v;
-        memcpy(&v, x + i, 8);
-        a = mix64(a, v);
-        b = mix64(b, v * UINT64_C(0xD6E8FEB86659FD93) + 1);
-    }
-    for (; i < n; i++) {
-        a = mix64(a, x[i] + 3);
-        b = mix64(b, x[i] + 5);
+    for (int u = 0; u < w->sp->M; u++) {
+        a = mix64(a, (uint64_t)w->label[u]);
+        b = mix64(b, (uint64_t)w->label[u] * UINT64_C(0xD6E8FEB86659FD93) + 1);
     }
     k->h1 = a | 1;
     k->h2 = b;
 }
 
-/* surrogate_of; with w->pre_on, an input x met before (the repair and the surrogate are
- * functions of its merge bits: the same repaired bits and the same result) takes both
- * from the worker's table instead of a new repair: 204 of the 702 surrogates at 100
- * tasks. */
+/* surrogate_of; with w->tables, an input x whose partition (the groups its merge bits
+ * make before the repair) was met before takes the repaired bits and the result from the
+ * worker's table instead of a new repair: the repair and the surrogate are functions of
+ * that partition (regroup numbers the groups by first member).  Moves that join the same
+ * two groups through different bits meet the same partition, as does a move tried again
+ * from the same point: at 100 tasks 362 of the 702 surrogates come from the table (keyed
+ * by the bits themselves, 204), the 340 others each cost a repair and an evaluation.  At
+ * 1000 tasks, where one pass does not fit in the budget and no move is tried twice, the
+ * moves of a pass that join the same two groups still meet (opt_run 6.26 -> 6.00 billion
+ * instructions; keyed by the bits, the table found nothing there and was off). */
 static int64_t
 surrogate(Worker *w, uint8_t *x, const uint8_t *same, int B, int64_t known)
 {
     const Space *sp = w->sp;
     bool failed;
-    if (!w->pre_on)
+    bfco_groups_from_bits(w, x);
+    if (!w->tables)
         return surrogate_of(w, x, same, B, known, &failed);
     Key k;
     int64_t i;
-    bits_key(sp, x, &k);
+    labels_key(w, &k);
     int W = (sp->nbits + 63) / 64;
     if (cache_get(&w->pre, &k, &i)) {
         const uint64_t *r = w->pre_bits + (size_t)i * W;
@@ -2344,10 +2344,6 @@ descent(Worker *w, uint8_t *gb, int64_t gbf, const BfcoParams *bp, int B, int P,
 {
     int64_t budget = descent_budget(bp, P, gen), reach = descent_reach(bp, w->sp, budget);
     bool at_local = false;
-    /* the table of inputs pays only where the passes can come back to a point: where one
-     * pass fits in the budget (not at 1000 tasks: no input came back there, and the table
-     * cost 0.5 % more instructions) */
-    w->pre_on = w->tables && (int64_t)w->sp->nbits + w->sp->M <= budget;
     if (first && *tried < budget)
         gbf = descend_from_none(w, gb, gbf, bp, B, budget, reach, rng, tried, &at_local);
     if (*tried < budget && !(at_local && bp->kicks == 0))

@@ -105,24 +105,34 @@ sched_oct(const Graph *g, const Platform *p, double *oct)
         return -1;
     for (int k = g->ntasks - 1; k >= 0; k--) {
         int t = g->topo[k];
-        for (int pk = 0; pk < P; pk++) {
-            double worst = 0;
-            for (int j = g->succ_off[t]; j < g->succ_off[t + 1]; j++) {
-                const Edge *e = &g->edges[g->succ[j]];
-                if (e->delay)
-                    continue;
-                double cbar = (double)plat_mean_comm_cost(p, e->bytes);
-                double best = INFINITY;
-                for (int pw = 0; pw < P; pw++) {
-                    double v = oct[(size_t)e->to * P + pw] + (double)cost(g, e->to, pw) +
-                               (pw == pk ? 0.0 : cbar);
-                    if (v < best)
-                        best = v;
+        for (int pk = 0; pk < P; pk++)
+            oct[(size_t)t * P + pk] = 0;
+        for (int j = g->succ_off[t]; j < g->succ_off[t + 1]; j++) {
+            const Edge *e = &g->edges[g->succ[j]];
+            if (e->delay)
+                continue;
+            double cbar = (double)plat_mean_comm_cost(p, e->bytes);
+            /* the successor's best DSP is pk itself (no message) or the best other one,
+             * so the two lowest oct + cost give every pk's in O(P) */
+            double m1 = INFINITY, m2 = INFINITY;
+            int at = -1;
+            for (int pw = 0; pw < P; pw++) {
+                double v = oct[(size_t)e->to * P + pw] + (double)cost(g, e->to, pw);
+                if (v < m1) {
+                    m2 = m1;
+                    m1 = v;
+                    at = pw;
+                } else if (v < m2) {
+                    m2 = v;
                 }
-                if (best > worst)
-                    worst = best;
             }
-            oct[(size_t)t * P + pk] = worst;
+            for (int pk = 0; pk < P; pk++) {
+                double here = oct[(size_t)e->to * P + pk] + (double)cost(g, e->to, pk);
+                double other = (pk == at ? m2 : m1) + cbar;
+                double best = here < other ? here : other;
+                if (best > oct[(size_t)t * P + pk])
+                    oct[(size_t)t * P + pk] = best;
+            }
         }
     }
     return 0;
@@ -2195,7 +2205,8 @@ pass_schedule(Unit *u, Diag *d)
         int64_t best = sched_local_search_screen(&s, ev, 0, plain, lb, screen, st);
         for (int k = 0; k < 3; k++) {
             comm_insert(alt[k]);
-            int64_t len = sched_local_search_screen(&alt[k], ev, 0, plain, lb, screen, st);
+            int64_t len =
+                sched_local_search_screen(&alt[k], ev, 0, plain, lb, screen, st);
             if (len >= 0 && (best < 0 || len < best)) {
                 Sched *t = s;
                 s = alt[k];

@@ -89,6 +89,13 @@ const char *pd_suggest_preset(const char *name);
 const char *pd_suggest(const char *word, const char *const *cands, size_t ncands);
 /* True when a platform reference names a file: it contains "/" or ends in ".json". */
 bool pd_is_path(const char *ref);
+/* The spanning tree that tgc's routes and the runtime's follow: Prim from board 0 over
+ * the (unweighted) links of boards 0..nboards-1; when several links could join the tree,
+ * the one that adds the lowest-numbered board wins, then the one from the
+ * lowest-numbered tree board.  parent[nboards] gets each board's parent (-1 for board 0
+ * and for boards the links do not join to it).  Returns the lowest board not joined to
+ * board 0, or -1 when every board is.  O(nboards^2 + nlinks). */
+int pd_spanning_tree(int nboards, const PdLink *links, int nlinks, int *parent);
 /* The lowest board the links do not join to board 0, or -1 when every board is joined. */
 int pd_unreached_board(const PlatDesc *p);
 /* Every field of p on one line, malloc'd: "NAME: bwdsp, 2 boards of 4 DSPs, links 0-1,

@@ -267,35 +267,69 @@ pd_is_path(const char *ref)
 }
 
 int
+pd_spanning_tree(int nboards, const PdLink *links, int nlinks, int *parent)
+{
+    /* best[v]: the lowest tree board linked to v, or -1 (v in the tree or not linked to
+     * it); each step adds the lowest board with one, so the rule costs one scan of the
+     * boards per step: O(nboards^2 + nlinks) in all */
+    int nb = nboards;
+    int *off = xrealloc(NULL, ((size_t)nb + 1) * sizeof *off);
+    int *nbr = xrealloc(NULL, (size_t)(2 * nlinks + 1) * sizeof *nbr);
+    int *best = xrealloc(NULL, (size_t)nb * sizeof *best);
+    bool *in = xrealloc(NULL, (size_t)nb * sizeof *in);
+    memset(off, 0, ((size_t)nb + 1) * sizeof *off);
+    for (int l = 0; l < nlinks; l++)
+        off[links[l].a + 1]++, off[links[l].b + 1]++;
+    for (int v = 0; v < nb; v++)
+        off[v + 1] += off[v];
+    for (int l = 0; l < nlinks; l++) {
+        nbr[off[links[l].a]++] = links[l].b;
+        nbr[off[links[l].b]++] = links[l].a;
+    }
+    for (int v = nb; v > 0; v--) /* back to the starts */
+        off[v] = off[v - 1];
+    off[0] = 0;
+    for (int v = 0; v < nb; v++) {
+        parent[v] = -1;
+        best[v] = -1;
+        in[v] = false;
+    }
+    int unreached = -1;
+    for (int added = 0, u = 0; added < nb; added++) {
+        in[u] = true;
+        for (int j = off[u]; j < off[u + 1]; j++) {
+            int w = nbr[j];
+            if (!in[w] && (best[w] < 0 || u < best[w]))
+                best[w] = u;
+        }
+        u = -1;
+        for (int v = 0; v < nb && u < 0; v++)
+            if (!in[v] && best[v] >= 0)
+                u = v;
+        if (u < 0) {
+            for (int v = 0; v < nb && unreached < 0; v++)
+                if (!in[v])
+                    unreached = v;
+            break;
+        }
+        parent[u] = best[u];
+    }
+    free(off);
+    free(nbr);
+    free(best);
+    free(in);
+    return unreached;
+}
+
+int
 pd_unreached_board(const PlatDesc *p)
 {
-    int nb = p->nboards, found = -1;
-    if (nb <= 1)
+    if (p->nboards <= 1)
         return -1;
-    int *stack = xrealloc(NULL, (size_t)nb * sizeof *stack);
-    bool *in = xrealloc(NULL, (size_t)nb * sizeof *in);
-    memset(in, 0, (size_t)nb * sizeof *in);
-    int top = 0;
-    stack[top++] = 0;
-    in[0] = true;
-    while (top > 0) {
-        int u = stack[--top];
-        for (int l = 0; l < p->nlinks; l++) {
-            int v = p->links[l].a == u   ? p->links[l].b
-                    : p->links[l].b == u ? p->links[l].a
-                                         : -1;
-            if (v >= 0 && !in[v]) {
-                in[v] = true;
-                stack[top++] = v;
-            }
-        }
-    }
-    for (int b = 0; b < nb && found < 0; b++)
-        if (!in[b])
-            found = b;
-    free(stack);
-    free(in);
-    return found;
+    int *parent = xrealloc(NULL, (size_t)p->nboards * sizeof *parent);
+    int b = pd_spanning_tree(p->nboards, p->links, p->nlinks, parent);
+    free(parent);
+    return b;
 }
 
 /* appends to the malloc'd text at *s (length *len) */

@@ -56,22 +56,18 @@ net_npackets(size_t bytes)
     return k ? (int)k : 1;
 }
 
-/* Prim from board 0 over the unweighted board links: of the links that could join the
- * tree, the one that adds the lowest-numbered board wins, then the one from the
- * lowest-numbered tree board (the rule of ir/platform.c, so that the evaluator and the
- * runtime route alike) */
+/* The spanning tree of the board links that ir/platform.c routes along too
+ * (pd_spanning_tree), its adjacency and each board's next hop towards each other board */
 static int
 build_tree(char *err, size_t errlen)
 {
     int B = K->plat.nboards;
     int *parent = malloc((size_t)B * sizeof *parent);
-    char *in = calloc((size_t)B, 1);
     K->tree_next = malloc((size_t)B * B * sizeof *K->tree_next);
     K->tree_link = malloc((size_t)B * B * sizeof *K->tree_link);
     K->board_nbr_off = calloc((size_t)B + 1, sizeof *K->board_nbr_off);
     K->board_nbr = malloc((size_t)(2 * B + 2) * sizeof *K->board_nbr);
-    if (!parent || !in || !K->tree_next || !K->tree_link || !K->board_nbr_off ||
-        !K->board_nbr)
+    if (!parent || !K->tree_next || !K->tree_link || !K->board_nbr_off || !K->board_nbr)
         abort();
     for (int i = 0; i < B * B; i++)
         K->tree_link[i] = -1;
@@ -81,37 +77,12 @@ build_tree(char *err, size_t errlen)
         K->tree_link[a * B + b] = base + 2 * i;
         K->tree_link[b * B + a] = base + 2 * i + 1;
     }
-    for (int i = 0; i < B; i++)
-        parent[i] = -1;
-    in[0] = 1;
-    for (int added = 1; added < B; added++) {
-        int bu = -1, bv = -1;
-        for (int l = 0; l < K->plat.nlinks; l++) {
-            int u = K->plat.links[l].a, v = K->plat.links[l].b;
-            if (in[u] == in[v])
-                continue;
-            if (!in[u]) {
-                int t = u;
-                u = v;
-                v = t;
-            }
-            if (bv < 0 || v < bv || (v == bv && u < bu))
-                bu = u, bv = v;
-        }
-        if (bv < 0) {
-            for (int i = 0; i < B; i++)
-                if (!in[i]) {
-                    snprintf(err, errlen,
-                             "the board links do not connect board %d to "
-                             "board 0",
-                             i);
-                    break;
-                }
-            free(parent), free(in);
-            return -1;
-        }
-        in[bv] = 1;
-        parent[bv] = bu;
+    int unreached = pd_spanning_tree(B, K->plat.links, K->plat.nlinks, parent);
+    if (unreached >= 0) {
+        snprintf(err, errlen, "the board links do not connect board %d to board 0",
+                 unreached);
+        free(parent);
+        return -1;
     }
     /* tree adjacency */
     int *deg = calloc((size_t)B, sizeof *deg);
@@ -147,7 +118,7 @@ build_tree(char *err, size_t errlen)
             }
         }
     }
-    free(q), free(deg), free(parent), free(in);
+    free(q), free(deg), free(parent);
     return 0;
 }
 
@@ -506,7 +477,8 @@ start_unicast(void *mp)
 {
     Msg *m = mp;
     net_make_packets(m);
-    if (K->plat.model == PD_ABSTRACT) { /* the literature's model: n bytes cost n cycles */
+    if (K->plat.model ==
+        PD_ABSTRACT) { /* the literature's model: n bytes cost n cycles */
         k_push(K->now + (m->src == m->dst ? 0 : (Cycles)m->bytes), 0, arrive_abstract, m);
         return;
     }

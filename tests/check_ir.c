@@ -106,6 +106,128 @@ START_TEST(routes_follow_the_spanning_tree)
 }
 END_TEST
 
+static uint64_t
+next_random(uint64_t *r)
+{
+    *r = *r * 6364136223846793005u + 1442695040888963407u;
+    return *r >> 33;
+}
+
+/* The rule of the routes written the slow, plain way: Prim scanning every link at each
+ * step for the lowest board it can add, then the lowest tree board it comes from. */
+static void
+reference_tree(int nb, const BoardLink *links, int nlinks, int *parent, int *depth)
+{
+    bool in[64] = {true};
+    for (int b = 0; b < nb; b++)
+        parent[b] = -1, depth[b] = 0;
+    for (int added = 1; added < nb; added++) {
+        int bu = -1, bv = -1;
+        for (int l = 0; l < nlinks; l++) {
+            int u = links[l].a, v = links[l].b;
+            if (in[u] == in[v])
+                continue;
+            if (!in[u])
+                u = links[l].b, v = links[l].a;
+            if (bv < 0 || v < bv || (v == bv && u < bu))
+                bu = u, bv = v;
+        }
+        ck_assert_int_ge(bv, 0);
+        in[bv] = true;
+        parent[bv] = bu;
+        depth[bv] = depth[bu] + 1;
+    }
+}
+
+/* The directed link from board u to board v by a scan of the links. */
+static int
+reference_link(const Platform *p, int u, int v)
+{
+    for (int i = 0; i < p->nlinks; i++) {
+        if (p->links[i].a == u && p->links[i].b == v)
+            return 2 * p->ndsps + 2 * i;
+        if (p->links[i].b == u && p->links[i].a == v)
+            return 2 * p->ndsps + 2 * i + 1;
+    }
+    ck_abort_msg("boards %d and %d are not linked", u, v);
+    return -1;
+}
+
+/* Random connected boards (a random tree and extra links, in random order and direction):
+ * the tree, the distances, every route and the mean message cost are those of the plain
+ * reference, links and pairs counted one by one. */
+START_TEST(routes_match_a_plain_reference)
+{
+    uint64_t r = 12345;
+    for (int round = 0; round < 200; round++) {
+        int nb = 2 + (int)(next_random(&r) % 24), dpb = 1 + (int)(next_random(&r) % 3);
+        PlatDesc d;
+        pd_defaults(&d);
+        d.nboards = nb;
+        d.dsps_per_board = dpb;
+        d.ndsps = nb * dpb;
+        free(d.links);
+        d.links = calloc((size_t)(nb * nb), sizeof *d.links);
+        d.nlinks = 0;
+        bool have[64][64] = {{false}};
+        int extra = (int)(next_random(&r) % (uint64_t)(2 * nb));
+        for (int v = 1; v < nb + extra; v++) {
+            int a = v < nb ? v : (int)(next_random(&r) % (uint64_t)nb);
+            int b = (int)(next_random(&r) % (uint64_t)(v < nb ? v : nb));
+            if (a == b || have[a][b])
+                continue;
+            have[a][b] = have[b][a] = true;
+            d.links[d.nlinks++] = next_random(&r) % 2 ? (PdLink){a, b} : (PdLink){b, a};
+        }
+        for (int i = d.nlinks - 1; i > 0; i--) { /* random order */
+            int j = (int)(next_random(&r) % (uint64_t)(i + 1));
+            PdLink t = d.links[i];
+            d.links[i] = d.links[j];
+            d.links[j] = t;
+        }
+        Arena *a = arena_new();
+        Platform *p = plat_from_desc(a, &d);
+        ck_assert_ptr_nonnull(p);
+        int parent[64], depth[64];
+        reference_tree(nb, p->links, p->nlinks, parent, depth);
+        for (int b = 0; b < nb; b++)
+            ck_assert_int_eq(p->mst_parent[b], parent[b]);
+        int route[160], want[160];
+        __extension__ typedef unsigned __int128 u128;
+        u128 sum = 0, pairs = 0;
+        for (int x = 0; x < d.ndsps; x++)
+            for (int y = 0; y < d.ndsps; y++) {
+                if (x == y)
+                    continue;
+                int u = x / dpb, v = y / dpb, n = 0, back = 0, up[64];
+                want[n++] = 2 * x;
+                while (u != v) {
+                    if (depth[u] >= depth[v]) {
+                        want[n++] = reference_link(p, u, parent[u]);
+                        u = parent[u];
+                    } else {
+                        up[back++] = reference_link(p, parent[v], v);
+                        v = parent[v];
+                    }
+                }
+                while (back > 0)
+                    want[n++] = up[--back];
+                want[n++] = 2 * y + 1;
+                ck_assert_int_eq(plat_switch_hops(p, x, y), n - 1);
+                ck_assert_int_le(n, plat_max_route(p));
+                ck_assert_int_eq(plat_route(p, x, y, route), n);
+                for (int i = 0; i < n; i++)
+                    ck_assert_int_eq(route[i], want[i]);
+                sum += (u128)plat_comm_cost(p, x, y, 3000);
+                pairs++;
+            }
+        ck_assert_int_eq(plat_mean_comm_cost(p, 3000), (int64_t)(sum / pairs));
+        pd_free(&d);
+        arena_free(a);
+    }
+}
+END_TEST
+
 START_TEST(abstract_model_costs_bytes)
 {
     Arena *a = arena_new();
@@ -212,6 +334,7 @@ main(void)
     tcase_add_test(tc, diag_suggests_close_names);
     tcase_add_test(tc, fabric_time_of_section_4);
     tcase_add_test(tc, routes_follow_the_spanning_tree);
+    tcase_add_test(tc, routes_match_a_plain_reference);
     tcase_add_test(tc, abstract_model_costs_bytes);
     tcase_add_test(tc, graph_index_and_critical_path);
     tcase_add_test(tc, sched_verify_catches_order);

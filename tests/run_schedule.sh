@@ -1,7 +1,8 @@
 #!/bin/sh
 # tests/run_schedule.sh TGC TESTCASES - `tgc schedule` and `tgc import` through the binary:
 # the schedule file's byte-identical round trip (--from), the dot and Gantt outputs, the
-# --json fields, and that a failed run writes no file.
+# --json fields, the text summary (and tgc run's DSP table), and that a failed run writes
+# no file.
 set -u
 tgc=$1
 cd "$2" || exit 1
@@ -42,6 +43,21 @@ check "opt -o" "$tgc" opt fir4/fir4.json --method bfco -o "$tmp/opt.json"
     { echo "FAIL: --from an optimised schedule"; fail=1; }
 check "optimised schedule round trip" cmp -s "$tmp/opt.json" "$tmp/opt2.json"
 grep -q '"pipelined": true' "$tmp/opt.json" || { echo "FAIL: no pipelined receive"; fail=1; }
+
+# The text summary: a line per DSP with work, one for a run of idle DSPs (chain4's four
+# tasks on 16 DSPs: DSPs 4-15 idle).
+"$tgc" schedule chain4/chain4.json --platform bwdsp-4board >"$tmp/text.out" ||
+    { echo "FAIL: schedule chain4 on bwdsp-4board"; fail=1; }
+[ "$(grep -c '^  DSP [0-9]  *busy ' "$tmp/text.out")" -eq 4 ] &&
+    grep -qx '  DSPs 4-15        idle: no tasks, no messages' "$tmp/text.out" &&
+    [ "$(grep -c '^  DSP' "$tmp/text.out")" -eq 5 ] ||
+    { echo "FAIL: the DSP lines of the summary:"; cat "$tmp/text.out"; fail=1; }
+
+# tgc run's table likewise: worked's two tasks on DSPs 0 and 1, DSPs 2-3 idle.
+"$tgc" run worked/worked.json -O cp --no-contention >"$tmp/run.out" ||
+    { echo "FAIL: run worked"; fail=1; }
+grep -qx '  2-3 idle' "$tmp/run.out" && [ "$(grep -c '^  *[0-9][0-9]* ' "$tmp/run.out")" -eq 2 ] ||
+    { echo "FAIL: the DSP table of tgc run:"; cat "$tmp/run.out"; fail=1; }
 
 # --json: schedule_length equals the file's predicted length.
 "$tgc" schedule --from "$tmp/a.json" --json >"$tmp/summary.json"

@@ -729,9 +729,20 @@ cmd_run(int argc, char **argv)
                        rp.predicted_packets);
             }
             printf("  DSP   compute       end  utilisation\n");
-            for (int k = 0; k < x.s->ndsps; k++)
+            for (int k = 0; k < x.s->ndsps; k++) {
+                /* DSPs that did nothing, two or more in a row, on one line */
+                int idle = k;
+                while (idle < x.s->ndsps && rp.dsp[idle].compute == 0 &&
+                       rp.dsp[idle].end == 0)
+                    idle++;
+                if (idle - k >= 2) {
+                    printf("  %d-%d idle\n", k, idle - 1);
+                    k = idle - 1;
+                    continue;
+                }
                 printf("  %3d %9lld %9lld  %6.1f%%\n", k, rp.dsp[k].compute,
                        rp.dsp[k].end, 100.0 * rp.dsp[k].util);
+            }
             if (ceq && oeq)
                 printf("  result            ok: the parallel program computed what the "
                        "sequential one did\n");

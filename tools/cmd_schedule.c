@@ -126,6 +126,16 @@ print_text(const Sched *s, const EvalResult *r, const Summary *sm)
            " bytes per iteration\n",
            sm->nmsgs, sm->aggregated, sm->pipelined, sm->bytes);
     for (int d = 0; d < s->ndsps; d++) {
+        /* DSPs without an operation, two or more in a row, on one line */
+        int idle = d;
+        while (idle < s->ndsps && s->nops[idle] == 0)
+            idle++;
+        if (idle - d >= 2) {
+            printf("  DSPs %d-%d%*s idle: no tasks, no messages\n", d, idle - 1,
+                   (int)(11 - snprintf(NULL, 0, "%d-%d", d, idle - 1)), "");
+            d = idle - 1;
+            continue;
+        }
         int ntasks = 0;
         for (int k = 0; k < s->nops[d]; k++)
             ntasks += s->ops[d][k].kind == OP_COMPUTE;
