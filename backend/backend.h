@@ -35,11 +35,14 @@ typedef struct CritPath {
 int cg_crit_path(const Sched *s, const EvalResult *r, CritPath *cp);
 void cg_path_free(const Sched *s, CritPath *cp);
 
-/* The schedule as a cgraph graph (backend/dot.c): one cluster per DSP, message edges,
- * the critical path of iteration 0 in red.  The caller closes it with agclose.  Written
- * as text by cg_sched_dot, laid out and rendered by the HTML report. */
+/* The schedule as a cgraph graph (backend/dot.c): one cluster per busy DSP and per run
+ * of idle DSPs (its columns), message edges, the critical path of iteration 0 in red.
+ * The caller closes it with agclose.  Written as text by cg_sched_dot, laid out and
+ * rendered by the HTML report. */
 struct Agraph_s;
 struct Agraph_s *cg_sched_graph(const Sched *s, const EvalResult *r);
+/* The number of columns (clusters) cg_sched_graph makes of s. */
+int cg_sched_columns(const Sched *s);
 
 /* A growing malloc'd string (SVG). */
 typedef struct Buf {

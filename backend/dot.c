@@ -3,11 +3,12 @@
  * printf).
  *
  * One cluster per DSP holding its operations top to bottom in program order (thin grey
- * edges); message edges between clusters labelled with the message, its bytes and its
- * fabric time; an aggregated message is one bold edge that lists the edges it carries; a
- * pipelined receive is dashed.  Each operation is labelled with its start and finish in
- * iteration 0; the critical path of iteration 0 (the chain of operations that determined
- * the last finish, worked out from the recorded times) is drawn in red.
+ * edges), and one for each run of idle DSPs; message edges between clusters labelled with
+ * the message, its bytes and its fabric time; an aggregated message is one bold edge that
+ * lists the edges it carries; a pipelined receive is dashed.  Each operation is labelled
+ * with its start and finish in iteration 0; the critical path of iteration 0 (the chain
+ * of operations that determined the last finish, worked out from the recorded times) is
+ * drawn in red.
  *
  * cg_sched_graph builds that graph; cg_sched_dot writes it as dot text and the HTML
  * report (backend/report.c) lays it out and renders it to SVG with gvc, so both show one
@@ -289,6 +290,15 @@ fmt_bytes(char *out, size_t n, int64_t b)
     snprintf(out, n, "%lld B", (long long)b);
 }
 
+int
+cg_sched_columns(const Sched *s)
+{
+    int n = 0;
+    for (int d = 0; d < s->ndsps; d++)
+        n += s->nops[d] > 0 || d == 0 || s->nops[d - 1] > 0;
+    return n;
+}
+
 Agraph_t *
 cg_sched_graph(const Sched *s, const EvalResult *r)
 {
@@ -326,15 +336,30 @@ cg_sched_graph(const Sched *s, const EvalResult *r)
 
     Agnode_t ***nodes = calloc((size_t)s->ndsps + 1, sizeof *nodes);
     Agnode_t **anchors = calloc((size_t)s->ndsps + 1, sizeof *anchors);
-    if (!nodes || !anchors)
+    Agnode_t **firsts = calloc((size_t)s->ndsps + 1, sizeof *firsts);
+    if (!nodes || !anchors || !firsts)
         ice("out of memory");
-    for (int d = 0; d < s->ndsps; d++) {
-        snprintf(buf, sizeof buf, "cluster_dsp%d", d);
+    /* One column per busy DSP and one per run of idle DSPs (DSPs 4-15, as in tgc
+     * schedule's summary): on 4096 DSPs with a few busy, a cluster each made the layout
+     * take minutes. */
+    int ncols = 0;
+    for (int d = 0; d < s->ndsps;) {
+        int last = d;
+        if (s->nops[d] == 0)
+            while (last + 1 < s->ndsps && s->nops[last + 1] == 0)
+                last++;
+        if (last > d)
+            snprintf(buf, sizeof buf, "cluster_dsp%d_%d", d, last);
+        else
+            snprintf(buf, sizeof buf, "cluster_dsp%d", d);
         Agraph_t *sub = agsubg(ag, buf, 1);
-        snprintf(buf, sizeof buf, "DSP %d", d);
-        if (r && !r->deadlock && r->length > 0)
+        if (last > d)
+            snprintf(buf, sizeof buf, "DSPs %d-%d", d, last);
+        else if (r && !r->deadlock && r->length > 0)
             snprintf(buf, sizeof buf, "DSP %d  (busy %.0f%%)", d,
                      100.0 * (double)r->busy[d] / (double)r->length);
+        else
+            snprintf(buf, sizeof buf, "DSP %d", d);
         set(sub, "label", buf);
         set(sub, "style", "rounded");
         set(sub, "color", "gray60");
@@ -342,24 +367,27 @@ cg_sched_graph(const Sched *s, const EvalResult *r)
         nodes[d] = calloc((size_t)s->nops[d] + 1, sizeof **nodes);
         if (!nodes[d])
             ice("out of memory");
-        /* An invisible anchor at the top of each cluster; the anchors share a rank, so
-         * every DSP's column starts at the same height (time flows down from one origin).
-         */
+        /* An invisible anchor at the top of each column; the anchors share a rank, so
+         * every column starts at the same height (time flows down from one origin). */
         snprintf(buf, sizeof buf, "d%d_top", d);
-        anchors[d] = agnode(sub, buf, 1);
-        set(anchors[d], "shape", "point");
-        set(anchors[d], "style", "invis");
-        set(anchors[d], "width", "0");
-        set(anchors[d], "height", "0");
-        set(anchors[d], "label", "");
+        Agnode_t *anchor = agnode(sub, buf, 1);
+        anchors[ncols] = anchor;
+        set(anchor, "shape", "point");
+        set(anchor, "style", "invis");
+        set(anchor, "width", "0");
+        set(anchor, "height", "0");
+        set(anchor, "label", "");
         if (s->nops[d] == 0) {
-            /* dot drops empty clusters: an idle DSP gets a placeholder */
+            /* dot drops empty clusters: idle DSPs get a placeholder */
             snprintf(buf, sizeof buf, "d%d_idle", d);
             Agnode_t *n = agnode(sub, buf, 1);
+            firsts[ncols++] = n;
             set(n, "label", "(idle)");
             set(n, "shape", "plaintext");
             set(n, "fontname", "Helvetica");
             set(n, "fontsize", "11");
+            d = last + 1;
+            continue;
         }
         for (int k = 0; k < s->nops[d]; k++) {
             Op o = s->ops[d][k];
@@ -408,14 +436,14 @@ cg_sched_graph(const Sched *s, const EvalResult *r)
                 set(e, "weight", "10");
             }
         }
+        firsts[ncols++] = nodes[d][0];
+        d++;
     }
     Agraph_t *top = agsubg(ag, "top", 1);
     set(top, "rank", "same");
-    for (int d = 0; d < s->ndsps; d++) {
-        agsubnode(top, anchors[d], 1);
-        snprintf(buf, sizeof buf, "d%d_idle", d);
-        Agnode_t *first = s->nops[d] ? nodes[d][0] : agnode(ag, buf, 0);
-        Agedge_t *e = agedge(ag, anchors[d], first, NULL, 1);
+    for (int c = 0; c < ncols; c++) {
+        agsubnode(top, anchors[c], 1);
+        Agedge_t *e = agedge(ag, anchors[c], firsts[c], NULL, 1);
         set(e, "style", "invis");
         set(e, "weight", "10");
     }
@@ -460,6 +488,7 @@ cg_sched_graph(const Sched *s, const EvalResult *r)
         free(nodes[d]);
     free(nodes);
     free(anchors);
+    free(firsts);
     free(at);
     cg_path_free(s, &cp);
     arena_free(ta); /* agsafeset copied every label into the graph's string pool */

@@ -817,8 +817,9 @@ typedef struct CgReportMethod {
     double improvement; /* percent of the length of none */
     bool shown;         /* the schedule the page shows */
 } CgReportMethod;
-/* The schedule graph is drawn up to this many operations (dot's layout time). */
-enum { CG_REPORT_GRAPH_MAX = 1600 };
+/* The schedule graph is drawn up to this many operations and this many columns (a busy
+ * DSP or a run of idle DSPs each), for dot's layout time. */
+enum { CG_REPORT_GRAPH_MAX = 1600, CG_REPORT_COLUMNS_MAX = 256 };
 /* One self-contained HTML page of schedule s evaluated as r (not deadlocked; r records
  * iteration 0 and the iterations the Gantt chart shows): summary, methods (when nmethods
  * > 0), DSPs, the Gantt chart and the schedule graph as inline SVG, the operations.

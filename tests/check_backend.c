@@ -304,14 +304,20 @@ START_TEST(dot_parses_back_with_clusters_and_styles)
     char *dot = cg_sched_dot(s, &x.r);
     /* clusters in DSP order (cgraph's default IDs would order them by string address) */
     const char *c0 = strstr(dot, "subgraph cluster_dsp0"),
-               *c1 = strstr(dot, "cluster_dsp1"), *c2 = strstr(dot, "cluster_dsp2"),
-               *c3 = strstr(dot, "cluster_dsp3");
-    ck_assert(c0 && c1 && c2 && c3 && c0 < c1 && c1 < c2 && c2 < c3);
+               *c1 = strstr(dot, "subgraph cluster_dsp1"),
+               *c23 = strstr(dot, "subgraph cluster_dsp2_3");
+    ck_assert(c0 && c1 && c23 && c0 < c1 && c1 < c23);
     ck_assert_ptr_null(strstr(dot, "<d")); /* node names are not taken for HTML strings */
     Agraph_t *ag = agmemread(dot);
     ck_assert_ptr_nonnull(ag);
-    ck_assert_int_eq(count_clusters(ag), 4);
-    ck_assert_int_eq(agnnodes(ag), 4 + 2 + 4); /* two idle DSPs, four anchors */
+    /* the idle DSPs 2 and 3 share one cluster: three columns, three anchors */
+    ck_assert_int_eq(count_clusters(ag), 3);
+    ck_assert_int_eq(cg_sched_columns(s), 3);
+    ck_assert_int_eq(agnnodes(ag), 4 + 1 + 3);
+    Agraph_t *idle = agsubg(ag, "cluster_dsp2_3", 0);
+    ck_assert_ptr_nonnull(idle);
+    ck_assert_str_eq(agget(idle, "label"), "DSPs 2-3");
+    ck_assert_ptr_nonnull(agnode(idle, "d2_idle", 0));
     Agnode_t *send = agnode(ag, "d0_1", 0), *recv = agnode(ag, "d1_0", 0);
     ck_assert_ptr_nonnull(send);
     ck_assert_ptr_nonnull(recv);
@@ -519,11 +525,14 @@ START_TEST(report_is_one_self_contained_page)
             snprintf(t, sizeof t, "<title>d%d_%d</title>", dsp, k);
             ck_assert_int_eq(count(graph, t), 1);
         }
-    for (int dsp = 0; dsp < 4; dsp++) {
+    /* DSPs 0 and 1 busy, 2 and 3 idle: one cluster for the idle two */
+    const char *clusters[] = {"cluster_dsp0", "cluster_dsp1", "cluster_dsp2_3"};
+    for (int c = 0; c < 3; c++) {
         char t[64];
-        snprintf(t, sizeof t, "<title>cluster_dsp%d</title>", dsp);
+        snprintf(t, sizeof t, "<title>%s</title>", clusters[c]);
         ck_assert_int_eq(count(graph, t), 1);
     }
+    ck_assert_int_eq(count(graph, "<title>cluster_dsp"), 3);
     ck_assert_int_eq(count(graph, "class=\"edge\""), 3); /* program order x2, m0 */
     ck_assert_ptr_nonnull(strstr(graph, ">send m0 to DSP 1</text>"));
     free(graph);
@@ -621,6 +630,144 @@ START_TEST(report_leaves_out_a_big_graph)
 }
 END_TEST
 
+/* A graph of one 10-cycle task on each DSP d of an abstract platform of ndsps DSPs for
+ * which busy(d, ndsps) holds; *s receives its schedule and *r an evaluation of it. */
+typedef bool (*BusyFn)(int d, int ndsps);
+static Graph *
+spread_graph(int ndsps, BusyFn busy, Arena *a, Sched **s, EvalResult *r)
+{
+    int n = 0;
+    for (int d = 0; d < ndsps; d++)
+        n += busy(d, ndsps);
+    Graph *g = ir_graph_new();
+    g->name = "spread";
+    g->iterations = 1;
+    g->platform_ref = "inline";
+    g->ntasks = n;
+    g->tasks = arena_array(g->arena, (size_t)n, sizeof(Task));
+    for (int i = 0; i < n; i++) {
+        char id[32];
+        snprintf(id, sizeof id, "t%d", i);
+        g->tasks[i] = task(g, id, 10);
+    }
+    ir_graph_index(g);
+    g->platform = plat_abstract(a, ndsps);
+    *s = ir_sched_new(g, g->platform);
+    *r = (EvalResult){.length = 10, .nrec = 1};
+    r->busy = arena_array(a, (size_t)ndsps, sizeof(int64_t));
+    r->idle = arena_array(a, (size_t)ndsps, sizeof(int64_t));
+    r->compute = arena_array(a, (size_t)ndsps, sizeof(int64_t));
+    r->rec_iter = arena_array(a, 1, sizeof(int64_t));
+    r->op_time = arena_array(a, (size_t)ndsps, sizeof(OpTime *));
+    for (int d = 0, i = 0; d < ndsps; d++) {
+        if (!busy(d, ndsps)) {
+            r->idle[d] = 10;
+            continue;
+        }
+        (*s)->map[i] = d;
+        ir_sched_push_op(*s, d, OP_COMPUTE, i++);
+        r->busy[d] = r->compute[d] = 10;
+        r->op_time[d] = arena_array(a, 1, sizeof(OpTime));
+        r->op_time[d][0] = (OpTime){0, 0, 10};
+    }
+    return g;
+}
+
+static bool
+busy_pattern(int d, int ndsps)
+{
+    (void)ndsps;
+    return d == 0 || d == 2 || d == 6; /* of 8: 0, 1, 2, 3-5, 6, 7 */
+}
+
+static bool
+busy_ends(int d, int ndsps)
+{
+    return d == 0 || d == ndsps - 1;
+}
+
+static bool
+busy_even(int d, int ndsps)
+{
+    (void)ndsps;
+    return d % 2 == 0;
+}
+
+/* Runs of two or more idle DSPs are one cluster (DSPs 3-5), a lone idle DSP its own
+ * (DSP 1), in DSP order; cg_sched_columns counts what the graph has. */
+START_TEST(dot_joins_runs_of_idle_dsps)
+{
+    Arena *a = arena_new();
+    Sched *s;
+    EvalResult r;
+    Graph *g = spread_graph(8, busy_pattern, a, &s, &r);
+    char *dot = cg_sched_dot(s, &r);
+    const char *names[] = {"cluster_dsp0",   "cluster_dsp1", "cluster_dsp2",
+                           "cluster_dsp3_5", "cluster_dsp6", "cluster_dsp7"};
+    const char *prev = dot;
+    for (int i = 0; i < 6; i++) {
+        char want[64];
+        snprintf(want, sizeof want, "subgraph %s {", names[i]);
+        const char *at = strstr(dot, want);
+        ck_assert_msg(at && at >= prev, "%s missing or out of order", want);
+        prev = at;
+    }
+    Agraph_t *ag = agmemread(dot);
+    ck_assert_ptr_nonnull(ag);
+    ck_assert_int_eq(count_clusters(ag), 6);
+    ck_assert_int_eq(cg_sched_columns(s), 6);
+    ck_assert_int_eq(agnnodes(ag), 3 + 3 + 6); /* tasks, placeholders, anchors */
+    ck_assert_str_eq(agget(agsubg(ag, "cluster_dsp3_5", 0), "label"), "DSPs 3-5");
+    ck_assert_str_eq(agget(agsubg(ag, "cluster_dsp7", 0), "label"), "DSP 7  (busy 0%)");
+    ck_assert_ptr_nonnull(agnode(ag, "d3_idle", 0));
+    ck_assert_ptr_null(agnode(ag, "d4_idle", 0));
+    agclose(ag);
+    free(dot);
+    ir_sched_free(s);
+    ir_graph_free(g);
+    arena_free(a);
+}
+END_TEST
+
+/* The report draws the graph of two busy DSPs among 4096 (three columns) and leaves out,
+ * with its sentence, one of 257 busy DSPs and 256 idle ones between them (513 columns,
+ * 257 operations). */
+START_TEST(report_counts_columns)
+{
+    struct {
+        int ndsps;
+        BusyFn busy;
+        int columns;
+        bool drawn;
+    } cases[] = {{4096, busy_ends, 3, true}, {513, busy_even, 513, false}};
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        Arena *a = arena_new();
+        Sched *s;
+        EvalResult r;
+        Graph *g = spread_graph(cases[c].ndsps, cases[c].busy, a, &s, &r);
+        ck_assert_int_eq(cg_sched_columns(s), cases[c].columns);
+        Diag *d = diag_new();
+        bool drawn = !cases[c].drawn;
+        char *page = cg_sched_report(s, &r, NULL, 0, &drawn, d);
+        ck_assert_ptr_nonnull(page);
+        ck_assert(drawn == cases[c].drawn);
+        check_self_contained(page);
+        ck_assert_int_eq(count(page, "<svg"), cases[c].drawn ? 2 : 1);
+        char sentence[160];
+        snprintf(sentence, sizeof sentence,
+                 "<p class=\"omitted\">The schedule has %d operations in %d columns",
+                 g->ntasks, cases[c].columns);
+        ck_assert_int_eq(count(page, sentence), cases[c].drawn ? 0 : 1);
+        ck_assert_int_eq(table_rows(page, "dsp-table"), cases[c].ndsps);
+        free(page);
+        diag_free(d);
+        ir_sched_free(s);
+        ir_graph_free(g);
+        arena_free(a);
+    }
+}
+END_TEST
+
 int
 main(void)
 {
@@ -637,6 +784,8 @@ main(void)
     tcase_add_test(tc, report_is_one_self_contained_page);
     tcase_add_test(tc, report_escapes_names);
     tcase_add_test(tc, report_leaves_out_a_big_graph);
+    tcase_add_test(tc, dot_joins_runs_of_idle_dsps);
+    tcase_add_test(tc, report_counts_columns);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
