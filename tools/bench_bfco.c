@@ -19,7 +19,9 @@
  *            ratio.
  *   speed    BFCO on random graphs (rand50 costs, seed 7 or --speed-seed) of 100 tasks /
  *            4 DSPs, 1000 / 16, 5000 / 64 (--speed-cases), HEFT without local search: CPU
- *            seconds (getrusage of the process during opt_run), evaluations, the
+ *            seconds (the process's CPU time during opt_run; the median of --repeat
+ *            runs, by default 9 up to 200 tasks, 3 up to 2000 and 1 above, each of which
+ *            must find the same schedule length), evaluations, the
  *            evaluator's share (its time per evaluation measured on the result, times the
  *            evaluations), the process's peak RSS so far.
  *
@@ -35,16 +37,8 @@
 #include <sys/resource.h>
 #include <time.h>
 
+#include "bench_stats.h"
 #include "gen_graph.h"
-
-static double
-cpu_now(void)
-{
-    struct rusage ru;
-    getrusage(RUSAGE_SELF, &ru);
-    return (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec * 1e-6 +
-           (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec * 1e-6;
-}
 
 static double
 peak_mb(void)
@@ -93,10 +87,10 @@ run(const Sched *base, OptMethod m, const BfcoParams *bp, OptStats *st, double *
 {
     Sched *out = NULL;
     Diag *d = diag_new();
-    double c0 = cpu_now();
+    double c0 = bench_cpu_seconds();
     int rc = opt_run(base, m, bp, &out, st, d);
     if (cpu)
-        *cpu = cpu_now() - c0;
+        *cpu = bench_cpu_seconds() - c0;
     diag_free(d);
     ir_sched_free(out);
     return rc == 0 ? st->length : -1;
@@ -121,6 +115,7 @@ typedef struct Bench {
     BfcoParams bp; /* the default BFCO */
     int instances, first, seeds, long_particles, long_generations;
     int speed_seed;     /* the graph seed of the speed cases */
+    int repeat;         /* runs of each speed case (0: by its size) */
     double long_factor; /* the long reference makes this many times the evaluations */
     bool variants, json;
     json_t *rows; /* --json: every row */
@@ -431,11 +426,11 @@ eval_cost(const Sched *s, const Sched *base)
 {
     Evaluator *ev = eval_new(s->g, s->p);
     int n = 0;
-    double c0 = cpu_now(), c;
+    double c0 = bench_cpu_seconds(), c;
     do {
         eval_length(ev, n % 2 ? base : s);
         n++;
-    } while ((c = cpu_now() - c0) < 0.2);
+    } while ((c = bench_cpu_seconds() - c0) < 0.2);
     eval_free(ev);
     return c / n;
 }
@@ -455,9 +450,9 @@ speed(Bench *b, const char *size)
     char name[64];
     snprintf(name, sizeof name, "speed-%d", tasks);
     Graph *g = gen_graph(&gs, name);
-    double c0 = cpu_now();
+    double c0 = bench_cpu_seconds();
     Sched *base = schedule(g, 0); /* HEFT only: the scheduler is not what is measured */
-    double heft = cpu_now() - c0;
+    double heft = bench_cpu_seconds() - c0;
     int used = 0;
     for (int d = 0; d < base->ndsps; d++)
         for (int k = 0; k < base->nops[d]; k++)
@@ -467,14 +462,39 @@ speed(Bench *b, const char *size)
             }
     int64_t none = length(base);
     OptStats st;
-    double cpu;
     BfcoParams bp = b->bp;
     Sched *out = NULL;
-    Diag *d = diag_new();
-    c0 = cpu_now();
-    opt_run(base, OPT_BFCO, &bp, &out, &st, d);
-    cpu = cpu_now() - c0;
-    diag_free(d);
+    /* one run's CPU time of a few hundredths of a second varies by a third from run to
+     * run: the median of several */
+    int runs = b->repeat > 0 ? b->repeat : tasks <= 200 ? 9 : tasks <= 2000 ? 3 : 1;
+    double *cpus = malloc(sizeof *cpus * (size_t)runs);
+    if (!cpus)
+        abort();
+    int64_t first_len = -1;
+    for (int k = 0; k < runs; k++) {
+        ir_sched_free(out);
+        out = NULL;
+        Diag *d = diag_new();
+        c0 = bench_cpu_seconds();
+        opt_run(base, OPT_BFCO, &bp, &out, &st, d);
+        cpus[k] = bench_cpu_seconds() - c0;
+        diag_free(d);
+        if (k == 0)
+            first_len = st.length;
+        else if (st.length != first_len) {
+            fprintf(stderr,
+                    "bench_bfco: speed case %d: run %d found length %" PRId64
+                    ", run 1 %" PRId64 " (the search is not deterministic)\n",
+                    tasks, k + 1, st.length, first_len);
+            exit(1);
+        }
+    }
+    double *sorted = malloc(sizeof *sorted * (size_t)runs);
+    if (!sorted)
+        abort();
+    memcpy(sorted, cpus, sizeof *sorted * (size_t)runs);
+    double cpu = bench_median(sorted, runs);
+    free(sorted);
     double peak = peak_mb();
     double per = out ? eval_cost(out, base) : 0.0;
     double share = cpu > 0 ? 100.0 * per * (double)st.evaluations / cpu : 0.0;
@@ -501,6 +521,11 @@ speed(Bench *b, const char *size)
                      "heft_cpu_seconds", heft));
     json_t *last = json_array_get(b->rows, json_array_size(b->rows) - 1);
     if (b->json && last) {
+        json_t *all = json_array();
+        for (int k = 0; k < runs; k++)
+            json_array_append_new(all, json_real(cpus[k]));
+        json_object_set_new(last, "runs", json_integer(runs));
+        json_object_set_new(last, "cpu_seconds_runs", all);
         json_object_set_new(last, "polish_evaluations", json_integer(st.polish_evals));
         json_object_set_new(last, "bound_evaluations", json_integer(st.bound_evals));
         json_object_set_new(last, "cache_hits", json_integer(st.cache_hits));
@@ -508,6 +533,7 @@ speed(Bench *b, const char *size)
         json_object_set_new(last, "fitness_moves", json_integer(st.fitness_moves));
     }
     fflush(stdout);
+    free(cpus);
     ir_sched_free(out);
     ir_sched_free(base);
     ir_graph_free(g);
@@ -534,7 +560,8 @@ usage(void)
         "[--instances N]\n"
         "                  [--first N] [--seeds N] [--long-particles N]\n"
         "                  [--long-generations N] [--long-factor X]\n"
-        "                  [--speed-cases LIST] [--speed-seed N] [--variants] [--json]\n"
+        "                  [--speed-cases LIST] [--speed-seed N] [--repeat N]\n"
+        "                  [--variants] [--json]\n"
         "                  [--threads N] [--es-limit N] [--window N] [--particles N]\n"
         "                  [--generations N] [--stall N] [--restarts N] "
         "[--time-limit S]\n"
@@ -597,6 +624,8 @@ main(int argc, char **argv)
             cases = argv[++i];
         else if (strcmp(a, "--speed-seed") == 0)
             b.speed_seed = (int)num(argc, argv, &i);
+        else if (strcmp(a, "--repeat") == 0)
+            b.repeat = (int)num(argc, argv, &i);
         else if (strcmp(a, "--time-limit") == 0 && i + 1 < argc)
             b.bp.time_limit = atof(argv[++i]);
         else if (strcmp(a, "--instances") == 0)
@@ -696,10 +725,10 @@ main(int argc, char **argv)
     }
     if (sp) {
         if (!b.json) {
-            printf(
-                "Speed: %d thread(s), CPU time of opt_run (getrusage), HEFT schedules of "
-                "rand50-cost graphs (seed 7)\n\n",
-                b.bp.threads);
+            printf("Speed: %d thread(s), CPU time of opt_run (the median of %s "
+                   "runs), HEFT schedules of rand50-cost graphs (seed %d)\n\n",
+                   b.bp.threads, b.repeat > 0 ? "--repeat" : "9, 3 or 1 (by size)",
+                   b.speed_seed);
             printf(
                 "| tasks | DSPs | msgs | bits | particles x generations | CPU | "
                 "evaluations | bounds | cache hits | evals / CPU s | evaluator share | "

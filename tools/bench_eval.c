@@ -13,8 +13,8 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
-#include <time.h>
 
+#include "bench_stats.h"
 #include "ir.h"
 
 static uint64_t
@@ -61,22 +61,6 @@ layered(int n, int64_t iterations, uint64_t seed)
     return g;
 }
 
-/* CPU time of the process: the machine is shared, wall time is not a measure */
-static double
-now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-static int
-cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
 /* Evaluations per second of eval_length on s (median of 5 runs of about 0.2 s). */
 static double
 rate_of(Evaluator *ev, const Sched *s, int64_t *len_out)
@@ -84,25 +68,24 @@ rate_of(Evaluator *ev, const Sched *s, int64_t *len_out)
     int64_t len = eval_length(ev, s);
     long batch = 1;
     for (;;) { /* calibrate: evaluations in about 0.2 s */
-        double t0 = now();
+        double t0 = bench_cpu_seconds();
         for (long j = 0; j < batch; j++)
             eval_length(ev, s);
-        if (now() - t0 > 0.05)
+        if (bench_cpu_seconds() - t0 > 0.05)
             break;
         batch *= 2;
     }
     batch *= 4;
     double rate[5];
     for (int rep = 0; rep < 5; rep++) {
-        double t0 = now();
+        double t0 = bench_cpu_seconds();
         for (long j = 0; j < batch; j++)
             if (eval_length(ev, s) != len)
                 ice("evaluation is not deterministic");
-        rate[rep] = (double)batch / (now() - t0);
+        rate[rep] = (double)batch / (bench_cpu_seconds() - t0);
     }
-    qsort(rate, 5, sizeof *rate, cmp_double);
     *len_out = len;
-    return rate[2];
+    return bench_median(rate, 5);
 }
 
 int

@@ -23,8 +23,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
-#include <time.h>
 
+#include "bench_stats.h"
 #include "ir.h"
 #include "output.h"
 
@@ -41,28 +41,6 @@ static const Pass passes[] = {
 enum { NPASSES = (int)(sizeof passes / sizeof passes[0]) };
 
 enum { MAXREP = 15 };
-
-static double
-cpu_seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-static int
-cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double
-median(double *v, int n)
-{
-    qsort(v, (size_t)n, sizeof *v, cmp_double);
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
 
 /* The chain as tgc-graph/1 text (malloc'd). */
 static char *
@@ -151,33 +129,33 @@ main(int argc, char **argv)
     size_t bytes = 0;
     for (int r = 0; r < reps; r++) {
         Diag *d = diag_new();
-        double c0 = cpu_seconds();
+        double c0 = bench_cpu_seconds();
         Graph *g = fe_load_graph_string(text, "chain.json", &opt, d);
-        t[LOAD][r] = cpu_seconds() - c0;
+        t[LOAD][r] = bench_cpu_seconds() - c0;
         Unit u = {.g = g, .p = g ? g->platform : NULL, .opt = &opt};
         int rc = g ? 0 : -1;
         for (int p = 0; rc == 0 && p < NPASSES; p++) {
-            c0 = cpu_seconds();
+            c0 = bench_cpu_seconds();
             rc = passes[p].run(&u, d);
-            t[1 + p][r] = cpu_seconds() - c0;
+            t[1 + p][r] = bench_cpu_seconds() - c0;
         }
         Arena *a = arena_new();
         EvalResult er;
         CgProject proj = {0};
         if (rc == 0) {
-            c0 = cpu_seconds();
+            c0 = bench_cpu_seconds();
             rc = eval_run(u.s, &(EvalOpts){1, 0}, &er, a);
-            t[EVAL][r] = cpu_seconds() - c0;
+            t[EVAL][r] = bench_cpu_seconds() - c0;
         }
         if (rc == 0) {
-            c0 = cpu_seconds();
+            c0 = bench_cpu_seconds();
             rc = cg_emit_c(u.s, &er, &proj, d);
-            t[EMIT][r] = cpu_seconds() - c0;
+            t[EMIT][r] = bench_cpu_seconds() - c0;
         }
         if (rc == 0 && write_dir) {
-            c0 = cpu_seconds();
+            c0 = bench_cpu_seconds();
             rc = out_project(&proj, write_dir, true, NULL, d);
-            t[WRITE][r] = cpu_seconds() - c0;
+            t[WRITE][r] = bench_cpu_seconds() - c0;
         }
         if (rc != 0) {
             diag_flush(d, stderr);
@@ -206,7 +184,7 @@ main(int argc, char **argv)
     for (int p = 0; p < NPHASES; p++) {
         if (p == WRITE && !write_dir)
             continue;
-        med[p] = median(t[p], reps);
+        med[p] = bench_median(t[p], reps);
         if (p >= 1 && p <= NPASSES)
             passes_total += med[p];
         printf("  %-10s %9.3f\n", names[p], med[p]);

@@ -1,0 +1,16 @@
+/*
+ * tools/bench_stats.h - what the benchmark programs (bench_bfco, bench_eval, bench_scale)
+ * measure with: the process's CPU time and the median of repeated measurements.
+ */
+#ifndef TGC_BENCH_STATS_H
+#define TGC_BENCH_STATS_H
+
+/* CPU seconds used by the process so far, every thread (CLOCK_PROCESS_CPUTIME_ID): the
+ * machine may be shared, wall time is not a measure. */
+double bench_cpu_seconds(void);
+
+/* The median of v[0..n-1], n >= 1 (the mean of the middle two when n is even); sorts v.
+ */
+double bench_median(double *v, int n);
+
+#endif
