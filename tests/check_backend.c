@@ -575,13 +575,12 @@ START_TEST(report_escapes_names)
 }
 END_TEST
 
-/* Above CG_REPORT_GRAPH_MAX operations the graph is left out with a sentence; the tables
- * keep every row. */
-START_TEST(report_leaves_out_a_big_graph)
+/* A graph of n independent 10-cycle tasks t0, t1, ..., one iteration. */
+static Graph *
+tasks_graph(const char *name, int n)
 {
-    int n = CG_REPORT_GRAPH_MAX + 1;
     Graph *g = ir_graph_new();
-    g->name = "big";
+    g->name = name;
     g->iterations = 1;
     g->platform_ref = "inline";
     g->ntasks = n;
@@ -592,6 +591,15 @@ START_TEST(report_leaves_out_a_big_graph)
         g->tasks[i] = task(g, id, 10);
     }
     ir_graph_index(g);
+    return g;
+}
+
+/* Above CG_REPORT_GRAPH_MAX operations the graph is left out with a sentence; the tables
+ * keep every row. */
+START_TEST(report_leaves_out_a_big_graph)
+{
+    int n = CG_REPORT_GRAPH_MAX + 1;
+    Graph *g = tasks_graph("big", n);
     Arena *a = arena_new();
     g->platform = plat_abstract(a, 1);
     Sched *s = ir_sched_new(g, g->platform);
@@ -639,18 +647,7 @@ spread_graph(int ndsps, BusyFn busy, Arena *a, Sched **s, EvalResult *r)
     int n = 0;
     for (int d = 0; d < ndsps; d++)
         n += busy(d, ndsps);
-    Graph *g = ir_graph_new();
-    g->name = "spread";
-    g->iterations = 1;
-    g->platform_ref = "inline";
-    g->ntasks = n;
-    g->tasks = arena_array(g->arena, (size_t)n, sizeof(Task));
-    for (int i = 0; i < n; i++) {
-        char id[32];
-        snprintf(id, sizeof id, "t%d", i);
-        g->tasks[i] = task(g, id, 10);
-    }
-    ir_graph_index(g);
+    Graph *g = tasks_graph("spread", n);
     g->platform = plat_abstract(a, ndsps);
     *s = ir_sched_new(g, g->platform);
     *r = (EvalResult){.length = 10, .nrec = 1};

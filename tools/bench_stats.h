@@ -1,6 +1,7 @@
 /*
- * tools/bench_stats.h - what the benchmark programs (bench_bfco, bench_eval, bench_scale)
- * measure with: the process's CPU time and the median of repeated measurements.
+ * tools/bench_stats.h - what the benchmark programs (bench_bfco, bench_eval, bench_scale,
+ * and tgc calibrate's calib_mpi) measure with: the process's CPU time and the median of
+ * repeated measurements.
  */
 #ifndef TGC_BENCH_STATS_H
 #define TGC_BENCH_STATS_H

@@ -26,26 +26,14 @@
 #include <string.h>
 #include <time.h>
 
+#include "bench_stats.h"
+
 static double
 now(void)
 {
     struct timespec t;
     clock_gettime(CLOCK_MONOTONIC, &t);
     return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
-static int
-cmp_d(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
-static double
-median(double *v, int n)
-{
-    qsort(v, (size_t)n, sizeof *v, cmp_d);
-    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
 static int rank;
@@ -126,7 +114,7 @@ overheads(int reps, unsigned char *buf)
             v[i] = t1 - t0;
         }
         /* the measuring rank tells rank 0, which prints */
-        double m = median(v, reps);
+        double m = bench_median(v, reps);
         int who = k == 0 ? 0 : 1;
         if (who == 1 && rank == 1)
             MPIRIO_Send(&m, 1, MPIRIO_DOUBLE, 0, 2, MPIRIO_COMM_WORLD);
@@ -162,7 +150,7 @@ pingpong(int reps, unsigned char *buf)
             v[i] = (now() - t0) / 2;
         }
         if (rank == 0)
-            printf("pingpong %d %.9e\n", b, median(v, n));
+            printf("pingpong %d %.9e\n", b, bench_median(v, n));
     }
     free(v);
 }
@@ -198,7 +186,7 @@ stream(int reps, unsigned char *buf)
             v[i] = (now() - t0) / K;
         }
         if (rank == 0)
-            printf("stream %d %.9e\n", b, median(v, n));
+            printf("stream %d %.9e\n", b, bench_median(v, n));
     }
     free(v);
 }
