@@ -294,8 +294,8 @@ int
 cg_sched_columns(const Sched *s)
 {
     int n = 0;
-    for (int d = 0; d < s->ndsps; d++)
-        n += s->nops[d] > 0 || d == 0 || s->nops[d - 1] > 0;
+    for (int d = 0; d < s->ndsps; n++)
+        d = s->nops[d] > 0 ? d + 1 : ir_sched_idle_end(s, d);
     return n;
 }
 
@@ -344,10 +344,7 @@ cg_sched_graph(const Sched *s, const EvalResult *r)
      * take minutes. */
     int ncols = 0;
     for (int d = 0; d < s->ndsps;) {
-        int last = d;
-        if (s->nops[d] == 0)
-            while (last + 1 < s->ndsps && s->nops[last + 1] == 0)
-                last++;
+        int last = s->nops[d] > 0 ? d : ir_sched_idle_end(s, d) - 1;
         if (last > d)
             snprintf(buf, sizeof buf, "cluster_dsp%d_%d", d, last);
         else

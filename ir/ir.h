@@ -517,6 +517,10 @@ void ir_sched_free(Sched *s);
 Sched *ir_sched_copy(const Sched *s);
 void ir_sched_push_op(Sched *s, int dsp, OpKind kind, int ref);
 int ir_sched_add_msg(Sched *s, int src, int dst, const int *edges, int nedges);
+/* The first DSP from d on that has an operation, or s->ndsps: the DSPs d .. that - 1 are
+ * idle (none when d has an operation).  The summaries and the schedule graph show such a
+ * run of idle DSPs as one. */
+int ir_sched_idle_end(const Sched *s, int d);
 /* Checks the invariants of a schedule (every task computed once on its mapped DSP, every
  * cross-DSP edge carried by exactly one message, sends before receives in the same order
  * per pair, ...).  Reports through d and returns -1 on the first broken one. */

@@ -80,6 +80,14 @@ ir_sched_push_op(Sched *s, int dsp, OpKind kind, int ref)
 }
 
 int
+ir_sched_idle_end(const Sched *s, int d)
+{
+    while (d < s->ndsps && s->nops[d] == 0)
+        d++;
+    return d;
+}
+
+int
 ir_sched_add_msg(Sched *s, int src, int dst, const int *edges, int nedges)
 {
     if (nedges < 1)

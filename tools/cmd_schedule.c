@@ -127,9 +127,7 @@ print_text(const Sched *s, const EvalResult *r, const Summary *sm)
            sm->nmsgs, sm->aggregated, sm->pipelined, sm->bytes);
     for (int d = 0; d < s->ndsps; d++) {
         /* DSPs without an operation, two or more in a row, on one line */
-        int idle = d;
-        while (idle < s->ndsps && s->nops[idle] == 0)
-            idle++;
+        int idle = ir_sched_idle_end(s, d);
         if (idle - d >= 2) {
             printf("  DSPs %d-%d%*s idle: no tasks, no messages\n", d, idle - 1,
                    (int)(11 - snprintf(NULL, 0, "%d-%d", d, idle - 1)), "");
