@@ -624,9 +624,12 @@ main(int argc, char **argv)
             cases = argv[++i];
         else if (strcmp(a, "--speed-seed") == 0)
             b.speed_seed = (int)num(argc, argv, &i);
-        else if (strcmp(a, "--repeat") == 0)
-            b.repeat = (int)num(argc, argv, &i);
-        else if (strcmp(a, "--time-limit") == 0 && i + 1 < argc)
+        else if (strcmp(a, "--repeat") == 0) {
+            long long n = num(argc, argv, &i);
+            if (n > 1000) /* each run is kept for the median */
+                usage();
+            b.repeat = (int)n;
+        } else if (strcmp(a, "--time-limit") == 0 && i + 1 < argc)
             b.bp.time_limit = atof(argv[++i]);
         else if (strcmp(a, "--instances") == 0)
             b.instances = (int)num(argc, argv, &i);
