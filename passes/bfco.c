@@ -42,6 +42,14 @@
  * messages (the 1000-task case) 3.2 times as much. */
 #define DESCENT_CONVERGE_MAX 800
 
+/* Above DESCENT_CONVERGE_MAX messages, where the descent may stop within its first pass,
+ * it also has the gather moves (join a unit's group with those of all its window
+ * neighbours), and its first pass takes the joins and the gathers in turn by how often
+ * each kind was kept (descent_kinds): on a graph whose best merge joins most messages of
+ * a pair (a 128-point FFT: 1 533 messages into 345) one gather does what takes the joins
+ * about eight moves; where gathers are not kept (the 1000-task case: 0 of 8) the joins
+ * get the budget (docs/bfco.md, "Gather moves"). */
+
 /* ------------------------------------------------------------------------------------------
  * The space
  * ------------------------------------------------------------------------------------------
@@ -2056,8 +2064,23 @@ move_cmp(const void *a, const void *b)
     return (p->m > q->m) - (p->m < q->m);
 }
 
+/* The descent's moves: the joins (one per merge bit), the units (take unit u out of its
+ * group), and above DESCENT_CONVERGE_MAX messages the gathers (set every merge bit of
+ * unit u); m < nbits a join, then the M units, then the M gathers. */
+static bool
+has_gathers(const Space *sp)
+{
+    return sp->M > DESCENT_CONVERGE_MAX;
+}
+
+static int
+descent_moves(const Space *sp)
+{
+    return sp->nbits + sp->M * (has_gathers(sp) ? 2 : 1);
+}
+
 /* Move m of the descent applied to y (a copy of the current point); false when it does
- * not apply (the bit is set, the unit is alone). */
+ * not apply (the bit is set, the unit is alone, every bit of the unit is set). */
 static bool
 apply_move(const Space *sp, uint8_t *y, int m)
 {
@@ -2068,35 +2091,77 @@ apply_move(const Space *sp, uint8_t *y, int m)
         return true;
     }
     int u = m - sp->nbits;
+    uint8_t want = u >= sp->M; /* a gather sets the unit's bits, a unit clears them */
+    u = want ? u - sp->M : u;
     bool any = false;
     for (int b = 0; b < sp->nbits; b++)
-        if (y[b] && (sp->bu[b] == u || sp->bv[b] == u)) {
-            y[b] = 0;
+        if (y[b] != want && (sp->bu[b] == u || sp->bv[b] == u)) {
+            y[b] = want;
             any = true;
         }
     return any;
 }
 
-/* Passes of first-improvement moves on the surrogate from cur (surrogate *S) until a
- * pass keeps no move (true: cur is a local optimum) or *n reaches budget.  mv: the moves
- * in the order to try; each pass ends by sorting them by the surrogate's change when
- * they were last tried (the most promising first, ties by the first pass's order). */
+/* Move mv[i] tried from cur (y: room for a copy); true when it was kept. */
 static bool
-passes(Worker *w, uint8_t *cur, int64_t *S, int B, Move *mv, int64_t budget, int64_t *n)
+try_move(Worker *w, uint8_t *cur, uint8_t *y, int64_t *S, int B, Move *mv, int64_t *n)
+{
+    memcpy(y, cur, (size_t)B);
+    if (!apply_move(w->sp, y, mv->m))
+        return false;
+    (*n)++;
+    return keep_if_shorter(w, y, cur, S, B, &mv->d);
+}
+
+/* The first pass when there are gathers (mv in its first order: joins, units, gathers):
+ * the joins in bit order and the gathers in unit order in turn, the next move from the
+ * kind whose moves were kept more often so far ((kept + 1) / (tried + 2), ties to the
+ * joins), then the units.  True when it kept a move. */
+static bool
+first_pass_kinds(Worker *w, uint8_t *cur, uint8_t *y, int64_t *S, int B, Move *mv,
+                 int64_t budget, int64_t *n)
 {
     const Space *sp = w->sp;
-    int nm = sp->nbits + sp->M;
+    int nj = sp->nbits, nu = sp->M, end[2] = {nj, nj + 2 * nu}, at[2] = {0, nj + nu};
+    int64_t tried[2] = {0, 0}, kept[2] = {0, 0};
+    bool moved = false;
+    while ((at[0] < end[0] || at[1] < end[1]) && *n < budget) {
+        int k = at[0] >= end[0] ? 1
+                : at[1] >= end[1]
+                    ? 0
+                    : (kept[1] + 1) * (tried[0] + 2) > (kept[0] + 1) * (tried[1] + 2);
+        int64_t n0 = *n;
+        bool kk = try_move(w, cur, y, S, B, &mv[at[k]++], n);
+        tried[k] += *n - n0;
+        kept[k] += kk;
+        moved |= kk;
+    }
+    for (int i = nj; i < nj + nu && *n < budget; i++)
+        moved |= try_move(w, cur, y, S, B, &mv[i], n);
+    return moved;
+}
+
+/* Passes of first-improvement moves on the surrogate from cur (surrogate *S) until a
+ * pass keeps no move (true: cur is a local optimum) or *n reaches budget.  mv: the moves
+ * in the order to try (first: mv is in its first order, and with gathers the first pass
+ * is first_pass_kinds); each pass ends by sorting them by the surrogate's change when
+ * they were last tried (the most promising first, ties by the first pass's order). */
+static bool
+passes(Worker *w, uint8_t *cur, int64_t *S, int B, Move *mv, bool first, int64_t budget,
+       int64_t *n)
+{
+    const Space *sp = w->sp;
+    int nm = descent_moves(sp);
     uint8_t *y = ir_xcalloc((size_t)B + 1, 1);
     bool moved = true;
+    if (first && has_gathers(sp)) {
+        moved = first_pass_kinds(w, cur, y, S, B, mv, budget, n);
+        qsort(mv, (size_t)nm, sizeof *mv, move_cmp);
+    }
     while (moved && *n < budget) {
         moved = false;
-        for (int i = 0; i < nm && *n < budget; i++) {
-            memcpy(y, cur, (size_t)B);
-            if (!apply_move(sp, y, mv[i].m))
-                continue;
-            (*n)++;
-            moved |= keep_if_shorter(w, y, cur, S, B, &mv[i].d);
-        }
+        for (int i = 0; i < nm && *n < budget; i++)
+            moved |= try_move(w, cur, y, S, B, &mv[i], n);
         qsort(mv, (size_t)nm, sizeof *mv, move_cmp);
     }
     free(y);
@@ -2131,14 +2196,14 @@ descend(Worker *w, uint8_t *x, int64_t F, const BfcoParams *bp, int B, int64_t b
         int64_t reach, uint64_t *rng, int64_t *tried, bool *at_local)
 {
     const Space *sp = w->sp;
-    int nm = sp->nbits + sp->M;
+    int nm = descent_moves(sp);
     uint8_t *cur = ir_xcalloc((size_t)B + 1, 1);
     Move *mv = ir_xcalloc((size_t)nm, sizeof *mv);
     for (int m = 0; m < nm; m++)
         mv[m] = (Move){0, m};
     memcpy(cur, x, (size_t)B);
     int64_t S = surrogate(w, cur, NULL, B, 0), n = 0;
-    bool local = passes(w, cur, &S, B, mv, reach, &n);
+    bool local = passes(w, cur, &S, B, mv, true, reach, &n);
     if (at_local)
         *at_local = local;
     Key k;
@@ -2151,7 +2216,7 @@ descend(Worker *w, uint8_t *x, int64_t F, const BfcoParams *bp, int B, int64_t b
         memcpy(cur, x, (size_t)B);
         kick(sp, cur, bp->kick_moves, rng);
         S = surrogate(w, cur, NULL, B, 0);
-        passes(w, cur, &S, B, mv, budget, &n);
+        passes(w, cur, &S, B, mv, false, budget, &n);
         f = fitness(w, cur, bp, NULL, &k, F);
         fails++;
         if (f < F) {
@@ -2336,7 +2401,7 @@ descent_budget(const BfcoParams *bp, int P, int gen)
 static int64_t
 descent_reach(const BfcoParams *bp, const Space *sp, int64_t budget)
 {
-    int64_t pass = (int64_t)sp->nbits + sp->M;
+    int64_t pass = descent_moves(sp);
     if (bp->descent_budget >= 0 || (pass > budget && sp->M > DESCENT_CONVERGE_MAX))
         return budget;
     return 16 * pass > budget ? 16 * pass : budget;
