@@ -42,6 +42,19 @@
  * messages (the 1000-task case) 3.2 times as much. */
 #define DESCENT_CONVERGE_MAX 800
 
+/* Above DESCENT_CONVERGE_MAX messages, where a pass does not fit in the descent's budget
+ * (descent_reach): the first pass goes on to its end, within DESCENT_FIRST_BUDGETS
+ * budgets (the 1000-task case: 3 231 moves against 1 536; the 5000-task case stops at
+ * 15 360 of 16 188); later passes follow only when the first shortened the surrogate by
+ * at least 1 / DESCENT_FIRST_GAIN, a schedule far from a local optimum (a 128-point FFT:
+ * 20-21 %, the random cases 5.6-5.7 %), and go on while the pass before gained at least
+ * 1 / DESCENT_PASS_GAIN, within DESCENT_REACH_BUDGETS budgets in all; every pass end
+ * gets the fitness, the shortest kept (docs/bfco.md, "The reach above 800 messages"). */
+#define DESCENT_FIRST_BUDGETS 10
+#define DESCENT_FIRST_GAIN 10
+#define DESCENT_PASS_GAIN 1000
+#define DESCENT_REACH_BUDGETS 32
+
 /* Above DESCENT_CONVERGE_MAX messages, where the descent may stop within its first pass,
  * it also has the gather moves (join a unit's group with those of all its window
  * neighbours), and its first pass takes the joins and the gathers in turn by how often
@@ -2050,6 +2063,12 @@ keep_if_shorter(Worker *w, uint8_t *y, uint8_t *cur, int64_t *S, int B, int64_t 
     return true;
 }
 
+/* How far the descent's passes may go (descent_reach): moves in all, and with first_cap
+ * > 0 the moves of the first pass and the rule of DESCENT_FIRST_GAIN. */
+typedef struct Reach {
+    int64_t moves, first_cap;
+} Reach;
+
 typedef struct Move {
     int64_t d; /* the surrogate's change when the move was last tried */
     int m;     /* < nbits: join the groups of bit m; else take unit m - nbits out */
@@ -2141,28 +2160,52 @@ first_pass_kinds(Worker *w, uint8_t *cur, uint8_t *y, int64_t *S, int B, Move *m
     return moved;
 }
 
-/* Passes of first-improvement moves on the surrogate from cur (surrogate *S) until a
- * pass keeps no move (true: cur is a local optimum) or *n reaches budget.  mv: the moves
- * in the order to try (first: mv is in its first order, and with gathers the first pass
- * is first_pass_kinds); each pass ends by sorting them by the surrogate's change when
- * they were last tried (the most promising first, ties by the first pass's order). */
+/* One pass: every move of mv in order from cur until *n reaches lim; true when it kept
+ * one. */
 static bool
-passes(Worker *w, uint8_t *cur, int64_t *S, int B, Move *mv, bool first, int64_t budget,
-       int64_t *n)
+one_pass(Worker *w, uint8_t *cur, uint8_t *y, int64_t *S, int B, Move *mv, int64_t lim,
+         int64_t *n)
+{
+    bool moved = false;
+    for (int i = 0; i < descent_moves(w->sp) && *n < lim; i++)
+        moved |= try_move(w, cur, y, S, B, &mv[i], n);
+    return moved;
+}
+
+/* Passes of first-improvement moves on the surrogate from cur (surrogate *S) until a
+ * pass keeps no move (true: cur is a local optimum) or *n reaches budget.  With
+ * first_cap > 0 (descent_reach's rule above DESCENT_CONVERGE_MAX messages) the first
+ * pass tries at most first_cap moves and the passes also stop when one shortens the
+ * surrogate by less than 1 / DESCENT_FIRST_GAIN of it (the first) or 1 /
+ * DESCENT_PASS_GAIN (a later one).  mv: the moves in the order to try (first: mv is in
+ * its first order, and with gathers the first pass is first_pass_kinds); each pass ends
+ * by sorting them by the surrogate's change when they were last tried (the most
+ * promising first, ties by the first pass's order). */
+static bool
+passes(Worker *w, uint8_t *cur, int64_t *S, int B, Move *mv, bool first,
+       int64_t first_cap, int64_t budget, int64_t *n, uint8_t *x, int64_t *F,
+       const BfcoParams *bp)
 {
     const Space *sp = w->sp;
-    int nm = descent_moves(sp);
     uint8_t *y = ir_xcalloc((size_t)B + 1, 1);
-    bool moved = true;
-    if (first && has_gathers(sp)) {
-        moved = first_pass_kinds(w, cur, y, S, B, mv, budget, n);
-        qsort(mv, (size_t)nm, sizeof *mv, move_cmp);
-    }
-    while (moved && *n < budget) {
-        moved = false;
-        for (int i = 0; i < nm && *n < budget; i++)
-            moved |= try_move(w, cur, y, S, B, &mv[i], n);
-        qsort(mv, (size_t)nm, sizeof *mv, move_cmp);
+    bool moved = true, go = true;
+    for (int pass = 0; moved && go && *n < budget; pass++) {
+        int64_t S0 = *S, lim = budget;
+        if (pass == 0 && first_cap > 0 && first_cap < budget - *n)
+            lim = *n + first_cap;
+        moved = pass == 0 && first && has_gathers(sp)
+                    ? first_pass_kinds(w, cur, y, S, B, mv, lim, n)
+                    : one_pass(w, cur, y, S, B, mv, lim, n);
+        qsort(mv, (size_t)descent_moves(sp), sizeof *mv, move_cmp);
+        if (first_cap > 0) {
+            go = S0 - *S >= S0 / (pass == 0 ? DESCENT_FIRST_GAIN : DESCENT_PASS_GAIN);
+            Key k;
+            int64_t f = fitness(w, cur, bp, NULL, &k, *F);
+            if (f < *F) {
+                *F = f;
+                memcpy(x, cur, (size_t)B);
+            }
+        }
     }
     free(y);
     return !moved;
@@ -2180,8 +2223,10 @@ kick(const Space *sp, uint8_t *y, int k, uint64_t *rng)
 
 /* Descent from the merge of x (fitness F): passes of first-improvement moves on the
  * surrogate — join two groups (a merge bit that is not set), take a unit out of its
- * group (its bits cleared) — until a pass keeps no move or `reach` (>= budget) moves
- * were tried; then the fitness of the end point, kept in x when it is shorter than F. The
+ * group (its bits cleared), above DESCENT_CONVERGE_MAX messages gather — until a pass
+ * keeps no move or `reach` (>= budget) moves were tried, or (first_cap > 0) the rule of
+ * DESCENT_FIRST_BUDGETS stops them; then the fitness of the end point (with first_cap,
+ * of every pass end), kept in x when it is shorter than F. The
  * first pass tries every join in bit order, then every unit; each later pass tries the
  * moves in the order of the surrogate's change when they were last tried: the moves a
  * pass keeps are mostly among those that came close in the pass before, so a budget that
@@ -2193,7 +2238,7 @@ kick(const Space *sp, uint8_t *y, int k, uint64_t *rng)
  * tried, *local (if not NULL) whether the first descent ended at a local optimum. */
 static int64_t
 descend(Worker *w, uint8_t *x, int64_t F, const BfcoParams *bp, int B, int64_t budget,
-        int64_t reach, uint64_t *rng, int64_t *tried, bool *at_local)
+        int64_t reach, int64_t first_cap, uint64_t *rng, int64_t *tried, bool *at_local)
 {
     const Space *sp = w->sp;
     int nm = descent_moves(sp);
@@ -2203,7 +2248,7 @@ descend(Worker *w, uint8_t *x, int64_t F, const BfcoParams *bp, int B, int64_t b
         mv[m] = (Move){0, m};
     memcpy(cur, x, (size_t)B);
     int64_t S = surrogate(w, cur, NULL, B, 0), n = 0;
-    bool local = passes(w, cur, &S, B, mv, true, reach, &n);
+    bool local = passes(w, cur, &S, B, mv, true, first_cap, reach, &n, x, &F, bp);
     if (at_local)
         *at_local = local;
     Key k;
@@ -2216,7 +2261,7 @@ descend(Worker *w, uint8_t *x, int64_t F, const BfcoParams *bp, int B, int64_t b
         memcpy(cur, x, (size_t)B);
         kick(sp, cur, bp->kick_moves, rng);
         S = surrogate(w, cur, NULL, B, 0);
-        passes(w, cur, &S, B, mv, false, budget, &n);
+        passes(w, cur, &S, B, mv, false, 0, budget, &n, NULL, NULL, bp);
         f = fitness(w, cur, bp, NULL, &k, F);
         fails++;
         if (f < F) {
@@ -2356,15 +2401,15 @@ seed_particle(const Space *sp, int k, int P, int B, double vmax, uint64_t *rng,
  * local optimum. */
 static int64_t
 descend_from_none(Worker *w, uint8_t *gb, int64_t gbf, const BfcoParams *bp, int B,
-                  int64_t budget, int64_t reach, uint64_t *rng, int64_t *tried,
+                  int64_t budget, const Reach *r, uint64_t *rng, int64_t *tried,
                   bool *at_local)
 {
     bool local = false;
     uint8_t *z = ir_xcalloc((size_t)B + 1, 1);
     memcpy(z, gb, (size_t)B);
     memset(z, 0, (size_t)w->sp->nbits);
-    int64_t fz = descend(w, z, INT64_MAX - 1, bp, B, budget - *tried, reach - *tried, rng,
-                         tried, &local);
+    int64_t fz = descend(w, z, INT64_MAX - 1, bp, B, budget - *tried, r->moves - *tried,
+                         r->first_cap, rng, tried, &local);
     if (fz < gbf) {
         gbf = fz;
         memcpy(gb, z, (size_t)B);
@@ -2391,20 +2436,22 @@ descent_budget(const BfcoParams *bp, int P, int gen)
     return bp->descent_budget >= 0 ? bp->descent_budget : 4 * swarm_size(P, gen);
 }
 
-/* The moves the descent's passes may try in all (the kicks stay within the budget): by
- * default up to 16 passes (every move once: nbits + M each), enough to reach a local
- * optimum (fft32: 3 000-8 700 moves against a budget of 1 408, 5-9 passes), when one pass
- * fits in the budget or the schedule has at most DESCENT_CONVERGE_MAX messages; on larger
- * schedules whose pass does not fit (the 1000-task case: 3 004 moves against 1 536)
- * converging would cost several times the rest of the search (3.2 times there), and the
- * budget stays (docs/bfco.md, "Descent"). */
-static int64_t
+/* How far the descent's passes may go (the kicks stay within the budget): by default up
+ * to 16 passes (every move once: descent_moves each), enough to reach a local optimum
+ * (fft32: 3 000-8 700 moves against a budget of 1 408, 5-9 passes), when one pass fits
+ * in the budget or the schedule has at most DESCENT_CONVERGE_MAX messages.  On larger
+ * schedules whose pass does not fit, converging costs several times the rest of the
+ * search (3.2 times at 1000 tasks): there the rule of DESCENT_FIRST_BUDGETS (first_cap).
+ * An explicit budget is the reach (docs/bfco.md, "Descent"). */
+static Reach
 descent_reach(const BfcoParams *bp, const Space *sp, int64_t budget)
 {
     int64_t pass = descent_moves(sp);
-    if (bp->descent_budget >= 0 || (pass > budget && sp->M > DESCENT_CONVERGE_MAX))
-        return budget;
-    return 16 * pass > budget ? 16 * pass : budget;
+    if (bp->descent_budget >= 0)
+        return (Reach){budget, 0};
+    if (pass > budget && sp->M > DESCENT_CONVERGE_MAX)
+        return (Reach){DESCENT_REACH_BUDGETS * budget, DESCENT_FIRST_BUDGETS * budget};
+    return (Reach){16 * pass > budget ? 16 * pass : budget, 0};
 }
 
 /* The descent at a stall or at the end (docs/bfco.md, "Descent"), from gbest (gb, gbf)
@@ -2415,13 +2462,14 @@ static int64_t
 descent(Worker *w, uint8_t *gb, int64_t gbf, const BfcoParams *bp, int B, int P, int gen,
         bool first, uint64_t *rng, int64_t *tried)
 {
-    int64_t budget = descent_budget(bp, P, gen), reach = descent_reach(bp, w->sp, budget);
+    int64_t budget = descent_budget(bp, P, gen);
+    Reach r = descent_reach(bp, w->sp, budget);
     bool at_local = false;
     if (first && *tried < budget)
-        gbf = descend_from_none(w, gb, gbf, bp, B, budget, reach, rng, tried, &at_local);
+        gbf = descend_from_none(w, gb, gbf, bp, B, budget, &r, rng, tried, &at_local);
     if (*tried < budget && !(at_local && bp->kicks == 0))
-        gbf =
-            descend(w, gb, gbf, bp, B, budget - *tried, reach - *tried, rng, tried, NULL);
+        gbf = descend(w, gb, gbf, bp, B, budget - *tried, r.moves - *tried, r.first_cap,
+                      rng, tried, NULL);
     return gbf;
 }
 

@@ -106,15 +106,16 @@ set -- $(ran "$tmp/rn.json")
 
 # Above 800 messages the descent also has gather moves (docs/bfco.md, "Gather moves"): on
 # the 128-point FFT (1 533 messages), whose best merge joins most messages of a pair, the
-# default comes out 35.7 % shorter than none with them, 27.4 % without.
+# default comes out 41.7 % shorter than none (35.7 % with gathers only in the budget, 27.4 %
+# without them; docs/bfco.md, "The descent's reach on larger schedules").
 "$tgc" gen --shape fft --points 128 -o "$tmp/fft128.json" || fail=1
 "$tgc" opt "$tmp/fft128.json" --threads 1 --json >"$tmp/fft128.out" || fail=1
 imp=$(sed -n 's/^ *"improvement_percent": \([0-9.]*\),$/\1/p' "$tmp/fft128.out")
 msgs=$(sed -n 's/^ *"messages_before": \([0-9]*\),$/\1/p' "$tmp/fft128.out")
 [ "${msgs:-0}" -gt 800 ] ||
     { echo "FAIL: the 128-point FFT has ${msgs:-?} messages, not above 800"; fail=1; }
-awk -v i="${imp:-0}" 'BEGIN { exit !(i >= 33) }' ||
-    { echo "FAIL: bfco on the 128-point FFT: ${imp:-?} % over none, not 33 % or more"; fail=1; }
+awk -v i="${imp:-0}" 'BEGIN { exit !(i >= 40) }' ||
+    { echo "FAIL: bfco on the 128-point FFT: ${imp:-?} % over none, not 40 % or more"; fail=1; }
 
 [ $fail = 0 ] && echo "opt_cli: all checks passed"
 exit $fail
