@@ -55,14 +55,6 @@
 #define DESCENT_PASS_GAIN 1000
 #define DESCENT_REACH_BUDGETS 32
 
-/* Above DESCENT_CONVERGE_MAX messages, where the descent may stop within its first pass,
- * it also has the gather moves (join a unit's group with those of all its window
- * neighbours), and its first pass takes the joins and the gathers in turn by how often
- * each kind was kept (descent_kinds): on a graph whose best merge joins most messages of
- * a pair (a 128-point FFT: 1 533 messages into 345) one gather does what takes the joins
- * about eight moves; where gathers are not kept (the 1000-task case: 0 of 8) the joins
- * get the budget (docs/bfco.md, "Gather moves"). */
-
 /* ------------------------------------------------------------------------------------------
  * The space
  * ------------------------------------------------------------------------------------------
@@ -2079,7 +2071,8 @@ typedef struct Reach {
 
 typedef struct Move {
     int64_t d; /* the surrogate's change when the move was last tried */
-    int m;     /* < nbits: join the groups of bit m; else take unit m - nbits out */
+    int m;     /* < nbits: join the groups of bit m; < nbits + M: take unit m - nbits out;
+                  else gather unit m - nbits - M (apply_move) */
 } Move;
 
 static int
@@ -2093,7 +2086,13 @@ move_cmp(const void *a, const void *b)
 
 /* The descent's moves: the joins (one per merge bit), the units (take unit u out of its
  * group), and above DESCENT_CONVERGE_MAX messages the gathers (set every merge bit of
- * unit u); m < nbits a join, then the M units, then the M gathers. */
+ * unit u: its group joined with those of all its window neighbours); m < nbits a join,
+ * then the M units, then the M gathers.  The gathers are there for the schedules whose
+ * descent may stop within its first pass, which takes the joins and the gathers in turn
+ * by how often each kind was kept (first_pass_kinds): on a graph whose best merge joins
+ * most messages of a pair (a 128-point FFT: 1 533 messages into 345) one gather does what
+ * takes the joins about eight moves; where gathers are not kept (the 1000-task case: 0
+ * of 8) the joins get the budget (docs/bfco.md, "Gather moves"). */
 static bool
 has_gathers(const Space *sp)
 {
