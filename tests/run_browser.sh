@@ -89,7 +89,9 @@ expect "screenshot width" "$w" 1400
 expect "screenshot height" "$h" 2400
 size=$(wc -c <"$tmp/shot.png")
 blank=$(wc -c <"$tmp/blank.png")
-[ "$size" -ge $((20 * blank)) ] && [ "$size" -ge 50000 ] ||
+# (the report's is about 20 times a blank page's, 305 796 against 15 154 bytes, but one
+# taken under the load of the sanitizer suite came out at 291 585: ten times is the bar)
+[ "$size" -ge $((10 * blank)) ] && [ "$size" -ge 50000 ] ||
     { echo "FAIL: screenshot of $size bytes (a blank page: $blank)"; fail=1; }
 [ $fail -eq 0 ] && echo "report rendered by $("$chromium" --version 2>/dev/null):" \
     "$ops operations, screenshot ${w}x$h, $size bytes (blank page $blank)"
