@@ -2174,7 +2174,7 @@ one_pass(Worker *w, uint8_t *cur, uint8_t *y, int64_t *S, int B, Move *mv, int64
          int64_t *n)
 {
     bool moved = false;
-    for (int i = 0; i < descent_moves(w->sp) && *n < lim; i++)
+    for (int i = 0, nm = descent_moves(w->sp); i < nm && *n < lim; i++)
         moved |= try_move(w, cur, y, S, B, &mv[i], n);
     return moved;
 }
