@@ -45,15 +45,22 @@
 /* Above DESCENT_CONVERGE_MAX messages, where a pass does not fit in the descent's budget
  * (descent_reach): the first pass goes on to its end, within DESCENT_FIRST_BUDGETS
  * budgets (the 1000-task case: 3 231 moves against 1 536; the 5000-task case stops at
- * 15 360 of 16 188); later passes follow only when the first shortened the surrogate by
- * at least 1 / DESCENT_FIRST_GAIN, a schedule far from a local optimum (a 128-point FFT:
- * 20-21 %, the random cases 5.6-5.7 %), and go on while the pass before gained at least
- * 1 / DESCENT_PASS_GAIN, within DESCENT_REACH_BUDGETS budgets in all; every pass end
- * gets the fitness, the shortest kept (docs/bfco.md, "The reach above 800 messages"). */
+ * 15 360 of 16 188, and then no other pass follows); later passes go on while the pass
+ * before shortened the surrogate by at least 1 / DESCENT_PASS_GAIN, within
+ * DESCENT_REACH_BUDGETS budgets in all.  When the first pass shortened it by less than
+ * 1 / DESCENT_FIRST_GAIN (the random cases: 5.7 %; an FFT on two boards: 4.8 %), each
+ * later pass ends once 1 / DESCENT_CUT of a pass of moves in a row kept nothing: its
+ * moves are sorted by their last change, the most promising first, and on the
+ * 1000-task case everything a later pass keeps comes in its first quarter.  After a
+ * first pass of more (an FFT on one board, whose gathers build groups of about 8:
+ * 16-21 %) the moves a later pass keeps are spread over all of it, and the passes are
+ * whole.  Every pass end gets the fitness, the shortest kept (docs/bfco.md, "The reach
+ * above 800 messages"). */
 #define DESCENT_FIRST_BUDGETS 10
 #define DESCENT_FIRST_GAIN 10
 #define DESCENT_PASS_GAIN 1000
-#define DESCENT_REACH_BUDGETS 32
+#define DESCENT_REACH_BUDGETS 64
+#define DESCENT_CUT 8
 
 /* ------------------------------------------------------------------------------------------
  * The space
@@ -350,8 +357,8 @@ struct Worker {
     int *gidx;                   /* [M] unit -> group */
     int *gbeg, *gcnt, *gm; /* members of group g: gm[gbeg[g] .. + gcnt[g]), ascending */
     int *gkey_s, *gkey_r;  /* [M] send slot (last member), receive slot (first member) */
-    int *uf, *ufnext, *ufhead; /* union-find with member lists */
-    int *scratch;              /* [M] */
+    int *uf, *ufnext, *ufhead, *uftail; /* union-find with member lists */
+    int *scratch;                       /* [M] */
     /* cycle repair: what each task, unit and group still waits for */
     int *tneed, *uneed, *sneed, *kstk, *cand;
     bool *incand;
@@ -409,6 +416,7 @@ bfco_worker_new(const Space *sp)
     w->uf = ir_xcalloc(m1, sizeof(int));
     w->ufnext = ir_xcalloc(m1, sizeof(int));
     w->ufhead = ir_xcalloc(m1, sizeof(int));
+    w->uftail = ir_xcalloc(m1, sizeof(int));
     w->scratch = ir_xcalloc(m1, sizeof(int));
     w->tneed = ir_xcalloc(t1, sizeof(int));
     w->uneed = ir_xcalloc(m1, sizeof(int));
@@ -467,15 +475,15 @@ bfco_worker_free(Worker *w)
     eval_free(w->evb);
     free(w->teir);
     ir_sched_free(w->ws);
-    void *ptrs[] = {w->label,  w->lab2g,  w->gidx,  w->gbeg,   w->gcnt,     w->gm,
-                    w->gkey_s, w->gkey_r, w->uf,    w->ufnext, w->ufhead,   w->scratch,
-                    w->tneed,  w->uneed,  w->sneed, w->kstk,   w->cand,     w->incand,
-                    w->soff,   w->poff,   w->sadj,  w->padj,   w->eu,       w->ev2,
-                    w->fill1,  w->fill2,  w->stk,   w->stamp,  w->q,        w->taken,
-                    w->qoff,   w->qn,     w->head,  w->need,   w->qdsp,     w->heap,
-                    w->hn,     w->tent,   w->sent,  w->rent,   w->cq,       w->cqh,
-                    w->cqt,    w->tpos,   w->rpos,  w->pipe,   w->bestpipe, w->gpipe,
-                    w->cnt,    w->ord,    w->epool};
+    void *ptrs[] = {w->label,   w->lab2g,  w->gidx,  w->gbeg,   w->gcnt,   w->gm,
+                    w->gkey_s,  w->gkey_r, w->uf,    w->ufnext, w->ufhead, w->uftail,
+                    w->scratch, w->tneed,  w->uneed, w->sneed,  w->kstk,   w->cand,
+                    w->incand,  w->soff,   w->poff,  w->sadj,   w->padj,   w->eu,
+                    w->ev2,     w->fill1,  w->fill2, w->stk,    w->stamp,  w->q,
+                    w->taken,   w->qoff,   w->qn,    w->head,   w->need,   w->qdsp,
+                    w->heap,    w->hn,     w->tent,  w->sent,   w->rent,   w->cq,
+                    w->cqh,     w->cqt,    w->tpos,  w->rpos,   w->pipe,   w->bestpipe,
+                    w->gpipe,   w->cnt,    w->ord,   w->epool};
     for (size_t i = 0; i < sizeof ptrs / sizeof ptrs[0]; i++)
         free(ptrs[i]);
     free(w->sur.h1);
@@ -544,6 +552,7 @@ uf_init(Worker *w)
     for (int u = 0; u < w->sp->M; u++) {
         w->uf[u] = u;
         w->ufhead[u] = u;
+        w->uftail[u] = u;
         w->ufnext[u] = -1;
     }
 }
@@ -562,10 +571,8 @@ unite(Worker *w, int u, int v)
             if (bfco_path(sp, a, c))
                 return;
     int lo = ru < rv ? ru : rv, hi = ru < rv ? rv : ru;
-    int t = w->ufhead[lo];
-    while (w->ufnext[t] >= 0)
-        t = w->ufnext[t];
-    w->ufnext[t] = w->ufhead[hi];
+    w->ufnext[w->uftail[lo]] = w->ufhead[hi];
+    w->uftail[lo] = w->uftail[hi];
     w->uf[hi] = lo;
 }
 
@@ -2071,7 +2078,7 @@ keep_if_shorter(Worker *w, uint8_t *y, uint8_t *cur, int64_t *S, int B, int64_t 
 }
 
 /* How far the descent's passes may go (descent_reach): moves in all, and with first_cap
- * > 0 the moves of the first pass and the rule of DESCENT_FIRST_GAIN. */
+ * > 0 the moves of the first pass and the rules of DESCENT_FIRST_BUDGETS. */
 typedef struct Reach {
     int64_t moves, first_cap;
 } Reach;
@@ -2174,24 +2181,33 @@ first_pass_kinds(Worker *w, uint8_t *cur, uint8_t *y, int64_t *S, int B, Move *m
     return moved;
 }
 
-/* One pass: every move of mv in order from cur until *n reaches lim; true when it kept
- * one. */
+/* One pass: every move of mv in order from cur until *n reaches lim, or with cut > 0
+ * until nm / cut moves in a row (nm: the moves of a pass) kept nothing; true when it
+ * kept one. */
 static bool
 one_pass(Worker *w, uint8_t *cur, uint8_t *y, int64_t *S, int B, Move *mv, int64_t lim,
-         int64_t *n)
+         int cut, int64_t *n)
 {
     bool moved = false;
-    for (int i = 0, nm = descent_moves(w->sp); i < nm && *n < lim; i++)
-        moved |= try_move(w, cur, y, S, B, &mv[i], n);
+    int nm = descent_moves(w->sp);
+    int64_t since = 0; /* moves tried since the last one kept */
+    for (int i = 0; i < nm && *n < lim && (cut == 0 || since * cut < nm); i++) {
+        int64_t n0 = *n;
+        bool kept = try_move(w, cur, y, S, B, &mv[i], n);
+        moved |= kept;
+        since = kept ? 0 : since + (*n - n0);
+    }
     return moved;
 }
 
 /* Passes of first-improvement moves on the surrogate from cur (surrogate *S) until a
  * pass keeps no move (true: cur is a local optimum) or *n reaches budget.  With
  * first_cap > 0 (descent_reach's rule above DESCENT_CONVERGE_MAX messages) the first
- * pass tries at most first_cap moves and the passes also stop when one shortens the
- * surrogate by less than 1 / DESCENT_FIRST_GAIN of it (the first) or 1 /
- * DESCENT_PASS_GAIN (a later one).  mv: the moves in the order to try (first: mv is in
+ * pass tries at most first_cap moves, no pass follows when it did not end within them,
+ * the passes also stop when one shortens the surrogate by less than 1 /
+ * DESCENT_PASS_GAIN of it, and when the first shortened it by less than 1 /
+ * DESCENT_FIRST_GAIN a later pass ends after DESCENT_CUT's run of moves that kept
+ * nothing.  mv: the moves in the order to try (first: mv is in
  * its first order, and with gathers the first pass is first_pass_kinds); each pass ends
  * by sorting them by the surrogate's change when they were last tried (the most
  * promising first, ties by the first pass's order). */
@@ -2202,17 +2218,20 @@ passes(Worker *w, uint8_t *cur, int64_t *S, int B, Move *mv, bool first,
 {
     const Space *sp = w->sp;
     uint8_t *y = ir_xcalloc((size_t)B + 1, 1);
-    bool moved = true, go = true;
+    bool moved = true, go = true, cutting = false;
     for (int pass = 0; moved && go && *n < budget; pass++) {
         int64_t S0 = *S, lim = budget;
         if (pass == 0 && first_cap > 0 && first_cap < budget - *n)
             lim = *n + first_cap;
+        int cut = cutting ? DESCENT_CUT : 0;
         moved = pass == 0 && first && has_gathers(sp)
                     ? first_pass_kinds(w, cur, y, S, B, mv, lim, n)
-                    : one_pass(w, cur, y, S, B, mv, lim, n);
+                    : one_pass(w, cur, y, S, B, mv, lim, cut, n);
         qsort(mv, (size_t)descent_moves(sp), sizeof *mv, move_cmp);
         if (first_cap > 0) {
-            go = S0 - *S >= S0 / (pass == 0 ? DESCENT_FIRST_GAIN : DESCENT_PASS_GAIN);
+            go = S0 - *S >= S0 / DESCENT_PASS_GAIN && (pass > 0 || *n < lim);
+            if (pass == 0)
+                cutting = S0 - *S < S0 / DESCENT_FIRST_GAIN;
             Key k;
             int64_t f = fitness(w, cur, bp, NULL, &k, *F);
             if (f < *F) {
@@ -2455,7 +2474,7 @@ descent_budget(const BfcoParams *bp, int P, int gen)
  * (fft32: 3 000-8 700 moves against a budget of 1 408, 5-9 passes), when one pass fits
  * in the budget or the schedule has at most DESCENT_CONVERGE_MAX messages.  On larger
  * schedules whose pass does not fit, converging costs several times the rest of the
- * search (3.2 times at 1000 tasks): there the rule of DESCENT_FIRST_BUDGETS (first_cap).
+ * search (3.2 times at 1000 tasks): there the rules of DESCENT_FIRST_BUDGETS (first_cap).
  * An explicit budget is the reach (docs/bfco.md, "Descent"). */
 static Reach
 descent_reach(const BfcoParams *bp, const Space *sp, int64_t budget)
