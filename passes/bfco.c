@@ -45,19 +45,19 @@
 /* Above DESCENT_CONVERGE_MAX messages, where a pass does not fit in the descent's budget
  * (descent_reach): the first pass goes on to its end, within DESCENT_FIRST_BUDGETS
  * budgets (the 1000-task case: 3 231 moves against 1 536; the 5000-task case stops at
- * 15 360 of 16 188, and then no other pass follows); the passes after the second go on
- * while the pass before shortened the surrogate by at least 1 / DESCENT_PASS_GAIN (the
- * second by at least 1 / DESCENT_SECOND_GAIN: a first pass that ended near a local
- * optimum, as on the 1000-task case, 0.15 % and then 0.045 %, is not followed further;
- * the FFTs' second passes gain 2-5 %), within DESCENT_REACH_BUDGETS budgets in all.  When
- * the first pass shortened it by less than 1 / DESCENT_FIRST_GAIN (the random cases: 5.7
- * %; an FFT on two boards: 4.8 %), each later pass ends once 1 / DESCENT_CUT of a pass of
- * moves in a row kept nothing: its moves are sorted by their last change, the most
- * promising first, and on the 1000-task case everything a later pass keeps comes in its
- * first quarter.  After a first pass of more (an FFT on one board, whose gathers build
- * groups of about 8: 16-21 %) the moves a later pass keeps are spread over all of it, and
- * the passes are whole.  Every pass end gets the fitness, the shortest kept
- * (docs/bfco.md, "The reach above 800 messages"). */
+ * 15 360 of 16 188, and then no other pass follows); later passes go on while the pass
+ * before shortened the surrogate by at least 1 / DESCENT_PASS_GAIN, within
+ * DESCENT_REACH_BUDGETS budgets in all.  When the first pass shortened it by less than
+ * 1 / DESCENT_FIRST_GAIN (the random cases: 5.7 %; an FFT on two boards: 4.8 %), each
+ * later pass ends once 1 / DESCENT_CUT of a pass of moves in a row kept nothing (its
+ * moves are sorted by their last change, the most promising first, and on the 1000-task
+ * case everything a later pass keeps comes in its first quarter), and the passes after
+ * the second follow only when it gained at least 1 / DESCENT_SECOND_GAIN (a first pass
+ * that ended near a local optimum, as on the 1000-task case, 0.15 % and then 0.045 %, is
+ * not followed further; the FFTs' second passes gain 2-5 %).  After a first pass of more
+ * (an FFT on one board, whose gathers build groups of about 8: 16-21 %) the moves a later
+ * pass keeps are spread over all of it, and the passes are whole.  Every pass end gets
+ * the fitness, the shortest kept (docs/bfco.md, "The reach on two boards"). */
 #define DESCENT_FIRST_BUDGETS 10
 #define DESCENT_FIRST_GAIN 10
 #define DESCENT_PASS_GAIN 1000
@@ -2208,12 +2208,12 @@ one_pass(Worker *w, uint8_t *cur, uint8_t *y, int64_t *S, int B, Move *mv, int64
  * first_cap > 0 (descent_reach's rule above DESCENT_CONVERGE_MAX messages) the first
  * pass tries at most first_cap moves, no pass follows when it did not end within them,
  * the passes also stop when one shortens the surrogate by less than 1 /
- * DESCENT_PASS_GAIN of it (the second pass: 1 / DESCENT_SECOND_GAIN), and when the first
- * shortened it by less than 1 / DESCENT_FIRST_GAIN a later pass ends after DESCENT_CUT's
- * run of moves that kept nothing.  mv: the moves in the order to try (first: mv is in its
- * first order, and with gathers the first pass is first_pass_kinds); each pass ends by
- * sorting them by the surrogate's change when they were last tried (the most promising
- * first, ties by the first pass's order). */
+ * DESCENT_PASS_GAIN of it, and when the first shortened it by less than 1 /
+ * DESCENT_FIRST_GAIN a later pass ends after DESCENT_CUT's run of moves that kept nothing
+ * and the second must gain 1 / DESCENT_SECOND_GAIN.  mv: the moves in the order to try
+ * (first: mv is in its first order, and with gathers the first pass is first_pass_kinds);
+ * each pass ends by sorting them by the surrogate's change when they were last tried (the
+ * most promising first, ties by the first pass's order). */
 static bool
 passes(Worker *w, uint8_t *cur, int64_t *S, int B, Move *mv, bool first,
        int64_t first_cap, int64_t budget, int64_t *n, uint8_t *x, int64_t *F,
@@ -2232,7 +2232,8 @@ passes(Worker *w, uint8_t *cur, int64_t *S, int B, Move *mv, bool first,
                     : one_pass(w, cur, y, S, B, mv, lim, cut, n);
         qsort(mv, (size_t)descent_moves(sp), sizeof *mv, move_cmp);
         if (first_cap > 0) {
-            go = S0 - *S >= S0 / (pass == 1 ? DESCENT_SECOND_GAIN : DESCENT_PASS_GAIN) &&
+            go = S0 - *S >= S0 / (pass == 1 && cutting ? DESCENT_SECOND_GAIN
+                                                       : DESCENT_PASS_GAIN) &&
                  (pass > 0 || *n < lim);
             if (pass == 0)
                 cutting = S0 - *S < S0 / DESCENT_FIRST_GAIN;
