@@ -77,7 +77,7 @@ static const CliOption own[] = {
      "stop the search after S seconds (wall); the result then depends on the machine"},
     {"polish-budget", "N",
      "toggles the polish may try (default: 3/4 per particle evaluated, counting at "
-     "least 12 generations, + 64)"},
+     "least 12 generations, + 64; up to 800 messages at least one per receive)"},
     {"descent-budget", "N",
      "merge moves the descent may try (default: 4 per particle evaluated, counting at "
      "least 12 generations, and on to a local optimum when one pass of its moves fits "
