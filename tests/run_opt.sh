@@ -104,29 +104,32 @@ set -- $(ran "$tmp/rn.json")
 [ -n "${1:-}" ] && [ "$1" -gt "$b" ] ||
     { echo "FAIL: the contention-free choice ran ${1:-?}, not longer than $b"; fail=1; }
 
+# fft_over NAME MIN LABEL GEN-OPTIONS...: tgc gen --shape fft GEN-OPTIONS, then the
+# default tgc opt on it must come out MIN % or more over none; $tmp/NAME.out keeps the JSON.
+fft_over() {
+    name=$1 min=$2 label=$3
+    shift 3
+    "$tgc" gen --shape fft "$@" -o "$tmp/$name.json" || fail=1
+    "$tgc" opt "$tmp/$name.json" --threads 1 --json >"$tmp/$name.out" || fail=1
+    imp=$(sed -n 's/^ *"improvement_percent": \([0-9.]*\),$/\1/p' "$tmp/$name.out")
+    awk -v i="${imp:-0}" -v m="$min" 'BEGIN { exit !(i >= m) }' ||
+        { echo "FAIL: bfco on the $label: ${imp:-?} % over none, not $min % or more"; fail=1; }
+}
+
 # Above 800 messages the descent also has gather moves (docs/bfco.md, "Gather moves"): on
 # the 128-point FFT (1 533 messages), whose best merge joins most messages of a pair, the
 # default comes out 41.7 % shorter than none (35.7 % with gathers only in the budget, 27.4 %
 # without them; docs/bfco.md, "The descent's reach on larger schedules").
-"$tgc" gen --shape fft --points 128 -o "$tmp/fft128.json" || fail=1
-"$tgc" opt "$tmp/fft128.json" --threads 1 --json >"$tmp/fft128.out" || fail=1
-imp=$(sed -n 's/^ *"improvement_percent": \([0-9.]*\),$/\1/p' "$tmp/fft128.out")
+fft_over fft128 40 "128-point FFT" --points 128
 msgs=$(sed -n 's/^ *"messages_before": \([0-9]*\),$/\1/p' "$tmp/fft128.out")
 [ "${msgs:-0}" -gt 800 ] ||
     { echo "FAIL: the 128-point FFT has ${msgs:-?} messages, not above 800"; fail=1; }
-awk -v i="${imp:-0}" 'BEGIN { exit !(i >= 40) }' ||
-    { echo "FAIL: bfco on the 128-point FFT: ${imp:-?} % over none, not 40 % or more"; fail=1; }
 
 # Up to 800 messages the default polish covers one toggle per receive (docs/bfco.md, "The
 # polish on large schedules"): on this 64-point FFT on two boards (759 messages, 482
 # receives against a budget of 352) the strict screen of a budget that ends within the
 # first pass kept 12 pipelines too many, 37.45 % over none; the whole pass 38.20 %.
-"$tgc" gen --shape fft --points 64 --seed 6 --platform bwdsp-2board -o "$tmp/fft64b2.json" ||
-    fail=1
-"$tgc" opt "$tmp/fft64b2.json" --threads 1 --json >"$tmp/fft64b2.out" || fail=1
-imp=$(sed -n 's/^ *"improvement_percent": \([0-9.]*\),$/\1/p' "$tmp/fft64b2.out")
-awk -v i="${imp:-0}" 'BEGIN { exit !(i >= 38) }' ||
-    { echo "FAIL: bfco on the 64-point FFT on two boards: ${imp:-?} % over none, not 38 % or more"; fail=1; }
+fft_over fft64b2 38 "64-point FFT on two boards" --points 64 --seed 6 --platform bwdsp-2board
 
 # Above 800 messages a first pass of the descent that gains less than 10 % is followed by
 # later passes, cut short once an eighth of a pass kept nothing (docs/bfco.md, "The reach
@@ -137,12 +140,8 @@ awk -v i="${imp:-0}" 'BEGIN { exit !(i >= 38) }' ||
 if [ -n "${TGC_TEST_SANITIZE:-}" ]; then
     echo "opt_cli: the 128-point FFT on two boards is checked in the plain build only"
 else
-    "$tgc" gen --shape fft --points 128 --seed 6 --platform bwdsp-2board \
-        -o "$tmp/fft128b2.json" || fail=1
-    "$tgc" opt "$tmp/fft128b2.json" --threads 1 --json >"$tmp/fft128b2.out" || fail=1
-    imp=$(sed -n 's/^ *"improvement_percent": \([0-9.]*\),$/\1/p' "$tmp/fft128b2.out")
-    awk -v i="${imp:-0}" 'BEGIN { exit !(i >= 41) }' ||
-        { echo "FAIL: bfco on the 128-point FFT on two boards: ${imp:-?} % over none, not 41 % or more"; fail=1; }
+    fft_over fft128b2 41 "128-point FFT on two boards" --points 128 --seed 6 \
+        --platform bwdsp-2board
 fi
 
 [ $fail = 0 ] && echo "opt_cli: all checks passed"
