@@ -1278,6 +1278,34 @@ repair_static(Worker *w, bool rel, int *nrel)
     }
 }
 
+/* repair_static for a point of the search, which is its merge bits x (set from the
+ * repaired groups).  Bits join only units within the window of each other, so a repair
+ * that takes a unit out of a group may leave members that were joined only through it:
+ * their bits then make a finer partition than the groups repaired, and the length
+ * evaluated would not be that of the point kept (a 256-point FFT: 2 of about 1 000
+ * moves the descent kept, one of them 2.4 % off).  So when the repair split a group, the
+ * groups are made again from the repaired bits and repaired again until they are the
+ * bits' own; each round only splits, so it ends. */
+static int
+repair_bits(Worker *w, uint8_t *x, int *nrel)
+{
+    for (;;) {
+        int n0 = *nrel;
+        if (repair_static(w, true, nrel) < 0)
+            return -1;
+        bfco_bits_from_groups(w, x);
+        if (*nrel == n0)
+            return 0;
+        bfco_groups_from_bits(w, x);
+        bool same = true;
+        for (int u = 0; u < w->sp->M && same; u++)
+            same = w->label[u] == gfirst(w, w->gidx[u]);
+        if (same)
+            return 0;
+        regroup(w);
+    }
+}
+
 int64_t
 bfco_repair(Worker *w, bool rel, int *released)
 {
@@ -1297,6 +1325,20 @@ bfco_repair(Worker *w, bool rel, int *released)
         w->ndead++;
         nrel++;
     }
+}
+
+int64_t
+bfco_repair_bits(Worker *w, uint8_t *bits, int *released)
+{
+    int nrel = 0;
+    bfco_groups_from_bits(w, bits);
+    regroup(w);
+    if (repair_bits(w, bits, &nrel) < 0)
+        return -1;
+    if (released)
+        *released = nrel;
+    int64_t L = eval(w);
+    return L < 0 ? -1 : L;
 }
 
 void
@@ -1828,10 +1870,8 @@ fitness_groups(Worker *w, uint8_t *x, const BfcoParams *bp, const Cache *c, Key 
     int nrel = 0;
     memset(key, 0, sizeof *key);
     regroup(w);
-    if (repair_static(w, true, &nrel) < 0)
+    if ((x ? repair_bits(w, x, &nrel) : repair_static(w, true, &nrel)) < 0)
         return INT64_MAX;
-    if (x)
-        bfco_bits_from_groups(w, x);
     key_of(w, x, bp->joint && x, key);
     int64_t f;
     if (cache_get(c, key, &f)) {
@@ -1958,18 +1998,17 @@ polish(Worker *w, int64_t L, int64_t budget, bool whole, bool all, int64_t *used
  * depends only on the repaired merge (the schedule is built from its groups), so a merge
  * the descent met before is not evaluated again: its result comes from w->sur (when
  * the table of inputs has not met x's partition, or is off).  The worker's groups are
- * those of x's bits (bfco_groups_from_bits) on entry.  *unrepaired: the repair failed (x
- * as it was, INT64_MAX). */
+ * those of x's bits (bfco_groups_from_bits) on entry.  *unrepaired: the repair failed
+ * (INT64_MAX; x is then no point of the search). */
 static int64_t
 surrogate_of(Worker *w, uint8_t *x, const uint8_t *same, int B, int64_t known,
              bool *unrepaired)
 {
     int nrel = 0;
     regroup(w);
-    *unrepaired = repair_static(w, true, &nrel) < 0;
+    *unrepaired = repair_bits(w, x, &nrel) < 0;
     if (*unrepaired)
         return INT64_MAX;
-    bfco_bits_from_groups(w, x);
     if (same && memcmp(x, same, (size_t)B) == 0)
         return known;
     Key k;

@@ -77,6 +77,11 @@ void bfco_bits_from_groups(const Worker *w,
  * schedule is deadlock-free (*released counts them); without, the first problem fails.
  * Builds the schedule without pipelines.  Returns its length, or -1. */
 int64_t bfco_repair(Worker *w, bool release, int *released);
+/* A point of the search (its merge bits): the groups of bits, repaired as the search
+ * repairs them (static repair with release, again until the repaired bits make the
+ * groups repaired); bits get the repaired bits, and a point so repaired is its own
+ * repair.  Builds the schedule without pipelines; returns its length, or -1. */
+int64_t bfco_repair_bits(Worker *w, uint8_t *bits, int *released);
 /* No repair: merged send at the last member's slot, receive at the first member's. */
 void bfco_build_naive(Worker *w);
 int bfco_ngroups(const Worker *w);

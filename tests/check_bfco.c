@@ -474,6 +474,27 @@ START_TEST(random_particles_repair_to_deadlock_free)
             ck_assert(merged_acyclic(rs));
             ck_assert(order_acyclic(rs));
             ck_assert_int_eq(length(rs), L);
+            /* as a point of the search: its repaired bits are their own repair (the
+             * bits of a group the repair split may no longer connect it) */
+            {
+                uint8_t *y = malloc((size_t)sp->nbits + 1);
+                memcpy(y, bits, (size_t)sp->nbits);
+                int64_t L1 = bfco_repair_bits(w, y, NULL);
+                int G1 = bfco_ngroups(w);
+                uint8_t *z = malloc((size_t)sp->nbits + 1);
+                memcpy(z, y, (size_t)sp->nbits);
+                int r2 = -1;
+                int64_t L2 = bfco_repair_bits(w, z, &r2);
+                ck_assert_int_gt(L1, 0);
+                ck_assert_int_eq(L2, L1);
+                ck_assert_int_eq(r2, 0);
+                ck_assert_int_eq(bfco_ngroups(w), G1);
+                ck_assert(memcmp(y, z, (size_t)sp->nbits) == 0);
+                free(z);
+                free(y);
+                bfco_groups_from_bits(w, bits);
+                ck_assert_int_eq(bfco_repair(w, true, NULL), L);
+            }
             /* its pipelines, too */
             int64_t Lp = bfco_pipelines(w, 0.05, L, -1);
             ck_assert_int_gt(Lp, 0);
