@@ -161,7 +161,7 @@ typedef struct NTr {
 typedef struct NHop {
     int64_t lim;
     int head, tail; /* pieces, -1 when none */
-    int cpos;       /* index in its link's candidates, or -1 */
+    int cpos;       /* 0 while among its link's candidates, else -1 */
 } NHop;
 
 typedef struct NPiece {
@@ -178,8 +178,9 @@ typedef struct NLink {
     int cur;         /* hop id being served (slot << hshift | hop), -1 when idle */
     int64_t ss, sj0; /* when its current run started, and with which packet */
     int64_t at;      /* the next decision, -1 when none is needed */
-    NCand *cand;     /* the hops waiting for this link (a head piece's avail does not
-                        change while its hop waits, but for shift_net) */
+    NCand *cand;     /* the hops waiting for this link, by avail (cand_add; a head
+                        piece's avail does not change while its hop waits, but for
+                        shift_net, which keeps the order) */
     int ncand, capcand;
 } NLink;
 
@@ -791,6 +792,11 @@ cand_grow(NLink *k)
     k->cand = xrealloc(k->cand, (size_t)k->capcand, sizeof *k->cand);
 }
 
+/* A link's candidates are kept in the order of their avail (ties in the order they
+ * came): a decision at t looks only at those ready by t (decide), the next one of an
+ * idle link is the first (schedule).  Most of a busy link's candidates are packets
+ * still on their way to it: on a 128-point FFT on two boards, going through all of
+ * them at every decision was half of the contended evaluation. */
 static inline void
 cand_add(Evaluator *ev, int l, int id)
 {
@@ -798,18 +804,30 @@ cand_add(Evaluator *ev, int l, int id)
     if (k->ncand == k->capcand)
         cand_grow(k);
     NHop *h = HOP(ev, id);
-    h->cpos = k->ncand;
-    k->cand[k->ncand++] = (NCand){ev->pc[h->head].avail, id};
+    h->cpos = 0;
+    int64_t av = ev->pc[h->head].avail;
+    int lo = 0, hi = k->ncand;
+    while (lo < hi) {
+        int mid = (lo + hi) / 2;
+        if (k->cand[mid].avail <= av)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    memmove(&k->cand[lo + 1], &k->cand[lo], (size_t)(k->ncand - lo) * sizeof *k->cand);
+    k->cand[lo] = (NCand){av, id};
+    k->ncand++;
 }
 
 static inline void
 cand_remove(Evaluator *ev, int l, int id)
 {
     NLink *k = &ev->link[l];
-    int i = HOP(ev, id)->cpos;
-    NCand last = k->cand[--k->ncand];
-    k->cand[i] = last;
-    HOP(ev, last.id)->cpos = i;
+    int i = 0;
+    while (k->cand[i].id != id)
+        i++;
+    k->ncand--;
+    memmove(&k->cand[i], &k->cand[i + 1], (size_t)(k->ncand - i) * sizeof *k->cand);
     HOP(ev, id)->cpos = -1;
 }
 
@@ -881,12 +899,10 @@ schedule(Evaluator *ev, int l)
                 if (t < 0 || f < t)
                     t = f;
             }
-            int64_t a = -1;
-            for (int c = 0; c < k->ncand; c++) {
-                int64_t av = k->cand[c].avail;
-                if ((a < 0 || av < a) && tr_before(ev, SLOT(ev, k->cand[c].id), s))
-                    a = av;
-            }
+            int64_t a = -1; /* the first ready of those before the run */
+            for (int c = 0; c < k->ncand && a < 0; c++)
+                if (tr_before(ev, SLOT(ev, k->cand[c].id), s))
+                    a = k->cand[c].avail;
             if (a >= 0) {
                 int64_t bd = k->ss + ceil_div(a - k->ss, sf) * sf;
                 if (bd < e && (t < 0 || bd < t))
@@ -896,11 +912,8 @@ schedule(Evaluator *ev, int l)
             return;
         }
     }
-    for (int c = 0; c < k->ncand; c++) {
-        int64_t av = k->cand[c].avail;
-        if (t < 0 || av < t)
-            t = av;
-    }
+    if (k->ncand > 0)
+        t = k->cand[0].avail;
     set_decision(ev, l, t);
 }
 
@@ -995,11 +1008,10 @@ decide(Evaluator *ev, int l, int64_t t)
         else
             jt = k->sj0 + (t - k->ss) / ev->tr[SLOT(ev, k->cur)].ser_full;
     }
-    int best = -1;
-    for (int c = 0; c < k->ncand; c++) {
+    int best = -1; /* of the candidates ready by t, the first in arbitration order */
+    for (int c = 0; c < k->ncand && k->cand[c].avail <= t; c++) {
         int id = k->cand[c].id;
-        if (k->cand[c].avail <= t &&
-            (best < 0 || tr_before(ev, SLOT(ev, id), SLOT(ev, best))))
+        if (best < 0 || tr_before(ev, SLOT(ev, id), SLOT(ev, best)))
             best = id;
     }
     if (k->cur >= 0) {
