@@ -65,6 +65,17 @@
 #define DESCENT_REACH_BUDGETS 64
 #define DESCENT_CUT 8
 
+/* Above DESCENT_CONVERGE_MAX messages, the surrogate is the contention-free length until
+ * a pass end's fitness exceeds it by more than 1 / SURROGATE_GAP: then, for the rest of
+ * the run, it is the contended length (surrogate_of; screened by the contention-free
+ * one, a lower bound).  The moves that shorten the contention-free length on an FFT on
+ * one or two boards put the transfers in each other's way: the gap grows pass by pass
+ * (a 256-point FFT on one board: 1.5 % after the first pass, 5.9 % after the tenth,
+ * while the fitness stopped improving), and the descent on the contended length ends
+ * 5 % shorter.  Where the gap stays small (the 1000- and 5000-task cases: about 0.4 %),
+ * the cheaper surrogate stays (docs/bfco.md, "The contended surrogate"). */
+#define SURROGATE_GAP 100
+
 /* ------------------------------------------------------------------------------------------
  * The space
  * ------------------------------------------------------------------------------------------
@@ -384,6 +395,7 @@ struct Worker {
      * repaired merge bits are pre_bits[i * pre_words ..) (packed), surrogate pre_f[i] */
     Cache pre;
     bool tables; /* sur and pre are used (BfcoParams.no_tables off) */
+    bool csur;   /* the surrogate is the contended length (surrogate_of) */
     int pre_n, pre_cap;
     uint64_t *pre_bits;
     int64_t *pre_f;
@@ -2002,9 +2014,10 @@ polish(Worker *w, int64_t L, int64_t budget, bool whole, bool all, int64_t *used
  * (INT64_MAX; x is then no point of the search). */
 static int64_t
 surrogate_of(Worker *w, uint8_t *x, const uint8_t *same, int B, int64_t known,
-             bool *unrepaired)
+             bool *unrepaired, bool *bound)
 {
     int nrel = 0;
+    *bound = false;
     regroup(w);
     *unrepaired = repair_bits(w, x, &nrel) < 0;
     if (*unrepaired)
@@ -2019,12 +2032,38 @@ surrogate_of(Worker *w, uint8_t *x, const uint8_t *same, int B, int64_t known,
     bfco_greedy_pipes(w, w->gpipe);
     bfco_set_pipes(w, w->gpipe);
     L = bfco_eval_free(w);
-    if (L == -2)
+    if (L == -2) {
         L = eval(w);
+    } else if (w->csur && L >= 0) {
+        /* the contended length only when its lower bound leaves it a chance */
+        *bound = same && L >= known;
+        if (!*bound)
+            L = eval(w);
+    }
     L = L < 0 ? INT64_MAX : L;
-    if (w->tables)
+    if (w->tables && !*bound)
         cache_put(&w->sur, &k, L);
     return L;
+}
+
+/* The surrogate becomes the contended length (surrogate_of): the tables held the other
+ * one. */
+static void
+surrogate_contended(Worker *w)
+{
+    w->csur = true;
+    free(w->sur.h1);
+    free(w->sur.h2);
+    free(w->sur.f);
+    memset(&w->sur, 0, sizeof w->sur);
+    free(w->pre.h1);
+    free(w->pre.h2);
+    free(w->pre.f);
+    memset(&w->pre, 0, sizeof w->pre);
+    w->pre_n = 0;
+    if (w->pre_bits)
+        memset(w->pre_bits, 0,
+               (size_t)w->pre_cap * ((w->sp->nbits + 63) / 64) * sizeof *w->pre_bits);
 }
 
 /* The partition of the worker's labels (from bfco_groups_from_bits: each unit labelled
@@ -2061,10 +2100,10 @@ static int64_t
 surrogate(Worker *w, uint8_t *x, const uint8_t *same, int B, int64_t known)
 {
     const Space *sp = w->sp;
-    bool failed;
+    bool failed, bound;
     bfco_groups_from_bits(w, x);
     if (!w->tables)
-        return surrogate_of(w, x, same, B, known, &failed);
+        return surrogate_of(w, x, same, B, known, &failed, &bound);
     Key k;
     int64_t i;
     labels_key(w, &k);
@@ -2074,11 +2113,18 @@ surrogate(Worker *w, uint8_t *x, const uint8_t *same, int B, int64_t known)
         int64_t L = w->pre_f[i];
         if (L == INT64_MIN) /* the repair failed: x as it was */
             return INT64_MAX;
-        for (int b = 0; b < sp->nbits; b++)
-            x[b] = (r[b >> 6] >> (b & 63)) & 1;
-        return same && memcmp(x, same, (size_t)B) == 0 ? known : L;
+        bool lower = L < 0; /* a lower bound b, held as -b - 2 */
+        L = lower ? -L - 2 : L;
+        if (!lower || (same && L >= known)) {
+            for (int b = 0; b < sp->nbits; b++)
+                x[b] = (r[b >> 6] >> (b & 63)) & 1;
+            return same && memcmp(x, same, (size_t)B) == 0 ? known : L;
+        }
+        L = surrogate_of(w, x, same, B, known, &failed, &bound);
+        w->pre_f[i] = bound ? -L - 2 : L;
+        return L;
     }
-    int64_t L = surrogate_of(w, x, same, B, known, &failed);
+    int64_t L = surrogate_of(w, x, same, B, known, &failed, &bound);
     if (w->pre_n == w->pre_cap) {
         int cap = w->pre_cap ? 2 * w->pre_cap : 256;
         if (w->pre_cap && (size_t)cap * W * sizeof(uint64_t) > PRE_TABLE_BYTES)
@@ -2099,7 +2145,7 @@ surrogate(Worker *w, uint8_t *x, const uint8_t *same, int B, int64_t known)
     uint64_t *r = w->pre_bits + (size_t)i * W;
     for (int b = 0; b < sp->nbits; b++)
         r[b >> 6] |= (uint64_t)x[b] << (b & 63);
-    w->pre_f[i] = failed ? INT64_MIN : L;
+    w->pre_f[i] = failed ? INT64_MIN : bound ? -L - 2 : L;
     cache_put(&w->pre, &k, i);
     return L;
 }
@@ -2249,7 +2295,13 @@ one_pass(Worker *w, uint8_t *cur, uint8_t *y, int64_t *S, int B, Move *mv, int64
  * the passes also stop when one shortens the surrogate by less than 1 /
  * DESCENT_PASS_GAIN of it, and when the first shortened it by less than 1 /
  * DESCENT_FIRST_GAIN a later pass ends after DESCENT_CUT's run of moves that kept nothing
- * and the second must gain 1 / DESCENT_SECOND_GAIN.  mv: the moves in the order to try
+ * and the second must gain 1 / DESCENT_SECOND_GAIN, both only while the surrogate is the
+ * contention-free one.  Above DESCENT_CONVERGE_MAX messages (and with first_cap) every
+ * pass end gets the fitness, the shortest kept in x (*F), and a fitness more than 1 /
+ * SURROGATE_GAP above the surrogate makes it the contended length from then on (a
+ * pass follows): its moves kept are spread over whole passes (the cut stopped a
+ * 128-point FFT on two boards 1.3 % above the long search, whole passes 0.015 %).
+ * mv: the moves in the order to try
  * (first: mv is in its first order, and with gathers the first pass is first_pass_kinds);
  * each pass ends by sorting them by the surrogate's change when they were last tried (the
  * most promising first, ties by the first pass's order). */
@@ -2265,22 +2317,30 @@ passes(Worker *w, uint8_t *cur, int64_t *S, int B, Move *mv, bool first,
         int64_t S0 = *S, lim = budget;
         if (pass == 0 && first_cap > 0 && first_cap < budget - *n)
             lim = *n + first_cap;
-        int cut = cutting ? DESCENT_CUT : 0;
+        int cut = cutting && !w->csur ? DESCENT_CUT : 0;
         moved = pass == 0 && first && has_gathers(sp)
                     ? first_pass_kinds(w, cur, y, S, B, mv, lim, n)
                     : one_pass(w, cur, y, S, B, mv, lim, cut, n);
         qsort(mv, (size_t)descent_moves(sp), sizeof *mv, move_cmp);
         if (first_cap > 0) {
-            go = S0 - *S >= S0 / (pass == 1 && cutting ? DESCENT_SECOND_GAIN
-                                                       : DESCENT_PASS_GAIN) &&
+            go = S0 - *S >= S0 / (pass == 1 && cutting && !w->csur ? DESCENT_SECOND_GAIN
+                                                                   : DESCENT_PASS_GAIN) &&
                  (pass > 0 || *n < lim);
             if (pass == 0)
                 cutting = S0 - *S < S0 / DESCENT_FIRST_GAIN;
+        }
+        if (x && (first_cap > 0 || sp->M > DESCENT_CONVERGE_MAX)) {
             Key k;
-            int64_t f = fitness(w, cur, bp, NULL, &k, *F);
+            int64_t f = fitness(w, cur, bp, NULL, &k, INT64_MAX);
             if (f < *F) {
                 *F = f;
                 memcpy(x, cur, (size_t)B);
+            }
+            if (!w->csur && w->evf && f != INT64_MAX && f - *S > *S / SURROGATE_GAP) {
+                surrogate_contended(w);
+                *S = surrogate(w, cur, NULL, B, 0);
+                go = pass > 0 || *n < lim; /* a pass on the new surrogate follows */
+                moved = true;
             }
         }
     }

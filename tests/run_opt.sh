@@ -118,9 +118,12 @@ fft_over() {
 
 # Above 800 messages the descent also has gather moves (docs/bfco.md, "Gather moves"): on
 # the 128-point FFT (1 533 messages), whose best merge joins most messages of a pair, the
-# default comes out 41.7 % shorter than none (35.7 % with gathers only in the budget, 27.4 %
-# without them; docs/bfco.md, "The descent's reach on larger schedules").
-fft_over fft128 40 "128-point FFT" --points 128
+# default came out 41.7 % shorter than none (35.7 % with gathers only in the budget, 27.4 %
+# without them; docs/bfco.md, "The descent's reach on larger schedules").  Its first pass
+# leaves the fitness 1.5 % above the contention-free surrogate, and the later passes then
+# judge moves by the contended length (SURROGATE_GAP; docs/bfco.md, "The contended
+# surrogate"): 42.76 %.
+fft_over fft128 42.5 "128-point FFT" --points 128
 msgs=$(sed -n 's/^ *"messages_before": \([0-9]*\),$/\1/p' "$tmp/fft128.out")
 [ "${msgs:-0}" -gt 800 ] ||
     { echo "FAIL: the 128-point FFT has ${msgs:-?} messages, not above 800"; fail=1; }
@@ -134,13 +137,16 @@ fft_over fft64b2 38 "64-point FFT on two boards" --points 64 --seed 6 --platform
 # Above 800 messages a first pass of the descent that gains less than 10 % is followed by
 # later passes, cut short once an eighth of a pass kept nothing (docs/bfco.md, "The reach
 # on two boards"): on this 128-point FFT on two boards (1 762 messages, a first pass of
-# 4.77 %) the descent stopped after its first pass, 35.09 % over none; now 42.05 %.
-# About 40 s: in the sanitizer build (TGC_TEST_SANITIZE, tests/CMakeLists.txt) several
-# times that, so there it is left to the plain build.
+# 4.77 %) the descent stopped after its first pass, 35.09 % over none; then 42.05 %; with
+# the contended surrogate after the first pass (its fitness was 1.8 % above the
+# contention-free length) 44.70 % with the later passes cut short, 45.41 % with them
+# whole (docs/bfco.md, "The contended surrogate").  About 90 s: in the sanitizer build
+# (TGC_TEST_SANITIZE, tests/CMakeLists.txt) several times that, so there it is left to
+# the plain build.
 if [ -n "${TGC_TEST_SANITIZE:-}" ]; then
     echo "opt_cli: the 128-point FFT on two boards is checked in the plain build only"
 else
-    fft_over fft128b2 41 "128-point FFT on two boards" --points 128 --seed 6 \
+    fft_over fft128b2 45 "128-point FFT on two boards" --points 128 --seed 6 \
         --platform bwdsp-2board
 fi
 
