@@ -66,14 +66,18 @@
 #define DESCENT_CUT 8
 
 /* Above DESCENT_CONVERGE_MAX messages, the surrogate is the contention-free length until
- * a pass end's fitness exceeds it by more than 1 / SURROGATE_GAP: then, for the rest of
- * the run, it is the contended length (surrogate_of; screened by the contention-free
- * one, a lower bound).  The moves that shorten the contention-free length on an FFT on
- * one or two boards put the transfers in each other's way: the gap grows pass by pass
- * (a 256-point FFT on one board: 1.5 % after the first pass, 5.9 % after the tenth,
- * while the fitness stopped improving), and the descent on the contended length ends
- * 5 % shorter.  Where the gap stays small (the 1000- and 5000-task cases: about 0.4 %),
- * the cheaper surrogate stays (docs/bfco.md, "The contended surrogate"). */
+ * the fitness's excess over it at a pass end has grown by more than 1 / SURROGATE_GAP of
+ * it since the descent's start: then, for the rest of the run, it is the contended length
+ * (surrogate_of; screened by the contention-free one, a lower bound).  The moves that
+ * shorten the contention-free length on an FFT put the transfers in each other's way:
+ * the gap grows pass by pass (a 256-point FFT on one board: 0.001 % at no merge, 1.5 %
+ * after the first pass, 5.9 % after the tenth, while the fitness stopped improving), and
+ * the descent on the contended length ends 5 % shorter.  A gap that was there from the
+ * start shifts every point alike and misleads nothing: random graphs of 1000 tasks start
+ * at 0.4-0.5 % and grow by less than 1 %, and keep the cheaper surrogate (which they
+ * would not have with the bare gap: three of the speed case's seeds 1-10 crossed 1 %
+ * and took three times the CPU for 0.5-0.7 points; docs/bfco.md, "The contended
+ * surrogate"). */
 #define SURROGATE_GAP 100
 
 /* ------------------------------------------------------------------------------------------
@@ -2297,10 +2301,11 @@ one_pass(Worker *w, uint8_t *cur, uint8_t *y, int64_t *S, int B, Move *mv, int64
  * DESCENT_FIRST_GAIN a later pass ends after DESCENT_CUT's run of moves that kept nothing
  * and the second must gain 1 / DESCENT_SECOND_GAIN, both only while the surrogate is the
  * contention-free one.  Above DESCENT_CONVERGE_MAX messages (and with first_cap) every
- * pass end gets the fitness, the shortest kept in x (*F), and a fitness more than 1 /
- * SURROGATE_GAP above the surrogate makes it the contended length from then on (a
- * pass follows): its moves kept are spread over whole passes (the cut stopped a
- * 128-point FFT on two boards 1.3 % above the long search, whole passes 0.015 %).
+ * pass end (and the start) gets the fitness, the shortest kept in x (*F), and a gap
+ * between the fitness and the surrogate grown by more than 1 / SURROGATE_GAP since the
+ * start makes the surrogate the contended length from then on (a pass follows): its
+ * moves kept are spread over whole passes (the cut stopped a 128-point FFT on two boards
+ * 1.3 % above the long search, whole passes 0.015 %).
  * mv: the moves in the order to try
  * (first: mv is in its first order, and with gathers the first pass is first_pass_kinds);
  * each pass ends by sorting them by the surrogate's change when they were last tried (the
@@ -2313,6 +2318,17 @@ passes(Worker *w, uint8_t *cur, int64_t *S, int B, Move *mv, bool first,
     const Space *sp = w->sp;
     uint8_t *y = ir_xcalloc((size_t)B + 1, 1);
     bool moved = true, go = true, cutting = false;
+    bool track = x && (first_cap > 0 || sp->M > DESCENT_CONVERGE_MAX);
+    int64_t gap0 = 0; /* the fitness's excess over the surrogate at the start */
+    if (track && !w->csur && w->evf) {
+        Key k;
+        int64_t f = fitness(w, cur, bp, NULL, &k, INT64_MAX);
+        gap0 = f == INT64_MAX ? 0 : f - *S;
+        if (f < *F) {
+            *F = f;
+            memcpy(x, cur, (size_t)B);
+        }
+    }
     for (int pass = 0; moved && go && *n < budget; pass++) {
         int64_t S0 = *S, lim = budget;
         if (pass == 0 && first_cap > 0 && first_cap < budget - *n)
@@ -2329,14 +2345,15 @@ passes(Worker *w, uint8_t *cur, int64_t *S, int B, Move *mv, bool first,
             if (pass == 0)
                 cutting = S0 - *S < S0 / DESCENT_FIRST_GAIN;
         }
-        if (x && (first_cap > 0 || sp->M > DESCENT_CONVERGE_MAX)) {
+        if (track) {
             Key k;
             int64_t f = fitness(w, cur, bp, NULL, &k, INT64_MAX);
             if (f < *F) {
                 *F = f;
                 memcpy(x, cur, (size_t)B);
             }
-            if (!w->csur && w->evf && f != INT64_MAX && f - *S > *S / SURROGATE_GAP) {
+            if (!w->csur && w->evf && f != INT64_MAX &&
+                f - *S - gap0 > *S / SURROGATE_GAP) {
                 surrogate_contended(w);
                 *S = surrogate(w, cur, NULL, B, 0);
                 go = pass > 0 || *n < lim; /* a pass on the new surrogate follows */
