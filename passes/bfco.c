@@ -73,8 +73,9 @@
  * the gap grows pass by pass (a 256-point FFT on one board: 0.001 % at no merge, 1.5 %
  * after the first pass, 5.9 % after the tenth, while the fitness stopped improving), and
  * the descent on the contended length ends 5 % shorter.  A gap that was there from the
- * start shifts every point alike and misleads nothing: random graphs of 1000 tasks start
- * at 0.4-0.5 % and grow by less than 1 %, and keep the cheaper surrogate (which they
+ * start shifts every point alike and misleads nothing: random graphs have one from the
+ * start (0.38 % at no merge on the 1000-task speed case), it grows by less than 1 %, and
+ * they keep the cheaper surrogate (which they
  * would not have with the bare gap: three of the speed case's seeds 1-10 crossed 1 %
  * and took three times the CPU for 0.5-0.7 points; docs/bfco.md, "The contended
  * surrogate"). */
@@ -2056,13 +2057,9 @@ static void
 surrogate_contended(Worker *w)
 {
     w->csur = true;
-    free(w->sur.h1);
-    free(w->sur.h2);
-    free(w->sur.f);
+    cache_free(&w->sur);
     memset(&w->sur, 0, sizeof w->sur);
-    free(w->pre.h1);
-    free(w->pre.h2);
-    free(w->pre.f);
+    cache_free(&w->pre);
     memset(&w->pre, 0, sizeof w->pre);
     w->pre_n = 0;
     if (w->pre_bits)
@@ -2292,6 +2289,19 @@ one_pass(Worker *w, uint8_t *cur, uint8_t *y, int64_t *S, int B, Move *mv, int64
     return moved;
 }
 
+/* The fitness of cur, which replaces x (fitness *F) when it is shorter. */
+static int64_t
+fitness_kept(Worker *w, uint8_t *cur, uint8_t *x, int64_t *F, int B, const BfcoParams *bp)
+{
+    Key k;
+    int64_t f = fitness(w, cur, bp, NULL, &k, INT64_MAX);
+    if (f < *F) {
+        *F = f;
+        memcpy(x, cur, (size_t)B);
+    }
+    return f;
+}
+
 /* Passes of first-improvement moves on the surrogate from cur (surrogate *S) until a
  * pass keeps no move (true: cur is a local optimum) or *n reaches budget.  With
  * first_cap > 0 (descent_reach's rule above DESCENT_CONVERGE_MAX messages) the first
@@ -2321,13 +2331,8 @@ passes(Worker *w, uint8_t *cur, int64_t *S, int B, Move *mv, bool first,
     bool track = x && (first_cap > 0 || sp->M > DESCENT_CONVERGE_MAX);
     int64_t gap0 = 0; /* the fitness's excess over the surrogate at the start */
     if (track && !w->csur && w->evf) {
-        Key k;
-        int64_t f = fitness(w, cur, bp, NULL, &k, INT64_MAX);
+        int64_t f = fitness_kept(w, cur, x, F, B, bp);
         gap0 = f == INT64_MAX ? 0 : f - *S;
-        if (f < *F) {
-            *F = f;
-            memcpy(x, cur, (size_t)B);
-        }
     }
     for (int pass = 0; moved && go && *n < budget; pass++) {
         int64_t S0 = *S, lim = budget;
@@ -2346,12 +2351,7 @@ passes(Worker *w, uint8_t *cur, int64_t *S, int B, Move *mv, bool first,
                 cutting = S0 - *S < S0 / DESCENT_FIRST_GAIN;
         }
         if (track) {
-            Key k;
-            int64_t f = fitness(w, cur, bp, NULL, &k, INT64_MAX);
-            if (f < *F) {
-                *F = f;
-                memcpy(x, cur, (size_t)B);
-            }
+            int64_t f = fitness_kept(w, cur, x, F, B, bp);
             if (!w->csur && w->evf && f != INT64_MAX &&
                 f - *S - gap0 > *S / SURROGATE_GAP) {
                 surrogate_contended(w);
