@@ -66,7 +66,8 @@
 #define DESCENT_CUT 8
 
 /* Above DESCENT_CONVERGE_MAX messages, the surrogate is the contention-free length until
- * the fitness's excess over it at a pass end has grown by more than 1 / SURROGATE_GAP of
+ * the fitness's excess over it at a pass end (and, in a first pass that cannot end within
+ * its cap, after every budget of moves: judge) has grown by more than 1 / SURROGATE_GAP of
  * it since the descent's start: then, for the rest of the run, it is the contended length
  * (surrogate_of; screened by the contention-free one, a lower bound).  The moves that
  * shorten the contention-free length on an FFT put the transfers in each other's way:
@@ -80,6 +81,16 @@
  * and took three times the CPU for 0.5-0.7 points; docs/bfco.md, "The contended
  * surrogate"). */
 #define SURROGATE_GAP 100
+
+/* When the surrogate becomes the contended length within a first pass that cannot end
+ * within its cap (judge), the rest of the pass may cost the evaluators at most
+ * SWITCH_STEPS times the steps (eval_steps) its moves would have cost on the
+ * contention-free one, at the rate of the pass so far.  A contended move costs 1-3 times
+ * the steps of a contention-free one on the FFTs (no cut there), and in time over ten
+ * times on the 5000-task speed case, whose gap does not grow enough to switch (seeds 1,
+ * 2, 7); were it to switch at its first judgement, the bound holds it to about 130 s
+ * instead of minutes more (docs/bfco.md, "The contended surrogate"). */
+#define SWITCH_STEPS 4
 
 /* ------------------------------------------------------------------------------------------
  * The space
@@ -2231,15 +2242,69 @@ apply_move(const Space *sp, uint8_t *y, int m)
     return any;
 }
 
-/* Move mv[i] tried from cur (y: room for a copy); true when it was kept. */
+/* What the passes above DESCENT_CONVERGE_MAX messages watch (judge): the fitness of the
+ * points they reach, the shortest kept in x (*F), and the gap between it and the
+ * surrogate since the start (gap0); within a pass, after every `every` moves (> 0: a first
+ * pass that cannot end within its cap, lim), the next at `next`.  When the surrogate
+ * becomes the contended length there, the rest of the pass may cost the evaluators' steps
+ * its moves would have cost on the contention-free one (steps_lim, at the rate of the
+ * pass so far from n0, steps0); then `stop`.  On the 5000-task speed case a contended
+ * move costs over ten times a contention-free one. */
+typedef struct Judge {
+    uint8_t *x;
+    int64_t *F;
+    const BfcoParams *bp;
+    int64_t gap0, every, next;
+    int64_t lim, n0, steps0, steps_lim;
+    bool stop;
+} Judge;
+
+/* The steps of the worker's evaluators so far (eval_steps). */
+static int64_t
+worker_steps(const Worker *w)
+{
+    return eval_steps(w->ev) + (w->evf ? eval_steps(w->evf) : 0) + eval_steps(w->evb);
+}
+
+static int64_t fitness_kept(Worker *w, uint8_t *cur, uint8_t *x, int64_t *F, int B,
+                            const BfcoParams *bp);
+
+/* The fitness of cur (kept in jd->x when shorter); when its excess over the surrogate *S
+ * has grown by more than 1 / SURROGATE_GAP since the start, the surrogate becomes the
+ * contended length (*S recomputed) and true is returned. */
 static bool
-try_move(Worker *w, uint8_t *cur, uint8_t *y, int64_t *S, int B, Move *mv, int64_t *n)
+judge(Worker *w, uint8_t *cur, int64_t *S, int B, Judge *jd)
+{
+    int64_t f = fitness_kept(w, cur, jd->x, jd->F, B, jd->bp);
+    if (w->csur || !w->evf || f == INT64_MAX || f - *S - jd->gap0 <= *S / SURROGATE_GAP)
+        return false;
+    surrogate_contended(w);
+    *S = surrogate(w, cur, NULL, B, 0);
+    return true;
+}
+
+/* Move mv[i] tried from cur (y: room for a copy); true when it was kept.  When jd
+ * watches within the pass (jd->every > 0), the point is judged after every jd->every
+ * moves. */
+static bool
+try_move(Worker *w, uint8_t *cur, uint8_t *y, int64_t *S, int B, Move *mv, int64_t *n,
+         Judge *jd)
 {
     memcpy(y, cur, (size_t)B);
     if (!apply_move(w->sp, y, mv->m))
         return false;
     (*n)++;
-    return keep_if_shorter(w, y, cur, S, B, &mv->d);
+    bool kept = keep_if_shorter(w, y, cur, S, B, &mv->d);
+    if (jd->every > 0 && !w->csur && *n >= jd->next) {
+        jd->next = *n + jd->every;
+        if (judge(w, cur, S, B, jd)) {
+            int64_t st = worker_steps(w), per = (st - jd->steps0) / (*n - jd->n0);
+            jd->steps_lim = st + SWITCH_STEPS * per * (jd->lim - *n);
+        }
+    }
+    if (jd->steps_lim != INT64_MAX)
+        jd->stop = worker_steps(w) >= jd->steps_lim;
+    return kept;
 }
 
 /* The first pass when there are gathers (mv in its first order: joins, units, gathers):
@@ -2248,25 +2313,25 @@ try_move(Worker *w, uint8_t *cur, uint8_t *y, int64_t *S, int B, Move *mv, int64
  * joins), then the units.  True when it kept a move. */
 static bool
 first_pass_kinds(Worker *w, uint8_t *cur, uint8_t *y, int64_t *S, int B, Move *mv,
-                 int64_t budget, int64_t *n)
+                 int64_t budget, int64_t *n, Judge *jd)
 {
     const Space *sp = w->sp;
     int nj = sp->nbits, nu = sp->M, end[2] = {nj, nj + 2 * nu}, at[2] = {0, nj + nu};
     int64_t tried[2] = {0, 0}, kept[2] = {0, 0};
     bool moved = false;
-    while ((at[0] < end[0] || at[1] < end[1]) && *n < budget) {
+    while ((at[0] < end[0] || at[1] < end[1]) && *n < budget && !jd->stop) {
         int k = at[0] >= end[0] ? 1
                 : at[1] >= end[1]
                     ? 0
                     : (kept[1] + 1) * (tried[0] + 2) > (kept[0] + 1) * (tried[1] + 2);
         int64_t n0 = *n;
-        bool kk = try_move(w, cur, y, S, B, &mv[at[k]++], n);
+        bool kk = try_move(w, cur, y, S, B, &mv[at[k]++], n, jd);
         tried[k] += *n - n0;
         kept[k] += kk;
         moved |= kk;
     }
-    for (int i = nj; i < nj + nu && *n < budget; i++)
-        moved |= try_move(w, cur, y, S, B, &mv[i], n);
+    for (int i = nj; i < nj + nu && *n < budget && !jd->stop; i++)
+        moved |= try_move(w, cur, y, S, B, &mv[i], n, jd);
     return moved;
 }
 
@@ -2275,14 +2340,14 @@ first_pass_kinds(Worker *w, uint8_t *cur, uint8_t *y, int64_t *S, int B, Move *m
  * kept one. */
 static bool
 one_pass(Worker *w, uint8_t *cur, uint8_t *y, int64_t *S, int B, Move *mv, int64_t lim,
-         int cut, int64_t *n)
+         int cut, int64_t *n, Judge *jd)
 {
     bool moved = false;
     int nm = descent_moves(w->sp);
     int64_t since = 0; /* moves tried since the last one kept */
-    for (int i = 0; i < nm && *n < lim && (cut == 0 || since * cut < nm); i++) {
+    for (int i = 0; i < nm && *n < lim && !jd->stop && (cut == 0 || since * cut < nm); i++) {
         int64_t n0 = *n;
-        bool kept = try_move(w, cur, y, S, B, &mv[i], n);
+        bool kept = try_move(w, cur, y, S, B, &mv[i], n, jd);
         moved |= kept;
         since = kept ? 0 : since + (*n - n0);
     }
@@ -2329,36 +2394,46 @@ passes(Worker *w, uint8_t *cur, int64_t *S, int B, Move *mv, bool first,
     uint8_t *y = ir_xcalloc((size_t)B + 1, 1);
     bool moved = true, go = true, cutting = false;
     bool track = x && (first_cap > 0 || sp->M > DESCENT_CONVERGE_MAX);
-    int64_t gap0 = 0; /* the fitness's excess over the surrogate at the start */
+    Judge jd = {.x = x, .F = F, .bp = bp};
     if (track && !w->csur && w->evf) {
         int64_t f = fitness_kept(w, cur, x, F, B, bp);
-        gap0 = f == INT64_MAX ? 0 : f - *S;
+        jd.gap0 = f == INT64_MAX ? 0 : f - *S;
     }
     for (int pass = 0; moved && go && *n < budget; pass++) {
         int64_t S0 = *S, lim = budget;
+        bool free0 = !w->csur;
         if (pass == 0 && first_cap > 0 && first_cap < budget - *n)
             lim = *n + first_cap;
+        /* a first pass with more moves than its cap may never reach its end: judged
+         * after every budget of moves (fft256 on two boards: 4 019 messages, 23 534 moves
+         * against a cap of 15 360) */
+        jd.every = track && pass == 0 && first_cap > 0 && descent_moves(sp) > lim - *n
+                       ? first_cap / DESCENT_FIRST_BUDGETS
+                       : 0;
+        jd.next = *n + jd.every;
+        jd.lim = lim;
+        jd.n0 = *n;
+        jd.steps0 = worker_steps(w);
+        jd.steps_lim = INT64_MAX;
+        jd.stop = false;
         int cut = cutting && !w->csur ? DESCENT_CUT : 0;
         moved = pass == 0 && first && has_gathers(sp)
-                    ? first_pass_kinds(w, cur, y, S, B, mv, lim, n)
-                    : one_pass(w, cur, y, S, B, mv, lim, cut, n);
+                    ? first_pass_kinds(w, cur, y, S, B, mv, lim, n, &jd)
+                    : one_pass(w, cur, y, S, B, mv, lim, cut, n, &jd);
         qsort(mv, (size_t)descent_moves(sp), sizeof *mv, move_cmp);
-        if (first_cap > 0) {
+        bool sw = free0 && w->csur; /* switched within the pass */
+        if (first_cap > 0 && !sw) {
             go = S0 - *S >= S0 / (pass == 1 && cutting && !w->csur ? DESCENT_SECOND_GAIN
                                                                    : DESCENT_PASS_GAIN) &&
                  (pass > 0 || *n < lim);
             if (pass == 0)
                 cutting = S0 - *S < S0 / DESCENT_FIRST_GAIN;
         }
-        if (track) {
-            int64_t f = fitness_kept(w, cur, x, F, B, bp);
-            if (!w->csur && w->evf && f != INT64_MAX &&
-                f - *S - gap0 > *S / SURROGATE_GAP) {
-                surrogate_contended(w);
-                *S = surrogate(w, cur, NULL, B, 0);
-                go = pass > 0 || *n < lim; /* a pass on the new surrogate follows */
-                moved = true;
-            }
+        if (track && !(jd.every > 0 && jd.next - jd.every == *n)) /* not judged there */
+            sw |= judge(w, cur, S, B, &jd);
+        if (sw) { /* a pass on the new surrogate follows, unless the cap is spent */
+            go = !jd.stop && (pass > 0 || *n < lim);
+            moved = true;
         }
     }
     free(y);

@@ -148,6 +148,25 @@ if [ -n "${TGC_TEST_SANITIZE:-}" ]; then
 else
     fft_over fft128b2 45 "128-point FFT on two boards" --points 128 --seed 6 \
         --platform bwdsp-2board
+    # With 8 particles the descent's budget is 384 moves and its first pass is capped at
+    # 3 840 of its 10 023: it is judged every 384 moves (judge in passes/bfco.c), the gap
+    # grows by more than 1 % and the rest of the pass goes on the contended length:
+    # 9 986 140 cycles, 34.47 % over none (judged only at the pass's end, which it never
+    # reaches: 10 059 338, 33.99 %).  With 4 particles the contended rest of the pass
+    # outgrows SWITCH_STEPS times the steps of the contention-free moves and stops at
+    # 1 620 moves of its 1 920 (10 118 078, 33.60 %; before, 1 920 and 33.51 %).
+    for pm in "8 34.3 3840" "4 33.55 1919"; do
+        set -- $pm
+        "$tgc" opt "$tmp/fft128b2.json" --threads 1 --json --particles "$1" \
+            >"$tmp/p$1.out" || fail=1
+        imp=$(sed -n 's/^ *"improvement_percent": \([0-9.]*\),$/\1/p' "$tmp/p$1.out")
+        mv=$(sed -n 's/^ *"descent_moves": \([0-9]*\),$/\1/p' "$tmp/p$1.out")
+        awk -v i="${imp:-0}" -v m="$2" 'BEGIN { exit !(i >= m) }' ||
+            { echo "FAIL: bfco --particles $1 on the 128-point FFT on two boards:" \
+                "${imp:-?} % over none, not $2 % or more"; fail=1; }
+        [ "${mv:-999999}" -le "$3" ] ||
+            { echo "FAIL: bfco --particles $1: ${mv:-?} descent moves, not at most $3"; fail=1; }
+    done
 fi
 
 [ $fail = 0 ] && echo "opt_cli: all checks passed"
