@@ -67,29 +67,29 @@
 
 /* Above DESCENT_CONVERGE_MAX messages, the surrogate is the contention-free length until
  * the fitness's excess over it at a pass end (and, in a first pass that cannot end within
- * its cap, after every budget of moves: judge) has grown by more than 1 / SURROGATE_GAP of
- * it since the descent's start: then, for the rest of the run, it is the contended length
- * (surrogate_of; screened by the contention-free one, a lower bound).  The moves that
- * shorten the contention-free length on an FFT put the transfers in each other's way:
- * the gap grows pass by pass (a 256-point FFT on one board: 0.001 % at no merge, 1.5 %
- * after the first pass, 5.9 % after the tenth, while the fitness stopped improving), and
- * the descent on the contended length ends 5 % shorter.  A gap that was there from the
- * start shifts every point alike and misleads nothing: random graphs have one from the
- * start (0.38 % at no merge on the 1000-task speed case), it grows by less than 1 %, and
- * they keep the cheaper surrogate (which they
- * would not have with the bare gap: three of the speed case's seeds 1-10 crossed 1 %
- * and took three times the CPU for 0.5-0.7 points; docs/bfco.md, "The contended
- * surrogate"). */
+ * its cap, after every budget of moves: judge) has grown by more than 1 / SURROGATE_GAP
+ * of it since the descent's start: then, for the rest of the run, it is the contended
+ * length (surrogate_of; screened by the contention-free one, a lower bound).  The moves
+ * that shorten the contention-free length on an FFT put the transfers in each other's
+ * way: the gap grows pass by pass (a 256-point FFT on one board: 0.001 % at no merge, 1.5
+ * % after the first pass, 5.9 % after the tenth, while the fitness stopped improving),
+ * and the descent on the contended length ends 5 % shorter.  A gap that was there from
+ * the start shifts every point alike and misleads nothing: random graphs have one from
+ * the start (0.38 % at no merge on the 1000-task speed case), it grows by less than 1 %,
+ * and they keep the cheaper surrogate (which they would not have with the bare gap: three
+ * of the speed case's seeds 1-10 crossed 1 % and took three times the CPU for 0.5-0.7
+ * points; docs/bfco.md, "The contended surrogate"). */
 #define SURROGATE_GAP 100
 
 /* When the surrogate becomes the contended length within a first pass that cannot end
  * within its cap (judge), the rest of the pass may cost the evaluators at most
  * SWITCH_STEPS times the steps (eval_steps) its moves would have cost on the
- * contention-free one, at the rate of the pass so far.  A contended move costs 1-3 times
- * the steps of a contention-free one on the FFTs (no cut there), and in time over ten
- * times on the 5000-task speed case, whose gap does not grow enough to switch (seeds 1,
- * 2, 7); were it to switch at its first judgement, the bound holds it to about 130 s
- * instead of minutes more (docs/bfco.md, "The contended surrogate"). */
+ * contention-free one, at the rate of the pass so far: a count, not a clock, so the
+ * result is the same from run to run.  A contended move costs 1-3 times the steps of a
+ * contention-free one on the two-board FFTs (the bound cut only a 4-particle run).  The
+ * 5000-task speed case's gap does not grow enough to switch (seeds 1, 2, 7); a build
+ * that forces the switch at its first judgement takes 77 s CPU instead of 26 s
+ * (docs/bfco.md, "Judged within a capped first pass"). */
 #define SWITCH_STEPS 4
 
 /* ------------------------------------------------------------------------------------------
@@ -2244,12 +2244,11 @@ apply_move(const Space *sp, uint8_t *y, int m)
 
 /* What the passes above DESCENT_CONVERGE_MAX messages watch (judge): the fitness of the
  * points they reach, the shortest kept in x (*F), and the gap between it and the
- * surrogate since the start (gap0); within a pass, after every `every` moves (> 0: a first
- * pass that cannot end within its cap, lim), the next at `next`.  When the surrogate
- * becomes the contended length there, the rest of the pass may cost the evaluators' steps
- * its moves would have cost on the contention-free one (steps_lim, at the rate of the
- * pass so far from n0, steps0); then `stop`.  On the 5000-task speed case a contended
- * move costs over ten times a contention-free one. */
+ * surrogate since the start (gap0); within a pass, after every `every` moves (> 0: a
+ * first pass that cannot end within its cap, lim), the next at `next`.  When the
+ * surrogate becomes the contended length there, the rest of the pass may cost the
+ * evaluators the steps its moves would have cost on the contention-free one (steps_lim,
+ * at the rate of the pass so far from n0, steps0, times SWITCH_STEPS); then `stop`. */
 typedef struct Judge {
     uint8_t *x;
     int64_t *F;
@@ -2310,7 +2309,8 @@ try_move(Worker *w, uint8_t *cur, uint8_t *y, int64_t *S, int B, Move *mv, int64
 /* The first pass when there are gathers (mv in its first order: joins, units, gathers):
  * the joins in bit order and the gathers in unit order in turn, the next move from the
  * kind whose moves were kept more often so far ((kept + 1) / (tried + 2), ties to the
- * joins), then the units.  True when it kept a move. */
+ * joins), then the units, until *n reaches budget or jd stops them.  True when it kept
+ * a move. */
 static bool
 first_pass_kinds(Worker *w, uint8_t *cur, uint8_t *y, int64_t *S, int B, Move *mv,
                  int64_t budget, int64_t *n, Judge *jd)
@@ -2335,9 +2335,9 @@ first_pass_kinds(Worker *w, uint8_t *cur, uint8_t *y, int64_t *S, int B, Move *m
     return moved;
 }
 
-/* One pass: every move of mv in order from cur until *n reaches lim, or with cut > 0
- * until nm / cut moves in a row (nm: the moves of a pass) kept nothing; true when it
- * kept one. */
+/* One pass: every move of mv in order from cur until *n reaches lim or jd stops it, or
+ * with cut > 0 until nm / cut moves in a row (nm: the moves of a pass) kept nothing; true
+ * when it kept one. */
 static bool
 one_pass(Worker *w, uint8_t *cur, uint8_t *y, int64_t *S, int B, Move *mv, int64_t lim,
          int cut, int64_t *n, Judge *jd)
@@ -2345,7 +2345,8 @@ one_pass(Worker *w, uint8_t *cur, uint8_t *y, int64_t *S, int B, Move *mv, int64
     bool moved = false;
     int nm = descent_moves(w->sp);
     int64_t since = 0; /* moves tried since the last one kept */
-    for (int i = 0; i < nm && *n < lim && !jd->stop && (cut == 0 || since * cut < nm); i++) {
+    for (int i = 0; i < nm && *n < lim && !jd->stop && (cut == 0 || since * cut < nm);
+         i++) {
         int64_t n0 = *n;
         bool kept = try_move(w, cur, y, S, B, &mv[i], n, jd);
         moved |= kept;
@@ -2376,7 +2377,8 @@ fitness_kept(Worker *w, uint8_t *cur, uint8_t *x, int64_t *F, int B, const BfcoP
  * DESCENT_FIRST_GAIN a later pass ends after DESCENT_CUT's run of moves that kept nothing
  * and the second must gain 1 / DESCENT_SECOND_GAIN, both only while the surrogate is the
  * contention-free one.  Above DESCENT_CONVERGE_MAX messages (and with first_cap) every
- * pass end (and the start) gets the fitness, the shortest kept in x (*F), and a gap
+ * pass end (and the start; in a first pass with more moves than its cap, every budget
+ * of moves: Judge) gets the fitness, the shortest kept in x (*F), and a gap
  * between the fitness and the surrogate grown by more than 1 / SURROGATE_GAP since the
  * start makes the surrogate the contended length from then on (a pass follows): its
  * moves kept are spread over whole passes (the cut stopped a 128-point FFT on two boards
