@@ -370,6 +370,14 @@ typedef struct Cache {
     int64_t *f;
 } Cache;
 
+static void
+cache_free(Cache *c)
+{
+    free(c->h1);
+    free(c->h2);
+    free(c->f);
+}
+
 struct Worker {
     const Space *sp;
     bool exact; /* tests: every candidate of the pipelines evaluated with contention */
@@ -517,12 +525,8 @@ bfco_worker_free(Worker *w)
                     w->gpipe,   w->cnt,    w->ord,   w->epool};
     for (size_t i = 0; i < sizeof ptrs / sizeof ptrs[0]; i++)
         free(ptrs[i]);
-    free(w->sur.h1);
-    free(w->sur.h2);
-    free(w->sur.f);
-    free(w->pre.h1);
-    free(w->pre.h2);
-    free(w->pre.f);
+    cache_free(&w->sur);
+    cache_free(&w->pre);
     free(w->pre_bits);
     free(w->pre_f);
     free(w);
@@ -1875,14 +1879,6 @@ cache_put(Cache *c, const Key *k, int64_t f)
     c->h2[j] = k->h2;
     c->f[j] = f;
     c->n++;
-}
-
-static void
-cache_free(Cache *c)
-{
-    free(c->h1);
-    free(c->h2);
-    free(c->f);
 }
 
 /* Fitness of the merge in the worker's labels (the repair's groups written back into x
