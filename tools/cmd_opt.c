@@ -81,9 +81,10 @@ static const CliOption own[] = {
     {"descent-budget", "N",
      "merge moves the descent may try (default: 4 per particle evaluated, counting at "
      "least 12 generations, and on to a local optimum when one pass of its moves fits "
-     "in that or the schedule has at most 800 messages; above, its first pass to the "
-     "end and more passes while they gain, judged by the contended length once "
-     "contention makes the contention-free one misleading; 0 = no descent)"},
+     "in that or the schedule has at most 800 messages; above, starting from the "
+     "shortest merge of sends close on their DSP, its first pass to the end (within "
+     "10 budgets) and more passes while they gain, judged by the contended length "
+     "once contention makes the contention-free one misleading; 0 = no descent)"},
     {"no-joint", NULL,
      "no joint pipeline bits even on small schedules (default: joint at <= 64 "
      "messages)"},
