@@ -686,10 +686,6 @@ int64_t eval_length(Evaluator *ev, const Sched *s);
  * only ask whether a schedule betters a length. */
 enum { EVAL_NOT_BELOW = -2 };
 int64_t eval_length_below(Evaluator *ev, const Sched *s, int64_t cutoff);
-/* The workspace's steps so far (an evaluation's operations and schedule, the operations
- * each DSP ran and the network's decisions): a measure of the work of its evaluations
- * that, unlike a clock, is the same from run to run. */
-int64_t eval_steps(const Evaluator *ev);
 /* Full evaluation: fills r (arrays from arena a) with times of the iterations chosen by o
  * (NULL records none; op times of instances a deadlock never reached are -1),
  * busy/idle per DSP and, on deadlock, the blocking cycle.  Returns 0, or -1 on deadlock.

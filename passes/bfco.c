@@ -81,16 +81,18 @@
  * points; docs/bfco.md, "The contended surrogate"). */
 #define SURROGATE_GAP 100
 
-/* When the surrogate becomes the contended length within a first pass that cannot end
- * within its cap (judge), the rest of the pass may cost the evaluators at most
- * SWITCH_STEPS times the steps (eval_steps) its moves would have cost on the
- * contention-free one, at the rate of the pass so far: a count, not a clock, so the
- * result is the same from run to run.  A contended move costs 1-3 times the steps of a
- * contention-free one on the two-board FFTs (the bound cut only a 4-particle run).  The
- * 5000-task speed case's gap does not grow enough to switch (seeds 1, 2, 7); a build
- * that forces the switch at its first judgement takes 77 s CPU instead of 26 s
- * (docs/bfco.md, "Judged within a capped first pass"). */
-#define SWITCH_STEPS 4
+/* Once the surrogate is the contended length, the descent's passes go on until one keeps
+ * nothing (a local optimum of the length that runs), within CONTENDED_PASSES passes' moves
+ * (descent_moves each) in all: the first pass's cap (DESCENT_FIRST_BUDGETS) and the gain
+ * rules hold only while the surrogate is the contention-free one.  On the FFTs whose
+ * surrogate switches, the contended passes keep gaining after passes of almost nothing
+ * (the 128-point FFT of seed 8 on two boards: 0.07 % and 0.007 % in passes 7 and 8, 0.71
+ * % in pass 9; 23 passes to its local optimum, 2 % shorter than where the gain rule
+ * stopped), and the 256-point FFT on two boards needs 19 passes (8.6 % shorter than its
+ * capped first pass).  Both then end where the long search ends, since its descent takes
+ * the same passes.  The random speed cases never switch (docs/bfco.md, "Converging on the
+ * contended length"). */
+#define CONTENDED_PASSES 16
 
 /* ------------------------------------------------------------------------------------------
  * The space
@@ -420,6 +422,7 @@ struct Worker {
     Cache pre;
     bool tables; /* sur and pre are used (BfcoParams.no_tables off) */
     bool csur;   /* the surrogate is the contended length (surrogate_of) */
+    double deadline; /* now() at which the descent's passes stop (--time-limit), or 0 */
     int pre_n, pre_cap;
     uint64_t *pre_bits;
     int64_t *pre_f;
@@ -2238,44 +2241,57 @@ apply_move(const Space *sp, uint8_t *y, int m)
     return any;
 }
 
-/* What the passes above DESCENT_CONVERGE_MAX messages watch (judge): the fitness of the
- * points they reach, the shortest kept in x (*F), and the gap between it and the
- * surrogate since the start (gap0); within a pass, after every `every` moves (> 0: a
- * first pass that cannot end within its cap, lim), the next at `next`.  When the
- * surrogate becomes the contended length there, the rest of the pass may cost the
- * evaluators the steps its moves would have cost on the contention-free one (steps_lim,
- * at the rate of the pass so far from n0, steps0, times SWITCH_STEPS); then `stop`. */
+/* The wall clock, in seconds (--time-limit). */
+static double
+now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* What the passes watch: where the current pass ends (lim: a move count) and, above
+ * DESCENT_CONVERGE_MAX messages (gap_grown), the fitness of the points they reach, the
+ * shortest kept in x (*F), and the gap between it and the surrogate since the start
+ * (gap0); within a pass, after every `every` moves (> 0: a first pass that cannot end
+ * within its cap), the next at `next`.  When the gap has grown there (`grown`), the pass
+ * goes on to its end on the contention-free surrogate, and the contended one takes over
+ * after it, within `reach` (CONTENDED_PASSES). */
 typedef struct Judge {
     uint8_t *x;
     int64_t *F;
     const BfcoParams *bp;
     int64_t gap0, every, next;
-    int64_t lim, n0, steps0, steps_lim;
-    bool stop;
+    int64_t lim, reach;
+    bool grown;
 } Judge;
 
-/* The steps of the worker's evaluators so far (eval_steps). */
-static int64_t
-worker_steps(const Worker *w)
+/* The descent's passes stop: the time limit is spent. */
+static bool
+out_of_time(const Worker *w)
 {
-    return eval_steps(w->ev) + (w->evf ? eval_steps(w->evf) : 0) + eval_steps(w->evb);
+    return w->deadline > 0 && now() >= w->deadline;
 }
 
 static int64_t fitness_kept(Worker *w, uint8_t *cur, uint8_t *x, int64_t *F, int B,
                             const BfcoParams *bp);
 
-/* The fitness of cur (kept in jd->x when shorter); when its excess over the surrogate *S
- * has grown by more than 1 / SURROGATE_GAP since the start, the surrogate becomes the
- * contended length (*S recomputed) and true is returned. */
+/* The fitness of cur (kept in jd->x when shorter); true when its excess over the
+ * surrogate S has grown by more than 1 / SURROGATE_GAP since the start (and the surrogate
+ * is still the contention-free one). */
 static bool
-judge(Worker *w, uint8_t *cur, int64_t *S, int B, Judge *jd)
+gap_grown(Worker *w, uint8_t *cur, int64_t S, int B, Judge *jd)
 {
     int64_t f = fitness_kept(w, cur, jd->x, jd->F, B, jd->bp);
-    if (w->csur || !w->evf || f == INT64_MAX || f - *S - jd->gap0 <= *S / SURROGATE_GAP)
-        return false;
+    return !w->csur && w->evf && f != INT64_MAX && f - S - jd->gap0 > S / SURROGATE_GAP;
+}
+
+/* From now on the surrogate is the contended length (*S recomputed). */
+static void
+to_contended(Worker *w, uint8_t *cur, int64_t *S, int B)
+{
     surrogate_contended(w);
     *S = surrogate(w, cur, NULL, B, 0);
-    return true;
 }
 
 /* Move mv[i] tried from cur (y: room for a copy); true when it was kept.  When jd
@@ -2290,32 +2306,31 @@ try_move(Worker *w, uint8_t *cur, uint8_t *y, int64_t *S, int B, Move *mv, int64
         return false;
     (*n)++;
     bool kept = keep_if_shorter(w, y, cur, S, B, &mv->d);
-    if (jd->every > 0 && !w->csur && *n >= jd->next) {
+    if (jd->every > 0 && *n >= jd->next) {
         jd->next = *n + jd->every;
-        if (judge(w, cur, S, B, jd)) {
-            int64_t st = worker_steps(w), per = (st - jd->steps0) / (*n - jd->n0);
-            jd->steps_lim = st + SWITCH_STEPS * per * (jd->lim - *n);
+        if (gap_grown(w, cur, *S, B, jd)) {
+            jd->every = 0;
+            jd->grown = true;
+            jd->lim = jd->reach;
         }
     }
-    if (jd->steps_lim != INT64_MAX)
-        jd->stop = worker_steps(w) >= jd->steps_lim;
     return kept;
 }
 
 /* The first pass when there are gathers (mv in its first order: joins, units, gathers):
  * the joins in bit order and the gathers in unit order in turn, the next move from the
  * kind whose moves were kept more often so far ((kept + 1) / (tried + 2), ties to the
- * joins), then the units, until *n reaches budget or jd stops them.  True when it kept
- * a move. */
+ * joins), then the units, until *n reaches jd->lim or the time is up.  True when it
+ * kept a move. */
 static bool
 first_pass_kinds(Worker *w, uint8_t *cur, uint8_t *y, int64_t *S, int B, Move *mv,
-                 int64_t budget, int64_t *n, Judge *jd)
+                 int64_t *n, Judge *jd)
 {
     const Space *sp = w->sp;
     int nj = sp->nbits, nu = sp->M, end[2] = {nj, nj + 2 * nu}, at[2] = {0, nj + nu};
     int64_t tried[2] = {0, 0}, kept[2] = {0, 0};
     bool moved = false;
-    while ((at[0] < end[0] || at[1] < end[1]) && *n < budget && !jd->stop) {
+    while ((at[0] < end[0] || at[1] < end[1]) && *n < jd->lim && !out_of_time(w)) {
         int k = at[0] >= end[0] ? 1
                 : at[1] >= end[1]
                     ? 0
@@ -2326,23 +2341,23 @@ first_pass_kinds(Worker *w, uint8_t *cur, uint8_t *y, int64_t *S, int B, Move *m
         kept[k] += kk;
         moved |= kk;
     }
-    for (int i = nj; i < nj + nu && *n < budget && !jd->stop; i++)
+    for (int i = nj; i < nj + nu && *n < jd->lim && !out_of_time(w); i++)
         moved |= try_move(w, cur, y, S, B, &mv[i], n, jd);
     return moved;
 }
 
-/* One pass: every move of mv in order from cur until *n reaches lim or jd stops it, or
- * with cut > 0 until nm / cut moves in a row (nm: the moves of a pass) kept nothing; true
- * when it kept one. */
+/* One pass: every move of mv in order from cur until *n reaches jd->lim or the time is
+ * up, or with cut > 0 until nm / cut moves in a row (nm: the moves of a pass) kept
+ * nothing; true when it kept one. */
 static bool
-one_pass(Worker *w, uint8_t *cur, uint8_t *y, int64_t *S, int B, Move *mv, int64_t lim,
-         int cut, int64_t *n, Judge *jd)
+one_pass(Worker *w, uint8_t *cur, uint8_t *y, int64_t *S, int B, Move *mv, int cut,
+         int64_t *n, Judge *jd)
 {
     bool moved = false;
     int nm = descent_moves(w->sp);
     int64_t since = 0; /* moves tried since the last one kept */
-    for (int i = 0; i < nm && *n < lim && !jd->stop && (cut == 0 || since * cut < nm);
-         i++) {
+    for (int i = 0;
+         i < nm && *n < jd->lim && !out_of_time(w) && (cut == 0 || since * cut < nm); i++) {
         int64_t n0 = *n;
         bool kept = try_move(w, cur, y, S, B, &mv[i], n, jd);
         moved |= kept;
@@ -2365,20 +2380,22 @@ fitness_kept(Worker *w, uint8_t *cur, uint8_t *x, int64_t *F, int B, const BfcoP
 }
 
 /* Passes of first-improvement moves on the surrogate from cur (surrogate *S) until a
- * pass keeps no move (true: cur is a local optimum) or *n reaches budget.  With
- * first_cap > 0 (descent_reach's rule above DESCENT_CONVERGE_MAX messages) the first
- * pass tries at most first_cap moves, no pass follows when it did not end within them,
- * the passes also stop when one shortens the surrogate by less than 1 /
- * DESCENT_PASS_GAIN of it, and when the first shortened it by less than 1 /
- * DESCENT_FIRST_GAIN a later pass ends after DESCENT_CUT's run of moves that kept nothing
- * and the second must gain 1 / DESCENT_SECOND_GAIN, both only while the surrogate is the
- * contention-free one.  Above DESCENT_CONVERGE_MAX messages (and with first_cap) every
- * pass end (and the start; in a first pass with more moves than its cap, every budget
- * of moves: Judge) gets the fitness, the shortest kept in x (*F), and a gap
- * between the fitness and the surrogate grown by more than 1 / SURROGATE_GAP since the
- * start makes the surrogate the contended length from then on (a pass follows): its
- * moves kept are spread over whole passes (the cut stopped a 128-point FFT on two boards
- * 1.3 % above the long search, whole passes 0.015 %).
+ * pass keeps no move (true: cur is a local optimum), *n reaches budget or the time limit
+ * is spent.  With first_cap > 0 (descent_reach's rule above DESCENT_CONVERGE_MAX
+ * messages), while the surrogate is the contention-free one: the first pass tries at
+ * most first_cap moves, no pass follows when it did not end within them, the passes also
+ * stop when one shortens the surrogate by less than 1 / DESCENT_PASS_GAIN of it, and when
+ * the first shortened it by less than 1 / DESCENT_FIRST_GAIN a later pass ends after
+ * DESCENT_CUT's run of moves that kept nothing and the second must gain 1 /
+ * DESCENT_SECOND_GAIN.  Above DESCENT_CONVERGE_MAX messages (and with first_cap) every
+ * pass end (and the start; in a first pass with more moves than its cap, every budget of
+ * moves: Judge) gets the fitness, the shortest kept in x (*F), and a gap between the
+ * fitness and the surrogate grown by more than 1 / SURROGATE_GAP since the start makes the
+ * surrogate the contended length from then on.  On it the pass under way goes on to its
+ * end and passes follow until one keeps nothing, within CONTENDED_PASSES passes' moves
+ * (with first_cap; else within budget): its moves kept are spread over whole passes (the
+ * cut stopped a 128-point FFT on two boards 1.3 % above the long search, whole passes
+ * 0.015 %), and its gains come back after passes of almost none (CONTENDED_PASSES).
  * mv: the moves in the order to try
  * (first: mv is in its first order, and with gathers the first pass is first_pass_kinds);
  * each pass ends by sorting them by the surrogate's change when they were last tried (the
@@ -2392,45 +2409,49 @@ passes(Worker *w, uint8_t *cur, int64_t *S, int B, Move *mv, bool first,
     uint8_t *y = ir_xcalloc((size_t)B + 1, 1);
     bool moved = true, go = true, cutting = false;
     bool track = x && (first_cap > 0 || sp->M > DESCENT_CONVERGE_MAX);
+    int64_t nm = descent_moves(sp);
     Judge jd = {.x = x, .F = F, .bp = bp};
+    /* on the contended length, the passes go on to a local optimum (CONTENDED_PASSES);
+     * an explicit budget (first_cap 0) stays the reach */
+    jd.reach = first_cap > 0 && CONTENDED_PASSES * nm > budget ? CONTENDED_PASSES * nm
+                                                               : budget;
     if (track && !w->csur && w->evf) {
         int64_t f = fitness_kept(w, cur, x, F, B, bp);
         jd.gap0 = f == INT64_MAX ? 0 : f - *S;
     }
-    for (int pass = 0; moved && go && *n < budget; pass++) {
-        int64_t S0 = *S, lim = budget;
+    for (int pass = 0; moved && go && *n < (w->csur ? jd.reach : budget) && !out_of_time(w);
+         pass++) {
+        int64_t S0 = *S;
         bool free0 = !w->csur;
-        if (pass == 0 && first_cap > 0 && first_cap < budget - *n)
-            lim = *n + first_cap;
+        jd.lim = w->csur ? jd.reach : budget;
+        if (pass == 0 && free0 && first_cap > 0 && first_cap < budget - *n)
+            jd.lim = *n + first_cap;
         /* a first pass with more moves than its cap may never reach its end: judged
          * after every budget of moves (fft256 on two boards: 4 019 messages, 23 534 moves
          * against a cap of 15 360) */
-        jd.every = track && pass == 0 && first_cap > 0 && descent_moves(sp) > lim - *n
+        jd.every = track && free0 && pass == 0 && first_cap > 0 && nm > jd.lim - *n
                        ? first_cap / DESCENT_FIRST_BUDGETS
                        : 0;
         jd.next = *n + jd.every;
-        jd.lim = lim;
-        jd.n0 = *n;
-        jd.steps0 = worker_steps(w);
-        jd.steps_lim = INT64_MAX;
-        jd.stop = false;
-        int cut = cutting && !w->csur ? DESCENT_CUT : 0;
+        jd.grown = false;
+        int cut = cutting && free0 ? DESCENT_CUT : 0;
         moved = pass == 0 && first && has_gathers(sp)
-                    ? first_pass_kinds(w, cur, y, S, B, mv, lim, n, &jd)
-                    : one_pass(w, cur, y, S, B, mv, lim, cut, n, &jd);
-        qsort(mv, (size_t)descent_moves(sp), sizeof *mv, move_cmp);
-        bool sw = free0 && w->csur; /* switched within the pass */
-        if (first_cap > 0 && !sw) {
-            go = S0 - *S >= S0 / (pass == 1 && cutting && !w->csur ? DESCENT_SECOND_GAIN
-                                                                   : DESCENT_PASS_GAIN) &&
-                 (pass > 0 || *n < lim);
+                    ? first_pass_kinds(w, cur, y, S, B, mv, n, &jd)
+                    : one_pass(w, cur, y, S, B, mv, cut, n, &jd);
+        qsort(mv, (size_t)nm, sizeof *mv, move_cmp);
+        bool sw = jd.grown; /* the gap grew within the pass */
+        if (first_cap > 0 && free0 && !sw) {
+            go = S0 - *S >= S0 / (pass == 1 && cutting ? DESCENT_SECOND_GAIN
+                                                       : DESCENT_PASS_GAIN) &&
+                 (pass > 0 || *n < jd.lim);
             if (pass == 0)
                 cutting = S0 - *S < S0 / DESCENT_FIRST_GAIN;
         }
-        if (track && !(jd.every > 0 && jd.next - jd.every == *n)) /* not judged there */
-            sw |= judge(w, cur, S, B, &jd);
-        if (sw) { /* a pass on the new surrogate follows, unless the cap is spent */
-            go = !jd.stop && (pass > 0 || *n < lim);
+        if (track && !sw && !(jd.every > 0 && jd.next - jd.every == *n)) /* not judged */
+            sw = gap_grown(w, cur, *S, B, &jd);
+        if (sw) { /* passes on the contended length follow, to a local optimum */
+            to_contended(w, cur, S, B);
+            go = true;
             moved = true;
         }
     }
@@ -2590,13 +2611,6 @@ evaluate_swarm(Worker **ws, int nthreads, uint8_t **x, int64_t *f, const int64_t
     }
 }
 
-static double
-now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 /* Particle k's position at a (re)start: 0 no merge (none, cp), 1 every merge of the
  * window, the others at densities spread from sparse to dense, velocities to match;
@@ -2790,6 +2804,7 @@ bfco_search(const Space *sp, const BfcoParams *bp0, Sched **out, OptStats *st)
     for (int t = 0; t < nthreads; t++) {
         ws[t] = bfco_worker_new(sp);
         ws[t]->tables = !bp->no_tables;
+        ws[t]->deadline = bp->time_limit > 0 ? t0 + bp->time_limit : 0;
     }
     size_t nb = (size_t)B + 1;
     uint8_t **x = ir_xcalloc((size_t)P, sizeof *x),

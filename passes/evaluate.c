@@ -211,7 +211,6 @@ struct Evaluator {
      * posts, or eval_new_bound's extra receive cost, that the last receive omits). */
     int64_t cutoff;
     int64_t *work, *lastless;
-    int64_t steps; /* eval_steps */
     /* recording (eval_run only) */
     EvalResult *rec;
     int64_t rec_first, rec_last;
@@ -1000,7 +999,6 @@ static void
 decide(Evaluator *ev, int l, int64_t t)
 {
     NLink *k = &ev->link[l];
-    ev->steps++;
     ev->net_now = t;
     k->at = INT64_MIN; /* taken (l stays first in the tree until schedule) */
     int64_t jt = -1;
@@ -1159,7 +1157,6 @@ run(Evaluator *ev, int d)
     int st = ST_RUN;
     int64_t ri = ev->rec ? rec_index(ev, i) : -1; /* iteration i is recorded there */
     for (;;) {
-        ev->steps++;
         if (k == nops) {
             k = 0;
             if (++i == n) {
@@ -1894,7 +1891,6 @@ sweep(Evaluator *ev, const Sched *s)
             dmax = ev->msg[m].delay;
     int64_t last = n - 1 - dmax;
     for (int64_t i = 0; i < n; i++) {
-        ev->steps += nc;
         bool cmp = i >= 2 && i <= last, uni = true;
         int64_t dl = 0;
         for (SOp *c = ev->sop, *e = ev->sop + nc; c < e; c++) {
@@ -1966,9 +1962,6 @@ sweep(Evaluator *ev, const Sched *s)
 static int64_t
 length_of(Evaluator *ev, const Sched *s)
 {
-    ev->steps += s->nmsgs;
-    for (int d = 0; d < s->ndsps; d++)
-        ev->steps += s->nops[d];
     if (ev->cont || s->g->iterations < 1 || s->g->iterations > SWEEP_MAX_ITERATIONS)
         return simulate(ev, s);
     compile(ev, s);
@@ -2056,12 +2049,6 @@ int64_t
 eval_length_below(Evaluator *ev, const Sched *s, int64_t cutoff)
 {
     return length_memo(ev, s, cutoff);
-}
-
-int64_t
-eval_steps(const Evaluator *ev)
-{
-    return ev->steps;
 }
 
 /* What blocked DSP d waits for: the operation instance of another DSP that would produce

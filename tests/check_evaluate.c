@@ -2008,41 +2008,6 @@ START_TEST(memo_is_exact)
 }
 END_TEST
 
-/* eval_steps, BFCO's measure of the evaluators' work: a run counts, the same run counts
- * the same in any workspace, a repeat the memo answers counts nothing, and a run cut at
- * a cutoff counts no more than the whole run (its steps are a prefix of them). */
-START_TEST(steps_measure_the_work)
-{
-    int cut = 0;
-    for (uint64_t seed = 1; seed <= 120; seed++) {
-        Graph *g;
-        Sched *s = random_contended(seed, 1, 25, &g);
-        for (int model = 0; model < 3; model++) {
-            g->platform->no_contention = model == 1;
-            Evaluator *a = workspace(s, model == 2), *b = workspace(s, model == 2);
-            ck_assert_int_eq(eval_steps(a), 0);
-            int64_t L = eval_length(a, s), sa = eval_steps(a);
-            ck_assert_int_gt(sa, 0);
-            ck_assert_int_eq(eval_length(b, s), L);
-            ck_assert_int_eq(eval_steps(b), sa);
-            ck_assert_int_eq(eval_length(a, s), L); /* the memo */
-            ck_assert_int_eq(eval_steps(a), sa);
-            Evaluator *c = workspace(s, model == 2);
-            if (L > 1 && eval_length_below(c, s, L / 2) == EVAL_NOT_BELOW) {
-                ck_assert_int_le(eval_steps(c), sa);
-                cut++;
-            }
-            eval_free(a);
-            eval_free(b);
-            eval_free(c);
-        }
-        ir_sched_free(s);
-        ir_graph_free(g);
-    }
-    ck_assert_int_gt(cut, 100);
-}
-END_TEST
-
 START_TEST(cutoff_is_exact)
 {
     int cuts = 0, runs = 0;
@@ -2317,7 +2282,6 @@ suite(void)
     tcase_add_test(tc, contention_agrees_with_a_packet_simulation);
     tcase_add_test(tc, sweep_agrees_with_simulate);
     tcase_add_test(tc, memo_is_exact);
-    tcase_add_test(tc, steps_measure_the_work);
     tcase_add_test(tc, cutoff_is_exact);
     tcase_add_test(tc, a_huge_edge_fits_or_is_refused);
     tcase_add_test(tc, contention_steady_state_skipping_is_exact);

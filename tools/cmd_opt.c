@@ -74,7 +74,8 @@ static const CliOption own[] = {
      "at a stall, restart the swarm around the best so far N times (default 3 on at most "
      "64 messages, else 0)"},
     {"time-limit", "S",
-     "stop the search after S seconds (wall); the result then depends on the machine"},
+     "stop the swarm and the descent after S seconds (wall; the polish after them "
+     "still runs); the result then depends on the machine"},
     {"polish-budget", "N",
      "toggles the polish may try (default: 3/4 per particle evaluated, counting at "
      "least 12 generations, + 64; up to 800 messages at least one per receive)"},
