@@ -66,9 +66,10 @@
 #define DESCENT_CUT 8
 
 /* Above DESCENT_CONVERGE_MAX messages, the surrogate is the contention-free length until
- * the fitness's excess over it at a pass end (and, in a first pass that cannot end within
- * its cap, after every budget of moves: judge) has grown by more than 1 / SURROGATE_GAP
- * of it since the descent's start: then, for the rest of the run, it is the contended
+ * the fitness's excess over it at a pass end has grown by more than 1 / SURROGATE_GAP of
+ * it since the descent's start (in a first pass that cannot end within its cap, judged
+ * after every budget of moves too, gap_grown: the pass then goes on to its end first):
+ * then, for the rest of the run, it is the contended
  * length (surrogate_of; screened by the contention-free one, a lower bound).  The moves
  * that shorten the contention-free length on an FFT put the transfers in each other's
  * way: the gap grows pass by pass (a 256-point FFT on one board: 0.001 % at no merge, 1.5
@@ -82,16 +83,16 @@
 #define SURROGATE_GAP 100
 
 /* Once the surrogate is the contended length, the descent's passes go on until one keeps
- * nothing (a local optimum of the length that runs), within CONTENDED_PASSES passes' moves
- * (descent_moves each) in all: the first pass's cap (DESCENT_FIRST_BUDGETS) and the gain
- * rules hold only while the surrogate is the contention-free one.  On the FFTs whose
+ * nothing (a local optimum of the length that runs), within CONTENDED_PASSES passes'
+ * moves (descent_moves each) in all: the first pass's cap (DESCENT_FIRST_BUDGETS) and the
+ * gain rules hold only while the surrogate is the contention-free one.  On the FFTs whose
  * surrogate switches, the contended passes keep gaining after passes of almost nothing
  * (the 128-point FFT of seed 8 on two boards: 0.07 % and 0.007 % in passes 7 and 8, 0.71
  * % in pass 9; 23 passes to its local optimum, 2 % shorter than where the gain rule
- * stopped), and the 256-point FFT on two boards needs 19 passes (8.6 % shorter than its
- * capped first pass).  Both then end where the long search ends, since its descent takes
- * the same passes.  The random speed cases never switch (docs/bfco.md, "Converging on the
- * contended length"). */
+ * stopped), and the 256-point FFT on two boards needs 19 passes (7.9 % shorter than
+ * where its capped first pass had stopped it).  Both then end where the long search ends,
+ * since its descent takes the same passes.  The random speed cases never switch
+ * (docs/bfco.md, "Converging on the contended length"). */
 #define CONTENDED_PASSES 16
 
 /* ------------------------------------------------------------------------------------------
@@ -420,8 +421,8 @@ struct Worker {
     /* the descent's input partitions met before (surrogate): hash -> entry i, whose
      * repaired merge bits are pre_bits[i * pre_words ..) (packed), surrogate pre_f[i] */
     Cache pre;
-    bool tables; /* sur and pre are used (BfcoParams.no_tables off) */
-    bool csur;   /* the surrogate is the contended length (surrogate_of) */
+    bool tables;     /* sur and pre are used (BfcoParams.no_tables off) */
+    bool csur;       /* the surrogate is the contended length (surrogate_of) */
     double deadline; /* now() at which the descent's passes stop (--time-limit), or 0 */
     int pre_n, pre_cap;
     uint64_t *pre_bits;
@@ -2357,7 +2358,8 @@ one_pass(Worker *w, uint8_t *cur, uint8_t *y, int64_t *S, int B, Move *mv, int c
     int nm = descent_moves(w->sp);
     int64_t since = 0; /* moves tried since the last one kept */
     for (int i = 0;
-         i < nm && *n < jd->lim && !out_of_time(w) && (cut == 0 || since * cut < nm); i++) {
+         i < nm && *n < jd->lim && !out_of_time(w) && (cut == 0 || since * cut < nm);
+         i++) {
         int64_t n0 = *n;
         bool kept = try_move(w, cur, y, S, B, &mv[i], n, jd);
         moved |= kept;
@@ -2390,16 +2392,16 @@ fitness_kept(Worker *w, uint8_t *cur, uint8_t *x, int64_t *F, int B, const BfcoP
  * DESCENT_SECOND_GAIN.  Above DESCENT_CONVERGE_MAX messages (and with first_cap) every
  * pass end (and the start; in a first pass with more moves than its cap, every budget of
  * moves: Judge) gets the fitness, the shortest kept in x (*F), and a gap between the
- * fitness and the surrogate grown by more than 1 / SURROGATE_GAP since the start makes the
- * surrogate the contended length from then on.  On it the pass under way goes on to its
- * end and passes follow until one keeps nothing, within CONTENDED_PASSES passes' moves
- * (with first_cap; else within budget): its moves kept are spread over whole passes (the
- * cut stopped a 128-point FFT on two boards 1.3 % above the long search, whole passes
- * 0.015 %), and its gains come back after passes of almost none (CONTENDED_PASSES).
- * mv: the moves in the order to try
- * (first: mv is in its first order, and with gathers the first pass is first_pass_kinds);
- * each pass ends by sorting them by the surrogate's change when they were last tried (the
- * most promising first, ties by the first pass's order). */
+ * fitness and the surrogate grown by more than 1 / SURROGATE_GAP since the start makes
+ * the surrogate the contended length from then on.  On it the pass under way goes on to
+ * its end and passes follow until one keeps nothing, within CONTENDED_PASSES passes'
+ * moves (with first_cap; else within budget): its moves kept are spread over whole passes
+ * (the cut stopped a 128-point FFT on two boards 1.3 % above the long search, whole
+ * passes 0.015 %), and its gains come back after passes of almost none
+ * (CONTENDED_PASSES). mv: the moves in the order to try (first: mv is in its first order,
+ * and with gathers the first pass is first_pass_kinds); each pass ends by sorting them by
+ * the surrogate's change when they were last tried (the most promising first, ties by the
+ * first pass's order). */
 static bool
 passes(Worker *w, uint8_t *cur, int64_t *S, int B, Move *mv, bool first,
        int64_t first_cap, int64_t budget, int64_t *n, uint8_t *x, int64_t *F,
@@ -2413,14 +2415,14 @@ passes(Worker *w, uint8_t *cur, int64_t *S, int B, Move *mv, bool first,
     Judge jd = {.x = x, .F = F, .bp = bp};
     /* on the contended length, the passes go on to a local optimum (CONTENDED_PASSES);
      * an explicit budget (first_cap 0) stays the reach */
-    jd.reach = first_cap > 0 && CONTENDED_PASSES * nm > budget ? CONTENDED_PASSES * nm
-                                                               : budget;
+    jd.reach =
+        first_cap > 0 && CONTENDED_PASSES * nm > budget ? CONTENDED_PASSES * nm : budget;
     if (track && !w->csur && w->evf) {
         int64_t f = fitness_kept(w, cur, x, F, B, bp);
         jd.gap0 = f == INT64_MAX ? 0 : f - *S;
     }
-    for (int pass = 0; moved && go && *n < (w->csur ? jd.reach : budget) && !out_of_time(w);
-         pass++) {
+    for (int pass = 0;
+         moved && go && *n < (w->csur ? jd.reach : budget) && !out_of_time(w); pass++) {
         int64_t S0 = *S;
         bool free0 = !w->csur;
         jd.lim = w->csur ? jd.reach : budget;
@@ -2610,7 +2612,6 @@ evaluate_swarm(Worker **ws, int nthreads, uint8_t **x, int64_t *f, const int64_t
             cache_put(c, k, f[todo[i]]);
     }
 }
-
 
 /* Particle k's position at a (re)start: 0 no merge (none, cp), 1 every merge of the
  * window, the others at densities spread from sparse to dense, velocities to match;
