@@ -84,8 +84,10 @@ static const CliOption own[] = {
      "least 12 generations, and on to a local optimum when one pass of its moves fits "
      "in that or the schedule has at most 800 messages; above, starting from the "
      "shortest merge of sends close on their DSP, its first pass to the end (within "
-     "10 budgets) and more passes while they gain, judged by the contended length "
-     "once contention makes the contention-free one misleading; 0 = no descent)"},
+     "10 budgets) and more passes while they gain, then, once contention makes the "
+     "contention-free length misleading, passes judged by the contended length on to "
+     "a local optimum (at most 16 passes' moves); N: at most N moves; 0 = no "
+     "descent)"},
     {"no-joint", NULL,
      "no joint pipeline bits even on small schedules (default: joint at <= 64 "
      "messages)"},
