@@ -2390,18 +2390,19 @@ fitness_kept(Worker *w, uint8_t *cur, uint8_t *x, int64_t *F, int B, const BfcoP
  * the first shortened it by less than 1 / DESCENT_FIRST_GAIN a later pass ends after
  * DESCENT_CUT's run of moves that kept nothing and the second must gain 1 /
  * DESCENT_SECOND_GAIN.  Above DESCENT_CONVERGE_MAX messages (and with first_cap) every
- * pass end (and the start; in a first pass with more moves than its cap, every budget of
- * moves: Judge) gets the fitness, the shortest kept in x (*F), and a gap between the
- * fitness and the surrogate grown by more than 1 / SURROGATE_GAP since the start makes
- * the surrogate the contended length from then on.  On it the pass under way goes on to
- * its end and passes follow until one keeps nothing, within CONTENDED_PASSES passes'
- * moves (with first_cap; else within budget): its moves kept are spread over whole passes
- * (the cut stopped a 128-point FFT on two boards 1.3 % above the long search, whole
- * passes 0.015 %), and its gains come back after passes of almost none
- * (CONTENDED_PASSES). mv: the moves in the order to try (first: mv is in its first order,
- * and with gathers the first pass is first_pass_kinds); each pass ends by sorting them by
- * the surrogate's change when they were last tried (the most promising first, ties by the
- * first pass's order). */
+ * pass end (and the start) gets the fitness, the shortest kept in x (*F), and a gap
+ * between the fitness and the surrogate grown by more than 1 / SURROGATE_GAP since the
+ * start makes the surrogate the contended length from then on (in a first pass with more
+ * moves than its cap, judged every budget of moves too: there a grown gap lifts the cap,
+ * and the switch comes at the pass's end).  On the contended length the passes follow
+ * until one keeps nothing, within CONTENDED_PASSES passes' moves (with first_cap; else
+ * within budget): its moves kept are spread over whole passes (the cut stopped a
+ * 128-point FFT on two boards 1.3 % above the long search, whole passes 0.015 %), and its
+ * gains come back after passes of almost none (CONTENDED_PASSES).
+ * mv: the moves in the order to try (first: mv is in its first order, and with gathers
+ * the first pass is first_pass_kinds); each pass ends by sorting them by the surrogate's
+ * change when they were last tried (the most promising first, ties by the first pass's
+ * order). */
 static bool
 passes(Worker *w, uint8_t *cur, int64_t *S, int B, Move *mv, bool first,
        int64_t first_cap, int64_t budget, int64_t *n, uint8_t *x, int64_t *F,
