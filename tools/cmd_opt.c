@@ -212,7 +212,9 @@ cmd_opt(int argc, char **argv)
         char *end;
         double t = strtod(c.val[O_TIMELIMIT], &end);
         if (*end || end == c.val[O_TIMELIMIT] || !(t > 0 && t <= 1e9)) {
-            cli_usage(&spec, "--time-limit must be a number of seconds > 0, got \"%s\"",
+            cli_usage(&spec,
+                      "--time-limit must be a number of seconds above 0, at most 1e9, "
+                      "got \"%s\"",
                       c.val[O_TIMELIMIT]);
             goto usage;
         }
