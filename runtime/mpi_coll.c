@@ -1,23 +1,19 @@
-/* mpi_coll.c: MPI collectives and reduction operators. On MPI_COMM_WORLD and
- * MPI_COMM_LOCAL, in the in-switch family, Barrier, Bcast, Gather, Scatter and Reduce
- * (of the operators and types the switches know) are the transport's (tr_coll_switch),
- * as the MPIRIO collectives of api.c; everything else runs MPICH's algorithms over
- * point-to-point in the communicator's collective context: binomial trees (bcast,
- * gather, scatter, reduce), dissemination (barrier), linear exchanges (the v and w
- * variants, alltoall), a chain (scan). Data moves packed; reductions work on the
- * packed elements. Nonblocking collectives complete before they return. Part of the
- * API layer (mpi_int.h). */
+/* mpi_coll.c: MPI collectives and reduction operators. On intracommunicators Barrier,
+ * Bcast, Gather, Scatter, Allgather, Alltoall, Reduce and Allreduce are the algorithms
+ * of coll.c, those of the MPIRIO collectives (api.c): in the in-switch family on
+ * MPI_COMM_WORLD and MPI_COMM_LOCAL the transport's (of the operators and types the
+ * switches know), else MPICH's over point-to-point in the communicator's collective
+ * context. The v and w variants, the reduce-scatters and the collectives of
+ * intercommunicators are MPICH's linear exchanges (and coll.c's trees on the local
+ * group), the scans a chain. Data moves packed; reductions work on the packed
+ * elements. Nonblocking collectives complete before they return. The top of the MPI
+ * layer (mpi_int.h): it calls the files below it, none calls it. */
 #include "mpi_int.h"
 
 #include <complex.h>
 #include <stdint.h>
 #include <string.h>
 #include <wchar.h>
-
-#define ENTER(name)                                                                      \
-    MpiState *s = mpi_enter(name);                                                       \
-    if (!s)                                                                              \
-        return MPI_ERR_OTHER;
 
 /* ---- reduction operators ---- */
 
@@ -395,167 +391,64 @@ MPI_Reduce_local(const void *in, void *inout, int count, MPI_Datatype type, MPI_
     return MPI_SUCCESS;
 }
 
-/* ---- internal collectives over point-to-point (bytes, local group) ---- */
+/* ---- the algorithms of coll.c on communicators ---- */
 
+/* the local group of c for its collectives: their context, and the in-switch family
+ * on MPI_COMM_WORLD and MPI_COMM_LOCAL */
+static CollGroup
+group_of(const Comm *c)
+{
+    return (CollGroup){c->cctx, c->world_like && !c->inter ? c->ctx : -1,
+                       c->size, c->rank,
+                       c->g[0], c->g};
+}
+
+/* the linear exchanges of the v variants and the scans: point-to-point in the local
+ * group (errors of these are not checked, as MPICH's) */
 static void
 csend(const Comm *c, int ctx, const void *buf, size_t bytes, int to, int tag)
 {
-    p2p_send_bytes(c, ctx, buf, bytes, to, tag);
+    CollGroup g = comm_group(c, ctx);
+    coll_send(&g, buf, bytes, to, tag);
 }
 
 static void
-crecv(const Comm *c, int ctx, void *buf, size_t bytes, int from, int tag)
+crecv(const Comm *c, int ctx, void *buf, size_t bytes, int from, int tag,
+      MPIRIO_Status *st)
 {
-    p2p_recv_bytes(c, ctx, buf, bytes, from, tag, NULL);
+    Req *r;
+    tr_irecv(buf, bytes, c->g[from], ctx, tag, 1, &r);
+    tr_wait(r, st);
 }
 
-int
-ic_bcast(const Comm *c, int ctx, int tag, void *buf, size_t bytes, int root)
-{
-    int n = c->size, me = c->rank, rel = (me - root + n) % n, mask = 1;
-    for (; mask < n; mask <<= 1)
-        if (rel & mask) {
-            crecv(c, ctx, buf, bytes, (me - mask + n) % n, tag);
-            break;
-        }
-    for (mask >>= 1; mask > 0; mask >>= 1)
-        if (rel + mask < n)
-            csend(c, ctx, buf, bytes, (me + mask) % n, tag);
-    return MPI_SUCCESS;
-}
-
-/* binomial gather of equal blocks to root (rbuf significant at root only) */
-static void
-ic_gather(const Comm *c, int ctx, int tag, const void *sb, void *rb, size_t blk, int root)
-{
-    int n = c->size, rel = (c->rank - root + n) % n;
-    unsigned char *tmp = mpi_alloc(blk * (size_t)n);
-    if (blk)
-        memcpy(tmp, sb, blk);
-    for (int mask = 1; mask < n; mask <<= 1) {
-        if (rel & mask) {
-            int have = mask < n - rel ? mask : n - rel;
-            csend(c, ctx, tmp, blk * (size_t)have, (rel - mask + root) % n, tag);
-            break;
-        }
-        int src = rel | mask;
-        if (src < n) {
-            int k = mask < n - src ? mask : n - src;
-            crecv(c, ctx, tmp + blk * (size_t)mask, blk * (size_t)k, (src + root) % n,
-                  tag);
-        }
-    }
-    if (rel == 0 && blk)
-        for (int r = 0; r < n; r++)
-            memcpy((unsigned char *)rb + blk * (size_t)((r + root) % n),
-                   tmp + blk * (size_t)r, blk);
-    mpi_free(tmp);
-}
+/* an MPI operator for coll.c: inout = in op inout on count instances of t, packed */
+typedef struct OpArg {
+    MpiState *s;
+    MPI_Op op;
+    MPI_Datatype dt;
+    const Type *t;
+} OpArg;
 
 static void
-ic_scatter(const Comm *c, int ctx, int tag, const void *sb, void *rb, size_t blk,
-           int root)
+op_fn(const CollOp *o, const void *in, void *inout, int count)
 {
-    int n = c->size, rel = (c->rank - root + n) % n, mask = 1;
-    unsigned char *tmp = mpi_alloc(blk * (size_t)n);
-    if (rel == 0) {
-        if (blk)
-            for (int r = 0; r < n; r++)
-                memcpy(tmp + blk * (size_t)r,
-                       (const unsigned char *)sb + blk * (size_t)((r + root) % n), blk);
-        while (mask < n)
-            mask <<= 1;
-    } else
-        for (; mask < n; mask <<= 1)
-            if (rel & mask) {
-                int k = mask < n - rel ? mask : n - rel;
-                crecv(c, ctx, tmp, blk * (size_t)k, (rel - mask + root) % n, tag);
-                break;
-            }
-    for (mask >>= 1; mask > 0; mask >>= 1)
-        if (rel + mask < n) {
-            int k = mask < n - rel - mask ? mask : n - rel - mask;
-            csend(c, ctx, tmp + blk * (size_t)mask, blk * (size_t)k,
-                  (rel + mask + root) % n, tag);
-        }
-    if (blk)
-        memcpy(rb, tmp, blk);
-    mpi_free(tmp);
+    const OpArg *a = o->arg;
+    op_apply(a->s, a->op, in, inout, count, a->dt, a->t);
 }
 
-int
-ic_allgather(const Comm *c, int ctx, int tag, const void *sb, void *rb, size_t blk)
+/* the switches reduce the basic types and operators of mpirio.h (contiguous) */
+static CollOp
+coll_op(const OpArg *a)
 {
-    ic_gather(c, ctx, tag, sb, rb, blk, 0);
-    return ic_bcast(c, ctx, tag, rb, blk * (size_t)c->size, 0);
-}
-
-int
-ic_max_int(const Comm *c, int ctx, int tag, int *v)
-{
-    int *all = mpi_alloc((size_t)c->size * sizeof(int));
-    ic_allgather(c, ctx, tag, v, all, sizeof(int));
-    for (int i = 0; i < c->size; i++)
-        if (all[i] > *v)
-            *v = all[i];
-    mpi_free(all);
-    return MPI_SUCCESS;
-}
-
-static void
-barrier_dissemination(const Comm *c)
-{
-    int n = c->size;
-    for (int k = 1; k < n; k <<= 1) {
-        Req *r, *w;
-        tr_irecv(NULL, 0, c->g[(c->rank - k + n) % n], c->cctx, T_BARRIER, 1, &r);
-        tr_isend(NULL, 0, c->g[(c->rank + k) % n], c->cctx, T_BARRIER, c->rank, &w);
-        tr_wait(w, NULL);
-        tr_wait(r, NULL);
-    }
-}
-
-/* inout (at the root of the reduction) = reduction of every member's acc in rank
- * order; acc: count elements packed, overwritten */
-static void
-reduce_tree(MpiState *s, const Comm *c, unsigned char *acc, int count, MPI_Datatype dt,
-            const Type *t, MPI_Op op, int root)
-{
-    int n = c->size;
-    size_t bytes = (size_t)(t->size * count);
-    /* a noncommutative operator: the tree rooted at rank 0 keeps rank order */
-    int troot = op_commutes(s, op) ? root : 0;
-    int rel = (c->rank - troot + n) % n;
-    unsigned char *tmp = mpi_alloc(bytes);
-    for (int mask = 1; mask < n; mask <<= 1) {
-        if (rel & mask) {
-            csend(c, c->cctx, acc, bytes, (rel - mask + troot) % n, T_REDUCE);
-            break;
-        }
-        int src = rel | mask;
-        if (src < n) {
-            crecv(c, c->cctx, tmp, bytes, (src + troot) % n, T_REDUCE);
-            /* acc holds ranks [rel, src), tmp [src, ...): acc = acc op tmp */
-            op_apply(s, op, acc, tmp, count, dt, t);
-            memcpy(acc, tmp, bytes);
-        }
-    }
-    if (troot != root) {
-        if (c->rank == troot)
-            csend(c, c->cctx, acc, bytes, root, T_REDUCE);
-        else if (c->rank == root)
-            crecv(c, c->cctx, acc, bytes, troot, T_REDUCE);
-    }
-    mpi_free(tmp);
+    CollOp o = {op_fn, (size_t)a->t->size, op_commutes(a->s, a->op), 0, 0, a};
+    int b = a->t->basic;
+    if (type_contig(a->t) && b > MPIRIO_BYTE && b <= MPIRIO_UNSIGNED &&
+        a->op >= MPIRIO_SUM && a->op <= MPIRIO_MAX)
+        o.type = b, o.op = a->op;
+    return o;
 }
 
 /* ---- helpers of the MPI collectives ---- */
-
-static int
-switch_ok(const Comm *c)
-{
-    return c->world_like && tr_coll_default() == MPIRIO_COLL_SWITCH;
-}
 
 /* the checks every collective makes */
 #define COLL(name, comm)                                                                 \
@@ -587,14 +480,6 @@ at(const void *buf, const Type *t, MPI_Count i)
 /* ---- intercommunicators (MPICH's algorithms: the local group's collective, then the
  * leaders, or every pair of a local and a remote member) ---- */
 
-static Comm
-local_of(const Comm *c)
-{
-    Comm l = *c;
-    l.inter = 0;
-    return l;
-}
-
 /* to and from a remote member */
 static void
 rsend(const Comm *c, const void *buf, size_t bytes, int to, int tag)
@@ -612,19 +497,24 @@ rrecv(const Comm *c, void *buf, size_t bytes, int from, int tag, MPIRIO_Status *
     tr_wait(r, st);
 }
 
-/* the root argument of a rooted collective on an intercommunicator */
-static int
-inter_root_ok(const Comm *c, int root)
+/* the reduction of the local group of intercommunicator c in place in acc (packed,
+ * count elements) at its rank 0 */
+static void
+local_reduce(MpiState *s, const Comm *c, unsigned char *acc, int count, MPI_Datatype dt,
+             const Type *t, MPI_Op op)
 {
-    return root == MPI_ROOT || root == MPI_PROC_NULL || (root >= 0 && root < c->rsize);
+    CollGroup lg = comm_group(c, c->cctx);
+    OpArg a = {s, op, dt, t};
+    CollOp o = coll_op(&a);
+    coll_reduce(&lg, T_REDUCE, acc, acc, count, &o, 0);
 }
 
 static void
 inter_barrier(const Comm *c)
 {
-    Comm l = local_of(c);
+    CollGroup lg = comm_group(c, c->cctx);
     int v = 0, w = 0;
-    ic_max_int(&l, c->cctx, T_BARRIER, &v);
+    coll_barrier(&lg, T_BARRIER);
     inter_swap(c, T_BARRIER, &v, sizeof v, &w, sizeof w);
 }
 
@@ -638,16 +528,16 @@ inter_bcast(const Comm *c, void *buf, size_t bytes, int root)
         rsend(c, buf, bytes, 0, T_BCAST);
         return;
     }
-    Comm l = local_of(c);
+    CollGroup lg = comm_group(c, c->cctx);
     if (c->rank == 0)
         rrecv(c, buf, bytes, root, T_BCAST, NULL);
-    ic_bcast(&l, c->cctx, T_BCAST, buf, bytes, 0);
+    coll_bcast(&lg, T_BCAST, buf, bytes, 0);
 }
 
 /* the reduction of the other group's data at root (packed, count elements) */
 static unsigned char *
 inter_reduce(MpiState *s, const Comm *c, const void *sbuf, int count, MPI_Datatype dt,
-             Type *t, MPI_Op op, int root)
+             const Type *t, MPI_Op op, int root)
 {
     size_t bytes = (size_t)(t->size * count);
     if (root == MPI_PROC_NULL)
@@ -657,28 +547,23 @@ inter_reduce(MpiState *s, const Comm *c, const void *sbuf, int count, MPI_Dataty
         rrecv(c, res, bytes, 0, T_REDUCE, NULL);
         return res;
     }
-    Comm l = local_of(c);
     unsigned char *acc = packed(t, sbuf, count);
-    reduce_tree(s, &l, acc, count, dt, t, op, 0);
+    local_reduce(s, c, acc, count, dt, t, op);
     if (c->rank == 0)
         rsend(c, acc, bytes, root, T_REDUCE);
     mpi_free(acc);
     return NULL;
 }
 
-/* ---- the rooted and the all-to-all collectives of intercommunicators ---- */
+/* ---- the rooted and the all-to-all collectives of intercommunicators (their
+ * arguments checked by rooted_args) ---- */
 
 static int
-inter_gather(MpiState *s, Comm *c, const void *sbuf, int scount, MPI_Datatype stype,
-             void *rbuf, int rcount, MPI_Datatype rtype, int root, MPI_Comm comm)
+inter_gather(const Comm *c, const void *sbuf, int scount, void *rbuf, int rcount,
+             const Type *t, int root)
 {
-    if (!inter_root_ok(c, root))
-        return mpi_err(comm, MPI_ERR_ROOT);
     if (root == MPI_PROC_NULL)
         return MPI_SUCCESS;
-    Type *t;
-    if (type_check(s, root == MPI_ROOT ? rtype : stype, &t))
-        return mpi_err(comm, MPI_ERR_TYPE);
     if (root == MPI_ROOT) {
         size_t blk = (size_t)(t->size * rcount);
         unsigned char *all = mpi_alloc(blk * (size_t)c->rsize);
@@ -687,11 +572,11 @@ inter_gather(MpiState *s, Comm *c, const void *sbuf, int scount, MPI_Datatype st
         mpi_free(all);
         return MPI_SUCCESS;
     }
-    Comm l = local_of(c);
+    CollGroup lg = comm_group(c, c->cctx);
     size_t blk = (size_t)(t->size * scount);
     unsigned char *mine = packed(t, sbuf, scount),
                   *all = mpi_alloc(blk * (size_t)c->size);
-    ic_gather(&l, c->cctx, T_GATHER, mine, all, blk, 0);
+    coll_gather(&lg, T_GATHER, mine, all, blk, 0);
     if (c->rank == 0)
         rsend(c, all, blk * (size_t)c->size, root, T_GATHER);
     mpi_free(mine);
@@ -700,28 +585,23 @@ inter_gather(MpiState *s, Comm *c, const void *sbuf, int scount, MPI_Datatype st
 }
 
 static int
-inter_scatter(MpiState *s, Comm *c, const void *sbuf, int scount, MPI_Datatype stype,
-              void *rbuf, int rcount, MPI_Datatype rtype, int root, MPI_Comm comm)
+inter_scatter(const Comm *c, const void *sbuf, int scount, void *rbuf, int rcount,
+              const Type *t, int root)
 {
-    if (!inter_root_ok(c, root))
-        return mpi_err(comm, MPI_ERR_ROOT);
     if (root == MPI_PROC_NULL)
         return MPI_SUCCESS;
-    Type *t;
-    if (type_check(s, root == MPI_ROOT ? stype : rtype, &t))
-        return mpi_err(comm, MPI_ERR_TYPE);
     if (root == MPI_ROOT) {
         unsigned char *all = packed(t, sbuf, (MPI_Count)scount * c->rsize);
         rsend(c, all, (size_t)(t->size * scount) * (size_t)c->rsize, 0, T_SCATTER);
         mpi_free(all);
         return MPI_SUCCESS;
     }
-    Comm l = local_of(c);
+    CollGroup lg = comm_group(c, c->cctx);
     size_t blk = (size_t)(t->size * rcount);
     unsigned char *all = mpi_alloc(blk * (size_t)c->size), *mine = mpi_alloc(blk);
     if (c->rank == 0)
         rrecv(c, all, blk * (size_t)c->size, root, T_SCATTER, NULL);
-    ic_scatter(&l, c->cctx, T_SCATTER, all, mine, blk, 0);
+    coll_scatter(&lg, T_SCATTER, all, mine, blk, 0);
     type_unpack(t, mine, rcount, rbuf);
     mpi_free(all);
     mpi_free(mine);
@@ -729,17 +609,11 @@ inter_scatter(MpiState *s, Comm *c, const void *sbuf, int scount, MPI_Datatype s
 }
 
 static int
-inter_gatherv(MpiState *s, Comm *c, const void *sbuf, int scount, MPI_Datatype stype,
-              void *rbuf, const int *rcounts, const int *displs, MPI_Datatype rtype,
-              int root, MPI_Comm comm)
+inter_gatherv(const Comm *c, const void *sbuf, int scount, void *rbuf, const int *rcounts,
+              const int *displs, const Type *t, int root)
 {
-    if (!inter_root_ok(c, root))
-        return mpi_err(comm, MPI_ERR_ROOT);
     if (root == MPI_PROC_NULL)
         return MPI_SUCCESS;
-    Type *t;
-    if (type_check(s, root == MPI_ROOT ? rtype : stype, &t))
-        return mpi_err(comm, MPI_ERR_TYPE);
     if (root == MPI_ROOT) {
         for (int r = 0; r < c->rsize; r++) {
             size_t b = (size_t)(t->size * rcounts[r]);
@@ -757,17 +631,11 @@ inter_gatherv(MpiState *s, Comm *c, const void *sbuf, int scount, MPI_Datatype s
 }
 
 static int
-inter_scatterv(MpiState *s, Comm *c, const void *sbuf, const int *scounts,
-               const int *displs, MPI_Datatype stype, void *rbuf, int rcount,
-               MPI_Datatype rtype, int root, MPI_Comm comm)
+inter_scatterv(const Comm *c, const void *sbuf, const int *scounts, const int *displs,
+               void *rbuf, int rcount, const Type *t, int root)
 {
-    if (!inter_root_ok(c, root))
-        return mpi_err(comm, MPI_ERR_ROOT);
     if (root == MPI_PROC_NULL)
         return MPI_SUCCESS;
-    Type *t;
-    if (type_check(s, root == MPI_ROOT ? stype : rtype, &t))
-        return mpi_err(comm, MPI_ERR_TYPE);
     if (root == MPI_ROOT) {
         for (int r = 0; r < c->rsize; r++) {
             unsigned char *p = packed(t, at(sbuf, t, displs[r]), scounts[r]);
@@ -792,12 +660,12 @@ inter_allgather(MpiState *s, Comm *c, const void *sbuf, int scount, MPI_Datatype
     Type *st, *rt;
     if (type_check(s, stype, &st) || type_check(s, rtype, &rt))
         return mpi_err(comm, MPI_ERR_TYPE);
-    Comm l = local_of(c);
+    CollGroup lg = comm_group(c, c->cctx);
     size_t lb = (size_t)(st->size * scount), rb = (size_t)(rt->size * rcount);
     unsigned char *mine = packed(st, sbuf, scount),
                   *lall = mpi_alloc(lb * (size_t)c->size);
     unsigned char *rall = mpi_alloc(rb * (size_t)c->rsize);
-    ic_gather(&l, c->cctx, T_ALLGATHER, mine, lall, lb, 0);
+    coll_gather(&lg, T_ALLGATHER, mine, lall, lb, 0);
     inter_swap(c, T_ALLGATHER, lall, lb * (size_t)c->size, rall, rb * (size_t)c->rsize);
     type_unpack(rt, rall, (MPI_Count)rcount * c->rsize, rbuf);
     mpi_free(mine);
@@ -846,10 +714,9 @@ static int
 inter_allreduce(MpiState *s, Comm *c, const void *sbuf, void *rbuf, int count,
                 MPI_Datatype type, Type *t, MPI_Op op)
 {
-    Comm l = local_of(c);
     size_t bytes = (size_t)(t->size * count);
     unsigned char *acc = packed(t, sbuf, count), *res = mpi_alloc(bytes);
-    reduce_tree(s, &l, acc, count, type, t, op, 0);
+    local_reduce(s, c, acc, count, type, t, op);
     inter_swap(c, T_REDUCE, acc, bytes, res, bytes);
     type_unpack(t, res, count, rbuf);
     mpi_free(acc);
@@ -862,13 +729,12 @@ static int
 inter_reduce_scatter(MpiState *s, Comm *c, const void *sbuf, void *rbuf,
                      const int *rcounts, MPI_Datatype type, Type *t, MPI_Op op)
 {
-    Comm l = local_of(c);
     int count = 0;
     for (int r = 0; r < c->size; r++)
         count += rcounts[r];
     size_t bytes = (size_t)(t->size * count);
     unsigned char *acc = packed(t, sbuf, count), *res = mpi_alloc(bytes);
-    reduce_tree(s, &l, acc, count, type, t, op, 0);
+    local_reduce(s, c, acc, count, type, t, op);
     if (c->rank == 0) {
         Req *sr, *rr;
         tr_irecv(res, bytes, c->rg[0], c->cctx, T_REDUCE, 1, &rr);
@@ -879,18 +745,122 @@ inter_reduce_scatter(MpiState *s, Comm *c, const void *sbuf, void *rbuf,
         for (int r = 0; r < c->size; r++) {
             size_t b = (size_t)(t->size * rcounts[r]);
             if (r)
-                csend(&l, c->cctx, res + off, b, r, T_SCATTER);
+                csend(c, c->cctx, res + off, b, r, T_SCATTER);
             off += b;
         }
         type_unpack(t, res, rcounts[0], rbuf);
     } else {
         size_t mine = (size_t)(t->size * rcounts[c->rank]);
-        crecv(&l, c->cctx, res, mine, 0, T_SCATTER);
+        crecv(c, c->cctx, res, mine, 0, T_SCATTER, NULL);
         type_unpack(t, res, rcounts[c->rank], rbuf);
     }
     mpi_free(acc);
     mpi_free(res);
     return MPI_SUCCESS;
+}
+
+/* one side of a rooted collective: a count (or a count per member) of a type */
+typedef struct Side {
+    int count;
+    const int *counts; /* the v variants: per member of the root's side */
+    MPI_Datatype type;
+    Type *t; /* the checked type, where the caller uses the side; else NULL */
+} Side;
+
+static int
+side_ok(MpiState *s, Side *d, int n)
+{
+    if (type_check(s, d->type, &d->t))
+        return MPI_ERR_TYPE;
+    if (d->counts) {
+        for (int r = 0; r < n; r++)
+            if (d->counts[r] < 0)
+                return MPI_ERR_COUNT;
+    } else if (d->count < 0)
+        return MPI_ERR_COUNT;
+    return MPI_SUCCESS;
+}
+
+/* The arguments of the rooted collectives (Bcast, Reduce, Gather(v), Scatter(v)),
+ * checked here once: the root (a rank of an intracommunicator; of an
+ * intercommunicator MPI_ROOT, MPI_PROC_NULL or a rank of the remote group), then the
+ * sides the caller uses. own: the caller's block (the buffer of Bcast and Reduce;
+ * the send side of Gather, the receive side of Scatter), used by every member but
+ * an in-place root of an intracommunicator and the root group of an
+ * intercommunicator (there by MPI_ROOT only in Bcast and Reduce, which have no many
+ * side); many: the root's blocks of every member (Gather's receive side, Scatter's
+ * send side), used at the root only. 0 or the error code. */
+static int
+rooted_args(MpiState *s, const Comm *c, int root, int inplace, Side *own, Side *many)
+{
+    own->t = NULL;
+    if (many)
+        many->t = NULL;
+    int at_root, use_own;
+    if (c->inter) {
+        if (root != MPI_ROOT && root != MPI_PROC_NULL && (root < 0 || root >= c->rsize))
+            return MPI_ERR_ROOT;
+        at_root = root == MPI_ROOT;
+        use_own = root >= 0 || (at_root && !many);
+    } else {
+        if (root < 0 || root >= c->size)
+            return MPI_ERR_ROOT;
+        at_root = c->rank == root;
+        use_own = !(at_root && inplace);
+    }
+    int e;
+    if (many && at_root && (e = side_ok(s, many, comm_peers(c))))
+        return e;
+    if (use_own && (e = side_ok(s, own, 0)))
+        return e;
+    return MPI_SUCCESS;
+}
+
+static size_t
+side_bytes(const Side *d)
+{
+    return (size_t)(d->t->size * d->count);
+}
+
+/* n blocks of count instances of t at buf, packed into n blocks of blk bytes each (a
+ * new buffer): the send side of a collective whose blocks the algorithms of coll.c
+ * move as bytes. *err becomes MPI_ERR_TRUNCATE where the block of t is not blk bytes
+ * (the caller's counts disagree; what fits is sent, the rest is zero) */
+static unsigned char *
+blocks(const Type *t, const void *buf, int count, int n, size_t blk, int *err)
+{
+    size_t mine = (size_t)(t->size * count);
+    if (mine == blk)
+        return packed(t, buf, (MPI_Count)count * n);
+    *err = MPI_ERR_TRUNCATE;
+    unsigned char *out = mpi_alloc(blk * (size_t)n);
+    for (int r = 0; r < n; r++) {
+        unsigned char *p = packed(t, at(buf, t, (MPI_Count)count * r), count);
+        memcpy(out + blk * (size_t)r, p, mine < blk ? mine : blk);
+        mpi_free(p);
+    }
+    return out;
+}
+
+/* n blocks of blk bytes from a collective into count instances of t each at buf */
+static void
+unblocks(const Type *t, const unsigned char *in, size_t blk, int n, void *buf, int count)
+{
+    size_t mine = (size_t)(t->size * count);
+    if (mine == blk) {
+        type_unpack(t, in, (MPI_Count)count * n, buf);
+        return;
+    }
+    MPI_Count fit = t->size ? (MPI_Count)(blk < mine ? blk : mine) / t->size : 0;
+    for (int r = 0; r < n; r++)
+        type_unpack(t, in + blk * (size_t)r, fit, at(buf, t, (MPI_Count)count * r));
+}
+
+/* the result of a collective: the error code through the communicator's handler */
+static int
+done(MPI_Comm comm, int e)
+{
+    return e ? mpi_err(comm, e) : MPI_SUCCESS;
 }
 
 int
@@ -901,44 +871,36 @@ MPI_Barrier(MPI_Comm comm)
         inter_barrier(c);
         return MPI_SUCCESS;
     }
-    if (switch_ok(c))
-        return tr_coll_switch(CO_BARRIER, c->ctx, c->g[0], c->size, 0, NULL, NULL, 0,
-                              MPIRIO_BYTE, 0);
-    barrier_dissemination(c);
-    return MPI_SUCCESS;
+    CollGroup g = group_of(c);
+    return done(comm, coll_barrier(&g, T_BARRIER));
 }
 
 int
 MPI_Bcast(void *buf, int count, MPI_Datatype type, int root, MPI_Comm comm)
 {
     COLL("MPI_Bcast", comm);
-    TYPE(t, type, comm);
-    if (c->inter ? !inter_root_ok(c, root) : root < 0 || root >= c->size)
-        return mpi_err(comm, MPI_ERR_ROOT);
-    if (count < 0)
-        return mpi_err(comm, MPI_ERR_COUNT);
-    size_t bytes = (size_t)(t->size * count);
-    unsigned char *p = type_contig(t) ? buf : packed(t, buf, count);
-    if (c->inter) {
-        inter_bcast(c, p, bytes, root);
-        if (p != buf) {
-            if (root != MPI_ROOT && root != MPI_PROC_NULL)
-                type_unpack(t, p, count, buf);
-            mpi_free(p);
-        }
+    Side own = {count, NULL, type, NULL};
+    int e = rooted_args(s, c, root, 0, &own, NULL);
+    if (e)
+        return mpi_err(comm, e);
+    if (!own.t) /* MPI_PROC_NULL of an intercommunicator */
         return MPI_SUCCESS;
+    Type *t = own.t;
+    size_t bytes = side_bytes(&own);
+    unsigned char *p = type_contig(t) ? buf : packed(t, buf, count);
+    int to_me = c->inter ? root >= 0 : c->rank != root;
+    if (c->inter)
+        inter_bcast(c, p, bytes, root);
+    else {
+        CollGroup g = group_of(c);
+        e = coll_bcast(&g, T_BCAST, p, bytes, root);
     }
-    if (switch_ok(c))
-        tr_coll_switch(CO_BCAST, c->ctx, c->g[0], c->size, root, p, p, bytes, MPIRIO_BYTE,
-                       0);
-    else
-        ic_bcast(c, c->cctx, T_BCAST, p, bytes, root);
     if (p != buf) {
-        if (c->rank != root)
+        if (to_me)
             type_unpack(t, p, count, buf);
         mpi_free(p);
     }
-    return MPI_SUCCESS;
+    return done(comm, e);
 }
 
 int
@@ -946,38 +908,27 @@ MPI_Gather(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rco
            MPI_Datatype rtype, int root, MPI_Comm comm)
 {
     COLL("MPI_Gather", comm);
+    Side own = {scount, NULL, stype, NULL}, all = {rcount, NULL, rtype, NULL};
+    int e = rooted_args(s, c, root, sbuf == MPI_IN_PLACE, &own, &all);
+    if (e)
+        return mpi_err(comm, e);
     if (c->inter)
-        return inter_gather(s, c, sbuf, scount, stype, rbuf, rcount, rtype, root, comm);
-    if (root < 0 || root >= c->size)
-        return mpi_err(comm, MPI_ERR_ROOT);
-    int me_root = c->rank == root, inplace = me_root && sbuf == MPI_IN_PLACE;
-    Type *st = NULL, *rt = NULL;
-    if (me_root && type_check(s, rtype, &rt))
-        return mpi_err(comm, MPI_ERR_TYPE);
-    if (!inplace && type_check(s, stype, &st))
-        return mpi_err(comm, MPI_ERR_TYPE);
-    if ((!inplace && scount < 0) || (me_root && rcount < 0))
-        return mpi_err(comm, MPI_ERR_COUNT);
-    size_t blk = inplace ? (size_t)(rt->size * rcount) : (size_t)(st->size * scount);
-    if (me_root && (size_t)(rt->size * rcount) < blk)
-        return mpi_err(comm, MPI_ERR_TRUNCATE);
+        return inter_gather(c, sbuf, scount, rbuf, rcount, all.t ? all.t : own.t, root);
+    /* the blocks are the root's: a member whose block differs gets MPI_ERR_TRUNCATE */
+    int me_root = c->rank == root;
+    size_t blk = me_root ? side_bytes(&all) : side_bytes(&own);
     unsigned char *mine =
-        inplace ? packed(rt, at(rbuf, rt, (MPI_Count)rcount * c->rank), rcount)
-                : packed(st, sbuf, scount);
-    unsigned char *all = me_root ? mpi_alloc(blk * (size_t)c->size) : NULL;
-    if (switch_ok(c))
-        tr_coll_switch(CO_GATHER, c->ctx, c->g[0], c->size, root, mine, all, blk,
-                       MPIRIO_BYTE, 0);
-    else
-        ic_gather(c, c->cctx, T_GATHER, mine, all, blk, root);
+        own.t ? blocks(own.t, sbuf, scount, 1, blk, &e)
+              : packed(all.t, at(rbuf, all.t, (MPI_Count)rcount * c->rank), rcount);
+    unsigned char *res = me_root ? mpi_alloc(blk * (size_t)c->size) : NULL;
+    CollGroup g = group_of(c);
+    int e2 = coll_gather(&g, T_GATHER, mine, res, blk, root);
     if (me_root) {
-        for (int r = 0; r < c->size; r++)
-            type_unpack(rt, all + blk * (size_t)r, rcount,
-                        at(rbuf, rt, (MPI_Count)rcount * r));
-        mpi_free(all);
+        type_unpack(all.t, res, (MPI_Count)rcount * c->size, rbuf);
+        mpi_free(res);
     }
     mpi_free(mine);
-    return MPI_SUCCESS;
+    return done(comm, e ? e : e2);
 }
 
 int
@@ -986,31 +937,24 @@ MPI_Gatherv(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
             MPI_Comm comm)
 {
     COLL("MPI_Gatherv", comm);
+    Side own = {scount, NULL, stype, NULL}, all = {0, rcounts, rtype, NULL};
+    int e = rooted_args(s, c, root, sbuf == MPI_IN_PLACE, &own, &all);
+    if (e)
+        return mpi_err(comm, e);
     if (c->inter)
-        return inter_gatherv(s, c, sbuf, scount, stype, rbuf, rcounts, displs, rtype,
-                             root, comm);
-    if (root < 0 || root >= c->size)
-        return mpi_err(comm, MPI_ERR_ROOT);
-    int me_root = c->rank == root, inplace = me_root && sbuf == MPI_IN_PLACE;
-    Type *st = NULL, *rt = NULL;
-    if (me_root && type_check(s, rtype, &rt))
-        return mpi_err(comm, MPI_ERR_TYPE);
-    if (!inplace && type_check(s, stype, &st))
-        return mpi_err(comm, MPI_ERR_TYPE);
-    if (!inplace && scount < 0)
-        return mpi_err(comm, MPI_ERR_COUNT);
-    if (!me_root) {
+        return inter_gatherv(c, sbuf, scount, rbuf, rcounts, displs,
+                             all.t ? all.t : own.t, root);
+    Type *st = own.t, *rt = all.t;
+    if (c->rank != root) {
         unsigned char *mine = packed(st, sbuf, scount);
-        csend(c, c->cctx, mine, (size_t)(st->size * scount), root, T_GATHER);
+        csend(c, c->cctx, mine, side_bytes(&own), root, T_GATHER);
         mpi_free(mine);
         return MPI_SUCCESS;
     }
     for (int r = 0; r < c->size; r++) {
-        if (rcounts[r] < 0)
-            return mpi_err(comm, MPI_ERR_COUNT);
         void *dst = at(rbuf, rt, displs[r]);
         if (r == root) {
-            if (!inplace) {
+            if (st) {
                 unsigned char *mine = packed(st, sbuf, scount);
                 MPI_Count n = rt->size ? (st->size * scount) / rt->size : 0;
                 type_unpack(rt, mine, n < rcounts[r] ? n : rcounts[r], dst);
@@ -1020,7 +964,7 @@ MPI_Gatherv(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
         }
         size_t bytes = (size_t)(rt->size * rcounts[r]);
         unsigned char *tmp = mpi_alloc(bytes);
-        crecv(c, c->cctx, tmp, bytes, r, T_GATHER);
+        crecv(c, c->cctx, tmp, bytes, r, T_GATHER, NULL);
         type_unpack(rt, tmp, rcounts[r], dst);
         mpi_free(tmp);
     }
@@ -1032,33 +976,28 @@ MPI_Scatter(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rc
             MPI_Datatype rtype, int root, MPI_Comm comm)
 {
     COLL("MPI_Scatter", comm);
+    Side own = {rcount, NULL, rtype, NULL}, all = {scount, NULL, stype, NULL};
+    int e = rooted_args(s, c, root, rbuf == MPI_IN_PLACE, &own, &all);
+    if (e)
+        return mpi_err(comm, e);
     if (c->inter)
-        return inter_scatter(s, c, sbuf, scount, stype, rbuf, rcount, rtype, root, comm);
-    if (root < 0 || root >= c->size)
-        return mpi_err(comm, MPI_ERR_ROOT);
-    int me_root = c->rank == root, inplace = me_root && rbuf == MPI_IN_PLACE;
-    Type *st = NULL, *rt = NULL;
-    if (me_root && type_check(s, stype, &st))
-        return mpi_err(comm, MPI_ERR_TYPE);
-    if (!inplace && type_check(s, rtype, &rt))
-        return mpi_err(comm, MPI_ERR_TYPE);
-    if ((!inplace && rcount < 0) || (me_root && scount < 0))
-        return mpi_err(comm, MPI_ERR_COUNT);
-    size_t blk = me_root ? (size_t)(st->size * scount) : (size_t)(rt->size * rcount);
-    unsigned char *all = me_root ? packed(st, sbuf, (MPI_Count)scount * c->size) : NULL;
+        return inter_scatter(c, sbuf, scount, rbuf, rcount, all.t ? all.t : own.t, root);
+    /* the blocks are the root's: a member whose block differs gets MPI_ERR_TRUNCATE */
+    int me_root = c->rank == root;
+    size_t blk = me_root ? side_bytes(&all) : side_bytes(&own);
+    unsigned char *res =
+        me_root ? packed(all.t, sbuf, (MPI_Count)scount * c->size) : NULL;
     unsigned char *mine = mpi_alloc(blk);
-    if (switch_ok(c))
-        tr_coll_switch(CO_SCATTER, c->ctx, c->g[0], c->size, root, all, mine, blk,
-                       MPIRIO_BYTE, 0);
-    else
-        ic_scatter(c, c->cctx, T_SCATTER, all, mine, blk, root);
-    if (!inplace) {
-        MPI_Count n = rt->size ? (MPI_Count)blk / rt->size : 0;
-        type_unpack(rt, mine, n < rcount ? n : rcount, rbuf);
+    CollGroup g = group_of(c);
+    e = coll_scatter(&g, T_SCATTER, res, mine, blk, root);
+    if (own.t) {
+        if (side_bytes(&own) != blk && !e)
+            e = MPI_ERR_TRUNCATE;
+        unblocks(own.t, mine, blk, 1, rbuf, rcount);
     }
     mpi_free(mine);
-    mpi_free(all);
-    return MPI_SUCCESS;
+    mpi_free(res);
+    return done(comm, e);
 }
 
 int
@@ -1067,24 +1006,19 @@ MPI_Scatterv(const void *sbuf, const int scounts[], const int displs[],
              MPI_Comm comm)
 {
     COLL("MPI_Scatterv", comm);
+    Side own = {rcount, NULL, rtype, NULL}, all = {0, scounts, stype, NULL};
+    int e = rooted_args(s, c, root, rbuf == MPI_IN_PLACE, &own, &all);
+    if (e)
+        return mpi_err(comm, e);
     if (c->inter)
-        return inter_scatterv(s, c, sbuf, scounts, displs, stype, rbuf, rcount, rtype,
-                              root, comm);
-    if (root < 0 || root >= c->size)
-        return mpi_err(comm, MPI_ERR_ROOT);
-    int me_root = c->rank == root, inplace = me_root && rbuf == MPI_IN_PLACE;
-    Type *st = NULL, *rt = NULL;
-    if (me_root && type_check(s, stype, &st))
-        return mpi_err(comm, MPI_ERR_TYPE);
-    if (!inplace && type_check(s, rtype, &rt))
-        return mpi_err(comm, MPI_ERR_TYPE);
-    if (!inplace && rcount < 0)
-        return mpi_err(comm, MPI_ERR_COUNT);
-    if (!me_root) {
-        size_t bytes = (size_t)(rt->size * rcount);
+        return inter_scatterv(c, sbuf, scounts, displs, rbuf, rcount,
+                              all.t ? all.t : own.t, root);
+    Type *st = all.t, *rt = own.t;
+    if (c->rank != root) {
+        size_t bytes = side_bytes(&own);
         unsigned char *tmp = mpi_alloc(bytes);
         MPIRIO_Status ts;
-        p2p_recv_bytes(c, c->cctx, tmp, bytes, root, T_SCATTER, &ts);
+        crecv(c, c->cctx, tmp, bytes, root, T_SCATTER, &ts);
         type_unpack(rt, tmp, rt->size ? ts.count / rt->size : 0, rbuf);
         mpi_free(tmp);
         return MPI_SUCCESS;
@@ -1094,7 +1028,7 @@ MPI_Scatterv(const void *sbuf, const int scounts[], const int displs[],
         size_t bytes = (size_t)(st->size * scounts[r]);
         if (r != root)
             csend(c, c->cctx, p, bytes, r, T_SCATTER);
-        else if (!inplace)
+        else if (rt)
             type_unpack(rt, p, rt->size ? (MPI_Count)bytes / rt->size : 0, rbuf);
         mpi_free(p);
     }
@@ -1116,21 +1050,17 @@ MPI_Allgather(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int 
     if (rcount < 0 || (!inplace && scount < 0))
         return mpi_err(comm, MPI_ERR_COUNT);
     size_t blk = (size_t)(rt->size * rcount);
+    int e = 0;
     unsigned char *mine =
         inplace ? packed(rt, at(rbuf, rt, (MPI_Count)rcount * c->rank), rcount)
-                : packed(st, sbuf, scount);
+                : blocks(st, sbuf, scount, 1, blk, &e);
     unsigned char *all = mpi_alloc(blk * (size_t)c->size);
-    if (switch_ok(c)) {
-        tr_coll_switch(CO_GATHER, c->ctx, c->g[0], c->size, 0, mine, all, blk,
-                       MPIRIO_BYTE, 0);
-        tr_coll_switch(CO_BCAST, c->ctx, c->g[0], c->size, 0, all, all,
-                       blk * (size_t)c->size, MPIRIO_BYTE, 0);
-    } else
-        ic_allgather(c, c->cctx, T_ALLGATHER, mine, all, blk);
+    CollGroup g = group_of(c);
+    int e2 = coll_allgather(&g, T_ALLGATHER, mine, all, blk);
     type_unpack(rt, all, (MPI_Count)rcount * c->size, rbuf);
     mpi_free(all);
     mpi_free(mine);
-    return MPI_SUCCESS;
+    return done(comm, e ? e : e2);
 }
 
 int
@@ -1165,12 +1095,13 @@ MPI_Allgatherv(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
             if (r == 0)
                 memcpy(all, mine, b);
             else
-                crecv(c, c->cctx, all + off, b, r, T_ALLGATHER);
+                crecv(c, c->cctx, all + off, b, r, T_ALLGATHER, NULL);
             off += b;
         }
     } else
         csend(c, c->cctx, mine, mybytes, 0, T_ALLGATHER);
-    ic_bcast(c, c->cctx, T_ALLGATHER, all, total, 0);
+    CollGroup g = comm_group(c, c->cctx);
+    coll_bcast(&g, T_ALLGATHER, all, total, 0);
     size_t off = 0;
     for (int r = 0; r < c->size; r++) {
         type_unpack(rt, all + off, rcounts[r], at(rbuf, rt, displs[r]));
@@ -1266,6 +1197,19 @@ MPI_Alltoall(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int r
         return mpi_err(comm, MPI_ERR_TYPE);
     if (rcount < 0 || (!inplace && scount < 0))
         return mpi_err(comm, MPI_ERR_COUNT);
+    if (!c->inter) { /* coll.c's algorithms on the blocks, packed */
+        size_t blk = (size_t)(rt->size * rcount);
+        int e = 0;
+        unsigned char *out = inplace ? packed(rt, rbuf, (MPI_Count)rcount * n)
+                                     : blocks(st, sbuf, scount, n, blk, &e);
+        unsigned char *in = mpi_alloc(blk * (size_t)n);
+        CollGroup g = group_of(c);
+        int e2 = coll_alltoall(&g, T_ALLTOALL, out, in, blk);
+        type_unpack(rt, in, (MPI_Count)rcount * n, rbuf);
+        mpi_free(out);
+        mpi_free(in);
+        return done(comm, e ? e : e2);
+    }
     int *sc = mpi_alloc((size_t)n * sizeof(int)),
         *rc = mpi_alloc((size_t)n * sizeof(int));
     MPI_Aint *sd = mpi_alloc((size_t)n * sizeof(MPI_Aint));
@@ -1347,35 +1291,21 @@ MPI_Alltoallw(const void *sbuf, const int scounts[], const int sdispls[],
     return MPI_SUCCESS;
 }
 
-/* the switches reduce the types and operators of mpirio.h */
-static int
-switch_reduce_ok(const Comm *c, const Type *t, MPI_Op op)
-{
-    return switch_ok(c) && type_contig(t) && t->basic >= MPIRIO_BYTE &&
-           t->basic <= MPIRIO_UNSIGNED && t->basic != MPIRIO_BYTE && op >= MPIRIO_SUM &&
-           op <= MPIRIO_MAX;
-}
-
 /* the reduction to root of count elements (sbuf or, at inplace ranks, rbuf); the
- * result packed in a new buffer at root (else NULL) */
+ * result packed in a new buffer at root (else NULL); *err the collective's error */
 static unsigned char *
-reduce_packed(MpiState *s, Comm *c, const void *sbuf, const void *rbuf, int count,
-              MPI_Datatype dt, Type *t, MPI_Op op, int root)
+reduce_packed(MpiState *s, const Comm *c, const void *sbuf, const void *rbuf, int count,
+              MPI_Datatype dt, const Type *t, MPI_Op op, int root, int *err)
 {
     size_t bytes = (size_t)(t->size * count);
     unsigned char *acc = packed(t, sbuf == MPI_IN_PLACE ? rbuf : sbuf, count);
-    if (switch_reduce_ok(c, t, op)) {
-        unsigned char *out = c->rank == root ? mpi_alloc(bytes) : NULL;
-        tr_coll_switch(CO_REDUCE, c->ctx, c->g[0], c->size, root, acc, out, bytes,
-                       t->basic, op);
-        mpi_free(acc);
-        return out;
-    }
-    reduce_tree(s, c, acc, count, dt, t, op, root);
-    if (c->rank == root)
-        return acc;
+    unsigned char *out = c->rank == root ? mpi_alloc(bytes) : NULL;
+    OpArg a = {s, op, dt, t};
+    CollOp o = coll_op(&a);
+    CollGroup g = group_of(c);
+    *err = coll_reduce(&g, T_REDUCE, acc, out, count, &o, root);
     mpi_free(acc);
-    return NULL;
+    return out;
 }
 
 #define REDUCE_CHECKS(comm)                                                              \
@@ -1389,24 +1319,23 @@ MPI_Reduce(const void *sbuf, void *rbuf, int count, MPI_Datatype type, MPI_Op op
            int root, MPI_Comm comm)
 {
     COLL("MPI_Reduce", comm);
-    TYPE(t, type, comm);
-    if (c->inter ? !inter_root_ok(c, root) : root < 0 || root >= c->size)
-        return mpi_err(comm, MPI_ERR_ROOT);
-    REDUCE_CHECKS(comm);
-    if (c->inter) {
-        unsigned char *r = inter_reduce(s, c, sbuf, count, type, t, op, root);
-        if (r) {
-            type_unpack(t, r, count, rbuf);
-            mpi_free(r);
-        }
+    Side own = {count, NULL, type, NULL};
+    int e = rooted_args(s, c, root, 0, &own, NULL);
+    if (e)
+        return mpi_err(comm, e);
+    if (!own.t) /* MPI_PROC_NULL of an intercommunicator */
         return MPI_SUCCESS;
-    }
-    unsigned char *res = reduce_packed(s, c, sbuf, rbuf, count, type, t, op, root);
+    Type *t = own.t;
+    if (!op_valid(s, op, t))
+        return mpi_err(comm, MPI_ERR_OP);
+    unsigned char *res =
+        c->inter ? inter_reduce(s, c, sbuf, count, type, t, op, root)
+                 : reduce_packed(s, c, sbuf, rbuf, count, type, t, op, root, &e);
     if (res) {
         type_unpack(t, res, count, rbuf);
         mpi_free(res);
     }
-    return MPI_SUCCESS;
+    return done(comm, e);
 }
 
 int
@@ -1419,17 +1348,16 @@ MPI_Allreduce(const void *sbuf, void *rbuf, int count, MPI_Datatype type, MPI_Op
     if (c->inter)
         return inter_allreduce(s, c, sbuf, rbuf, count, type, t, op);
     size_t bytes = (size_t)(t->size * count);
-    unsigned char *res = reduce_packed(s, c, sbuf, rbuf, count, type, t, op, 0);
-    if (!res)
-        res = mpi_alloc(bytes);
-    if (switch_ok(c))
-        tr_coll_switch(CO_BCAST, c->ctx, c->g[0], c->size, 0, res, res, bytes,
-                       MPIRIO_BYTE, 0);
-    else
-        ic_bcast(c, c->cctx, T_BCAST, res, bytes, 0);
+    unsigned char *acc = packed(t, sbuf == MPI_IN_PLACE ? rbuf : sbuf, count);
+    unsigned char *res = mpi_alloc(bytes);
+    OpArg a = {s, op, type, t};
+    CollOp o = coll_op(&a);
+    CollGroup g = group_of(c);
+    int e = coll_allreduce(&g, T_REDUCE, acc, res, count, &o);
     type_unpack(t, res, count, rbuf);
+    mpi_free(acc);
     mpi_free(res);
-    return MPI_SUCCESS;
+    return done(comm, e);
 }
 
 int
@@ -1447,7 +1375,8 @@ MPI_Reduce_scatter(const void *sbuf, void *rbuf, const int rcounts[], MPI_Dataty
     REDUCE_CHECKS(comm);
     if (c->inter)
         return inter_reduce_scatter(s, c, sbuf, rbuf, rcounts, type, t, op);
-    unsigned char *res = reduce_packed(s, c, sbuf, rbuf, count, type, t, op, 0);
+    int e;
+    unsigned char *res = reduce_packed(s, c, sbuf, rbuf, count, type, t, op, 0, &e);
     /* rank 0 sends each its part */
     size_t off = 0, mine = (size_t)(t->size * rcounts[c->rank]);
     if (c->rank == 0) {
@@ -1460,11 +1389,11 @@ MPI_Reduce_scatter(const void *sbuf, void *rbuf, const int rcounts[], MPI_Dataty
         type_unpack(t, res, rcounts[0], rbuf);
     } else {
         res = mpi_alloc(mine);
-        crecv(c, c->cctx, res, mine, 0, T_SCATTER);
+        crecv(c, c->cctx, res, mine, 0, T_SCATTER, NULL);
         type_unpack(t, res, rcounts[c->rank], rbuf);
     }
     mpi_free(res);
-    return MPI_SUCCESS;
+    return done(comm, e);
 }
 
 int
@@ -1497,7 +1426,7 @@ scan(const char *name, int exclusive, const void *sbuf, void *rbuf, int count,
     unsigned char *prev = NULL;
     if (c->rank > 0) {
         prev = mpi_alloc(bytes);
-        crecv(c, c->cctx, prev, bytes, c->rank - 1, T_SCAN);
+        crecv(c, c->cctx, prev, bytes, c->rank - 1, T_SCAN, NULL);
     }
     /* the prefix through this rank: prev op mine */
     unsigned char *through = mpi_alloc(bytes);

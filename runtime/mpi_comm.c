@@ -10,57 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { SELF_CTX = 0x7ffffff0 };
-
-static Comm *
-comm_slot(MpiState *s, int at, MPI_Comm *h)
-{
-    int i = tab_new(&s->comms, at, sizeof(Comm));
-    Comm *c = tab_at(&s->comms, i);
-    c->used = 1;
-    c->eh = MPI_ERRORS_ARE_FATAL;
-    *h = i;
-    return c;
-}
-
-void
-comm_init_predefined(MpiState *s)
-{
-    int n = tr_size(), me = tr_rank(), dpb = tr_dsps_per_board();
-    MPI_Comm h;
-    Comm *w = comm_slot(s, 0, &h);
-    w->ctx = 0, w->cctx = 0x10000, w->size = n, w->rank = me, w->world_like = 1;
-    w->g = mpi_alloc((size_t)n * sizeof(int));
-    for (int i = 0; i < n; i++)
-        w->g[i] = i;
-    strcpy(w->name, "MPI_COMM_WORLD");
-    Comm *l = comm_slot(s, 1, &h);
-    int b = me / dpb, base = b * dpb;
-    l->size = n - base < dpb ? n - base : dpb;
-    l->ctx = 1 + b, l->cctx = 0x10001 + b, l->rank = me - base, l->world_like = 1;
-    l->g = mpi_alloc((size_t)l->size * sizeof(int));
-    for (int i = 0; i < l->size; i++)
-        l->g[i] = base + i;
-    strcpy(l->name, "MPI_COMM_LOCAL");
-    Comm *f = comm_slot(s, 2, &h);
-    f->ctx = SELF_CTX, f->cctx = SELF_CTX + 1, f->size = 1, f->rank = 0;
-    f->g = mpi_alloc(sizeof(int));
-    f->g[0] = me;
-    strcpy(f->name, "MPI_COMM_SELF");
-}
-
-Comm *
-comm_get(MpiState *s, MPI_Comm h)
-{
-    Comm *c = tab_at(&s->comms, h);
-    return c && c->used ? c : NULL;
-}
-
-#define ENTER(name)                                                                      \
-    MpiState *s = mpi_enter(name);                                                       \
-    if (!s)                                                                              \
-        return MPI_ERR_OTHER;
-
 #define COMM(var, h)                                                                     \
     Comm *var = comm_get(s, h);                                                          \
     if (!var)                                                                            \
@@ -86,13 +35,39 @@ comm_make(MpiState *s, const int *g, int n, int ctx, MPI_Comm *h)
     return c;
 }
 
+/* the agreements of the communicator calls: the algorithms of coll.c on the local
+ * group of c, messages in context ctx with tag `tag` */
+static void
+group_bcast(const Comm *c, int ctx, int tag, void *buf, size_t bytes, int root)
+{
+    CollGroup g = comm_group(c, ctx);
+    coll_bcast(&g, tag, buf, bytes, root);
+}
+
+static void
+group_allgather(const Comm *c, int ctx, int tag, const void *mine, void *all, size_t blk)
+{
+    CollGroup g = comm_group(c, ctx);
+    coll_allgather(&g, tag, mine, all, blk);
+}
+
+/* *v becomes the largest of the members' */
+static void
+group_max(const Comm *c, int ctx, int tag, int *v)
+{
+    CollGroup g = comm_group(c, ctx);
+    CollOp o = coll_basic_op(MPIRIO_INT, MPIRIO_MAX);
+    int in = *v;
+    coll_allreduce(&g, tag, &in, v, 1, &o);
+}
+
 /* the context of a new communicator made by every member of c (over c's collective
  * context, tag) */
 static int
 agree_ctx(MpiState *s, const Comm *c, int ctx, int tag)
 {
     int v = s->next_ctx;
-    ic_max_int(c, ctx, tag, &v);
+    group_max(c, ctx, tag, &v);
     s->next_ctx = v + 2;
     return v;
 }
@@ -327,10 +302,8 @@ MPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm)
         ctx = agree_ctx(s, c, c->cctx, T_CTX);
     else {
         /* both groups: each its maximum, the leaders exchange theirs */
-        Comm loc = *c;
-        loc.inter = 0;
         int v = s->next_ctx;
-        ic_max_int(&loc, c->cctx, T_CTX, &v);
+        group_max(c, c->cctx, T_CTX, &v);
         if (c->rank == 0) {
             int w;
             Req *sr, *rr;
@@ -341,7 +314,7 @@ MPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm)
             if (w > v)
                 v = w;
         }
-        ic_bcast(&loc, c->cctx, T_CTX, &v, sizeof v, 0);
+        group_bcast(c, c->cctx, T_CTX, &v, sizeof v, 0);
         s->next_ctx = v + 2;
         ctx = v;
     }
@@ -409,8 +382,6 @@ void
 inter_swap(const Comm *c, int tag, const void *mine, size_t mbytes, void *theirs,
            size_t tbytes)
 {
-    Comm loc = *c;
-    loc.inter = 0;
     if (c->rank == 0) {
         Req *sr, *rr;
         tr_irecv(theirs, tbytes, c->rg[0], c->cctx, tag, 1, &rr);
@@ -418,7 +389,7 @@ inter_swap(const Comm *c, int tag, const void *mine, size_t mbytes, void *theirs
         tr_wait(sr, NULL);
         tr_wait(rr, NULL);
     }
-    ic_bcast(&loc, c->cctx, tag, theirs, tbytes, 0);
+    group_bcast(c, c->cctx, tag, theirs, tbytes, 0);
 }
 
 /* the members of one color in key order; their global ranks in g, the count */
@@ -442,16 +413,14 @@ split_members(Split *all, int n, int color, const int *grp, int *g)
 static int
 inter_split(MpiState *s, Comm *c, int color, int key, MPI_Comm *newcomm)
 {
-    Comm loc = *c;
-    loc.inter = 0;
     Split me = {color, key, c->rank};
     Split *la = mpi_alloc((size_t)c->size * sizeof *la);
     Split *ra = mpi_alloc((size_t)c->rsize * sizeof *ra);
-    ic_allgather(&loc, c->cctx, T_SPLIT, &me, la, sizeof me);
+    group_allgather(c, c->cctx, T_SPLIT, &me, la, sizeof me);
     inter_swap(c, T_SPLIT, la, (size_t)c->size * sizeof *la, ra,
                (size_t)c->rsize * sizeof *ra);
     int v = s->next_ctx, w = 0;
-    ic_max_int(&loc, c->cctx, T_CTX, &v);
+    group_max(c, c->cctx, T_CTX, &v);
     inter_swap(c, T_CTX, &v, sizeof v, &w, sizeof w);
     int ctx = v > w ? v : w;
     s->next_ctx = ctx + 2;
@@ -488,7 +457,7 @@ MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm)
     int n = c->size;
     Split me = {color, key, c->rank};
     Split *all = mpi_alloc((size_t)n * sizeof *all);
-    ic_allgather(c, c->cctx, T_SPLIT, &me, all, sizeof me);
+    group_allgather(c, c->cctx, T_SPLIT, &me, all, sizeof me);
     int ctx = agree_ctx(s, c, c->cctx, T_CTX);
     c = comm_get(s, comm);
     *newcomm = MPI_COMM_NULL;
@@ -694,7 +663,7 @@ MPI_Intercomm_create(MPI_Comm local, int local_leader, MPI_Comm peer, int remote
     if (local_leader < 0 || local_leader >= lc->size)
         return mpi_err(local, MPI_ERR_RANK);
     int v = s->next_ctx;
-    ic_max_int(lc, lc->cctx, T_CTX, &v);
+    group_max(lc, lc->cctx, T_CTX, &v);
     /* the leaders exchange their groups and contexts over peer */
     int *info = NULL, rsize = 0;
     lc = comm_get(s, local);
@@ -723,14 +692,14 @@ MPI_Intercomm_create(MPI_Comm local, int local_leader, MPI_Comm peer, int remote
         tr_wait(rr, NULL);
     }
     int hdr[2] = {info ? info[0] : 0, rsize};
-    ic_bcast(lc, lc->cctx, T_LEADERS, hdr, sizeof hdr, local_leader);
+    group_bcast(lc, lc->cctx, T_LEADERS, hdr, sizeof hdr, local_leader);
     lc = comm_get(s, local);
     if (!info) {
         info = mpi_alloc((size_t)(hdr[1] + 2) * sizeof(int));
         info[0] = hdr[0], info[1] = hdr[1];
     }
-    ic_bcast(lc, lc->cctx, T_LEADERS, info + 2, (size_t)hdr[1] * sizeof(int),
-             local_leader);
+    group_bcast(lc, lc->cctx, T_LEADERS, info + 2, (size_t)hdr[1] * sizeof(int),
+                local_leader);
     lc = comm_get(s, local);
     s->next_ctx = hdr[0] + 2;
     Comm *n = comm_make(s, lc->g, lc->size, hdr[0], newcomm);
@@ -749,10 +718,8 @@ MPI_Intercomm_merge(MPI_Comm inter, int high, MPI_Comm *newcomm)
     COMM(c, inter);
     if (!c->inter)
         return mpi_err(inter, MPI_ERR_COMM);
-    Comm loc = *c;
-    loc.inter = 0;
     int v[2] = {s->next_ctx, high ? 1 : 0};
-    ic_max_int(&loc, c->cctx, T_MERGE, &v[0]);
+    group_max(c, c->cctx, T_MERGE, &v[0]);
     int w[2] = {0, 0};
     if (c->rank == 0) {
         Req *sr, *rr;
@@ -761,7 +728,7 @@ MPI_Intercomm_merge(MPI_Comm inter, int high, MPI_Comm *newcomm)
         tr_wait(sr, NULL);
         tr_wait(rr, NULL);
     }
-    ic_bcast(&loc, c->cctx, T_MERGE, w, sizeof w, 0);
+    group_bcast(c, c->cctx, T_MERGE, w, sizeof w, 0);
     int ctx = v[0] > w[0] ? v[0] : w[0];
     s->next_ctx = ctx + 2;
     /* the low group first; with equal flags, the group of the smaller leader */

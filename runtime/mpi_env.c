@@ -1,6 +1,7 @@
-/* mpi_env.c: the MPI environment: the per-DSP state, Init and Finalize (and the
- * checks of calls outside them), error handlers and classes, info objects, the
- * clock, versions. Part of the API layer (mpi_int.h). */
+/* mpi_env.c: the MPI environment: the per-DSP state and its tables (the table of
+ * communicators with the predefined ones), Init and Finalize (and the checks of calls
+ * outside them), error handlers and classes, info objects, the clock, versions. The
+ * bottom of the MPI layer (mpi_int.h): it calls nothing of the files above it. */
 #include "mpi_int.h"
 
 #include <stdarg.h>
@@ -65,13 +66,60 @@ tab_new(Tab *t, int first, size_t size)
     return i;
 }
 
+/* ---- the table of communicators (the communicator calls are mpi_comm.c's) ---- */
+
+enum { SELF_CTX = 0x7ffffff0 };
+
+Comm *
+comm_slot(MpiState *s, int at, MPI_Comm *h)
+{
+    int i = tab_new(&s->comms, at, sizeof(Comm));
+    Comm *c = tab_at(&s->comms, i);
+    c->used = 1;
+    c->eh = MPI_ERRORS_ARE_FATAL;
+    *h = i;
+    return c;
+}
+
+static void
+comm_init_predefined(MpiState *s)
+{
+    int n = tr_size(), me = tr_rank(), dpb = tr_dsps_per_board();
+    MPI_Comm h;
+    Comm *w = comm_slot(s, 0, &h);
+    w->ctx = 0, w->cctx = 0x10000, w->size = n, w->rank = me, w->world_like = 1;
+    w->g = mpi_alloc((size_t)n * sizeof(int));
+    for (int i = 0; i < n; i++)
+        w->g[i] = i;
+    strcpy(w->name, "MPI_COMM_WORLD");
+    Comm *l = comm_slot(s, 1, &h);
+    int b = me / dpb, base = b * dpb;
+    l->size = n - base < dpb ? n - base : dpb;
+    l->ctx = 1 + b, l->cctx = 0x10001 + b, l->rank = me - base, l->world_like = 1;
+    l->g = mpi_alloc((size_t)l->size * sizeof(int));
+    for (int i = 0; i < l->size; i++)
+        l->g[i] = base + i;
+    strcpy(l->name, "MPI_COMM_LOCAL");
+    Comm *f = comm_slot(s, 2, &h);
+    f->ctx = SELF_CTX, f->cctx = SELF_CTX + 1, f->size = 1, f->rank = 0;
+    f->g = mpi_alloc(sizeof(int));
+    f->g[0] = me;
+    strcpy(f->name, "MPI_COMM_SELF");
+}
+
+Comm *
+comm_get(MpiState *s, MPI_Comm h)
+{
+    Comm *c = tab_at(&s->comms, h);
+    return c && c->used ? c : NULL;
+}
+
 static void
 state_init(MpiState *s)
 {
     s->rank = tr_rank();
     s->next_ctx = 0x20000;
-    comm_init_predefined(s);
-    type_init_predefined(s);
+    comm_init_predefined(s); /* the predefined datatypes: on first use (mpi_type.c) */
     /* groups: 0 is MPI_GROUP_EMPTY */
     Group *g = tab_at(&s->groups, tab_new(&s->groups, 0, sizeof(Group)));
     g->used = 1;
@@ -191,9 +239,7 @@ MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
 int
 MPI_Query_thread(int *provided)
 {
-    MpiState *s = mpi_enter("MPI_Query_thread");
-    if (!s)
-        return MPI_ERR_OTHER;
+    ENTER("MPI_Query_thread");
     *provided = s->thread_level;
     return MPI_SUCCESS;
 }
@@ -208,9 +254,7 @@ MPI_Is_thread_main(int *flag)
 int
 MPI_Finalize(void)
 {
-    MpiState *s = mpi_enter("MPI_Finalize");
-    if (!s)
-        return MPI_ERR_OTHER;
+    ENTER("MPI_Finalize");
     /* pending buffered sends are delivered first */
     for (Bsend *b = s->bsends; b;) {
         Bsend *nx = b->next;
@@ -442,9 +486,7 @@ mpi_err(MPI_Comm comm, int code)
 int
 MPI_Comm_create_errhandler(MPI_Comm_errhandler_function *fn, MPI_Errhandler *eh)
 {
-    MpiState *s = mpi_enter("MPI_Comm_create_errhandler");
-    if (!s)
-        return MPI_ERR_OTHER;
+    ENTER("MPI_Comm_create_errhandler");
     int i = tab_new(&s->errhs, 4, sizeof(Errh));
     Errh *h = tab_at(&s->errhs, i);
     h->used = 1;
@@ -463,9 +505,7 @@ errh_valid(MpiState *s, MPI_Errhandler eh)
 int
 MPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler eh)
 {
-    MpiState *s = mpi_enter("MPI_Comm_set_errhandler");
-    if (!s)
-        return MPI_ERR_OTHER;
+    ENTER("MPI_Comm_set_errhandler");
     Comm *c = comm_get(s, comm);
     if (!c)
         return mpi_err(MPI_COMM_WORLD, MPI_ERR_COMM);
@@ -478,9 +518,7 @@ MPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler eh)
 int
 MPI_Comm_get_errhandler(MPI_Comm comm, MPI_Errhandler *eh)
 {
-    MpiState *s = mpi_enter("MPI_Comm_get_errhandler");
-    if (!s)
-        return MPI_ERR_OTHER;
+    ENTER("MPI_Comm_get_errhandler");
     Comm *c = comm_get(s, comm);
     if (!c)
         return mpi_err(MPI_COMM_WORLD, MPI_ERR_COMM);
@@ -491,9 +529,7 @@ MPI_Comm_get_errhandler(MPI_Comm comm, MPI_Errhandler *eh)
 int
 MPI_Comm_call_errhandler(MPI_Comm comm, int code)
 {
-    MpiState *s = mpi_enter("MPI_Comm_call_errhandler");
-    if (!s)
-        return MPI_ERR_OTHER;
+    ENTER("MPI_Comm_call_errhandler");
     mpi_err(comm, code);
     return MPI_SUCCESS;
 }
@@ -513,9 +549,7 @@ MPI_Errhandler_get(MPI_Comm comm, MPI_Errhandler *eh)
 int
 MPI_Errhandler_free(MPI_Errhandler *eh)
 {
-    MpiState *s = mpi_enter("MPI_Errhandler_free");
-    if (!s)
-        return MPI_ERR_OTHER;
+    ENTER("MPI_Errhandler_free");
     if (!errh_valid(s, *eh))
         return mpi_err(MPI_COMM_WORLD, MPI_ERR_ARG);
     if (*eh >= 4)
@@ -536,9 +570,7 @@ info_get(MpiState *s, MPI_Info i)
 int
 MPI_Info_create(MPI_Info *info)
 {
-    MpiState *s = mpi_enter("MPI_Info_create");
-    if (!s)
-        return MPI_ERR_OTHER;
+    ENTER("MPI_Info_create");
     int i = tab_new(&s->infos, 2, sizeof(Info));
     ((Info *)tab_at(&s->infos, i))->used = 1;
     *info = i;
@@ -548,9 +580,7 @@ MPI_Info_create(MPI_Info *info)
 int
 MPI_Info_free(MPI_Info *info)
 {
-    MpiState *s = mpi_enter("MPI_Info_free");
-    if (!s)
-        return MPI_ERR_OTHER;
+    ENTER("MPI_Info_free");
     Info *f = info_get(s, *info);
     if (!f || *info < 2)
         return mpi_err(MPI_COMM_WORLD, MPI_ERR_INFO);
@@ -575,9 +605,7 @@ info_find(const Info *f, const char *key)
 int
 MPI_Info_set(MPI_Info info, const char *key, const char *value)
 {
-    MpiState *s = mpi_enter("MPI_Info_set");
-    if (!s)
-        return MPI_ERR_OTHER;
+    ENTER("MPI_Info_set");
     Info *f = info_get(s, info);
     if (!f)
         return mpi_err(MPI_COMM_WORLD, MPI_ERR_INFO);
@@ -602,9 +630,7 @@ MPI_Info_set(MPI_Info info, const char *key, const char *value)
 int
 MPI_Info_get(MPI_Info info, const char *key, int valuelen, char *value, int *flag)
 {
-    MpiState *s = mpi_enter("MPI_Info_get");
-    if (!s)
-        return MPI_ERR_OTHER;
+    ENTER("MPI_Info_get");
     Info *f = info_get(s, info);
     if (!f)
         return mpi_err(MPI_COMM_WORLD, MPI_ERR_INFO);
@@ -618,9 +644,7 @@ MPI_Info_get(MPI_Info info, const char *key, int valuelen, char *value, int *fla
 int
 MPI_Info_get_valuelen(MPI_Info info, const char *key, int *valuelen, int *flag)
 {
-    MpiState *s = mpi_enter("MPI_Info_get_valuelen");
-    if (!s)
-        return MPI_ERR_OTHER;
+    ENTER("MPI_Info_get_valuelen");
     Info *f = info_get(s, info);
     if (!f)
         return mpi_err(MPI_COMM_WORLD, MPI_ERR_INFO);
@@ -634,9 +658,7 @@ MPI_Info_get_valuelen(MPI_Info info, const char *key, int *valuelen, int *flag)
 int
 MPI_Info_delete(MPI_Info info, const char *key)
 {
-    MpiState *s = mpi_enter("MPI_Info_delete");
-    if (!s)
-        return MPI_ERR_OTHER;
+    ENTER("MPI_Info_delete");
     Info *f = info_get(s, info);
     if (!f)
         return mpi_err(MPI_COMM_WORLD, MPI_ERR_INFO);
@@ -653,9 +675,7 @@ MPI_Info_delete(MPI_Info info, const char *key)
 int
 MPI_Info_get_nkeys(MPI_Info info, int *nkeys)
 {
-    MpiState *s = mpi_enter("MPI_Info_get_nkeys");
-    if (!s)
-        return MPI_ERR_OTHER;
+    ENTER("MPI_Info_get_nkeys");
     Info *f = info_get(s, info);
     if (!f)
         return mpi_err(MPI_COMM_WORLD, MPI_ERR_INFO);
@@ -666,9 +686,7 @@ MPI_Info_get_nkeys(MPI_Info info, int *nkeys)
 int
 MPI_Info_get_nthkey(MPI_Info info, int n, char *key)
 {
-    MpiState *s = mpi_enter("MPI_Info_get_nthkey");
-    if (!s)
-        return MPI_ERR_OTHER;
+    ENTER("MPI_Info_get_nthkey");
     Info *f = info_get(s, info);
     if (!f)
         return mpi_err(MPI_COMM_WORLD, MPI_ERR_INFO);
@@ -681,9 +699,7 @@ MPI_Info_get_nthkey(MPI_Info info, int n, char *key)
 int
 MPI_Info_dup(MPI_Info info, MPI_Info *newinfo)
 {
-    MpiState *s = mpi_enter("MPI_Info_dup");
-    if (!s)
-        return MPI_ERR_OTHER;
+    ENTER("MPI_Info_dup");
     Info *f = info_get(s, info);
     if (!f)
         return mpi_err(MPI_COMM_WORLD, MPI_ERR_INFO);

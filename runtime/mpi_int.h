@@ -1,7 +1,10 @@
-/* mpi_int.h: the internals of the MPI API layer (mpi_env.c, mpi_comm.c, mpi_type.c,
- * mpi_p2p.c, mpi_coll.c), one header for those files. They are the API layer, beside
- * api.c: they call only the tr_ functions of mpirio_int.h (and each other), so the
- * MPI names run on every transport (tests/runtime/layers.sh checks the calls).
+/* mpi_int.h: the internals of the MPI API layer, one header for its files. They are
+ * layers, top down: mpi_coll.c (collectives), mpi_p2p.c (point-to-point), mpi_comm.c
+ * (communicators), mpi_type.c (datatypes), mpi_env.c (the environment and its
+ * tables); each calls only those below it, coll.c (the collective algorithms, beside
+ * api.c's MPIRIO names) and of the transport only the tr_ functions of mpirio_int.h,
+ * so the MPI names run on every transport (tests/runtime/layers.sh checks the
+ * calls).
  *
  * Everything an MPI process owns (communicators, groups, datatypes, operators,
  * requests, the attached buffer) is per DSP: one MpiState, found through the
@@ -179,12 +182,21 @@ MpiState *mpi_state(void); /* the caller's, made on first use; NULL outside a DS
  * MPI_Finalize ends the run with a report naming the DSP and the call); NULL if it
  * must return the error MPI_ERR_OTHER (in-process runs that allow it) */
 MpiState *mpi_enter(const char *call);
+/* the start of every MPI call: s, its DSP's state, or the error MPI_ERR_OTHER */
+#define ENTER(name)                                                                      \
+    MpiState *s = mpi_enter(name);                                                       \
+    if (!s)                                                                              \
+        return MPI_ERR_OTHER;
 /* the error handler of comm for code in call: returns code (MPI_ERRORS_RETURN), or
  * ends the run (MPI_ERRORS_ARE_FATAL) */
 int mpi_err(MPI_Comm comm, int code);
 void *mpi_alloc(size_t n); /* tr_tmp_alloc, zeroed */
 void mpi_free(void *p);
 char *mpi_strdup(const char *s);
+Comm *comm_get(MpiState *s, MPI_Comm c); /* NULL for an invalid handle */
+/* a new entry of the table of communicators at index `at` or above (*h): its error
+ * handler MPI_ERRORS_ARE_FATAL, the rest zero */
+Comm *comm_slot(MpiState *s, int at, MPI_Comm *h);
 
 /* the tags of the internal messages of the collectives (on a communicator's cctx;
  * api.c's MPIRIO collectives use the tags CO_ of mpirio_int.h, below 16) */
@@ -205,18 +217,10 @@ enum {
     T_GROUP = 0x1000
 };
 
-/* collectives on the local group of c, messages in context ctx with tag `tag`, the
- * data as bytes (mpi_coll.c); every member calls with the same arguments */
-int ic_bcast(const Comm *c, int ctx, int tag, void *buf, size_t bytes, int root);
-int ic_allgather(const Comm *c, int ctx, int tag, const void *sb, void *rb, size_t blk);
-int ic_max_int(const Comm *c, int ctx, int tag, int *v);
-
 /* mpi_comm.c */
 int comm_neighbors(const Comm *c, int *nin, int **ins, int *nout, int **outs);
 void inter_swap(const Comm *c, int tag, const void *mine, size_t mbytes, void *theirs,
                 size_t tbytes);
-Comm *comm_get(MpiState *s, MPI_Comm c); /* NULL for an invalid handle */
-void comm_init_predefined(MpiState *s);
 /* global rank of rank r of c's destination group (remote for an intercomm) */
 static inline int
 comm_peer(const Comm *c, int r)
@@ -228,9 +232,15 @@ comm_peers(const Comm *c)
 {
     return c->inter ? c->rsize : c->size;
 }
+/* the local group of c for the algorithms of coll.c, their messages in context ctx:
+ * MPICH's algorithms (the in-switch family is for the program's own collectives) */
+static inline CollGroup
+comm_group(const Comm *c, int ctx)
+{
+    return (CollGroup){ctx, -1, c->size, c->rank, 0, c->g};
+}
 
 /* mpi_type.c */
-void type_init_predefined(MpiState *s);
 Type *type_get(MpiState *s, MPI_Datatype t); /* NULL for an invalid handle */
 /* committed (or predefined) and usable in communication; else MPI_ERR_TYPE */
 int type_check(MpiState *s, MPI_Datatype t, Type **out);
@@ -255,13 +265,7 @@ void op_apply(MpiState *s, MPI_Op op, const void *in, void *inout, int count,
               MPI_Datatype dt, const Type *t);
 int op_commutes(MpiState *s, MPI_Op op);
 
-/* mpi_p2p.c: point-to-point on communicator structures (internal messages of the
- * collectives use c->cctx) */
-int p2p_send_bytes(const Comm *c, int ctx, const void *buf, size_t bytes, int dest,
-                   int tag);
-int p2p_recv_bytes(const Comm *c, int ctx, void *buf, size_t bytes, int src, int tag,
-                   MPIRIO_Status *st);
-/* a completed status from the transport's */
+/* mpi_p2p.c: a completed status from the transport's */
 void status_from_tr(MPI_Status *st, const MPIRIO_Status *t);
 
 #endif

@@ -8,11 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define ENTER(name)                                                                      \
-    MpiState *s = mpi_enter(name);                                                       \
-    if (!s)                                                                              \
-        return MPI_ERR_OTHER;
-
 void
 status_from_tr(MPI_Status *st, const MPIRIO_Status *t)
 {
@@ -42,23 +37,6 @@ null_status(MPI_Status *st)
         empty_status(st);
         st->MPI_SOURCE = MPI_PROC_NULL;
     }
-}
-
-int
-p2p_send_bytes(const Comm *c, int ctx, const void *buf, size_t bytes, int dest, int tag)
-{
-    Req *r;
-    int e = tr_isend(buf, bytes, c->g[dest], ctx, tag, c->rank, &r);
-    return e ? e : tr_wait(r, NULL);
-}
-
-int
-p2p_recv_bytes(const Comm *c, int ctx, void *buf, size_t bytes, int src, int tag,
-               MPIRIO_Status *st)
-{
-    Req *r;
-    int e = tr_irecv(buf, bytes, src < 0 ? -1 : c->g[src], ctx, tag, 1, &r);
-    return e ? e : tr_wait(r, st);
 }
 
 /* ---- starting requests ---- */

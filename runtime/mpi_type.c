@@ -96,7 +96,9 @@ basic_size(int basic)
     return 0;
 }
 
-void
+/* the predefined types of s, made at the first look-up (the environment that makes
+ * s is the layer below) */
+static void
 type_init_predefined(MpiState *s)
 {
     for (size_t i = 0; i < sizeof predefs / sizeof predefs[0]; i++) {
@@ -126,6 +128,8 @@ type_init_predefined(MpiState *s)
 Type *
 type_get(MpiState *s, MPI_Datatype h)
 {
+    if (!s->predef[MPI_BYTE].used)
+        type_init_predefined(s);
     if (h > 0 && h < NPREDEF)
         return s->predef[h].used ? &s->predef[h] : NULL;
     Type *t = tab_at(&s->types, h - TYPE_BASE);
@@ -210,11 +214,6 @@ type_unpack(const Type *t, const void *packed, MPI_Count count, void *buf)
 }
 
 /* ---- constructors ---- */
-
-#define ENTER(name)                                                                      \
-    MpiState *s = mpi_enter(name);                                                       \
-    if (!s)                                                                              \
-        return MPI_ERR_OTHER;
 
 static Type *
 type_slot(MpiState *s, MPI_Datatype *h)

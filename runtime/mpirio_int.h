@@ -88,9 +88,68 @@ enum {
 int tr_coll_switch(int kind, int ctx, int base, int size, int root, const void *sbuf,
                    void *rbuf, size_t bytes, MPIRIO_Datatype type, MPIRIO_Op op);
 
-/* ---- the API layer's own files (api.c and mpi_*.c call each other) ---- */
+/* ---- the API layer's own files ----
+ * Layers, top down, each calling only those below it (tests/runtime/layers.sh):
+ *   api.c (the MPIRIO names)       mpi_coll.c (the MPI collectives)
+ *   mpi_p2p.c                      MPI point-to-point, requests
+ *   mpi_comm.c                     communicators, groups, topologies
+ *   mpi_type.c                     datatypes
+ *   mpi_env.c (mpi_env_tr.c)       the environment: per-DSP state, tables, errors
+ *   coll.c                         the collective algorithms (both APIs)
+ * then the transport's tr_ functions and datatype.c. */
+
+/* mpi_env.c, or mpi_env_tr.c in the MPI transport's libraries */
 void mpi_mark_init(void);               /* MPIRIO_Init: the DSP is initialised */
 int mpi_check_active(const char *call); /* tr_active, after the strict check */
 int mpi_finalized(int *initialized);    /* 1 after Finalize; *initialized */
+
+/* coll.c: the collective algorithms of both APIs. A group: its members, global
+ * ranks g[0..size-1] (base + i where g is NULL), the caller's index me, and the
+ * context of the algorithms' messages; sw the context of the transport's in-switch
+ * collectives where the group is MPIRIO_COMM_WORLD or MPIRIO_COMM_LOCAL (members
+ * base..base+size-1), else -1 (MPICH's algorithms in either family). Every member
+ * calls with the same arguments; each function returns 0, or the first error of the
+ * caller's part (MPIRIO_ERR_TRUNCATE where a message had another length than the
+ * caller's counts make), after taking part in all of it. */
+typedef struct CollGroup {
+    int ctx, sw;
+    int size, me;
+    int base;
+    const int *g;
+} CollGroup;
+
+/* a reduction operator of count elements of esz bytes: inout = in op inout; the
+ * basic ones (type and op of mpirio.h, arg unused) also in the switches */
+typedef struct CollOp CollOp;
+struct CollOp {
+    void (*fn)(const CollOp *o, const void *in, void *inout, int count);
+    size_t esz;
+    int commute;
+    MPIRIO_Datatype type; /* 0 unless a basic type and operator */
+    MPIRIO_Op op;
+    const void *arg; /* the caller's */
+};
+CollOp coll_basic_op(MPIRIO_Datatype type, MPIRIO_Op op);
+
+int coll_send(const CollGroup *cg, const void *buf, size_t bytes, int to, int tag);
+int coll_recv(const CollGroup *cg, void *buf, size_t bytes, int from, int tag);
+int coll_sendrecv(const CollGroup *cg, const void *sbuf, size_t sbytes, int to,
+                  void *rbuf, size_t rbytes, int from, int tag);
+int coll_bcast(const CollGroup *cg, int tag, void *buf, size_t bytes, int root);
+/* blk bytes of every member into rbuf (rank order) at root */
+int coll_gather(const CollGroup *cg, int tag, const void *sbuf, void *rbuf, size_t blk,
+                int root);
+int coll_scatter(const CollGroup *cg, int tag, const void *sbuf, void *rbuf, size_t blk,
+                 int root);
+/* the result in rbuf at root (a noncommutative operator reduces in rank order) */
+int coll_reduce(const CollGroup *cg, int tag, const void *sbuf, void *rbuf, int count,
+                const CollOp *o, int root);
+int coll_barrier(const CollGroup *cg, int tag);
+int coll_allgather(const CollGroup *cg, int tag, const void *sbuf, void *rbuf,
+                   size_t blk);
+int coll_allreduce(const CollGroup *cg, int tag, const void *sbuf, void *rbuf, int count,
+                   const CollOp *o);
+/* MPICH's in both families (a switch has nothing to combine) */
+int coll_alltoall(const CollGroup *cg, int tag, const void *sbuf, void *rbuf, size_t blk);
 
 #endif

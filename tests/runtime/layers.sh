@@ -1,40 +1,54 @@
 #!/bin/sh
 # layers.sh: checks that the files of libmpirio call each other in one direction,
-# the layers of runtime/mpirio_int.h.
+# the layers of runtime/mpirio_int.h and docs/runtime.md.
 #
-#   layers.sh LIBMPIRIO.a [TABLE]
+#   layers.sh LIBMPIRIO.a [--swap FILE1 FILE2] [TABLE]
 #
-# TABLE (default: the one below) has a line "FILE LAYER" per source file, layer 1 the
-# top. From the symbols of the archive (nm): a file may use a global symbol of another
-# file only if that file is on a lower layer (a larger number): no call goes up, none
-# sideways, so there is no circle. The API layer (layer 1: api.c and the MPI files
-# mpi_*.c, one layer split into files with one internal header, mpi_int.h) is the
-# exception: its files call each other; of the transport they use only the tr_
-# functions. read.c, fields.c and presets.c are platform/'s (the platform description
-# and its reader, tgc's too), compiled into libmpirio below all of its own files. Every object
-# of the archive must be in the table. Prints each
-# offending use and exits 1; exits 0 when there is none.
+# TABLE (default: the one below) has a line "FILE LAYER [transport]" per source file,
+# layer 1 the top. From the symbols of the archive (nm): a file may use a global
+# symbol of another file only if that file is on a lower layer (a larger number): no
+# call goes up, none sideways, so there is no circle. The files above the transport
+# (the API layer: the MPIRIO names api.c, the MPI names mpi_*.c, the collective
+# algorithms coll.c and api_base.c) use of the transport (the files marked transport)
+# only its tr_ functions. read.c, fields.c and presets.c are platform/'s (the platform
+# description and its reader, tgc's too), compiled into libmpirio below all of its own
+# files. The table covers the simulation's libmpirio.a and the MPI transport's
+# libraries (tr_mpi.c, mpi_env_tr.c). --swap exchanges the layers of two files of the
+# table (the tests show so that the check finds a call upward). Every object of the
+# archive must be in the table. Prints each offending use and exits 1; exits 0 when
+# there is none.
 set -eu
-lib=${1:?usage: layers.sh LIBMPIRIO.a [TABLE]}
-table=${2:-}
+lib=${1:?usage: layers.sh LIBMPIRIO.a [--swap FILE1 FILE2] [TABLE]}
+shift
+swap1= swap2=
+if [ "${1:-}" = "--swap" ]; then
+    swap1=${2:?--swap wants two files}
+    swap2=${3:?--swap wants two files}
+    shift 3
+fi
+table=${1:-}
 default_table='api.c 1
-mpi_env.c 1
-mpi_comm.c 1
-mpi_type.c 1
-mpi_p2p.c 1
 mpi_coll.c 1
-sim_run.c 2
-sim_p2p.c 3
-sim_coll.c 3
-sim_net.c 4
-sim_kernel.c 5
-platform_load.c 6
-datatype.c 6
-trace.c 6
-fiber.c 6
-read.c 7
-fields.c 8
-presets.c 9'
+mpi_p2p.c 2
+mpi_comm.c 3
+mpi_type.c 4
+mpi_env.c 5
+mpi_env_tr.c 5
+coll.c 6
+api_base.c 6
+sim_run.c 7 transport
+tr_mpi.c 7 transport
+sim_p2p.c 8 transport
+sim_coll.c 8 transport
+sim_net.c 9 transport
+sim_kernel.c 10 transport
+platform_load.c 11
+datatype.c 11
+trace.c 11
+fiber.c 11
+read.c 12
+fields.c 13
+presets.c 14'
 [ -r "$lib" ] || { echo "layers.sh: cannot read $lib" >&2; exit 1; }
 syms=$(nm -A -P "$lib") || { echo "layers.sh: nm failed on $lib" >&2; exit 1; }
 [ -n "$syms" ] || { echo "layers.sh: no symbols in $lib" >&2; exit 1; }
@@ -43,9 +57,22 @@ if [ -n "$table" ]; then
 else
     tab=$default_table
 fi
+if [ -n "$swap1" ]; then
+    tab=$(printf '%s\n' "$tab" | awk -v a="$swap1" -v b="$swap2" '
+        { f[NR] = $1; l[NR] = $2; t[NR] = $3; if ($1 == a) la = $2; if ($1 == b) lb = $2 }
+        END {
+            if (la == "" || lb == "") { print "layers.sh: --swap: not in the table" > "/dev/stderr"; exit 1 }
+            for (i = 1; i <= NR; i++)
+                print f[i], (f[i] == a ? lb : f[i] == b ? la : l[i]), t[i]
+        }') || exit 1
+fi
 out=$(printf '%s\n' "$tab" | awk '
-    BEGIN { transport_top = 2; transport_bottom = 5 }
-    FNR == NR { layer[$1] = $2; next }
+    FNR == NR {
+        layer[$1] = $2
+        if ($3 == "transport")
+            transport[$1] = 1
+        next
+    }
     {
         # "lib.a[file.c.o]: symbol TYPE value size"
         obj = $1
@@ -60,6 +87,10 @@ out=$(printf '%s\n' "$tab" | awk '
             def[sym] = obj
     }
     END {
+        top = 0
+        for (f in transport)
+            if (top == 0 || layer[f] < top)
+                top = layer[f]
         bad = 0
         for (o in objs)
             if (!(o in layer)) {
@@ -75,15 +106,12 @@ out=$(printf '%s\n' "$tab" | awk '
             g = def[s]
             if (!(f in layer) || !(g in layer))
                 continue
-            if (layer[g] == 1 && layer[f] == 1)
-                continue
             if (layer[g] <= layer[f]) {
                 printf "layers.sh: %s (layer %d) uses %s of %s (layer %d): %s\n", f,
                        layer[f], s, g, layer[g],
                        layer[g] < layer[f] ? "a call upward" : "a call sideways"
                 bad = 1
-            } else if (layer[f] == 1 && layer[g] >= transport_top &&
-                       layer[g] <= transport_bottom && s !~ /^tr_/) {
+            } else if (layer[f] < top && (g in transport) && s !~ /^tr_/) {
                 printf "layers.sh: %s uses %s of %s: the API layer calls only tr_ " \
                        "functions of the transport\n", f, s, g
                 bad = 1
