@@ -23,10 +23,19 @@ int dt_reduce(void *acc, const void *in, int n, MPIRIO_Datatype t, MPIRIO_Op op)
 
 /* ---- the transport ---- */
 
-/* a run of n DSPs of dsp_main (MPIRIO_Run): 0, 1 (set-up error), 2 (deadlock) */
-int tr_run(int n, const char *platform, int flags, void (*fn)(int, void *), void *arg);
-int tr_run_stats(MPIRIO_Stats *stats); /* of the last run */
-void tr_run_finish_times(long long *times, int n);
+/* what a run leaves for MPIRIO_Run_stats and MPIRIO_Run_finish_times (api.c keeps
+ * the last run's): the statistics and each DSP's finish time (finish, nfinish: malloc'd
+ * by the transport); ran = 0 where no run was tried (another was in progress) */
+typedef struct RunResult {
+    int ran;
+    MPIRIO_Stats stats;
+    long long *finish;
+    int nfinish;
+} RunResult;
+/* a run of n DSPs of dsp_main (MPIRIO_Run): 0, 1 (set-up error), 2 (deadlock); out
+ * zero at the call */
+int tr_run(int n, const char *platform, int flags, void (*fn)(int, void *), void *arg,
+           RunResult *out);
 int tr_dsp(void);         /* 1 inside a DSP of a running job */
 int tr_active(void);      /* 1 inside a DSP that has not called Finalize */
 int tr_strict(void);      /* calls outside Init..Finalize end the run (mpirio-run) */

@@ -14,10 +14,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static MPIRIO_Stats last_stats;
-static long long *last_finish;
-static int last_nfinish;
-
 /* The settings of the environment (mpirio-run's options set them too). Each is
  * checked: a value that does not parse, or is out of range, stops the run with a
  * message naming the variable and the option. Unset or empty: the default. */
@@ -84,11 +80,11 @@ settings_from_env(Settings *s, char *err, size_t n)
 
 /* a run that cannot start: the message goes to stderr and to the statistics */
 static void
-setup_error(const Settings *set, const char *err)
+setup_error(const Settings *set, const char *err, RunResult *out)
 {
     /* "mpirio: " before each line (the platform reader reports every error it finds) */
-    char *r = last_stats.report;
-    size_t n = sizeof last_stats.report, at = 0;
+    char *r = out->stats.report;
+    size_t n = sizeof out->stats.report, at = 0;
     r[0] = 0;
     for (const char *line = err; at + 1 < n;) {
         size_t len = strcspn(line, "\n");
@@ -173,18 +169,17 @@ summary(FILE *f)
 
 /* the statistics of the run that has just ended */
 static void
-keep_stats(int n)
+keep_stats(int n, RunResult *out)
 {
-    MPIRIO_Stats *s = &last_stats;
+    MPIRIO_Stats *s = &out->stats;
     s->ndsps = n;
     s->deadlock = K->deadlock;
-    free(last_finish);
-    last_finish = calloc((size_t)n, sizeof *last_finish);
-    last_nfinish = last_finish ? n : 0;
+    out->finish = calloc((size_t)n, sizeof *out->finish);
+    out->nfinish = out->finish ? n : 0;
     for (int i = 0; i < n; i++) {
         Cycles f = K->dsps[i].state == DS_DONE ? K->dsps[i].finish : K->now;
-        if (last_finish)
-            last_finish[i] = f;
+        if (out->finish)
+            out->finish[i] = f;
         if (f > s->cycles)
             s->cycles = f;
     }
@@ -196,10 +191,10 @@ keep_stats(int n)
 
 static int
 run_locked(int n, const char *platform, const Settings *set, void (*fn)(int, void *),
-           void *arg)
+           void *arg, RunResult *out)
 {
     char err[512];
-    memset(&last_stats, 0, sizeof last_stats);
+    out->ran = 1;
     if (n < 1 || !fn) {
         fprintf(stderr, "mpirio: need at least one DSP and a function\n");
         return 1;
@@ -207,9 +202,9 @@ run_locked(int n, const char *platform, const Settings *set, void (*fn)(int, voi
     Kernel *k = calloc(1, sizeof *k);
     if (!k)
         return 1;
-    char perr[sizeof last_stats.report / 2];
+    char perr[sizeof out->stats.report / 2];
     if (plat_load(&k->plat, platform, n, perr, sizeof perr) != 0) {
-        setup_error(set, perr);
+        setup_error(set, perr, out);
         free(k);
         return 1;
     }
@@ -217,7 +212,7 @@ run_locked(int n, const char *platform, const Settings *set, void (*fn)(int, voi
     if (n > k->pdsps) {
         snprintf(err, sizeof err, "platform \"%s\" has %d DSPs, %d requested",
                  k->plat.name, k->pdsps, n);
-        setup_error(set, err);
+        setup_error(set, err, out);
         pd_free(&k->plat);
         free(k);
         return 1;
@@ -229,7 +224,7 @@ run_locked(int n, const char *platform, const Settings *set, void (*fn)(int, voi
     if (rc == 0 && set->trace)
         rc = trace_open(set->trace, (int)k->plat.dsp_clock_mhz, err, sizeof err);
     if (rc != 0) {
-        setup_error(set, err);
+        setup_error(set, err, out);
         net_free();
         pd_free(&k->plat);
         free(k);
@@ -239,7 +234,7 @@ run_locked(int n, const char *platform, const Settings *set, void (*fn)(int, voi
     if (trace_active)
         trace_tracks();
     rc = k_run(n, fn, arg);
-    keep_stats(n);
+    keep_stats(n, out);
     if (k->set.summary && rc != 1)
         summary(stderr);
     if (trace_close() != 0 && rc == 0)
@@ -255,14 +250,15 @@ run_locked(int n, const char *platform, const Settings *set, void (*fn)(int, voi
 }
 
 int
-tr_run(int n, const char *platform, int flags, void (*fn)(int, void *), void *arg)
+tr_run(int n, const char *platform, int flags, void (*fn)(int, void *), void *arg,
+       RunResult *out)
 {
     static pthread_mutex_t one_run = PTHREAD_MUTEX_INITIALIZER;
     Settings s = {.quiet = (flags & MPIRIO_RUN_QUIET) != 0};
     char err[512];
     if (settings_from_env(&s, err, sizeof err) != 0) {
-        memset(&last_stats, 0, sizeof last_stats);
-        setup_error(&s, err);
+        out->ran = 1;
+        setup_error(&s, err, out);
         return 1;
     }
     if (flags & MPIRIO_RUN_NO_CONTENTION)
@@ -277,23 +273,9 @@ tr_run(int n, const char *platform, int flags, void (*fn)(int, void *), void *ar
         fprintf(stderr, "mpirio: a run is already in progress\n");
         return 1;
     }
-    int rc = run_locked(n, platform, &s, fn, arg);
+    int rc = run_locked(n, platform, &s, fn, arg, out);
     pthread_mutex_unlock(&one_run);
     return rc;
-}
-
-int
-tr_run_stats(MPIRIO_Stats *stats)
-{
-    *stats = last_stats;
-    return MPIRIO_SUCCESS;
-}
-
-void
-tr_run_finish_times(long long *times, int n)
-{
-    for (int i = 0; i < n && i < last_nfinish; i++)
-        times[i] = last_finish[i];
 }
 
 /* ---- the job and the calling DSP ---- */

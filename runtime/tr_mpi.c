@@ -57,10 +57,6 @@ static struct {
     char platform[64];
 } M;
 
-static MPIRIO_Stats last_stats;
-static long long *last_finish;
-static int last_nfinish;
-
 static void
 die(const char *msg)
 {
@@ -231,23 +227,24 @@ done(void)
 /* ---- runs ---- */
 
 int
-tr_run(int n, const char *platform, int flags, void (*fn)(int, void *), void *arg)
+tr_run(int n, const char *platform, int flags, void (*fn)(int, void *), void *arg,
+       RunResult *out)
 {
-    memset(&last_stats, 0, sizeof last_stats);
+    MPIRIO_Stats *st = &out->stats;
+    out->ran = 1;
     if (M.ran || M.in_run) {
-        snprintf(last_stats.report, sizeof last_stats.report,
-                 "one run per process under MPI");
-        fprintf(stderr, "mpirio: %s\n", last_stats.report);
+        snprintf(st->report, sizeof st->report, "one run per process under MPI");
+        fprintf(stderr, "mpirio: %s\n", st->report);
         return 1;
     }
     if (!M.inited)
         setup(platform);
     if (n != M.size) {
-        snprintf(last_stats.report, sizeof last_stats.report,
+        snprintf(st->report, sizeof st->report,
                  "the program runs %d DSPs; start it with mpirun -np %d (not %d)", n, n,
                  M.size);
         if (M.rank == 0)
-            fprintf(stderr, "mpirio: %s\n", last_stats.report);
+            fprintf(stderr, "mpirio: %s\n", st->report);
         M.mpi_final = 1;
         MPI_Finalize();
         return 1;
@@ -270,18 +267,17 @@ tr_run(int n, const char *platform, int flags, void (*fn)(int, void *), void *ar
     long long sum[6], len = 0;
     MPI_Allreduce(mine, sum, 6, MPI_LONG_LONG, MPI_SUM, M.comm[C_WORLD]);
     MPI_Allreduce(&M.finish, &len, 1, MPI_LONG_LONG, MPI_MAX, M.comm[C_WORLD]);
-    free(last_finish);
-    last_finish = malloc(sizeof *last_finish * (size_t)M.size);
-    if (!last_finish)
+    out->finish = malloc(sizeof *out->finish * (size_t)M.size);
+    if (!out->finish)
         die("out of memory");
-    last_nfinish = M.size;
-    MPI_Allgather(&M.finish, 1, MPI_LONG_LONG, last_finish, 1, MPI_LONG_LONG,
+    out->nfinish = M.size;
+    MPI_Allgather(&M.finish, 1, MPI_LONG_LONG, out->finish, 1, MPI_LONG_LONG,
                   M.comm[C_WORLD]);
-    last_stats.cycles = len;
-    last_stats.ndsps = M.size;
-    last_stats.traffic.messages = sum[1];
-    last_stats.traffic.packets = sum[2];
-    last_stats.traffic.bytes = sum[3];
+    st->cycles = len;
+    st->ndsps = M.size;
+    st->traffic.messages = sum[1];
+    st->traffic.packets = sum[2];
+    st->traffic.bytes = sum[3];
     if (flags & MPIRIO_RUN_SUMMARY && M.rank == 0)
         fprintf(stderr,
                 "mpirio: %d DSPs under MPI (platform clock %s, %lld Hz), %lld cycles "
@@ -291,20 +287,6 @@ tr_run(int n, const char *platform, int flags, void (*fn)(int, void *), void *ar
     M.mpi_final = 1;
     MPI_Finalize();
     return 0;
-}
-
-int
-tr_run_stats(MPIRIO_Stats *stats)
-{
-    *stats = last_stats;
-    return MPIRIO_SUCCESS;
-}
-
-void
-tr_run_finish_times(long long *times, int n)
-{
-    for (int i = 0; i < n && i < last_nfinish; i++)
-        times[i] = last_finish[i];
 }
 
 /* ---- the job and the calling DSP ---- */
