@@ -700,6 +700,46 @@ void eval_report_deadlock(const Sched *s, const EvalResult *r, Diag *d);
 int pass_verify(Unit *u, Diag *d); /* evaluates u->s; reports a deadlock as an error */
 
 /* ------------------------------------------------------------------------------------
+ * passes/period_bound.c - the period bound: the maximum cycle ratio of the graph with its
+ * delays, on unlimited DSPs without communication (docs/throughput.md)
+ * ------------------------------------------------------------------------------------ */
+
+/* An exact number of cycles per iteration: num / den, den >= 1, in lowest terms. */
+typedef struct Ratio {
+    int64_t num, den;
+} Ratio;
+
+/* What period_bound found. */
+typedef struct PeriodBound {
+    Ratio bound;      /* cycles per iteration that no schedule's period can beat */
+    int *cycle;       /* a critical cycle: its tasks in order, ncycle of them */
+    int *cycle_edges; /* [ncycle] the edge from cycle[i] to the next task, or -1 for the
+                         task's own sequence (one task, one delay) */
+    int ncycle;
+    int64_t cycle_cycles, cycle_tokens; /* the cycle's cost and delays (bound = their
+                                           ratio, reduced) */
+} PeriodBound;
+
+Ratio period_ratio(int64_t num, int64_t den); /* num / den reduced; num >= 0, den > 0 */
+int period_ratio_cmp(Ratio a, Ratio b);       /* -1, 0 or 1, exactly */
+double period_ratio_value(Ratio r);
+/* The maximum over the cycles C of a directed graph of sum w(C) / sum t(C) (arcs
+ * from[e] -> to[e], weights w >= 0, transits t >= 0), exactly, by Howard's policy
+ * iteration.  Nodes that reach no cycle are ignored.  cycle[] (room for m arcs) receives
+ * the arcs of a cycle of that ratio, *ncycle their count.  Returns 0 (0 / 1 and no cycle
+ * when the graph has none); -1 when a cycle has no transit at all (cycle[] is it); -2
+ * when the sums of the nodes' largest weights or transits reach 2^62 (beyond exact
+ * 128-bit arithmetic). */
+int period_max_cycle_ratio(int n, int m, const int *from, const int *to, const int64_t *w,
+                           const int64_t *t, Ratio *out, int *cycle, int *ncycle);
+/* The cost the bound gives a task: its pinned DSP's, else its cheapest. */
+int64_t period_task_cycles(const Graph *g, const Platform *p, int task);
+/* The period bound of g (its edges with their delays and every task's own sequence;
+ * docs/throughput.md), the cycle's arrays from arena a.  Returns period_max_cycle_ratio's
+ * status (-1: a zero-delay cycle, which fe_check refuses). */
+int period_bound(const Graph *g, const Platform *p, PeriodBound *pb, Arena *a);
+
+/* ------------------------------------------------------------------------------------
  * passes/bfco.c, passes/baselines.c - communication optimisation ([BFCO] in
  * docs/references.md, docs/bfco.md): message aggregation and communication pipelining
  * on a schedule as comm_insert leaves it

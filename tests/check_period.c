@@ -1,0 +1,463 @@
+/* tests/check_period.c - the period bound (passes/period_bound.c): hand-computed bounds
+ * of small graphs, the maximum cycle ratio against an enumeration of every simple cycle
+ * on random small graphs and against a certificate (the reported cycle is a cycle of that
+ * ratio, and Bellman-Ford finds no cycle above it) on larger ones. */
+#include <check.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ir.h"
+
+__extension__ typedef __int128 i128;
+
+/* ------------------------------------------------------------------ graphs by hand */
+
+static Graph *
+mk_graph(int n, const int64_t *cycles)
+{
+    Graph *g = ir_graph_new();
+    Arena *a = g->arena;
+    g->file = "period.json";
+    g->name = "period";
+    g->iterations = 10;
+    g->platform = plat_preset(a, "bwdsp-1board");
+    g->ntasks = n;
+    g->tasks = arena_array(a, (size_t)n, sizeof *g->tasks);
+    for (int i = 0; i < n; i++) {
+        int64_t *c = arena_alloc(a, sizeof *c);
+        *c = cycles[i];
+        g->tasks[i] =
+            (Task){.id = arena_printf(a, "t%d", i), .cycles = c, .ncycles = 1, .dsp = -1};
+    }
+    g->edges = arena_array(a, 64, sizeof *g->edges);
+    return g;
+}
+
+static void
+edge(Graph *g, int from, int to, int delay)
+{
+    g->edges[g->nedges++] = (Edge){from, to, 64, delay};
+}
+
+static Ratio
+bound(const Graph *g, PeriodBound *pb, Arena *a)
+{
+    int rc = period_bound(g, g->platform, pb, a);
+    ck_assert_int_eq(rc, 0);
+    return pb->bound;
+}
+
+#define ck_ratio(r, n, d)                                                                \
+    do {                                                                                 \
+        Ratio r_ = (r);                                                                  \
+        ck_assert_msg(r_.num == (n) && r_.den == (d),                                    \
+                      "bound %" PRId64 "/%" PRId64 ", expected %" PRId64 "/%" PRId64,    \
+                      r_.num, r_.den, (int64_t)(n), (int64_t)(d));                       \
+    } while (0)
+
+/* A chain without delays: no cycle but the tasks' own; the slowest task, 200. */
+START_TEST(a_chain_is_bounded_by_its_slowest_task)
+{
+    int64_t c[] = {100, 200, 50};
+    Graph *g = mk_graph(3, c);
+    edge(g, 0, 1, 0);
+    edge(g, 1, 2, 0);
+    Arena *a = arena_new();
+    PeriodBound pb;
+    ck_ratio(bound(g, &pb, a), 200, 1);
+    ck_assert_int_eq(pb.ncycle, 1);
+    ck_assert_int_eq(pb.cycle[0], 1);
+    ck_assert_int_eq(pb.cycle_edges[0], -1);
+    arena_free(a);
+    ir_graph_free(g);
+}
+END_TEST
+
+/* t0 (100) -> t1 (200) -> t0 with one delay: the loop, 300 cycles per iteration. */
+START_TEST(a_feedback_loop_is_its_cost_over_its_delay)
+{
+    int64_t c[] = {100, 200};
+    Graph *g = mk_graph(2, c);
+    edge(g, 0, 1, 0);
+    edge(g, 1, 0, 1);
+    Arena *a = arena_new();
+    PeriodBound pb;
+    ck_ratio(bound(g, &pb, a), 300, 1);
+    ck_assert_int_eq(pb.ncycle, 2);
+    ck_assert_int_eq(pb.cycle_cycles, 300);
+    ck_assert_int_eq(pb.cycle_tokens, 1);
+    /* the cycle is t0 -> t1 -> t0 through edges 0 and 1, from either node */
+    ck_assert(pb.cycle_edges[0] >= 0 && pb.cycle_edges[1] >= 0);
+    ck_assert_int_ne(pb.cycle[0], pb.cycle[1]);
+    /* with two delays the loop allows 150, so t1 alone (200) bounds it */
+    g->edges[1].delay = 2;
+    ck_ratio(bound(g, &pb, a), 200, 1);
+    arena_free(a);
+    ir_graph_free(g);
+}
+END_TEST
+
+/* t0 (5) -> t1 (7) -> t2 (9) -> t0 with two delays: 21 / 2 = 10.5 > 9, a fraction. */
+START_TEST(a_bound_can_be_a_fraction)
+{
+    int64_t c[] = {5, 7, 9};
+    Graph *g = mk_graph(3, c);
+    edge(g, 0, 1, 0);
+    edge(g, 1, 2, 1);
+    edge(g, 2, 0, 1);
+    Arena *a = arena_new();
+    PeriodBound pb;
+    ck_ratio(bound(g, &pb, a), 21, 2);
+    ck_assert_int_eq(pb.ncycle, 3);
+    /* three delays: 7 < 9 */
+    g->edges[0].delay = 1;
+    ck_ratio(bound(g, &pb, a), 9, 1);
+    /* 6/4 reduces to 3/2 */
+    int64_t c2[] = {1, 2, 3};
+    Graph *h = mk_graph(3, c2);
+    edge(h, 0, 1, 1);
+    edge(h, 1, 2, 0);
+    edge(h, 2, 0, 0);
+    ck_ratio(bound(h, &pb, a), 6, 1);
+    h->edges[1].delay = 3;
+    ck_ratio(bound(h, &pb, a), 3, 1); /* 6 / 4 = 1.5 < the task of 3 */
+    for (int i = 0; i < 3; i++)
+        h->tasks[i].cycles[0] = 3 * (i + 1) - 2; /* 1, 4, 7: loop 12 / 4 = 3 < 7 */
+    ck_ratio(bound(h, &pb, a), 7, 1);
+    h->tasks[2].cycles[0] = 1; /* 1, 4, 1: 6 / 4 = 3 / 2 < 4 */
+    h->tasks[1].cycles[0] = 1; /* 1, 1, 1: 3 / 4 < 1 */
+    ck_ratio(bound(h, &pb, a), 1, 1);
+    h->edges[1].delay = 0; /* 3 / 1 */
+    h->edges[0].delay = 2; /* 3 / 2 */
+    ck_ratio(bound(h, &pb, a), 3, 2);
+    ck_assert_int_eq(pb.cycle_cycles, 3);
+    ck_assert_int_eq(pb.cycle_tokens, 2);
+    arena_free(a);
+    ir_graph_free(g);
+    ir_graph_free(h);
+}
+END_TEST
+
+/* Two loops through t0: t0 -> t1 -> t0 (1 delay, 4 + 6 = 10) and t0 -> t2 -> t3 -> t0 (2
+ * delays, 4 + 8 + 9 = 21, 10.5); the second wins. */
+START_TEST(the_largest_of_several_loops)
+{
+    int64_t c[] = {4, 6, 8, 9};
+    Graph *g = mk_graph(4, c);
+    edge(g, 0, 1, 0);
+    edge(g, 1, 0, 1);
+    edge(g, 0, 2, 0);
+    edge(g, 2, 3, 1);
+    edge(g, 3, 0, 1);
+    Arena *a = arena_new();
+    PeriodBound pb;
+    ck_ratio(bound(g, &pb, a), 21, 2);
+    ck_assert_int_eq(pb.ncycle, 3);
+    g->edges[1].delay = 0;
+    g->edges[0].delay = 1;
+    g->edges[3].delay = 2; /* 21 / 3 = 7 < 10 */
+    ck_ratio(bound(g, &pb, a), 10, 1);
+    arena_free(a);
+    ir_graph_free(g);
+}
+END_TEST
+
+/* A task costs its cheapest DSP, or the one it is pinned to. */
+START_TEST(costs_per_dsp_and_pins)
+{
+    int64_t c[] = {100, 100};
+    Graph *g = mk_graph(2, c);
+    int64_t *list = arena_array(g->arena, 4, sizeof *list);
+    list[0] = 500, list[1] = 300, list[2] = 400, list[3] = 700;
+    g->tasks[1].cycles = list;
+    g->tasks[1].ncycles = 4;
+    edge(g, 0, 1, 0);
+    edge(g, 1, 0, 1);
+    Arena *a = arena_new();
+    PeriodBound pb;
+    ck_ratio(bound(g, &pb, a), 400, 1); /* 100 + 300 */
+    g->tasks[1].dsp = 3;
+    ck_ratio(bound(g, &pb, a), 800, 1); /* 100 + 700 */
+    arena_free(a);
+    ir_graph_free(g);
+}
+END_TEST
+
+/* A cycle without delays has no finite period: -1 and the cycle. */
+START_TEST(a_cycle_without_delay_is_refused)
+{
+    int64_t c[] = {1, 2, 3};
+    Graph *g = mk_graph(3, c);
+    edge(g, 0, 1, 1);
+    edge(g, 1, 2, 0);
+    edge(g, 2, 1, 0);
+    Arena *a = arena_new();
+    PeriodBound pb;
+    ck_assert_int_eq(period_bound(g, g->platform, &pb, a), -1);
+    ck_assert_int_eq(pb.ncycle, 2);
+    ck_assert(pb.cycle_edges[0] >= 1 && pb.cycle_edges[1] >= 1);
+    arena_free(a);
+    ir_graph_free(g);
+}
+END_TEST
+
+/* ------------------------------------------------------------------ random graphs */
+
+static uint64_t rng_state;
+
+static uint64_t
+rnd(void)
+{
+    rng_state = rng_state * 6364136223846793005ULL + 1442695040888963407ULL;
+    return rng_state >> 33;
+}
+
+typedef struct Arcs {
+    int n, m;
+    int from[256], to[256];
+    int64_t w[256], t[256];
+} Arcs;
+
+static void
+random_arcs(Arcs *g, int n, int m, int64_t wmax, int tmax)
+{
+    g->n = n;
+    g->m = m;
+    for (int e = 0; e < m; e++) {
+        g->from[e] = (int)(rnd() % (uint64_t)n);
+        g->to[e] = (int)(rnd() % (uint64_t)n);
+        g->w[e] = (int64_t)(rnd() % (uint64_t)(wmax + 1));
+        g->t[e] = (int64_t)(rnd() % (uint64_t)(tmax + 1));
+    }
+}
+
+/* Every simple cycle from its lowest node (DFS over arcs to higher nodes): the best
+ * ratio, and whether a cycle has no transit. */
+typedef struct Enum {
+    const Arcs *g;
+    int start;
+    bool on[16];
+    Ratio best;
+    bool any, zero;
+} Enum;
+
+static void
+dfs(Enum *en, int v, int64_t W, int64_t T)
+{
+    const Arcs *g = en->g;
+    for (int e = 0; e < g->m; e++) {
+        if (g->from[e] != v)
+            continue;
+        int u = g->to[e];
+        if (u == en->start) {
+            int64_t w = W + g->w[e], t = T + g->t[e];
+            if (t == 0) {
+                en->zero = true;
+                continue;
+            }
+            Ratio r = period_ratio(w, t);
+            if (!en->any || period_ratio_cmp(r, en->best) > 0)
+                en->best = r;
+            en->any = true;
+        } else if (u > en->start && !en->on[u]) {
+            en->on[u] = true;
+            dfs(en, u, W + g->w[e], T + g->t[e]);
+            en->on[u] = false;
+        }
+    }
+}
+
+/* The cycle returned is a cycle of the graph whose ratio is the one returned. */
+static void
+ck_cycle(const Arcs *g, Ratio r, const int *cyc, int ncyc)
+{
+    ck_assert_int_gt(ncyc, 0);
+    int64_t W = 0, T = 0;
+    for (int i = 0; i < ncyc; i++) {
+        int e = cyc[i], nx = cyc[(i + 1) % ncyc];
+        ck_assert_int_eq(g->to[e], g->from[nx]);
+        W += g->w[e];
+        T += g->t[e];
+    }
+    ck_assert_int_gt(T, 0);
+    Ratio c = period_ratio(W, T);
+    ck_assert(c.num == r.num && c.den == r.den);
+}
+
+START_TEST(equals_the_enumeration_of_every_cycle)
+{
+    rng_state = 12345;
+    int with_cycles = 0, refused = 0;
+    for (int trial = 0; trial < 3000; trial++) {
+        Arcs g;
+        int n = 1 + (int)(rnd() % 8), m = (int)(rnd() % 20);
+        random_arcs(&g, n, m, trial % 3 == 0 ? 3 : 1000, trial % 2 ? 3 : 1);
+        Enum en = {.g = &g};
+        for (int s = 0; s < n; s++) {
+            en.start = s;
+            dfs(&en, s, 0, 0);
+        }
+        Ratio r;
+        int cyc[256], ncyc;
+        int rc = period_max_cycle_ratio(n, m, g.from, g.to, g.w, g.t, &r, cyc, &ncyc);
+        if (en.zero) {
+            ck_assert_int_eq(rc, -1);
+            /* the cycle reported has no transit */
+            ck_assert_int_gt(ncyc, 0);
+            for (int i = 0; i < ncyc; i++) {
+                ck_assert_int_eq(g.t[cyc[i]], 0);
+                ck_assert_int_eq(g.to[cyc[i]], g.from[cyc[(i + 1) % ncyc]]);
+            }
+            refused++;
+            continue;
+        }
+        ck_assert_int_eq(rc, 0);
+        if (!en.any) {
+            ck_assert(r.num == 0 && r.den == 1);
+            ck_assert_int_eq(ncyc, 0);
+            continue;
+        }
+        with_cycles++;
+        ck_assert_msg(r.num == en.best.num && r.den == en.best.den,
+                      "trial %d: %" PRId64 "/%" PRId64 " against %" PRId64 "/%" PRId64,
+                      trial, r.num, r.den, en.best.num, en.best.den);
+        ck_cycle(&g, r, cyc, ncyc);
+    }
+    /* the sample must exercise both outcomes */
+    ck_assert_int_gt(with_cycles, 600);
+    ck_assert_int_gt(refused, 100);
+    ck_assert_int_lt(refused, 2000);
+}
+END_TEST
+
+/* Larger graphs, by certificate: Bellman-Ford (longest paths with weights den w - num t)
+ * settles, so no cycle has a ratio above num / den, and the cycle returned has it. */
+START_TEST(no_cycle_beats_the_ratio_on_larger_graphs)
+{
+    rng_state = 777;
+    enum { N = 200, M = 800 };
+    int *from = malloc(M * sizeof *from), *to = malloc(M * sizeof *to);
+    int64_t *w = malloc(M * sizeof *w), *t = malloc(M * sizeof *t);
+    int *cyc = malloc(M * sizeof *cyc);
+    i128 *dist = malloc(N * sizeof *dist);
+    for (int trial = 0; trial < 40; trial++) {
+        int n = 20 + (int)(rnd() % (N - 20)), m = n + (int)(rnd() % (uint64_t)(M - n));
+        /* transits >= 1 on arcs that go down in index, so zero-transit arcs form a DAG */
+        for (int e = 0; e < m; e++) {
+            from[e] = (int)(rnd() % (uint64_t)n);
+            to[e] = (int)(rnd() % (uint64_t)n);
+            w[e] = (int64_t)(rnd() % (trial % 2 ? 1000000 : 10));
+            t[e] = to[e] > from[e] ? (int64_t)(rnd() % 3) : 1 + (int64_t)(rnd() % 4);
+        }
+        Ratio r;
+        int ncyc;
+        ck_assert_int_eq(period_max_cycle_ratio(n, m, from, to, w, t, &r, cyc, &ncyc), 0);
+        if (ncyc == 0)
+            continue;
+        int64_t W = 0, T = 0;
+        for (int i = 0; i < ncyc; i++) {
+            ck_assert_int_eq(to[cyc[i]], from[cyc[(i + 1) % ncyc]]);
+            W += w[cyc[i]];
+            T += t[cyc[i]];
+        }
+        Ratio c = period_ratio(W, T);
+        ck_assert(c.num == r.num && c.den == r.den);
+        for (int u = 0; u < n; u++)
+            dist[u] = 0;
+        bool settled = false;
+        for (int round = 0; round <= n && !settled; round++) {
+            settled = true;
+            for (int e = 0; e < m; e++) {
+                i128 d = dist[from[e]] + (i128)r.den * w[e] - (i128)r.num * t[e];
+                if (d > dist[to[e]]) {
+                    dist[to[e]] = d;
+                    settled = false;
+                }
+            }
+        }
+        ck_assert_msg(settled, "trial %d: a cycle above %" PRId64 "/%" PRId64, trial,
+                      r.num, r.den);
+    }
+    free(from);
+    free(to);
+    free(w);
+    free(t);
+    free(cyc);
+    free(dist);
+}
+END_TEST
+
+/* 10 000 tasks in a ring of stages with feedback: completes (near-linear), and the bound
+ * is the heaviest stage loop, worked out by hand. */
+START_TEST(ten_thousand_tasks)
+{
+    enum { N = 10000 };
+    int64_t *c = malloc(N * sizeof *c);
+    for (int i = 0; i < N; i++)
+        c[i] = 1000 + (i % 7);
+    Graph *g = ir_graph_new();
+    Arena *a = g->arena;
+    g->iterations = 10;
+    g->platform = plat_preset(a, "bwdsp-1board");
+    g->ntasks = N;
+    g->tasks = arena_array(a, N, sizeof *g->tasks);
+    for (int i = 0; i < N; i++) {
+        int64_t *ci = arena_alloc(a, sizeof *ci);
+        *ci = c[i];
+        g->tasks[i] = (Task){.id = "t", .cycles = ci, .ncycles = 1, .dsp = -1};
+    }
+    /* a chain, and every 10 tasks a feedback edge of one delay over the last 10 */
+    g->edges = arena_array(a, 2 * N, sizeof *g->edges);
+    for (int i = 0; i + 1 < N; i++)
+        g->edges[g->nedges++] = (Edge){i, i + 1, 8, 0};
+    for (int i = 9; i < N; i += 10)
+        g->edges[g->nedges++] = (Edge){i, i - 9, 8, 1};
+    /* the loop of tasks i-9 .. i costs sum of 1000 + (k % 7); the largest over the loops
+     */
+    int64_t best = 0;
+    for (int i = 9; i < N; i += 10) {
+        int64_t s = 0;
+        for (int k = i - 9; k <= i; k++)
+            s += c[k];
+        if (s > best)
+            best = s;
+    }
+    /* and one loop over everything with the delay of the last task's edge to the first */
+    PeriodBound pb;
+    Arena *b = arena_new();
+    ck_ratio(bound(g, &pb, b), best, 1);
+    ck_assert_int_eq(pb.ncycle, 10);
+    arena_free(b);
+    ir_graph_free(g);
+    free(c);
+}
+END_TEST
+
+static Suite *
+suite(void)
+{
+    Suite *s = suite_create("period");
+    TCase *tc = tcase_create("bound");
+    tcase_add_test(tc, a_chain_is_bounded_by_its_slowest_task);
+    tcase_add_test(tc, a_feedback_loop_is_its_cost_over_its_delay);
+    tcase_add_test(tc, a_bound_can_be_a_fraction);
+    tcase_add_test(tc, the_largest_of_several_loops);
+    tcase_add_test(tc, costs_per_dsp_and_pins);
+    tcase_add_test(tc, a_cycle_without_delay_is_refused);
+    tcase_add_test(tc, equals_the_enumeration_of_every_cycle);
+    tcase_add_test(tc, no_cycle_beats_the_ratio_on_larger_graphs);
+    tcase_add_test(tc, ten_thousand_tasks);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int
+main(void)
+{
+    SRunner *sr = srunner_create(suite());
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
