@@ -16,14 +16,15 @@ set -eu
 
 cd "$(dirname "$0")"
 
-# build tools, the libraries tgc links (jansson, Graphviz's cgraph and gvc), the test
+# build tools, the libraries tgc links (jansson, Graphviz's cgraph and gvc, libxml2 for
+# SDF3's graphs), the test
 # framework (Check), and the tools the tests use (graphviz's dot renders schedules, valgrind checks memory,
 # gnuplot draws the benchmark plots, libjpeg-turbo's djpeg decodes what the JPEG encoder
 # of testcases/apps writes), clang with its sanitizer and libFuzzer runtimes (the
 # sanitizer build and the fuzz targets), binutils (nm: the mpich suite checks what a
 # test program needs of libmpirio), and Open MPI and MPICH (libmpirio's MPI transport,
 # tgc run --target mpi, docs/cluster.md)
-pkgs="gcc make cmake pkg-config libjansson-dev libgraphviz-dev graphviz check libsubunit-dev
+pkgs="gcc make cmake pkg-config libjansson-dev libgraphviz-dev libxml2-dev graphviz check libsubunit-dev
 valgrind gnuplot-nox libjpeg-turbo-progs clang libclang-rt-14-dev binutils
 libopenmpi-dev openmpi-bin libmpich-dev mpich"
 # optional, for the benchmarks only (--bench): SimGrid's SMPI (smpicc, smpirun), which

@@ -140,6 +140,8 @@ cg_graph_object(const Graph *g, bool platform_inline)
         cg_set(o, "name", json_string(g->name));
     if (g->iterations != 1)
         cg_set(o, "iterations", json_integer(g->iterations));
+    if (g->period_constraint > 0)
+        cg_set(o, "period_constraint", json_integer(g->period_constraint));
     bool inline_p = g->platform && (platform_inline || !g->platform_ref ||
                                     strcmp(g->platform_ref, "inline") == 0);
     if (inline_p)
@@ -190,6 +192,12 @@ cg_graph_object(const Graph *g, bool platform_inline)
         cg_set(je, "to", json_string(g->tasks[e->to].id));
         if (e->bytes)
             cg_set(je, "bytes", json_integer(e->bytes));
+        if (e->produce > 1)
+            cg_set(je, "produce", json_integer(e->produce));
+        if (e->consume > 1)
+            cg_set(je, "consume", json_integer(e->consume));
+        if (e->tokens > 0)
+            cg_set(je, "tokens", json_integer(e->tokens));
         if (e->delay)
             cg_set(je, "delay", json_integer(e->delay));
         cg_push(edges, je);

@@ -13,6 +13,8 @@
  *     "format":     "tgc-graph/1",          required
  *     "name":       string,                 default: the file's base name without ".json"
  *     "iterations": integer >= 1,           default 1  (limit --max-iterations)
+ *     "period_constraint": integer >= 1,    the largest acceptable period (cycles per
+ *                                           iteration, docs/throughput.md); default none
  *     "platform":   preset | path | object, default "bwdsp-1board" (see platform_json.c;
  *                                           a path is relative to the graph's folder)
  *     "kernels":    { "source": path,       C file of the kernels, must exist
@@ -47,8 +49,9 @@
 
 #include "fe.h"
 
-static const char *const graph_fields[] = {"format",  "name",  "iterations", "platform",
-                                           "kernels", "tasks", "edges"};
+static const char *const graph_fields[] = {
+    "format",   "name",    "iterations", "period_constraint",
+    "platform", "kernels", "tasks",      "edges"};
 static const char *const task_fields[] = {"id",     "cycles", "kernel",
                                           "params", "dsp",    "output"};
 static const char *const edge_fields[] = {"from", "to", "bytes", "delay"};
@@ -317,6 +320,12 @@ lower_graph(Reader *r, Graph *g, const json_t *root)
         if (fe_int(r, v, "/iterations", "iterations", &x) &&
             fe_range(r->d, &l, "iterations", x, 1, INT64_MAX))
             g->iterations = x;
+    }
+    if ((v = json_object_get(root, "period_constraint"))) {
+        Loc l = at(r, "/period_constraint");
+        if (fe_int(r, v, "/period_constraint", "period_constraint", &x) &&
+            fe_range(r->d, &l, "period_constraint", x, 1, FE_MAX_TOTAL))
+            g->period_constraint = x;
     }
 
     if ((v = json_object_get(root, "kernels"))) {

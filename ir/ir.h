@@ -133,8 +133,13 @@ typedef struct Task {
 
 typedef struct Edge {
     int from, to;  /* task indices */
-    int64_t bytes; /* buffer size; 0 is legal (a pure dependence) */
+    int64_t bytes; /* the size of one token (single-rate: the buffer); 0 is legal (a
+                      pure dependence) */
     int delay;     /* iterations; 0 = same iteration.  Zero-delay edges form a DAG */
+    /* A multi-rate channel (docs/formats.md): tokens `from` writes and `to` reads per
+     * firing (0 stands for the default 1, so that a single-rate edge need not set them)
+     * and the channel's initial tokens. */
+    int64_t produce, consume, tokens;
 } Edge;
 
 typedef struct Graph {
@@ -142,6 +147,8 @@ typedef struct Graph {
     const char *file;   /* where it was read from */
     const char *name;   /* "name" field, or the file's base name */
     int64_t iterations; /* >= 1 */
+    int64_t period_constraint; /* the largest acceptable period, cycles per iteration
+                                  (docs/throughput.md); 0 = none */
     const char
         *platform_ref;  /* the "platform" field as written: preset, path or "inline" */
     Platform *platform; /* resolved platform (NULL until resolved) */
@@ -563,6 +570,12 @@ int fe_check(Graph *g, const Options *opt, Diag *d);
 Graph *fe_import_stg(const char *path, const Options *opt, Diag *d);
 /* Graphviz DOT (cgraph) with node/edge attribute Weight (or cycles / bytes). */
 Graph *fe_import_dot(const char *path, const Options *opt, Diag *d);
+/* An SDF3 synchronous dataflow graph (XML, libxml2) -> a multi-rate graph: actors as
+ * tasks with the execution time of their default processor (or of `processor` when not
+ * NULL), channels as edges with rates, initial tokens and token sizes, the throughput
+ * constraint as period_constraint; on opt's platform (default bwdsp-1board). */
+Graph *fe_import_sdf3(const char *path, const Options *opt, const char *processor,
+                      Diag *d);
 
 /* ------------------------------------------------------------------------------------
  * frontend/sched_json.c - tgc-schedule/1 reader (tgc schedule --from)

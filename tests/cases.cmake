@@ -1,5 +1,7 @@
 # Golden-case tests of `tgc check` (included from tests/CMakeLists.txt):
 #   invalid/<name>  one per folder of testcases/invalid (tests/run_invalid.sh)
+#   import-sdf3/invalid/<name>  one per folder of testcases/import/sdf3/invalid: the exact
+#                   errors of tgc import sdf3, nothing written (tests/run_import_sdf3.sh)
 #   valid/<name>    the example graphs (tests/run_valid.sh)
 #   cli             the command-line conventions (tests/run_cli.sh)
 #   harden          hostile names, kernel files and outputs (tests/run_harden.sh)
@@ -24,6 +26,16 @@ foreach(dir ${tgc_invalid_cases})
     get_filename_component(case ${dir} NAME)
     add_test(NAME invalid/${case}
              COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/run_invalid.sh $<TARGET_FILE:tgc> ${dir})
+  endif()
+endforeach()
+file(GLOB tgc_sdf3_invalid LIST_DIRECTORIES true CONFIGURE_DEPENDS
+     ${tgc_cases}/import/sdf3/invalid/*)
+foreach(dir ${tgc_sdf3_invalid})
+  if(IS_DIRECTORY ${dir})
+    get_filename_component(case ${dir} NAME)
+    add_test(NAME import-sdf3/invalid/${case}
+             COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/run_import_sdf3.sh $<TARGET_FILE:tgc>
+                     ${dir})
   endif()
 endforeach()
 foreach(case fir4 chain4 worked topcuoglu peft)

@@ -843,7 +843,7 @@ two_task(int64_t ca, int64_t cb, int64_t iterations, Graph **gout)
     g->tasks[1] = (Task){.id = "b", .cycles = &c[1], .ncycles = 1, .dsp = 1};
     g->nedges = 1;
     g->edges = arena_array(a, 1, sizeof *g->edges);
-    g->edges[0] = (Edge){0, 1, 64, 0};
+    g->edges[0] = (Edge){.from = 0, .to = 1, .bytes = 64, .delay = 0};
     ck_assert_int_eq(ir_graph_index(g), 0);
     int map[2] = {0, 1}, ord[2] = {0, 1};
     *gout = g;

@@ -30,7 +30,7 @@ mk_graph(const char *plat, int n, int64_t cycles, int64_t iterations, int maxedg
 static void
 edge(Graph *g, int from, int to, int64_t bytes, int delay)
 {
-    g->edges[g->nedges++] = (Edge){from, to, bytes, delay};
+    g->edges[g->nedges++] = (Edge){.from = from, .to = to, .bytes = bytes, .delay = delay};
 }
 
 /* A schedule of COMPUTE ops only: DSP d computes the tasks listed in order[d]. */

@@ -245,7 +245,7 @@ spread_chain(int n, Graph **gout)
                              .ncycles = 1,
                              .dsp = -1};
         for (int k = 1; k <= 2 && t + k < n; k++)
-            g->edges[g->nedges++] = (Edge){t, t + k, 64, 0};
+            g->edges[g->nedges++] = (Edge){.from = t, .to = t + k, .bytes = 64, .delay = 0};
     }
     ck_assert_int_eq(ir_graph_index(g), 0);
     g->platform = plat_preset(a, "bwdsp-1board");

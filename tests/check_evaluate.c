@@ -33,7 +33,7 @@ mk_graph(const char *plat, int n, const int64_t *cycles, int64_t iterations)
 static int
 add_edge(Graph *g, int from, int to, int64_t bytes, int delay)
 {
-    g->edges[g->nedges] = (Edge){from, to, bytes, delay};
+    g->edges[g->nedges] = (Edge){.from = from, .to = to, .bytes = bytes, .delay = delay};
     return g->nedges++;
 }
 

@@ -443,8 +443,8 @@ START_TEST(checks_run_on_built_graphs)
     }
     g->nedges = 2;
     g->edges = arena_array(g->arena, 2, sizeof(Edge));
-    g->edges[0] = (Edge){0, 1, 8, 0};
-    g->edges[1] = (Edge){1, 0, 8, -1};
+    g->edges[0] = (Edge){.from = 0, .to = 1, .bytes = 8, .delay = 0};
+    g->edges[1] = (Edge){.from = 1, .to = 0, .bytes = 8, .delay = -1};
     Diag *d = diag_new();
     Options o = opts();
     ck_assert_int_eq(fe_check(g, &o, d), 2);

@@ -1,6 +1,6 @@
-/* tests/check_import.c - the importers (STG, DOT) and the schedule file reader: what they
- * build, their errors with positions, and the byte-identical round trips graph JSON ->
- * graph -> graph JSON and schedule JSON -> schedule -> schedule JSON. */
+/* tests/check_import.c - the importers (STG, DOT, SDF3) and the schedule file reader:
+ * what they build, their errors with positions, and the byte-identical round trips graph
+ * JSON -> graph -> graph JSON and schedule JSON -> schedule -> schedule JSON. */
 #include <check.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -215,6 +215,105 @@ START_TEST(import_refuses_what_check_would)
 }
 END_TEST
 
+/* Every field tgc import sdf3 reads (testcases/import/sdf3/small.xml): rates written with
+ * blanks, a sign and a zero fraction, initial tokens, the last of two default processors
+ * (SDF3's rule), --processor, the first token size in bits rounded up to bytes, the
+ * throughput constraint 3e-4 as floor(1 / 3e-4) = 3333 cycles per iteration. */
+START_TEST(sdf3_reads_rates_tokens_times_and_constraint)
+{
+    Options o = options();
+    Diag *d = diag_new();
+    Graph *g = fe_import_sdf3(tc("sdf3/small.xml"), &o, NULL, d);
+    ck_assert_msg(g != NULL, "%s", diag_text(d));
+    ck_assert_str_eq(g->name, "small");
+    ck_assert_int_eq(g->ntasks, 2);
+    ck_assert_str_eq(g->tasks[0].id, "src");
+    ck_assert_str_eq(g->tasks[1].id, "dst");
+    ck_assert_int_eq(g->tasks[0].cycles[0], 500); /* dsp, the last default */
+    ck_assert_int_eq(g->tasks[1].cycles[0], 300);
+    ck_assert_int_eq(g->nedges, 2);
+    const Edge *fwd = &g->edges[0], *fb = &g->edges[1];
+    ck_assert_int_eq(fwd->from, 0);
+    ck_assert_int_eq(fwd->to, 1);
+    ck_assert_int_eq(fwd->produce, 3);
+    ck_assert_int_eq(fwd->consume, 2);
+    ck_assert_int_eq(fwd->tokens, 0);
+    ck_assert_int_eq(fwd->bytes, 2); /* 12 bits */
+    ck_assert_int_eq(fwd->delay, 0);
+    ck_assert_int_eq(fb->from, 1);
+    ck_assert_int_eq(fb->to, 0);
+    ck_assert_int_eq(fb->produce, 3);
+    ck_assert_int_eq(fb->consume, 2);
+    ck_assert_int_eq(fb->tokens, 4);
+    ck_assert_int_eq(fb->bytes, 0); /* no token size */
+    ck_assert_int_eq(g->period_constraint, 3333);
+    ck_assert_str_eq(g->platform_ref, "bwdsp-1board");
+    ck_assert_int_eq(g->platform->ndsps, 4);
+    ck_assert_int_eq(g->iterations, 1);
+    ir_graph_free(g);
+    /* --processor arm, --platform, --iterations */
+    o.platform = "bwdsp-2board";
+    o.iterations = 7;
+    g = fe_import_sdf3(tc("sdf3/small.xml"), &o, "arm", d);
+    ck_assert_msg(g != NULL, "%s", diag_text(d));
+    ck_assert_int_eq(g->tasks[0].cycles[0], 700);
+    ck_assert_int_eq(g->tasks[1].cycles[0], 900);
+    ck_assert_str_eq(g->platform_ref, "bwdsp-2board");
+    ck_assert_int_eq(g->platform->ndsps, 8);
+    ck_assert_int_eq(g->iterations, 7);
+    ir_graph_free(g);
+    /* a processor type no actor has: one error per actor, nothing returned */
+    ck_assert_ptr_null(fe_import_sdf3(tc("sdf3/small.xml"), &o, "fpga", d));
+    ck_assert_int_eq(diag_errors(d), 2);
+    diag_free(d);
+}
+END_TEST
+
+/* What the writer makes of an imported graph: the multi-rate fields, the constraint. */
+START_TEST(sdf3_graph_is_written_with_its_rates)
+{
+    Options o = options();
+    Diag *d = diag_new();
+    Graph *g = fe_import_sdf3(tc("sdf3/small.xml"), &o, NULL, d);
+    ck_assert_msg(g != NULL, "%s", diag_text(d));
+    char *text = cg_graph_json(g);
+    ck_assert_str_eq(text, "{\n"
+                           "  \"format\": \"tgc-graph/1\",\n"
+                           "  \"name\": \"small\",\n"
+                           "  \"period_constraint\": 3333,\n"
+                           "  \"tasks\": [\n"
+                           "    {\n"
+                           "      \"id\": \"src\",\n"
+                           "      \"cycles\": 500\n"
+                           "    },\n"
+                           "    {\n"
+                           "      \"id\": \"dst\",\n"
+                           "      \"cycles\": 300\n"
+                           "    }\n"
+                           "  ],\n"
+                           "  \"edges\": [\n"
+                           "    {\n"
+                           "      \"from\": \"src\",\n"
+                           "      \"to\": \"dst\",\n"
+                           "      \"bytes\": 2,\n"
+                           "      \"produce\": 3,\n"
+                           "      \"consume\": 2\n"
+                           "    },\n"
+                           "    {\n"
+                           "      \"from\": \"dst\",\n"
+                           "      \"to\": \"src\",\n"
+                           "      \"produce\": 3,\n"
+                           "      \"consume\": 2,\n"
+                           "      \"tokens\": 4\n"
+                           "    }\n"
+                           "  ]\n"
+                           "}\n");
+    free(text);
+    ir_graph_free(g);
+    diag_free(d);
+}
+END_TEST
+
 /* A file name that is not UTF-8 (it would become the graph's name and go into JSON) is an
  * input error of every reader. */
 START_TEST(file_names_must_be_utf8)
@@ -236,6 +335,9 @@ START_TEST(file_names_must_be_utf8)
     ck_assert_str_eq(diag_text(d), want);
     diag_clear(d);
     ck_assert_ptr_null(fe_import_dot(path, &o, d));
+    ck_assert_str_eq(diag_text(d), want);
+    diag_clear(d);
+    ck_assert_ptr_null(fe_import_sdf3(path, &o, NULL, d));
     ck_assert_str_eq(diag_text(d), want);
     diag_clear(d);
     ck_assert_ptr_null(fe_load_graph(path, &o, d));
@@ -527,6 +629,8 @@ main(void)
     tcase_add_test(tc, dot_reads_auckland_weights);
     tcase_add_test(tc, dot_errors_name_lines_and_nodes);
     tcase_add_test(tc, import_refuses_what_check_would);
+    tcase_add_test(tc, sdf3_reads_rates_tokens_times_and_constraint);
+    tcase_add_test(tc, sdf3_graph_is_written_with_its_rates);
     tcase_add_test(tc, file_names_must_be_utf8);
     tcase_add_test(tc, graph_json_round_trip);
     tcase_add_test(tc, schedule_json_round_trip_is_byte_identical);

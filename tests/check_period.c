@@ -37,7 +37,7 @@ mk_graph(int n, const int64_t *cycles)
 static void
 edge(Graph *g, int from, int to, int delay)
 {
-    g->edges[g->nedges++] = (Edge){from, to, 64, delay};
+    g->edges[g->nedges++] = (Edge){.from = from, .to = to, .bytes = 64, .delay = delay};
 }
 
 static Ratio
@@ -410,9 +410,9 @@ START_TEST(ten_thousand_tasks)
     /* a chain, and every 10 tasks a feedback edge of one delay over the last 10 */
     g->edges = arena_array(a, 2 * N, sizeof *g->edges);
     for (int i = 0; i + 1 < N; i++)
-        g->edges[g->nedges++] = (Edge){i, i + 1, 8, 0};
+        g->edges[g->nedges++] = (Edge){.from = i, .to = i + 1, .bytes = 8, .delay = 0};
     for (int i = 9; i < N; i += 10)
-        g->edges[g->nedges++] = (Edge){i, i - 9, 8, 1};
+        g->edges[g->nedges++] = (Edge){.from = i, .to = i - 9, .bytes = 8, .delay = 1};
     /* the loop of tasks i-9 .. i costs sum of 1000 + (k % 7); the largest over the loops
      */
     int64_t best = 0;

@@ -27,7 +27,7 @@ mk_graph(int n, int ncyc, const int64_t *c, int ne, int (*e)[3])
     g->nedges = ne;
     g->edges = arena_array(g->arena, (size_t)ne + 1, sizeof *g->edges);
     for (int i = 0; i < ne; i++)
-        g->edges[i] = (Edge){e[i][0], e[i][1], e[i][2], 0};
+        g->edges[i] = (Edge){.from = e[i][0], .to = e[i][1], .bytes = e[i][2], .delay = 0};
     return g;
 }
 

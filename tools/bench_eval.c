@@ -51,10 +51,9 @@ layered(int n, int64_t iterations, uint64_t seed)
             continue;
         int lo = (layer - 1) * width, k = 1 + (int)(rnd(&x) % 3);
         for (int j = 0; j < k; j++)
-            g->edges[g->nedges++] = (Edge){lo + (int)(rnd(&x) % (uint64_t)width), t,
-                                           64 + (int64_t)(rnd(&x) % 4033), 0};
+            g->edges[g->nedges++] = (Edge){.from = lo + (int)(rnd(&x) % (uint64_t)width), .to = t, .bytes = 64 + (int64_t)(rnd(&x) % 4033), .delay = 0};
         if (t % 20 == 19)
-            g->edges[g->nedges++] = (Edge){t, (int)(rnd(&x) % (uint64_t)t), 64, 1};
+            g->edges[g->nedges++] = (Edge){.from = t, .to = (int)(rnd(&x) % (uint64_t)t), .bytes = 64, .delay = 1};
     }
     if (ir_graph_index(g) != 0)
         ice("layered graph has a cycle");

@@ -98,7 +98,7 @@ add(Graph *g, int cap, uint64_t *s, const GenSpec *gs, int a, int b, int delay)
 {
     if (g->nedges == cap || a == b || has_edge(g, a, b))
         return;
-    g->edges[g->nedges++] = (Edge){a, b, uni(s, gs->bytes_lo, gs->bytes_hi), delay};
+    g->edges[g->nedges++] = (Edge){.from = a, .to = b, .bytes = uni(s, gs->bytes_lo, gs->bytes_hi), .delay = delay};
 }
 
 int

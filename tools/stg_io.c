@@ -71,7 +71,7 @@ stg_read(const char *path, char *err, size_t errn)
                     memcpy(e, g->edges, (size_t)g->nedges * sizeof *e);
                 g->edges = e;
             }
-            g->edges[g->nedges++] = (Edge){(int)v, t, 0, 0};
+            g->edges[g->nedges++] = (Edge){.from = (int)v, .to = t, .bytes = 0, .delay = 0};
         }
     }
     fclose(f);

@@ -2,7 +2,7 @@
 # tests/fuzz/run.sh [-j N] SECONDS [TARGET...] - builds the libFuzzer targets of the readers
 # and runs each for SECONDS (docs/testing.md).
 #
-#   TARGET   graph, platform, schedule, stg, dot (default: all five)
+#   TARGET   graph, platform, schedule, stg, dot, sdf3 (default: all six)
 #   -j N     run N targets at a time (default 1)
 #
 # The build is build-fuzz/ at the top of the repository (TGC_FUZZ_BUILD overrides it),
@@ -15,7 +15,7 @@
 set -eu
 
 usage() {
-    echo "usage: tests/fuzz/run.sh [-j N] SECONDS [graph|platform|schedule|stg|dot...]" >&2
+    echo "usage: tests/fuzz/run.sh [-j N] SECONDS [graph|platform|schedule|stg|dot|sdf3...]" >&2
     exit 2
 }
 jobs=1
@@ -29,7 +29,7 @@ secs=$1
 shift
 case $secs in '' | *[!0-9]*) usage ;; esac
 case $jobs in '' | *[!0-9]* | 0) usage ;; esac
-all="graph platform schedule stg dot"
+all="graph platform schedule stg dot sdf3"
 targets=${*:-$all}
 for t in $targets; do
     case " $all " in *" $t "*) ;; *) echo "run.sh: unknown target \"$t\" (the targets: $all)" >&2; exit 2 ;; esac
@@ -52,6 +52,7 @@ seeds() {
     schedule) grep -rl --include='*.json' '"tgc-schedule/1"' "$root/testcases" ;;
     stg) find "$root/testcases" -name '*.stg' ;;
     dot) find "$root/testcases" -name '*.dot' ;;
+    sdf3) find "$root/testcases" -name '*.xml' ;;
     esac
 }
 
@@ -67,7 +68,7 @@ run_one() {
         fi
     done
     dict=
-    case $t in graph | platform | schedule) dict=-dict=$here/json.dict ;; dot) dict=-dict=$here/dot.dict ;; esac
+    case $t in graph | platform | schedule) dict=-dict=$here/json.dict ;; dot) dict=-dict=$here/dot.dict ;; sdf3) dict=-dict=$here/xml.dict ;; esac
     set +e
     # shellcheck disable=SC2086 # $dict is one word or none
     TMPDIR=$w/tmp "$build/tests/fuzz/fuzz_$t" -max_total_time="$secs" -timeout=10 \

@@ -1,0 +1,41 @@
+#!/bin/sh
+# tests/run_import_sdf3.sh TGC CASE_DIR - one golden bad SDF3 graph
+# (testcases/import/sdf3/invalid/<name>/).
+#
+# Runs `tgc import sdf3 [ARGS] input.xml -o out.json` from the case's folder, where ARGS
+# are the words of the optional file `args`, and checks that the exit status is 1, that
+# nothing was written (no out.json, empty stdout) and that stderr is exactly the file
+# `error`.
+set -u
+tgc=$1
+dir=$2
+cd "$dir" || exit 1
+args=""
+if [ -f args ]; then
+    args=$(cat args)
+fi
+tmp=$(mktemp -d)
+# shellcheck disable=SC2086 # ARGS are words on purpose
+"$tgc" import sdf3 $args input.xml -o "$tmp/out.json" >"$tmp/stdout" 2>"$tmp/stderr"
+rc=$?
+fail=0
+if [ "$rc" -ne 1 ]; then
+    echo "exit status $rc, expected 1"
+    fail=1
+fi
+if [ -e "$tmp/out.json" ]; then
+    echo "out.json was written"
+    fail=1
+fi
+if [ -s "$tmp/stdout" ]; then
+    echo "stdout should be empty, got:"
+    cat "$tmp/stdout"
+    fail=1
+fi
+if ! cmp -s error "$tmp/stderr"; then
+    echo "stderr differs from $dir/error (- expected, + got):"
+    diff -u error "$tmp/stderr" | tail -n +3
+    fail=1
+fi
+rm -rf "$tmp"
+exit $fail
