@@ -1,9 +1,10 @@
 #!/bin/sh
-# run_mpich.sh: MPICH's own C tests (basic, pt2pt, coll of ../shared/mpich-tests) with
-# their real harness (util/mtest.c, mtest_common.c, mtest_single.c), built with an MPI
-# compiler wrapper and run with the process counts of each folder's testlist.
+# run_mpich.sh: MPICH's own C tests (basic, pt2pt, coll, comm, group, datatype, attr of
+# ../shared/mpich-tests) with their real harness (util/mtest.c, mtest_common.c,
+# mtest_single.c), built with an MPI compiler wrapper and run with the process counts
+# of each folder's testlist, judged as MPICH's runtests judges them.
 #
-#   run_mpich.sh build SRC OUT CC [--jobs J] [--defs BIN]
+#   run_mpich.sh build SRC OUT CC [--jobs J] [--defs BIN] [--dirs "D..."]
 #                                            build the harness and every test program;
 #                                            with --defs, a program (prog.so of mpirio-cc)
 #                                            that needs an MPI name BIN's dynamic symbols
@@ -14,9 +15,13 @@
 # SRC: the folder test/mpi of the MPICH tests; OUT: a build folder; CC: the compiler
 # wrapper (mpirio-cc, or Open MPI's mpicc for the comparison); LAUNCH: the launcher
 # given "-n N prog args" (mpirio-run, or "mpirun --oversubscribe"); NAME: the name of
-# this run (the table's title, files OUT/NAME.*). Options of run:
+# this run (the table's title, files OUT/NAME.*); --dirs: the folders of SRC (default
+# the seven above; the build's list is the run's). Options of run:
 #   --jobs J        runs at once (default 2)
-#   --timeout S     wall-clock limit of one run in seconds (default 60), then it fails
+#   --timeout S     wall-clock limit of one run in seconds (default 60; a testlist's
+#                   timeLimit when it is lower), then it fails; the launcher gets it
+#                   as MPIEXEC_TIMEOUT, as runtests gives it, and this script stops
+#                   the run 10 s later
 #   --max-np N      runs that need more processes are skipped (default 16)
 #   --max-mem G     runs whose testlist asks more GB of memory are skipped (default 2)
 #   --keep-env-runs run also the runs that differ from an earlier one only in MPICH's
@@ -24,26 +29,106 @@
 #   --skip FILE     lines "dir/test reason": not run, listed as skipped with the reason
 #   --expect FILE   lines "dir/test np [args]": runs that must pass; exit 1 if one fails
 #   --env VAR=VAL   set for every run (repeatable)
-# A run passes when it exits 0 within the limit and prints a line "No Errors" (MPICH's
-# rule; the programs of basic, which print no such line, by exiting 0).
+# A run is judged by MPICH's runtests (test/mpi/runtests.in, check_result and the
+# resultTest functions), on the launcher's stdout and stderr together:
+#   (no resultTest)        passes when it exits 0 within the limit, prints a line
+#                          matching ^\s*No [Ee]rrors\s*$, and nothing else but the
+#                          lines runtests lets by (Test Skipped, FORTRAN STOP, ...);
+#                          a run that prints "Test Skipped" and no error is skipped;
+#   TestAllowWarnings      the same, but lines "MPICH: ", "WARNING: " and MPI_Abort's
+#                          are allowed;
+#   TestStatus, TestErrFatal  passes when it exits nonzero (the test checks that an
+#                          error ends the program): but not by the time limit, which
+#                          fails every run here (runtests counts it, as mpiexec's
+#                          timeout exits nonzero);
+#   TestStatusNoErrors     "No Errors", no stray output and a nonzero exit.
+# The programs of basic, which are not MTest programs and print no "No Errors", pass by
+# exiting 0 (they have no testlist).
 # The table: one line per run (folder/test, processes, arguments, result, reason) and
 # the counts; also written to OUT/NAME.table. Exit 0, or 1 when an expected run did
 # not pass, 77 when SRC is absent (CTest's skip).
 set -u
 mode=${1:-}
+
+# run_mpich.sh judge LOG RC RESULTTEST DIR (internal): the result of one run that
+# ended with status RC and wrote LOG, as MPICH's runtests judges it (above)
+if [ "$mode" = judge ]; then
+    exec awk -v rc="$3" -v rt="$4" -v dir="$5" '
+        # check_result of runtests: the first "No Errors" line; "Test Skipped";
+        # the warnings; what it lets by; anything else is stray output
+        /^[ \t\r]*No [Ee]rrors[ \t\r]*$/ && !noerr { noerr = 1; next }
+        /^[ \t\r]*Test Skipped[ \t\r]*$/ { skipped = 1; next }
+        /^(MPICH: |WARNING: |(Abort.*)?application called MPI_Abort)/ {
+            if (!nwarn++) warn = $0
+            next
+        }
+        /(FORTRAN STOP|requesting checkpoint|checkpoint completed)[ \t\r]*$/ { next }
+        /^srun: error: .*: signal: Communication connection failure/ { next }
+        { if (!nstray++) stray = $0 == "" ? "(an empty line)" : $0 }
+        /Test Skipped/ { skipped = 1 }
+        END {
+            cut = 100
+            if (dir == "basic") { # not MTest programs: the exit status alone
+                if (rc != 0) print "failed exit status " rc ": " substr(stray warn, 1, cut)
+                else print "passed"
+                exit
+            }
+            if (rt == "TestStatus" || rt == "TestErrFatal") {
+                if (rc == 0) print "failed exit status 0 (" rt ": the program must exit nonzero)"
+                else print (skipped ? "skipped the program printed Test Skipped" : "passed")
+                exit
+            }
+            if (rt == "TestStatusNoErrors") {
+                if (!noerr) print "failed no \"No Errors\": " substr(stray, 1, cut)
+                else if (nstray) print "failed output besides No Errors: " substr(stray, 1, cut)
+                else if (rc == 0) print "failed exit status 0 (" rt ": the program must exit nonzero)"
+                else print "passed"
+                exit
+            }
+            if (rt != "" && rt != "TestAllowWarnings" && rt != "TestBench") {
+                print "failed unknown resultTest=" rt
+                exit
+            }
+            if (rt == "TestBench") {
+                print (rc == 0 ? "passed" : "failed exit status " rc)
+                exit
+            }
+            if (rt == "TestAllowWarnings") nwarn = 0
+            if (!noerr && !skipped)
+                print "failed " (rc != 0 ? "exit status " rc ", " : "") "no \"No Errors\": " substr(stray warn, 1, cut)
+            else if (nstray || nwarn)
+                print "failed output besides No Errors: " substr(nstray ? stray : warn, 1, cut)
+            else if (rc != 0)
+                print "failed exit status " rc
+            else if (skipped)
+                print "skipped the program printed Test Skipped"
+            else
+                print "passed"
+        }' "$2"
+fi
 src=${2:-}
 out=${3:-}
 if [ -z "$mode" ] || [ -z "$src" ] || [ -z "$out" ]; then
     echo "usage: run_mpich.sh build SRC OUT CC | run SRC OUT LAUNCH NAME [options]" >&2
     exit 2
 fi
-if [ ! -d "$src/pt2pt" ] || [ ! -f "$src/util/mtest.c" ]; then
+if [ ! -f "$src/util/mtest.c" ]; then
     echo "run_mpich.sh: $src: no MPICH tests here (see ../shared/mpich-tests/README.md);" \
         "skipped"
     exit 77
 fi
 here=$(cd "$(dirname "$0")" && pwd)
-dirs="basic pt2pt coll"
+dirs="basic pt2pt coll comm group datatype attr"
+# the folders of the list that SRC lacks: the whole suite is skipped, saying which
+check_dirs() {
+    for d in $dirs; do
+        if [ ! -d "$src/$d" ]; then
+            echo "run_mpich.sh: $src has no folder $d (see ../shared/mpich-tests/README.md);" \
+                "skipped"
+            exit 77
+        fi
+    done
+}
 
 # the list of runs: "dir test np args..." (args with arg= stripped, env= kept as
 # env:VAR=VAL), from each folder's testlist.in; basic has none (its programs are not
@@ -89,10 +174,13 @@ if [ "$mode" = build ]; then
         case $1 in
             --jobs) jobs=$2; shift 2 ;;
             --defs) defs=$2; shift 2 ;;
+            --dirs) dirs=$2; shift 2 ;;
             *) echo "run_mpich.sh: unknown option $1" >&2; exit 2 ;;
         esac
     done
+    check_dirs
     mkdir -p "$out/util" "$out/bin" "$out/log"
+    echo "$dirs" >"$out/dirs.txt"
     inc="-I$here -I$src/include -I$src/basic"
     for f in mtest mtest_common mtest_single dtypes run_mpitests; do
         if ! $cc $inc -c -o "$out/util/$f.o" "$src/util/$f.c" \
@@ -172,6 +260,8 @@ while [ $# -gt 0 ]; do
     esac
 done
 [ -f "$out/programs.txt" ] || { echo "run_mpich.sh: $out: run the build first" >&2; exit 1; }
+dirs=$(cat "$out/dirs.txt")
+check_dirs
 res=$out/$name.d
 rm -rf "$res"
 mkdir -p "$res"
@@ -180,7 +270,8 @@ list_runs | awk '{print NR, $0}' >"$res/runs.txt"
 # (no line may end in a blank: xargs -L would join it to the next)
 sed 's/[[:space:]]*$//' "$res/runs.txt" | xargs -P "$jobs" -L 1 sh -c '
     res=$1 out=$2 launch=$3 timeout=$4 maxnp=$5 skip=$6 envs=$7 maxmem=$8 keepenv=$9
-    shift 9
+    self=${10}
+    shift 10
     i=$1; shift
     d=$1; shift
     t=$1 np=$2; shift 2
@@ -202,31 +293,37 @@ sed 's/[[:space:]]*$//' "$res/runs.txt" | xargs -P "$jobs" -L 1 sh -c '
         echo "not-built ${why:-see $out/log/build_$d.$t.txt}" >"$r"; exit 0
     fi
     if [ "$np" -gt "$maxnp" ]; then echo "skipped needs $np processes (more than $maxnp)" >"$r"; exit 0; fi
-    args= runenv= tl=$timeout
+    args= runenv= tl=$timeout rt=
     for a in "$@"; do
         case $a in
             env:*) runenv="$runenv ${a#env:}" ;;
-            timeLimit=*) ;;
+            timeLimit=*) [ "${a#timeLimit=}" -lt "$tl" ] && tl=${a#timeLimit=} ;;
             mem=*)
                 if awk -v m="${a#mem=}" -v x="$maxmem" "BEGIN { exit !(m > x) }"; then
                     echo "skipped needs ${a#mem=} GB of memory (more than $maxmem)" >"$r"
                     exit 0
                 fi ;;
-            xfail=*|resultTest=*|strict=*|mpiversion=*) ;;
+            resultTest=*) rt=${a#resultTest=} ;;
+            xfail=*|strict=*|mpiversion=*) ;;
             *) args="$args $a" ;;
         esac
     done
     log=$res/$i.log
     t0=$(date +%s%N)
-    ( cd "$out/bin" && env $envs $runenv timeout -k 5 "$tl" $launch -n "$np" "./$d.$t" $args ) </dev/null >"$log" 2>&1
+    # MPIEXEC_TIMEOUT as runtests sets it, for the launchers that end a job after it
+    # (the mpiexec of MPICH and of Open MPI, mpirio-run); the limit of this script a
+    # little later, for those that do not
+    ( cd "$out/bin" && env $envs $runenv MPIEXEC_TIMEOUT="$tl" \
+        timeout -k 5 $((tl + 10)) $launch -n "$np" "./$d.$t" $args ) </dev/null >"$log" 2>&1
     rc=$?
-    echo $(( ($(date +%s%N) - t0) / 1000000 )) >"$res/$i.ms"
-    if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then echo "failed timeout after ${tl} s" >"$r"
-    elif [ $rc -ne 0 ]; then echo "failed exit status $rc: $(grep -v "No Errors" "$log" | head -n 1 | head -c 100)" >"$r"
-    elif [ "$d" != basic ] && ! grep -q "^ *No Errors *\$" "$log"; then echo "failed no \" No Errors\": $(head -n 1 "$log" | head -c 100)" >"$r"
-    else echo "passed" >"$r"
+    ms=$(( ($(date +%s%N) - t0) / 1000000 ))
+    echo $ms >"$res/$i.ms"
+    if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then echo "failed timeout after $((tl + 10)) s" >"$r"
+    elif [ $rc -ne 0 ] && [ $ms -ge $((tl * 1000)) ] && [ "$rt" != TestErrFatal ] &&
+        [ "$rt" != TestStatus ]; then echo "failed timeout after ${tl} s (MPIEXEC_TIMEOUT)" >"$r"
+    else sh "$self" judge "$log" "$rc" "$rt" "$d" >"$r"
     fi
-' sh "$res" "$out" "$launch" "$timeout" "$maxnp" "$skip" "$envs" "$maxmem" "$keepenv"
+' sh "$res" "$out" "$launch" "$timeout" "$maxnp" "$skip" "$envs" "$maxmem" "$keepenv" "$here/run_mpich.sh"
 
 table=$out/$name.table
 {
@@ -255,6 +352,16 @@ done <"$res/runs.txt" | sort -u | wc -l)
 ms=$(cat "$res"/*.ms 2>/dev/null | awk '{ t += $1 } END { printf "%.0f", t / 1000 }')
 echo "mpich ($name): $nprog programs, $nbuilt built; $nr runs: $p passed, $f failed," \
     "$s skipped, $nb not built; $pp programs pass; ${ms} s of runs" | tee -a "$table"
+# per folder: programs, built, passing in at least one run
+for d in $dirs; do
+    np_=$(grep -c "^$d " "$out/programs.txt")
+    nb_=$(while read -r dd t; do [ "$dd" = "$d" ] && [ -x "$out/bin/$dd.$t" ] && echo; done \
+        <"$out/programs.txt" | wc -l)
+    pp_=$(while read -r i dd t np rest; do
+        [ "$dd" = "$d" ] && grep -q '^passed' "$res/$i.result" 2>/dev/null && echo "$t"
+    done <"$res/runs.txt" | sort -u | wc -l)
+    echo "  $d: $np_ programs, $nb_ built, $pp_ pass"
+done | tee -a "$table"
 # the slowest runs
 for f in "$res"/*.ms; do [ -f "$f" ] && echo "$(cat "$f") $(basename "$f" .ms)"; done |
     sort -rn | head -n 5 | while read -r t i; do
