@@ -318,7 +318,8 @@ sed 's/[[:space:]]*$//' "$res/runs.txt" | xargs -P "$jobs" -L 1 sh -c '
     rc=$?
     ms=$(( ($(date +%s%N) - t0) / 1000000 ))
     echo $ms >"$res/$i.ms"
-    if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then echo "failed timeout after $((tl + 10)) s" >"$r"
+    if { [ $rc -eq 124 ] || [ $rc -eq 137 ]; } && [ $ms -ge $(((tl + 10) * 1000)) ]; then
+        echo "failed timeout after $((tl + 10)) s" >"$r"
     elif [ $rc -ne 0 ] && [ $ms -ge $((tl * 1000)) ] && [ "$rt" != TestErrFatal ] &&
         [ "$rt" != TestStatus ]; then echo "failed timeout after ${tl} s (MPIEXEC_TIMEOUT)" >"$r"
     else sh "$self" judge "$log" "$rc" "$rt" "$d" >"$r"
