@@ -198,7 +198,7 @@ dsp_main(int rank, void *arg)
      * that skips itself, may end as it likes) */
     int init = 0, fin = 0;
     MPI_Initialized(&init);
-    MPI_Finalized(&fin);
+    MPIRIO_Finalized(&fin);
     if (init && !fin) {
         fflush(stdout);
         fprintf(stderr,
