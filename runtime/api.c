@@ -422,29 +422,57 @@ group_of(const CommInfo *ci)
     return (CollGroup){ci->ctx + CTX_COLL, ci->ctx, ci->size, ci->me, ci->base, NULL};
 }
 
-/* common checks of the rooted collectives */
+/* one side of a collective: buf, count of type; its bytes once checked */
+typedef struct Side {
+    const void *buf;
+    int count;
+    MPIRIO_Datatype type;
+    size_t bytes;
+} Side;
+
+/* The checks of the collectives, written once: the communicator, the root (rooted
+ * ones), the caller's own block (own: every member) and, where there is one, the
+ * other side (many: the root's blocks of every member for Gather and Scatter, the
+ * result for Reduce, at the root only; the receive side of Allgather, Allreduce and
+ * Alltoall, at every member: root NOROOT). */
+enum { NOROOT = -0x7fffffff - 1 };
+
 static int
-coll_enter(MPIRIO_Comm comm, int root, CommInfo *ci, const char *name)
+coll_args(MPIRIO_Comm comm, int root, const char *name, CommInfo *ci, Side *own,
+          Side *many)
 {
     int e = comm_info(comm, ci);
     if (e)
         return e;
-    if (root < 0 || root >= ci->size)
+    if (root != NOROOT && (root < 0 || root >= ci->size))
         return MPIRIO_ERR_ROOT;
     tr_call(name);
+    if (own && (e = check_buf(own->buf, own->count, own->type, &own->bytes)))
+        return e;
+    if (many && (root == NOROOT || ci->me == root) &&
+        (e = check_buf(many->buf, many->count, many->type, &many->bytes)))
+        return e;
     return MPIRIO_SUCCESS;
+}
+
+/* the caller's two sides must have blocks of one length (a local error, returned at
+ * once, as an invalid root is) */
+static int
+same_blocks(const Side *own, const Side *many)
+{
+    return own->bytes == many->bytes ? MPIRIO_SUCCESS : MPIRIO_ERR_TRUNCATE;
 }
 
 int
 MPIRIO_Bcast(void *buf, int count, MPIRIO_Datatype type, int root, MPIRIO_Comm comm)
 {
     CommInfo ci;
-    size_t bytes;
-    int e = coll_enter(comm, root, &ci, "MPIRIO_Bcast");
-    if (e || (e = check_buf(buf, count, type, &bytes)))
+    Side own = {buf, count, type, 0};
+    int e = coll_args(comm, root, "MPIRIO_Bcast", &ci, &own, NULL);
+    if (e)
         return e;
     CollGroup cg = group_of(&ci);
-    return coll_bcast(&cg, CO_BCAST, buf, bytes, root);
+    return coll_bcast(&cg, CO_BCAST, buf, own.bytes, root);
 }
 
 int
@@ -452,12 +480,10 @@ MPIRIO_Reduce(const void *sendbuf, void *recvbuf, int count, MPIRIO_Datatype typ
               MPIRIO_Op op, int root, MPIRIO_Comm comm)
 {
     CommInfo ci;
-    size_t bytes;
-    int e = coll_enter(comm, root, &ci, "MPIRIO_Reduce");
-    if (e || (e = check_buf(sendbuf, count, type, &bytes)))
+    Side own = {sendbuf, count, type, 0}, res = {recvbuf, count, type, 0};
+    int e = coll_args(comm, root, "MPIRIO_Reduce", &ci, &own, &res);
+    if (e)
         return e;
-    if (ci.me == root && count > 0 && !recvbuf)
-        return MPIRIO_ERR_BUFFER;
     if (!dt_op_valid(type, op))
         return MPIRIO_ERR_OP;
     CollGroup cg = group_of(&ci);
@@ -470,18 +496,14 @@ MPIRIO_Gather(const void *sendbuf, int sendcount, MPIRIO_Datatype sendtype, void
               int recvcount, MPIRIO_Datatype recvtype, int root, MPIRIO_Comm comm)
 {
     CommInfo ci;
-    size_t blk, rblk;
-    int e = coll_enter(comm, root, &ci, "MPIRIO_Gather");
-    if (e || (e = check_buf(sendbuf, sendcount, sendtype, &blk)))
+    Side own = {sendbuf, sendcount, sendtype, 0}, all = {recvbuf, recvcount, recvtype, 0};
+    int e = coll_args(comm, root, "MPIRIO_Gather", &ci, &own, &all);
+    if (e)
         return e;
-    if (ci.me == root) {
-        if ((e = check_buf(recvbuf, recvcount, recvtype, &rblk)))
-            return e;
-        if (rblk < blk)
-            return MPIRIO_ERR_TRUNCATE;
-    }
+    if (ci.me == root && (e = same_blocks(&own, &all)))
+        return e;
     CollGroup cg = group_of(&ci);
-    return coll_gather(&cg, CO_GATHER, sendbuf, recvbuf, blk, root);
+    return coll_gather(&cg, CO_GATHER, sendbuf, recvbuf, own.bytes, root);
 }
 
 int
@@ -490,26 +512,21 @@ MPIRIO_Scatter(const void *sendbuf, int sendcount, MPIRIO_Datatype sendtype,
                MPIRIO_Comm comm)
 {
     CommInfo ci;
-    size_t blk, sblk;
-    int e = coll_enter(comm, root, &ci, "MPIRIO_Scatter");
-    if (e || (e = check_buf(recvbuf, recvcount, recvtype, &blk)))
+    Side own = {recvbuf, recvcount, recvtype, 0}, all = {sendbuf, sendcount, sendtype, 0};
+    int e = coll_args(comm, root, "MPIRIO_Scatter", &ci, &own, &all);
+    if (e)
         return e;
-    if (ci.me == root) {
-        if ((e = check_buf(sendbuf, sendcount, sendtype, &sblk)))
-            return e;
-        if (sblk > blk)
-            return MPIRIO_ERR_TRUNCATE;
-        blk = sblk;
-    }
+    if (ci.me == root && (e = same_blocks(&own, &all)))
+        return e;
     CollGroup cg = group_of(&ci);
-    return coll_scatter(&cg, CO_SCATTER, sendbuf, recvbuf, blk, root);
+    return coll_scatter(&cg, CO_SCATTER, sendbuf, recvbuf, own.bytes, root);
 }
 
 int
 MPIRIO_Barrier(MPIRIO_Comm comm)
 {
     CommInfo ci;
-    int e = coll_enter(comm, 0, &ci, "MPIRIO_Barrier");
+    int e = coll_args(comm, NOROOT, "MPIRIO_Barrier", &ci, NULL, NULL);
     if (e)
         return e;
     CollGroup cg = group_of(&ci);
@@ -521,15 +538,14 @@ MPIRIO_Allgather(const void *sendbuf, int sendcount, MPIRIO_Datatype sendtype,
                  void *recvbuf, int recvcount, MPIRIO_Datatype recvtype, MPIRIO_Comm comm)
 {
     CommInfo ci;
-    size_t blk, rblk;
-    int e = coll_enter(comm, 0, &ci, "MPIRIO_Allgather");
-    if (e || (e = check_buf(sendbuf, sendcount, sendtype, &blk)) ||
-        (e = check_buf(recvbuf, recvcount, recvtype, &rblk)))
+    Side own = {sendbuf, sendcount, sendtype, 0}, all = {recvbuf, recvcount, recvtype, 0};
+    int e = coll_args(comm, NOROOT, "MPIRIO_Allgather", &ci, &own, &all);
+    if (e)
         return e;
-    if (rblk < blk)
-        return MPIRIO_ERR_TRUNCATE;
+    if ((e = same_blocks(&own, &all)))
+        return e;
     CollGroup cg = group_of(&ci);
-    return coll_allgather(&cg, CO_ALLGATHER, sendbuf, recvbuf, blk);
+    return coll_allgather(&cg, CO_ALLGATHER, sendbuf, recvbuf, own.bytes);
 }
 
 int
@@ -537,10 +553,9 @@ MPIRIO_Allreduce(const void *sendbuf, void *recvbuf, int count, MPIRIO_Datatype 
                  MPIRIO_Op op, MPIRIO_Comm comm)
 {
     CommInfo ci;
-    size_t bytes;
-    int e = coll_enter(comm, 0, &ci, "MPIRIO_Allreduce");
-    if (e || (e = check_buf(sendbuf, count, type, &bytes)) ||
-        (e = check_buf(recvbuf, count, type, &bytes)))
+    Side own = {sendbuf, count, type, 0}, res = {recvbuf, count, type, 0};
+    int e = coll_args(comm, NOROOT, "MPIRIO_Allreduce", &ci, &own, &res);
+    if (e)
         return e;
     if (!dt_op_valid(type, op))
         return MPIRIO_ERR_OP;
@@ -554,15 +569,14 @@ MPIRIO_Alltoall(const void *sendbuf, int sendcount, MPIRIO_Datatype sendtype,
                 void *recvbuf, int recvcount, MPIRIO_Datatype recvtype, MPIRIO_Comm comm)
 {
     CommInfo ci;
-    size_t blk, rblk;
-    int e = coll_enter(comm, 0, &ci, "MPIRIO_Alltoall");
-    if (e || (e = check_buf(sendbuf, sendcount, sendtype, &blk)) ||
-        (e = check_buf(recvbuf, recvcount, recvtype, &rblk)))
+    Side own = {sendbuf, sendcount, sendtype, 0}, all = {recvbuf, recvcount, recvtype, 0};
+    int e = coll_args(comm, NOROOT, "MPIRIO_Alltoall", &ci, &own, &all);
+    if (e)
         return e;
-    if (rblk < blk)
-        return MPIRIO_ERR_TRUNCATE;
+    if ((e = same_blocks(&own, &all)))
+        return e;
     CollGroup cg = group_of(&ci);
-    return coll_alltoall(&cg, CO_ALLTOALL, sendbuf, recvbuf, blk);
+    return coll_alltoall(&cg, CO_ALLTOALL, sendbuf, recvbuf, own.bytes);
 }
 
 /* ---- runs ---- */

@@ -12,8 +12,9 @@
  * works through the operator it is handed (CollOp), so the MPI layer's operators and
  * datatypes need nothing here. Every receive checks that the message has the length
  * the caller expects: a member whose counts disagree with the others' gets
- * MPIRIO_ERR_TRUNCATE, after taking part in the whole algorithm (so that nobody waits
- * for it), as in MPICH. Calls only the tr_ functions and the datatype helpers
+ * MPIRIO_ERR_TRUNCATE, takes part in the whole algorithm (so that nobody waits for it)
+ * and sends the error on (isend_err), as in MPICH (docs/runtime.md, "Collectives whose
+ * members disagree"). Calls only the tr_ functions and the datatype helpers
  * (mpirio_int.h): below every other file of the API layer. */
 #include "mpirio_int.h"
 
@@ -44,42 +45,71 @@ check_len(int e, const MPIRIO_Status *st, size_t bytes)
     return (size_t)st->count == bytes ? MPIRIO_SUCCESS : MPIRIO_ERR_TRUNCATE;
 }
 
+/* Sends of a member that has seen an error carry it on, as MPICH's carry it in their
+ * tag: the message is one byte longer than its receiver expects, which makes the
+ * receiver's error too (MPIRIO_ERR_TRUNCATE); so the error of a member whose counts
+ * disagree reaches the members downstream of it (the root of a gather or reduce,
+ * the subtree of a bcast), never a false success. The issued send (*r). */
+static void
+isend_err(const CollGroup *cg, const void *buf, size_t bytes, int to, int tag, int *err,
+          Req **r)
+{
+    if (!*err) {
+        keep(err, tr_isend(buf, bytes, member(cg, to), cg->ctx, tag, cg->me, r));
+        return;
+    }
+    unsigned char *tmp = tr_tmp_alloc(bytes + 1);
+    if (bytes)
+        memcpy(tmp, buf, bytes);
+    tmp[bytes] = 0;
+    tr_isend(tmp, bytes + 1, member(cg, to), cg->ctx, tag, cg->me, r);
+    tr_tmp_free(tmp); /* the transport copied it */
+}
+
+static void
+xsend(const CollGroup *cg, const void *buf, size_t bytes, int to, int tag, int *err)
+{
+    Req *r;
+    isend_err(cg, buf, bytes, to, tag, err, &r);
+    keep(err, tr_wait(r, NULL));
+}
+
+static void
+xrecv(const CollGroup *cg, void *buf, size_t bytes, int from, int tag, int *err)
+{
+    Req *r;
+    MPIRIO_Status st = {0};
+    tr_irecv(buf, bytes, member(cg, from), cg->ctx, tag, 1, &r);
+    keep(err, check_len(tr_wait(r, &st), &st, bytes));
+}
+
+/* MPIC_Sendrecv: post the receive, issue the send, wait for both */
+static void
+xsendrecv(const CollGroup *cg, const void *sbuf, size_t sbytes, int to, void *rbuf,
+          size_t rbytes, int from, int tag, int *err)
+{
+    Req *r, *s;
+    MPIRIO_Status st = {0};
+    tr_irecv(rbuf, rbytes, member(cg, from), cg->ctx, tag, 0, &r);
+    isend_err(cg, sbuf, sbytes, to, tag, err, &s);
+    keep(err, check_len(tr_wait(r, &st), &st, rbytes));
+    keep(err, tr_wait(s, NULL));
+}
+
 int
 coll_send(const CollGroup *cg, const void *buf, size_t bytes, int to, int tag)
 {
-    Req *r;
-    int e = tr_isend(buf, bytes, member(cg, to), cg->ctx, tag, cg->me, &r);
-    return e ? e : tr_wait(r, NULL);
+    int err = 0;
+    xsend(cg, buf, bytes, to, tag, &err);
+    return err;
 }
 
 int
 coll_recv(const CollGroup *cg, void *buf, size_t bytes, int from, int tag)
 {
-    Req *r;
-    MPIRIO_Status st = {0};
-    int e = tr_irecv(buf, bytes, member(cg, from), cg->ctx, tag, 1, &r);
-    if (e)
-        return e;
-    return check_len(tr_wait(r, &st), &st, bytes);
-}
-
-/* MPIC_Sendrecv: post the receive, issue the send, wait for both */
-int
-coll_sendrecv(const CollGroup *cg, const void *sbuf, size_t sbytes, int to, void *rbuf,
-              size_t rbytes, int from, int tag)
-{
-    Req *r, *s;
-    MPIRIO_Status st = {0};
-    int e = tr_irecv(rbuf, rbytes, member(cg, from), cg->ctx, tag, 0, &r);
-    if (e)
-        return e;
-    if ((e = tr_isend(sbuf, sbytes, member(cg, to), cg->ctx, tag, cg->me, &s))) {
-        tr_wait(r, NULL);
-        return e;
-    }
-    e = check_len(tr_wait(r, &st), &st, rbytes);
-    keep(&e, tr_wait(s, NULL));
-    return e;
+    int err = 0;
+    xrecv(cg, buf, bytes, from, tag, &err);
+    return err;
 }
 
 /* the in-switch family applies: the group is one the switches know, and the caller
@@ -107,12 +137,12 @@ coll_bcast(const CollGroup *cg, int tag, void *buf, size_t bytes, int root)
     int n = cg->size, me = cg->me, rel = (me - root + n) % n, mask = 1, err = 0;
     for (; mask < n; mask <<= 1)
         if (rel & mask) {
-            keep(&err, coll_recv(cg, buf, bytes, (me - mask + n) % n, tag));
+            xrecv(cg, buf, bytes, (me - mask + n) % n, tag, &err);
             break;
         }
     for (mask >>= 1; mask > 0; mask >>= 1)
         if (rel + mask < n)
-            keep(&err, coll_send(cg, buf, bytes, (me + mask) % n, tag));
+            xsend(cg, buf, bytes, (me + mask) % n, tag, &err);
     return err;
 }
 
@@ -130,15 +160,14 @@ coll_gather(const CollGroup *cg, int tag, const void *sbuf, void *rbuf, size_t b
     int have = 1;
     for (int mask = 1; mask < n; mask <<= 1) {
         if (rel & mask) {
-            keep(&err,
-                 coll_send(cg, tmp, blk * (size_t)have, (rel - mask + root) % n, tag));
+            xsend(cg, tmp, blk * (size_t)have, (rel - mask + root) % n, tag, &err);
             break;
         }
         int src = rel | mask;
         if (src < n) {
             int k = mask < n - src ? mask : n - src;
-            keep(&err, coll_recv(cg, tmp + blk * (size_t)mask, blk * (size_t)k,
-                                 (src + root) % n, tag));
+            xrecv(cg, tmp + blk * (size_t)mask, blk * (size_t)k, (src + root) % n, tag,
+                  &err);
             have += k;
         }
     }
@@ -169,15 +198,14 @@ coll_scatter(const CollGroup *cg, int tag, const void *sbuf, void *rbuf, size_t 
         for (; mask < n; mask <<= 1)
             if (rel & mask) {
                 int k = mask < n - rel ? mask : n - rel;
-                keep(&err,
-                     coll_recv(cg, tmp, blk * (size_t)k, (rel - mask + root) % n, tag));
+                xrecv(cg, tmp, blk * (size_t)k, (rel - mask + root) % n, tag, &err);
                 break;
             }
     for (mask >>= 1; mask > 0; mask >>= 1)
         if (rel + mask < n) {
             int k = mask < n - rel - mask ? mask : n - rel - mask;
-            keep(&err, coll_send(cg, tmp + blk * (size_t)mask, blk * (size_t)k,
-                                 (rel + mask + root) % n, tag));
+            xsend(cg, tmp + blk * (size_t)mask, blk * (size_t)k, (rel + mask + root) % n,
+                  tag, &err);
         }
     if (blk)
         memcpy(rbuf, tmp, blk);
@@ -220,12 +248,12 @@ reduce_tree(const CollGroup *cg, int tag, unsigned char **acc, unsigned char **t
     int rel = (cg->me - troot + n) % n;
     for (int mask = 1; mask < n; mask <<= 1) {
         if (rel & mask) {
-            keep(&err, coll_send(cg, *acc, bytes, (rel - mask + troot) % n, tag));
+            xsend(cg, *acc, bytes, (rel - mask + troot) % n, tag, &err);
             break;
         }
         int src = rel | mask;
         if (src < n) {
-            keep(&err, coll_recv(cg, *tmp, bytes, (src + troot) % n, tag));
+            xrecv(cg, *tmp, bytes, (src + troot) % n, tag, &err);
             if (o->commute)
                 o->fn(o, *tmp, *acc, count);
             else { /* acc holds ranks [rel, src), tmp [src, ...): acc op tmp */
@@ -238,9 +266,9 @@ reduce_tree(const CollGroup *cg, int tag, unsigned char **acc, unsigned char **t
     }
     if (troot != root) {
         if (cg->me == troot)
-            keep(&err, coll_send(cg, *acc, bytes, root, tag));
+            xsend(cg, *acc, bytes, root, tag, &err);
         else if (cg->me == root)
-            keep(&err, coll_recv(cg, *acc, bytes, troot, tag));
+            xrecv(cg, *acc, bytes, troot, tag, &err);
     }
     return err;
 }
@@ -277,7 +305,7 @@ coll_barrier(const CollGroup *cg, int tag)
         Req *s;
         keep(&err,
              tr_isend(NULL, 0, member(cg, (cg->me + k) % n), cg->ctx, tag, cg->me, &s));
-        keep(&err, coll_recv(cg, NULL, 0, (cg->me - k + n) % n, tag));
+        xrecv(cg, NULL, 0, (cg->me - k + n) % n, tag, &err);
         keep(&err, tr_wait(s, NULL));
     }
     return err;
@@ -298,9 +326,8 @@ allgather_recursive_doubling(const CollGroup *cg, int tag, unsigned char *rbuf,
     for (int mask = 1; mask < n; mask <<= 1) {
         int dst = me ^ mask;
         int mine = me & ~(mask - 1), theirs = dst & ~(mask - 1);
-        keep(&err,
-             coll_sendrecv(cg, rbuf + blk * (size_t)mine, blk * (size_t)mask, dst,
-                           rbuf + blk * (size_t)theirs, blk * (size_t)mask, dst, tag));
+        xsendrecv(cg, rbuf + blk * (size_t)mine, blk * (size_t)mask, dst,
+                  rbuf + blk * (size_t)theirs, blk * (size_t)mask, dst, tag, &err);
     }
     return err;
 }
@@ -313,13 +340,13 @@ allgather_bruck(const CollGroup *cg, int tag, unsigned char *rbuf, size_t blk)
     if (blk)
         memcpy(tmp, rbuf + blk * (size_t)me, blk);
     for (; pof2 <= n / 2; pof2 <<= 1)
-        keep(&err, coll_sendrecv(cg, tmp, blk * (size_t)pof2, (me - pof2 + n) % n,
-                                 tmp + blk * (size_t)pof2, blk * (size_t)pof2,
-                                 (me + pof2) % n, tag));
+        xsendrecv(cg, tmp, blk * (size_t)pof2, (me - pof2 + n) % n,
+                  tmp + blk * (size_t)pof2, blk * (size_t)pof2, (me + pof2) % n, tag,
+                  &err);
     if (n - pof2 > 0)
-        keep(&err, coll_sendrecv(cg, tmp, blk * (size_t)(n - pof2), (me - pof2 + n) % n,
-                                 tmp + blk * (size_t)pof2, blk * (size_t)(n - pof2),
-                                 (me + pof2) % n, tag));
+        xsendrecv(cg, tmp, blk * (size_t)(n - pof2), (me - pof2 + n) % n,
+                  tmp + blk * (size_t)pof2, blk * (size_t)(n - pof2), (me + pof2) % n,
+                  tag, &err);
     for (int i = 0; i < n && blk; i++)
         memcpy(rbuf + blk * (size_t)((me + i) % n), tmp + blk * (size_t)i, blk);
     tr_tmp_free(tmp);
@@ -332,8 +359,8 @@ allgather_ring(const CollGroup *cg, int tag, unsigned char *rbuf, size_t blk)
     int n = cg->size, me = cg->me, left = (me - 1 + n) % n, right = (me + 1) % n;
     int j = me, jnext = left, err = 0;
     for (int i = 1; i < n; i++) {
-        keep(&err, coll_sendrecv(cg, rbuf + blk * (size_t)j, blk, right,
-                                 rbuf + blk * (size_t)jnext, blk, left, tag));
+        xsendrecv(cg, rbuf + blk * (size_t)j, blk, right, rbuf + blk * (size_t)jnext, blk,
+                  left, tag, &err);
         j = jnext;
         jnext = (jnext - 1 + n) % n;
     }
@@ -375,13 +402,13 @@ ar_real(int newrank, int rem)
     return newrank < rem ? newrank * 2 + 1 : newrank + rem;
 }
 
-static int
+static void
 allreduce_rabenseifner(const CollGroup *cg, int tag, unsigned char *acc,
                        unsigned char *tmp, int count, const CollOp *o, int newrank,
-                       int pof2, int rem)
+                       int pof2, int rem, int *errp)
 {
     size_t esz = o->esz;
-    int err = 0;
+    int err = *errp;
     int *cnts = tr_tmp_alloc(2 * (size_t)pof2 * sizeof *cnts), *disps = cnts + pof2;
     for (int i = 0; i < pof2; i++)
         cnts[i] = count / pof2 + (i < count % pof2);
@@ -404,10 +431,9 @@ allreduce_rabenseifner(const CollGroup *cg, int tag, unsigned char *acc,
             for (int i = recv_idx; i < last_idx; i++)
                 rcnt += cnts[i];
         }
-        keep(&err,
-             coll_sendrecv(cg, acc + esz * (size_t)disps[send_idx], esz * (size_t)scnt,
-                           dst, tmp + esz * (size_t)disps[recv_idx], esz * (size_t)rcnt,
-                           dst, tag));
+        xsendrecv(cg, acc + esz * (size_t)disps[send_idx], esz * (size_t)scnt, dst,
+                  tmp + esz * (size_t)disps[recv_idx], esz * (size_t)rcnt, dst, tag,
+                  &err);
         o->fn(o, tmp + esz * (size_t)disps[recv_idx], acc + esz * (size_t)disps[recv_idx],
               rcnt);
         send_idx = recv_idx;
@@ -432,15 +458,14 @@ allreduce_rabenseifner(const CollGroup *cg, int tag, unsigned char *acc,
             for (int i = recv_idx; i < send_idx; i++)
                 rcnt += cnts[i];
         }
-        keep(&err,
-             coll_sendrecv(cg, acc + esz * (size_t)disps[send_idx], esz * (size_t)scnt,
-                           dst, acc + esz * (size_t)disps[recv_idx], esz * (size_t)rcnt,
-                           dst, tag));
+        xsendrecv(cg, acc + esz * (size_t)disps[send_idx], esz * (size_t)scnt, dst,
+                  acc + esz * (size_t)disps[recv_idx], esz * (size_t)rcnt, dst, tag,
+                  &err);
         if (newrank > newdst)
             send_idx = recv_idx;
     }
     tr_tmp_free(cnts);
-    return err;
+    *errp = err;
 }
 
 int
@@ -460,10 +485,10 @@ coll_allreduce(const CollGroup *cg, int tag, const void *sbuf, void *rbuf, int c
     int rem = n - pof2, newrank;
     if (me < 2 * rem) {
         if (me % 2 == 0) {
-            keep(&err, coll_send(cg, acc, bytes, me + 1, tag));
+            xsend(cg, acc, bytes, me + 1, tag, &err);
             newrank = -1;
         } else {
-            keep(&err, coll_recv(cg, tmp, bytes, me - 1, tag));
+            xrecv(cg, tmp, bytes, me - 1, tag, &err);
             o->fn(o, tmp, acc, count); /* the lower rank's first */
             newrank = me / 2;
         }
@@ -473,7 +498,7 @@ coll_allreduce(const CollGroup *cg, int tag, const void *sbuf, void *rbuf, int c
         if (bytes <= AR_SHORT || count < pof2 || !o->commute)
             for (int mask = 1; mask < pof2; mask <<= 1) {
                 int dst = ar_real(newrank ^ mask, rem);
-                keep(&err, coll_sendrecv(cg, acc, bytes, dst, tmp, bytes, dst, tag));
+                xsendrecv(cg, acc, bytes, dst, tmp, bytes, dst, tag, &err);
                 if (o->commute || dst < me)
                     o->fn(o, tmp, acc, count);
                 else {
@@ -483,14 +508,13 @@ coll_allreduce(const CollGroup *cg, int tag, const void *sbuf, void *rbuf, int c
                 }
             }
         else
-            keep(&err,
-                 allreduce_rabenseifner(cg, tag, acc, tmp, count, o, newrank, pof2, rem));
+            allreduce_rabenseifner(cg, tag, acc, tmp, count, o, newrank, pof2, rem, &err);
     }
     if (me < 2 * rem) {
         if (me % 2)
-            keep(&err, coll_send(cg, acc, bytes, me - 1, tag));
+            xsend(cg, acc, bytes, me - 1, tag, &err);
         else
-            keep(&err, coll_recv(cg, acc, bytes, me + 1, tag));
+            xrecv(cg, acc, bytes, me + 1, tag, &err);
     }
     tr_tmp_free(tmp);
     return err;
@@ -521,8 +545,8 @@ alltoall_bruck(const CollGroup *cg, int tag, const unsigned char *s, unsigned ch
                 memcpy(pk + blk * k++, tmp + blk * (size_t)i, blk);
             else if (i & pof2)
                 k++;
-        keep(&err, coll_sendrecv(cg, pk, blk * k, (me + pof2) % n, in, blk * k,
-                                 (me - pof2 + n) % n, tag));
+        xsendrecv(cg, pk, blk * k, (me + pof2) % n, in, blk * k, (me - pof2 + n) % n, tag,
+                  &err);
         k = 0;
         for (int i = 0; i < n; i++)
             if (i & pof2 && blk)
@@ -552,8 +576,7 @@ alltoall_scattered(const CollGroup *cg, int tag, const unsigned char *s, unsigne
         }
         for (int i = 0; i < ss; i++) {
             int dst = (me - i - ii + 2 * n) % n;
-            tr_isend(s + blk * (size_t)dst, blk, member(cg, dst), cg->ctx, tag, cg->me,
-                     &rq[ss + i]);
+            isend_err(cg, s + blk * (size_t)dst, blk, dst, tag, &err, &rq[ss + i]);
         }
         for (int i = 0; i < ss; i++)
             keep(&err, check_len(tr_wait(rq[i], &st), &st, blk));
@@ -576,8 +599,8 @@ alltoall_pairwise(const CollGroup *cg, int tag, const unsigned char *s, unsigned
             src = dst = me ^ i;
         else
             src = (me - i + n) % n, dst = (me + i) % n;
-        keep(&err, coll_sendrecv(cg, s + blk * (size_t)dst, blk, dst,
-                                 r + blk * (size_t)src, blk, src, tag));
+        xsendrecv(cg, s + blk * (size_t)dst, blk, dst, r + blk * (size_t)src, blk, src,
+                  tag, &err);
     }
     return err;
 }

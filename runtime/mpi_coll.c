@@ -824,15 +824,17 @@ side_bytes(const Side *d)
 
 /* n blocks of count instances of t at buf, packed into n blocks of blk bytes each (a
  * new buffer): the send side of a collective whose blocks the algorithms of coll.c
- * move as bytes. *err becomes MPI_ERR_TRUNCATE where the block of t is not blk bytes
- * (the caller's counts disagree; what fits is sent, the rest is zero) */
+ * move as bytes. A shorter block is padded with zeros; a longer one is cut and *err
+ * becomes MPI_ERR_TRUNCATE (as MPICH's local copy of the caller's block), and the
+ * caller still takes part, so that nobody waits for it */
 static unsigned char *
 blocks(const Type *t, const void *buf, int count, int n, size_t blk, int *err)
 {
     size_t mine = (size_t)(t->size * count);
     if (mine == blk)
         return packed(t, buf, (MPI_Count)count * n);
-    *err = MPI_ERR_TRUNCATE;
+    if (mine > blk)
+        *err = MPI_ERR_TRUNCATE;
     unsigned char *out = mpi_alloc(blk * (size_t)n);
     for (int r = 0; r < n; r++) {
         unsigned char *p = packed(t, at(buf, t, (MPI_Count)count * r), count);
@@ -991,7 +993,7 @@ MPI_Scatter(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rc
     CollGroup g = group_of(c);
     e = coll_scatter(&g, T_SCATTER, res, mine, blk, root);
     if (own.t) {
-        if (side_bytes(&own) != blk && !e)
+        if (side_bytes(&own) < blk && !e)
             e = MPI_ERR_TRUNCATE;
         unblocks(own.t, mine, blk, 1, rbuf, rcount);
     }

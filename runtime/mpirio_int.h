@@ -142,8 +142,6 @@ CollOp coll_basic_op(MPIRIO_Datatype type, MPIRIO_Op op);
 
 int coll_send(const CollGroup *cg, const void *buf, size_t bytes, int to, int tag);
 int coll_recv(const CollGroup *cg, void *buf, size_t bytes, int from, int tag);
-int coll_sendrecv(const CollGroup *cg, const void *sbuf, size_t sbytes, int to,
-                  void *rbuf, size_t rbytes, int from, int tag);
 int coll_bcast(const CollGroup *cg, int tag, void *buf, size_t bytes, int root);
 /* blk bytes of every member into rbuf (rank order) at root */
 int coll_gather(const CollGroup *cg, int tag, const void *sbuf, void *rbuf, size_t blk,

@@ -42,6 +42,7 @@ struct Coll {
     MPIRIO_Datatype type;
     MPIRIO_Op op;
     int finished;          /* members done with it */
+    int err;               /* the members disagree: every member's error */
     unsigned char *buf;    /* bcast data; gather/scatter blocks in rank order */
     unsigned char *result; /* reduce: the vector that reached the root */
     int *cnt, *sub, *par;  /* per board: members, members in the subtree, parent */
@@ -172,7 +173,9 @@ coll_free_all(void)
 static void
 maybe_free(Coll *c)
 {
-    if (c->finished < c->size || c->inflight > 0)
+    /* a failed collective stays to the end of the run: packets of the members that
+     * took part before the failure may still be on their way */
+    if (c->finished < c->size || c->inflight > 0 || c->err)
         return;
     for (Coll **pp = &K->colls; *pp; pp = &(*pp)->next)
         if (*pp == c) {
@@ -207,18 +210,43 @@ describe(const Dsp *d, char *buf, size_t n)
              d->wait_coll->root);
 }
 
-/* waits for the member's data, then is busy recv_overhead */
-static void
+/* waits for the member's data, then is busy recv_overhead; the collective's error
+ * (its members disagree: then the data never comes) */
+static int
 wait_for(Coll *c, Dsp *d, int me, const char *what, const char *busy)
 {
+    if (c->err)
+        return c->err;
     if (c->delivered[me]) {
         k_sleep(d, K->plat.recv_overhead, busy);
-        return;
+        return MPIRIO_SUCCESS;
     }
     d->wait_what = what;
     d->describe = describe;
     d->wait_coll = c;
     k_wait_busy(d, K->plat.recv_overhead, busy);
+    return c->err;
+}
+
+/* member d's arguments disagree with those of the first member of c: the collective
+ * fails with err (MPIRIO_ERR_TRUNCATE where the lengths differ, as MPI has it), at
+ * d's time: the members waiting in it are released with the error, those still to
+ * come get it at once; what the members sent before goes nowhere */
+static int
+fail(Coll *c, Dsp *d, int err)
+{
+    if (c->err)
+        return c->err;
+    k_sync(d);
+    c->err = err;
+    for (int i = 0; i < c->size; i++) {
+        Dsp *o = &K->dsps[c->base + i];
+        if (o->wait_coll == c) {
+            o->wait_coll = NULL;
+            k_release(o);
+        }
+    }
+    return err;
 }
 
 static void stream_arrived(Msg *m, int node);
@@ -389,15 +417,19 @@ stream_arrived(Msg *m, int node)
         emit_up(c, b);
 }
 
+/* the collective of (ctx, seq), made by its first member; *err where the caller's
+ * arguments disagree with that member's: MPIRIO_ERR_TRUNCATE for another length,
+ * MPIRIO_ERR_ARG for another kind, root, type or operator */
 static Coll *
 find(int kind, int ctx, unsigned seq, int base, int size, int root, size_t bytes,
      MPIRIO_Datatype type, MPIRIO_Op op, int *err)
 {
     for (Coll *c = K->colls; c; c = c->next)
         if (c->ctx == ctx && c->seq == seq) {
-            if (c->kind != kind || c->root != root || c->bytes != bytes ||
-                c->type != type || c->op != op)
+            if (c->kind != kind || c->root != root || c->type != type || c->op != op)
                 *err = MPIRIO_ERR_ARG;
+            else if (c->bytes != bytes)
+                *err = MPIRIO_ERR_TRUNCATE;
             return c;
         }
     return coll_new(kind, ctx, seq, base, size, root, bytes, type, op);
@@ -411,8 +443,11 @@ tr_coll_switch(int kind, int ctx, int base, int size, int root, const void *sbuf
     int me = d->rank - base, err = 0;
     unsigned seq = ctx == 0 ? d->seq_world++ : d->seq_local++;
     Coll *c = find(kind, ctx, seq, base, size, root, bytes, type, op, &err);
-    if (err)
+    if (err || c->err) {
+        err = fail(c, d, err ? err : c->err);
+        finish(c);
         return err;
+    }
     int sw = net_switch_node(d->board);
     const PlatDesc *P = &K->plat;
     switch (kind) {
@@ -427,7 +462,8 @@ tr_coll_switch(int kind, int ctx, int base, int size, int root, const void *sbuf
                 net_stream_at(m, d->rank, sw, d->clock);
             }
         } else {
-            wait_for(c, d, me, "the broadcast data", "bcast recv");
+            if ((err = wait_for(c, d, me, "the broadcast data", "bcast recv")))
+                break;
             if (bytes)
                 memcpy(rbuf, c->buf, bytes);
         }
@@ -439,9 +475,9 @@ tr_coll_switch(int kind, int ctx, int base, int size, int root, const void *sbuf
             k_sleep(d, P->send_overhead, "gather send");
             unicast_at(c, d->rank, c->rootg, bytes, d->clock);
         } else {
-            if (size > 1) {
-                wait_for(c, d, me, "the gathered blocks", "gather recv");
-            }
+            if (size > 1 &&
+                (err = wait_for(c, d, me, "the gathered blocks", "gather recv")))
+                break;
             if (bytes)
                 memcpy(rbuf, c->buf, bytes * (size_t)size);
         }
@@ -457,7 +493,8 @@ tr_coll_switch(int kind, int ctx, int base, int size, int root, const void *sbuf
                 if (i != me)
                     unicast_at(c, d->rank, base + i, bytes, d->clock);
         } else {
-            wait_for(c, d, me, "its scattered block", "scatter recv");
+            if ((err = wait_for(c, d, me, "its scattered block", "scatter recv")))
+                break;
             if (bytes)
                 memcpy(rbuf, c->buf + (size_t)me * bytes, bytes);
         }
@@ -476,11 +513,11 @@ tr_coll_switch(int kind, int ctx, int base, int size, int root, const void *sbuf
             if (bytes)
                 memcpy(own, sbuf, bytes);
             if (size > 1) {
-                wait_for(c, d, me, "the reduced vector", "reduce recv");
-                if (bytes)
+                err = wait_for(c, d, me, "the reduced vector", "reduce recv");
+                if (bytes && !err)
                     dt_reduce(own, c->result, (int)(bytes / dt_size(type)), type, op);
             }
-            if (bytes)
+            if (bytes && !err)
                 memcpy(rbuf, own, bytes);
             free(own);
         }
@@ -493,7 +530,8 @@ tr_coll_switch(int kind, int ctx, int base, int size, int root, const void *sbuf
             Msg *m = bcast_stream(c, bytes, me);
             c->inflight += c->npk;
             net_stream_at(m, d->rank, sw, d->clock);
-            wait_for(c, d, me, "the blocks of the others", "allgather recv");
+            if ((err = wait_for(c, d, me, "the blocks of the others", "allgather recv")))
+                break;
         }
         if (bytes)
             memcpy(rbuf, c->buf, bytes * (size_t)size);
@@ -511,16 +549,17 @@ tr_coll_switch(int kind, int ctx, int base, int size, int root, const void *sbuf
                 memcpy(data, sbuf, bytes);
             net_stream_at(stream(c, bytes, data), d->rank, sw, d->clock);
         }
-        wait_for(c, d, me, "the reduced vector", "allreduce recv");
+        if ((err = wait_for(c, d, me, "the reduced vector", "allreduce recv")))
+            break;
         if (bytes)
             memcpy(rbuf, c->result, bytes);
         break;
     case CO_BARRIER:
         k_sleep(d, P->send_overhead, "barrier arrive");
         net_stream_at(stream(c, 0, NULL), d->rank, sw, d->clock);
-        wait_for(c, d, me, "the barrier release", "barrier release");
+        err = wait_for(c, d, me, "the barrier release", "barrier release");
         break;
     }
     finish(c);
-    return MPIRIO_SUCCESS;
+    return err;
 }

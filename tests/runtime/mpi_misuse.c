@@ -8,6 +8,9 @@
  *   segv           DSP 2 writes through a null pointer after an MPI_Barrier
  *   bigcount       DSP 0 sends 2 GiB + 16 bytes to DSP 1, which checks the counts
  *   polldeadlock   each DSP polls (MPI_Test, MPI_Iprobe) for a message nobody sends
+ *   mismatch       collectives whose members disagree on the counts: MPI_ERR_TRUNCATE
+ *                  where a member's data is sized by another's counts (prints
+ *                  "mismatch ok" when every case holds)
  *   ok             a correct program (prints "ok") */
 #include <mpi.h>
 #include <stdio.h>
@@ -47,6 +50,91 @@ bigcount(int rank)
     return bad;
 }
 
+/* the class of an MPI error code */
+static int
+cls(int e)
+{
+    int c = e;
+    if (e)
+        MPI_Error_class(e, &c);
+    return c;
+}
+
+enum { BCAST, SCATTER, GATHER, REDUCE, ALLREDUCE, ALLGATHER, NKINDS };
+static const char *const kind_name[] = {"bcast",  "scatter",   "gather",
+                                        "reduce", "allreduce", "allgather"};
+
+/* one collective of kind k in which the member `odd` has count n_odd, the others n;
+ * root 0; MPI_ERRORS_RETURN on the communicator */
+static int
+one(int k, int rank, int size, int odd, int n, int n_odd)
+{
+    int c = rank == odd ? n_odd : n, big = 64 * size;
+    int *a = calloc((size_t)big, sizeof *a), *b = calloc((size_t)big, sizeof *b);
+    for (int i = 0; i < big; i++)
+        a[i] = rank * 1000 + i;
+    int e = 0;
+    switch (k) {
+    case BCAST:
+        e = MPI_Bcast(a, c, MPI_INT, 0, MPI_COMM_WORLD);
+        break;
+    case SCATTER:
+        e = MPI_Scatter(a, c, MPI_INT, b, c, MPI_INT, 0, MPI_COMM_WORLD);
+        break;
+    case GATHER:
+        e = MPI_Gather(a, c, MPI_INT, b, c, MPI_INT, 0, MPI_COMM_WORLD);
+        break;
+    case REDUCE:
+        e = MPI_Reduce(a, b, c, MPI_INT, MPI_SUM, 0, MPI_COMM_WORLD);
+        break;
+    case ALLREDUCE:
+        e = MPI_Allreduce(a, b, c, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+        break;
+    case ALLGATHER:
+        e = MPI_Allgather(a, c, MPI_INT, b, c, MPI_INT, MPI_COMM_WORLD);
+        break;
+    }
+    free(a);
+    free(b);
+    return cls(e);
+}
+
+/* Every collective with one member's count smaller and larger than the others', the
+ * odd member a receiver (the last rank) and the root: the members whose data comes
+ * sized by other counts than their own get MPI_ERR_TRUNCATE (the odd receiver; all
+ * the others when the root is odd; the root of a gather or reduce), nobody another
+ * error, and the run goes on (no deadlock, no false success). */
+static int
+mismatch(int rank, int size)
+{
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    int bad = 0;
+    for (int k = 0; k < NKINDS; k++)
+        for (int odd_root = 0; odd_root < 2; odd_root++)
+            for (int larger = 0; larger < 2; larger++) {
+                int odd = odd_root ? 0 : size - 1, n = 8, n_odd = larger ? 12 : 4;
+                int e = one(k, rank, size, odd, n, n_odd);
+                int rooted = k <= REDUCE;
+                /* must this member see the error? */
+                int must = !rooted                      ? rank == odd
+                           : k == GATHER || k == REDUCE ? rank == 0
+                           : odd_root                   ? rank != 0
+                                                        : rank == odd;
+                int wrong = (e != MPI_SUCCESS && e != MPI_ERR_TRUNCATE) ||
+                            (must && e != MPI_ERR_TRUNCATE);
+                int all_wrong = 0;
+                MPI_Allreduce(&wrong, &all_wrong, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+                if (wrong)
+                    printf(
+                        "DSP %d: %s, odd %s with %d ints (others %d): error class %d\n",
+                        rank, kind_name[k], odd_root ? "root" : "receiver", n_odd, n, e);
+                bad |= all_wrong != 0;
+            }
+    if (rank == 0 && !bad)
+        printf("mismatch ok\n");
+    return bad;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -83,6 +171,11 @@ main(int argc, char **argv)
     int rc = 0;
     if (strcmp(what, "bigcount") == 0)
         rc = bigcount(rank);
+    if (strcmp(what, "mismatch") == 0) {
+        int size;
+        MPI_Comm_size(MPI_COMM_WORLD, &size);
+        rc = mismatch(rank, size);
+    }
     MPI_Finalize();
     if (strcmp(what, "afterfinalize") == 0 && rank == 2)
         MPI_Barrier(MPI_COMM_WORLD);
