@@ -34,15 +34,20 @@ keep(int *err, int e)
         *err = e;
 }
 
-/* a received message of the length expected, else MPIRIO_ERR_TRUNCATE */
+/* a received message of the length expected, else MPIRIO_ERR_TRUNCATE; the part of
+ * buf that a shorter one left is zeroed (what is combined or passed on after an
+ * error is the same on every run) */
 static int
-check_len(int e, const MPIRIO_Status *st, size_t bytes)
+check_len(int e, const MPIRIO_Status *st, void *buf, size_t bytes)
 {
     if (e)
         return e;
     if (st->error)
         return st->error;
-    return (size_t)st->count == bytes ? MPIRIO_SUCCESS : MPIRIO_ERR_TRUNCATE;
+    if ((size_t)st->count >= bytes)
+        return MPIRIO_SUCCESS;
+    memset((unsigned char *)buf + st->count, 0, bytes - (size_t)st->count);
+    return MPIRIO_ERR_TRUNCATE;
 }
 
 /* Sends of a member that has seen an error carry it on, as MPICH's carry it in their
@@ -80,7 +85,7 @@ xrecv(const CollGroup *cg, void *buf, size_t bytes, int from, int tag, int *err)
     Req *r;
     MPIRIO_Status st = {0};
     tr_irecv(buf, bytes, member(cg, from), cg->ctx, tag, 1, &r);
-    keep(err, check_len(tr_wait(r, &st), &st, bytes));
+    keep(err, check_len(tr_wait(r, &st), &st, buf, bytes));
 }
 
 /* MPIC_Sendrecv: post the receive, issue the send, wait for both */
@@ -92,7 +97,7 @@ xsendrecv(const CollGroup *cg, const void *sbuf, size_t sbytes, int to, void *rb
     MPIRIO_Status st = {0};
     tr_irecv(rbuf, rbytes, member(cg, from), cg->ctx, tag, 0, &r);
     isend_err(cg, sbuf, sbytes, to, tag, err, &s);
-    keep(err, check_len(tr_wait(r, &st), &st, rbytes));
+    keep(err, check_len(tr_wait(r, &st), &st, rbuf, rbytes));
     keep(err, tr_wait(s, NULL));
 }
 
@@ -579,7 +584,8 @@ alltoall_scattered(const CollGroup *cg, int tag, const unsigned char *s, unsigne
             isend_err(cg, s + blk * (size_t)dst, blk, dst, tag, &err, &rq[ss + i]);
         }
         for (int i = 0; i < ss; i++)
-            keep(&err, check_len(tr_wait(rq[i], &st), &st, blk));
+            keep(&err, check_len(tr_wait(rq[i], &st), &st,
+                                 r + blk * (size_t)((me + i + ii) % n), blk));
         for (int i = ss; i < 2 * ss; i++)
             keep(&err, tr_wait(rq[i], NULL));
     }
