@@ -670,7 +670,7 @@ emit_dsp(Em *em, int d)
             emit_edge_buf(&b, em, e, 1, 0, "sent");
         } else {
             /* transfer x is received into slot x % slots and read d iterations after it
-               was sent (docs/design.md section 3 as passes/evaluate.c implements it) */
+               was sent (docs/design.md section 3 as passes/evaluate/ implements it) */
             int m = s->edge_msg[e];
             bool inplace = em->pipe[m] && s->msgs[m].nedges == 1;
             int slots = inplace ? (x->delay + 1 > 2 ? x->delay + 1 : 2)

@@ -226,7 +226,7 @@ typedef struct Sched {
 } Sched;
 
 /* ------------------------------------------------------------------------------------
- * Evaluator results (passes/evaluate.c)
+ * Evaluator results (passes/evaluate/)
  *
  * Times of one operation in one iteration: the DSP reaches it at `ready`, waits until
  * `start` (for data, a free buffer or a completed transfer), is busy until `end`.
@@ -587,7 +587,7 @@ Graph *fe_import_sdf3(const char *path, const Options *opt, const char *processo
 Sched *fe_load_schedule(const char *path, const Options *opt, Graph **gout, Diag *d);
 
 /* ------------------------------------------------------------------------------------
- * passes/schedule.c - initial schedule: insertion-based HEFT, then a local search whose
+ * passes/schedule/ - initial schedule: insertion-based HEFT, then a local search whose
  * objective is the evaluated length over all iterations
  * ------------------------------------------------------------------------------------ */
 
@@ -646,7 +646,7 @@ int64_t sched_list_makespan(const Sched *s);
  * baseline pipelines (bfco_cp_pipes). Replaces *s by the best schedule found (messages
  * inserted, none pipelined) and returns its objective (-1 if every schedule tried
  * deadlocks). */
-struct Evaluator; /* passes/evaluate.c */
+struct Evaluator; /* passes/evaluate/ */
 int64_t sched_local_search(Sched **s, struct Evaluator *ev, int64_t budget, bool plain);
 /* The same, stopping as soon as the objective reaches lb (a lower bound; -1 = none). */
 int64_t sched_local_search_lb(Sched **s, struct Evaluator *ev, int64_t budget, bool plain,
@@ -678,7 +678,7 @@ int64_t sched_default_budget(const Graph *g, bool plain);
 void comm_insert(Sched *s); /* called by pass_schedule: there is no separate comm pass */
 
 /* ------------------------------------------------------------------------------------
- * passes/evaluate.c - the execution model of docs/design.md section 3 over all iterations
+ * passes/evaluate/ - the execution model of docs/design.md section 3 over all iterations
  * ------------------------------------------------------------------------------------ */
 
 typedef struct Evaluator Evaluator; /* reusable workspace for the hot loop (BFCO) */
@@ -687,7 +687,7 @@ typedef struct Evaluator Evaluator; /* reusable workspace for the hot loop (BFCO
  * g->nedges operations and g->nedges messages). */
 Evaluator *eval_new(const Graph *g, const Platform *p);
 /* A workspace whose eval_length is a lower bound of the length of the schedule with any
- * pipelined flags, with and without contention (the rules relaxed: evaluate.c). */
+ * pipelined flags, with and without contention (the rules relaxed: evaluate/evaluate.c). */
 Evaluator *eval_new_bound(const Graph *g, const Platform *p);
 void eval_free(Evaluator *ev);
 /* Schedule length in cycles, or -1 when the schedule deadlocks.  Allocates nothing. */
@@ -753,7 +753,7 @@ int64_t period_task_cycles(const Graph *g, const Platform *p, int task);
 int period_bound(const Graph *g, const Platform *p, PeriodBound *pb, Arena *a);
 
 /* ------------------------------------------------------------------------------------
- * passes/bfco.c, passes/baselines.c - communication optimisation ([BFCO] in
+ * passes/bfco/, passes/baselines.c - communication optimisation ([BFCO] in
  * docs/references.md, docs/bfco.md): message aggregation and communication pipelining
  * on a schedule as comm_insert leaves it
  * ------------------------------------------------------------------------------------ */

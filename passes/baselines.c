@@ -1,6 +1,6 @@
 /*
  * passes/baselines.c - the optimize pass: the baselines of [BFCO] (docs/references.md)
- * (none, ma, cp, es) and the dispatch to BFCO (passes/bfco.c).
+ * (none, ma, cp, es) and the dispatch to BFCO (passes/bfco/).
  *
  * Requires: a schedule that passes ir_sched_verify and does not deadlock; its messages
  * are the units merging combines (with aggregated messages, comm_insert starts again from
@@ -17,7 +17,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "bfco_int.h"
+#include "bfco/bfco_int.h"
 
 static const char *const method_names[] = {"none", "ma", "cp", "bfco", "es"};
 

@@ -1,4 +1,4 @@
-/* tests/check_bfco.c - BFCO and its baselines (passes/bfco.c, passes/baselines.c).
+/* tests/check_bfco.c - BFCO and its baselines (passes/bfco/, passes/baselines.c).
  *
  * The paper's three deadlock causes (testcases/bfco/fig1*): each merge deadlocks without
  * repair (the evaluator says so) and is repaired by the mechanism the seed names.  A
@@ -8,13 +8,13 @@
  * The number of random graphs is TGC_BFCO_GRAPHS (default 500; docs/bfco.md shows a
  * longer run).
  *
- * The acyclicity checks here are written independently of passes/bfco.c. */
+ * The acyclicity checks here are written independently of passes/bfco/. */
 #include <check.h>
 #include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "bfco_int.h"
+#include "bfco/bfco_int.h"
 #include "gen_graph.h"
 #include "ir.h"
 

@@ -1,4 +1,4 @@
-/* tests/check_evaluate.c - the evaluator (passes/evaluate.c) against values worked out on
+/* tests/check_evaluate.c - the evaluator (passes/evaluate/) against values worked out on
  * paper from docs/design.md sections 3 and 4.  Graphs are built programmatically. */
 #include <check.h>
 #include <stdlib.h>

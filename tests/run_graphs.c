@@ -121,7 +121,7 @@ slurp(const char *path, size_t *len)
 
 /* A refusal by tgc: exit status 1, nothing on stdout, and on stderr exactly one line
  * "GRAPH: error: WHAT..." naming the graph as given.  Two are known: the compiler's
- * refusal of a schedule that deadlocks in the execution model (passes/evaluate.c,
+ * refusal of a schedule that deadlocks in the execution model (passes/evaluate/,
  * eval_report_deadlock: "schedule deadlocks: ") and es's refusal of a graph with more
  * configurations than its limit (passes/baselines.c: "es: more than ").  Anything else
  * (a link error that mentions a deadlock function, a crash, a second message) is not a

@@ -8,7 +8,7 @@
  * zero edge costs (as the set defines it) and one iteration.  For every DSP count of the
  * table the program prints the mean and the worst ratio of the schedule length to the
  * optimum for plain HEFT, for PEFT, and for HEFT followed by the local search of
- * passes/schedule.c (objective eval_length, here the single-iteration makespan; budget N
+ * passes/schedule/ (objective eval_length, here the single-iteration makespan; budget N
  * evaluations per graph, default 2000), and how many schedules are optimal.  The numbers
  * depend only on the input: the run is deterministic.
  */

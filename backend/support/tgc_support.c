@@ -2,7 +2,7 @@
  * tgc_support.c - the operations of docs/design.md section 3 on MPIRIO, the built-in
  * kernel, checksums and the report (written by tgc; the same in every project).
  *
- * Costs (they must add up to the compiler's evaluator, passes/evaluate.c):
+ * Costs (they must add up to the compiler's evaluator, passes/evaluate/):
  *   COMPUTE t   wait for the transfers still reading t's outputs (zero copy), the kernel,
  *               MPIRIO_Compute(cycles)
  *   SEND m      aggregated: wait for the previous transfer of the pack buffer, pack,

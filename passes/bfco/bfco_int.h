@@ -1,6 +1,7 @@
 /*
- * passes/bfco_int.h - what passes/bfco.c shares with passes/baselines.c (not part of the
- * IR: the workspace of one optimisation run).
+ * passes/bfco/bfco_int.h - what passes/bfco/ shares with passes/baselines.c, the
+ * scheduler (the cp baseline's pipelining rule) and the tests (not part of the IR: the
+ * workspace of one optimisation run).
  *
  * A Space is the problem: the base schedule's messages ("units"), their classes (same
  * source DSP, destination DSP and delay), the fixed PATH entries and the decision bits.
@@ -87,7 +88,7 @@ void bfco_build_naive(Worker *w);
 int bfco_ngroups(const Worker *w);
 bool bfco_pipeable(const Worker *w, int grp);
 /* The pipelining rule of the cp baseline on any schedule, shared with the scheduler's
- * local search (passes/schedule.c): a receive can be pipelined when its message is not
+ * local search (passes/schedule/): a receive can be pipelined when its message is not
  * eager (bfco_msg_pipeable), and cp pipelines, in message order, each such receive whose
  * second buffer still fits in its DSP's memory next to rbuf[] (bfco_recv_buffers: every
  * receive buffer of s, a ring of max(delay, 1) slots per message) and the pipelines
@@ -119,7 +120,7 @@ void bfco_greedy_pipes(Worker *w, bool *pipe);
  * any was dropped. */
 bool bfco_prune_tis_teir(Worker *w, bool *pipe, double epsilon);
 
-/* BPSO over the space (passes/bfco.c). */
+/* BPSO over the space (passes/bfco/swarm.c). */
 int bfco_search(const Space *sp, const BfcoParams *bp, Sched **out, OptStats *st);
 
 #endif /* TGC_BFCO_INT_H */

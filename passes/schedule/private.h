@@ -1,0 +1,19 @@
+/*
+ * passes/schedule/private.h - what the files of passes/schedule/ share (the scheduler's
+ * API is in ir/ir.h, section passes/schedule/).
+ */
+#ifndef TGC_SCHEDULE_PRIVATE_H
+#define TGC_SCHEDULE_PRIVATE_H
+
+#include "ir.h"
+
+/* Sort key of the global order: start, finish, then topological position. */
+typedef struct Key {
+    int64_t start, finish;
+    int topo, task;
+} Key;
+
+/* list.c */
+int sched_key_cmp(const void *a, const void *b);
+
+#endif /* TGC_SCHEDULE_PRIVATE_H */
