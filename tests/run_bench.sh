@@ -1,5 +1,5 @@
 #!/bin/sh
-# The benchmark harness (tools/bench.c) on the suites of tests/bench/suites: what a good
+# The benchmark harness (bench/bench.c) on the suites of tests/bench/suites: what a good
 # suite writes, and that a suite that fails, prints something malformed, a table without
 # rows or text where a plot needs numbers gets nothing written (earlier results stay) and
 # makes bench exit 1; a skipped suite writes nothing and is no failure.

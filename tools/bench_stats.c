@@ -1,5 +1,6 @@
 /*
- * tools/bench_stats.c - the benchmarks' CPU clock and median (bench_stats.h).
+ * tools/bench_stats.c - the CPU clock and median of the benchmarks and of tgc calibrate
+ * (bench_stats.h).
  */
 #include "bench_stats.h"
 

@@ -1,7 +1,8 @@
 /*
- * tools/bench_stats.h - what the benchmark programs (bench_bfco, bench_eval, bench_scale,
- * and tgc calibrate's calib_mpi) measure with: the process's CPU time and the median of
- * repeated measurements.
+ * tools/bench_stats.h - what tgc calibrate's micro-benchmarks (calib_mpi.c) and the
+ * benchmark programs of bench/ (bench_bfco, bench_eval, bench_scale) measure with: the
+ * process's CPU time and the median of repeated measurements.  Here, not in bench/,
+ * because calib_mpi is part of tgc calibrate; bench/ sits above tools/.
  */
 #ifndef TGC_BENCH_STATS_H
 #define TGC_BENCH_STATS_H

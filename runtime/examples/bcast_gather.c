@@ -1,4 +1,4 @@
-/* bcast_gather: the speed benchmark's collective program (tools/bench_smpi.c), plain
+/* bcast_gather: the speed benchmark's collective program (bench/bench_smpi.c), plain
  * MPI, built unchanged with mpirio-cc and with SimGrid's smpicc:
  *
  *   bcast_gather [ROUNDS] [INTS]     (default 1000 rounds of 62 ints)

@@ -1,4 +1,4 @@
-/* p2p_ring: the speed benchmark's point-to-point program (tools/bench_smpi.c), plain
+/* p2p_ring: the speed benchmark's point-to-point program (bench/bench_smpi.c), plain
  * MPI, built unchanged with mpirio-cc and with SimGrid's smpicc:
  *
  *   p2p_ring [ROUNDS] [BYTES]     (default 1000 rounds of 1000 bytes)

@@ -1,5 +1,5 @@
 /*
- * tools/bench_stg.c - the scheduler against optimal makespans of STG graphs.
+ * bench/bench_stg.c - the scheduler against optimal makespans of STG graphs.
  *
  *     bench_stg [--budget N] DIR TABLE.csv
  *

@@ -1,5 +1,5 @@
 /*
- * tools/bench_sched.c - the scheduler against published optimal schedule lengths: the
+ * bench/bench_sched.c - the scheduler against published optimal schedule lengths: the
  * sched-quality suite of the benchmark harness (bench/suites/sched-quality,
  * docs/results.md).
  *

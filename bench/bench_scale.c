@@ -1,5 +1,5 @@
 /*
- * tools/bench_scale.c - the compile pipeline on one large graph: CPU time of loading,
+ * bench/bench_scale.c - the compile pipeline on one large graph: CPU time of loading,
  * of each pass of passes/passes.def, of the evaluation and of the C emission, and the
  * peak memory (docs/cli.md, "Scale").
  *

@@ -1,5 +1,5 @@
 /*
- * tools/bench.c - the benchmark harness: runs named suites, turns what each prints into a
+ * bench/bench.c - the benchmark harness: runs named suites, turns what each prints into a
  * table, a CSV file and an SVG plot, and regenerates the results page.
  *
  *     bench [--quick] [--out DIR] [--data DIR] [--no-plots] SUITE...|all

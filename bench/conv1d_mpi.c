@@ -1,5 +1,5 @@
 /*
- * tools/conv1d_mpi.c - [CONV]'s 1-D convolution written by hand against MPI, the
+ * bench/conv1d_mpi.c - [CONV]'s 1-D convolution written by hand against MPI, the
  * reference of the benchmark bench/suites/mpi: the algorithm of the task graphs of
  * testcases/apps/conv1d (make_graph.sh), with the same kernels (conv1d_kernels.c) and the
  * same messages, without tgc or MPIRIO.

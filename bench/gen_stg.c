@@ -1,5 +1,5 @@
 /*
- * tools/gen_stg.c - seeded random task graphs in the Standard Task Graph Set format.
+ * bench/gen_stg.c - seeded random task graphs in the Standard Task Graph Set format.
  *
  *     gen_stg [-n TASKS | -n MIN-MAX] [-p PERCENT] [-w WINDOW] [-c MAXCOST] [-s SEED]
  *             [-k COUNT] -o PATH

@@ -1,5 +1,5 @@
 /*
- * tools/stg_io.c - Standard Task Graph Set reader for the STG tools.
+ * bench/stg_io.c - Standard Task Graph Set reader for the STG tools.
  *
  * Format: the number n of real tasks, then n+2 records "id cost npred pred...", ids
  * 0..n+1 in order, predecessors earlier tasks; tokens separated by white space; what

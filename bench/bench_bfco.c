@@ -1,5 +1,5 @@
 /*
- * tools/bench_bfco.c - the BFCO benchmark of docs/bfco.md (not a test).
+ * bench/bench_bfco.c - the BFCO benchmark of docs/bfco.md (not a test).
  *
  * Three sections, each optional:
  *

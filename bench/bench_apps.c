@@ -1,5 +1,5 @@
 /*
- * tools/bench_apps.c - the applications of testcases/apps through tgc: the application
+ * bench/bench_apps.c - the applications of testcases/apps through tgc: the application
  * table of docs/results.md, and (--test) the test suite's run of every application.
  *
  *   bench_apps [--only NAMES] [--full] [--csv FILE] [--markdown | --json] [--keep DIR]

@@ -1,5 +1,5 @@
 /*
- * tools/stg_optimal.c - optimal makespans of small STG graphs (P|prec|Cmax, zero edge
+ * bench/stg_optimal.c - optimal makespans of small STG graphs (P|prec|Cmax, zero edge
  * costs) by branch and bound, written as the CSV table that bench_stg reads.
  *
  *     stg_optimal [-P 2,4,8,16] [--node-limit N] FILE.stg... > optimal.csv

@@ -1,5 +1,5 @@
 /*
- * tools/bench_eval.c - evaluations per second of eval_length (the BFCO fitness).
+ * bench/bench_eval.c - evaluations per second of eval_length (the BFCO fitness).
  *
  * Usage: bench_eval [ITERATIONS [SEED [TASKS]]]   (defaults 100, 1 and every size)
  *

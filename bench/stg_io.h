@@ -1,5 +1,5 @@
 /*
- * tools/stg_io.h - a small reader of Standard Task Graph Set files for the STG tools
+ * bench/stg_io.h - a small reader of Standard Task Graph Set files for the STG tools
  * (gen_stg, stg_optimal, bench_stg).  tgc itself imports STG with fe_import_stg; the
  * tools keep their own reader so that they measure the scheduler without the frontend.
  */
