@@ -141,18 +141,17 @@ MPIRIO_Comm_size(MPIRIO_Comm comm, int *size)
     return MPIRIO_SUCCESS;
 }
 
+/* the transport's request *out of a send (NULL to MPIRIO_PROC_NULL) */
 static int
 isend(const void *buf, int count, MPIRIO_Datatype type, int dest, int tag,
-      MPIRIO_Comm comm, MPIRIO_Request *req)
+      MPIRIO_Comm comm, Req **out)
 {
     CommInfo ci;
     size_t bytes;
+    *out = NULL;
     int e = comm_info(comm, &ci);
     if (e)
         return e;
-    if (!req)
-        return MPIRIO_ERR_REQUEST;
-    *req = MPIRIO_REQUEST_NULL;
     if ((e = check_buf(buf, count, type, &bytes)))
         return e;
     if (dest == MPIRIO_PROC_NULL)
@@ -161,19 +160,19 @@ isend(const void *buf, int count, MPIRIO_Datatype type, int dest, int tag,
         return MPIRIO_ERR_RANK;
     if (tag < 0 || tag > MPIRIO_TAG_UB)
         return MPIRIO_ERR_TAG;
-    return tr_isend(buf, bytes, ci.base + dest, ci.ctx, tag, ci.me, req);
+    return tr_isend(buf, bytes, ci.base + dest, ci.ctx, tag, ci.me, out);
 }
 
 static int
 irecv(void *buf, int count, MPIRIO_Datatype type, int source, int tag, MPIRIO_Comm comm,
-      int blocking, MPIRIO_Request *req)
+      int blocking, Req **out)
 {
     CommInfo ci;
     size_t bytes;
+    *out = NULL;
     int e = comm_info(comm, &ci);
     if (e)
         return e;
-    *req = MPIRIO_REQUEST_NULL;
     if ((e = check_buf(buf, count, type, &bytes)))
         return e;
     if (source == MPIRIO_PROC_NULL)
@@ -183,7 +182,7 @@ irecv(void *buf, int count, MPIRIO_Datatype type, int source, int tag, MPIRIO_Co
     if (tag != MPIRIO_ANY_TAG && (tag < 0 || tag > MPIRIO_TAG_UB))
         return MPIRIO_ERR_TAG;
     return tr_irecv(buf, bytes, source < 0 ? -1 : ci.base + source, ci.ctx, tag, blocking,
-                    req);
+                    out);
 }
 
 static void
@@ -193,20 +192,50 @@ null_status(MPIRIO_Status *st)
         *st = (MPIRIO_Status){MPIRIO_PROC_NULL, MPIRIO_ANY_TAG, MPIRIO_SUCCESS, 0};
 }
 
+/* The program holds handles of the caller's table (api_requests), never the
+ * transport's requests: a handle of a request that completed (and was freed) or
+ * that never was is MPIRIO_ERR_REQUEST, not a use of freed memory. */
+
+/* the handle of the transport's request r (MPIRIO_REQUEST_NULL for none) */
+static MPIRIO_Request
+handle_of(Req *r)
+{
+    return r ? (MPIRIO_Request)hnd_new(api_requests(), r) : MPIRIO_REQUEST_NULL;
+}
+
+/* the live request behind *req, its handle dropped and *req MPIRIO_REQUEST_NULL; NULL
+ * for a handle that is not one */
+static Req *
+take(MPIRIO_Request *req)
+{
+    HandleTab *t = api_requests();
+    Req *r = hnd_get(t, (uintptr_t)*req);
+    if (r) {
+        hnd_drop(t, (uintptr_t)*req);
+        *req = MPIRIO_REQUEST_NULL;
+    }
+    return r;
+}
+
 int
 MPIRIO_Isend(const void *buf, int count, MPIRIO_Datatype type, int dest, int tag,
              MPIRIO_Comm comm, MPIRIO_Request *req)
 {
     if (tr_active())
         tr_call("MPIRIO_Isend");
-    return isend(buf, count, type, dest, tag, comm, req);
+    if (!req)
+        return tr_active() ? MPIRIO_ERR_REQUEST : MPIRIO_ERR_NOT_INIT;
+    Req *r;
+    int e = isend(buf, count, type, dest, tag, comm, &r);
+    *req = handle_of(r);
+    return e;
 }
 
 int
 MPIRIO_Send(const void *buf, int count, MPIRIO_Datatype type, int dest, int tag,
             MPIRIO_Comm comm)
 {
-    MPIRIO_Request r;
+    Req *r;
     if (tr_active())
         tr_call("MPIRIO_Send");
     int e = isend(buf, count, type, dest, tag, comm, &r);
@@ -223,14 +252,17 @@ MPIRIO_Irecv(void *buf, int count, MPIRIO_Datatype type, int source, int tag,
         return tr_active() ? MPIRIO_ERR_REQUEST : MPIRIO_ERR_NOT_INIT;
     if (tr_active())
         tr_call("MPIRIO_Irecv");
-    return irecv(buf, count, type, source, tag, comm, 0, req);
+    Req *r;
+    int e = irecv(buf, count, type, source, tag, comm, 0, &r);
+    *req = handle_of(r);
+    return e;
 }
 
 int
 MPIRIO_Recv(void *buf, int count, MPIRIO_Datatype type, int source, int tag,
             MPIRIO_Comm comm, MPIRIO_Status *status)
 {
-    MPIRIO_Request r;
+    Req *r;
     if (tr_active())
         tr_call("MPIRIO_Recv");
     int e = irecv(buf, count, type, source, tag, comm, 1, &r);
@@ -255,9 +287,8 @@ MPIRIO_Wait(MPIRIO_Request *req, MPIRIO_Status *status)
         return MPIRIO_SUCCESS;
     }
     tr_call("MPIRIO_Wait");
-    Req *r = *req;
-    *req = MPIRIO_REQUEST_NULL;
-    return tr_wait(r, status);
+    Req *r = take(req);
+    return r ? tr_wait(r, status) : MPIRIO_ERR_REQUEST;
 }
 
 int
@@ -277,9 +308,8 @@ MPIRIO_Waitall(int n, MPIRIO_Request *reqs, MPIRIO_Status *statuses)
             continue;
         }
         tr_call("MPIRIO_Waitall");
-        Req *r = reqs[i];
-        reqs[i] = MPIRIO_REQUEST_NULL;
-        int e = tr_wait(r, st);
+        Req *r = take(&reqs[i]);
+        int e = r ? tr_wait(r, st) : MPIRIO_ERR_REQUEST;
         if (e && !err)
             err = e;
     }
@@ -301,9 +331,17 @@ MPIRIO_Test(MPIRIO_Request *req, int *flag, MPIRIO_Status *status)
         return MPIRIO_SUCCESS;
     }
     tr_call("MPIRIO_Test");
-    int e = tr_test(*req, flag, status);
-    if (*flag)
+    HandleTab *t = api_requests();
+    Req *r = hnd_get(t, (uintptr_t)*req);
+    if (!r) {
+        *flag = 0;
+        return MPIRIO_ERR_REQUEST;
+    }
+    int e = tr_test(r, flag, status);
+    if (*flag) {
+        hnd_drop(t, (uintptr_t)*req);
         *req = MPIRIO_REQUEST_NULL;
+    }
     return e;
 }
 

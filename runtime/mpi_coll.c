@@ -1654,12 +1654,7 @@ done_req(int e, MPI_Request *req)
         *req = MPI_REQUEST_NULL;
         return e;
     }
-    MPI_Request r = mpi_alloc(sizeof *r);
-    r->kind = RQ_DONE;
-    r->comm = MPI_COMM_WORLD;
-    r->st.MPI_SOURCE = MPI_ANY_SOURCE;
-    r->st.MPI_TAG = MPI_ANY_TAG;
-    *req = r;
+    *req = rq_done(mpi_state());
     return MPI_SUCCESS;
 }
 

@@ -354,12 +354,8 @@ int
 MPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *req)
 {
     int e = MPI_Comm_dup(comm, newcomm);
-    if (!e) {
-        *req = mpi_alloc(sizeof **req);
-        (*req)->kind = RQ_DONE;
-        (*req)->st.MPI_SOURCE = MPI_ANY_SOURCE;
-        (*req)->st.MPI_TAG = MPI_ANY_TAG;
-    }
+    if (!e)
+        *req = rq_done(mpi_state());
     return e;
 }
 

@@ -195,6 +195,54 @@ mpi_check_active(const char *call)
     return tr_active();
 }
 
+/* ---- the table of requests (what they do is mpi_p2p.c's) ---- */
+
+Rq *
+rq_new(MpiState *s, int kind)
+{
+    Rq *r = mpi_alloc(sizeof *r);
+    r->kind = kind;
+    r->self = (MPI_Request)hnd_new(&s->reqs, r);
+    return r;
+}
+
+Rq *
+rq_get(MpiState *s, MPI_Request h)
+{
+    return hnd_get(&s->reqs, (uintptr_t)h);
+}
+
+void
+rq_forget(MpiState *s, Rq *r)
+{
+    hnd_drop(&s->reqs, (uintptr_t)r->self);
+    r->self = MPI_REQUEST_NULL;
+}
+
+void
+rq_free(MpiState *s, Rq *r)
+{
+    rq_forget(s, r);
+    mpi_free(r);
+}
+
+MPI_Request
+rq_done(MpiState *s)
+{
+    Rq *r = rq_new(s, RQ_DONE);
+    r->comm = MPI_COMM_WORLD;
+    r->st.MPI_SOURCE = MPI_ANY_SOURCE;
+    r->st.MPI_TAG = MPI_ANY_TAG;
+    return r->self;
+}
+
+HandleTab *
+api_requests(void)
+{
+    MpiState *s = mpi_state();
+    return s ? &s->native : NULL;
+}
+
 int
 mpi_finalized(int *initialized)
 {

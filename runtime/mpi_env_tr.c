@@ -9,7 +9,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-static int initialized; /* MPIRIO_Init returned */
+static int initialized;    /* MPIRIO_Init returned */
+static HandleTab requests; /* the MPIRIO requests of the process */
+
+HandleTab *
+api_requests(void)
+{
+    return tr_dsp() ? &requests : NULL;
+}
 
 void
 mpi_mark_init(void)

@@ -102,11 +102,15 @@ typedef struct Info {
 
 enum { RQ_SEND, RQ_RECV, RQ_DONE, RQ_GREQ };
 
-struct MPIR_Request {
-    int kind;       /* RQ_ */
-    int persistent; /* Send_init/Recv_init: kept by Wait, restarted by Start */
-    int active;     /* started and not yet completed */
-    int freed;      /* MPI_Request_free on an active request */
+/* a request; the program holds its handle (self), an MPI_Request that never points
+ * to it (the table of handles in MpiState, rq_get) */
+typedef struct Rq Rq;
+struct Rq {
+    MPI_Request self; /* its handle, while the program may use it */
+    int kind;         /* RQ_ */
+    int persistent;   /* Send_init/Recv_init: kept by Wait, restarted by Start */
+    int active;       /* started and not yet completed */
+    int freed;        /* MPI_Request_free on an active request */
     int cancelled;
     int done;      /* RQ_GREQ: Grequest_complete called */
     Req *tr;       /* the transport's request while active */
@@ -165,12 +169,14 @@ typedef struct MpiState {
     Tab groups;   /* Group, handle = index (0 the empty group) */
     Tab types;    /* Type, handle = TYPE_BASE + index */
     Type predef[NPREDEF];
-    Tab ops;     /* Op, handle = index (below 16 the predefined ones) */
-    Tab keyvals; /* Keyval */
-    Tab errhs;   /* Errh, handle = index (below 4 the predefined ones) */
-    Tab infos;   /* Info, handle = index (0 MPI_INFO_NULL, 1 MPI_INFO_ENV) */
-    Tab msgs;    /* Msg: messages taken by MPI_Mprobe, handle = index */
-    void *bbuf;  /* MPI_Buffer_attach */
+    Tab ops;          /* Op, handle = index (below 16 the predefined ones) */
+    Tab keyvals;      /* Keyval */
+    Tab errhs;        /* Errh, handle = index (below 4 the predefined ones) */
+    Tab infos;        /* Info, handle = index (0 MPI_INFO_NULL, 1 MPI_INFO_ENV) */
+    Tab msgs;         /* Msg: messages taken by MPI_Mprobe, handle = index */
+    HandleTab reqs;   /* the MPI requests (Rq) */
+    HandleTab native; /* the MPIRIO requests (the transport's) */
+    void *bbuf;       /* MPI_Buffer_attach */
     int bsize;
     Bsend *bsends; /* Bsends not yet known complete */
     const char *call;
@@ -197,6 +203,15 @@ Comm *comm_get(MpiState *s, MPI_Comm c); /* NULL for an invalid handle */
 /* a new entry of the table of communicators at index `at` or above (*h): its error
  * handler MPI_ERRORS_ARE_FATAL, the rest zero */
 Comm *comm_slot(MpiState *s, int at, MPI_Comm *h);
+/* the table of requests: a new one of kind (zero but for its handle, r->self) */
+Rq *rq_new(MpiState *s, int kind);
+/* the live request behind h; NULL for MPI_REQUEST_NULL and for a handle that is not
+ * one (of a request completed or freed, or never made) */
+Rq *rq_get(MpiState *s, MPI_Request h);
+void rq_forget(MpiState *s, Rq *r); /* its handle goes, r lives on (Request_free) */
+void rq_free(MpiState *s, Rq *r);   /* r and its handle go */
+/* a new request that is complete (the nonblocking collectives, MPI_Comm_idup) */
+MPI_Request rq_done(MpiState *s);
 
 /* the tags of the internal messages of the collectives (on a communicator's cctx;
  * api.c's MPIRIO collectives use the tags CO_ of mpirio_int.h, below 16) */

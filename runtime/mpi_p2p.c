@@ -98,7 +98,7 @@ bsend_room(MpiState *s, size_t bytes)
 
 /* starts r (send or receive); 0 or an error code */
 static int
-start(MpiState *s, MPI_Request r)
+start(MpiState *s, Rq *r)
 {
     Type *t;
     Comm *c;
@@ -160,12 +160,11 @@ start(MpiState *s, MPI_Request r)
     return tr_irecv(into, bytes, src, c->ctx, r->tag, 0, &r->tr);
 }
 
-static MPI_Request
-req_new(int kind, const void *sbuf, void *rbuf, int count, MPI_Datatype type, int peer,
-        int tag, MPI_Comm comm, int mode)
+static Rq *
+req_new(MpiState *s, int kind, const void *sbuf, void *rbuf, int count, MPI_Datatype type,
+        int peer, int tag, MPI_Comm comm, int mode)
 {
-    MPI_Request r = mpi_alloc(sizeof *r);
-    r->kind = kind;
+    Rq *r = rq_new(s, kind);
     r->sbuf = sbuf, r->rbuf = rbuf, r->count = count, r->type = type;
     r->peer = peer, r->tag = tag, r->comm = comm, r->mode = mode;
     return r;
@@ -173,7 +172,7 @@ req_new(int kind, const void *sbuf, void *rbuf, int count, MPI_Datatype type, in
 
 /* the transport's part of r is over: unpack, the status */
 static void
-finish_tr(MpiState *s, MPI_Request r, const MPIRIO_Status *ts, int err)
+finish_tr(MpiState *s, Rq *r, const MPIRIO_Status *ts, int err)
 {
     r->tr = NULL;
     if (r->kind == RQ_RECV) {
@@ -196,9 +195,9 @@ finish_tr(MpiState *s, MPI_Request r, const MPIRIO_Status *ts, int err)
 /* r has completed (or was never started): its status out, and the request freed
  * unless persistent; the request's error */
 static int
-deliver(MPI_Request *rp, MPI_Status *st)
+deliver(MpiState *s, MPI_Request *rp, MPI_Status *st)
 {
-    MPI_Request r = *rp;
+    Rq *r = rq_get(s, *rp);
     int err = r->err;
     if (st) {
         int keep = st->MPI_ERROR;
@@ -214,7 +213,7 @@ deliver(MPI_Request *rp, MPI_Status *st)
             r->gfree(r->extra);
         if (r->t)
             type_unref(r->t);
-        mpi_free(r);
+        rq_free(s, r);
         *rp = MPI_REQUEST_NULL;
     }
     return err;
@@ -222,7 +221,7 @@ deliver(MPI_Request *rp, MPI_Status *st)
 
 /* is r complete (transport polled once, the result kept in r)? */
 static int
-poll(MpiState *s, MPI_Request r)
+poll(MpiState *s, Rq *r)
 {
     if (!r->active)
         return 1;
@@ -240,7 +239,7 @@ poll(MpiState *s, MPI_Request r)
 
 /* blocks until r is complete */
 static int
-complete(MpiState *s, MPI_Request r)
+complete(MpiState *s, Rq *r)
 {
     if (!r->active || !r->tr) {
         if (r->kind == RQ_GREQ && r->active && !r->done)
@@ -258,14 +257,14 @@ isend_mode(const char *name, int mode, const void *buf, int count, MPI_Datatype 
            int dest, int tag, MPI_Comm comm, MPI_Request *req)
 {
     ENTER(name);
-    MPI_Request r = req_new(RQ_SEND, buf, NULL, count, type, dest, tag, comm, mode);
+    Rq *r = req_new(s, RQ_SEND, buf, NULL, count, type, dest, tag, comm, mode);
     int e = start(s, r);
     if (e) {
-        mpi_free(r);
+        rq_free(s, r);
         *req = MPI_REQUEST_NULL;
         return mpi_err(comm, e);
     }
-    *req = r;
+    *req = r->self;
     return MPI_SUCCESS;
 }
 
@@ -278,8 +277,8 @@ send_mode(const char *name, int mode, const void *buf, int count, MPI_Datatype t
     if (e)
         return e;
     MpiState *s = mpi_state();
-    complete(s, r);
-    return deliver(&r, NULL);
+    complete(s, rq_get(s, r));
+    return deliver(s, &r, NULL);
 }
 
 int
@@ -339,14 +338,14 @@ MPI_Irecv(void *buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm
           MPI_Request *req)
 {
     ENTER("MPI_Irecv");
-    MPI_Request r = req_new(RQ_RECV, NULL, buf, count, type, source, tag, comm, 0);
+    Rq *r = req_new(s, RQ_RECV, NULL, buf, count, type, source, tag, comm, 0);
     int e = start(s, r);
     if (e) {
-        mpi_free(r);
+        rq_free(s, r);
         *req = MPI_REQUEST_NULL;
         return mpi_err(comm, e);
     }
-    *req = r;
+    *req = r->self;
     return MPI_SUCCESS;
 }
 
@@ -361,8 +360,8 @@ MPI_Recv(void *buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm 
     MpiState *s = mpi_state();
     s->call = "MPI_Recv";
     tr_call("MPI_Recv");
-    complete(s, r);
-    e = deliver(&r, status);
+    complete(s, rq_get(s, r));
+    e = deliver(s, &r, status);
     return e ? mpi_err(comm, e) : MPI_SUCCESS;
 }
 
@@ -381,10 +380,10 @@ MPI_Sendrecv(const void *sbuf, int scount, MPI_Datatype stype, int dest, int sta
     MpiState *s = mpi_state();
     s->call = "MPI_Sendrecv";
     tr_call("MPI_Sendrecv");
-    complete(s, w);
-    deliver(&w, NULL);
-    complete(s, r);
-    e = deliver(&r, status);
+    complete(s, rq_get(s, w));
+    deliver(s, &w, NULL);
+    complete(s, rq_get(s, r));
+    e = deliver(s, &r, status);
     return e ? mpi_err(comm, e) : MPI_SUCCESS;
 }
 
@@ -421,13 +420,13 @@ init_mode(const char *name, int kind, int mode, const void *sbuf, void *rbuf, in
                        kind == RQ_RECV, &t, &c);
     if (e)
         return mpi_err(comm, e);
-    MPI_Request r = req_new(kind, sbuf, rbuf, count, type, peer, tag, comm, mode);
+    Rq *r = req_new(s, kind, sbuf, rbuf, count, type, peer, tag, comm, mode);
     r->persistent = 1;
     if (peer != MPI_PROC_NULL) {
         r->t = t;
         type_ref(t);
     }
-    *req = r;
+    *req = r->self;
     return MPI_SUCCESS;
 }
 
@@ -475,7 +474,7 @@ int
 MPI_Start(MPI_Request *req)
 {
     ENTER("MPI_Start");
-    MPI_Request r = req ? *req : NULL;
+    Rq *r = req ? rq_get(s, *req) : NULL;
     if (!r || !r->persistent || r->active)
         return mpi_err(MPI_COMM_WORLD, MPI_ERR_REQUEST);
     int e = start(s, r);
@@ -501,11 +500,13 @@ MPI_Wait(MPI_Request *req, MPI_Status *status)
     ENTER("MPI_Wait");
     if (!req)
         return mpi_err(MPI_COMM_WORLD, MPI_ERR_REQUEST);
-    MPI_Request r = *req;
-    if (!r) {
+    if (!*req) {
         empty_status(status);
         return MPI_SUCCESS;
     }
+    Rq *r = rq_get(s, *req);
+    if (!r) /* completed and freed, freed, or never made */
+        return mpi_err(MPI_COMM_WORLD, MPI_ERR_REQUEST);
     if (!r->active && r->persistent) {
         empty_status(status);
         return MPI_SUCCESS;
@@ -514,32 +515,56 @@ MPI_Wait(MPI_Request *req, MPI_Status *status)
     int e = complete(s, r);
     if (e)
         return mpi_err(comm, e);
-    e = deliver(req, status);
+    e = deliver(s, req, status);
     return e ? mpi_err(comm, e) : MPI_SUCCESS;
 }
 
 /* a request that counts in Waitany/Testany (not NULL, not an inactive persistent) */
 static int
-live(MPI_Request r)
+live(const Rq *r)
 {
     return r && (r->active || !r->persistent);
 }
+
+/* the arguments of the calls on arrays of requests: n >= 0, every handle
+ * MPI_REQUEST_NULL or a live request's; 0 or the error code (nothing done then) */
+static int
+check_reqs(MpiState *s, int n, const MPI_Request reqs[])
+{
+    if (n < 0)
+        return MPI_ERR_COUNT;
+    if (n > 0 && !reqs)
+        return MPI_ERR_REQUEST;
+    for (int i = 0; i < n; i++)
+        if (reqs[i] && !rq_get(s, reqs[i]))
+            return MPI_ERR_REQUEST;
+    return MPI_SUCCESS;
+}
+
+#define CHECK_REQS(n, reqs)                                                              \
+    do {                                                                                 \
+        int e_ = check_reqs(s, n, reqs);                                                 \
+        if (e_)                                                                          \
+            return mpi_err(MPI_COMM_WORLD, e_);                                          \
+    } while (0)
 
 int
 MPI_Waitall(int n, MPI_Request reqs[], MPI_Status statuses[])
 {
     ENTER("MPI_Waitall");
+    CHECK_REQS(n, reqs);
     int err = 0;
     for (int i = 0; i < n; i++) {
         MPI_Status *st = statuses ? &statuses[i] : NULL;
-        if (!live(reqs[i])) {
+        Rq *r = rq_get(s, reqs[i]);
+        if (!live(r)) {
             empty_status(st);
-            if (reqs[i] && st)
+            if (r && st)
                 st->MPI_ERROR = MPI_SUCCESS;
             continue;
         }
-        complete(s, reqs[i]);
-        int e = deliver(&reqs[i], st);
+        complete(s, r);
+        int e = deliver(s, &reqs[i], st);
         if (st)
             st->MPI_ERROR = e;
         if (e)
@@ -552,17 +577,18 @@ int
 MPI_Waitany(int n, MPI_Request reqs[], int *index, MPI_Status *status)
 {
     ENTER("MPI_Waitany");
+    CHECK_REQS(n, reqs);
     for (;;) {
         int any = 0, ntr = 0;
         for (int i = 0; i < n; i++) {
-            MPI_Request r = reqs[i];
+            Rq *r = rq_get(s, reqs[i]);
             if (!live(r))
                 continue;
             any = 1;
             if (!r->active || (r->kind != RQ_GREQ && !r->tr) ||
                 (r->kind == RQ_GREQ && r->done)) {
                 *index = i;
-                int e = deliver(&reqs[i], status);
+                int e = deliver(s, &reqs[i], status);
                 return e ? mpi_err(MPI_COMM_WORLD, e) : MPI_SUCCESS;
             }
             if (r->tr)
@@ -576,11 +602,13 @@ MPI_Waitany(int n, MPI_Request reqs[], int *index, MPI_Status *status)
         if (!ntr)
             return mpi_err(MPI_COMM_WORLD, MPI_ERR_PENDING);
         Req **trs = mpi_alloc((size_t)n * sizeof *trs);
-        for (int i = 0; i < n; i++)
-            trs[i] = live(reqs[i]) && reqs[i]->active ? reqs[i]->tr : NULL;
+        for (int i = 0; i < n; i++) {
+            Rq *r = rq_get(s, reqs[i]);
+            trs[i] = live(r) && r->active ? r->tr : NULL;
+        }
         int k = tr_waitany(n, trs);
         mpi_free(trs);
-        complete(s, reqs[k]);
+        complete(s, rq_get(s, reqs[k]));
     }
 }
 
@@ -603,12 +631,14 @@ MPI_Waitsome(int n, MPI_Request reqs[], int *outcount, int indices[],
     if (statuses)
         statuses[m] = st;
     m++;
-    for (int i = 0; i < n; i++)
-        if (i != k && live(reqs[i]) && poll(s, reqs[i])) {
+    for (int i = 0; i < n; i++) {
+        Rq *r = rq_get(s, reqs[i]);
+        if (i != k && live(r) && poll(s, r)) {
             indices[m] = i;
-            deliver(&reqs[i], statuses ? &statuses[m] : NULL);
+            deliver(s, &reqs[i], statuses ? &statuses[m] : NULL);
             m++;
         }
+    }
     *outcount = m;
     return MPI_SUCCESS;
 }
@@ -619,7 +649,9 @@ MPI_Test(MPI_Request *req, int *flag, MPI_Status *status)
     ENTER("MPI_Test");
     if (!req)
         return mpi_err(MPI_COMM_WORLD, MPI_ERR_REQUEST);
-    MPI_Request r = *req;
+    Rq *r = rq_get(s, *req);
+    if (*req && !r)
+        return mpi_err(MPI_COMM_WORLD, MPI_ERR_REQUEST);
     if (!live(r)) {
         *flag = 1;
         empty_status(status);
@@ -629,7 +661,7 @@ MPI_Test(MPI_Request *req, int *flag, MPI_Status *status)
     *flag = poll(s, r);
     if (!*flag)
         return MPI_SUCCESS;
-    int e = deliver(req, status);
+    int e = deliver(s, req, status);
     return e ? mpi_err(comm, e) : MPI_SUCCESS;
 }
 
@@ -637,21 +669,24 @@ int
 MPI_Testall(int n, MPI_Request reqs[], int *flag, MPI_Status statuses[])
 {
     ENTER("MPI_Testall");
+    CHECK_REQS(n, reqs);
     int all = 1;
-    for (int i = 0; i < n; i++)
-        if (live(reqs[i]) && !poll(s, reqs[i]))
+    for (int i = 0; i < n; i++) {
+        Rq *r = rq_get(s, reqs[i]);
+        if (live(r) && !poll(s, r))
             all = 0;
+    }
     *flag = all;
     if (!all)
         return MPI_SUCCESS;
     int err = 0;
     for (int i = 0; i < n; i++) {
         MPI_Status *st = statuses ? &statuses[i] : NULL;
-        if (!live(reqs[i])) {
+        if (!live(rq_get(s, reqs[i]))) {
             empty_status(st);
             continue;
         }
-        int e = deliver(&reqs[i], st);
+        int e = deliver(s, &reqs[i], st);
         if (st)
             st->MPI_ERROR = e;
         if (e)
@@ -664,15 +699,17 @@ int
 MPI_Testany(int n, MPI_Request reqs[], int *index, int *flag, MPI_Status *status)
 {
     ENTER("MPI_Testany");
+    CHECK_REQS(n, reqs);
     int any = 0;
     for (int i = 0; i < n; i++) {
-        if (!live(reqs[i]))
+        Rq *r = rq_get(s, reqs[i]);
+        if (!live(r))
             continue;
         any = 1;
-        if (poll(s, reqs[i])) {
+        if (poll(s, r)) {
             *flag = 1;
             *index = i;
-            int e = deliver(&reqs[i], status);
+            int e = deliver(s, &reqs[i], status);
             return e ? mpi_err(MPI_COMM_WORLD, e) : MPI_SUCCESS;
         }
     }
@@ -688,14 +725,16 @@ MPI_Testsome(int n, MPI_Request reqs[], int *outcount, int indices[],
              MPI_Status statuses[])
 {
     ENTER("MPI_Testsome");
+    CHECK_REQS(n, reqs);
     int any = 0, m = 0;
     for (int i = 0; i < n; i++) {
-        if (!live(reqs[i]))
+        Rq *r = rq_get(s, reqs[i]);
+        if (!live(r))
             continue;
         any = 1;
-        if (poll(s, reqs[i])) {
+        if (poll(s, r)) {
             indices[m] = i;
-            deliver(&reqs[i], statuses ? &statuses[m] : NULL);
+            deliver(s, &reqs[i], statuses ? &statuses[m] : NULL);
             m++;
         }
     }
@@ -707,15 +746,18 @@ int
 MPI_Request_get_status(MPI_Request req, int *flag, MPI_Status *status)
 {
     ENTER("MPI_Request_get_status");
-    if (!live(req)) {
+    Rq *r = rq_get(s, req);
+    if (req && !r)
+        return mpi_err(MPI_COMM_WORLD, MPI_ERR_REQUEST);
+    if (!live(r)) {
         *flag = 1;
         empty_status(status);
         return MPI_SUCCESS;
     }
-    *flag = poll(s, req);
+    *flag = poll(s, r);
     if (*flag && status) {
-        *status = req->st;
-        status->mpirio_cancelled = req->cancelled;
+        *status = r->st;
+        status->mpirio_cancelled = r->cancelled;
     }
     return MPI_SUCCESS;
 }
@@ -724,9 +766,9 @@ int
 MPI_Request_free(MPI_Request *req)
 {
     ENTER("MPI_Request_free");
-    if (!req || !*req)
+    Rq *r = req ? rq_get(s, *req) : NULL;
+    if (!r)
         return mpi_err(MPI_COMM_WORLD, MPI_ERR_REQUEST);
-    MPI_Request r = *req;
     /* an active send or receive goes on; the transport's request lives until the run
      * ends (a receive into a packed buffer is then never unpacked, as MPI allows) */
     if (r->kind == RQ_GREQ && r->gfree)
@@ -734,8 +776,9 @@ MPI_Request_free(MPI_Request *req)
     if (!r->active || !r->tr || r->kind != RQ_RECV || !r->pack) {
         if (r->t)
             type_unref(r->t);
-        mpi_free(r);
-    }
+        rq_free(s, r);
+    } else
+        rq_forget(s, r);
     *req = MPI_REQUEST_NULL;
     return MPI_SUCCESS;
 }
@@ -744,9 +787,9 @@ int
 MPI_Cancel(MPI_Request *req)
 {
     ENTER("MPI_Cancel");
-    if (!req || !*req)
+    Rq *r = req ? rq_get(s, *req) : NULL;
+    if (!r)
         return mpi_err(MPI_COMM_WORLD, MPI_ERR_REQUEST);
-    MPI_Request r = *req;
     if (r->kind == RQ_GREQ) {
         if (r->gcancel)
             r->gcancel(r->extra, r->done);
@@ -776,13 +819,12 @@ MPI_Grequest_start(MPI_Grequest_query_function *query,
                    MPI_Grequest_cancel_function *cancel, void *extra, MPI_Request *req)
 {
     ENTER("MPI_Grequest_start");
-    MPI_Request r = mpi_alloc(sizeof *r);
-    r->kind = RQ_GREQ;
+    Rq *r = rq_new(s, RQ_GREQ);
     r->active = 1;
     r->query = query, r->gfree = free_fn, r->gcancel = cancel, r->extra = extra;
     r->comm = MPI_COMM_WORLD;
     empty_status(&r->st);
-    *req = r;
+    *req = r->self;
     return MPI_SUCCESS;
 }
 
@@ -790,9 +832,10 @@ int
 MPI_Grequest_complete(MPI_Request req)
 {
     ENTER("MPI_Grequest_complete");
-    if (!req || req->kind != RQ_GREQ)
+    Rq *r = rq_get(s, req);
+    if (!r || r->kind != RQ_GREQ)
         return mpi_err(MPI_COMM_WORLD, MPI_ERR_REQUEST);
-    req->done = 1;
+    r->done = 1;
     return MPI_SUCCESS;
 }
 
@@ -899,23 +942,23 @@ MPI_Imrecv(void *buf, int count, MPI_Datatype type, MPI_Message *msg, MPI_Reques
     ENTER("MPI_Imrecv");
     if (!msg)
         return mpi_err(MPI_COMM_WORLD, MPI_ERR_ARG);
-    MPI_Request r =
-        req_new(RQ_RECV, NULL, buf, count, type, MPI_PROC_NULL, 0, MPI_COMM_WORLD, 0);
+    Rq *r =
+        req_new(s, RQ_RECV, NULL, buf, count, type, MPI_PROC_NULL, 0, MPI_COMM_WORLD, 0);
     if (*msg == MPI_MESSAGE_NO_PROC) {
         r->active = 1;
         null_status(&r->st);
         *msg = MPI_MESSAGE_NULL;
-        *req = r;
+        *req = r->self;
         return MPI_SUCCESS;
     }
     MsgH *h = tab_at(&s->msgs, *msg);
     Type *t;
     if (!h || !h->used) {
-        mpi_free(r);
+        rq_free(s, r);
         return mpi_err(MPI_COMM_WORLD, MPI_ERR_ARG);
     }
     if (count < 0 || type_check(s, type, &t)) {
-        mpi_free(r);
+        rq_free(s, r);
         return mpi_err(h->comm, count < 0 ? MPI_ERR_COUNT : MPI_ERR_TYPE);
     }
     r->comm = h->comm;
@@ -929,7 +972,7 @@ MPI_Imrecv(void *buf, int count, MPI_Datatype type, MPI_Message *msg, MPI_Reques
     tr_imrecv(h->m, into, bytes, &r->tr);
     h->used = 0;
     *msg = MPI_MESSAGE_NULL;
-    *req = r;
+    *req = r->self;
     return MPI_SUCCESS;
 }
 

@@ -10,6 +10,7 @@
 
 #include "mpirio.h"
 #include <stddef.h>
+#include <stdint.h>
 
 typedef long long Cycles;
 typedef struct MPIRIO_Req Req; /* a transport's request (MPIRIO_Request) */
@@ -107,10 +108,30 @@ int tr_coll_switch(int kind, int ctx, int base, int size, int root, const void *
  *   coll.c                         the collective algorithms (both APIs)
  * then the transport's tr_ functions and datatype.c. */
 
+/* api_base.c: a table of handles of objects (the requests of both APIs, which carry
+ * them as pointer-sized values): a handle is a generation and an index (never 0);
+ * dropping it moves the entry's generation on, so a handle that was dropped (its
+ * request completed or freed) or never made is refused, and never reaches freed
+ * memory. Memory from tr_tmp_alloc, a table per DSP. */
+typedef struct Hnd {
+    void *obj;
+    unsigned gen;
+    int next; /* free list: the next free index + 1 */
+} Hnd;
+typedef struct HandleTab {
+    Hnd *e;
+    int n, cap;
+    int free; /* the first free index + 1, 0 if none */
+} HandleTab;
+uintptr_t hnd_new(HandleTab *t, void *obj);
+void *hnd_get(const HandleTab *t, uintptr_t h); /* NULL: not a live handle of t */
+void hnd_drop(HandleTab *t, uintptr_t h);
+
 /* mpi_env.c, or mpi_env_tr.c in the MPI transport's libraries */
 void mpi_mark_init(void);               /* MPIRIO_Init: the DSP is initialised */
 int mpi_check_active(const char *call); /* tr_active, after the strict check */
 int mpi_finalized(int *initialized);    /* 1 after Finalize; *initialized */
+HandleTab *api_requests(void);          /* the caller's MPIRIO requests; NULL outside */
 
 /* coll.c: the collective algorithms of both APIs. A group: its members, global
  * ranks g[0..size-1] (base + i where g is NULL), the caller's index me, and the

@@ -516,6 +516,53 @@ errors(int rank, void *arg)
     e[k++] = MPIRIO_Send(v, 1, MPIRIO_INT, 1, 0, MPIRIO_COMM_WORLD); /* 27 */
 }
 
+/* requests that completed, or never were: refused, and the live one still works
+ * (issue 37, 2: these were waits on freed memory) */
+static void
+stale(int rank, void *arg)
+{
+    int *e = ires[rank], k = 0, x = rank, y = -1, flag = 0;
+    int peer = rank ^ 1;
+    MPIRIO_Request r, old, arr[2], q;
+    MPIRIO_Status s;
+    MPIRIO_Irecv(&y, 1, MPIRIO_INT, peer, 1, MPIRIO_COMM_WORLD, &r);
+    MPIRIO_Send(&x, 1, MPIRIO_INT, peer, 1, MPIRIO_COMM_WORLD);
+    old = r;
+    e[k++] = MPIRIO_Wait(&r, &s); /* 0: success */
+    e[k++] = y == peer && r == MPIRIO_REQUEST_NULL;
+    /* a new request takes the old one's place */
+    MPIRIO_Irecv(&y, 1, MPIRIO_INT, peer, 2, MPIRIO_COMM_WORLD, &r);
+    MPIRIO_Isend(&x, 1, MPIRIO_INT, peer, 2, MPIRIO_COMM_WORLD, &q);
+    MPIRIO_Request c = old;
+    e[k++] = MPIRIO_Wait(&c, &s); /* 2 */
+    c = old;
+    e[k++] = MPIRIO_Test(&c, &flag, &s); /* 3 */
+    arr[0] = r, arr[1] = old;
+    e[k++] = MPIRIO_Waitall(2, arr, NULL); /* 4: the live one is waited for */
+    e[k++] = y == peer && arr[0] == MPIRIO_REQUEST_NULL;
+    c = (MPIRIO_Request)(unsigned long)0x12345678;
+    e[k++] = MPIRIO_Wait(&c, &s); /* 6 */
+    c = old;
+    e[k++] = MPIRIO_Wait(&c, &s); /* 7: still refused after the slot's reuse */
+    MPIRIO_Wait(&q, NULL);
+}
+
+START_TEST(stale_requests_are_refused)
+{
+    ck_assert_int_eq(run(2, NULL, 0, stale, NULL), 0);
+    for (int i = 0; i < 2; i++) {
+        ck_assert_int_eq(ires[i][0], MPIRIO_SUCCESS);
+        ck_assert_int_eq(ires[i][1], 1);
+        ck_assert_int_eq(ires[i][2], MPIRIO_ERR_REQUEST);
+        ck_assert_int_eq(ires[i][3], MPIRIO_ERR_REQUEST);
+        ck_assert_int_eq(ires[i][4], MPIRIO_ERR_REQUEST);
+        ck_assert_int_eq(ires[i][5], 1);
+        ck_assert_int_eq(ires[i][6], MPIRIO_ERR_REQUEST);
+        ck_assert_int_eq(ires[i][7], MPIRIO_ERR_REQUEST);
+    }
+}
+END_TEST
+
 START_TEST(every_error_code_is_returned)
 {
     ck_assert_int_eq(run(4, NULL, 0, errors, NULL), 0);
@@ -753,6 +800,7 @@ main(void)
     tcase_add_test(tc, matching_wildcards_test_waitall_truncation);
     tcase_add_test(tc, world_and_local_communicators);
     tcase_add_test(tc, every_error_code_is_returned);
+    tcase_add_test(tc, stale_requests_are_refused);
     tcase_add_test(tc, deadlock_is_reported_not_hung);
     tcase_add_test(tc, rendezvous_sends_deadlock_too);
     tcase_add_test(tc, five_runs_are_identical);

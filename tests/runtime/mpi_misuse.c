@@ -11,8 +11,12 @@
  *   mismatch       collectives whose members disagree on the counts: MPI_ERR_TRUNCATE
  *                  where a member's data is sized by another's counts (prints
  *                  "mismatch ok" when every case holds)
+ *   requests       waits, tests and frees of requests that completed, were freed or
+ *                  never were, and negative counts: MPI_ERR_REQUEST, MPI_ERR_COUNT, no
+ *                  use of freed memory (prints "requests ok")
  *   ok             a correct program (prints "ok") */
 #include <mpi.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -135,6 +139,93 @@ mismatch(int rank, int size)
     return bad;
 }
 
+/* a check of the case "requests": the error class of e is want */
+static int
+expect(int rank, const char *what, int e, int want)
+{
+    if (cls(e) == want)
+        return 0;
+    printf("DSP %d: %s: error class %d, want %d\n", rank, what, cls(e), want);
+    return 1;
+}
+
+/* Between pairs of DSPs: a request completed by MPI_Wait (freed), one freed by
+ * MPI_Request_free, one whose place a new request took, and values that never were a
+ * request; each must be refused with MPI_ERR_REQUEST by every call that takes one,
+ * and a negative count of requests with MPI_ERR_COUNT; the new request still works. */
+static int
+requests(int rank, int size)
+{
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    int peer = rank ^ 1, x = rank, y = -1, bad = 0, flag = 0, idx = 0, out = 0;
+    int ind[2];
+    MPI_Status st;
+    MPI_Request r, stale, freed, junk = (MPI_Request)(uintptr_t)0x12345678, arr[2];
+    if (peer >= size)
+        return 0;
+    MPI_Irecv(&y, 1, MPI_INT, peer, 1, MPI_COMM_WORLD, &r);
+    MPI_Send(&x, 1, MPI_INT, peer, 1, MPI_COMM_WORLD);
+    stale = r;
+    bad |= expect(rank, "first wait", MPI_Wait(&r, &st), MPI_SUCCESS);
+    bad |= y != peer;
+    /* a new request may take the freed one's place: the stale handle is still refused */
+    MPI_Irecv(&y, 1, MPI_INT, peer, 2, MPI_COMM_WORLD, &r);
+    MPI_Request copy = stale;
+    bad |= expect(rank, "wait on a completed request", MPI_Wait(&copy, &st),
+                  MPI_ERR_REQUEST);
+    copy = stale;
+    bad |= expect(rank, "test on a completed request", MPI_Test(&copy, &flag, &st),
+                  MPI_ERR_REQUEST);
+    bad |= expect(rank, "free of a completed request", MPI_Request_free(&copy),
+                  MPI_ERR_REQUEST);
+    bad |=
+        expect(rank, "cancel of a completed request", MPI_Cancel(&copy), MPI_ERR_REQUEST);
+    bad |= expect(rank, "status of a completed request",
+                  MPI_Request_get_status(stale, &flag, &st), MPI_ERR_REQUEST);
+    bad |=
+        expect(rank, "start of a completed request", MPI_Start(&copy), MPI_ERR_REQUEST);
+    arr[0] = r, arr[1] = stale;
+    bad |= expect(rank, "waitall with a completed request",
+                  MPI_Waitall(2, arr, MPI_STATUSES_IGNORE), MPI_ERR_REQUEST);
+    bad |= expect(rank, "waitany with a completed request",
+                  MPI_Waitany(2, arr, &idx, &st), MPI_ERR_REQUEST);
+    bad |= expect(rank, "waitsome with a completed request",
+                  MPI_Waitsome(2, arr, &out, ind, MPI_STATUSES_IGNORE), MPI_ERR_REQUEST);
+    bad |= expect(rank, "testall with a completed request",
+                  MPI_Testall(2, arr, &flag, MPI_STATUSES_IGNORE), MPI_ERR_REQUEST);
+    bad |= expect(rank, "testany with a completed request",
+                  MPI_Testany(2, arr, &idx, &flag, &st), MPI_ERR_REQUEST);
+    bad |= expect(rank, "testsome with a completed request",
+                  MPI_Testsome(2, arr, &out, ind, MPI_STATUSES_IGNORE), MPI_ERR_REQUEST);
+    copy = junk;
+    bad |= expect(rank, "wait on a value that never was a request", MPI_Wait(&copy, &st),
+                  MPI_ERR_REQUEST);
+    bad |= expect(rank, "waitall of -1", MPI_Waitall(-1, arr, MPI_STATUSES_IGNORE),
+                  MPI_ERR_COUNT);
+    bad |= expect(rank, "waitsome of -1",
+                  MPI_Waitsome(-1, arr, &out, ind, MPI_STATUSES_IGNORE), MPI_ERR_COUNT);
+    bad |= expect(rank, "testall of -1", MPI_Testall(-1, arr, &flag, MPI_STATUSES_IGNORE),
+                  MPI_ERR_COUNT);
+    bad |= expect(rank, "waitany of -1", MPI_Waitany(-1, arr, &idx, &st), MPI_ERR_COUNT);
+    /* a request freed by the program while active */
+    MPI_Isend(&x, 1, MPI_INT, peer, 3, MPI_COMM_WORLD, &freed);
+    copy = freed;
+    bad |= expect(rank, "free of an active send", MPI_Request_free(&freed), MPI_SUCCESS);
+    bad |= expect(rank, "wait on a freed request", MPI_Wait(&copy, &st), MPI_ERR_REQUEST);
+    /* the new request is still whole */
+    MPI_Send(&x, 1, MPI_INT, peer, 2, MPI_COMM_WORLD);
+    bad |= expect(rank, "the new request", MPI_Wait(&r, &st), MPI_SUCCESS);
+    bad |= r != MPI_REQUEST_NULL || y != peer || st.MPI_TAG != 2;
+    int z = -1;
+    MPI_Recv(&z, 1, MPI_INT, peer, 3, MPI_COMM_WORLD, &st);
+    bad |= z != peer;
+    int all = 0;
+    MPI_Allreduce(&bad, &all, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    if (rank == 0 && !all)
+        printf("requests ok\n");
+    return bad;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -171,6 +262,11 @@ main(int argc, char **argv)
     int rc = 0;
     if (strcmp(what, "bigcount") == 0)
         rc = bigcount(rank);
+    if (strcmp(what, "requests") == 0) {
+        int size;
+        MPI_Comm_size(MPI_COMM_WORLD, &size);
+        rc = requests(rank, size);
+    }
     if (strcmp(what, "mismatch") == 0) {
         int size;
         MPI_Comm_size(MPI_COMM_WORLD, &size);
