@@ -386,7 +386,12 @@ emit_graph_h(Em *em)
     buf_printf(&b, "\n#define TGC_ITERATIONS INT64_C(%" PRId64 ")\n", g->iterations);
     buf_printf(&b, "#define TGC_NTASKS %d\n#define TGC_NEDGES %d\n#define TGC_NDSPS %d\n",
                g->ntasks, g->nedges, em->s->ndsps);
-    buf_printf(&b, "#define TGC_MAX_BYTES %" PRId64 "\n\n", maxb);
+    buf_printf(&b, "#define TGC_MAX_BYTES %" PRId64 "\n", maxb);
+    int maxd = 0;
+    for (int e = 0; e < g->nedges; e++)
+        if (g->edges[e].delay > maxd)
+            maxd = g->edges[e].delay;
+    buf_printf(&b, "#define TGC_MAX_DELAY %d\n\n", maxd);
     for (int d = 0; d < em->s->ndsps; d++)
         buf_printf(&b, "void tgc_dsp%d(void);\n", d);
     buf_printf(&b, "\n#endif\n");
@@ -751,6 +756,8 @@ emit_dsp(Em *em, int d)
         put_predicted(&b, em, d, k);
         buf_printf(&b, " */\n");
     }
+    if (s->nops[d] > 0)
+        buf_printf(&b, "        tgc_iteration_end(%d, it);\n", d);
     buf_printf(&b, "    }\n    tgc_dsp_end(%d);\n", d);
     for (int j = em->dsp_msgs.off[d]; j < em->dsp_msgs.off[d + 1]; j++)
         if (s->msgs[em->dsp_msgs.idx[j]].src == d)

@@ -48,7 +48,8 @@ static const char style[] =
     "th{background:#eef2f7}td.n{text-align:right;font-variant-numeric:tabular-nums}\n"
     "tr.shown td{background:#fff7d6}tr.crit td{background:#fde8e8}\n"
     ".picture{overflow:auto;border:1px solid #ddd;padding:0.3em}\n"
-    /* text a little wider than Graphviz measured it is not clipped at the picture's edge */
+    /* text a little wider than Graphviz measured it is not clipped at the picture's edge
+     */
     ".tgc-graph svg{overflow:visible;margin:0 3em}\n"
     /* Graphviz and the Gantt writer size text by Helvetica's widths: fonts of the same
      * widths first, then a condensed one, so that labels stay inside their boxes */
@@ -96,9 +97,78 @@ row(Buf *b, const char *name, const char *value)
     buf_printf(b, "</tr>\n");
 }
 
+/* "15640" or "10.5 (21/2)" */
+static void
+ratio_text(char *v, size_t n, Ratio r)
+{
+    if (r.den == 1)
+        snprintf(v, n, "%lld", (long long)r.num);
+    else
+        snprintf(v, n, "%.1f (%lld/%lld)", (double)r.num / (double)r.den,
+                 (long long)r.num, (long long)r.den);
+}
+
+static void
+throughput_rows(Buf *b, const Graph *g, const CgThroughput *tp)
+{
+    char v[768], x[64];
+    const EvalPeriod *per = tp->period;
+    if (per && per->found) {
+        ratio_text(x, sizeof x, per->period);
+        snprintf(v, sizeof v,
+                 "%s cycles per iteration (the steady state by iteration %lld%s)", x,
+                 (long long)per->from,
+                 per->reached ? "" : ", after the graph's iterations");
+    } else if (per) {
+        snprintf(v, sizeof v,
+                 "none: the run does not repeat within %lld iterations (parts of the "
+                 "schedule run at different rates)",
+                 (long long)per->run);
+    }
+    if (per)
+        row(b, "period", v);
+    const PeriodBound *pb = tp->bound;
+    if (pb) {
+        ratio_text(x, sizeof x, pb->bound);
+        size_t n = (size_t)snprintf(v, sizeof v, "%s cycles per iteration:", x);
+        for (int i = 0; i < pb->ncycle && i < 8 && n < sizeof v; i++)
+            n += (size_t)snprintf(v + n, sizeof v - n, "%s \"%s\"", i ? " ->" : "",
+                                  g->tasks[pb->cycle[i]].id);
+        if (pb->ncycle > 8 && n < sizeof v)
+            n += (size_t)snprintf(v + n, sizeof v - n, " -> ... (%d tasks)", pb->ncycle);
+        if (pb->ncycle > 1 && n < sizeof v)
+            n += (size_t)snprintf(v + n, sizeof v - n, " -> \"%s\"",
+                                  g->tasks[pb->cycle[0]].id);
+        if (n < sizeof v)
+            n +=
+                (size_t)snprintf(v + n, sizeof v - n, ", %lld cycles over %lld %s",
+                                 (long long)pb->cycle_cycles, (long long)pb->cycle_tokens,
+                                 pb->ncycle == 1         ? "iteration (the task's own)"
+                                 : pb->cycle_tokens == 1 ? "delay"
+                                                         : "delays");
+        if (per && per->found && pb->bound.num > 0 && n < sizeof v)
+            snprintf(v + n, sizeof v - n, "; period / bound %.3f",
+                     ((double)per->period.num / (double)per->period.den) /
+                         ((double)pb->bound.num / (double)pb->bound.den));
+        row(b, "period bound", v);
+    }
+    if (tp->constraint > 0) {
+        if (!per || !per->found)
+            snprintf(v, sizeof v, "%lld cycles per iteration: unknown (no period)",
+                     (long long)tp->constraint);
+        else if (per->period.num <= tp->constraint * per->period.den)
+            snprintf(v, sizeof v, "%lld cycles per iteration: met",
+                     (long long)tp->constraint);
+        else
+            snprintf(v, sizeof v, "%lld cycles per iteration: missed",
+                     (long long)tp->constraint);
+        row(b, "period constraint", v);
+    }
+}
+
 static void
 summary(Buf *b, const Sched *s, const EvalResult *r, const CritPath *cp,
-        const CgReportMethod *methods, int nmethods)
+        const CgReportMethod *methods, int nmethods, const CgThroughput *tp)
 {
     const Graph *g = s->g;
     const Platform *p = s->p;
@@ -135,6 +205,8 @@ summary(Buf *b, const Sched *s, const EvalResult *r, const CritPath *cp,
     snprintf(v, sizeof v, "%.1f cycles on average",
              (double)r->length / (double)(g->iterations > 0 ? g->iterations : 1));
     row(b, "per iteration", v);
+    if (tp)
+        throughput_rows(b, g, tp);
     snprintf(v, sizeof v, "%d (%d aggregated, %d pipelined), %lld bytes per iteration",
              nmsgs, aggregated, pipelined, (long long)bytes);
     row(b, "messages", v);
@@ -340,7 +412,7 @@ graph_svg(Buf *b, const Sched *s, const EvalResult *r, Diag *d)
 
 char *
 cg_sched_report(const Sched *s, const EvalResult *r, const CgReportMethod *methods,
-                int nmethods, bool *drawn, Diag *d)
+                int nmethods, const CgThroughput *tp, bool *drawn, Diag *d)
 {
     const Graph *g = s->g;
     const Platform *p = s->p;
@@ -365,7 +437,7 @@ cg_sched_report(const Sched *s, const EvalResult *r, const CgReportMethod *metho
     buf_printf(&b, " on ");
     buf_escape(&b, p->name ? p->name : "inline");
     buf_printf(&b, "</h1>\n");
-    summary(&b, s, r, &cp, methods, nmethods);
+    summary(&b, s, r, &cp, methods, nmethods, tp);
     if (nmethods > 0)
         methods_table(&b, methods, nmethods);
     dsp_table(&b, s, r);

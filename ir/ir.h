@@ -270,6 +270,11 @@ typedef struct EvalResult {
     int ncycle;
 } EvalResult;
 
+/* An exact number of cycles per iteration: num / den, den >= 1, in lowest terms. */
+typedef struct Ratio {
+    int64_t num, den;
+} Ratio;
+
 /* Which iterations to record: the first `first` and the last `last` (all if
  * first + last >= iterations; first = last = 0 records none). */
 typedef struct EvalOpts {
@@ -708,6 +713,24 @@ int eval_run(const Sched *s, const EvalOpts *o, EvalResult *r, Arena *a);
  * result, without building a workspace per call (BFCO's TIS/TEIR run). */
 int eval_run_with(Evaluator *ev, const Sched *s, const EvalOpts *o, EvalResult *r,
                   Arena *a);
+/* The steady state of a schedule (docs/throughput.md): from iteration `from` on, every
+ * `iterations` iterations the whole run repeats `cycles` cycles later; the period is
+ * their ratio.  Found on the schedule repeated: a run of `run` iterations (more than the
+ * graph's when they are too few), stopped by nothing but its end. */
+typedef struct EvalPeriod {
+    bool found;      /* the run repeated; else its parts run at different rates */
+    bool reached;    /* the graph's own iterations show it: the regime and two periods
+                        come before its last iterations, and every message is sent */
+    Ratio period;    /* cycles per iteration, cycles / iterations in lowest terms */
+    int64_t cycles, iterations; /* the repetition as found */
+    int64_t from;    /* the iteration the regime starts at (or before) */
+    int64_t run;     /* iterations of the run that looked for it */
+} EvalPeriod;
+/* The steady state of s (ev made by eval_new for its graph and platform, contention as
+ * the platform says).  Returns 0 (out->found tells whether there is one), -1 when the
+ * schedule deadlocks. */
+int eval_period(Evaluator *ev, const Sched *s, EvalPeriod *out);
+int eval_period_of(const Sched *s, EvalPeriod *out); /* in a workspace of its own */
 /* Writes a deadlock cycle as "DSP 0: RECV m3 (iteration 0) -> DSP 1: ..." into d. */
 void eval_report_deadlock(const Sched *s, const EvalResult *r, Diag *d);
 int pass_verify(Unit *u, Diag *d); /* evaluates u->s; reports a deadlock as an error */
@@ -716,11 +739,6 @@ int pass_verify(Unit *u, Diag *d); /* evaluates u->s; reports a deadlock as an e
  * passes/period_bound.c - the period bound: the maximum cycle ratio of the graph with its
  * delays, on unlimited DSPs without communication (docs/throughput.md)
  * ------------------------------------------------------------------------------------ */
-
-/* An exact number of cycles per iteration: num / den, den >= 1, in lowest terms. */
-typedef struct Ratio {
-    int64_t num, den;
-} Ratio;
 
 /* What period_bound found. */
 typedef struct PeriodBound {
@@ -877,13 +895,20 @@ typedef struct CgReportMethod {
 /* The schedule graph is drawn up to this many operations and this many columns (a busy
  * DSP or a run of idle DSPs each), for dot's layout time. */
 enum { CG_REPORT_GRAPH_MAX = 1600, CG_REPORT_COLUMNS_MAX = 256 };
+/* The throughput rows of the report's summary (docs/throughput.md). */
+typedef struct CgThroughput {
+    const EvalPeriod *period; /* the schedule's steady state */
+    const PeriodBound *bound; /* the graph's period bound, NULL when there is none */
+    int64_t constraint;       /* the graph's period_constraint, 0 = none */
+} CgThroughput;
 /* One self-contained HTML page of schedule s evaluated as r (not deadlocked; r records
- * iteration 0 and the iterations the Gantt chart shows): summary, methods (when nmethods
- * > 0), DSPs, the Gantt chart and the schedule graph as inline SVG, the operations.
- * *drawn receives whether the graph is drawn.  Returns the malloc'd page, or NULL after
- * reporting through d (Graphviz failed). */
+ * iteration 0 and the iterations the Gantt chart shows): summary (with the period, its
+ * bound and the constraint when tp is not NULL), methods (when nmethods > 0), DSPs, the
+ * Gantt chart and the schedule graph as inline SVG, the operations.  *drawn receives
+ * whether the graph is drawn.  Returns the malloc'd page, or NULL after reporting
+ * through d (Graphviz failed). */
 char *cg_sched_report(const Sched *s, const EvalResult *r, const CgReportMethod *methods,
-                      int nmethods, bool *drawn, Diag *d);
+                      int nmethods, const CgThroughput *tp, bool *drawn, Diag *d);
 
 /* ------------------------------------------------------------------------------------
  * backend/emit_c.c, backend/sanitize.c - the generated C project (docs/design.md section

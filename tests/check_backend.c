@@ -485,7 +485,7 @@ START_TEST(report_is_one_self_contained_page)
                             {"es", "es: too many configurations", NULL, 0.0, false}};
     Diag *d = diag_new();
     bool drawn = false;
-    char *page = cg_sched_report(x.s, &x.r, rm, 3, &drawn, d);
+    char *page = cg_sched_report(x.s, &x.r, rm, 3, NULL, &drawn, d);
     ck_assert_ptr_nonnull(page);
     ck_assert_int_eq(diag_errors(d), 0);
     ck_assert(drawn);
@@ -537,11 +537,11 @@ START_TEST(report_is_one_self_contained_page)
     ck_assert_ptr_nonnull(strstr(graph, ">send m0 to DSP 1</text>"));
     free(graph);
     /* the same schedule, the same bytes */
-    char *again = cg_sched_report(x.s, &x.r, rm, 3, &drawn, d);
+    char *again = cg_sched_report(x.s, &x.r, rm, 3, NULL, &drawn, d);
     ck_assert_str_eq(page, again);
     free(again);
     /* without methods, no methods section */
-    char *plain = cg_sched_report(x.s, &x.r, NULL, 0, &drawn, d);
+    char *plain = cg_sched_report(x.s, &x.r, NULL, 0, NULL, &drawn, d);
     check_self_contained(plain);
     ck_assert_int_eq(table_rows(plain, "methods-table"), -1);
     ck_assert_int_eq(table_rows(plain, "summary-table"), 9);
@@ -560,7 +560,7 @@ START_TEST(report_escapes_names)
     x.g->tasks[0].id = "a</td><script>";
     Diag *d = diag_new();
     bool drawn;
-    char *page = cg_sched_report(x.s, &x.r, NULL, 0, &drawn, d);
+    char *page = cg_sched_report(x.s, &x.r, NULL, 0, NULL, &drawn, d);
     ck_assert_ptr_nonnull(page);
     check_self_contained(page);
     ck_assert_ptr_null(strstr(page, "<b>"));
@@ -619,7 +619,7 @@ START_TEST(report_leaves_out_a_big_graph)
         r.op_time[0][i] = (OpTime){10 * i, 10 * i, 10 * i + 10};
     Diag *d = diag_new();
     bool drawn = true;
-    char *page = cg_sched_report(s, &r, NULL, 0, &drawn, d);
+    char *page = cg_sched_report(s, &r, NULL, 0, NULL, &drawn, d);
     ck_assert_ptr_nonnull(page);
     ck_assert(!drawn);
     check_self_contained(page);
@@ -745,7 +745,7 @@ START_TEST(report_counts_columns)
         ck_assert_int_eq(cg_sched_columns(s), cases[c].columns);
         Diag *d = diag_new();
         bool drawn = !cases[c].drawn;
-        char *page = cg_sched_report(s, &r, NULL, 0, &drawn, d);
+        char *page = cg_sched_report(s, &r, NULL, 0, NULL, &drawn, d);
         ck_assert_ptr_nonnull(page);
         ck_assert(drawn == cases[c].drawn);
         check_self_contained(page);

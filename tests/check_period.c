@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gen_graph.h"
 #include "ir.h"
 
 __extension__ typedef __int128 i128;
@@ -434,6 +435,194 @@ START_TEST(ten_thousand_tasks)
 }
 END_TEST
 
+/* ------------------------------------------------------------------ the period */
+
+static EvalPeriod
+period_of(const Sched *s)
+{
+    EvalPeriod p;
+    ck_assert_int_eq(eval_period_of(s, &p), 0);
+    return p;
+}
+
+/* DSP d computes the tasks listed in order[d], then comm_insert. */
+static Sched *
+sched_of(const Graph *g, int nd, const int *const *order, const int *count)
+{
+    Sched *s = ir_sched_new(g, g->platform);
+    for (int d = 0; d < nd; d++)
+        for (int k = 0; k < count[d]; k++) {
+            s->map[order[d][k]] = d;
+            ir_sched_push_op(s, d, OP_COMPUTE, order[d][k]);
+        }
+    comm_insert(s);
+    return s;
+}
+
+/* The worked example of docs/design.md: a (1000) on DSP 0, b (2000) on DSP 1, 64 bytes,
+ * blocking; the length is 4564 + 2964 (N - 1) (evaluator.md), so the period is 2964,
+ * whatever N, also N = 2 (a run too short to show it: the schedule repeated). */
+START_TEST(the_worked_example_repeats_every_2964_cycles)
+{
+    int64_t c[] = {1000, 2000};
+    for (int64_t n = 1; n <= 300; n += 299) {
+        Graph *g = mk_graph(2, c);
+        g->iterations = n;
+        g->platform->no_contention = n > 1; /* both models: one link each way */
+        edge(g, 0, 1, 0);
+        ir_graph_index(g);
+        int o0[] = {0}, o1[] = {1};
+        const int *ord[] = {o0, o1};
+        int cnt[] = {1, 1};
+        Sched *s = sched_of(g, 2, ord, cnt);
+        EvalPeriod p = period_of(s);
+        ck_assert(p.found);
+        ck_ratio(p.period, 2964, 1);
+        ck_assert(p.reached == (n > 1));
+        ck_assert_int_gt(p.run, 1000);
+        ir_sched_free(s);
+        ir_graph_free(g);
+    }
+}
+END_TEST
+
+/* On one DSP a loop runs back to back: its period is its cost, the bound exactly; with
+ * the loop on two DSPs the messages' overheads come on top. */
+START_TEST(a_loop_on_one_dsp_meets_its_bound)
+{
+    int64_t c[] = {700, 1100, 900};
+    Graph *g = mk_graph(3, c);
+    g->iterations = 50;
+    edge(g, 0, 1, 0);
+    edge(g, 1, 2, 0);
+    edge(g, 2, 0, 1);
+    ir_graph_index(g);
+    int o0[] = {0, 1, 2};
+    const int *ord[] = {o0};
+    int cnt[] = {3};
+    Sched *s = sched_of(g, 1, ord, cnt);
+    EvalPeriod p = period_of(s);
+    Arena *a = arena_new();
+    PeriodBound pb;
+    ck_ratio(bound(g, &pb, a), 2700, 1);
+    ck_assert(p.found && p.reached);
+    ck_ratio(p.period, 2700, 1);
+    ir_sched_free(s);
+    int o1[] = {0, 1}, o2[] = {2};
+    const int *ord2[] = {o1, o2};
+    int cnt2[] = {2, 1};
+    s = sched_of(g, 2, ord2, cnt2);
+    p = period_of(s);
+    ck_assert(p.found);
+    ck_assert(period_ratio_cmp(p.period, pb.bound) > 0);
+    ir_sched_free(s);
+    arena_free(a);
+    ir_graph_free(g);
+}
+END_TEST
+
+static uint64_t
+mixr(uint64_t *x)
+{
+    uint64_t z = (*x += UINT64_C(0x9E3779B97F4A7C15));
+    z = (z ^ (z >> 30)) * UINT64_C(0xBF58476D1CE4E5B9);
+    z = (z ^ (z >> 27)) * UINT64_C(0x94D049BB133111EB);
+    return z ^ (z >> 31);
+}
+
+static int
+rint_(uint64_t *x, int lo, int hi)
+{
+    return lo + (int)(mixr(x) % (uint64_t)(hi - lo + 1));
+}
+
+/* Random graphs (delays up to 3, feedback), random mappings in topological order, both
+ * models, sometimes every receive pipelined: the period is never below the bound, and
+ * where the run repeats, one period more adds exactly the period's cycles to the length:
+ * L(n + c) - L(n) = Delta once n is past the regime. */
+START_TEST(random_schedules_never_beat_the_bound)
+{
+    int found = 0, tight = 0, total = 0;
+    for (int i = 0; i < 120; i++) {
+        uint64_t x = UINT64_C(991) + (uint64_t)i * 7919u;
+        GenSpec gs = {.tasks = rint_(&x, 3, 24),
+                      .shape = (GenShape)rint_(&x, 0, 2),
+                      .max_preds = rint_(&x, 1, 3),
+                      .skip = 0.3,
+                      .width = rint_(&x, 2, 4),
+                      .cycles_lo = 100,
+                      .cycles_hi = rint_(&x, 300, 9000),
+                      .bytes_lo = 8,
+                      .bytes_hi = rint_(&x, 16, 4000),
+                      .delay_frac = rint_(&x, 0, 2) ? 0.25 : 0,
+                      .max_delay = rint_(&x, 1, 3),
+                      .iterations = rint_(&x, 1, 40),
+                      .platform = rint_(&x, 0, 2) == 0 ? "bwdsp-2board" : "bwdsp-1board",
+                      .seed = (uint64_t)i + 17};
+        Graph *g = gen_graph(&gs, "random");
+        ck_assert_ptr_nonnull(g);
+        g->platform->no_contention = i % 2;
+        int nd = rint_(&x, 1, g->platform->ndsps);
+        Sched *s = ir_sched_new(g, g->platform);
+        for (int t = 0; t < g->ntasks; t++) {
+            int task = g->topo[t], d = rint_(&x, 0, nd - 1);
+            s->map[task] = d;
+            ir_sched_push_op(s, d, OP_COMPUTE, task);
+        }
+        comm_insert(s);
+        if (i % 3 == 0)
+            for (int m = 0; m < s->nmsgs; m++)
+                s->msgs[m].pipelined = true;
+        Evaluator *ev = eval_new(g, g->platform);
+        if (eval_length(ev, s) < 0) { /* comm_insert's exception (delay edges) */
+            eval_free(ev);
+            ir_sched_free(s);
+            ir_graph_free(g);
+            continue;
+        }
+        total++;
+        EvalPeriod p;
+        ck_assert_int_eq(eval_period(ev, s, &p), 0);
+        Arena *a = arena_new();
+        PeriodBound pb;
+        ck_assert_int_eq(period_bound(g, g->platform, &pb, a), 0);
+        if (p.found) {
+            found++;
+            ck_assert_msg(period_ratio_cmp(p.period, pb.bound) >= 0,
+                          "graph %d: period %" PRId64 "/%" PRId64
+                          " below the bound %" PRId64 "/%" PRId64,
+                          i, p.period.num, p.period.den, pb.bound.num, pb.bound.den);
+            tight += period_ratio_cmp(p.period, pb.bound) == 0;
+            /* one period more: exactly Delta more cycles */
+            int md = 0;
+            for (int e = 0; e < g->nedges; e++)
+                md = g->edges[e].delay > md ? g->edges[e].delay : md;
+            int64_t n = p.from + 3 * p.iterations + md + 8;
+            g->iterations = n;
+            int64_t l1 = eval_length(ev, s);
+            g->iterations = n + p.iterations;
+            int64_t l2 = eval_length(ev, s);
+            ck_assert_msg(l2 - l1 == p.cycles,
+                          "graph %d: L(%" PRId64 ") = %" PRId64 ", L(+%" PRId64
+                          ") = %" PRId64 ", period %" PRId64 " cycles",
+                          i, n, l1, p.iterations, l2, p.cycles);
+            /* the eval_length workspace answers the same period again (no memo of it) */
+            EvalPeriod q;
+            ck_assert_int_eq(eval_period(ev, s, &q), 0);
+            ck_assert(q.found && period_ratio_cmp(q.period, p.period) == 0);
+        }
+        arena_free(a);
+        eval_free(ev);
+        ir_sched_free(s);
+        ir_graph_free(g);
+    }
+    /* the sample must mean something: most schedules repeat */
+    ck_assert_int_gt(total, 80);
+    ck_assert_int_gt(found, total * 9 / 10);
+    fprintf(stderr, "period: %d schedules, %d periodic, %d at their bound\n", total, found, tight);
+}
+END_TEST
+
 static Suite *
 suite(void)
 {
@@ -449,6 +638,12 @@ suite(void)
     tcase_add_test(tc, no_cycle_beats_the_ratio_on_larger_graphs);
     tcase_add_test(tc, ten_thousand_tasks);
     suite_add_tcase(s, tc);
+    TCase *tp = tcase_create("period");
+    tcase_add_test(tp, the_worked_example_repeats_every_2964_cycles);
+    tcase_add_test(tp, a_loop_on_one_dsp_meets_its_bound);
+    tcase_add_test(tp, random_schedules_never_beat_the_bound);
+    tcase_set_timeout(tp, 120);
+    suite_add_tcase(s, tp);
     return s;
 }
 

@@ -67,6 +67,9 @@ static const char *modes[8];
 static int nmodes;
 static char tmpdir[256];
 static int runs, failures, skipped, passed, es_refused;
+/* the period (docs/throughput.md): runs whose period was compared with the bound, runs
+ * whose simulated period was compared with the predicted one, runs without a period */
+static int period_checked, period_measured, period_none;
 static double max_refused = 10; /* --max-refused: percent of the runs */
 static const char *keep = NULL;
 static bool contention = false;   /* --contention: tgc run without --no-contention */
@@ -145,6 +148,44 @@ refused_with(const char *graph, const char *what, int code, const char *out,
 
 /* What one tgc run came to. */
 enum { RUN_PASS, RUN_FAIL, RUN_DEADLOCK, RUN_ES_LIMIT };
+
+__extension__ typedef __int128 i128;
+
+/* The exact fraction of a {"cycles": C, "iterations": I} field; false when it is null. */
+static bool
+exact_of(const json_t *o, const char *key, long long *c, long long *i)
+{
+    const json_t *v = json_object_get(o, key);
+    if (!json_is_object(v))
+        return false;
+    *c = json_integer_value(json_object_get(v, "cycles"));
+    *i = json_integer_value(json_object_get(v, "iterations"));
+    return *i > 0;
+}
+
+/* tgc run's period against its bound (period >= period_bound, exactly, whenever the
+ * schedule has a period) and against the period the simulated run measured (equal when
+ * both exist). */
+static const char *
+check_period(const json_t *o)
+{
+    long long pc, pi, bc, bi, mc, mi;
+    if (!exact_of(o, "period_bound_exact", &bc, &bi))
+        return "no period_bound";
+    if (!exact_of(o, "period_exact", &pc, &pi)) {
+        period_none++;
+        return NULL;
+    }
+    period_checked++;
+    if ((i128)pc * bi < (i128)bc * pi)
+        return "the period is below its bound";
+    if (exact_of(o, "simulated_period_exact", &mc, &mi)) {
+        period_measured++;
+        if ((i128)mc * pi != (i128)pc * mi)
+            return "simulated period != predicted period";
+    }
+    return NULL;
+}
 
 /* Runs tgc run on graph with extra args and mode; checks the JSON it prints.  Returns
  * RUN_PASS when the run passed, with its simulated and predicted cycles in *sim_out and
@@ -236,6 +277,8 @@ check_run(const char *graph, const char *label, char *const *extra, const char *
         else if (json_integer_value(json_object_get(o, "packets")) !=
                  json_integer_value(json_object_get(o, "predicted_packets")))
             why = "packets != predicted packets";
+        if (!why && !target)
+            why = check_period(o);
     }
     if (why) {
         failures++;
@@ -926,6 +969,15 @@ main(int argc, char **argv)
     printf("%d runs, %d failures, %d refused by the compiler as deadlocking, %d refused "
            "by es's limit\n",
            runs, failures, skipped, es_refused);
+    if (!target) {
+        printf("period >= period_bound on %d runs (%d without a period); simulated period "
+               "= predicted on %d\n",
+               period_checked, period_none, period_measured);
+        if (passed > 0 && period_checked == 0) {
+            printf("FAIL no run had a period to compare with its bound\n");
+            failures++;
+        }
+    }
     /* A suite that mostly refuses has not tested what it says it tests. */
     if (skipped && 100.0 * skipped > max_refused * runs) {
         printf("FAIL %d of %d runs (%.1f%%) were refused, more than --max-refused %g%%\n",

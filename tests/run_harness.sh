@@ -2,7 +2,8 @@
 # tests/run_harness.sh RUN_GRAPHS - run_graphs itself (tests/run_graphs.c) against fake
 # tgc programs: a refusal counts only when tgc prints exactly the deadlock diagnostic with
 # exit status 1, and a suite refused beyond --max-refused fails; es's refusal is reported as
-# such and never a pass; --cycle runs each graph once and fails a mode without a pass.
+# such and never a pass; --cycle runs each graph once and fails a mode without a pass; a
+# period below its bound, or a simulated period other than the predicted one, fails.
 set -u
 rg=$1
 tmp=$(mktemp -d)
@@ -18,7 +19,12 @@ $2
 SCRIPT
     chmod +x "$tmp/$1"
 }
-ok_json='echo "{\"checksums_equal\": true, \"outputs_equal\": true, \"simulated_cycles\": 5, \"predicted_cycles\": 5, \"packets\": 1, \"predicted_packets\": 1}"'
+# run_json PERIOD BOUND SIMULATED: what tgc run prints, with these periods (cycles per 2
+# iterations; SIMULATED null for none)
+run_json() {
+    echo 'echo "{\"checksums_equal\": true, \"outputs_equal\": true, \"simulated_cycles\": 5, \"predicted_cycles\": 5, \"packets\": 1, \"predicted_packets\": 1, \"period_exact\": {\"cycles\": '"$1"', \"iterations\": 2}, \"period_bound_exact\": {\"cycles\": '"$2"', \"iterations\": 2}, \"simulated_period_exact\": '"$3"'}"'
+}
+ok_json=$(run_json 9 7 '{\"cycles\": 18, \"iterations\": 4}')
 refuse='echo "$graph: error: schedule deadlocks: DSP 0: RECV m0 (iteration 0) waits for DSP 1: RECV m1 (iteration 0)" >&2; exit 1'
 
 # expect STATUS WHAT ARGS...: run_graphs' exit status.
@@ -65,6 +71,19 @@ expect 1 "a quarter refused, default share" --tgc "$tmp/onerefused" --random 2 -
 # Nothing refused: passes.
 fake good "$ok_json"
 expect 0 "every run passes" --tgc "$tmp/good" --random 2 --seed 1
+grep -q "^period >= period_bound on 8 runs (0 without a period); simulated period = predicted on 8" "$tmp/out" ||
+    { echo "FAIL: the periods were not compared"; cat "$tmp/out"; fail=1; }
+
+# A period below its bound (9/2 against 10/2), a simulated period that is not the
+# predicted one (5/1 against 9/2): failures; no simulated period at all: a pass.
+fake below "$(run_json 9 10 null)"
+expect 1 "a period below its bound" --tgc "$tmp/below" --random 1 --seed 1
+grep -q "the period is below its bound" "$tmp/out" ||
+    { echo "FAIL: a period below its bound was not reported"; cat "$tmp/out"; fail=1; }
+fake othersim "$(run_json 9 9 '{\"cycles\": 5, \"iterations\": 1}')"
+expect 1 "a simulated period other than the predicted one" --tgc "$tmp/othersim" --random 1 --seed 1
+fake nosim "$(run_json 9 9 null)"
+expect 0 "no simulated period" --tgc "$tmp/nosim" --random 1 --seed 1
 
 # --cycle: each graph once, the pairs in turn (6 graphs, 3 modes: each mode twice).
 expect 0 "--cycle" --tgc "$tmp/good" --random 6 --seed 1 --modes none,ma,cp --cycle

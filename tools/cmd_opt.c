@@ -15,6 +15,7 @@
 
 #include "compile.h"
 #include "progress.h"
+#include "throughput.h"
 
 enum {
     O_METHOD,
@@ -129,6 +130,7 @@ typedef struct Row {
     bool done;
     const char *error; /* es refused */
     OptStats st;
+    TgcThroughput tp; /* its schedule's period, the graph's bound */
 } Row;
 
 static double
@@ -302,6 +304,12 @@ cmd_opt(int argc, char **argv)
         if (rc != 0 && !r->error)
             goto done;
         r->done = rc == 0;
+        if (rc == 0) {
+            EvalPeriod per;
+            if (eval_period_of(out, &per) != 0)
+                ice("an optimised schedule deadlocks in its steady state");
+            tgc_throughput(out, &per, &r->tp, a);
+        }
         if (rc == 0 && (m == method || (all && m == OPT_BFCO))) {
             ir_sched_free(keep);
             keep = out;
@@ -341,8 +349,17 @@ cmd_opt(int argc, char **argv)
                     .improvement = pct(none, rows[i].st.length),
                     .shown = rows[i].m == (all ? OPT_BFCO : method),
                 };
+            const TgcThroughput *kt = NULL;
+            for (int i = 0; i < nrows; i++)
+                if (rows[i].done && rows[i].m == (all ? OPT_BFCO : method))
+                    kt = &rows[i].tp;
+            CgThroughput ct = {0};
+            if (kt)
+                ct = (CgThroughput){&kt->period, kt->bound_rc == 0 ? &kt->bound : NULL,
+                                    kt->constraint};
             bool drawn;
-            if (!(text[3] = cg_sched_report(keep, &er, rm, nrows, &drawn, d)))
+            if (!(text[3] =
+                      cg_sched_report(keep, &er, rm, nrows, kt ? &ct : NULL, &drawn, d)))
                 goto done;
         }
     }
@@ -370,6 +387,7 @@ cmd_opt(int argc, char **argv)
                 json_object_set_new(jm, "error", json_string(r->error));
             } else {
                 json_object_set_new(jm, "schedule_length", json_integer(r->st.length));
+                tgc_period_json(jm, &r->tp);
                 json_object_set_new(jm, "improvement_percent",
                                     json_real(pct(none, r->st.length)));
                 json_object_set_new(jm, "messages_before",
@@ -398,13 +416,16 @@ cmd_opt(int argc, char **argv)
             json_object_set_new(ms, opt_method_name(r->m), jm);
         }
         json_object_set_new(o, "methods", ms);
+        TgcThroughput tb;
+        tgc_throughput(base, NULL, &tb, a);
+        tgc_bound_json(o, &tb, g);
         status = cli_print_json(o);
         json_decref(o);
     } else if (!to_stdout) {
         printf("%s: graph \"%s\" on %s (%d DSPs), %" PRId64 " iterations\n", g->file,
                g->name, g->platform->name, g->platform->ndsps, g->iterations);
-        printf("  %-6s %12s %8s %6s %6s %7s %9s %11s %9s\n", "method", "length",
-               "improve", "msgs", "after", "merged", "pipelined", "evaluations",
+        printf("  %-6s %12s %10s %8s %6s %6s %7s %9s %11s %9s\n", "method", "length",
+               "period", "improve", "msgs", "after", "merged", "pipelined", "evaluations",
                "seconds");
         for (int i = 0; i < nrows; i++) {
             const Row *r = &rows[i];
@@ -412,11 +433,18 @@ cmd_opt(int argc, char **argv)
                 printf("  %-6s %s\n", opt_method_name(r->m), r->error);
                 continue;
             }
-            printf("  %-6s %12" PRId64 " %7.2f%% %6d %6d %7d %9d %11" PRId64 " %9.3f\n",
-                   opt_method_name(r->m), r->st.length, pct(none, r->st.length),
+            char cell[32];
+            tgc_period_cell(&r->tp, cell, sizeof cell);
+            printf("  %-6s %12" PRId64 " %10s %7.2f%% %6d %6d %7d %9d %11" PRId64
+                   " %9.3f\n",
+                   opt_method_name(r->m), r->st.length, cell, pct(none, r->st.length),
                    r->st.msgs_before, r->st.msgs_after, r->st.merged_groups,
                    r->st.pipelined, r->st.evaluations, r->st.seconds);
         }
+        /* the bound, and the constraint judged on the schedule -o would write */
+        for (int i = 0; i < nrows; i++)
+            if (rows[i].done && rows[i].m == (all ? OPT_BFCO : method))
+                tgc_bound_print(&rows[i].tp, g, opt_method_name(rows[i].m));
     }
 
 done:

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "compile.h"
+#include "throughput.h"
 
 enum { O_FROM, O_BUDGET, O_OBJECTIVE };
 static const CliOption own[] = {
@@ -95,8 +96,14 @@ cmd_report(int argc, char **argv)
         eval_report_deadlock(s, &r, d);
         goto done;
     }
+    EvalPeriod per;
+    if (eval_period_of(s, &per) != 0)
+        ice("a schedule that evaluated deadlocks in its steady state");
+    TgcThroughput tp;
+    tgc_throughput(s, &per, &tp, a);
+    CgThroughput ct = {&tp.period, tp.bound_rc == 0 ? &tp.bound : NULL, tp.constraint};
     bool drawn;
-    if (!(page = cg_sched_report(s, &r, NULL, 0, &drawn, d)))
+    if (!(page = cg_sched_report(s, &r, NULL, 0, &ct, &drawn, d)))
         goto done;
     size_t len = strlen(page);
     if (out_check(c.output) != 0 || out_write_file(c.output, page, len) != 0)
@@ -112,6 +119,7 @@ cmd_report(int argc, char **argv)
         json_object_set_new(o, "platform", cli_platform_json(s->p));
         json_object_set_new(o, "iterations", json_integer(g->iterations));
         json_object_set_new(o, "schedule_length", json_integer(r.length));
+        tgc_throughput_json(o, &tp, g);
         json_object_set_new(o, "operations", json_integer(nops));
         json_object_set_new(o, "graph_drawn", json_boolean(drawn));
         json_object_set_new(o, "report", json_string(c.output));

@@ -26,6 +26,7 @@
 #include "child.h"
 #include "compile.h"
 #include "progress.h"
+#include "throughput.h"
 
 extern char **environ;
 
@@ -308,6 +309,7 @@ typedef struct Report {
     char *text;      /* the whole standard output */
     char *checksums; /* the "checksum " lines, in order */
     long long cycles, predicted, packets, predicted_packets;
+    long long period_cycles, period_iterations; /* the measured period, 0 = none */
     bool deadlock, ok;
     DspLine *dsp;
     int ndsp;
@@ -352,6 +354,10 @@ parse_report(Report *r, char *text, int ndsps)
                           &b, &u) == 4 &&
                    dsp >= 0 && dsp < ndsps) {
             r->dsp[dsp] = (DspLine){a, b, u};
+        } else if (sscanf(line, "period %lld cycles per %lld iterations", &a, &b) == 2 &&
+                   a >= 0 && b > 0) {
+            r->period_cycles = a;
+            r->period_iterations = b;
         } else if (strncmp(line, "deadlock", 8) == 0) {
             r->deadlock = true;
         }
@@ -635,6 +641,16 @@ cmd_run(int argc, char **argv)
             piped += x.s->msgs[m].pipelined;
         }
         double speedup = rp.cycles > 0 ? (double)rs.cycles / (double)rp.cycles : 0;
+        /* the predicted period (the evaluator's steady state) beside the measured one */
+        EvalPeriod per;
+        if (eval_period_of(x.s, &per) != 0)
+            ice("a verified schedule deadlocks in its steady state");
+        TgcThroughput thr;
+        tgc_throughput(x.s, &per, &thr, x.arena);
+        bool measured = !mpi && rp.period_iterations > 0;
+        Ratio mper = measured ? period_ratio(rp.period_cycles, rp.period_iterations)
+                              : (Ratio){0, 1};
+        bool per_eq = measured && per.found && period_ratio_cmp(mper, per.period) == 0;
         const char *target_name = x.target == CG_TARGET_OPENMPI ? "openmpi"
                                   : x.target == CG_TARGET_MPICH ? "mpich"
                                                                 : "sim";
@@ -663,6 +679,20 @@ cmd_run(int argc, char **argv)
             json_object_set_new(o, "simulated_cycles", json_integer(rp.cycles));
             json_object_set_new(o, "predicted_cycles", json_integer(x.r.length));
             json_object_set_new(o, "cycles_equal", json_boolean(rp.cycles == x.r.length));
+            tgc_throughput_json(o, &thr, x.g);
+            json_t *mp = json_null(), *mx = json_null();
+            if (measured) {
+                mp = mper.den == 1 ? json_integer(mper.num)
+                                   : json_real(period_ratio_value(mper));
+                mx = json_object();
+                json_object_set_new(mx, "cycles", json_integer(mper.num));
+                json_object_set_new(mx, "iterations", json_integer(mper.den));
+            }
+            json_object_set_new(o, "simulated_period", mp);
+            json_object_set_new(o, "simulated_period_exact", mx);
+            json_object_set_new(o, "period_equal",
+                                measured && per.found ? json_boolean(per_eq)
+                                                      : json_null());
             json_object_set_new(o, "sequential_cycles", json_integer(rs.cycles));
             json_object_set_new(o, "speedup", json_real(speedup));
             json_object_set_new(o, "packets", json_integer(rp.packets));
@@ -727,7 +757,22 @@ cmd_run(int argc, char **argv)
                        speedup);
                 printf("  packets           %lld (predicted %lld)\n", rp.packets,
                        rp.predicted_packets);
+                if (measured) {
+                    char cell[32];
+                    if (mper.den == 1)
+                        snprintf(cell, sizeof cell, "%lld", (long long)mper.num);
+                    else
+                        snprintf(cell, sizeof cell, "%.1f", period_ratio_value(mper));
+                    printf("  simulated period  %s cycles per iteration (%s)\n", cell,
+                           !per.found ? "the evaluator finds none"
+                           : per_eq   ? "the prediction's"
+                                      : "DIFFERENT: evaluator and runtime disagree");
+                } else {
+                    printf("  simulated period  none: the run is too short to show its "
+                           "steady state\n");
+                }
             }
+            tgc_throughput_print(&thr, x.g);
             printf("  DSP   compute       end  utilisation\n");
             for (int k = 0; k < x.s->ndsps; k++) {
                 /* DSPs that did nothing, two or more in a row, on one line */

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "compile.h"
+#include "throughput.h"
 
 enum { O_BUDGET, O_DOT, O_GANTT, O_FROM, O_ALGO, O_OBJECTIVE, O_NODES, O_TIME };
 static const CliOption own[] = {
@@ -325,7 +326,14 @@ cmd_schedule(int argc, char **argv)
         out[2].text = cg_sched_gantt(s, &r);
     Summary sm;
     summarize(s, &r, &sm);
+    EvalPeriod per;
+    if (eval_period_of(s, &per) != 0)
+        ice("a schedule that evaluated deadlocks in its steady state");
+    TgcThroughput tp;
+    tgc_throughput(s, &per, &tp, a);
     json_t *js = c.json ? to_json(s, &r, &sm) : NULL;
+    if (js)
+        tgc_throughput_json(js, &tp, s->g);
     if (js && search.candidates > 0) {
         json_t *x = json_object();
         json_object_set_new(x, "candidates", json_integer(search.candidates));
@@ -355,6 +363,7 @@ cmd_schedule(int argc, char **argv)
             status = cli_print_json(js);
         else if (!to_stdout) {
             print_text(s, &r, &sm);
+            tgc_throughput_print(&tp, s->g);
             if (c.opt.algo == SCHED_EXACT && !from) {
                 if (exact.proven)
                     printf("  exact            optimal (proven), %" PRId64

@@ -36,6 +36,13 @@ static const char *kernel_times;
 static double kernel_s[TGC_NTASKS + 1];
 static long long kernel_calls[TGC_NTASKS + 1], kernel_cycles[TGC_NTASKS + 1];
 static const unsigned char zeros[TGC_MAX_BYTES];
+/* The measured period (docs/throughput.md): each DSP's end of every iteration of a window
+ * of the general iterations, the last TGC_PERIOD_WINDOW of those below TGC_ITERATIONS -
+ * max(TGC_MAX_DELAY, 1) from iteration 2 on (the first and the last ones run other
+ * rules: the skipped receives, the prolog, the skipped sends of the last `delay`). */
+enum { TGC_PERIOD_WINDOW = 512 };
+static long long iter_end[TGC_NDSPS][TGC_PERIOD_WINDOW];
+static char iter_recorded[TGC_NDSPS];
 
 #define FNV_OFFSET UINT64_C(14695981039346656037)
 #define FNV_PRIME UINT64_C(1099511628211)
@@ -300,6 +307,59 @@ collect(int dsp)
 }
 #endif
 
+static void
+period_window(int64_t *from, int64_t *to)
+{
+    int64_t md = TGC_MAX_DELAY > 1 ? TGC_MAX_DELAY : 1;
+    *to = TGC_ITERATIONS - md;
+    *from = *to - TGC_PERIOD_WINDOW > 2 ? *to - TGC_PERIOD_WINDOW : 2;
+}
+
+void
+tgc_iteration_end(int dsp, int64_t it)
+{
+#ifndef TGC_MPI
+    int64_t from, to;
+    period_window(&from, &to);
+    if (it >= from && it < to) {
+        iter_end[dsp][it - from] = MPIRIO_time();
+        iter_recorded[dsp] = 1;
+    }
+#else
+    (void)dsp;
+    (void)it;
+#endif
+}
+
+/* The period the run shows: the smallest c such that over the window every DSP that
+ * works ends each iteration k + c the same `*delta` cycles after iteration k (the window
+ * holding at least three periods).  Returns c, or 0 when the window shows none. */
+static int64_t
+measured_period(long long *delta)
+{
+    int64_t from, to;
+    period_window(&from, &to);
+    int64_t len = to - from;
+    int first = -1;
+    for (int d = 0; d < TGC_NDSPS && first < 0; d++)
+        if (iter_recorded[d])
+            first = d;
+    if (first < 0 || len < 8)
+        return 0;
+    for (int64_t c = 1; 3 * c <= len; c++) {
+        long long dl = iter_end[first][c] - iter_end[first][0];
+        int ok = 1;
+        for (int d = 0; d < TGC_NDSPS && ok; d++)
+            for (int64_t k = 0; iter_recorded[d] && k + c < len && ok; k++)
+                ok = iter_end[d][k + c] - iter_end[d][k] == dl;
+        if (ok) {
+            *delta = dl;
+            return c;
+        }
+    }
+    return 0;
+}
+
 void
 tgc_dsp_end(int dsp)
 {
@@ -446,6 +506,12 @@ tgc_report(int run_rc, const char *program, int ndsps, long long predicted_cycle
         printf("dsp %d compute %lld end %lld utilisation %.4f\n", d, compute_cycles[d],
                end_time[d],
                st.cycles > 0 ? (double)compute_cycles[d] / (double)st.cycles : 0.0);
+#ifndef TGC_MPI
+    long long delta;
+    int64_t c = measured_period(&delta);
+    if (c > 0)
+        printf("period %lld cycles per %lld iterations\n", delta, (long long)c);
+#endif
     if (predicted_cycles >= 0)
         printf("simulated %lld cycles, predicted %lld: %s\n", st.cycles, predicted_cycles,
                st.cycles == predicted_cycles ? "equal" : "different");

@@ -88,6 +88,8 @@ void tgc_send(TgcMsg *m, int64_t it);
 void tgc_recv(TgcMsg *m, int64_t it);
 void tgc_post_first(TgcMsg *m);
 void tgc_wait_send(TgcMsg *m);
+/* A DSP with operations has ended iteration `it` (for the measured period). */
+void tgc_iteration_end(int dsp, int64_t it);
 void tgc_dsp_end(int dsp);
 /* The built-in kernel: hashes the task's seed, the iteration and every input into every
  * output, so that any graph can be run and checked. */

@@ -283,7 +283,7 @@ ev_compile(Evaluator *ev, const Sched *s)
 {
     const Graph *g = s->g;
     const Platform *p = s->p;
-    int64_t n = g->iterations;
+    int64_t n = ev->n_run > 0 ? ev->n_run : g->iterations;
     if (s->ndsps > ev->ndsps || s->nmsgs > ev->maxmsgs)
         ice("schedule larger than its evaluator (%d DSPs, %d messages)", s->ndsps,
             s->nmsgs);

@@ -510,7 +510,9 @@ ev_snapshot_net(Evaluator *ev, size_t z, int64_t lo, int64_t tb)
         qsort(ev->sortbuf, (size_t)nt, 2 * sizeof *ev->sortbuf, cmp_pair);
     ev_snap_room(ev, z + 3 + 3 * (size_t)ev->nlinks + 6 * (size_t)nt);
     int64_t *o = ev->snap;
-    o[z++] = ev->net_now - tb;
+    /* the last decision's time; none yet (no transfer ever left) is a state of its own,
+     * not a time that drifts away from tb */
+    o[z++] = ev->net_now >= 0 ? ev->net_now - tb : INT64_MIN;
     o[z++] = nt;
     for (int r = 0; r < nt; r++) {
         int s = (int)ev->sortbuf[2 * r + 1];
@@ -580,7 +582,8 @@ ev_shift_net(Evaluator *ev, int64_t sh, int64_t dt)
             tree_set(ev, l, k->at);
         }
     }
-    ev->net_now += dt;
+    if (ev->net_now >= 0) /* -1: no decision yet */
+        ev->net_now += dt;
 }
 
 /* An empty network: every link idle, every slot and piece free. */

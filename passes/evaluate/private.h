@@ -133,6 +133,8 @@ struct Evaluator {
     int nqueue;
     int64_t limit; /* no DSP starts an iteration >= limit */
     int64_t n;     /* iterations */
+    int64_t n_run; /* eval_period: the iterations compile gives the run instead of the
+                      graph's, 0 = the graph's */
     /* eval_length_below: the run stops once a DSP's time plus the work it must still do
      * reaches cutoff (INT64_MAX: never).  work[d] is what every iteration of DSP d
      * costs at least (its COMPUTE ops, the SEND and RECV ops of zero-delay messages,
@@ -151,6 +153,10 @@ struct Evaluator {
     int64_t *saved_busy, *saved_compute; /* [ndsps] */
     int64_t power, lam;                  /* Brent's cycle detection */
     bool jumped;
+    /* the first repetition the run found (eval_period): every p_c iterations from
+     * iteration p_from on, the run repeats p_delta cycles later */
+    bool p_found;
+    int64_t p_c, p_delta, p_from;
     int probe;         /* the DSP whose iteration ends are sampled, or -1 */
     int nd;            /* DSPs of the schedule being evaluated */
     int64_t countdown; /* iteration ends of the probe until the next sample */

@@ -234,6 +234,7 @@ ev_simulate(Evaluator *ev, const Sched *s)
     ev->power = 1;
     ev->lam = 1;
     ev->jumped = false;
+    ev->p_found = false;
     ev->skipped = 0;
     ev->nd = nd;
     ev->every = ev->cont ? 1 : 8;

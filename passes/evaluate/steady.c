@@ -2,7 +2,8 @@
  * passes/evaluate/steady.c - long runs (docs/evaluator.md, "Long runs: skipping the
  * periodic regime exactly"): the whole state of the simulation sampled at the probe
  * DSP's iteration ends; once a sample repeats, relative to the slowest iteration and the
- * earliest time, whole periods are skipped exactly (find_period).
+ * earliest time, whole periods are skipped exactly (find_period).  The first repetition
+ * is the schedule's period (eval_period, docs/throughput.md).
  */
 #include "private.h"
 
@@ -151,6 +152,12 @@ ev_find_period(Evaluator *ev, int nd, int64_t lo)
     if (ev->nsaved == z && memcmp(ev->snap, ev->saved, z * sizeof *ev->snap) == 0) {
         ev->jumped = true; /* one attempt: the rest is simulated */
         int64_t c = lo - ev->saved_lo, delta = tb - ev->saved_tb;
+        if (c > 0 && !ev->p_found) {
+            ev->p_found = true;
+            ev->p_c = c;
+            ev->p_delta = delta;
+            ev->p_from = ev->saved_lo;
+        }
         /* The window only grows, by c per period: the k skipped periods run iterations
          * below ev->limit + k * c, which must stay below clear (skip_clear). */
         if (c <= 0 || ev->limit + c > clear)
@@ -208,4 +215,57 @@ ev_find_period(Evaluator *ev, int nd, int64_t lo)
     }
     ev->lam++;
     return false;
+}
+
+/* The iterations of eval_period's run: about 5e7 operation steps when it never repeats,
+ * at least 1024 iterations and at most 2^20. */
+static int64_t
+period_run(const Sched *s)
+{
+    int64_t ops = 1;
+    for (int d = 0; d < s->ndsps; d++)
+        ops += s->nops[d];
+    int64_t n = INT64_C(50000000) / ops;
+    return n < 1024 ? 1024 : n > (INT64_C(1) << 20) ? INT64_C(1) << 20 : n;
+}
+
+/* The schedule's period (docs/throughput.md): the first repetition of a run of the
+ * schedule long enough to show it, nothing recorded (so the sweep never takes it). */
+int
+eval_period(Evaluator *ev, const Sched *s, EvalPeriod *out)
+{
+    memset(out, 0, sizeof *out);
+    int64_t n = s->g->iterations;
+    out->run = period_run(s);
+    ev->rec = NULL;
+    ev->rec_first = ev->rec_last = 0;
+    ev->cutoff = INT64_MAX;
+    ev->n_run = out->run;
+    int64_t len = ev_simulate(ev, s);
+    ev->n_run = 0;
+    ev->mvalid = false; /* compiled for other iterations: no memo of it */
+    if (len < 0)
+        return -1;
+    if (!ev->p_found)
+        return 0;
+    out->found = true;
+    out->period = period_ratio(ev->p_delta, ev->p_c);
+    out->cycles = ev->p_delta;
+    out->iterations = ev->p_c;
+    out->from = ev->p_from;
+    /* The graph's own run is the same up to its general iterations (below n - max(D,
+     * 1), with every message live when D < n): it shows the regime when two periods of
+     * it come before them. */
+    int64_t md = ev->md > 1 ? ev->md : 1;
+    out->reached = ev->md < n && out->from + 2 * out->iterations <= n - md;
+    return 0;
+}
+
+int
+eval_period_of(const Sched *s, EvalPeriod *out)
+{
+    Evaluator *ev = eval_new(s->g, s->p);
+    int rc = eval_period(ev, s, out);
+    eval_free(ev);
+    return rc;
 }
