@@ -40,9 +40,11 @@ static const unsigned char zeros[TGC_MAX_BYTES];
  * of the general iterations, the last TGC_PERIOD_WINDOW of those below TGC_ITERATIONS -
  * max(TGC_MAX_DELAY, 1) from iteration 2 on (the first and the last ones run other
  * rules: the skipped receives, the prolog, the skipped sends of the last `delay`). */
+#ifndef TGC_MPI /* (under MPI each rank holds its own; no period is measured) */
 enum { TGC_PERIOD_WINDOW = 512 };
 static long long iter_end[TGC_NDSPS][TGC_PERIOD_WINDOW];
 static char iter_recorded[TGC_NDSPS];
+#endif
 
 #define FNV_OFFSET UINT64_C(14695981039346656037)
 #define FNV_PRIME UINT64_C(1099511628211)
@@ -307,6 +309,7 @@ collect(int dsp)
 }
 #endif
 
+#ifndef TGC_MPI
 static void
 period_window(int64_t *from, int64_t *to)
 {
@@ -314,6 +317,8 @@ period_window(int64_t *from, int64_t *to)
     *to = TGC_ITERATIONS - md;
     *from = *to - TGC_PERIOD_WINDOW > 2 ? *to - TGC_PERIOD_WINDOW : 2;
 }
+
+#endif
 
 void
 tgc_iteration_end(int dsp, int64_t it)
@@ -331,6 +336,7 @@ tgc_iteration_end(int dsp, int64_t it)
 #endif
 }
 
+#ifndef TGC_MPI
 /* The period the run shows: the smallest c such that over the window every DSP that
  * works ends each iteration k + c the same `*delta` cycles after iteration k (the window
  * holding at least three periods).  Returns c, or 0 when the window shows none. */
@@ -359,6 +365,8 @@ measured_period(long long *delta)
     }
     return 0;
 }
+
+#endif
 
 void
 tgc_dsp_end(int dsp)
