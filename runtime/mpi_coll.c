@@ -17,6 +17,9 @@
 
 /* ---- reduction operators ---- */
 
+__extension__ typedef __int128 Int128;           /* MPI_INTEGER16 */
+__extension__ typedef unsigned __int128 UInt128; /* its bits */
+
 enum { K_INT, K_UINT, K_FLOAT, K_COMPLEX, K_BYTE, K_BOOL, K_PAIR };
 
 static int
@@ -37,6 +40,7 @@ kind_of(int basic)
     case MPI_OFFSET:
     case MPI_COUNT:
     case MPI_WCHAR:
+    case MPI_INTEGER16:
         return K_INT;
     case MPI_UNSIGNED_CHAR:
     case MPI_UNSIGNED_SHORT:
@@ -226,6 +230,8 @@ apply_basic(MPI_Op op, int basic, const void *in, void *inout, MPI_Count n)
             BITS(uint32_t)
         case 8:
             BITS(uint64_t)
+        case 16:
+            BITS(UInt128)
         default:
             break;
         }
@@ -277,6 +283,8 @@ apply_basic(MPI_Op op, int basic, const void *in, void *inout, MPI_Count n)
         ARITH(uint64_t)
     case MPI_WCHAR:
         ARITH(wchar_t)
+    case MPI_INTEGER16:
+        ARITH(Int128)
     case MPI_FLOAT:
         ARITH(float)
     case MPI_DOUBLE:
@@ -648,7 +656,7 @@ inter_scatterv(const Comm *c, const void *sbuf, const int *scounts, const int *d
     unsigned char *tmp = mpi_alloc(b);
     MPIRIO_Status ts;
     rrecv(c, tmp, b, root, T_SCATTER, &ts);
-    type_unpack(t, tmp, t->size ? ts.count / t->size : 0, rbuf);
+    type_unpack_bytes(t, tmp, ts.count, rcount, rbuf);
     mpi_free(tmp);
     return MPI_SUCCESS;
 }
@@ -853,9 +861,9 @@ unblocks(const Type *t, const unsigned char *in, size_t blk, int n, void *buf, i
         type_unpack(t, in, (MPI_Count)count * n, buf);
         return;
     }
-    MPI_Count fit = t->size ? (MPI_Count)(blk < mine ? blk : mine) / t->size : 0;
     for (int r = 0; r < n; r++)
-        type_unpack(t, in + blk * (size_t)r, fit, at(buf, t, (MPI_Count)count * r));
+        type_unpack_bytes(t, in + blk * (size_t)r, (MPI_Count)(blk < mine ? blk : mine),
+                          count, at(buf, t, (MPI_Count)count * r));
 }
 
 /* the result of a collective: the error code through the communicator's handler */
@@ -958,8 +966,7 @@ MPI_Gatherv(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
         if (r == root) {
             if (st) {
                 unsigned char *mine = packed(st, sbuf, scount);
-                MPI_Count n = rt->size ? (st->size * scount) / rt->size : 0;
-                type_unpack(rt, mine, n < rcounts[r] ? n : rcounts[r], dst);
+                type_unpack_bytes(rt, mine, st->size * scount, rcounts[r], dst);
                 mpi_free(mine);
             }
             continue;
@@ -1021,7 +1028,7 @@ MPI_Scatterv(const void *sbuf, const int scounts[], const int displs[],
         unsigned char *tmp = mpi_alloc(bytes);
         MPIRIO_Status ts;
         crecv(c, c->cctx, tmp, bytes, root, T_SCATTER, &ts);
-        type_unpack(rt, tmp, rt->size ? ts.count / rt->size : 0, rbuf);
+        type_unpack_bytes(rt, tmp, ts.count, rcount, rbuf);
         mpi_free(tmp);
         return MPI_SUCCESS;
     }
@@ -1031,7 +1038,7 @@ MPI_Scatterv(const void *sbuf, const int scounts[], const int displs[],
         if (r != root)
             csend(c, c->cctx, p, bytes, r, T_SCATTER);
         else if (rt)
-            type_unpack(rt, p, rt->size ? (MPI_Count)bytes / rt->size : 0, rbuf);
+            type_unpack_bytes(rt, p, (MPI_Count)bytes, rcount, rbuf);
         mpi_free(p);
     }
     return MPI_SUCCESS;
@@ -1150,8 +1157,8 @@ alltoall_general(MpiState *s, Comm *c, const void *sbuf, const int *scounts,
         MPIRIO_Status ts;
         tr_wait(rr[r], &ts);
         Type *rt = type_get(s, rtypes[r]);
-        type_unpack(rt, in[r], rt->size ? ts.count / rt->size : 0,
-                    (unsigned char *)rbuf + rdispls[r]);
+        type_unpack_bytes(rt, in[r], ts.count, rcounts[r],
+                          (unsigned char *)rbuf + rdispls[r]);
         mpi_free(in[r]);
     }
     mpi_free(in);
@@ -1504,8 +1511,8 @@ neighbor_general(MpiState *s, Comm *c, MPI_Comm comm, const void *sbuf,
         MPIRIO_Status ts;
         tr_wait(rr[k], &ts);
         Type *rt = type_get(s, rtypes[k]);
-        type_unpack(rt, in[k], rt->size ? ts.count / rt->size : 0,
-                    (unsigned char *)rbuf + rdispls[k]);
+        type_unpack_bytes(rt, in[k], ts.count, rcounts[k],
+                          (unsigned char *)rbuf + rdispls[k]);
         mpi_free(in[k]);
     }
     mpi_free(rr);

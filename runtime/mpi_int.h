@@ -18,28 +18,44 @@
 
 #include <stddef.h>
 
-/* a datatype: its type map as blocks of contiguous bytes, in type-map order */
-typedef struct TBlk {
-    MPI_Aint off;
-    MPI_Aint len;
-} TBlk;
+/* a datatype is a tree (mpi_type.c): its type map is `nrep` repetitions, `rstride`
+ * bytes apart, of its pieces in order; piece i is n instances of the type `sub`, one
+ * extent of sub apart, from byte disp of the repetition. A predefined type of one
+ * basic element has no pieces (its data is `size` bytes at 0); the pair types
+ * (MPI_FLOAT_INT, ...) have two. */
+typedef struct Piece {
+    MPI_Aint disp;
+    MPI_Count n;
+    struct Type *sub;
+} Piece;
 
 typedef struct Type {
     int used, committed, predefined;
-    int refs;        /* requests in progress that use it (MPI_Type_free may come first) */
-    int freed;       /* freed by the program: no new use; gone when refs is 0 */
+    int refs;        /* requests in progress and types made of it that hold it */
+    int freed;       /* no handle any more (freed by the program, or made inside a
+                        type): no new use; gone when refs is 0 */
     MPI_Count size;  /* bytes of data */
     MPI_Aint lb, ub; /* the extent is ub - lb */
     MPI_Aint true_lb, true_ub;
-    int nblk;
-    TBlk *blk;
-    int basic;       /* the predefined type of every element, or 0 if mixed */
-    MPI_Count nelem; /* basic elements in one instance */
-    int combiner;    /* MPI_COMBINER_ */
+    int lbmark, ubmark; /* lb, ub set by MPI_LB, MPI_UB or MPI_Type_create_resized */
+    int align;          /* the alignment of its basic types (a struct's extent is
+                           rounded up to it) */
+    MPI_Count nrep;     /* the type map (above) */
+    MPI_Aint rstride;
+    int npiece;
+    Piece *piece;
+    int run;          /* the data of one instance is one run of size bytes, at runoff */
+    MPI_Aint runoff;
+    MPI_Count xsize;  /* bytes of one instance in the representation external32 */
+    int handle;       /* its handle (of a type made inside another: no one uses it) */
+    int basic;        /* reductions: the predefined type of every element, 0 if mixed */
+    MPI_Count nelem;  /* ... instances of basic in one instance */
+    MPI_Count elems;  /* MPI's basic elements in one instance (a pair type has two) */
+    int combiner;     /* MPI_COMBINER_ */
     int nints, naddrs, ntypes;
     int *ints;
     MPI_Aint *addrs;
-    MPI_Datatype *types;
+    struct Type **types; /* held */
     char name[MPI_MAX_OBJECT_NAME];
 } Type;
 
@@ -159,7 +175,7 @@ tab_at(const Tab *t, int i)
     return i >= 0 && i < t->n ? t->e[i] : NULL;
 }
 
-enum { NPREDEF = 51, TYPE_BASE = 64 };
+enum { NPREDEF = 64, TYPE_BASE = 64 };
 
 typedef struct MpiState {
     int rank;
@@ -259,9 +275,11 @@ comm_group(const Comm *c, int ctx)
 Type *type_get(MpiState *s, MPI_Datatype t); /* NULL for an invalid handle */
 /* committed (or predefined) and usable in communication; else MPI_ERR_TYPE */
 int type_check(MpiState *s, MPI_Datatype t, Type **out);
-int type_contig(const Type *t); /* one block at 0 and size == extent */
-void type_ref(Type *t);         /* a request holds t */
-void type_unref(Type *t);       /* ... no longer: t goes if freed */
+/* count instances at buf are count * size bytes at buf (one run at 0, size ==
+ * extent), as packed */
+int type_contig(const Type *t);
+void type_ref(Type *t);   /* a request holds t */
+void type_unref(Type *t); /* ... no longer: t goes if freed */
 static inline MPI_Aint
 type_extent(const Type *t)
 {
@@ -270,6 +288,10 @@ type_extent(const Type *t)
 /* count instances at buf to/from packed bytes */
 void type_pack(const Type *t, const void *buf, MPI_Count count, void *out);
 void type_unpack(const Type *t, const void *in, MPI_Count count, void *buf);
+/* the first `bytes` packed bytes of count instances (a message shorter than the
+ * buffer, which may end inside an instance) into buf */
+void type_unpack_bytes(const Type *t, const void *in, MPI_Count bytes, MPI_Count count,
+                       void *buf);
 /* size in bytes of a basic type (0 if none) */
 size_t basic_size(int basic);
 

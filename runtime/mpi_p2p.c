@@ -179,10 +179,9 @@ finish_tr(MpiState *s, Rq *r, const MPIRIO_Status *ts, int err)
         status_from_tr(&r->st, ts);
         r->err = ts->error;
         if (r->pack) {
-            Type *t = r->t;
-            MPI_Count n = t && t->size ? ts->count / t->size : 0;
-            if (t)
-                type_unpack(t, r->pack, n, r->rbuf);
+            /* all that came, a partial last instance too (a shorter message) */
+            if (r->t)
+                type_unpack_bytes(r->t, r->pack, ts->count, r->count, r->rbuf);
             mpi_free(r->pack);
             r->pack = NULL;
         }

@@ -112,7 +112,7 @@ typedef struct MPI_Status {
 #define MPI_LONG_DOUBLE_INT 38
 #define MPI_LB 39
 #define MPI_UB 40
-/* the Fortran types exist as handles a C program may name; they are not supported */
+/* the Fortran types, as C holds them (INTEGER and LOGICAL an int, REAL a float, ...) */
 #define MPI_CHARACTER 41
 #define MPI_INTEGER 42
 #define MPI_REAL 43
@@ -123,6 +123,23 @@ typedef struct MPI_Status {
 #define MPI_2INTEGER 48
 #define MPI_2REAL 49
 #define MPI_2DOUBLE_PRECISION 50
+/* the optional sized types (REAL16 and COMPLEX32, IEEE quadruple precision, are not
+ * there) and the C++ types */
+#define MPI_REAL4 51
+#define MPI_REAL8 52
+#define MPI_REAL16 MPI_DATATYPE_NULL
+#define MPI_COMPLEX8 53
+#define MPI_COMPLEX16 54
+#define MPI_COMPLEX32 MPI_DATATYPE_NULL
+#define MPI_INTEGER1 55
+#define MPI_INTEGER2 56
+#define MPI_INTEGER4 57
+#define MPI_INTEGER8 58
+#define MPI_INTEGER16 59 /* __int128 */
+#define MPI_CXX_BOOL 60
+#define MPI_CXX_FLOAT_COMPLEX 61
+#define MPI_CXX_DOUBLE_COMPLEX 62
+#define MPI_CXX_LONG_DOUBLE_COMPLEX 63
 
 #define MPI_COMBINER_NAMED 1
 #define MPI_COMBINER_DUP 2
@@ -145,6 +162,10 @@ typedef struct MPI_Status {
 #define MPI_COMBINER_STRUCT_INTEGER MPI_COMBINER_STRUCT
 #define MPI_ORDER_C 0
 #define MPI_ORDER_FORTRAN 1
+#define MPI_DISTRIBUTE_BLOCK 121
+#define MPI_DISTRIBUTE_CYCLIC 122
+#define MPI_DISTRIBUTE_NONE 123
+#define MPI_DISTRIBUTE_DFLT_DARG (-49767)
 
 /* reduction operators: the first four are those of mpirio.h */
 #define MPI_OP_NULL 0
@@ -427,8 +448,14 @@ int MPI_Type_struct(int count, const int blocklens[], const MPI_Aint displs[],
 int MPI_Type_create_subarray(int ndims, const int sizes[], const int subsizes[],
                              const int starts[], int order, MPI_Datatype old,
                              MPI_Datatype *newtype);
+int MPI_Type_create_darray(int size, int rank, int ndims, const int gsizes[],
+                           const int distribs[], const int dargs[], const int psizes[],
+                           int order, MPI_Datatype old, MPI_Datatype *newtype);
 int MPI_Type_create_resized(MPI_Datatype old, MPI_Aint lb, MPI_Aint extent,
                             MPI_Datatype *newtype);
+int MPI_Type_create_f90_real(int p, int r, MPI_Datatype *newtype);
+int MPI_Type_create_f90_complex(int p, int r, MPI_Datatype *newtype);
+int MPI_Type_create_f90_integer(int r, MPI_Datatype *newtype);
 int MPI_Type_dup(MPI_Datatype old, MPI_Datatype *newtype);
 int MPI_Type_commit(MPI_Datatype *type);
 int MPI_Type_free(MPI_Datatype *type);
@@ -454,6 +481,13 @@ int MPI_Pack(const void *in, int count, MPI_Datatype type, void *out, int outsiz
 int MPI_Unpack(const void *in, int insize, int *position, void *out, int count,
                MPI_Datatype type, MPI_Comm comm);
 int MPI_Pack_size(int count, MPI_Datatype type, MPI_Comm comm, int *size);
+/* the data representation "external32" (big-endian, the sizes of MPI 3.1 table 13.2) */
+int MPI_Pack_external(const char datarep[], const void *in, int count, MPI_Datatype type,
+                      void *out, MPI_Aint outsize, MPI_Aint *position);
+int MPI_Unpack_external(const char datarep[], const void *in, MPI_Aint insize,
+                        MPI_Aint *position, void *out, int count, MPI_Datatype type);
+int MPI_Pack_external_size(const char datarep[], int count, MPI_Datatype type,
+                           MPI_Aint *size);
 #define MPI_TYPECLASS_REAL 1
 #define MPI_TYPECLASS_INTEGER 2
 #define MPI_TYPECLASS_COMPLEX 3

@@ -1,0 +1,618 @@
+/* check_mpirio_mpi.c: the MPI names of libmpirio (mpirio/mpi.h) where MPI's rules are
+ * subtle: datatypes (a message shorter than the buffer into every kind of derived type
+ * and every receive path, MPI_Get_elements and MPI_Get_count on partial instances, the
+ * alignment of structs, sizes that do not fit, types of 2^27 bytes and of more than
+ * 2^26 blocks, external32). Every run is in-process through MPIRIO_Run; a DSP notes
+ * its first failed expectation, which the test then reports with the DSP's rank. */
+#include <check.h>
+#include <mpi.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static char failure[64][512];
+
+/* the first failed expectation of DSP rank (the DSPs run one at a time) */
+#define EXPECT(rank, cond, ...)                                                          \
+    do {                                                                                 \
+        if (!(cond) && !failure[rank][0]) {                                              \
+            int n_ = snprintf(failure[rank], sizeof failure[rank], "line %d: %s: ",     \
+                              __LINE__, #cond);                                          \
+            snprintf(failure[rank] + n_, sizeof failure[rank] - (size_t)n_, __VA_ARGS__); \
+        }                                                                                \
+    } while (0)
+
+/* runs fn on n DSPs of platform plat (NULL: the smallest preset); each must meet
+ * its expectations */
+static void
+run_on(int n, const char *plat, void (*fn)(int, void *), void *arg)
+{
+    memset(failure, 0, sizeof failure);
+    ck_assert_int_eq(MPIRIO_Run(n, plat, MPIRIO_RUN_QUIET, fn, arg), 0);
+    for (int r = 0; r < n; r++)
+        ck_assert_msg(!failure[r][0], "DSP %d: %s", r, failure[r]);
+}
+
+static void
+run(int n, void (*fn)(int, void *), void *arg)
+{
+    run_on(n, NULL, fn, arg);
+}
+
+/* ---- a message shorter than the buffer, into derived types ---- */
+
+/* a derived type of ints and where its ints lie for two instances (in ints from the
+ * receive buffer's base), in type-map order, as worked out by hand */
+typedef struct {
+    const char *name;
+    int nmap;
+    int map[8];
+    int base; /* the receive buffer starts this many ints into the array */
+} Case;
+
+static const Case cases[] = {
+    /* vector(2, 2, 4) of int: 0 1 4 5, extent 6 ints (the example of issue 34) */
+    {"vector", 8, {0, 1, 4, 5, 6, 7, 10, 11}, 0},
+    /* indexed {2 at 3, 1 at 0}: 3 4 0, extent 5 */
+    {"indexed", 6, {3, 4, 0, 8, 9, 5}, 0},
+    /* struct {int at 0, 2 ints at 12 bytes}: 0 3 4, extent 5 */
+    {"struct", 6, {0, 3, 4, 5, 8, 9}, 0},
+    /* vector(2, 1, 3) resized to an extent of 4 ints: 0 3, then 4 7 */
+    {"resized", 4, {0, 3, 4, 7}, 0},
+    /* subarray of a 3 x 4 array, 2 x 2 from (1, 1): 5 6 9 10, extent 12 */
+    {"subarray", 8, {5, 6, 9, 10, 17, 18, 21, 22}, 0},
+    /* hvector(2, 1, -8 bytes): 0 -2 with lb -2 ints, extent 3 ints */
+    {"hvector_negative", 4, {0, -2, 3, 1}, 4},
+};
+enum { NCASES = sizeof cases / sizeof cases[0] };
+
+static MPI_Datatype
+case_type(int k)
+{
+    MPI_Datatype t, v;
+    switch (k) {
+    case 0:
+        MPI_Type_vector(2, 2, 4, MPI_INT, &t);
+        break;
+    case 1:
+        MPI_Type_indexed(2, (int[]){2, 1}, (int[]){3, 0}, MPI_INT, &t);
+        break;
+    case 2:
+        MPI_Type_create_struct(2, (int[]){1, 2}, (MPI_Aint[]){0, 12},
+                               (MPI_Datatype[]){MPI_INT, MPI_INT}, &t);
+        break;
+    case 3:
+        MPI_Type_vector(2, 1, 3, MPI_INT, &v);
+        MPI_Type_create_resized(v, 0, 4 * sizeof(int), &t);
+        MPI_Type_free(&v);
+        break;
+    case 4:
+        MPI_Type_create_subarray(2, (int[]){3, 4}, (int[]){2, 2}, (int[]){1, 1},
+                                 MPI_ORDER_C, MPI_INT, &t);
+        break;
+    default:
+        MPI_Type_create_hvector(2, 1, -8, MPI_INT, &t);
+        break;
+    }
+    MPI_Type_commit(&t);
+    return t;
+}
+
+enum { P_RECV, P_IRECV, P_MRECV, P_RECV_INIT, P_SENDRECV, NPATHS };
+static const char *const path_names[] = {"MPI_Recv", "MPI_Irecv", "MPI_Mrecv",
+                                         "MPI_Recv_init", "MPI_Sendrecv"};
+
+/* DSP 0 sends k ints 1..k (k below 2 instances' ints: the last instance is cut
+ * short) to DSP 1, which receives 2 instances of the case's type by one of the paths
+ * and checks every int of its buffer: the k first places of the type map hold the
+ * data, every other int is untouched; the count is MPI_UNDEFINED, the elements k */
+static void
+short_into(int rank, void *arg)
+{
+    const int *ck = arg; /* case, path, k */
+    const Case *c = &cases[ck[0]];
+    int path = ck[1], k = ck[2];
+    MPI_Init(NULL, NULL);
+    MPI_Datatype t = case_type(ck[0]);
+    int data[8] = {1, 2, 3, 4, 5, 6, 7, 8};
+    if (rank == 0 && path != P_SENDRECV)
+        MPI_Send(data, k, MPI_INT, 1, 7, MPI_COMM_WORLD);
+    if (rank == 0 && path == P_SENDRECV)
+        MPI_Sendrecv(data, k, MPI_INT, 1, 7, NULL, 0, MPI_INT, 1, 8, MPI_COMM_WORLD,
+                     MPI_STATUS_IGNORE);
+    if (rank == 1) {
+        int buf[32];
+        for (int i = 0; i < 32; i++)
+            buf[i] = -1;
+        int *at = buf + c->base;
+        MPI_Status st;
+        MPI_Request r;
+        MPI_Message m;
+        switch (path) {
+        case P_RECV:
+            MPI_Recv(at, 2, t, 0, 7, MPI_COMM_WORLD, &st);
+            break;
+        case P_IRECV:
+            MPI_Irecv(at, 2, t, 0, 7, MPI_COMM_WORLD, &r);
+            MPI_Wait(&r, &st);
+            break;
+        case P_MRECV:
+            MPI_Mprobe(0, 7, MPI_COMM_WORLD, &m, MPI_STATUS_IGNORE);
+            MPI_Mrecv(at, 2, t, &m, &st);
+            break;
+        case P_RECV_INIT:
+            MPI_Recv_init(at, 2, t, 0, 7, MPI_COMM_WORLD, &r);
+            MPI_Start(&r);
+            MPI_Wait(&r, &st);
+            MPI_Request_free(&r);
+            break;
+        default:
+            MPI_Sendrecv(NULL, 0, MPI_INT, 0, 8, at, 2, t, 0, 7, MPI_COMM_WORLD, &st);
+            break;
+        }
+        int want[32];
+        for (int i = 0; i < 32; i++)
+            want[i] = -1;
+        for (int i = 0; i < k; i++)
+            want[c->base + c->map[i]] = i + 1;
+        for (int i = 0; i < 32; i++)
+            EXPECT(1, buf[i] == want[i], "%s into 2 x %s of %d ints: int %d is %d, not %d",
+                   path_names[path], c->name, k, i - c->base, buf[i], want[i]);
+        int count = 0, elems = 0;
+        MPI_Get_count(&st, t, &count);
+        MPI_Get_elements(&st, t, &elems);
+        EXPECT(1, count == MPI_UNDEFINED, "%s: MPI_Get_count %d", c->name, count);
+        EXPECT(1, elems == k, "%s: MPI_Get_elements %d, not %d", c->name, elems, k);
+    }
+    MPI_Type_free(&t);
+    MPI_Finalize();
+}
+
+START_TEST(short_message_into_derived_types_fills_the_partial_instance)
+{
+    for (int c = 0; c < NCASES; c++)
+        for (int p = 0; p < NPATHS; p++) {
+            /* from one int past the first instance to one short of two instances */
+            int per = cases[c].nmap / 2;
+            for (int k = per + 1; k < 2 * per; k++) {
+                int arg[3] = {c, p, k};
+                run(2, short_into, arg);
+            }
+        }
+}
+END_TEST
+
+/* issue 34's example exactly: 6 ints into 2 x vector(2, 2, 4) */
+static void
+vector_example(int rank, void *arg)
+{
+    (void)arg;
+    MPI_Init(NULL, NULL);
+    int data[6] = {1, 2, 3, 4, 5, 6};
+    if (rank == 0)
+        MPI_Send(data, 6, MPI_INT, 1, 0, MPI_COMM_WORLD);
+    else {
+        MPI_Datatype v;
+        MPI_Type_vector(2, 2, 4, MPI_INT, &v);
+        MPI_Type_commit(&v);
+        int buf[8] = {-1, -1, -1, -1, -1, -1, -1, -1}, want[8] = {1, 2, -1, -1, 3, 4, 5, 6};
+        MPI_Status st;
+        MPI_Recv(buf, 2, v, 0, 0, MPI_COMM_WORLD, &st);
+        EXPECT(1, memcmp(buf, want, sizeof buf) == 0,
+               "%d %d %d %d %d %d %d %d", buf[0], buf[1], buf[2], buf[3], buf[4], buf[5],
+               buf[6], buf[7]);
+        MPI_Type_free(&v);
+    }
+    MPI_Finalize();
+}
+
+START_TEST(six_ints_into_two_vectors_as_open_mpi)
+{
+    run(2, vector_example, NULL);
+}
+END_TEST
+
+/* collectives whose receive may be shorter than the buffer (MPI_Scatterv: rcount
+ * larger than what the root sends) write the partial instance too */
+static void
+scatterv_short(int rank, void *arg)
+{
+    (void)arg;
+    MPI_Init(NULL, NULL);
+    MPI_Datatype v;
+    MPI_Type_vector(2, 2, 4, MPI_INT, &v);
+    MPI_Type_commit(&v);
+    int data[12] = {1, 2, 3, 4, 5, 6, 1, 2, 3, 4, 5, 6};
+    int counts[2] = {6, 6}, displs[2] = {0, 6};
+    int buf[8] = {-1, -1, -1, -1, -1, -1, -1, -1}, want[8] = {1, 2, -1, -1, 3, 4, 5, 6};
+    MPI_Scatterv(data, counts, displs, MPI_INT, buf, 2, v, 0, MPI_COMM_WORLD);
+    EXPECT(rank, memcmp(buf, want, sizeof buf) == 0, "%d %d %d %d %d %d %d %d", buf[0],
+           buf[1], buf[2], buf[3], buf[4], buf[5], buf[6], buf[7]);
+    MPI_Type_free(&v);
+    MPI_Finalize();
+}
+
+START_TEST(scatterv_short_into_vector_fills_the_partial_instance)
+{
+    run(2, scatterv_short, NULL);
+}
+END_TEST
+
+/* ---- MPI_Get_elements, MPI_Get_count, MPI_Status_set_elements ---- */
+
+static void
+elements(int rank, void *arg)
+{
+    (void)arg;
+    MPI_Init(NULL, NULL);
+    MPI_Status st;
+    MPI_Datatype s, ic;
+    int e = 0, c = 0;
+    /* getpartelm of MPICH: {int, 256 chars} receiving 4 + 16 bytes: 17 elements */
+    MPI_Type_create_struct(2, (int[]){1, 256}, (MPI_Aint[]){0, sizeof(int)},
+                           (MPI_Datatype[]){MPI_INT, MPI_CHAR}, &s);
+    MPI_Type_commit(&s);
+    MPI_Status_set_elements(&st, MPI_BYTE, 4 + 16);
+    MPI_Get_elements(&st, s, &e);
+    MPI_Get_count(&st, s, &c);
+    EXPECT(rank, e == 17, "{int, 256 chars}, 20 bytes: %d elements", e);
+    EXPECT(rank, c == MPI_UNDEFINED, "count %d", c);
+    /* a basic element cut short does not count: {int, double} with 4 + 4 bytes */
+    MPI_Datatype id;
+    MPI_Type_create_struct(2, (int[]){1, 1}, (MPI_Aint[]){0, 8},
+                           (MPI_Datatype[]){MPI_INT, MPI_DOUBLE}, &id);
+    MPI_Type_commit(&id);
+    MPI_Status_set_elements(&st, MPI_BYTE, 8);
+    MPI_Get_elements(&st, id, &e);
+    EXPECT(rank, e == 1, "{int, double}, 8 bytes: %d elements", e);
+    /* 12 + 4 + 8 bytes: one instance, then both elements of the next */
+    MPI_Status_set_elements(&st, MPI_BYTE, 24);
+    MPI_Get_elements(&st, id, &e);
+    MPI_Get_count(&st, id, &c);
+    EXPECT(rank, e == 4 && c == 2, "{int, double}, 24 bytes: %d elements, count %d", e, c);
+    /* a predefined type: as MPI_Get_count */
+    MPI_Status_set_elements(&st, MPI_BYTE, 6);
+    MPI_Get_elements(&st, MPI_INT, &e);
+    EXPECT(rank, e == MPI_UNDEFINED, "6 bytes of MPI_INT: %d elements", e);
+    /* a pair type has two elements; a part of one is MPI_UNDEFINED, as MPICH says,
+     * for a predefined type (get_elements_pairtype of MPICH's tests) */
+    MPI_Status_set_elements(&st, MPI_DOUBLE_INT, 4);
+    MPI_Get_elements(&st, MPI_DOUBLE_INT, &e);
+    MPI_Get_count(&st, MPI_DOUBLE_INT, &c);
+    EXPECT(rank, e == 4 && c == 2, "4 elements of MPI_DOUBLE_INT: %d, count %d", e, c);
+    MPI_Status_set_elements(&st, MPI_DOUBLE_INT, 3);
+    MPI_Get_count(&st, MPI_BYTE, &c);
+    EXPECT(rank, c == (int)(2 * sizeof(double) + sizeof(int)), "%d bytes", c);
+    MPI_Get_elements(&st, MPI_DOUBLE_INT, &e);
+    EXPECT(rank, e == MPI_UNDEFINED, "3 elements of MPI_DOUBLE_INT: %d", e);
+    /* set_elements of a mixed struct is the inverse of get_elements */
+    MPI_Datatype four;
+    MPI_Type_create_struct(4, (int[]){1, 1, 1, 1}, (MPI_Aint[]){0, 8, 16, 24},
+                           (MPI_Datatype[]){MPI_CHAR, MPI_INT, MPI_DOUBLE, MPI_SHORT},
+                           &four);
+    MPI_Type_commit(&four);
+    for (int k = 0; k <= 9; k++) {
+        MPI_Status_set_elements(&st, four, k);
+        MPI_Get_elements(&st, four, &e);
+        EXPECT(rank, e == k, "four-element struct: set %d, got %d", k, e);
+    }
+    MPI_Status_set_elements(&st, four, 4);
+    MPI_Get_count(&st, four, &c);
+    EXPECT(rank, c == 1, "four elements make %d instances", c);
+    /* an empty type */
+    MPI_Type_contiguous(0, MPI_INT, &ic);
+    MPI_Type_commit(&ic);
+    MPI_Status_set_elements(&st, MPI_BYTE, 0);
+    MPI_Get_elements(&st, ic, &e);
+    MPI_Get_count(&st, ic, &c);
+    EXPECT(rank, e == 0 && c == 0, "empty type: %d elements, count %d", e, c);
+    MPI_Type_free(&s);
+    MPI_Type_free(&id);
+    MPI_Type_free(&four);
+    MPI_Type_free(&ic);
+    MPI_Finalize();
+}
+
+START_TEST(get_elements_counts_the_whole_basic_elements)
+{
+    run(1, elements, NULL);
+}
+END_TEST
+
+/* ---- alignment of structs (MPI 3.1 section 4.1.6) ---- */
+
+static MPI_Aint
+extent_of(MPI_Datatype t)
+{
+    MPI_Aint lb, ext;
+    MPI_Type_get_extent(t, &lb, &ext);
+    return ext;
+}
+
+static void
+alignment(int rank, void *arg)
+{
+    (void)arg;
+    MPI_Init(NULL, NULL);
+    struct ic {
+        int i;
+        char c;
+    };
+    struct cd {
+        char c;
+        double d;
+    };
+    struct di {
+        double d;
+        int i;
+    };
+    MPI_Datatype a, b, c, d, e, f;
+    MPI_Type_create_struct(2, (int[]){1, 1}, (MPI_Aint[]){0, offsetof(struct ic, c)},
+                           (MPI_Datatype[]){MPI_INT, MPI_CHAR}, &a);
+    EXPECT(rank, extent_of(a) == sizeof(struct ic), "{int, char}: extent %ld",
+           (long)extent_of(a));
+    MPI_Type_create_struct(2, (int[]){1, 1}, (MPI_Aint[]){0, offsetof(struct cd, d)},
+                           (MPI_Datatype[]){MPI_CHAR, MPI_DOUBLE}, &b);
+    EXPECT(rank, extent_of(b) == sizeof(struct cd), "{char, double}: extent %ld",
+           (long)extent_of(b));
+    MPI_Type_create_struct(2, (int[]){1, 1}, (MPI_Aint[]){0, offsetof(struct di, i)},
+                           (MPI_Datatype[]){MPI_DOUBLE, MPI_INT}, &c);
+    EXPECT(rank, extent_of(c) == sizeof(struct di) && extent_of(c) == extent_of(MPI_DOUBLE_INT),
+           "{double, int}: extent %ld", (long)extent_of(c));
+    /* an array of them strides by the padded extent */
+    MPI_Type_contiguous(3, a, &d);
+    EXPECT(rank, extent_of(d) == 3 * sizeof(struct ic), "3 x {int, char}: %ld",
+           (long)extent_of(d));
+    /* explicit bounds are not padded */
+    MPI_Type_create_struct(3, (int[]){1, 1, 1}, (MPI_Aint[]){0, 4, 5},
+                           (MPI_Datatype[]){MPI_INT, MPI_CHAR, MPI_UB}, &e);
+    EXPECT(rank, extent_of(e) == 5, "{int, char, MPI_UB at 5}: %ld", (long)extent_of(e));
+    MPI_Type_create_resized(a, 0, 5, &f);
+    EXPECT(rank, extent_of(f) == 5, "resized to 5: %ld", (long)extent_of(f));
+    /* and the data of an array of {int, char} is where C puts it */
+    MPI_Type_commit(&d);
+    struct ic in[3] = {{1, 'a'}, {2, 'b'}, {3, 'c'}}, out[3];
+    memset(out, 0, sizeof out);
+    MPI_Sendrecv(in, 1, d, 0, 0, out, 1, d, 0, 0, MPI_COMM_SELF, MPI_STATUS_IGNORE);
+    for (int i = 0; i < 3; i++)
+        EXPECT(rank, out[i].i == in[i].i && out[i].c == in[i].c, "element %d", i);
+    MPI_Datatype *all[] = {&a, &b, &c, &d, &e, &f};
+    for (int i = 0; i < 6; i++)
+        MPI_Type_free(all[i]);
+    MPI_Finalize();
+}
+
+START_TEST(struct_extent_is_rounded_to_the_alignment)
+{
+    run(1, alignment, NULL);
+}
+END_TEST
+
+/* ---- sizes that do not fit (issue 37, item 6) ---- */
+
+static void
+overflow(int rank, void *arg)
+{
+    (void)arg;
+    MPI_Init(NULL, NULL);
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    MPI_Datatype a, b, t = MPI_DATATYPE_NULL;
+    int size = 0, e;
+    /* MPI_Pack_size of 2^29 - 1 doubles (2^32 - 8 bytes) wrapped to -8 */
+    e = MPI_Pack_size((1 << 29) - 1, MPI_DOUBLE, MPI_COMM_WORLD, &size);
+    EXPECT(rank, e == MPI_ERR_ARG, "MPI_Pack_size of 2^32 - 8 bytes: %d, size %d", e, size);
+    /* sizes: 2^26 doubles, 2^26 of those (2^55 bytes), 2^26 of those (2^81) */
+    MPI_Type_contiguous(1 << 26, MPI_DOUBLE, &a);
+    MPI_Type_contiguous(1 << 26, a, &b);
+    MPI_Count sx;
+    MPI_Type_size_x(b, &sx);
+    EXPECT(rank, sx == 1LL << 55, "2^55 bytes: %lld", sx);
+    e = MPI_Type_contiguous(1 << 26, b, &t);
+    EXPECT(rank, e == MPI_ERR_ARG && t == MPI_DATATYPE_NULL, "contiguous of 2^81 bytes: %d", e);
+    e = MPI_Type_vector(1 << 26, 1, 1, b, &t);
+    EXPECT(rank, e == MPI_ERR_ARG, "vector of 2^81 bytes: %d", e);
+    /* bounds: a stride of 2^62 bytes, four times */
+    e = MPI_Type_create_hvector(4, 1, (MPI_Aint)1 << 62, MPI_INT, &t);
+    EXPECT(rank, e == MPI_ERR_ARG, "hvector over 2^63 bytes: %d", e);
+    /* a stride in extents: 2^40 extents of 2^55 bytes */
+    e = MPI_Type_vector(2, 1, 1 << 30, b, &t);
+    EXPECT(rank, e == MPI_ERR_ARG, "vector with a stride of 2^85 bytes: %d", e);
+    /* displacements in extents */
+    e = MPI_Type_indexed(1, (int[]){1}, (int[]){1 << 30}, b, &t);
+    EXPECT(rank, e == MPI_ERR_ARG, "indexed at 2^85 bytes: %d", e);
+    /* byte displacements next to the top */
+    e = MPI_Type_create_hindexed(1, (int[]){2}, (MPI_Aint[]){INTPTR_MAX - 4}, MPI_INT, &t);
+    EXPECT(rank, e == MPI_ERR_ARG, "hindexed ending past 2^63: %d", e);
+    e = MPI_Type_create_struct(2, (int[]){1, 1}, (MPI_Aint[]){0, INTPTR_MAX - 2},
+                               (MPI_Datatype[]){MPI_INT, MPI_INT}, &t);
+    EXPECT(rank, e == MPI_ERR_ARG, "struct ending past 2^63: %d", e);
+    e = MPI_Type_create_resized(MPI_INT, INTPTR_MAX - 8, 16, &t);
+    EXPECT(rank, e == MPI_ERR_ARG, "resized past 2^63: %d", e);
+    e = MPI_Type_create_subarray(3, (int[]){1 << 30, 1 << 30, 1 << 30}, (int[]){1, 1, 1},
+                                 (int[]){0, 0, 0}, MPI_ORDER_C, MPI_DOUBLE, &t);
+    EXPECT(rank, e == MPI_ERR_ARG, "subarray of 2^93 bytes: %d", e);
+    /* MPI_Pack: a count whose bytes pass the end */
+    char buf[16];
+    int pos = 0;
+    e = MPI_Pack(buf, 1 << 30, MPI_DOUBLE, buf, 16, &pos, MPI_COMM_WORLD);
+    EXPECT(rank, e == MPI_ERR_TRUNCATE && pos == 0, "MPI_Pack of 8 GiB: %d", e);
+    MPI_Type_free(&a);
+    MPI_Type_free(&b);
+    MPI_Finalize();
+}
+
+START_TEST(sizes_that_overflow_are_errors)
+{
+    run(1, overflow, NULL);
+}
+END_TEST
+
+/* ---- large types (issue 34 item 5, issue 37 item 6) ---- */
+
+static void
+big_contiguous(int rank, void *arg)
+{
+    (void)arg;
+    MPI_Init(NULL, NULL);
+    MPI_Datatype t;
+    const int n = 1 << 27;
+    int e = MPI_Type_contiguous(n, MPI_BYTE, &t);
+    EXPECT(rank, e == MPI_SUCCESS, "MPI_Type_contiguous of 2^27 bytes: %d", e);
+    MPI_Type_commit(&t);
+    int size = 0;
+    MPI_Type_size(t, &size);
+    EXPECT(rank, size == n, "size %d", size);
+    unsigned char *buf = malloc((size_t)n);
+    if (rank == 0) {
+        for (int i = 0; i < n; i += 4096)
+            buf[i] = (unsigned char)(i >> 12);
+        buf[n - 1] = 0xa5;
+        MPI_Send(buf, 1, t, 1, 0, MPI_COMM_WORLD);
+    } else {
+        memset(buf, 0, (size_t)n);
+        MPI_Status st;
+        MPI_Recv(buf, 1, t, 0, 0, MPI_COMM_WORLD, &st);
+        int bad = 0;
+        for (int i = 0; i < n - 1; i += 4096)
+            bad += buf[i] != (unsigned char)(i >> 12);
+        EXPECT(rank, !bad && buf[n - 1] == 0xa5, "%d bad bytes", bad);
+    }
+    free(buf);
+    MPI_Type_free(&t);
+    MPI_Finalize();
+}
+
+START_TEST(contiguous_of_2_27_bytes_is_sent)
+{
+    run_on(2, "abstract", big_contiguous, NULL);
+}
+END_TEST
+
+/* more blocks than the 2^26 the flattened types had: 2^27 chars every other byte,
+ * and 2^28 + 1 blocks in a vector of vectors; queries, elements and a pack of a
+ * part of one (a resized window on it) */
+static void
+many_blocks(int rank, void *arg)
+{
+    (void)arg;
+    MPI_Init(NULL, NULL);
+    MPI_Datatype v, w;
+    int e = MPI_Type_vector(1 << 27, 1, 2, MPI_CHAR, &v);
+    EXPECT(rank, e == MPI_SUCCESS, "vector of 2^27 blocks: %d", e);
+    MPI_Count size, lb, ext;
+    MPI_Type_size_x(v, &size);
+    MPI_Type_get_extent_x(v, &lb, &ext);
+    EXPECT(rank, size == 1 << 27 && lb == 0 && ext == (1LL << 28) - 1,
+           "size %lld, extent %lld", size, ext);
+    e = MPI_Type_vector(2, 1, 1 << 28, v, &w);
+    EXPECT(rank, e == MPI_SUCCESS, "vector of 2 of them: %d", e);
+    MPI_Type_size_x(w, &size);
+    EXPECT(rank, size == 1LL << 28, "size %lld", size);
+    MPI_Status st;
+    MPI_Status_set_elements(&st, MPI_BYTE, 1000);
+    int el;
+    MPI_Get_elements(&st, w, &el);
+    EXPECT(rank, el == 1000, "elements %d", el);
+    /* the first 1000 chars of v, unpacked into a buffer of 2000 */
+    MPI_Type_commit(&v);
+    char in[1000], out[2000];
+    for (int i = 0; i < 1000; i++)
+        in[i] = (char)(i % 127 + 1);
+    memset(out, 0, sizeof out);
+    MPI_Sendrecv(in, 1000, MPI_CHAR, 0, 0, out, 1, v, 0, 0, MPI_COMM_SELF, &st);
+    int bad = 0;
+    for (int i = 0; i < 2000; i++)
+        bad += out[i] != (i % 2 ? 0 : in[i / 2]);
+    EXPECT(rank, bad == 0, "%d bytes wrong", bad);
+    MPI_Type_free(&v);
+    MPI_Type_free(&w);
+    MPI_Finalize();
+}
+
+START_TEST(types_of_more_than_2_26_blocks)
+{
+    run(1, many_blocks, NULL);
+}
+END_TEST
+
+/* ---- external32 ---- */
+
+static void
+external(int rank, void *arg)
+{
+    (void)arg;
+    MPI_Init(NULL, NULL);
+    /* {int, long, double, short} and the bytes MPI 3.1 table 13.2 gives them */
+    struct {
+        int i;
+        long l;
+        double d;
+        short s;
+    } in = {-2, 0x1234567, 1.0, 3}, out;
+    MPI_Datatype t;
+    MPI_Type_create_struct(4, (int[]){1, 1, 1, 1},
+                           (MPI_Aint[]){offsetof(__typeof__(in), i), offsetof(__typeof__(in), l),
+                                        offsetof(__typeof__(in), d),
+                                        offsetof(__typeof__(in), s)},
+                           (MPI_Datatype[]){MPI_INT, MPI_LONG, MPI_DOUBLE, MPI_SHORT}, &t);
+    MPI_Type_commit(&t);
+    MPI_Aint size = 0, pos = 0;
+    MPI_Pack_external_size("external32", 1, t, &size);
+    EXPECT(rank, size == 4 + 4 + 8 + 2, "external32 size %ld", (long)size);
+    unsigned char buf[64], want[18] = {0xff, 0xff, 0xff, 0xfe, 0x01, 0x23, 0x45, 0x67, 0x3f,
+                                       0xf0, 0,    0,    0,    0,    0,    0,    0,    3};
+    MPI_Pack_external("external32", &in, 1, t, buf, sizeof buf, &pos);
+    EXPECT(rank, pos == 18 && memcmp(buf, want, 18) == 0, "position %ld", (long)pos);
+    memset(&out, 0, sizeof out);
+    pos = 0;
+    MPI_Unpack_external("external32", buf, sizeof buf, &pos, &out, 1, t);
+    EXPECT(rank, pos == 18 && out.i == -2 && out.l == 0x1234567 && out.d == 1.0 && out.s == 3,
+           "back: %d %ld %g %d", out.i, out.l, out.d, out.s);
+    /* long double as IEEE quadruple precision */
+    long double ld = -2.5L, ld2 = 0;
+    unsigned char q[16], qwant[16] = {0xc0, 0x00, 0x40};
+    pos = 0;
+    MPI_Pack_external("external32", &ld, 1, MPI_LONG_DOUBLE, q, 16, &pos);
+    EXPECT(rank, memcmp(q, qwant, 16) == 0, "-2.5L: %02x %02x %02x", q[0], q[1], q[2]);
+    pos = 0;
+    MPI_Unpack_external("external32", q, 16, &pos, &ld2, 1, MPI_LONG_DOUBLE);
+    EXPECT(rank, ld2 == ld, "-2.5L back: %Lg", ld2);
+    MPI_Type_free(&t);
+    MPI_Finalize();
+}
+
+START_TEST(external32_is_big_endian_with_its_own_sizes)
+{
+    run(1, external, NULL);
+}
+END_TEST
+
+static Suite *
+suite(void)
+{
+    Suite *s = suite_create("mpirio_mpi");
+    TCase *t = tcase_create("datatypes");
+    tcase_set_timeout(t, 120);
+    tcase_add_test(t, short_message_into_derived_types_fills_the_partial_instance);
+    tcase_add_test(t, six_ints_into_two_vectors_as_open_mpi);
+    tcase_add_test(t, scatterv_short_into_vector_fills_the_partial_instance);
+    tcase_add_test(t, get_elements_counts_the_whole_basic_elements);
+    tcase_add_test(t, struct_extent_is_rounded_to_the_alignment);
+    tcase_add_test(t, sizes_that_overflow_are_errors);
+    tcase_add_test(t, contiguous_of_2_27_bytes_is_sent);
+    tcase_add_test(t, types_of_more_than_2_26_blocks);
+    tcase_add_test(t, external32_is_big_endian_with_its_own_sizes);
+    suite_add_tcase(s, t);
+    return s;
+}
+
+int
+main(void)
+{
+    SRunner *r = srunner_create(suite());
+    srunner_run_all(r, CK_NORMAL);
+    int failed = srunner_ntests_failed(r);
+    srunner_free(r);
+    return failed ? 1 : 0;
+}
