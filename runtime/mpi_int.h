@@ -44,14 +44,14 @@ typedef struct Type {
     MPI_Aint rstride;
     int npiece;
     Piece *piece;
-    int run;          /* the data of one instance is one run of size bytes, at runoff */
+    int run; /* the data of one instance is one run of size bytes, at runoff */
     MPI_Aint runoff;
-    MPI_Count xsize;  /* bytes of one instance in the representation external32 */
-    int handle;       /* its handle (of a type made inside another: no one uses it) */
-    int basic;        /* reductions: the predefined type of every element, 0 if mixed */
-    MPI_Count nelem;  /* ... instances of basic in one instance */
-    MPI_Count elems;  /* MPI's basic elements in one instance (a pair type has two) */
-    int combiner;     /* MPI_COMBINER_ */
+    MPI_Count xsize; /* bytes of one instance in the representation external32 */
+    int handle;      /* its handle (of a type made inside another: no one uses it) */
+    int basic;       /* reductions: the predefined type of every element, 0 if mixed */
+    MPI_Count nelem; /* ... instances of basic in one instance */
+    MPI_Count elems; /* MPI's basic elements in one instance (a pair type has two) */
+    int combiner;    /* MPI_COMBINER_ */
     int nints, naddrs, ntypes;
     int *ints;
     MPI_Aint *addrs;

@@ -60,10 +60,14 @@ static const struct {
     const char *name;
 } predefs[] = {
 #define B(h, T, basic, x, xs, nx, name)                                                  \
-    {h, sizeof(T), _Alignof(T), basic, x, xs, nx, 0, 0, 0, sizeof(T), name}
+    {                                                                                    \
+        h, sizeof(T), _Alignof(T), basic, x, xs, nx, 0, 0, 0, sizeof(T), name            \
+    }
 #define P(h, S, T1, T2, v, w, basic, name)                                               \
-    {h, sizeof(T1) + sizeof(T2), _Alignof(S), basic, 0, 0, 0, v, w, offsetof(S, i),     \
-     sizeof(S), name}
+    {                                                                                    \
+        h, sizeof(T1) + sizeof(T2), _Alignof(S), basic, 0, 0, 0, v, w, offsetof(S, i),   \
+            sizeof(S), name                                                              \
+    }
     B(MPI_BYTE, char, MPI_BYTE, X_RAW, 1, 1, "MPI_BYTE"),
     B(MPI_CHAR, char, MPI_CHAR, X_RAW, 1, 1, "MPI_CHAR"),
     B(MPI_INT, int, MPI_INT, X_INT, 4, 1, "MPI_INT"),
@@ -136,8 +140,7 @@ static const struct {
     B(MPI_REAL4, float, MPI_FLOAT, X_FLT, 4, 1, "MPI_REAL4"),
     B(MPI_REAL8, double, MPI_DOUBLE, X_FLT, 8, 1, "MPI_REAL8"),
     B(MPI_COMPLEX8, float _Complex, MPI_C_FLOAT_COMPLEX, X_FLT, 4, 2, "MPI_COMPLEX8"),
-    B(MPI_COMPLEX16, double _Complex, MPI_C_DOUBLE_COMPLEX, X_FLT, 8, 2,
-      "MPI_COMPLEX16"),
+    B(MPI_COMPLEX16, double _Complex, MPI_C_DOUBLE_COMPLEX, X_FLT, 8, 2, "MPI_COMPLEX16"),
     B(MPI_INTEGER1, int8_t, MPI_INT8_T, X_RAW, 1, 1, "MPI_INTEGER1"),
     B(MPI_INTEGER2, int16_t, MPI_INT16_T, X_INT, 2, 1, "MPI_INTEGER2"),
     B(MPI_INTEGER4, int32_t, MPI_INT32_T, X_INT, 4, 1, "MPI_INTEGER4"),
@@ -264,7 +267,8 @@ type_check(MpiState *s, MPI_Datatype h, Type **out)
 int
 type_contig(const Type *t)
 {
-    return t->size == 0 || (t->run && t->runoff == 0 && (MPI_Count)type_extent(t) == t->size);
+    return t->size == 0 ||
+           (t->run && t->runoff == 0 && (MPI_Count)type_extent(t) == t->size);
 }
 
 /* ---- checked arithmetic: 1 when the result does not fit ---- */
@@ -783,7 +787,8 @@ indexed(MpiState *s, int count, const int *bl, int bl0, const void *d, int scale
         int b = bl ? bl[i] : bl0;
         MPI_Count disp;
         if (scaled) {
-            if (mul(((const int *)d)[i], type_extent(o), &disp) || (MPI_Aint)disp != disp) {
+            if (mul(((const int *)d)[i], type_extent(o), &disp) ||
+                (MPI_Aint)disp != disp) {
                 mpi_free(p);
                 return MPI_ERR_ARG;
             }
@@ -1351,8 +1356,8 @@ MPI_Type_get_contents(MPI_Datatype type, int maxints, int maxaddrs, int maxtypes
 {
     ENTER("MPI_Type_get_contents");
     TYPE(t, type);
-    if (t->combiner == MPI_COMBINER_NAMED || maxints < t->nints ||
-        maxaddrs < t->naddrs || maxtypes < t->ntypes)
+    if (t->combiner == MPI_COMBINER_NAMED || maxints < t->nints || maxaddrs < t->naddrs ||
+        maxtypes < t->ntypes)
         return mpi_err(MPI_COMM_WORLD, MPI_ERR_ARG);
     if (t->nints)
         memcpy(ints, t->ints, (size_t)t->nints * sizeof(int));
@@ -1636,7 +1641,8 @@ xget_part(unsigned char *out, const unsigned char *in, int x, int xs, int ns)
         uint64_t hi = 0;
         for (int i = 0; i < 8; i++)
             hi = hi << 8 | in[i];
-        uint64_t sign = hi >> 63, qe = (hi >> 48) & 0x7fff, f = (hi & ((1ULL << 48) - 1)) << 4;
+        uint64_t sign = hi >> 63, qe = (hi >> 48) & 0x7fff,
+                 f = (hi & ((1ULL << 48) - 1)) << 4;
         f |= in[8] >> 4;
         uint64_t e = qe == 0 ? 0 : qe == 0x7fff ? 0x7ff : qe - 16383 + 1023;
         uint64_t b = sign << 63 | e << 52 | f;
@@ -1689,8 +1695,7 @@ external32(const char *datarep)
 }
 
 int
-MPI_Pack_external_size(const char datarep[], int count, MPI_Datatype type,
-                       MPI_Aint *size)
+MPI_Pack_external_size(const char datarep[], int count, MPI_Datatype type, MPI_Aint *size)
 {
     ENTER("MPI_Pack_external_size");
     TYPE(t, type);
@@ -1705,42 +1710,40 @@ MPI_Pack_external_size(const char datarep[], int count, MPI_Datatype type,
     return MPI_SUCCESS;
 }
 
-int
-MPI_Pack_external(const char datarep[], const void *in, int count, MPI_Datatype type,
-                  void *out, MPI_Aint outsize, MPI_Aint *position)
+/* count instances of type between buf and the external32 bytes ext of size bytes
+ * at *position (mode W_XPACK: to them, W_XUNPACK: from them) */
+static int
+external(const char *call, int mode, const char *datarep, void *buf, int count,
+         MPI_Datatype type, void *ext, MPI_Aint size, MPI_Aint *position)
 {
-    ENTER("MPI_Pack_external");
+    ENTER(call);
     Type *t;
     if (type_check(s, type, &t))
         return mpi_err(MPI_COMM_WORLD, MPI_ERR_TYPE);
     if (!external32(datarep))
         return mpi_err(MPI_COMM_WORLD, MPI_ERR_ARG);
     MPI_Count n;
-    int e = room(t->xsize, count, *position, outsize, &n);
+    int e = room(t->xsize, count, *position, size, &n);
     if (e)
         return mpi_err(MPI_COMM_WORLD, e);
-    Walk w = {W_XPACK, (unsigned char *)out + *position, t->size * count};
-    walk(&w, t, (uintptr_t)in, count);
+    Walk w = {mode, (unsigned char *)ext + *position, t->size * count};
+    walk(&w, t, (uintptr_t)buf, count);
     *position += (MPI_Aint)n;
     return MPI_SUCCESS;
+}
+
+int
+MPI_Pack_external(const char datarep[], const void *in, int count, MPI_Datatype type,
+                  void *out, MPI_Aint outsize, MPI_Aint *position)
+{
+    return external("MPI_Pack_external", W_XPACK, datarep, (void *)in, count, type, out,
+                    outsize, position);
 }
 
 int
 MPI_Unpack_external(const char datarep[], const void *in, MPI_Aint insize,
                     MPI_Aint *position, void *out, int count, MPI_Datatype type)
 {
-    ENTER("MPI_Unpack_external");
-    Type *t;
-    if (type_check(s, type, &t))
-        return mpi_err(MPI_COMM_WORLD, MPI_ERR_TYPE);
-    if (!external32(datarep))
-        return mpi_err(MPI_COMM_WORLD, MPI_ERR_ARG);
-    MPI_Count n;
-    int e = room(t->xsize, count, *position, insize, &n);
-    if (e)
-        return mpi_err(MPI_COMM_WORLD, e);
-    Walk w = {W_XUNPACK, (unsigned char *)in + *position, t->size * count};
-    walk(&w, t, (uintptr_t)out, count);
-    *position += (MPI_Aint)n;
-    return MPI_SUCCESS;
+    return external("MPI_Unpack_external", W_XUNPACK, datarep, out, count, type,
+                    (void *)in, insize, position);
 }

@@ -17,9 +17,10 @@ static char failure[64][512];
 #define EXPECT(rank, cond, ...)                                                          \
     do {                                                                                 \
         if (!(cond) && !failure[rank][0]) {                                              \
-            int n_ = snprintf(failure[rank], sizeof failure[rank], "line %d: %s: ",     \
-                              __LINE__, #cond);                                          \
-            snprintf(failure[rank] + n_, sizeof failure[rank] - (size_t)n_, __VA_ARGS__); \
+            int n_ = snprintf(failure[rank], sizeof failure[rank],                       \
+                              "line %d: %s: ", __LINE__, #cond);                         \
+            snprintf(failure[rank] + n_, sizeof failure[rank] - (size_t)n_,              \
+                     __VA_ARGS__);                                                       \
         }                                                                                \
     } while (0)
 
@@ -157,8 +158,9 @@ short_into(int rank, void *arg)
         for (int i = 0; i < k; i++)
             want[c->base + c->map[i]] = i + 1;
         for (int i = 0; i < 32; i++)
-            EXPECT(1, buf[i] == want[i], "%s into 2 x %s of %d ints: int %d is %d, not %d",
-                   path_names[path], c->name, k, i - c->base, buf[i], want[i]);
+            EXPECT(1, buf[i] == want[i],
+                   "%s into 2 x %s of %d ints: int %d is %d, not %d", path_names[path],
+                   c->name, k, i - c->base, buf[i], want[i]);
         int count = 0, elems = 0;
         MPI_Get_count(&st, t, &count);
         MPI_Get_elements(&st, t, &elems);
@@ -196,12 +198,12 @@ vector_example(int rank, void *arg)
         MPI_Datatype v;
         MPI_Type_vector(2, 2, 4, MPI_INT, &v);
         MPI_Type_commit(&v);
-        int buf[8] = {-1, -1, -1, -1, -1, -1, -1, -1}, want[8] = {1, 2, -1, -1, 3, 4, 5, 6};
+        int buf[8] = {-1, -1, -1, -1, -1, -1, -1, -1},
+            want[8] = {1, 2, -1, -1, 3, 4, 5, 6};
         MPI_Status st;
         MPI_Recv(buf, 2, v, 0, 0, MPI_COMM_WORLD, &st);
-        EXPECT(1, memcmp(buf, want, sizeof buf) == 0,
-               "%d %d %d %d %d %d %d %d", buf[0], buf[1], buf[2], buf[3], buf[4], buf[5],
-               buf[6], buf[7]);
+        EXPECT(1, memcmp(buf, want, sizeof buf) == 0, "%d %d %d %d %d %d %d %d", buf[0],
+               buf[1], buf[2], buf[3], buf[4], buf[5], buf[6], buf[7]);
         MPI_Type_free(&v);
     }
     MPI_Finalize();
@@ -270,7 +272,8 @@ elements(int rank, void *arg)
     MPI_Status_set_elements(&st, MPI_BYTE, 24);
     MPI_Get_elements(&st, id, &e);
     MPI_Get_count(&st, id, &c);
-    EXPECT(rank, e == 4 && c == 2, "{int, double}, 24 bytes: %d elements, count %d", e, c);
+    EXPECT(rank, e == 4 && c == 2, "{int, double}, 24 bytes: %d elements, count %d", e,
+           c);
     /* a predefined type: as MPI_Get_count */
     MPI_Status_set_elements(&st, MPI_BYTE, 6);
     MPI_Get_elements(&st, MPI_INT, &e);
@@ -358,7 +361,8 @@ alignment(int rank, void *arg)
            (long)extent_of(b));
     MPI_Type_create_struct(2, (int[]){1, 1}, (MPI_Aint[]){0, offsetof(struct di, i)},
                            (MPI_Datatype[]){MPI_DOUBLE, MPI_INT}, &c);
-    EXPECT(rank, extent_of(c) == sizeof(struct di) && extent_of(c) == extent_of(MPI_DOUBLE_INT),
+    EXPECT(rank,
+           extent_of(c) == sizeof(struct di) && extent_of(c) == extent_of(MPI_DOUBLE_INT),
            "{double, int}: extent %ld", (long)extent_of(c));
     /* an array of them strides by the padded extent */
     MPI_Type_contiguous(3, a, &d);
@@ -401,7 +405,8 @@ overflow(int rank, void *arg)
     int size = 0, e;
     /* MPI_Pack_size of 2^29 - 1 doubles (2^32 - 8 bytes) wrapped to -8 */
     e = MPI_Pack_size((1 << 29) - 1, MPI_DOUBLE, MPI_COMM_WORLD, &size);
-    EXPECT(rank, e == MPI_ERR_ARG, "MPI_Pack_size of 2^32 - 8 bytes: %d, size %d", e, size);
+    EXPECT(rank, e == MPI_ERR_ARG, "MPI_Pack_size of 2^32 - 8 bytes: %d, size %d", e,
+           size);
     /* sizes: 2^26 doubles, 2^26 of those (2^55 bytes), 2^26 of those (2^81) */
     MPI_Type_contiguous(1 << 26, MPI_DOUBLE, &a);
     MPI_Type_contiguous(1 << 26, a, &b);
@@ -409,7 +414,8 @@ overflow(int rank, void *arg)
     MPI_Type_size_x(b, &sx);
     EXPECT(rank, sx == 1LL << 55, "2^55 bytes: %lld", sx);
     e = MPI_Type_contiguous(1 << 26, b, &t);
-    EXPECT(rank, e == MPI_ERR_ARG && t == MPI_DATATYPE_NULL, "contiguous of 2^81 bytes: %d", e);
+    EXPECT(rank, e == MPI_ERR_ARG && t == MPI_DATATYPE_NULL,
+           "contiguous of 2^81 bytes: %d", e);
     e = MPI_Type_vector(1 << 26, 1, 1, b, &t);
     EXPECT(rank, e == MPI_ERR_ARG, "vector of 2^81 bytes: %d", e);
     /* bounds: a stride of 2^62 bytes, four times */
@@ -422,7 +428,8 @@ overflow(int rank, void *arg)
     e = MPI_Type_indexed(1, (int[]){1}, (int[]){1 << 30}, b, &t);
     EXPECT(rank, e == MPI_ERR_ARG, "indexed at 2^85 bytes: %d", e);
     /* byte displacements next to the top */
-    e = MPI_Type_create_hindexed(1, (int[]){2}, (MPI_Aint[]){INTPTR_MAX - 4}, MPI_INT, &t);
+    e = MPI_Type_create_hindexed(1, (int[]){2}, (MPI_Aint[]){INTPTR_MAX - 4}, MPI_INT,
+                                 &t);
     EXPECT(rank, e == MPI_ERR_ARG, "hindexed ending past 2^63: %d", e);
     e = MPI_Type_create_struct(2, (int[]){1, 1}, (MPI_Aint[]){0, INTPTR_MAX - 2},
                                (MPI_Datatype[]){MPI_INT, MPI_INT}, &t);
@@ -551,23 +558,25 @@ external(int rank, void *arg)
         short s;
     } in = {-2, 0x1234567, 1.0, 3}, out;
     MPI_Datatype t;
-    MPI_Type_create_struct(4, (int[]){1, 1, 1, 1},
-                           (MPI_Aint[]){offsetof(__typeof__(in), i), offsetof(__typeof__(in), l),
-                                        offsetof(__typeof__(in), d),
-                                        offsetof(__typeof__(in), s)},
-                           (MPI_Datatype[]){MPI_INT, MPI_LONG, MPI_DOUBLE, MPI_SHORT}, &t);
+    MPI_Type_create_struct(
+        4, (int[]){1, 1, 1, 1},
+        (MPI_Aint[]){offsetof(__typeof__(in), i), offsetof(__typeof__(in), l),
+                     offsetof(__typeof__(in), d), offsetof(__typeof__(in), s)},
+        (MPI_Datatype[]){MPI_INT, MPI_LONG, MPI_DOUBLE, MPI_SHORT}, &t);
     MPI_Type_commit(&t);
     MPI_Aint size = 0, pos = 0;
     MPI_Pack_external_size("external32", 1, t, &size);
     EXPECT(rank, size == 4 + 4 + 8 + 2, "external32 size %ld", (long)size);
-    unsigned char buf[64], want[18] = {0xff, 0xff, 0xff, 0xfe, 0x01, 0x23, 0x45, 0x67, 0x3f,
-                                       0xf0, 0,    0,    0,    0,    0,    0,    0,    3};
+    unsigned char buf[64],
+        want[18] = {0xff, 0xff, 0xff, 0xfe, 0x01, 0x23, 0x45, 0x67, 0x3f,
+                    0xf0, 0,    0,    0,    0,    0,    0,    0,    3};
     MPI_Pack_external("external32", &in, 1, t, buf, sizeof buf, &pos);
     EXPECT(rank, pos == 18 && memcmp(buf, want, 18) == 0, "position %ld", (long)pos);
     memset(&out, 0, sizeof out);
     pos = 0;
     MPI_Unpack_external("external32", buf, sizeof buf, &pos, &out, 1, t);
-    EXPECT(rank, pos == 18 && out.i == -2 && out.l == 0x1234567 && out.d == 1.0 && out.s == 3,
+    EXPECT(rank,
+           pos == 18 && out.i == -2 && out.l == 0x1234567 && out.d == 1.0 && out.s == 3,
            "back: %d %ld %g %d", out.i, out.l, out.d, out.s);
     /* long double as IEEE quadruple precision */
     long double ld = -2.5L, ld2 = 0;
