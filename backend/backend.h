@@ -22,6 +22,12 @@ int cg_real_precision(const Graph *g);
  * platform as an inline object even when the graph names a preset or a file. */
 json_t *cg_graph_object(const Graph *g, bool platform_inline);
 json_t *cg_platform_object(const Platform *p);
+/* The path of `target` relative to the folder of file `out` (both made canonical with
+ * realpath), malloc'd; NULL when either cannot be resolved. */
+char *cg_relative_to(const char *out, const char *target);
+/* The kernel paths of a graph object made relative to the folder of the file out_path
+ * (as a reader takes them); nothing for NULL or "-". */
+void cg_relative_kernels(json_t *graph, const char *out_path);
 
 /* The critical path of iteration 0 (backend/dot.c): on_path[d][k] for operation k of DSP
  * d and msg_on[m] for the messages it crosses, both malloc'd (free with cg_path_free).

@@ -99,6 +99,8 @@ typedef struct Em {
     const char **tid; /* [ntasks] sanitised name of each task: t_... */
     char **tcom;      /* [ntasks] the id as a comment shows it, quoted */
     bool *pipe; /* [nmsgs] the receive is double-buffered (pipelined and not eager) */
+    bool
+        *fired; /* [ntasks] a firing of a multi-rate actor: TgcPorts, tgc_compute_ports */
     /* Lists that keep emission linear in the size of the schedule, each in ascending
      * order: the edges and the messages each DSP writes or reads, and the single-edge
      * messages that send an output of each task in place. */
@@ -569,6 +571,60 @@ emit_edge_buf(Buf *b, const Em *em, int e, int nslots, int delay, const char *wh
                nslots, delay);
 }
 
+/* The ports of one side of task t (docs/kernels.md), when its edges have them
+ * (g->ports: an expanded graph): the port and byte offset of each edge of that side, in
+ * the order of the task's edges, and a buffer per port.  Returns the number of ports, 0
+ * when every edge is a port of its own (nothing written). */
+static int
+emit_ports(Buf *b, const Em *em, int t, bool in)
+{
+    const Graph *g = em->g;
+    if (!g->ports)
+        return 0;
+    const int *off = in ? g->pred_off : g->succ_off, *idx = in ? g->pred : g->succ;
+    int k = off[t + 1] - off[t], nports = 0;
+    if (k == 0)
+        return 0;
+    for (int j = 0; j < k; j++) {
+        const EdgePort *p = &g->ports[idx[off[t] + j]];
+        int port = in ? p->to_port : p->from_port;
+        if (port < 0)
+            return 0; /* fe_check: every edge of the side has a port, or none */
+        nports = port + 1 > nports ? port + 1 : nports;
+    }
+    int64_t *size = ir_xcalloc((size_t)nports, sizeof *size);
+    const char *n = em->tid[t], *x = in ? "ip" : "op";
+    buf_printf(b, "static const int %sx_%s[] = {", x, n); /* the port of each edge */
+    for (int j = 0; j < k; j++) {
+        int e = idx[off[t] + j];
+        const EdgePort *p = &g->ports[e];
+        int port = in ? p->to_port : p->from_port;
+        int64_t o = in ? p->to_off : p->from_off;
+        if (o + g->edges[e].bytes > size[port])
+            size[port] = o + g->edges[e].bytes;
+        buf_printf(b, "%s%d", j ? ", " : "", port);
+    }
+    buf_printf(b, "};\nstatic const size_t %so_%s[] = {", x, n); /* and its offset */
+    for (int j = 0; j < k; j++) {
+        const EdgePort *p = &g->ports[idx[off[t] + j]];
+        buf_printf(b, "%s%" PRId64, j ? ", " : "", in ? p->to_off : p->from_off);
+    }
+    buf_printf(b, "};\n");
+    for (int q = 0; q < nports; q++)
+        buf_printf(b, "static unsigned char %s%d_%s[%" PRId64 "];\n", x, q, n,
+                   size[q] > 0 ? size[q] : 1);
+    buf_printf(b, "static unsigned char *const %s_%s[] = {", x, n);
+    for (int q = 0; q < nports; q++)
+        buf_printf(b, "%s%s%d_%s", q ? ", " : "", x, q, n);
+    buf_printf(b, "};\nstatic const size_t %sn_%s[] = {", x, n);
+    for (int q = 0; q < nports; q++)
+        buf_printf(b, "%s%" PRId64, q ? ", " : "", size[q]);
+    buf_printf(b, "}; /* the %s ports: the tokens of a firing */\n",
+               in ? "input" : "output");
+    free(size);
+    return nports;
+}
+
 /* The descriptor of task t: inputs and outputs are the TgcBuf e<edge> of the file. */
 static void
 emit_task(Buf *b, const Em *em, int t, int dsp, int64_t cycles, const int *zc, int nzc)
@@ -618,6 +674,31 @@ emit_task(Buf *b, const Em *em, int t, int dsp, int64_t cycles, const int *zc, i
             buf_printf(b, ", NULL");
     }
     buf_printf(b, "};\n");
+    if (!em->fired[t])
+        return;
+    /* a firing of a multi-rate actor: its firing index and its ports */
+    const Firing *f = g->firing ? &g->firing[t] : NULL;
+    int nip = emit_ports(b, em, t, true), nop = emit_ports(b, em, t, false);
+    buf_printf(b, "static const TgcPorts ports_%s = {%" PRId64 ", %" PRId64 ", %d, %d", n,
+               f ? f->index : 0, f ? f->count : 1, nip, nop);
+    static const char *const pf[] = {"ipx_", "ipo_", "opx_", "opo_",
+                                     "ip_",  "op_",  "ipn_", "opn_"};
+    for (int i = 0; i < 8; i++) {
+        bool input = i == 0 || i == 1 || i == 4 || i == 6;
+        buf_printf(b, (input ? nip : nop) ? ", %s%s" : ", NULL", pf[i], n);
+    }
+    buf_printf(b, "};\n");
+}
+
+/* "tgc_compute(&task_x" or, for a firing with ports, "tgc_compute_ports(&task_x,
+ * &ports_x" */
+static void
+put_compute(Buf *b, const Em *em, int t)
+{
+    if (em->fired[t])
+        buf_printf(b, "tgc_compute_ports(&task_%s, &ports_%s", em->tid[t], em->tid[t]);
+    else
+        buf_printf(b, "tgc_compute(&task_%s", em->tid[t]);
 }
 
 static void
@@ -738,9 +819,10 @@ emit_dsp(Em *em, int d)
         Op o = s->ops[d][k];
         switch (o.kind) {
         case OP_COMPUTE:
-            buf_printf(
-                &b, "        tgc_compute(&task_%s, it); /* slot %d: COMPUTE %s (task %d)",
-                em->tid[o.ref], k, em->tcom[o.ref], o.ref);
+            buf_printf(&b, "        ");
+            put_compute(&b, em, o.ref);
+            buf_printf(&b, ", it); /* slot %d: COMPUTE %s (task %d)", k, em->tcom[o.ref],
+                       o.ref);
             break;
         case OP_SEND:
             buf_printf(&b, "        tgc_send(&m%d, it); /* slot %d: SEND m%d to DSP %d",
@@ -832,9 +914,11 @@ emit_seq(Em *em)
     buf_printf(&b, "\nstatic void\nsequential(int rank, void *arg)\n{\n    (void)rank;\n"
                    "    (void)arg;\n    MPIRIO_Init(NULL, NULL);\n"
                    "    for (int64_t it = 0; it < TGC_ITERATIONS; it++) {\n");
-    for (int j = 0; j < g->ntasks; j++)
-        buf_printf(&b, "        tgc_compute(&task_%s, it); /* task %d %s */\n",
-                   em->tid[g->topo[j]], g->topo[j], em->tcom[g->topo[j]]);
+    for (int j = 0; j < g->ntasks; j++) {
+        buf_printf(&b, "        ");
+        put_compute(&b, em, g->topo[j]);
+        buf_printf(&b, ", it); /* task %d %s */\n", g->topo[j], em->tcom[g->topo[j]]);
+    }
     buf_printf(&b, "    }\n    tgc_dsp_end(0);\n    MPIRIO_Finalize();\n}\n\n"
                    "int\nmain(int argc, char **argv)\n{\n    TgcArgs a;\n"
                    "    int st = tgc_parse_args(&a, argc, argv, \"sequential\");\n"
@@ -922,6 +1006,13 @@ cg_emit_c_for(const Sched *s, const EvalResult *predicted, int target, CgProject
         buf_printf(&c, "\"");
         em.tcom[t] = c.s;
     }
+    em.fired = ir_xcalloc((size_t)g->ntasks + 1, sizeof *em.fired);
+    for (int t = 0; t < g->ntasks; t++)
+        em.fired[t] = g->firing && g->firing[t].count > 1;
+    for (int e = 0; g->ports && e < g->nedges; e++) {
+        em.fired[g->edges[e].from] |= g->ports[e].from_port >= 0;
+        em.fired[g->edges[e].to] |= g->ports[e].to_port >= 0;
+    }
     em.pipe = ir_xcalloc((size_t)s->nmsgs, sizeof *em.pipe);
     for (int m = 0; m < s->nmsgs; m++)
         em.pipe[m] = s->msgs[m].pipelined && s->msgs[m].bytes > s->p->eager_limit;
@@ -981,6 +1072,7 @@ cg_emit_c_for(const Sched *s, const EvalResult *predicted, int target, CgProject
     free(em.tcom);
     free(em.tid);
     free(em.pipe);
+    free(em.fired);
     idx_free(&em.dsp_edges);
     idx_free(&em.dsp_msgs);
     idx_free(&em.task_zc);

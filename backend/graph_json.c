@@ -6,6 +6,7 @@
  * text. The object builders are shared with backend/sched_json.c, which embeds both
  * documents.
  */
+#define _XOPEN_SOURCE 700 /* realpath */
 #include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
@@ -177,10 +178,19 @@ cg_graph_object(const Graph *g, bool platform_inline)
                 cg_set(ps, t->params[k].name, param_value(&t->params[k]));
             cg_set(jt, "params", ps);
         }
-        if (t->dsp >= 0)
+        if (t->pins) {
+            json_t *pins = json_array();
+            for (int k = 0; k < t->npins; k++)
+                cg_push(pins, json_integer(t->pins[k]));
+            cg_set(jt, "dsp", pins);
+        } else if (t->dsp >= 0)
             cg_set(jt, "dsp", json_integer(t->dsp));
         if (t->output)
             cg_set(jt, "output", json_string(t->output));
+        if (g->firing && g->firing[i].count > 1) {
+            cg_set(jt, "firing", json_integer(g->firing[i].index));
+            cg_set(jt, "firings", json_integer(g->firing[i].count));
+        }
         cg_push(tasks, jt);
     }
     cg_set(o, "tasks", tasks);
@@ -196,10 +206,26 @@ cg_graph_object(const Graph *g, bool platform_inline)
             cg_set(je, "produce", json_integer(e->produce));
         if (e->consume > 1)
             cg_set(je, "consume", json_integer(e->consume));
-        if (e->tokens > 0)
-            cg_set(je, "tokens", json_integer(e->tokens));
-        if (e->delay)
+        /* a delay as written before multi-rate graphs; the initial tokens of a channel
+           of a multi-rate graph, or of one from a task to itself (which a delay cannot
+           be, docs/formats.md) */
+        if (e->delay && e->from != e->to)
             cg_set(je, "delay", json_integer(e->delay));
+        else if (e->tokens > 0)
+            cg_set(je, "tokens", json_integer(e->tokens));
+        if (g->ports) {
+            const EdgePort *p = &g->ports[i];
+            if (p->from_port >= 0) {
+                cg_set(je, "from_port", json_integer(p->from_port));
+                if (p->from_off)
+                    cg_set(je, "from_offset", json_integer(p->from_off));
+            }
+            if (p->to_port >= 0) {
+                cg_set(je, "to_port", json_integer(p->to_port));
+                if (p->to_off)
+                    cg_set(je, "to_offset", json_integer(p->to_off));
+            }
+        }
         cg_push(edges, je);
     }
     cg_set(o, "edges", edges);
@@ -210,6 +236,70 @@ char *
 cg_graph_json(const Graph *g)
 {
     return cg_dump(cg_graph_object(g, false), cg_real_precision(g));
+}
+
+/* The path of `target` relative to the folder of file `out` (both made canonical with
+ * realpath), malloc'd; NULL when either cannot be resolved. */
+char *
+cg_relative_to(const char *out, const char *target)
+{
+    const char *slash = strrchr(out, '/');
+    char dir[4096];
+    if (!slash)
+        strcpy(dir, ".");
+    else
+        snprintf(dir, sizeof dir, "%.*s", (int)(slash - out) + (slash == out), out);
+    char *from = realpath(dir, NULL), *to = realpath(target, NULL);
+    char *rel = NULL;
+    if (from && to) {
+        /* the longest common prefix of whole components */
+        size_t i = 0, common = 0;
+        while (from[i] && from[i] == to[i]) {
+            i++;
+            if (from[i] == '/' || (from[i] == 0 && (to[i] == '/' || to[i] == 0)))
+                common = i;
+        }
+        int ups = 0;
+        if (strcmp(from, "/") != 0)
+            for (const char *c = from + common; *c; c++)
+                ups += *c == '/';
+        else
+            common = 0;
+        rel = malloc((size_t)ups * 3 + strlen(to) + 2);
+        if (!rel)
+            ice("out of memory");
+        char *w = rel;
+        for (int k = 0; k < ups; k++, w += 3)
+            memcpy(w, "../", 3);
+        strcpy(w, to + common + (to[common] == '/'));
+    }
+    free(from);
+    free(to);
+    return rel;
+}
+
+void
+cg_relative_kernels(json_t *graph, const char *out_path)
+{
+    json_t *k = json_object_get(graph, "kernels");
+    if (!k || !out_path || strcmp(out_path, "-") == 0)
+        return;
+    static const char *const keys[] = {"source", "header"};
+    for (int i = 0; i < 2; i++) {
+        json_t *v = json_object_get(k, keys[i]);
+        char *rel = v ? cg_relative_to(out_path, json_string_value(v)) : NULL;
+        if (rel)
+            cg_set(k, keys[i], json_string(rel));
+        free(rel);
+    }
+}
+
+char *
+cg_graph_json_file(const Graph *g, const char *out_path)
+{
+    json_t *doc = cg_graph_object(g, false);
+    cg_relative_kernels(doc, out_path);
+    return cg_dump(doc, cg_real_precision(g));
 }
 
 char *

@@ -120,60 +120,10 @@ cg_sched_json(const Sched *s, const EvalResult *r)
     return cg_dump(sched_doc(s, r), cg_real_precision(s->g));
 }
 
-/* The path of `target` relative to the folder of file `out` (both made canonical with
- * realpath), malloc'd; NULL when either cannot be resolved. */
-static char *
-relative_to(const char *out, const char *target)
-{
-    const char *slash = strrchr(out, '/');
-    char dir[4096];
-    if (!slash)
-        strcpy(dir, ".");
-    else
-        snprintf(dir, sizeof dir, "%.*s", (int)(slash - out) + (slash == out), out);
-    char *from = realpath(dir, NULL), *to = realpath(target, NULL);
-    char *rel = NULL;
-    if (from && to) {
-        /* the longest common prefix of whole components */
-        size_t i = 0, common = 0;
-        while (from[i] && from[i] == to[i]) {
-            i++;
-            if (from[i] == '/' || (from[i] == 0 && (to[i] == '/' || to[i] == 0)))
-                common = i;
-        }
-        int ups = 0;
-        if (strcmp(from, "/") != 0)
-            for (const char *c = from + common; *c; c++)
-                ups += *c == '/';
-        else
-            common = 0;
-        rel = malloc((size_t)ups * 3 + strlen(to) + 2);
-        if (!rel)
-            ice("out of memory");
-        char *w = rel;
-        for (int k = 0; k < ups; k++, w += 3)
-            memcpy(w, "../", 3);
-        strcpy(w, to + common + (to[common] == '/'));
-    }
-    free(from);
-    free(to);
-    return rel;
-}
-
 char *
 cg_sched_json_file(const Sched *s, const EvalResult *r, const char *out_path)
 {
     json_t *doc = sched_doc(s, r);
-    json_t *k = json_object_get(json_object_get(doc, "graph"), "kernels");
-    if (k && out_path && strcmp(out_path, "-") != 0) {
-        static const char *const keys[] = {"source", "header"};
-        for (int i = 0; i < 2; i++) {
-            json_t *v = json_object_get(k, keys[i]);
-            char *rel = v ? relative_to(out_path, json_string_value(v)) : NULL;
-            if (rel)
-                cg_set(k, keys[i], json_string(rel));
-            free(rel);
-        }
-    }
+    cg_relative_kernels(json_object_get(doc, "graph"), out_path);
     return cg_dump(doc, cg_real_precision(s->g));
 }

@@ -62,6 +62,7 @@ typedef struct App {
 static const App apps[] = {
     {"jpeg", "jpeg", "jpeg.json", NULL, false, false},
     {"jpeg-48x32", "jpeg", NULL, "48 32 2 75", false, true},
+    {"jpeg-sdf", "jpeg", "jpeg-sdf.json", NULL, false, true}, /* multi-rate */
     {"nlms", "nlms", "nlms.json", NULL, false, false},
     {"conv1d-rr-256", "conv1d", "rr-256.json", NULL, false, false},
     {"conv1d-mp-256", "conv1d", "mp-256.json", NULL, false, false},
@@ -78,6 +79,7 @@ static const App apps[] = {
     {"conv2d", "conv2d", "conv2d.json", NULL, false, false},
     {"matmul-slice", "matmul", "slice.json", NULL, false, false},
     {"matmul-fox", "matmul", "fox.json", NULL, false, false},
+    {"matmul-slice-sdf", "matmul", "slice-sdf.json", NULL, false, true}, /* multi-rate */
     {"butterfly", "butterfly", "butterfly.json", NULL, false, false},
 };
 enum { NAPPS = sizeof apps / sizeof apps[0] };

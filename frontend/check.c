@@ -172,26 +172,6 @@ read_kernel(Reader *r, const Kernels *ks, Graph *g, const char *path, const char
     close(fd);
 }
 
-/* Appends to a malloc'd growing string. */
-typedef struct Buf {
-    char *s;
-    size_t n, cap;
-} Buf;
-
-static void
-buf_add(Buf *b, const char *s)
-{
-    size_t k = strlen(s);
-    if (b->n + k + 1 > b->cap) {
-        b->cap = (b->n + k + 1) * 2;
-        b->s = realloc(b->s, b->cap);
-        if (!b->s)
-            ice("out of memory");
-    }
-    memcpy(b->s + b->n, s, k + 1);
-    b->n += k;
-}
-
 static bool
 cycle_edge(const Edge *e)
 {
@@ -297,17 +277,17 @@ report_cycles(Reader *r, const Graph *g)
         int len = 0;
         for (int ei = close; ei >= 0; ei = via[g->edges[ei].from])
             stk[len++] = ei;
-        Buf b = {0};
-        buf_add(&b, g->tasks[s].id);
+        FeBuf b = {0};
+        fe_buf_add(&b, g->tasks[s].id);
         for (int k = len - 1, shown = 0; k >= 0; k--, shown++) {
             if (shown == CYCLE_PRINT_MAX && k > 0) {
                 char more[64];
                 snprintf(more, sizeof more, " -> ... (%d more)", k);
-                buf_add(&b, more);
+                fe_buf_add(&b, more);
                 k = 0;
             }
-            buf_add(&b, " -> ");
-            buf_add(&b, g->tasks[g->edges[stk[k]].to].id);
+            fe_buf_add(&b, " -> ");
+            fe_buf_add(&b, g->tasks[g->edges[stk[k]].to].id);
         }
         Loc l = at(r, "/edges/%d", stk[len - 1]);
         diag_error(r->d, &l,
@@ -456,6 +436,12 @@ check_task(Reader *r, const Graph *g, const FeIdMap *ids, int t)
         diag_error(r->d, &l, "dsp %d is outside platform \"%s\" (DSPs 0 to %d)", k->dsp,
                    p->name, p->ndsps - 1);
     }
+    for (int i = 0; p && i < k->npins; i++)
+        if (k->pins[i] >= p->ndsps) {
+            l = at(r, "/tasks/%d/dsp/%d", t, i);
+            diag_error(r->d, &l, "dsp %d is outside platform \"%s\" (DSPs 0 to %d)",
+                       k->pins[i], p->name, p->ndsps - 1);
+        }
     if (k->output && !*k->output) {
         l = at(r, "/tasks/%d/output", t);
         diag_error(r->d, &l, "output must not be empty");
@@ -467,6 +453,130 @@ check_task(Reader *r, const Graph *g, const FeIdMap *ids, int t)
                    ir_shown(r->tmp, k->output, 80));
     }
     return most;
+}
+
+/* The firings and ports of an expanded graph (docs/formats.md, "The expansion"): only in
+ * a single-rate graph; a firing below its count; per task and side, every edge in a
+ * port or none, the ports numbered 0 .. n-1, the edges of a port tiling it from byte 0
+ * in the order of their offsets. */
+static void
+check_expanded(Reader *r, const Graph *g)
+{
+    Loc l;
+    for (int t = 0; g->firing && t < g->ntasks; t++) {
+        const Firing *f = &g->firing[t];
+        if (g->multirate && (f->index || f->count > 1)) {
+            l = at(r, "/tasks/%d/firing%s", t, f->index ? "" : "s");
+            diag_error(r->d, &l,
+                       "firing and firings are those of a task of an expanded graph (tgc "
+                       "expand writes them), not of an actor of a multi-rate graph");
+        } else if (f->index >= f->count) {
+            l = at(r, "/tasks/%d/firing", t);
+            diag_error(r->d, &l,
+                       "firing must be less than firings (%" PRId64 "), got %" PRId64,
+                       f->count, f->index);
+        }
+    }
+    if (!g->ports)
+        return;
+    if (g->multirate) {
+        for (int e = 0; e < g->nedges; e++)
+            if (g->ports[e].from_port >= 0 || g->ports[e].to_port >= 0) {
+                l = at(r, "/edges/%d/%s", e,
+                       g->ports[e].from_port >= 0 ? "from_port" : "to_port");
+                diag_error(r->d, &l,
+                           "ports are those of an edge of an expanded graph (tgc expand "
+                           "writes them), not of a channel of a multi-rate graph");
+                return;
+            }
+        return;
+    }
+    int n = g->ntasks;
+    int *list = malloc(((size_t)g->nedges + 1) * sizeof *list);
+    if (!list)
+        ice("out of memory");
+    for (int side = 0; side < 2; side++) { /* 0: output ports, 1: input ports */
+        const char *what = side ? "input" : "output",
+                   *key = side ? "to_port" : "from_port";
+        const char *okey = side ? "to_offset" : "from_offset";
+        const int *off = side ? g->pred_off : g->succ_off,
+                  *idx = side ? g->pred : g->succ;
+        for (int t = 0; t < n; t++) {
+            int k = 0, with = -1, without = -1;
+            for (int j = off[t]; j < off[t + 1]; j++) {
+                int e = idx[j], p = side ? g->ports[e].to_port : g->ports[e].from_port;
+                if (p < 0)
+                    without = without < 0 ? e : without;
+                else {
+                    with = with < 0 ? e : with;
+                    list[k++] = e;
+                }
+            }
+            if (with < 0)
+                continue;
+            if (without >= 0) {
+                l = at(r, "/edges/%d", without);
+                diag_error(
+                    r->d, &l,
+                    "edge has no %s but edge /edges/%d of task \"%s\" has one: give "
+                    "every %s edge of a task a port, or none",
+                    key, with, g->tasks[t].id, side ? "incoming" : "outgoing");
+                continue;
+            }
+            /* the edges by (port, offset, edge index): an insertion sort, ports are few
+             */
+            for (int a = 1; a < k; a++)
+                for (int b = a; b > 0; b--) {
+                    const EdgePort *x = &g->ports[list[b - 1]], *y = &g->ports[list[b]];
+                    int px = side ? x->to_port : x->from_port,
+                        py = side ? y->to_port : y->from_port;
+                    int64_t ox = side ? x->to_off : x->from_off,
+                            oy = side ? y->to_off : y->from_off;
+                    if (px < py ||
+                        (px == py && (ox < oy || (ox == oy && list[b - 1] < list[b]))))
+                        break;
+                    int tmp = list[b];
+                    list[b] = list[b - 1];
+                    list[b - 1] = tmp;
+                }
+            int port = -1;
+            int64_t end = 0;
+            for (int a = 0; a < k; a++) {
+                int e = list[a];
+                const EdgePort *x = &g->ports[e];
+                int p = side ? x->to_port : x->from_port;
+                int64_t o = side ? x->to_off : x->from_off;
+                if (p != port) {
+                    if (p != port + 1) {
+                        l = at(r, "/edges/%d/%s", e, key);
+                        diag_error(r->d, &l,
+                                   "the %s ports of task \"%s\" must be numbered from 0 "
+                                   "without gaps: port %d has no edge",
+                                   what, g->tasks[t].id, port + 1);
+                        break;
+                    }
+                    port = p;
+                    end = 0;
+                }
+                if (o != end) {
+                    l = at(r, "/edges/%d/%s", e, okey);
+                    diag_error(r->d, &l,
+                               "%s must be %" PRId64 " (where the edges before it in %s "
+                               "port %d of task \"%s\" end), got %" PRId64,
+                               okey, end, what, p, g->tasks[t].id, o);
+                    break;
+                }
+                end = o + g->edges[e].bytes;
+                if (end > FE_MAX_BYTES) {
+                    l = at(r, "/edges/%d/%s", e, okey);
+                    diag_error(r->d, &l, "%s port %d of task \"%s\" exceeds 2^31 bytes",
+                               what, p, g->tasks[t].id);
+                    break;
+                }
+            }
+        }
+    }
+    free(list);
 }
 
 int
@@ -495,13 +605,14 @@ fe_check(Graph *g, const Options *opt, Diag *d)
 
     FeIdMap ids;
     fe_idmap_init(&ids, g);
-    int64_t work = 0, traffic = 0;
+    int64_t *most = arena_array(r.tmp, (size_t)g->ntasks + 1, sizeof *most);
     for (int t = 0; t < g->ntasks; t++)
-        work = add_sat(work, check_task(&r, g, &ids, t));
+        most[t] = check_task(&r, g, &ids, t);
     fe_idmap_free(&ids);
     check_kernel_calls(&r, g);
 
     bool ends_ok = true;
+    int edge_errors = diag_errors(d);
     for (int i = 0; i < g->nedges; i++) {
         const Edge *e = &g->edges[i];
         if (e->from < 0 || e->from >= g->ntasks || e->to < 0 || e->to >= g->ntasks) {
@@ -510,15 +621,106 @@ fe_check(Graph *g, const Options *opt, Diag *d)
             ends_ok = false;
             continue;
         }
-        if (e->from == e->to) {
+        /* a channel from an actor to itself carries its state from firing to firing:
+           legal with initial tokens given as "tokens" (SDF3's way); an edge with a
+           delay from a task to itself stays refused, as it always was */
+        if (e->from == e->to && (e->tokens <= 0 || e->delay > 0)) {
             l = at(&r, "/edges/%d", i);
             diag_error(d, &l, "edge from task \"%s\" to itself", g->tasks[e->from].id);
         }
         l = at(&r, "/edges/%d/bytes", i);
-        if (fe_range(d, &l, "bytes", e->bytes, 0, FE_MAX_BYTES))
-            traffic = add_sat(traffic, e->bytes);
+        fe_range(d, &l, "bytes", e->bytes, 0, FE_MAX_BYTES);
         l = at(&r, "/edges/%d/delay", i);
         fe_range(d, &l, "delay", e->delay, 0, FE_MAX_DELAY);
+        static const char *const rates[] = {"produce", "consume"};
+        for (int k = 0; k < 2; k++) {
+            int64_t rate = k ? e->consume : e->produce;
+            l = at(&r, "/edges/%d/%s", i, rates[k]);
+            if (rate != 0 && fe_range(d, &l, rates[k], rate, 1, FE_MAX_RATE) &&
+                e->bytes <= FE_MAX_BYTES && rate * e->bytes > FE_MAX_BYTES)
+                diag_error(d, &l,
+                           "a firing of \"%s\" %s %" PRId64 " tokens of %" PRId64
+                           " bytes, more than 2^31 bytes",
+                           g->tasks[k ? e->to : e->from].id, k ? "reads" : "writes", rate,
+                           e->bytes);
+        }
+        l = at(&r, "/edges/%d/tokens", i);
+        fe_range(d, &l, "tokens", e->tokens, 0, FE_MAX_TOKENS);
+        if (e->tokens > 0 && e->delay > 0) {
+            l = at(&r, "/edges/%d/tokens", i);
+            diag_error(
+                d, &l,
+                "give either \"delay\" or \"tokens\", not both (a delay of d stands "
+                "for d iterations of initial tokens)");
+        }
+    }
+    edge_errors = diag_errors(d) - edge_errors;
+
+    /* the repetition vector: how often each task fires per iteration */
+    bool rates_ok = ends_ok && edge_errors == 0 && g->ntasks > 0 && fe_rates(&r, g) == 0;
+    if (rates_ok && g->multirate) {
+        l = at(&r, "/tasks");
+        if (g->firings > lim.max_tasks)
+            diag_error(d, &l,
+                       "the expansion has %" PRId64
+                       " firings per iteration, more than the "
+                       "limit of %" PRId64 " (raise it with --max-tasks)",
+                       g->firings, lim.max_tasks);
+        int64_t m = g->firings <= lim.max_tasks ? fe_expand_edges(g, lim.max_edges) : 0;
+        l = at(&r, "/edges");
+        if (m > lim.max_edges)
+            diag_error(d, &l,
+                       "the expansion has more than %" PRId64
+                       " edges (raise the limit with --max-edges)",
+                       lim.max_edges);
+        rates_ok = g->firings <= lim.max_tasks && m <= lim.max_edges;
+        /* the initial tokens must let an iteration complete (then the expansion's
+           zero-delay edges form a DAG) */
+        ir_graph_index(g); /* the adjacency; the topological order is the expansion's */
+        if (rates_ok && fe_deadlock(&r, g) != 0)
+            rates_ok = false;
+    }
+
+    /* a list of pins: one per firing (in a single-rate graph, the one pin) */
+    for (int t = 0; rates_ok && t < g->ntasks; t++) {
+        Task *k = &g->tasks[t];
+        if (k->pins && k->npins != g->repetitions[t]) {
+            l = at(&r, "/tasks/%d/dsp", t);
+            diag_error(d, &l,
+                       "dsp lists %d DSPs but \"%s\" fires %" PRId64
+                       " time%s per iteration (one DSP per firing)",
+                       k->npins, k->id, g->repetitions[t],
+                       g->repetitions[t] == 1 ? "" : "s");
+        }
+        if (k->output && g->repetitions[t] > 1) {
+            l = at(&r, "/tasks/%d/output", t);
+            diag_error(
+                d, &l,
+                "task \"%s\" writes an output file but fires %" PRId64
+                " times per iteration: an actor with an output file fires once (the "
+                "firings of an iteration run in parallel)",
+                k->id, g->repetitions[t]);
+        }
+        if (k->pins && k->npins == g->repetitions[t] && !g->multirate) {
+            k->dsp = k->pins[0];
+            k->pins = NULL;
+            k->npins = 0;
+        }
+    }
+
+    int64_t work = 0, traffic = 0;
+    for (int t = 0; t < g->ntasks; t++)
+        work = add_sat(work, rates_ok ? ir_mul_sat(most[t], g->repetitions[t]) : most[t]);
+    for (int i = 0; i < g->nedges; i++) {
+        const Edge *e = &g->edges[i];
+        if (e->from < 0 || e->from >= g->ntasks || e->to < 0 || e->to >= g->ntasks)
+            continue;
+        if (e->bytes >= 0 && e->bytes <= FE_MAX_BYTES)
+            traffic = add_sat(
+                traffic, rates_ok
+                             ? ir_mul_sat(e->bytes,
+                                          ir_mul_sat(e->produce, g->repetitions[e->from]))
+                             : e->bytes);
     }
 
     if (g->iterations >= 1) {
@@ -533,17 +735,23 @@ fe_check(Graph *g, const Options *opt, Diag *d)
                        "%" PRId64 " iterations of %" PRId64
                        " bytes each exceed 2^62 bytes in total",
                        g->iterations, traffic);
-        if (g->platform && diag_errors(d) == e0 &&
-            plat_length_bound(g->platform, g) > IR_MAX_TIME) {
-            /* every time the passes compute must fit (docs/evaluator.md, "Arithmetic") */
-            int64_t w, comm;
-            plat_iteration_bound(g->platform, g, &w, &comm);
-            diag_error(d, &l,
-                       "%" PRId64 " iterations of up to %" PRId64
-                       " cycles each, messages on platform \"%s\" included (%" PRId64
-                       " for the tasks, up to %" PRId64
-                       " for the edges), may exceed 2^62 cycles in total",
-                       g->iterations, ir_add_sat(w, comm), g->platform->name, w, comm);
+        if (g->platform && diag_errors(d) == e0 && rates_ok) {
+            /* every time the passes compute must fit (docs/evaluator.md, "Arithmetic"),
+               on the graph they schedule: the expansion of a multi-rate graph */
+            Graph *x = g->multirate ? fe_expand(g) : g;
+            if (plat_length_bound(g->platform, x) > IR_MAX_TIME) {
+                int64_t w, comm;
+                plat_iteration_bound(g->platform, x, &w, &comm);
+                diag_error(d, &l,
+                           "%" PRId64 " iterations of up to %" PRId64
+                           " cycles each, messages on platform \"%s\" included (%" PRId64
+                           " for the tasks, up to %" PRId64
+                           " for the edges), may exceed 2^62 cycles in total",
+                           g->iterations, ir_add_sat(w, comm), g->platform->name, w,
+                           comm);
+            }
+            if (x != g)
+                ir_graph_free(x);
         }
     }
 
@@ -562,8 +770,12 @@ fe_check(Graph *g, const Options *opt, Diag *d)
             check_file(&r, g->kernels_header, "/kernels/header", "kernel header");
     }
 
-    if (ends_ok && ir_graph_index(g) != 0)
+    /* single-rate: the zero-delay edges form a DAG (a multi-rate graph's deadlocks are
+       checked above) */
+    if (ends_ok && !g->multirate && ir_graph_index(g) != 0)
         report_cycles(&r, g);
+    if (ends_ok && rates_ok)
+        check_expanded(&r, g);
     arena_free(r.tmp);
     return diag_errors(d) - e0;
 }

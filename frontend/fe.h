@@ -20,6 +20,9 @@
 #define FE_MAX_BYTES (INT64_C(1) << 31)  /* bytes of one edge */
 #define FE_MAX_DELAY 1000000             /* iterations of delay of one edge */
 #define FE_MAX_TOTAL (INT64_C(1) << 62)  /* work or traffic summed over all iterations */
+#define FE_MAX_RATE (INT64_C(1) << 31)   /* tokens per firing on one channel */
+#define FE_MAX_TOKENS (INT64_C(1) << 40) /* initial tokens of one channel */
+#define FE_MAX_FIRINGS INT32_MAX         /* firings of one actor in an expanded graph */
 
 typedef struct Reader {
     Diag *d;
@@ -95,5 +98,23 @@ bool fe_cost_expr(Reader *r, const char *text, const Param *params, int nparams,
 
 /* True when s is a C identifier (letters, digits, '_', not starting with a digit). */
 bool fe_is_identifier(const char *s);
+
+/* A growing malloc'd string for messages (s stays NUL-terminated; free(s) when done). */
+typedef struct FeBuf {
+    char *s;
+    size_t n, cap;
+} FeBuf;
+void fe_buf_add(FeBuf *b, const char *s);
+
+/* frontend/rates.c, for fe_check: the repetition vector of g (g->multirate, repetitions,
+ * firings; the rates made >= 1, a delay turned into tokens in a multi-rate graph and
+ * tokens into the delay in a single-rate one), reporting inconsistent rates and overflow;
+ * then, on an indexed multi-rate graph whose rates passed, the SDF deadlock check.  Each
+ * returns the number of errors it reported. */
+int fe_rates(Reader *r, Graph *g);
+int fe_deadlock(Reader *r, const Graph *g);
+/* frontend/expand.c: the number of edges of g's expansion, counted until it exceeds
+ * limit (then limit + 1). */
+int64_t fe_expand_edges(const Graph *g, int64_t limit);
 
 #endif /* TGC_FE_H */

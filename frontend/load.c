@@ -31,13 +31,20 @@
  *                                           the integer params (cost_expr.c)
  *     "kernel": C identifier,               default: the built-in synthetic kernel
  *     "params": { name: integer | real | string | boolean, ... },  C identifier names
- *     "dsp":    integer,                    pins the task to a DSP of the platform
+ *     "dsp":    integer | [integer, ...],   pins the task to a DSP of the platform; a
+ *                                           list pins each firing of a multi-rate actor
  *     "output": string                      file the (sink) kernel writes
+ *     "firing", "firings": integers         an expanded graph's (tgc expand): the task
+ *                                           is firing 0 <= firing < firings of its actor
  *   }
  *   edge := {
- *     "from":  task id, "to": task id,      required; from != to
- *     "bytes": integer 0..2^31,             default 0 (a pure dependence)
+ *     "from":  task id, "to": task id,      required; from != to unless "tokens" > 0
+ *     "bytes": integer 0..2^31,             default 0 (a pure dependence); of one token
  *     "delay": integer 0..1000000           default 0; zero-delay edges form a DAG
+ *     "produce", "consume": integer 1..2^31 tokens per firing of from / of to, default 1
+ *     "tokens": integer 0..2^40             initial tokens (not with "delay"), default 0
+ *     "from_port", "to_port": integer >= 0  an expanded graph's (tgc expand): the port of
+ *     "from_offset", "to_offset": 0..2^31   from / to the edge is part of, at that byte
  *   }
  *
  * Integers may be written as reals with an integral value (1e6).
@@ -52,9 +59,11 @@
 static const char *const graph_fields[] = {
     "format",   "name",    "iterations", "period_constraint",
     "platform", "kernels", "tasks",      "edges"};
-static const char *const task_fields[] = {"id",     "cycles", "kernel",
-                                          "params", "dsp",    "output"};
-static const char *const edge_fields[] = {"from", "to", "bytes", "delay"};
+static const char *const task_fields[] = {"id",  "cycles", "kernel", "params",
+                                          "dsp", "output", "firing", "firings"};
+static const char *const edge_fields[] = {
+    "from",   "to",        "bytes",       "delay",   "produce",  "consume",
+    "tokens", "from_port", "from_offset", "to_port", "to_offset"};
 static const char *const kernel_fields[] = {"source", "header"};
 #define N(a) (sizeof a / sizeof a[0])
 
@@ -189,7 +198,27 @@ lower_task(Reader *r, Graph *g, Task *t, const json_t *o, const char *ptr)
         lower_cycles(r, g, t, v, fe_ptr_key(r, ptr, "cycles"));
     else
         fe_error(r, ptr, "missing field \"cycles\"");
-    if ((v = json_object_get(o, "dsp"))) {
+    if ((v = json_object_get(o, "dsp")) && json_is_array(v)) {
+        /* a multi-rate actor's: one DSP per firing */
+        const char *dp = fe_ptr_key(r, ptr, "dsp");
+        size_t n = json_array_size(v);
+        if (n == 0)
+            fe_error(r, dp, "dsp must not be an empty list");
+        else if (n > FE_MAX_FIRINGS)
+            fe_error(r, dp, "dsp lists more than %d DSPs", FE_MAX_FIRINGS);
+        else {
+            t->pins = arena_array(g->arena, n, sizeof *t->pins);
+            t->npins = (int)n;
+            for (size_t k = 0; k < n; k++) {
+                const char *kp = fe_ptr_index(r, dp, k);
+                int64_t x;
+                Loc l = at(r, kp);
+                if (fe_int(r, json_array_get(v, k), kp, "dsp", &x) &&
+                    fe_range(r->d, &l, "dsp", x, 0, INT_MAX))
+                    t->pins[k] = (int)x;
+            }
+        }
+    } else if (v) {
         const char *dp = fe_ptr_key(r, ptr, "dsp");
         int64_t x;
         if (fe_int(r, v, dp, "dsp", &x)) {
@@ -199,6 +228,25 @@ lower_task(Reader *r, Graph *g, Task *t, const json_t *o, const char *ptr)
         }
     }
     t->output = copy_string(r, g, o, "output", ptr);
+    /* an expanded graph's: which firing of its actor the task is */
+    static const char *const fire[] = {"firing", "firings"};
+    for (int k = 0; k < 2; k++) {
+        if (!(v = json_object_get(o, fire[k])))
+            continue;
+        const char *fp = fe_ptr_key(r, ptr, fire[k]);
+        int64_t x;
+        Loc l = at(r, fp);
+        if (!fe_int(r, v, fp, fire[k], &x) ||
+            !fe_range(r->d, &l, fire[k], x, k, FE_MAX_FIRINGS))
+            continue;
+        if (!g->firing) {
+            g->firing = arena_array(g->arena, (size_t)g->ntasks + 1, sizeof *g->firing);
+            for (int i = 0; i < g->ntasks; i++)
+                g->firing[i] = (Firing){0, 1};
+        }
+        Firing *f = &g->firing[t - g->tasks];
+        *(k ? &f->count : &f->index) = x;
+    }
 }
 
 /* The task an edge names, or -1 after reporting. */
@@ -262,6 +310,53 @@ lower_edge(Reader *r, Graph *g, const FeIdMap *ids, Edge *e, const json_t *o,
         if (fe_int(r, v, dp, "delay", &x) &&
             fe_range(r->d, &l, "delay", x, 0, FE_MAX_DELAY))
             e->delay = (int)x;
+    }
+    /* the channel of a multi-rate graph: rates per firing, initial tokens */
+    static const char *const rates[] = {"produce", "consume"};
+    for (int k = 0; k < 2; k++)
+        if ((v = json_object_get(o, rates[k]))) {
+            const char *rp = fe_ptr_key(r, ptr, rates[k]);
+            Loc l = at(r, rp);
+            if (fe_int(r, v, rp, rates[k], &x) &&
+                fe_range(r->d, &l, rates[k], x, 1, FE_MAX_RATE))
+                *(k ? &e->consume : &e->produce) = x;
+        }
+    /* an expanded graph's: the ports of its tasks the edge belongs to */
+    static const char *const port_keys[][2] = {{"from_port", "from_offset"},
+                                               {"to_port", "to_offset"}};
+    for (int k = 0; k < 2; k++) {
+        const json_t *pv = json_object_get(o, port_keys[k][0]);
+        const json_t *ov = json_object_get(o, port_keys[k][1]);
+        if (!pv && !ov)
+            continue;
+        if (!g->ports) {
+            g->ports = arena_array(g->arena, (size_t)g->nedges + 1, sizeof *g->ports);
+            for (int i = 0; i < g->nedges; i++)
+                g->ports[i] = (EdgePort){-1, -1, 0, 0};
+        }
+        EdgePort *ep = &g->ports[e - g->edges];
+        const char *pp = fe_ptr_key(r, ptr, port_keys[k][0]);
+        const char *op = fe_ptr_key(r, ptr, port_keys[k][1]);
+        Loc lp = at(r, pp), lo = at(r, op);
+        if (!pv)
+            fe_error(r, op, "%s needs %s", port_keys[k][1], port_keys[k][0]);
+        else if (fe_int(r, pv, pp, port_keys[k][0], &x) &&
+                 fe_range(r->d, &lp, port_keys[k][0], x, 0, INT_MAX - 1))
+            *(k ? &ep->to_port : &ep->from_port) = (int)x;
+        if (ov && fe_int(r, ov, op, port_keys[k][1], &x) &&
+            fe_range(r->d, &lo, port_keys[k][1], x, 0, FE_MAX_BYTES))
+            *(k ? &ep->to_off : &ep->from_off) = x;
+    }
+    if ((v = json_object_get(o, "tokens"))) {
+        const char *tp = fe_ptr_key(r, ptr, "tokens");
+        Loc l = at(r, tp);
+        if (json_object_get(o, "delay"))
+            fe_error(r, tp,
+                     "give either \"delay\" or \"tokens\", not both (a delay of d "
+                     "stands for d iterations of initial tokens)");
+        else if (fe_int(r, v, tp, "tokens", &x) &&
+                 fe_range(r->d, &l, "tokens", x, 0, FE_MAX_TOKENS))
+            e->tokens = x;
     }
 }
 

@@ -13,6 +13,20 @@
 #include "fe.h"
 
 void
+fe_buf_add(FeBuf *b, const char *s)
+{
+    size_t k = strlen(s);
+    if (b->n + k + 1 > b->cap) {
+        b->cap = (b->n + k + 1) * 2;
+        b->s = realloc(b->s, b->cap);
+        if (!b->s)
+            ice("out of memory");
+    }
+    memcpy(b->s + b->n, s, k + 1);
+    b->n += k;
+}
+
+void
 fe_error(Reader *r, const char *ptr, const char *fmt, ...)
 {
     Loc loc = {.file = r->file, .pointer = ptr ? ptr : ""};

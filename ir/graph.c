@@ -36,8 +36,14 @@ ir_graph_new(void)
 void
 ir_graph_free(Graph *g)
 {
-    if (g)
-        arena_free(g->arena);
+    if (!g)
+        return;
+    /* pass_expand swapped the contents of g and of its expansion: g's struct lives in
+       the arena of the original, the original's in g's arena */
+    Arena *orig = g->original ? g->original->arena : NULL;
+    arena_free(g->arena);
+    if (orig)
+        arena_free(orig);
 }
 
 static void

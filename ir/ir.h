@@ -129,18 +129,38 @@ typedef struct Task {
     int nparams;
     int dsp;            /* pinned DSP, or -1 */
     const char *output; /* file the task's kernel writes (sinks), or NULL */
+    int *pins; /* "dsp" as a list: the DSP of each firing of a multi-rate actor (npins of
+                  them, fe_check: as many as its firings), or NULL */
+    int npins;
 } Task;
 
 typedef struct Edge {
     int from, to;  /* task indices */
-    int64_t bytes; /* the size of one token (single-rate: the buffer); 0 is legal (a
-                      pure dependence) */
+    int64_t bytes; /* the size of one token (a single-rate edge: its buffer); 0 is legal
+                      (a pure dependence) */
     int delay;     /* iterations; 0 = same iteration.  Zero-delay edges form a DAG */
-    /* A multi-rate channel (docs/formats.md): tokens `from` writes and `to` reads per
-     * firing (0 stands for the default 1, so that a single-rate edge need not set them)
-     * and the channel's initial tokens. */
+    /* A channel of a multi-rate graph (docs/formats.md, "Multi-rate graphs"): the tokens
+     * `from` writes and `to` reads per firing, and the initial tokens.  Before fe_check a
+     * rate of 0 stands for the default 1 (code that builds a single-rate graph need not
+     * set them); fe_check makes both >= 1, turns a delay d into tokens (d x q[from] x
+     * produce) and, in a single-rate graph, tokens into the delay. */
     int64_t produce, consume, tokens;
 } Edge;
+
+/* Where an edge of an expanded graph sits in the ports of its tasks (docs/kernels.md):
+ * it is bytes [from_off, from_off + bytes) of output port from_port of `from` and bytes
+ * [to_off, to_off + bytes) of input port to_port of `to`.  A port of -1: the edge is a
+ * port of its own (the single-rate rule: a task's ports are its edges in edge order). */
+typedef struct EdgePort {
+    int from_port, to_port;
+    int64_t from_off, to_off;
+} EdgePort;
+
+/* Task t of an expanded graph is firing `index` (0 .. count - 1) of an actor that fires
+ * `count` times per iteration. */
+typedef struct Firing {
+    int64_t index, count;
+} Firing;
 
 typedef struct Graph {
     Arena *arena;
@@ -172,6 +192,20 @@ typedef struct Graph {
     int *pred_off, *pred;
     int *topo; /* [ntasks] a topological order of the zero-delay edges, or NULL if cyclic
                 */
+    /* Multi-rate graphs (docs/formats.md), set by fe_check: multirate when a rate is not
+     * 1 (the expansion is not the identity); the repetition vector, the firings of each
+     * task per iteration, and their sum. */
+    bool multirate;
+    int64_t *repetitions; /* [ntasks] */
+    int64_t firings;
+    /* An expanded graph (pass_expand, or a file tgc expand wrote): the firing of each
+     * task and the ports of each edge; NULL when every task fires once and every edge
+     * is a port of its own. */
+    Firing *firing;  /* [ntasks] */
+    EdgePort *ports; /* [nedges] */
+    /* After pass_expand replaced the graph by its expansion: the multi-rate graph as it
+     * was read (owned: ir_graph_free frees both). */
+    struct Graph *original;
 } Graph;
 
 /* Limits on input size; a user raises them with options.  Inputs above them are refused
@@ -551,6 +585,19 @@ Graph *fe_load_graph_string(const char *text, const char *name, const Options *o
                             Diag *d);
 
 /* ------------------------------------------------------------------------------------
+ * frontend/expand.c - the single-rate expansion of a multi-rate graph (SDF to HSDF,
+ * docs/formats.md "The expansion") and the pass that applies it
+ * ------------------------------------------------------------------------------------ */
+
+/* The expansion of g (fe_check accepted it): a new graph whose tasks are the firings and
+ * whose edges carry the tokens between them, with their firings and ports (g->firing,
+ * g->ports), indexed.  It shares strings and arrays with g, which must outlive it. */
+Graph *fe_expand(const Graph *g);
+/* Replaces u->g by its expansion in place (u->g->original keeps the multi-rate graph);
+ * nothing for a single-rate graph.  The first pass of passes/passes.def. */
+int pass_expand(Unit *u, Diag *d);
+
+/* ------------------------------------------------------------------------------------
  * frontend/platform_json.c - where tgc finds a platform (the reader: platform/read.c)
  * ------------------------------------------------------------------------------------ */
 
@@ -861,6 +908,9 @@ Sched *opt_merge(const Sched *base, const int *group, bool repair, int *released
 
 /* Both return a NUL-terminated malloc'd string of the JSON document (caller frees). */
 char *cg_graph_json(const Graph *g);
+/* cg_graph_json for a file at out_path: kernel paths relative to the file's folder (as
+ * the reader takes them); out_path NULL or "-" writes them as they are. */
+char *cg_graph_json_file(const Graph *g, const char *out_path);
 char *cg_platform_json(const Platform *p);
 /* The same with every field written, defaults included (the generated platform.json). */
 char *cg_platform_json_explicit(const Platform *p);

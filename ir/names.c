@@ -241,7 +241,8 @@ ir_kernel_name_problem(const char *s)
         return "is reserved in C (a name of the standard library)";
     /* the kernel source is compiled with the kernel's name defined as a macro, after
      * tgc_kernel.h: a field of tgc_io would be renamed in the kernel's io->field */
-    if (in_list(" nin nout in in_bytes out out_bytes iteration output ", s, strlen(s)))
+    if (in_list(" nin nout in in_bytes out out_bytes iteration output firing firings ", s,
+                strlen(s)))
         return "is the name of a field of tgc_io (the kernel interface)";
     return NULL;
 }

@@ -115,12 +115,13 @@ cost(const Task *t)
 }
 
 static const char *const graphs[] = {
-    "jpeg/jpeg.json",      "nlms/nlms.json",      "conv1d/rr-256.json",
-    "conv1d/mp-256.json",  "conv1d/rr-512.json",  "conv1d/mp-512.json",
-    "conv1d/rr-1024.json", "conv1d/mp-1024.json", "conv1d/rr-2048.json",
-    "conv1d/mp-2048.json", "conv1d/rr-4096.json", "conv1d/mp-4096.json",
-    "conv1d/rr-8192.json", "conv1d/mp-8192.json", "conv2d/conv2d.json",
-    "matmul/slice.json",   "matmul/fox.json",     "butterfly/butterfly.json"};
+    "jpeg/jpeg.json",      "nlms/nlms.json",       "conv1d/rr-256.json",
+    "conv1d/mp-256.json",  "conv1d/rr-512.json",   "conv1d/mp-512.json",
+    "conv1d/rr-1024.json", "conv1d/mp-1024.json",  "conv1d/rr-2048.json",
+    "conv1d/mp-2048.json", "conv1d/rr-4096.json",  "conv1d/mp-4096.json",
+    "conv1d/rr-8192.json", "conv1d/mp-8192.json",  "conv2d/conv2d.json",
+    "matmul/slice.json",   "matmul/fox.json",      "butterfly/butterfly.json",
+    "jpeg/jpeg-sdf.json",  "matmul/slice-sdf.json"};
 enum { NGRAPHS = sizeof graphs / sizeof graphs[0] };
 
 static Graph *
@@ -187,14 +188,14 @@ START_TEST(huffman_symbols_match_the_frames)
             const void *in[1] = {rgb + band * (size_t)r};
             size_t ib[1] = {band};
             void *co[3] = {comp[0], comp[1], comp[2]};
-            tgc_io cc = {1, 3, in, ib, co, cbytes, frame, NULL};
+            tgc_io cc = {1, 3, in, ib, co, cbytes, frame, NULL, r, h / 16};
             jpeg_color(&cc, w);
             for (int c = 0; c < 3; c++) {
                 int64_t cols = c ? w / 16 : w / 8, brows = c ? 1 : 2;
                 const void *ci[1] = {comp[c]};
                 void *o[1] = {coef};
                 size_t osz[1] = {(size_t)(brows * cols * 64) * sizeof *coef};
-                tgc_io d = {1, 1, ci, &cbytes[c], o, osz, frame, NULL};
+                tgc_io d = {1, 1, ci, &cbytes[c], o, osz, frame, NULL, r, h / 16};
                 jpeg_fdct(&d, c, cols, brows, q);
                 for (int64_t b = 0; b < brows * cols; b++, blocks++)
                     symbols += jpeg_block_symbols(coef + 64 * b);
@@ -218,32 +219,35 @@ START_TEST(graphs_are_made_by_their_scripts)
 {
     static const struct {
         const char *dir, *args, *graph;
+        const char *script; /* NULL: make_graph.sh */
     } made[] = {
-        {"jpeg", "128 128 8 75", "jpeg.json"},
-        {"conv1d", "rr 256", "rr-256.json"},
-        {"conv1d", "mp 256", "mp-256.json"},
-        {"conv1d", "rr 512", "rr-512.json"},
-        {"conv1d", "mp 512", "mp-512.json"},
-        {"conv1d", "rr 1024", "rr-1024.json"},
-        {"conv1d", "mp 1024", "mp-1024.json"},
-        {"conv1d", "rr 2048", "rr-2048.json"},
-        {"conv1d", "mp 2048", "mp-2048.json"},
-        {"conv1d", "rr 4096", "rr-4096.json"},
-        {"conv1d", "mp 4096", "mp-4096.json"},
-        {"conv1d", "rr 8192", "rr-8192.json"},
-        {"conv1d", "mp 8192", "mp-8192.json"},
-        {"conv2d", "36 36 3 5 5 4", "conv2d.json"},
-        {"matmul", "slice 64 48 4", "slice.json"},
-        {"matmul", "fox 64 48 4", "fox.json"},
-        {"butterfly", "1024 8", "butterfly.json"},
+        {"jpeg", "128 128 8 75", "jpeg.json", NULL},
+        {"jpeg", "128 128 8 75", "jpeg-sdf.json", "make_sdf.sh"},
+        {"matmul", "64 48 4", "slice-sdf.json", "make_sdf.sh"},
+        {"conv1d", "rr 256", "rr-256.json", NULL},
+        {"conv1d", "mp 256", "mp-256.json", NULL},
+        {"conv1d", "rr 512", "rr-512.json", NULL},
+        {"conv1d", "mp 512", "mp-512.json", NULL},
+        {"conv1d", "rr 1024", "rr-1024.json", NULL},
+        {"conv1d", "mp 1024", "mp-1024.json", NULL},
+        {"conv1d", "rr 2048", "rr-2048.json", NULL},
+        {"conv1d", "mp 2048", "mp-2048.json", NULL},
+        {"conv1d", "rr 4096", "rr-4096.json", NULL},
+        {"conv1d", "mp 4096", "mp-4096.json", NULL},
+        {"conv1d", "rr 8192", "rr-8192.json", NULL},
+        {"conv1d", "mp 8192", "mp-8192.json", NULL},
+        {"conv2d", "36 36 3 5 5 4", "conv2d.json", NULL},
+        {"matmul", "slice 64 48 4", "slice.json", NULL},
+        {"matmul", "fox 64 48 4", "fox.json", NULL},
+        {"butterfly", "1024 8", "butterfly.json", NULL},
     };
     for (size_t i = 0; i < sizeof made / sizeof made[0]; i++) {
         char cmd[2048];
-        snprintf(cmd, sizeof cmd, "cd '%s/%s' && sh make_graph.sh %s | cmp -s - %s",
-                 TGC_APPS, made[i].dir, made[i].args, made[i].graph);
-        ck_assert_msg(system(cmd) == 0,
-                      "%s/%s differs from what \"sh make_graph.sh %s\" writes",
-                      made[i].dir, made[i].graph, made[i].args);
+        const char *script = made[i].script ? made[i].script : "make_graph.sh";
+        snprintf(cmd, sizeof cmd, "cd '%s/%s' && sh %s %s | cmp -s - %s", TGC_APPS,
+                 made[i].dir, script, made[i].args, made[i].graph);
+        ck_assert_msg(system(cmd) == 0, "%s/%s differs from what \"sh %s %s\" writes",
+                      made[i].dir, made[i].graph, script, made[i].args);
     }
 }
 END_TEST

@@ -6,7 +6,9 @@
  * contention (--contention) or without (the default: tgc run --no-contention).
  *
  *   run_graphs --tgc PATH --testcases DIR [--modes none,ma,cp,bfco] [--contention]
- *   run_graphs --tgc PATH --random N [--seed S] [--modes ...] [--contention] [--keep DIR]
+ *   run_graphs --tgc PATH --random N [--seed S] [--multirate] [--modes ...]
+ * [--contention]
+ *              [--keep DIR]
  *   run_graphs --tgc PATH --gen CLASSES [--gen-seeds N] [--first-seed S]
  *              [--platforms P,...] [--modes ...] [--contention]
  *   run_graphs --tgc PATH --target T --ranks 4,8 (--testcases DIR | --apps DIR |
@@ -19,11 +21,13 @@
  * --random generates N graphs from seed S: 2 to 16 DSPs (presets and inline platforms
  * with random overheads, eager limits and copy speeds), random DAGs with delay edges
  * (forward and backward, delays 1 to 3), heterogeneous costs, pins, zero-byte and large
- * edges.  --gen runs `tgc gen --class C --seed K --platform P` for every class, seed
- * S .. S + N - 1 (default 1 .. 5) and platform (default bwdsp-1board,bwdsp-2board,
- * bwdsp-4board) and prints per class and platform the mean predicted length and the
- * largest |simulated / predicted - 1| (which must be 0).  Exit status 0 when every run
- * passed.
+ * edges; with --multirate, random multi-rate graphs instead (random_sdf_graph: rates,
+ * initial tokens, feedback, state channels, pins per firing), which tgc expands before
+ * it schedules them.  --gen runs `tgc gen --class C --seed K --platform P` for every
+ * class, seed S .. S + N - 1 (default 1 .. 5) and platform (default
+ * bwdsp-1board,bwdsp-2board, bwdsp-4board) and prints per class and platform the mean
+ * predicted length and the largest |simulated / predicted - 1| (which must be 0).  Exit
+ * status 0 when every run passed.
  *
  * --target T --ranks 4,8 runs the programs under real MPI (tgc run --target T): the
  * testcases and applications on the preset of that many DSPs (where their pins allow;
@@ -73,6 +77,7 @@ static int period_checked, period_measured, period_none;
 static double max_refused = 10; /* --max-refused: percent of the runs */
 static const char *keep = NULL;
 static bool contention = false;   /* --contention: tgc run without --no-contention */
+static bool multirate = false;    /* --multirate: --random graphs are multi-rate */
 static const char *target = NULL; /* --target T: tgc run --target T (real MPI) */
 static int ranks[4], nranks;      /* --ranks 4,8: the DSP counts of the MPI runs */
 
@@ -341,18 +346,10 @@ uni(long long lo, long long hi) /* [lo, hi] */
     return lo + (long long)(next() % (uint64_t)(hi - lo + 1));
 }
 
-/* Random graph k (rng seeded by the caller) on want DSPs (4, 8 or 16; 0: a random
- * platform of 2 to 16). */
-static json_t *
-random_graph(int k, int want, int *ndsps_out)
+/* The platform of a random graph (want: as random_graph), set in g; returns its DSPs. */
+static int
+random_platform(json_t *g, int want)
 {
-    json_t *g = json_object();
-    char name[64];
-    snprintf(name, sizeof name, "random%03d", k);
-    json_object_set_new(g, "format", json_string("tgc-graph/1"));
-    json_object_set_new(g, "name", json_string(name));
-    int iters = uni(0, 9) == 0 ? 1 : (int)uni(2, 30);
-    json_object_set_new(g, "iterations", json_integer(iters));
     int nd;
     if (uni(0, 2) == 0) { /* an inline platform with random parameters */
         int dpb = (int)uni(2, 4), boards = (int)uni(1, 16 / dpb);
@@ -395,6 +392,22 @@ random_graph(int k, int want, int *ndsps_out)
                                         : r == 1 ? "bwdsp-2board"
                                                  : "bwdsp-4board"));
     }
+    return nd;
+}
+
+/* Random graph k (rng seeded by the caller) on want DSPs (4, 8 or 16; 0: a random
+ * platform of 2 to 16). */
+static json_t *
+random_graph(int k, int want, int *ndsps_out)
+{
+    json_t *g = json_object();
+    char name[64];
+    snprintf(name, sizeof name, "random%03d", k);
+    json_object_set_new(g, "format", json_string("tgc-graph/1"));
+    json_object_set_new(g, "name", json_string(name));
+    int iters = uni(0, 9) == 0 ? 1 : (int)uni(2, 30);
+    json_object_set_new(g, "iterations", json_integer(iters));
+    int nd = random_platform(g, want);
     *ndsps_out = nd;
     int nt = (int)uni(2, 24);
     bool hetero = uni(0, 1);
@@ -462,6 +475,125 @@ random_graph(int k, int want, int *ndsps_out)
                  (long long)json_integer_value(json_object_get(e, "to")));
         json_object_set_new(e, "from", json_string(f));
         json_object_set_new(e, "to", json_string(t));
+    }
+    json_object_set_new(g, "edges", edges);
+    return g;
+}
+
+static long long
+gcd_ll(long long a, long long b)
+{
+    while (b) {
+        long long t = a % b;
+        a = b;
+        b = t;
+    }
+    return a;
+}
+
+/* A channel from actor f to actor t of a random multi-rate graph whose repetition vector
+ * is q: rates balanced (q[f] produce = q[t] consume) times a random factor, the tokens of
+ * one iteration T = q[f] produce. */
+static json_t *
+random_channel(const int *q, int f, int t, long long *per)
+{
+    long long g = gcd_ll(q[f], q[t]), m = uni(1, 3);
+    long long produce = q[t] / g * m, consume = q[f] / g * m;
+    *per = q[f] * produce;
+    long long r = uni(0, 19);
+    long long bytes = r == 0 ? 0 : r == 1 ? uni(2000, 6000) : uni(1, 600);
+    char fid[32], tid[32];
+    snprintf(fid, sizeof fid, "a%d", f);
+    snprintf(tid, sizeof tid, "a%d", t);
+    json_t *o =
+        json_pack("{s:s,s:s,s:I}", "from", fid, "to", tid, "bytes", (json_int_t)bytes);
+    if (produce != 1)
+        json_object_set_new(o, "produce", json_integer(produce));
+    if (consume != 1)
+        json_object_set_new(o, "consume", json_integer(consume));
+    return o;
+}
+
+/* Random multi-rate graph k (rng seeded by the caller) on want DSPs (as random_graph):
+ * 2 to 10 actors firing 1 to 4 times per iteration (the repetition vector is drawn
+ * first and the rates made to balance it), a DAG of channels with random initial tokens
+ * (a firing may read tokens of earlier iterations), feedback channels with at least one
+ * iteration of tokens (as tokens or as a delay, so the graph never deadlocks), channels
+ * from an actor to itself carrying state, parallel and zero-byte channels, pins of every
+ * firing (a list) or of the actor, costs per DSP. */
+static json_t *
+random_sdf_graph(int k, int want, int *ndsps_out)
+{
+    json_t *g = json_object();
+    char name[64];
+    snprintf(name, sizeof name, "sdf%03d", k);
+    json_object_set_new(g, "format", json_string("tgc-graph/1"));
+    json_object_set_new(g, "name", json_string(name));
+    json_object_set_new(g, "iterations", json_integer(uni(0, 9) == 0 ? 1 : uni(2, 12)));
+    int nd = random_platform(g, want);
+    *ndsps_out = nd;
+    int n = (int)uni(2, 10), q[10];
+    bool hetero = uni(0, 3) == 0;
+    json_t *tasks = json_array();
+    for (int a = 0; a < n; a++) {
+        q[a] = (int)uni(1, 4);
+        json_t *o = json_object();
+        char id[32];
+        snprintf(id, sizeof id, "a%d", a);
+        json_object_set_new(o, "id", json_string(id));
+        if (hetero) {
+            json_t *c = json_array();
+            for (int d = 0; d < nd; d++)
+                json_array_append_new(c, json_integer(uni(100, 12000)));
+            json_object_set_new(o, "cycles", c);
+        } else {
+            json_object_set_new(o, "cycles", json_integer(uni(100, 12000)));
+        }
+        long long pin = uni(0, 11);
+        if (pin == 0)
+            json_object_set_new(o, "dsp", json_integer(uni(0, nd - 1)));
+        else if (pin == 1) {
+            json_t *l = json_array();
+            for (int f = 0; f < q[a]; f++)
+                json_array_append_new(l, json_integer(uni(0, nd - 1)));
+            json_object_set_new(o, "dsp", l);
+        }
+        json_array_append_new(tasks, o);
+    }
+    json_object_set_new(g, "tasks", tasks);
+    json_t *edges = json_array();
+    long long per;
+    for (int t = 1; t < n; t++) {
+        int np = (int)uni(1, 2);
+        for (int j = 0; j < np; j++) {
+            int f = (int)uni(0, t - 1);
+            json_t *o = random_channel(q, f, t, &per);
+            if (uni(0, 3) == 0)
+                json_object_set_new(o, "tokens", json_integer(uni(1, 2 * per)));
+            json_array_append_new(edges, o);
+        }
+    }
+    int nback = (int)uni(0, 2);
+    for (int j = 0; j < nback; j++) { /* feedback with an iteration of tokens or more */
+        int a = (int)uni(1, n - 1), b = (int)uni(0, a - 1);
+        json_t *o = random_channel(q, a, b, &per);
+        if (uni(0, 2) == 0)
+            json_object_set_new(o, "delay", json_integer(uni(1, 2)));
+        else
+            json_object_set_new(o, "tokens",
+                                json_integer(per * uni(1, 2) + uni(0, per - 1)));
+        json_array_append_new(edges, o);
+    }
+    if (uni(0, 2) == 0) { /* state carried from firing to firing */
+        int a = (int)uni(0, n - 1);
+        long long rate = uni(1, 3);
+        char id[32];
+        snprintf(id, sizeof id, "a%d", a);
+        json_t *o =
+            json_pack("{s:s,s:s,s:I,s:I,s:I,s:I}", "from", id, "to", id, "bytes",
+                      (json_int_t)uni(0, 64), "produce", (json_int_t)rate, "consume",
+                      (json_int_t)rate, "tokens", (json_int_t)(rate + uni(0, rate)));
+        json_array_append_new(edges, o);
     }
     json_object_set_new(g, "edges", edges);
     return g;
@@ -556,11 +688,12 @@ run_case(Case *c, int ri, int mi)
     if (!c->path) {
         rng = c->seed * UINT64_C(1000003) + (uint64_t)c->k;
         int nd;
-        json_t *g = random_graph(c->k, r, &nd);
-        snprintf(path, sizeof path, "%s/random%03d-s%llu.json", tmpdir, c->k,
-                 (unsigned long long)c->seed);
-        snprintf(label, sizeof label, "random %d (seed %llu, %d DSPs)", c->k,
-                 (unsigned long long)c->seed, nd);
+        json_t *g =
+            multirate ? random_sdf_graph(c->k, r, &nd) : random_graph(c->k, r, &nd);
+        snprintf(path, sizeof path, "%s/%s%03d-s%llu.json", tmpdir,
+                 multirate ? "sdf" : "random", c->k, (unsigned long long)c->seed);
+        snprintf(label, sizeof label, "random %s%d (seed %llu, %d DSPs)",
+                 multirate ? "multi-rate " : "", c->k, (unsigned long long)c->seed, nd);
         int bad = json_dump_file(g, path, JSON_INDENT(2));
         json_decref(g);
         if (bad) {
@@ -729,9 +862,13 @@ add_file(const char *path)
     size_t ti;
     json_t *task;
     json_array_foreach (json_object_get(g, "tasks"), ti, task) {
-        json_t *pin = json_object_get(task, "dsp");
+        json_t *pin = json_object_get(task, "dsp"), *p;
+        size_t pi;
         if (json_is_integer(pin) && json_integer_value(pin) > c->pinned)
             c->pinned = json_integer_value(pin);
+        json_array_foreach (pin, pi, p) /* a multi-rate actor's: one DSP per firing */
+            if (json_integer_value(p) > c->pinned)
+                c->pinned = json_integer_value(p);
         c->own_platform |= json_is_array(json_object_get(task, "cycles"));
     }
     json_decref(g);
@@ -871,6 +1008,10 @@ main(int argc, char **argv)
             cycle = true;
             continue;
         }
+        if (strcmp(argv[i], "--multirate") == 0) {
+            multirate = true;
+            continue;
+        }
         if (i + 1 >= argc) {
             fprintf(stderr, "run_graphs: %s needs a value\n", argv[i]);
             return 2;
@@ -924,9 +1065,9 @@ main(int argc, char **argv)
     if (!tgc || (!cases && nrandom < 0 && !classes && !files)) {
         fprintf(
             stderr,
-            "usage: run_graphs --tgc PATH (--testcases DIR | --random N [--seed S])"
-            " [--modes none,ma,cp,bfco] [--contention] [--keep DIR] [--max-refused "
-            "PERCENT]\n"
+            "usage: run_graphs --tgc PATH (--testcases DIR | --random N [--seed S]"
+            " [--multirate]) [--modes none,ma,cp,bfco] [--contention] [--keep DIR]"
+            " [--max-refused PERCENT]\n"
             "       run_graphs --tgc PATH --gen hi20,lo20,rand50,chain100"
             " [--gen-seeds N] [--first-seed S] [--platforms P,...] [--modes ...]"
             " [--contention]\n"

@@ -17,7 +17,9 @@ static const CliSpec spec = {
     "edges,\n"
     "total cycles (sum of the mean task costs), total bytes, critical path (without\n"
     "communication) and communication-to-computation ratio (total bytes / total "
-    "cycles).\n",
+    "cycles).\n"
+    "A multi-rate graph's totals are per iteration, each actor counted as often as it\n"
+    "fires (the repetition vector, printed with the firings, their sum).\n",
     CLI_PLATFORM | CLI_ITERATIONS | CLI_LIMITS | CLI_JSON | CLI_KERNELS,
     NULL,
     1,
@@ -25,6 +27,7 @@ static const CliSpec spec = {
 };
 
 typedef struct Summary {
+    const Graph *g;
     const char *file, *name;
     const Platform *p;
     int tasks, edges, delay_edges;
@@ -32,10 +35,14 @@ typedef struct Summary {
     double ccr; /* < 0 when there is no computation */
 } Summary;
 
+/* Of a multi-rate graph: its tasks (actors) and edges (channels) as written, the rest per
+ * iteration of the graph, every actor firing as often as the repetition vector says
+ * (the critical path that of the expansion, the graph tgc schedules). */
 static Summary
 summarize(const Graph *g)
 {
-    Summary s = {.file = g->file,
+    Summary s = {.g = g,
+                 .file = g->file,
                  .name = g->name,
                  .p = g->platform,
                  .tasks = g->ntasks,
@@ -43,13 +50,17 @@ summarize(const Graph *g)
                  .iterations = g->iterations};
     double cycles = 0;
     for (int t = 0; t < g->ntasks; t++)
-        cycles += ir_task_mean_cycles(&g->tasks[t], g->platform->ndsps);
+        cycles += ir_task_mean_cycles(&g->tasks[t], g->platform->ndsps) *
+                  (double)g->repetitions[t];
     for (int e = 0; e < g->nedges; e++) {
-        s.total_bytes += g->edges[e].bytes;
-        s.delay_edges += g->edges[e].delay > 0;
+        const Edge *x = &g->edges[e];
+        s.total_bytes += x->bytes * x->produce * g->repetitions[x->from];
+        s.delay_edges += x->tokens > 0;
     }
     s.total_cycles = (int64_t)(cycles + 0.5);
-    s.critical_path = ir_critical_path(g, g->platform->ndsps, false);
+    Graph *x = g->multirate ? fe_expand(g) : NULL;
+    s.critical_path = ir_critical_path(x ? x : g, g->platform->ndsps, false);
+    ir_graph_free(x);
     s.ccr = cycles > 0 ? (double)s.total_bytes / cycles : -1;
     return s;
 }
@@ -70,6 +81,12 @@ print_text(const Summary *s)
     printf("  total cycles   %" PRId64 " per iteration\n", s->total_cycles);
     printf("  total bytes    %" PRId64 " per iteration\n", s->total_bytes);
     printf("  critical path  %" PRId64 " cycles\n", s->critical_path);
+    if (s->g->multirate) {
+        printf("  firings        %" PRId64 " per iteration:", s->g->firings);
+        for (int t = 0; t < s->g->ntasks; t++)
+            printf(" %s %" PRId64 "%s", s->g->tasks[t].id, s->g->repetitions[t],
+                   t + 1 < s->g->ntasks ? "," : "\n");
+    }
     if (s->ccr >= 0)
         printf("  comm/comp      %.4g bytes per cycle\n", s->ccr);
     else
@@ -93,6 +110,13 @@ to_json(const Summary *s)
     json_object_set_new(o, "total_bytes", json_integer(s->total_bytes));
     json_object_set_new(o, "critical_path", json_integer(s->critical_path));
     json_object_set_new(o, "ccr", s->ccr >= 0 ? json_real(s->ccr) : json_null());
+    if (s->g->multirate) { /* a single-rate graph's: 1 each, firings = tasks */
+        json_t *q = json_object();
+        for (int t = 0; t < s->g->ntasks; t++)
+            json_object_set_new(q, s->g->tasks[t].id, json_integer(s->g->repetitions[t]));
+        json_object_set_new(o, "repetition_vector", q);
+        json_object_set_new(o, "firings", json_integer(s->g->firings));
+    }
     return o;
 }
 

@@ -261,7 +261,7 @@ cmd_opt(int argc, char **argv)
         goto done;
     Unit u = {.g = g, .p = g->platform, .opt = &c.opt};
     int sched = tgc_pass_find("schedule"), optimize = tgc_pass_find("optimize");
-    if (tgc_run_passes(&u, sched, sched, NULL, d) != 0) {
+    if (tgc_run_passes(&u, 0, sched, NULL, d) != 0) { /* expand, schedule */
         ir_sched_free(u.s);
         goto done;
     }

@@ -96,10 +96,16 @@ tgc_now_ms(void)
 }
 
 #ifndef NDEBUG
-/* The debug builds' check after every pass: a pass that breaks the schedule is a bug. */
+/* The debug builds' check after every pass: a pass that breaks the graph or the schedule
+ * is a bug.  The passes before schedule leave a single-rate, indexed graph. */
 static void
 verify_after(const Unit *u, const Pass *p)
 {
+    if (!u->s && p - passes < tgc_pass_find("schedule")) {
+        if (u->g->multirate || !u->g->topo)
+            ice("pass \"%s\" left a graph that is not single-rate and indexed", p->name);
+        return;
+    }
     if (!u->s)
         ice("pass \"%s\" left no schedule", p->name);
     Diag *d = diag_new();
@@ -114,10 +120,17 @@ verify_after(const Unit *u, const Pass *p)
 }
 #endif
 
-/* The schedule after a pass, evaluated (a deadlock leaves the times out), as a file. */
+/* The schedule after a pass, evaluated (a deadlock leaves the times out), as a file;
+ * after a pass before schedule, the graph (tgc-graph/1). */
 static int
 dump(const Unit *u, const Pass *p, const char *path)
 {
+    if (!u->s && p - passes < tgc_pass_find("schedule")) {
+        char *text = cg_graph_json_file(u->g, path);
+        int rc = out_write_file(path, text, strlen(text));
+        free(text);
+        return rc == TGC_EXIT_OK ? 0 : -1;
+    }
     if (!u->s)
         ice("pass \"%s\" left no schedule", p->name);
     Arena *a = arena_new();
@@ -161,7 +174,7 @@ tgc_schedule_input(const char *from, const char *graph, const Options *opt, Grap
         return NULL;
     Unit u = {.g = *g, .p = (*g)->platform, .opt = opt};
     int sched = tgc_pass_find("schedule");
-    if (tgc_run_passes(&u, sched, sched, NULL, d) == 0)
+    if (tgc_run_passes(&u, 0, sched, NULL, d) == 0)
         return u.s;
     ir_sched_free(u.s);
     return NULL;

@@ -6,7 +6,10 @@
  *
  * io gives the task's inputs (its in-edges, in the order of the graph's "edges" array)
  * and outputs (its out-edges, same order), each with its size in bytes, the iteration
- * being computed and the task's "output" file (NULL when it has none).  The task's
+ * being computed and the task's "output" file (NULL when it has none).  An actor of a
+ * multi-rate graph sees one input per in-channel holding the tokens it consumes per
+ * firing, in FIFO order, one output per out-channel for the tokens it produces, and
+ * which of its firings per iteration the call is (docs/kernels.md).  The task's
  * "params" follow as arguments in the order the graph lists them: integers as int64_t,
  * reals as double, strings as const char *, booleans as int.  A kernel reads only its
  * inputs, writes only its outputs (every byte of them) and its output file, and keeps
@@ -26,5 +29,7 @@ typedef struct tgc_io {
     const size_t *out_bytes; /* [nout] */
     int64_t iteration;
     const char *output; /* the task's "output" file, or NULL */
+    int64_t firing;     /* which firing of its actor the call is: 0 .. firings - 1 */
+    int64_t firings;    /* how often the actor fires per iteration (1: single-rate) */
 } tgc_io;
 #endif

@@ -4,7 +4,10 @@
  *
  * Costs (they must add up to the compiler's evaluator, passes/evaluate/):
  *   COMPUTE t   wait for the transfers still reading t's outputs (zero copy), the kernel,
- *               MPIRIO_Compute(cycles)
+ *               MPIRIO_Compute(cycles); a firing of a multi-rate actor copies its input
+ *               edges into its ports before the kernel and its ports into its output
+ *               edges after it, host work that costs no simulated cycles (as the kernel's
+ *               own does not: its cost is the task's cycles)
  *   SEND m      aggregated: wait for the previous transfer of the pack buffer, pack,
  *               MPIRIO_Compute(copy); then MPIRIO_Isend (send_overhead); skipped in the
  *               last `delay` iterations
@@ -161,6 +164,12 @@ tgc_wait_send(TgcMsg *m)
 void
 tgc_compute(const TgcTask *t, int64_t it)
 {
+    tgc_compute_ports(t, NULL, it);
+}
+
+void
+tgc_compute_ports(const TgcTask *t, const TgcPorts *p, int64_t it)
+{
     for (int z = 0; z < t->nzc; z++)
         tgc_wait_send(t->zc[z]); /* the DMA may still read the output of it - 1 */
     for (int j = 0; j < t->nin; j++) {
@@ -171,12 +180,35 @@ tgc_compute(const TgcTask *t, int64_t it)
         t->out_ptr[j] = slot(t->out[j], it);
         t->out_bytes[j] = t->out[j]->bytes;
     }
-    tgc_io io = {t->nin,     t->nout,      t->in_ptr, t->in_bytes,
-                 t->out_ptr, t->out_bytes, it,        output_path[t->task]};
+    tgc_io io = {t->nin,
+                 t->nout,
+                 t->in_ptr,
+                 t->in_bytes,
+                 t->out_ptr,
+                 t->out_bytes,
+                 it,
+                 output_path[t->task],
+                 p ? p->firing : 0,
+                 p ? p->firings : 1};
+    if (p && p->nip) { /* the tokens of each input port, gathered in FIFO order */
+        for (int j = 0; j < t->nin; j++)
+            memcpy(p->ip[p->in_port[j]] + p->in_off[j], t->in_ptr[j], t->in_bytes[j]);
+        io.nin = p->nip;
+        io.in = (const void *const *)p->ip;
+        io.in_bytes = p->ip_bytes;
+    }
+    if (p && p->nop) {
+        io.nout = p->nop;
+        io.out = (void *const *)p->op;
+        io.out_bytes = p->op_bytes;
+    }
     struct timespec t0, t1;
     if (kernel_times)
         timespec_get(&t0, TIME_UTC);
     tgc_tasks[t->task].kernel(&io);
+    if (p && p->nop) /* each output port's tokens to its edges */
+        for (int j = 0; j < t->nout; j++)
+            memcpy(t->out_ptr[j], p->op[p->out_port[j]] + p->out_off[j], t->out_bytes[j]);
     if (kernel_times) {
         timespec_get(&t1, TIME_UTC);
         kernel_s[t->task] +=

@@ -74,6 +74,19 @@ typedef struct TgcTask { /* a task on the DSP that runs it */
     size_t *out_bytes;   /* [nout] */
 } TgcTask;
 
+/* A firing of an actor of a multi-rate graph (docs/kernels.md): which firing it is, and
+ * its ports when its edges carry parts of them (a run of tokens each). */
+typedef struct TgcPorts {
+    long long firing, firings;
+    int nip, nop;                         /* input and output ports; 0: the edges */
+    const int *in_port;                   /* [nin] the input port of each in-edge */
+    const size_t *in_off;                 /* [nin] its byte offset there */
+    const int *out_port;                  /* [nout] the output port of each out-edge */
+    const size_t *out_off;                /* [nout] */
+    unsigned char *const *ip, *const *op; /* [nip], [nop] the ports' buffers */
+    const size_t *ip_bytes, *op_bytes;    /* [nip], [nop] their sizes */
+} TgcPorts;
+
 typedef struct TgcArgs {
     const char *platform;   /* --platform FILE */
     const char *output_dir; /* --output-dir DIR: where the tasks' output files go */
@@ -84,6 +97,9 @@ extern const TgcTaskInfo tgc_tasks[];
 extern const TgcEdgeInfo tgc_edges[];
 
 void tgc_compute(const TgcTask *t, int64_t it);
+/* tgc_compute of a firing: its inputs gathered into its ports before the kernel, its
+ * output ports scattered into its edges after it. */
+void tgc_compute_ports(const TgcTask *t, const TgcPorts *p, int64_t it);
 void tgc_send(TgcMsg *m, int64_t it);
 void tgc_recv(TgcMsg *m, int64_t it);
 void tgc_post_first(TgcMsg *m);

@@ -72,16 +72,19 @@ jpeg_pixel(int64_t frame, int64_t width, int64_t height, int64_t x, int64_t y,
 void
 jpeg_source(const tgc_io *io, int64_t width, int64_t height)
 {
-    for (int band = 0; band < io->nout; band++) {
-        uint8_t *p = io->out[band];
-        size_t n = io->out_bytes[band];
+    /* the outputs hold the frame's rows in order: a band of 16 each (one output per MCU
+       row), or all of them in one (the multi-rate graph: its tokens are the bands) */
+    int64_t row0 = 0;
+    for (int o = 0; o < io->nout; o++) {
+        uint8_t *p = io->out[o];
+        size_t n = io->out_bytes[o];
         memset(p, 0, n);
-        for (int64_t y = 0; y < 16 && band * 16 + y < height; y++)
-            for (int64_t x = 0; x < width; x++) {
-                size_t at = (size_t)((y * width + x) * 3);
-                if (at + 3 <= n)
-                    jpeg_pixel(io->iteration, width, height, x, band * 16 + y, p + at);
-            }
+        int64_t rows = (int64_t)(n / (size_t)(3 * width));
+        for (int64_t y = 0; y < rows && row0 + y < height; y++)
+            for (int64_t x = 0; x < width; x++)
+                jpeg_pixel(io->iteration, width, height, x, row0 + y,
+                           p + (size_t)((y * width + x) * 3));
+        row0 += rows;
     }
 }
 
@@ -374,12 +377,19 @@ jpeg_huffman(const tgc_io *io, int64_t width, int64_t height, int64_t quality)
     int64_t rows = height / 16, mcus = width / 16;
     size_t ybytes = (size_t)(2 * (width / 8) * 64) * sizeof(int16_t),
            cbytes = (size_t)(width / 16 * 64) * sizeof(int16_t);
-    if (io->nin != 3 * rows)
+    /* the coefficients of MCU row r: in[3r], in[3r+1], in[3r+2] (one input per row and
+       component), or row r of in[0], in[1], in[2] (the multi-rate graph: one input per
+       component, its tokens the rows in order) */
+    int joined = io->nin == 3 && rows > 1;
+    if (!joined && io->nin != 3 * rows)
         return;
-    for (int64_t r = 0; r < rows; r++)
-        if (io->in_bytes[3 * r] < ybytes || io->in_bytes[3 * r + 1] < cbytes ||
-            io->in_bytes[3 * r + 2] < cbytes)
+    for (int64_t r = 0; r < rows; r++) {
+        size_t k = joined ? (size_t)rows : 1;
+        int i = joined ? 0 : (int)(3 * r);
+        if (io->in_bytes[i] < k * ybytes || io->in_bytes[i + 1] < k * cbytes ||
+            io->in_bytes[i + 2] < k * cbytes)
             return;
+    }
     /* the worst case: 27 bits per coefficient, every byte stuffed, and the headers */
     size_t cap = (size_t)(rows * mcus * 6) * 64 * 27 / 4 + 1024;
     uint8_t *buf = malloc(cap);
@@ -435,8 +445,16 @@ jpeg_huffman(const tgc_io *io, int64_t width, int64_t height, int64_t quality)
     put_byte(&b, 0);
     int pred[3] = {0, 0, 0};
     for (int64_t r = 0; r < rows; r++) {
-        const int16_t *yb = io->in[3 * r], *cb = io->in[3 * r + 1],
-                      *cr = io->in[3 * r + 2];
+        const int16_t *yb, *cb, *cr;
+        if (joined) {
+            yb = (const int16_t *)io->in[0] + (size_t)r * ybytes / sizeof *yb;
+            cb = (const int16_t *)io->in[1] + (size_t)r * cbytes / sizeof *cb;
+            cr = (const int16_t *)io->in[2] + (size_t)r * cbytes / sizeof *cr;
+        } else {
+            yb = io->in[3 * r];
+            cb = io->in[3 * r + 1];
+            cr = io->in[3 * r + 2];
+        }
         int64_t cols = width / 8; /* Y blocks per block row of the band */
         for (int64_t m = 0; m < mcus; m++) {
             const int16_t *y4[4] = {yb + 64 * (2 * m), yb + 64 * (2 * m + 1),

@@ -23,11 +23,15 @@ typedef struct tgc_io {
     const size_t *out_bytes; /* [nout] */
     int64_t iteration;
     const char *output; /* the task's "output" file, or NULL */
+    int64_t firing;     /* which firing of its actor: 0 .. firings - 1 */
+    int64_t firings;    /* the actor's firings per iteration */
 } tgc_io;
 #endif
 
 /* Frame `iteration` of the synthetic scene (a gradient, a moving disc, stripes, a little
- * noise), width x height RGB pixels (3 bytes each); out[r] is MCU row r: 16 rows. */
+ * noise), width x height RGB pixels (3 bytes each), row after row over the outputs:
+ * out[r] is MCU row r (16 rows), or out[0] all of them (jpeg-sdf.json: its tokens are
+ * the MCU rows). */
 void jpeg_source(const tgc_io *io, int64_t width, int64_t height);
 /* One MCU row: in[0] = 16 x width RGB; out[0] = Y (16 x width), out[1] = Cb and out[2] =
  * Cr (8 x width/2 each, the average of 2 x 2 pixels: 4:2:0), one byte per sample. */
@@ -37,7 +41,8 @@ void jpeg_color(const tgc_io *io, int64_t width);
  * zig-zag order.  comp 0 uses the luminance table, 1 and 2 the chrominance table. */
 void jpeg_fdct(const tgc_io *io, int64_t comp, int64_t cols, int64_t brows,
                int64_t quality);
-/* The sink: in[3r], in[3r+1], in[3r+2] = the Y, Cb and Cr coefficients of MCU row r.
+/* The sink: in[3r], in[3r+1], in[3r+2] = the Y, Cb and Cr coefficients of MCU row r,
+ * or (jpeg-sdf.json) in[0], in[1], in[2] = those of every MCU row, one token a row.
  * Huffman-codes the frame and appends it, a complete JFIF image, to the output file. */
 void jpeg_huffman(const tgc_io *io, int64_t width, int64_t height, int64_t quality);
 

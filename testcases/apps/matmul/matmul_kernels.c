@@ -35,13 +35,17 @@ void
 mm_slice_source(const tgc_io *io, int64_t m, int64_t k, int64_t procs)
 {
     zero_outputs(io);
-    int64_t rows = m / procs;
-    for (int r = 0; r < io->nout && r < procs; r++) {
-        float *a = io->out[r];
-        if (fits(io->out_bytes[r], rows * k))
-            for (int64_t i = 0; i < rows; i++)
-                for (int64_t j = 0; j < k; j++)
-                    a[i * k + j] = mm_a(io->iteration, r * rows + i, j, k);
+    /* the rows of A in order over the outputs: m / procs to each (one output per
+       worker), or all in one (slice-sdf.json: its tokens are the workers' slices) */
+    int64_t row0 = 0;
+    (void)procs;
+    for (int o = 0; o < io->nout; o++) {
+        float *a = io->out[o];
+        int64_t rows = (int64_t)(io->out_bytes[o] / sizeof *a / (size_t)k);
+        for (int64_t i = 0; i < rows && row0 + i < m; i++)
+            for (int64_t j = 0; j < k; j++)
+                a[i * k + j] = mm_a(io->iteration, row0 + i, j, k);
+        row0 += rows;
     }
 }
 
@@ -124,17 +128,24 @@ mm_fox_step(const tgc_io *io, int64_t rank, int64_t step, int64_t rows, int64_t 
 void
 mm_gather(const tgc_io *io, int64_t m, int64_t procs)
 {
-    int64_t rows = m / procs;
     FILE *f = io->output ? fopen(io->output, io->iteration == 0 ? "w" : "a") : NULL;
     if (!f)
         return;
-    for (int64_t i = 0; i < m; i++)
+    /* the rows of C in order over the inputs: m / procs in each (one input per worker),
+       or all in one (slice-sdf.json) */
+    (void)procs;
+    int in = 0;
+    int64_t first = 0; /* the row in[in] starts with */
+    for (int64_t i = 0; i < m; i++) {
+        while (in < io->nin &&
+               i >= first + (int64_t)(io->in_bytes[in] / sizeof(float) / (size_t)m)) {
+            first += (int64_t)(io->in_bytes[in] / sizeof(float) / (size_t)m);
+            in++;
+        }
         for (int64_t j = 0; j < m; j++) {
-            int64_t r = i / rows;
-            float v = r < io->nin && fits(io->in_bytes[r], rows * m)
-                          ? ((const float *)io->in[r])[(i % rows) * m + j]
-                          : 0;
+            float v = in < io->nin ? ((const float *)io->in[in])[(i - first) * m + j] : 0;
             fprintf(f, "%.9g%c", (double)v, j == m - 1 ? '\n' : ' ');
         }
+    }
     fclose(f);
 }

@@ -31,10 +31,13 @@ typedef struct tgc_io {
     const size_t *out_bytes; /* [nout] */
     int64_t iteration;
     const char *output; /* the task's "output" file, or NULL */
+    int64_t firing;     /* which firing of its actor: 0 .. firings - 1 */
+    int64_t firings;    /* the actor's firings per iteration */
 } tgc_io;
 #endif
 
-/* Basic slicing: out[r] = rows r m/P .. (r+1) m/P - 1 of A (rows x k floats). */
+/* Basic slicing: out[r] = rows r m/P .. (r+1) m/P - 1 of A (rows x k floats); with one
+ * output (slice-sdf.json, one token a worker's rows), all of A. */
 void mm_slice_source(const tgc_io *io, int64_t m, int64_t k, int64_t procs);
 /* in[0] = rows of A from row `first`; out[0] = the same rows of C (rows x m floats). */
 void mm_slice_rows(const tgc_io *io, int64_t first, int64_t rows, int64_t m, int64_t k);
@@ -49,7 +52,8 @@ void mm_fox_source(const tgc_io *io, int64_t m, int64_t k, int64_t procs);
 void mm_fox_step(const tgc_io *io, int64_t rank, int64_t step, int64_t rows, int64_t m,
                  int64_t k, int64_t procs, int64_t last);
 
-/* in[r] = rows r m/P .. of C; appends C (m lines of m values) to the output file. */
+/* in[r] = rows r m/P .. of C, or all of them in in[0] (slice-sdf.json); appends C (m lines
+ * of m values) to the output file. */
 void mm_gather(const tgc_io *io, int64_t m, int64_t procs);
 
 /* For the checks: A of a product (i, j) and B (i, j). */
