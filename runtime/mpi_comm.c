@@ -128,45 +128,15 @@ MPI_Comm_create_keyval(MPI_Comm_copy_attr_function *copy,
                        MPI_Comm_delete_attr_function *del, int *keyval, void *extra)
 {
     ENTER("MPI_Comm_create_keyval");
-    int i = tab_new(&s->keyvals, 1, sizeof(Keyval));
-    Keyval *k = tab_at(&s->keyvals, i);
-    k->used = 1, k->copy = copy, k->del = del, k->extra = extra;
-    *keyval = i;
-    return MPI_SUCCESS;
+    return keyval_new(s, KV_COMM, copy, del, extra, keyval);
 }
 
 int
 MPI_Comm_free_keyval(int *keyval)
 {
     ENTER("MPI_Comm_free_keyval");
-    Keyval *k = tab_at(&s->keyvals, *keyval);
-    if (!k || !k->used)
-        return mpi_err(MPI_COMM_WORLD, MPI_ERR_KEYVAL);
-    k->used = 0;
-    *keyval = MPI_KEYVAL_INVALID;
-    return MPI_SUCCESS;
-}
-
-static int
-attr_find(const Comm *c, int key)
-{
-    for (int i = 0; i < c->nattr; i++)
-        if (c->attr[i].key == key)
-            return i;
-    return -1;
-}
-
-static int
-attr_delete(MpiState *s, MPI_Comm h, Comm *c, int i)
-{
-    Keyval *k = tab_at(&s->keyvals, c->attr[i].key);
-    if (k && k->del) {
-        int e = k->del(h, c->attr[i].key, c->attr[i].val, k->extra);
-        if (e)
-            return e;
-    }
-    c->attr[i] = c->attr[--c->nattr];
-    return MPI_SUCCESS;
+    int e = keyval_free(s, KV_COMM, keyval);
+    return e ? mpi_err(MPI_COMM_WORLD, e) : MPI_SUCCESS;
 }
 
 int
@@ -174,19 +144,8 @@ MPI_Comm_set_attr(MPI_Comm comm, int keyval, void *value)
 {
     ENTER("MPI_Comm_set_attr");
     COMM(c, comm);
-    Keyval *k = tab_at(&s->keyvals, keyval);
-    if (!k || !k->used)
-        return mpi_err(comm, MPI_ERR_KEYVAL);
-    int i = attr_find(c, keyval);
-    if (i >= 0) {
-        int e = attr_delete(s, comm, c, i);
-        if (e)
-            return mpi_err(comm, e);
-    }
-    if (c->nattr == 16)
-        return mpi_err(comm, MPI_ERR_NO_MEM);
-    c->attr[c->nattr++] = (Attr){keyval, value};
-    return MPI_SUCCESS;
+    int e = attr_set(s, &c->attrs, KV_COMM, comm, keyval, value);
+    return e ? mpi_err(comm, e) : MPI_SUCCESS;
 }
 
 int
@@ -216,6 +175,9 @@ MPI_Comm_get_attr(MPI_Comm comm, int keyval, void *value, int *flag)
         universe[0] = tr_size();
         p = universe;
         break;
+    case MPI_LASTUSEDCODE:
+        p = &s->lastused;
+        break;
     default:
         break;
     }
@@ -224,14 +186,8 @@ MPI_Comm_get_attr(MPI_Comm comm, int keyval, void *value, int *flag)
         memcpy(value, &p, sizeof p);
         return MPI_SUCCESS;
     }
-    Keyval *k = tab_at(&s->keyvals, keyval);
-    if (!k || !k->used)
-        return mpi_err(comm, MPI_ERR_KEYVAL);
-    int i = attr_find(c, keyval);
-    *flag = i >= 0;
-    if (i >= 0)
-        memcpy(value, &c->attr[i].val, sizeof(void *));
-    return MPI_SUCCESS;
+    int e = attr_get(s, &c->attrs, KV_COMM, keyval, value, flag);
+    return e ? mpi_err(comm, e) : MPI_SUCCESS;
 }
 
 int
@@ -239,10 +195,7 @@ MPI_Comm_delete_attr(MPI_Comm comm, int keyval)
 {
     ENTER("MPI_Comm_delete_attr");
     COMM(c, comm);
-    int i = attr_find(c, keyval);
-    if (i < 0)
-        return mpi_err(comm, MPI_ERR_KEYVAL);
-    int e = attr_delete(s, comm, c, i);
+    int e = attr_delete(s, &c->attrs, KV_COMM, comm, keyval);
     return e ? mpi_err(comm, e) : MPI_SUCCESS;
 }
 
@@ -329,19 +282,8 @@ MPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm)
         memcpy(n->rg, c->rg, (size_t)c->rsize * sizeof(int));
     }
     copy_topo(n, c);
-    for (int i = 0; i < c->nattr; i++) {
-        Keyval *k = tab_at(&s->keyvals, c->attr[i].key);
-        if (!k || !k->copy)
-            continue;
-        void *out = NULL;
-        int flag = 0;
-        int e = k->copy(comm, c->attr[i].key, k->extra, c->attr[i].val, &out, &flag);
-        if (e)
-            return mpi_err(comm, e);
-        if (flag)
-            n->attr[n->nattr++] = (Attr){c->attr[i].key, out};
-    }
-    return MPI_SUCCESS;
+    int e = attr_copy(s, &c->attrs, &n->attrs, KV_COMM, comm);
+    return e ? mpi_err(comm, e) : MPI_SUCCESS;
 }
 
 int
@@ -550,11 +492,9 @@ MPI_Comm_free(MPI_Comm *comm)
     if (!comm || *comm <= MPI_COMM_SELF)
         return mpi_err(MPI_COMM_WORLD, MPI_ERR_COMM);
     COMM(c, *comm);
-    while (c->nattr > 0) {
-        int e = attr_delete(s, *comm, c, c->nattr - 1);
-        if (e)
-            return mpi_err(*comm, e);
-    }
+    int e = attr_clear(s, &c->attrs, *comm);
+    if (e)
+        return mpi_err(*comm, e);
     mpi_free(c->g);
     mpi_free(c->rg);
     mpi_free(c->dims);

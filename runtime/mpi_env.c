@@ -119,6 +119,7 @@ state_init(MpiState *s)
 {
     s->rank = tr_rank();
     s->next_ctx = 0x20000;
+    s->lastused = MPI_ERR_LASTCODE;
     comm_init_predefined(s); /* the predefined datatypes: on first use (mpi_type.c) */
     /* groups: 0 is MPI_GROUP_EMPTY */
     Group *g = tab_at(&s->groups, tab_new(&s->groups, 0, sizeof(Group)));
@@ -311,6 +312,16 @@ MPI_Finalize(void)
         b = nx;
     }
     s->bsends = NULL;
+    /* the attributes of MPI_COMM_SELF are deleted first, then those of the other
+     * predefined communicators, each in the reverse order of setting (MPI 3.1
+     * section 8.7.1), while MPI is still usable */
+    static const MPI_Comm predef[] = {MPI_COMM_SELF, MPI_COMM_WORLD, MPI_COMM_LOCAL};
+    for (int i = 0; i < 3; i++) {
+        Comm *c = comm_get(s, predef[i]);
+        int e = c ? attr_clear(s, &c->attrs, predef[i]) : 0;
+        if (e)
+            return mpi_err(predef[i], e);
+    }
     s->finalized = 1;
     tr_finalize();
     return MPI_SUCCESS;
@@ -412,6 +423,172 @@ MPI_Free_mem(void *base)
     return MPI_SUCCESS;
 }
 
+/* ---- attributes ---- */
+
+int
+keyval_new(MpiState *s, int kind, AttrCopy *copy, AttrDelete *del, void *extra, int *key)
+{
+    /* a key is never given again: one freed is invalid for good */
+    int i = tab_new(&s->keyvals, s->keyvals.n > 1 ? s->keyvals.n : 1, sizeof(Keyval));
+    Keyval *k = tab_at(&s->keyvals, i);
+    *k = (Keyval){1, 0, 0, kind, copy, del, extra};
+    *key = i;
+    return MPI_SUCCESS;
+}
+
+Keyval *
+keyval_get(MpiState *s, int kind, int key)
+{
+    Keyval *k = tab_at(&s->keyvals, key);
+    return k && k->used && k->kind == kind ? k : NULL;
+}
+
+/* the program's use of k, or an attribute's, is over */
+static void
+keyval_unref(Keyval *k)
+{
+    if (k->freed && k->refs == 0)
+        k->used = 0;
+}
+
+int
+keyval_free(MpiState *s, int kind, int *key)
+{
+    Keyval *k = keyval_get(s, kind, *key);
+    if (!k)
+        return MPI_ERR_KEYVAL;
+    /* an attribute still using it keeps it, its callbacks too; freeing it again
+     * meanwhile changes nothing (as MPICH) */
+    k->freed = 1;
+    keyval_unref(k);
+    *key = MPI_KEYVAL_INVALID;
+    return MPI_SUCCESS;
+}
+
+static int
+attr_find(const AttrList *l, int key)
+{
+    for (int i = 0; i < l->n; i++)
+        if (l->a[i].key == key)
+            return i;
+    return -1;
+}
+
+static void
+attr_add(AttrList *l, int key, void *val)
+{
+    if (l->n == l->cap) {
+        int cap = l->cap ? 2 * l->cap : 8;
+        Attr *a = mpi_alloc((size_t)cap * sizeof *a);
+        if (l->n)
+            memcpy(a, l->a, (size_t)l->n * sizeof *a);
+        mpi_free(l->a);
+        l->a = a;
+        l->cap = cap;
+    }
+    l->a[l->n++] = (Attr){key, val};
+}
+
+int
+attr_set(MpiState *s, AttrList *l, int kind, int obj, int key, void *val)
+{
+    Keyval *k = keyval_get(s, kind, key);
+    if (!k || k->freed)
+        return MPI_ERR_KEYVAL;
+    int i = attr_find(l, key);
+    if (i < 0) {
+        attr_add(l, key, val);
+        k->refs++;
+        return MPI_SUCCESS;
+    }
+    /* the old value is deleted first; the attribute keeps its place */
+    if (k->del) {
+        int e = k->del(obj, key, l->a[i].val, k->extra);
+        if (e)
+            return e;
+        i = attr_find(l, key);
+        if (i < 0) {
+            attr_add(l, key, val);
+            k->refs++;
+            return MPI_SUCCESS;
+        }
+    }
+    l->a[i].val = val;
+    return MPI_SUCCESS;
+}
+
+int
+attr_get(MpiState *s, const AttrList *l, int kind, int key, void *val, int *flag)
+{
+    if (!keyval_get(s, kind, key))
+        return MPI_ERR_KEYVAL;
+    int i = attr_find(l, key);
+    *flag = i >= 0;
+    if (i >= 0)
+        memcpy(val, &l->a[i].val, sizeof(void *));
+    return MPI_SUCCESS;
+}
+
+int
+attr_delete(MpiState *s, AttrList *l, int kind, int obj, int key)
+{
+    Keyval *k = keyval_get(s, kind, key);
+    int i = k ? attr_find(l, key) : -1;
+    if (i < 0)
+        return MPI_ERR_KEYVAL;
+    void *val = l->a[i].val;
+    if (k->del) {
+        int e = k->del(obj, key, val, k->extra);
+        if (e)
+            return e;
+    }
+    /* the callback may have changed the list */
+    i = attr_find(l, key);
+    if (i >= 0) {
+        memmove(l->a + i, l->a + i + 1, (size_t)(l->n - i - 1) * sizeof *l->a);
+        l->n--;
+        k->refs--;
+        keyval_unref(k);
+    }
+    return MPI_SUCCESS;
+}
+
+int
+attr_copy(MpiState *s, const AttrList *from, AttrList *to, int kind, int obj)
+{
+    for (int i = 0; i < from->n; i++) {
+        Attr a = from->a[i];
+        Keyval *k = keyval_get(s, kind, a.key);
+        if (!k || !k->copy)
+            continue;
+        void *out = NULL;
+        int flag = 0;
+        int e = k->copy(obj, a.key, k->extra, a.val, &out, &flag);
+        if (e)
+            return e;
+        if (flag) {
+            attr_add(to, a.key, out);
+            k->refs++;
+        }
+    }
+    return MPI_SUCCESS;
+}
+
+int
+attr_clear(MpiState *s, AttrList *l, int obj)
+{
+    while (l->n > 0) {
+        Attr a = l->a[l->n - 1];
+        Keyval *k = tab_at(&s->keyvals, a.key);
+        int e = attr_delete(s, l, k->kind, obj, a.key);
+        if (e)
+            return e;
+    }
+    mpi_free(l->a);
+    *l = (AttrList){0};
+    return MPI_SUCCESS;
+}
+
 /* ---- errors ---- */
 
 static const char *
@@ -448,55 +625,95 @@ err_text(int code)
         return "out of memory";
     case MPI_ERR_UNSUPPORTED_OPERATION:
         return "operation not supported by MPIRIO";
+    case MPI_ERR_LASTCODE:
+        return "the last predefined error code";
     default:
         return NULL;
     }
 }
 
-int
-MPI_Error_string(int code, char *s, int *len)
+/* a class or code the program added (MPI_Add_error_class, _code: MPI_ERR_LASTCODE + 1
+ * and up, per DSP as per MPI process): its index, or -1 */
+static int
+user_code(const MpiState *s, int code)
 {
-    const char *m = err_text(code);
-    char buf[64];
-    if (!m) {
-        if (code >= MPI_ERR_LASTCODE && code < MPI_ERR_LASTCODE + 1024) {
-            snprintf(buf, sizeof buf, "user-defined error code %d", code);
-            m = buf;
-        } else
-            return MPI_ERR_ARG;
-    }
-    *len = snprintf(s, MPI_MAX_ERROR_STRING, "%s", m);
+    int i = code - MPI_ERR_LASTCODE - 1;
+    return s && i >= 0 && i < s->nucode ? i : -1;
+}
+
+int
+MPI_Error_string(int code, char *str, int *len)
+{
+    MpiState *s = mpi_state();
+    int u = user_code(s, code);
+    const char *m = u >= 0 ? (s->ustr[u] ? s->ustr[u] : "") : err_text(code);
+    if (!m)
+        return MPI_ERR_ARG;
+    *len = snprintf(str, MPI_MAX_ERROR_STRING, "%s", m);
     return MPI_SUCCESS;
 }
 
 int
 MPI_Error_class(int code, int *cls)
 {
-    if (!err_text(code) && !(code >= MPI_ERR_LASTCODE && code < MPI_ERR_LASTCODE + 1024))
+    MpiState *s = mpi_state();
+    int u = user_code(s, code);
+    if (u < 0 && !err_text(code))
         return MPI_ERR_ARG;
-    *cls = code;
+    *cls = u >= 0 ? s->ucls[u] : code;
     return MPI_SUCCESS;
 }
 
-static int next_user_code = MPI_ERR_LASTCODE;
+/* a new code of class cls (-1: a new class), its string empty */
+static int
+add_code(MpiState *s, int cls)
+{
+    if (s->nucode % 64 == 0) {
+        int *c = mpi_alloc((size_t)(s->nucode + 64) * sizeof *c);
+        char **t = mpi_alloc((size_t)(s->nucode + 64) * sizeof *t);
+        if (s->nucode) {
+            memcpy(c, s->ucls, (size_t)s->nucode * sizeof *c);
+            memcpy(t, s->ustr, (size_t)s->nucode * sizeof *t);
+        }
+        mpi_free(s->ucls);
+        mpi_free(s->ustr);
+        s->ucls = c, s->ustr = t;
+    }
+    int code = MPI_ERR_LASTCODE + 1 + s->nucode;
+    s->ucls[s->nucode++] = cls < 0 ? code : cls;
+    s->lastused = code;
+    return code;
+}
 
 int
 MPI_Add_error_class(int *cls)
 {
-    *cls = next_user_code++;
+    ENTER("MPI_Add_error_class");
+    *cls = add_code(s, -1);
     return MPI_SUCCESS;
 }
 
 int
 MPI_Add_error_code(int cls, int *code)
 {
-    *code = next_user_code++;
+    ENTER("MPI_Add_error_code");
+    /* a predefined class or one the program added (not a code of one) */
+    int u = user_code(s, cls);
+    if (u >= 0 ? s->ucls[u] != cls : (cls < 1 || !err_text(cls)))
+        return mpi_err(MPI_COMM_WORLD, MPI_ERR_ARG);
+    *code = add_code(s, cls);
     return MPI_SUCCESS;
 }
 
 int
-MPI_Add_error_string(int code, const char *s)
+MPI_Add_error_string(int code, const char *str)
 {
+    ENTER("MPI_Add_error_string");
+    int u = user_code(s, code);
+    if (u < 0 || !str)
+        return mpi_err(MPI_COMM_WORLD, MPI_ERR_ARG);
+    mpi_free(s->ustr[u]);
+    s->ustr[u] = mpi_strdup(str);
     return MPI_SUCCESS;
 }
 
@@ -523,8 +740,8 @@ mpi_err(MPI_Comm comm, int code)
     }
     char m[MPI_MAX_ERROR_STRING];
     int len;
-    if (MPI_Error_string(code, m, &len))
-        snprintf(m, sizeof m, "error %d", code);
+    if (MPI_Error_string(code, m, &len) || len == 0)
+        snprintf(m, sizeof m, "error code %d", code);
     fflush(stdout);
     fprintf(stderr, "mpirio: DSP %d: %s: %s (MPI_ERRORS_ARE_FATAL)\n",
             tr_dsp() ? tr_rank() : -1, s && s->call ? s->call : "MPI call", m);
@@ -580,6 +797,13 @@ MPI_Comm_call_errhandler(MPI_Comm comm, int code)
     ENTER("MPI_Comm_call_errhandler");
     mpi_err(comm, code);
     return MPI_SUCCESS;
+}
+
+/* the MPI-1 names (deprecated, as MPICH keeps them) */
+int
+MPI_Errhandler_create(MPI_Handler_function *fn, MPI_Errhandler *eh)
+{
+    return MPI_Comm_create_errhandler(fn, eh);
 }
 
 int

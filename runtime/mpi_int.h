@@ -18,6 +18,32 @@
 
 #include <stddef.h>
 
+/* attributes (mpi_env.c): of communicators and datatypes, whose handles are ints,
+ * so one copy and one delete callback type serve both */
+typedef int AttrCopy(int obj, int key, void *extra, void *in, void *out, int *flag);
+typedef int AttrDelete(int obj, int key, void *val, void *extra);
+enum { KV_COMM = 1, KV_TYPE };
+
+typedef struct Keyval {
+    int used;  /* exists: until the program has freed it and no attribute uses it */
+    int freed; /* the program freed it (MPI_Comm_free_keyval, ...) */
+    int refs;  /* attributes set with it */
+    int kind;  /* KV_COMM or KV_TYPE */
+    AttrCopy *copy;
+    AttrDelete *del;
+    void *extra;
+} Keyval;
+
+typedef struct Attr {
+    int key;
+    void *val;
+} Attr;
+
+typedef struct AttrList {
+    int n, cap;
+    Attr *a; /* in the order they were first set */
+} AttrList;
+
 /* a datatype is a tree (mpi_type.c): its type map is `nrep` repetitions, `rstride`
  * bytes apart, of its pieces in order; piece i is n instances of the type `sub`, one
  * extent of sub apart, from byte disp of the repetition. A predefined type of one
@@ -57,6 +83,7 @@ typedef struct Type {
     MPI_Aint *addrs;
     struct Type **types; /* held */
     char name[MPI_MAX_OBJECT_NAME];
+    AttrList attrs;
 } Type;
 
 typedef struct Group {
@@ -64,11 +91,6 @@ typedef struct Group {
     int n;
     int *g; /* global ranks */
 } Group;
-
-typedef struct Attr {
-    int key;
-    void *val;
-} Attr;
 
 typedef struct Comm {
     int used;
@@ -80,8 +102,7 @@ typedef struct Comm {
     int *rg;
     int world_like; /* WORLD or LOCAL: the in-switch collectives apply */
     MPI_Errhandler eh;
-    int nattr;
-    Attr attr[16];
+    AttrList attrs;
     int topo, ndims;
     int *dims, *periods;
     int nin, nout; /* distributed graph: the sources and destinations */
@@ -94,13 +115,6 @@ typedef struct Op {
     MPI_User_function *fn;
     int commute;
 } Op;
-
-typedef struct Keyval {
-    int used;
-    MPI_Comm_copy_attr_function *copy;
-    MPI_Comm_delete_attr_function *del;
-    void *extra;
-} Keyval;
 
 typedef struct Errh {
     int used;
@@ -186,7 +200,7 @@ typedef struct MpiState {
     Tab types;    /* Type, handle = TYPE_BASE + index */
     Type predef[NPREDEF];
     Tab ops;          /* Op, handle = index (below 16 the predefined ones) */
-    Tab keyvals;      /* Keyval */
+    Tab keyvals;      /* Keyval, key = index (from 1, never reused) */
     Tab errhs;        /* Errh, handle = index (below 4 the predefined ones) */
     Tab infos;        /* Info, handle = index (0 MPI_INFO_NULL, 1 MPI_INFO_ENV) */
     Tab msgs;         /* Msg: messages taken by MPI_Mprobe, handle = index */
@@ -196,6 +210,10 @@ typedef struct MpiState {
     int bsize;
     Bsend *bsends; /* Bsends not yet known complete */
     const char *call;
+    int nucode;   /* error classes and codes added: MPI_ERR_LASTCODE + 1 + i */
+    int *ucls;    /* ... the class of each (a class its own) */
+    char **ustr;  /* ... their strings (NULL: empty) */
+    int lastused; /* the MPI_LASTUSEDCODE attribute */
 } MpiState;
 
 /* mpi_env.c */
@@ -212,6 +230,20 @@ MpiState *mpi_enter(const char *call);
 /* the error handler of comm for code in call: returns code (MPI_ERRORS_RETURN), or
  * ends the run (MPI_ERRORS_ARE_FATAL) */
 int mpi_err(MPI_Comm comm, int code);
+/* attributes: a key of kind KV_ (valid until freed and unused: NULL if not one);
+ * the list l of the object obj (its handle, given to the callbacks): set (the old
+ * value deleted first), get, delete one (MPI_ERR_KEYVAL if not set), copy those whose
+ * copy callback says so to `to` (MPI_Comm_dup, MPI_Type_dup), clear all in the
+ * reverse order of setting; 0 or an error code (a callback's) */
+int keyval_new(MpiState *s, int kind, AttrCopy *copy, AttrDelete *del, void *extra,
+               int *key);
+int keyval_free(MpiState *s, int kind, int *key);
+Keyval *keyval_get(MpiState *s, int kind, int key);
+int attr_set(MpiState *s, AttrList *l, int kind, int obj, int key, void *val);
+int attr_get(MpiState *s, const AttrList *l, int kind, int key, void *val, int *flag);
+int attr_delete(MpiState *s, AttrList *l, int kind, int obj, int key);
+int attr_copy(MpiState *s, const AttrList *from, AttrList *to, int kind, int obj);
+int attr_clear(MpiState *s, AttrList *l, int obj);
 void *mpi_alloc(size_t n); /* tr_tmp_alloc, zeroed */
 void mpi_free(void *p);
 char *mpi_strdup(const char *s);

@@ -967,7 +967,9 @@ MPI_Type_dup(MPI_Datatype old, MPI_Datatype *newtype)
         return mpi_err(MPI_COMM_WORLD, e);
     t->committed = o->committed;
     save_contents(t, MPI_COMBINER_DUP, 0, NULL, 0, NULL, 1, &o);
-    return MPI_SUCCESS;
+    /* the attributes whose copy callbacks say so */
+    e = attr_copy(s, &o->attrs, &t->attrs, KV_TYPE, old);
+    return e ? mpi_err(MPI_COMM_WORLD, e) : MPI_SUCCESS;
 }
 
 /* a dimension of a subarray or darray: n instances of in (whose extent is the stride
@@ -1225,6 +1227,9 @@ MPI_Type_free(MPI_Datatype *type)
     Type *t = type_get(s, *type);
     if (!t || t->predefined)
         return mpi_err(MPI_COMM_WORLD, MPI_ERR_TYPE);
+    int e = attr_clear(s, &t->attrs, *type);
+    if (e)
+        return mpi_err(MPI_COMM_WORLD, e);
     /* a request or a type that uses it keeps it until it is done */
     t->freed = 1;
     if (t->refs == 0)
@@ -1340,6 +1345,7 @@ clone(MpiState *s, Type *t)
     c->handle = handle;
     c->refs = 0;
     c->freed = 0;
+    c->attrs = (AttrList){0}; /* attributes are not part of the type */
     c->piece = mpi_alloc((size_t)t->npiece * sizeof(Piece) + 1);
     if (t->npiece)
         memcpy(c->piece, t->piece, (size_t)t->npiece * sizeof(Piece));
@@ -1366,6 +1372,60 @@ MPI_Type_get_contents(MPI_Datatype type, int maxints, int maxaddrs, int maxtypes
     for (int i = 0; i < t->ntypes; i++)
         types[i] = t->types[i]->predefined ? t->types[i]->handle : clone(s, t->types[i]);
     return MPI_SUCCESS;
+}
+
+/* ---- attributes ---- */
+
+int
+MPIR_Type_dup_fn(MPI_Datatype type, int key, void *extra, void *in, void *out, int *flag)
+{
+    (void)type, (void)key, (void)extra;
+    memcpy(out, &in, sizeof in);
+    *flag = 1;
+    return MPI_SUCCESS;
+}
+
+int
+MPI_Type_create_keyval(MPI_Type_copy_attr_function *copy,
+                       MPI_Type_delete_attr_function *del, int *keyval, void *extra)
+{
+    ENTER("MPI_Type_create_keyval");
+    return keyval_new(s, KV_TYPE, copy, del, extra, keyval);
+}
+
+int
+MPI_Type_free_keyval(int *keyval)
+{
+    ENTER("MPI_Type_free_keyval");
+    int e = keyval_free(s, KV_TYPE, keyval);
+    return e ? mpi_err(MPI_COMM_WORLD, e) : MPI_SUCCESS;
+}
+
+int
+MPI_Type_set_attr(MPI_Datatype type, int keyval, void *value)
+{
+    ENTER("MPI_Type_set_attr");
+    TYPE(t, type);
+    int e = attr_set(s, &t->attrs, KV_TYPE, type, keyval, value);
+    return e ? mpi_err(MPI_COMM_WORLD, e) : MPI_SUCCESS;
+}
+
+int
+MPI_Type_get_attr(MPI_Datatype type, int keyval, void *value, int *flag)
+{
+    ENTER("MPI_Type_get_attr");
+    TYPE(t, type);
+    int e = attr_get(s, &t->attrs, KV_TYPE, keyval, value, flag);
+    return e ? mpi_err(MPI_COMM_WORLD, e) : MPI_SUCCESS;
+}
+
+int
+MPI_Type_delete_attr(MPI_Datatype type, int keyval)
+{
+    ENTER("MPI_Type_delete_attr");
+    TYPE(t, type);
+    int e = attr_delete(s, &t->attrs, KV_TYPE, type, keyval);
+    return e ? mpi_err(MPI_COMM_WORLD, e) : MPI_SUCCESS;
 }
 
 int

@@ -597,6 +597,282 @@ START_TEST(external32_is_big_endian_with_its_own_sizes)
 }
 END_TEST
 
+/* ---- attributes and keys (issue 34 items 4, 5, 8) ---- */
+
+static int copies[64], deletes[64];
+static int order[64][32], norder[64];
+
+static int
+count_copy(MPI_Comm comm, int key, void *extra, void *in, void *out, int *flag)
+{
+    (void)comm, (void)key, (void)extra;
+    int r;
+    MPI_Comm_rank(MPI_COMM_WORLD, &r);
+    copies[r]++;
+    memcpy(out, &in, sizeof in);
+    *flag = 1;
+    return MPI_SUCCESS;
+}
+
+/* notes the value deleted (an int in the pointer) and that MPI is still usable */
+static int
+note_delete(MPI_Comm comm, int key, void *val, void *extra)
+{
+    (void)comm, (void)key, (void)extra;
+    int r, fin = 1;
+    MPI_Comm_rank(MPI_COMM_WORLD, &r);
+    MPI_Finalized(&fin);
+    deletes[r]++;
+    if (norder[r] < 32)
+        order[r][norder[r]++] = fin ? -1 : (int)(intptr_t)val;
+    return MPI_SUCCESS;
+}
+
+static void
+freed_keyval(int rank, void *arg)
+{
+    (void)arg;
+    copies[rank] = deletes[rank] = norder[rank] = 0;
+    MPI_Init(NULL, NULL);
+    int key, saved, dummy[32];
+    MPI_Comm_create_keyval(count_copy, note_delete, &key, NULL);
+    saved = key;
+    MPI_Comm_set_attr(MPI_COMM_WORLD, key, (void *)(intptr_t)7);
+    /* freed while an attribute uses it: the key and its callbacks live on */
+    MPI_Comm_free_keyval(&key);
+    EXPECT(rank, key == MPI_KEYVAL_INVALID, "key %d", key);
+    for (int i = 0; i < 32; i++)
+        MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, MPI_COMM_NULL_DELETE_FN, &dummy[i],
+                               NULL);
+    for (int i = 0; i < 32; i++)
+        EXPECT(rank, dummy[i] != saved, "key %d given again", saved);
+    MPI_Comm dup;
+    MPI_Comm_dup(MPI_COMM_WORLD, &dup);
+    EXPECT(rank, copies[rank] == 1, "copy callback called %d times", copies[rank]);
+    void *v = NULL;
+    int flag = 0;
+    MPI_Comm_get_attr(dup, saved, &v, &flag);
+    EXPECT(rank, flag && (intptr_t)v == 7, "copied attribute %d %ld", flag,
+           (long)(intptr_t)v);
+    MPI_Comm_free(&dup);
+    EXPECT(rank, deletes[rank] == 1, "delete callback called %d times", deletes[rank]);
+    /* a key no attribute uses any more is gone when freed: freeing it again fails */
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    int k2, k2copy;
+    MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, MPI_COMM_NULL_DELETE_FN, &k2, NULL);
+    k2copy = k2;
+    MPI_Comm_free_keyval(&k2);
+    int e = MPI_Comm_free_keyval(&k2copy);
+    EXPECT(rank, e == MPI_ERR_KEYVAL, "second free of an unused key: %d", e);
+    /* WORLD's attribute is deleted by MPI_Finalize */
+    MPI_Finalize();
+    EXPECT(rank, deletes[rank] == 2, "delete callback called %d times", deletes[rank]);
+}
+
+START_TEST(a_freed_key_keeps_its_callbacks_while_attributes_use_it)
+{
+    run(2, freed_keyval, NULL);
+}
+END_TEST
+
+static void
+finalize_order(int rank, void *arg)
+{
+    (void)arg;
+    deletes[rank] = norder[rank] = 0;
+    MPI_Init(NULL, NULL);
+    int k[8];
+    for (int i = 0; i < 8; i++)
+        MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, note_delete, &k[i], NULL);
+    /* WORLD first, then SELF, in an order of their own; one set twice */
+    MPI_Comm_set_attr(MPI_COMM_WORLD, k[5], (void *)(intptr_t)105);
+    MPI_Comm_set_attr(MPI_COMM_SELF, k[3], (void *)(intptr_t)3);
+    MPI_Comm_set_attr(MPI_COMM_SELF, k[0], (void *)(intptr_t)0);
+    MPI_Comm_set_attr(MPI_COMM_WORLD, k[6], (void *)(intptr_t)106);
+    MPI_Comm_set_attr(MPI_COMM_SELF, k[4], (void *)(intptr_t)4);
+    MPI_Comm_set_attr(MPI_COMM_SELF, k[1], (void *)(intptr_t)1);
+    MPI_Comm_set_attr(MPI_COMM_SELF, k[0], (void *)(intptr_t)10); /* deletes 0 */
+    for (int i = 0; i < 8; i++)
+        MPI_Comm_free_keyval(&k[i]);
+    MPI_Finalize();
+    /* 0 (replaced), then SELF's in reverse order of setting, then WORLD's */
+    int want[] = {0, 1, 4, 10, 3, 106, 105};
+    EXPECT(rank, norder[rank] == 7, "%d deletes", norder[rank]);
+    for (int i = 0; i < 7 && i < norder[rank]; i++)
+        EXPECT(rank, order[rank][i] == want[i],
+               "delete %d: %d, not %d (-1: after finalize)", i, order[rank][i], want[i]);
+}
+
+START_TEST(finalize_deletes_self_attributes_first_in_reverse_order)
+{
+    run(2, finalize_order, NULL);
+}
+END_TEST
+
+static void
+many_attributes(int rank, void *arg)
+{
+    (void)arg;
+    copies[rank] = 0;
+    MPI_Init(NULL, NULL);
+    enum { N = 100 };
+    int k[N];
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    for (int i = 0; i < N; i++) {
+        MPI_Comm_create_keyval(count_copy, MPI_COMM_NULL_DELETE_FN, &k[i], NULL);
+        int e = MPI_Comm_set_attr(MPI_COMM_WORLD, k[i], (void *)(intptr_t)(i + 1));
+        EXPECT(rank, e == MPI_SUCCESS, "attribute %d: %d", i, e);
+    }
+    MPI_Comm dup;
+    MPI_Comm_dup(MPI_COMM_WORLD, &dup);
+    EXPECT(rank, copies[rank] == N, "%d copies", copies[rank]);
+    for (int i = 0; i < N; i++) {
+        void *v = NULL;
+        int flag = 0;
+        MPI_Comm_get_attr(dup, k[i], &v, &flag);
+        EXPECT(rank, flag && (intptr_t)v == i + 1, "attribute %d of the copy", i);
+    }
+    MPI_Comm_free(&dup);
+    for (int i = 0; i < N; i++)
+        MPI_Comm_free_keyval(&k[i]);
+    MPI_Finalize();
+}
+
+START_TEST(a_communicator_holds_any_number_of_attributes)
+{
+    run(2, many_attributes, NULL);
+}
+END_TEST
+
+static int
+type_copy(MPI_Datatype t, int key, void *extra, void *in, void *out, int *flag)
+{
+    (void)t, (void)key, (void)extra;
+    intptr_t v = (intptr_t)in + 1;
+    memcpy(out, &v, sizeof v);
+    *flag = 1;
+    return MPI_SUCCESS;
+}
+
+static int
+type_delete(MPI_Datatype t, int key, void *val, void *extra)
+{
+    (void)t, (void)key;
+    *(intptr_t *)extra += (intptr_t)val;
+    return MPI_SUCCESS;
+}
+
+static void
+type_attributes(int rank, void *arg)
+{
+    (void)arg;
+    MPI_Init(NULL, NULL);
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    intptr_t deleted = 0;
+    int key, ckey, plain;
+    MPI_Type_create_keyval(type_copy, type_delete, &key, &deleted);
+    MPI_Type_create_keyval(MPI_TYPE_DUP_FN, MPI_TYPE_NULL_DELETE_FN, &plain, NULL);
+    MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, MPI_COMM_NULL_DELETE_FN, &ckey, NULL);
+    MPI_Datatype t, d;
+    MPI_Type_contiguous(2, MPI_INT, &t);
+    MPI_Type_set_attr(t, key, (void *)(intptr_t)10);
+    MPI_Type_set_attr(t, plain, (void *)(intptr_t)99);
+    /* a key of communicators is not one of datatypes, nor the other way */
+    int e = MPI_Type_set_attr(t, ckey, NULL);
+    EXPECT(rank, e == MPI_ERR_KEYVAL, "a communicator key on a type: %d", e);
+    e = MPI_Comm_set_attr(MPI_COMM_WORLD, key, NULL);
+    EXPECT(rank, e == MPI_ERR_KEYVAL, "a type key on a communicator: %d", e);
+    MPI_Type_dup(t, &d);
+    void *v = NULL;
+    int flag = 0;
+    MPI_Type_get_attr(d, key, &v, &flag);
+    EXPECT(rank, flag && (intptr_t)v == 11, "copied: %d %ld", flag, (long)(intptr_t)v);
+    MPI_Type_get_attr(d, plain, &v, &flag);
+    EXPECT(rank, flag && (intptr_t)v == 99, "MPI_TYPE_DUP_FN: %d %ld", flag,
+           (long)(intptr_t)v);
+    /* the key freed: its attributes still go through its delete callback */
+    MPI_Type_free_keyval(&key);
+    MPI_Type_free(&t);
+    EXPECT(rank, deleted == 10, "deleted %ld", (long)deleted);
+    MPI_Type_delete_attr(d, plain);
+    MPI_Type_get_attr(d, plain, &v, &flag);
+    EXPECT(rank, !flag, "deleted attribute still there");
+    MPI_Type_free(&d);
+    EXPECT(rank, deleted == 21, "deleted %ld", (long)deleted);
+    /* on a predefined type too */
+    MPI_Type_set_attr(MPI_INT, plain, (void *)(intptr_t)5);
+    MPI_Type_get_attr(MPI_INT, plain, &v, &flag);
+    EXPECT(rank, flag && (intptr_t)v == 5, "on MPI_INT: %d", flag);
+    MPI_Type_delete_attr(MPI_INT, plain);
+    MPI_Type_free_keyval(&plain);
+    MPI_Comm_free_keyval(&ckey);
+    MPI_Finalize();
+}
+
+START_TEST(datatype_attributes)
+{
+    run(1, type_attributes, NULL);
+}
+END_TEST
+
+/* ---- error classes and codes (issue 34 item 6) ---- */
+
+static int first_class[64];
+
+static void
+error_codes(int rank, void *arg)
+{
+    (void)arg;
+    MPI_Init(NULL, NULL);
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    int *last = NULL, flag = 0;
+    int e = MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_LASTUSEDCODE, &last, &flag);
+    EXPECT(rank, e == MPI_SUCCESS && flag && *last >= MPI_ERR_LASTCODE,
+           "MPI_LASTUSEDCODE: %d, flag %d", e, flag);
+    int cls, code, argcode, c2;
+    MPI_Add_error_class(&cls);
+    first_class[rank] = cls;
+    EXPECT(rank, cls > MPI_ERR_LASTCODE && *last == cls, "class %d, last used %d", cls,
+           *last);
+    MPI_Add_error_code(cls, &code);
+    MPI_Add_error_code(MPI_ERR_ARG, &argcode);
+    EXPECT(rank, *last == argcode && code != cls && argcode != code,
+           "codes %d %d, last %d", code, argcode, *last);
+    int out = -1;
+    MPI_Error_class(code, &out);
+    EXPECT(rank, out == cls, "class of a new code: %d, not %d", out, cls);
+    MPI_Error_class(argcode, &out);
+    EXPECT(rank, out == MPI_ERR_ARG, "class of a code of MPI_ERR_ARG: %d", out);
+    MPI_Error_class(cls, &out);
+    EXPECT(rank, out == cls, "a class is its own class: %d", out);
+    char str[MPI_MAX_ERROR_STRING] = "x";
+    int len = -1;
+    MPI_Error_string(cls, str, &len);
+    EXPECT(rank, str[0] == 0 && len == 0, "a new class's string: \"%s\"", str);
+    MPI_Add_error_string(code, "a code of ours");
+    MPI_Error_string(code, str, &len);
+    EXPECT(rank, strcmp(str, "a code of ours") == 0, "\"%s\"", str);
+    /* a code is not a class; a predefined code takes no string */
+    e = MPI_Add_error_code(code, &c2);
+    EXPECT(rank, e == MPI_ERR_ARG, "a code of a code: %d", e);
+    e = MPI_Add_error_string(MPI_ERR_ARG, "no");
+    EXPECT(rank, e == MPI_ERR_ARG, "a string for MPI_ERR_ARG: %d", e);
+    e = MPI_Error_class(MPI_ERR_LASTCODE + 1000, &out);
+    EXPECT(rank, e == MPI_ERR_ARG, "class of a code never added: %d", e);
+    MPI_Finalize();
+}
+
+START_TEST(error_classes_and_codes_are_each_processes_own)
+{
+    run(2, error_codes, NULL);
+    /* each DSP is a process: the same first class on both */
+    ck_assert_int_eq(first_class[0], first_class[1]);
+    int first = first_class[0];
+    run(1, error_codes, NULL); /* and a new run starts again */
+    ck_assert_int_eq(first_class[0], first);
+}
+END_TEST
+
 static Suite *
 suite(void)
 {
@@ -612,6 +888,15 @@ suite(void)
     tcase_add_test(t, contiguous_of_2_27_bytes_is_sent);
     tcase_add_test(t, types_of_more_than_2_26_blocks);
     tcase_add_test(t, external32_is_big_endian_with_its_own_sizes);
+    suite_add_tcase(s, t);
+    t = tcase_create("attributes");
+    tcase_add_test(t, a_freed_key_keeps_its_callbacks_while_attributes_use_it);
+    tcase_add_test(t, finalize_deletes_self_attributes_first_in_reverse_order);
+    tcase_add_test(t, a_communicator_holds_any_number_of_attributes);
+    tcase_add_test(t, datatype_attributes);
+    suite_add_tcase(s, t);
+    t = tcase_create("errors");
+    tcase_add_test(t, error_classes_and_codes_are_each_processes_own);
     suite_add_tcase(s, t);
     return s;
 }

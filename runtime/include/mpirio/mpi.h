@@ -279,6 +279,7 @@ int MPIR_Comm_dup_fn(MPI_Comm, int, void *, void *, void *, int *);
 #define MPI_DUP_FN MPI_COMM_DUP_FN
 #define MPI_TYPE_NULL_COPY_FN ((MPI_Type_copy_attr_function *)0)
 #define MPI_TYPE_NULL_DELETE_FN ((MPI_Type_delete_attr_function *)0)
+#define MPI_TYPE_DUP_FN MPIR_Type_dup_fn
 
 /* environment */
 int MPI_Init(int *argc, char ***argv);
@@ -306,6 +307,7 @@ int MPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler eh);
 int MPI_Comm_get_errhandler(MPI_Comm comm, MPI_Errhandler *eh);
 int MPI_Comm_call_errhandler(MPI_Comm comm, int code);
 int MPI_Errhandler_free(MPI_Errhandler *eh);
+int MPI_Errhandler_create(MPI_Handler_function *fn, MPI_Errhandler *eh);
 int MPI_Errhandler_set(MPI_Comm comm, MPI_Errhandler eh);
 int MPI_Errhandler_get(MPI_Comm comm, MPI_Errhandler *eh);
 int MPI_Add_error_class(int *cls);
@@ -463,6 +465,14 @@ int MPI_Type_get_envelope(MPI_Datatype type, int *nints, int *naddrs, int *ntype
                           int *combiner);
 int MPI_Type_get_contents(MPI_Datatype type, int maxints, int maxaddrs, int maxtypes,
                           int ints[], MPI_Aint addrs[], MPI_Datatype types[]);
+int MPIR_Type_dup_fn(MPI_Datatype type, int key, void *extra, void *in, void *out,
+                     int *flag);
+int MPI_Type_create_keyval(MPI_Type_copy_attr_function *copy,
+                           MPI_Type_delete_attr_function *del, int *keyval, void *extra);
+int MPI_Type_free_keyval(int *keyval);
+int MPI_Type_set_attr(MPI_Datatype type, int keyval, void *value);
+int MPI_Type_get_attr(MPI_Datatype type, int keyval, void *value, int *flag);
+int MPI_Type_delete_attr(MPI_Datatype type, int keyval);
 int MPI_Type_set_name(MPI_Datatype type, const char *name);
 int MPI_Type_get_name(MPI_Datatype type, char *name, int *len);
 int MPI_Type_match_size(int typeclass, int size, MPI_Datatype *type);
