@@ -153,8 +153,9 @@ struct Rq {
     MPI_Datatype type;
     int peer, tag;
     MPI_Comm comm;
-    int mode;   /* 0 standard, 1 synchronous, 2 ready, 3 buffered */
-    Type *t;    /* the datatype (a reference held while the request lives) */
+    int mode;                /* 0 standard, 1 synchronous, 2 ready, 3 buffered */
+    unsigned long long bseq; /* buffered: its send's Bsend.seq */
+    Type *t;                 /* the datatype (a reference held while the request lives) */
     void *pack; /* packed data of a noncontiguous receive, unpacked at completion */
     /* generalized requests */
     MPI_Grequest_query_function *query;
@@ -172,6 +173,7 @@ typedef struct MsgH {
 typedef struct Bsend {
     Req *r;
     size_t bytes;
+    unsigned long long seq; /* that of the request that started it (MPI_Cancel) */
     struct Bsend *next;
 } Bsend;
 
@@ -208,7 +210,8 @@ typedef struct MpiState {
     HandleTab native; /* the MPIRIO requests (the transport's) */
     void *bbuf;       /* MPI_Buffer_attach */
     int bsize;
-    Bsend *bsends; /* Bsends not yet known complete */
+    Bsend *bsends;             /* Bsends not yet known complete */
+    unsigned long long nbsend; /* Bsends started */
     const char *call;
     int nucode;   /* error classes and codes added: MPI_ERR_LASTCODE + 1 + i */
     int *ucls;    /* ... the class of each (a class its own) */

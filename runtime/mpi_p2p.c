@@ -143,6 +143,7 @@ start(MpiState *s, Rq *r)
             e = tr_isend(data, bytes, dest, c->ctx, r->tag, c->rank, &tr);
             Bsend *b = mpi_alloc(sizeof *b);
             b->r = tr, b->bytes = bytes, b->next = s->bsends;
+            b->seq = r->bseq = ++s->nbsend;
             s->bsends = b;
             r->tr = NULL; /* the data is in the buffer: the request is complete */
             empty_status(&r->st);
@@ -794,8 +795,24 @@ MPI_Cancel(MPI_Request *req)
             r->gcancel(r->extra, r->done);
         return MPI_SUCCESS;
     }
-    /* a receive not yet matched is cancelled; a send, once started, is not */
-    if (r->active && r->kind == RQ_RECV && r->tr && tr_cancel(r->tr)) {
+    if (!r->active)
+        return MPI_SUCCESS;
+    /* a send or receive that no one has matched yet is cancelled; a buffered send
+     * (complete at its start) through its message in the buffer, which it frees */
+    int cancelled = 0;
+    if (r->tr)
+        cancelled = tr_cancel(r->tr);
+    else if (r->kind == RQ_SEND && r->mode == 3)
+        for (Bsend **pp = &s->bsends; *pp; pp = &(*pp)->next)
+            if ((*pp)->seq == r->bseq) {
+                Bsend *b = *pp;
+                if ((cancelled = tr_cancel(b->r))) {
+                    *pp = b->next;
+                    mpi_free(b);
+                }
+                break;
+            }
+    if (cancelled) {
         r->tr = NULL;
         empty_status(&r->st);
         r->cancelled = 1;

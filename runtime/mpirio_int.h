@@ -66,7 +66,8 @@ int tr_probe(int src, int ctx, int tag, MPIRIO_Status *st);
 int tr_improbe(int src, int ctx, int tag, int blocking, int *flag, void **msg,
                MPIRIO_Status *st);
 int tr_imrecv(void *msg, void *buf, size_t cap, Req **out);
-/* cancels a receive that has not been matched (then frees r): 1, else 0 */
+/* cancels a receive, or a send, that has not been matched (then frees r): 1, else 0
+ * (r goes on) */
 int tr_cancel(Req *r);
 int tr_test(Req *r, int *flag, MPIRIO_Status *st); /* frees r when *flag */
 void tr_compute(Cycles c, const char *name);       /* busy c cycles; the trace's name */

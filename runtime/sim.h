@@ -70,13 +70,15 @@ struct MPIRIO_Req {
     int kind;     /* 0 send, 1 receive */
     int blocking; /* a blocking MPIRIO_Recv: recv_overhead instead of wait_overhead */
     int done;
+    int posted;  /* a receive: the post event has run */
+    int dropped; /* ... cancelled before it: the post event frees it */
     Dsp *owner;
     /* receive */
     void *buf;
     size_t cap;
     int src, ctx, tag; /* src global or -1 */
     MPIRIO_Status st;
-    Msg *msg;                 /* matched message */
+    Msg *msg;                 /* matched message; of a send: its message */
     Req *next;                /* in the posted queue */
     Req *all_prev, *all_next; /* every live request (freed at the end of a run) */
 };
@@ -259,6 +261,9 @@ struct Msg {
     Cycles issued;
     unsigned long long src_seq;
     int eager, matched, arrived;
+    int queued;    /* the envelope has reached the receiver (the issue event) */
+    int cancelled; /* its send was cancelled before the issue or while its eager data
+                      was on the way: dropped then */
     Req *sreq, *rreq;
     Msg *next; /* in the unexpected queue */
     /* network */

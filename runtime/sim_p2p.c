@@ -99,6 +99,10 @@ matched(Msg *m, Req *r)
 static void
 msg_arrived(Msg *m, int node)
 {
+    if (m->cancelled) { /* nobody wants its data any more */
+        net_msg_free(m);
+        return;
+    }
     m->arrived = 1;
     if (m->sreq)
         req_complete(m->sreq);
@@ -114,6 +118,11 @@ static void
 issue(void *mp)
 {
     Msg *m = mp;
+    if (m->cancelled) { /* before it was issued */
+        net_msg_free(m);
+        return;
+    }
+    m->queued = 1;
     Dsp *rd = &K->dsps[m->dst];
     Req *prev = NULL, *r = rd->posted;
     for (; r; prev = r, r = r->next)
@@ -173,6 +182,7 @@ isend(const void *buf, size_t bytes, int dst, int ctx, int tag, int srank, int s
     m->eager = !sync && (long long)bytes <= K->plat.eager_limit;
     m->sreq = s;
     m->on_arrive = msg_arrived;
+    s->msg = m;
     s->kind = 0;
     s->owner = d;
     s->ctx = ctx;
@@ -200,6 +210,11 @@ static void
 post(void *rp)
 {
     Req *r = rp;
+    if (r->dropped) { /* cancelled before it was posted */
+        req_free(r);
+        return;
+    }
+    r->posted = 1;
     Dsp *d = r->owner;
     Msg *prev = NULL, *m = d->unexp;
     for (; m; prev = m, m = m->next)
@@ -528,13 +543,49 @@ tr_imrecv(void *msg, void *buf, size_t cap, Req **out)
     return MPIRIO_SUCCESS;
 }
 
+/* a send that no receive has matched: its message leaves the receiver's unexpected
+ * queue (eager data still on the way is dropped when it is in) */
+static int
+cancel_send(Req *r)
+{
+    Msg *m = r->msg;
+    if (!m->queued) { /* its issue event is still to come (at this very cycle) */
+        m->cancelled = 1;
+        m->sreq = NULL;
+        req_free(r);
+        return 1;
+    }
+    Dsp *rd = &K->dsps[m->dst];
+    Msg *q = rd->unexp;
+    for (; q && q != m; q = q->next)
+        ;
+    if (m->matched || !q) /* matched, or taken by a matched probe */
+        return 0;
+    unexp_remove(rd, m);
+    m->sreq = NULL;
+    if (m->eager && !m->arrived)
+        m->cancelled = 1;
+    else
+        net_msg_free(m);
+    req_free(r);
+    return 1;
+}
+
 int
 tr_cancel(Req *r)
 {
     Dsp *d = k_self();
-    k_sync(d); /* the post is an event at the DSP's clock */
-    if (r->kind != 1 || r->done || r->msg)
+    k_sync(d); /* the post and the issue are events at the DSP's clock */
+    if (r->done)
         return 0;
+    if (r->kind == 0)
+        return cancel_send(r);
+    if (r->msg)
+        return 0;
+    if (!r->posted) { /* its post event is still to come (at this very cycle) */
+        r->dropped = 1;
+        return 1;
+    }
     Req *prev = NULL, *q = d->posted;
     for (; q && q != r; prev = q, q = q->next)
         ;

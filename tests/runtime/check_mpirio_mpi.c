@@ -873,6 +873,133 @@ START_TEST(error_classes_and_codes_are_each_processes_own)
 }
 END_TEST
 
+/* ---- cancelling sends (issue 34 item 7) ---- */
+
+/* DSP 0 sends a (tag 5), then b (tag 5) and cancels b, by the mode of *arg (0
+ * standard, 1 synchronous, 2 buffered, 3 persistent); the cancel must hold (DSP 1
+ * receives only after a barrier); DSP 1 then receives a's message, then a later one,
+ * never b's. Then a send already matched is not cancelled. */
+static void
+cancel_send(int rank, void *arg)
+{
+    int mode = *(int *)arg;
+    MPI_Init(NULL, NULL);
+    int a = 10, b = 20, c = 30, in = 0, flag = -1;
+    static char bbuf[2 * (sizeof(int) + MPI_BSEND_OVERHEAD)];
+    if (rank == 0) {
+        MPI_Request ra, rb;
+        MPI_Status st;
+        if (mode == 2)
+            MPI_Buffer_attach(bbuf, sizeof(int) + MPI_BSEND_OVERHEAD);
+        MPI_Isend(&a, 1, MPI_INT, 1, 5, MPI_COMM_WORLD, &ra);
+        if (mode == 0)
+            MPI_Isend(&b, 1, MPI_INT, 1, 5, MPI_COMM_WORLD, &rb);
+        else if (mode == 1)
+            MPI_Issend(&b, 1, MPI_INT, 1, 5, MPI_COMM_WORLD, &rb);
+        else if (mode == 2)
+            MPI_Ibsend(&b, 1, MPI_INT, 1, 5, MPI_COMM_WORLD, &rb);
+        else {
+            MPI_Send_init(&b, 1, MPI_INT, 1, 5, MPI_COMM_WORLD, &rb);
+            MPI_Start(&rb);
+        }
+        MPI_Cancel(&rb);
+        MPI_Wait(&rb, &st);
+        MPI_Test_cancelled(&st, &flag);
+        EXPECT(0, flag == 1, "mode %d: the unmatched send was not cancelled", mode);
+        if (mode == 3)
+            MPI_Request_free(&rb);
+        MPI_Barrier(MPI_COMM_WORLD); /* DSP 1 receives only after the cancel */
+        if (mode == 2) {
+            /* the cancelled message left the buffer: there is room for another */
+            MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+            int e = MPI_Bsend(&c, 1, MPI_INT, 1, 5, MPI_COMM_WORLD);
+            EXPECT(0, e == MPI_SUCCESS, "no room after the cancel: %d", e);
+            void *p;
+            int n;
+            MPI_Buffer_detach(&p, &n);
+        } else
+            MPI_Send(&c, 1, MPI_INT, 1, 5, MPI_COMM_WORLD);
+        MPI_Wait(&ra, MPI_STATUS_IGNORE);
+        /* matched: the cancel fails and the data arrives */
+        MPI_Barrier(MPI_COMM_WORLD);
+        MPI_Send(&b, 1, MPI_INT, 1, 6, MPI_COMM_WORLD);
+        MPI_Isend(&b, 1, MPI_INT, 1, 7, MPI_COMM_WORLD, &rb);
+        MPI_Barrier(MPI_COMM_WORLD); /* DSP 1 has received it by now */
+        MPI_Cancel(&rb);
+        MPI_Wait(&rb, &st);
+        MPI_Test_cancelled(&st, &flag);
+        EXPECT(0, flag == 0, "mode %d: a matched send was cancelled", mode);
+    } else if (rank == 1) {
+        MPI_Barrier(MPI_COMM_WORLD);
+        MPI_Recv(&in, 1, MPI_INT, 0, 5, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        EXPECT(1, in == 10, "mode %d: first message %d, not 10", mode, in);
+        MPI_Recv(&in, 1, MPI_INT, 0, 5, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        EXPECT(1, in == 30, "mode %d: second message %d, not 30 (20 was cancelled)", mode,
+               in);
+        MPI_Barrier(MPI_COMM_WORLD);
+        MPI_Recv(&in, 1, MPI_INT, 0, 6, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        MPI_Request r;
+        MPI_Irecv(&in, 1, MPI_INT, 0, 7, MPI_COMM_WORLD, &r);
+        MPI_Wait(&r, MPI_STATUS_IGNORE);
+        MPI_Barrier(MPI_COMM_WORLD);
+        EXPECT(1, in == 20, "the matched send's data: %d", in);
+    }
+    MPI_Finalize();
+}
+
+START_TEST(an_unmatched_send_is_cancelled)
+{
+    for (int mode = 0; mode < 4; mode++) {
+        run(2, cancel_send, &mode);
+        run_on(2, "abstract", cancel_send, &mode); /* eager: data on the way */
+    }
+}
+END_TEST
+
+/* on the abstract platform nothing costs time: a receive cancelled in the cycle of
+ * its post (before the post event) is cancelled still; so is a send before its issue */
+static void
+cancel_at_once(int rank, void *arg)
+{
+    (void)arg;
+    MPI_Init(NULL, NULL);
+    int x = 0, flag = -1;
+    MPI_Request r;
+    MPI_Status st;
+    if (rank == 0) {
+        MPI_Irecv(&x, 1, MPI_INT, 1, 3, MPI_COMM_WORLD, &r);
+        MPI_Cancel(&r);
+        MPI_Wait(&r, &st);
+        MPI_Test_cancelled(&st, &flag);
+        EXPECT(0, flag == 1, "receive not cancelled");
+    }
+    MPI_Barrier(MPI_COMM_WORLD);
+    if (rank == 1) {
+        MPI_Send(&rank, 1, MPI_INT, 0, 3, MPI_COMM_WORLD); /* goes to the next receive */
+        MPI_Isend(&rank, 1, MPI_INT, 0, 4, MPI_COMM_WORLD, &r);
+        MPI_Cancel(&r);
+        MPI_Wait(&r, &st);
+        MPI_Test_cancelled(&st, &flag);
+        EXPECT(1, flag == 1, "send not cancelled");
+    }
+    if (rank == 0) {
+        MPI_Recv(&x, 1, MPI_INT, 1, 3, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        EXPECT(0, x == 1, "x %d", x);
+    }
+    MPI_Barrier(MPI_COMM_WORLD);
+    if (rank == 0) {
+        MPI_Iprobe(1, 4, MPI_COMM_WORLD, &flag, MPI_STATUS_IGNORE);
+        EXPECT(0, flag == 0, "the cancelled send arrived");
+    }
+    MPI_Finalize();
+}
+
+START_TEST(cancelled_in_the_cycle_of_the_post)
+{
+    run_on(2, "abstract", cancel_at_once, NULL);
+}
+END_TEST
+
 static Suite *
 suite(void)
 {
@@ -894,6 +1021,10 @@ suite(void)
     tcase_add_test(t, finalize_deletes_self_attributes_first_in_reverse_order);
     tcase_add_test(t, a_communicator_holds_any_number_of_attributes);
     tcase_add_test(t, datatype_attributes);
+    suite_add_tcase(s, t);
+    t = tcase_create("point-to-point");
+    tcase_add_test(t, an_unmatched_send_is_cancelled);
+    tcase_add_test(t, cancelled_in_the_cycle_of_the_post);
     suite_add_tcase(s, t);
     t = tcase_create("errors");
     tcase_add_test(t, error_classes_and_codes_are_each_processes_own);
