@@ -41,16 +41,10 @@
 
 #include "child.h"
 #include "cli.h"
+#include "locate.h"
 #include "output.h"
 
 extern char **environ;
-
-#ifndef TGC_CALIB_OPENMPI
-#define TGC_CALIB_OPENMPI ""
-#endif
-#ifndef TGC_CALIB_MPICH
-#define TGC_CALIB_MPICH ""
-#endif
 
 enum { O_TARGET, O_N, O_REPS, O_GRAPHS, O_METHOD, O_RUNS, O_MPIRUN, O_TIMEOUT };
 
@@ -425,11 +419,11 @@ cmd_calibrate(int argc, char **argv)
         cli_free(&c);
         return TGC_EXIT_USAGE;
     }
-    const char *calib = mpich ? TGC_CALIB_MPICH : TGC_CALIB_OPENMPI;
+    const char *calib = mpich ? tgc_paths()->calib_mpich : tgc_paths()->calib_openmpi;
     if (!*calib || access(calib, X_OK) != 0) {
         fprintf(stderr,
-                "tgc: error: --target %s: this tgc was built without the %s transport of "
-                "libmpirio (install %s and rebuild, docs/cluster.md)\n",
+                "tgc: error: --target %s: libmpirio's %s transport is not there "
+                "(install %s and rebuild and install tgc, docs/cluster.md)\n",
                 target, mpich ? "MPICH" : "Open MPI",
                 mpich ? "libmpich-dev and mpich" : "libopenmpi-dev and openmpi-bin");
         cli_free(&c);

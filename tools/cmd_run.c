@@ -25,39 +25,23 @@
 
 #include "child.h"
 #include "compile.h"
+#include "locate.h"
 #include "progress.h"
 #include "throughput.h"
 
 extern char **environ;
 
-#ifndef TGC_MPIRIO_BUILD_INCDIR
-#define TGC_MPIRIO_BUILD_INCDIR ""
-#endif
-#ifndef TGC_MPIRIO_BUILD_LIB
-#define TGC_MPIRIO_BUILD_LIB ""
-#endif
-#ifndef TGC_MPIRIO_BUILD_CC /* the compiler that built the in-tree libmpirio */
+#ifndef TGC_MPIRIO_BUILD_CC /* the compiler that built libmpirio */
 #define TGC_MPIRIO_BUILD_CC "cc"
 #endif
 #ifndef TGC_MPIRIO_BUILD_CFLAGS /* its sanitizer flags, which the program needs too */
 #define TGC_MPIRIO_BUILD_CFLAGS ""
 #endif
-#ifndef TGC_BUILD_EXE /* where the build put tgc: there it uses the in-tree library */
-#define TGC_BUILD_EXE ""
-#endif
-#ifndef TGC_MPIRIO_INSTALL_INCDIR /* relative to the installed tgc's folder */
-#define TGC_MPIRIO_INSTALL_INCDIR "../include"
-#endif
-#ifndef TGC_MPIRIO_INSTALL_LIBDIR
-#define TGC_MPIRIO_INSTALL_LIBDIR "../lib"
-#endif
-
-#ifndef TGC_MPIRIO_OPENMPI_LIB /* the in-tree MPI transports (runtime/tr_mpi.c) */
-#define TGC_MPIRIO_OPENMPI_LIB ""
+#ifndef TGC_MPI_OPENMPI_FLAGS /* the MPI libraries' own flags (pkg-config ompi-c, mpich) \
+                               */
 #define TGC_MPI_OPENMPI_FLAGS ""
 #endif
-#ifndef TGC_MPIRIO_MPICH_LIB
-#define TGC_MPIRIO_MPICH_LIB ""
+#ifndef TGC_MPI_MPICH_FLAGS
 #define TGC_MPI_MPICH_FLAGS ""
 #endif
 
@@ -169,68 +153,6 @@ make_parents(const char *base, const char *rel)
     free(p);
 }
 
-/* Where the programs are built against: the in-tree libmpirio when this tgc is the one
- * the build wrote (and the library is there), else the libmpirio installed beside this
- * tgc, found relative to its executable (an installed tree can be relocated).  The
- * strings are allocated once. */
-typedef struct Mpirio {
-    bool in_tree;
-    char *incdir, *libdir; /* installed: absolute paths */
-} Mpirio;
-
-static char *
-dup_or_die(const char *s)
-{
-    char *d = strdup(s);
-    if (!d)
-        ice("out of memory");
-    return d;
-}
-
-static char *
-beside_exe(const char *rel)
-{
-    if (rel[0] == '/')
-        return dup_or_die(rel);
-    char *exe = realpath("/proc/self/exe", NULL);
-    char *slash = exe ? strrchr(exe, '/') : NULL;
-    if (!slash) {
-        free(exe);
-        return dup_or_die(rel); /* no /proc: relative to the current folder, as given */
-    }
-    *slash = 0;
-    char *p = path_join(exe, rel);
-    free(exe);
-    char *canon = realpath(p, NULL); /* bin/../lib -> lib, when it exists */
-    if (canon) {
-        free(p);
-        return canon;
-    }
-    return p;
-}
-
-static const Mpirio *
-mpirio_location(void)
-{
-    static Mpirio m;
-    static bool done;
-    if (done)
-        return &m;
-    done = true;
-    char *exe = realpath("/proc/self/exe", NULL);
-    static const char build_exe[] = TGC_BUILD_EXE, build_lib[] = TGC_MPIRIO_BUILD_LIB;
-    char *built = build_exe[0] ? realpath(build_exe, NULL) : NULL;
-    m.in_tree = exe && built && strcmp(exe, built) == 0 && build_lib[0] &&
-                access(build_lib, R_OK) == 0;
-    free(exe);
-    free(built);
-    if (!m.in_tree) {
-        m.incdir = beside_exe(TGC_MPIRIO_INSTALL_INCDIR);
-        m.libdir = beside_exe(TGC_MPIRIO_INSTALL_LIBDIR);
-    }
-    return &m;
-}
-
 static void
 argv_push_joined(Argv *a, const char *p1, const char *p2)
 {
@@ -242,12 +164,13 @@ argv_push_joined(Argv *a, const char *p1, const char *p2)
     free(w);
 }
 
-/* the in-tree MPI transport of a target and its MPI flags; "" when not built */
+/* the MPI transport of a target (in the tree or installed, locate.c) and its MPI flags;
+ * "" when there is none */
 static const char *
 mpi_lib(int target, const char **flags)
 {
     *flags = target == CG_TARGET_MPICH ? TGC_MPI_MPICH_FLAGS : TGC_MPI_OPENMPI_FLAGS;
-    return target == CG_TARGET_MPICH ? TGC_MPIRIO_MPICH_LIB : TGC_MPIRIO_OPENMPI_LIB;
+    return target == CG_TARGET_MPICH ? tgc_paths()->mpich_lib : tgc_paths()->openmpi_lib;
 }
 
 /* The compiler command of one program: cc FLAGS -I DIR -I MPIRIO -o OUT SOURCES... LIBS
@@ -258,12 +181,12 @@ cc_command(Argv *a, const char *dir, const CgProject *p, bool parallel, const ch
            int target)
 {
     const char *cc = getenv("TGC_CC"), *flags = getenv("TGC_CFLAGS");
-    const Mpirio *m = mpirio_location();
+    const TgcPaths *m = tgc_paths();
     argv_words(a, cc && *cc ? cc : TGC_MPIRIO_BUILD_CC);
     argv_words(a, flags && *flags ? flags : "-std=c11 -O1 -Wall -Wextra");
     argv_words(a, TGC_MPIRIO_BUILD_CFLAGS);
     argv_push_joined(a, "-I", dir);
-    argv_push_joined(a, "-I", m->in_tree ? TGC_MPIRIO_BUILD_INCDIR : m->incdir);
+    argv_push_joined(a, "-I", m->incdir);
     bool mpi = parallel && target != CG_TARGET_SIM;
     if (mpi)
         argv_push(a, "-DTGC_MPI");
@@ -286,7 +209,7 @@ cc_command(Argv *a, const char *dir, const CgProject *p, bool parallel, const ch
         argv_push(a, mpi_lib(target, &mflags));
         argv_words(a, mflags);
     } else if (m->in_tree) {
-        argv_push(a, TGC_MPIRIO_BUILD_LIB);
+        argv_push(a, m->lib);
     } else {
         argv_push_joined(a, "-L", m->libdir);
         argv_push_joined(a, "-Wl,-rpath,", m->libdir);
@@ -454,8 +377,8 @@ cmd_run(int argc, char **argv)
         const char *flags, *lib = mpi_lib(x.target, &flags);
         if (!*lib || access(lib, R_OK) != 0) {
             fprintf(stderr,
-                    "tgc: error: --target %s: this tgc was built without the %s "
-                    "transport of libmpirio (install %s and rebuild, docs/cluster.md)\n",
+                    "tgc: error: --target %s: libmpirio's %s transport is not there "
+                    "(install %s and rebuild and install tgc, docs/cluster.md)\n",
                     x.target == CG_TARGET_MPICH ? "mpich" : "mpi",
                     x.target == CG_TARGET_MPICH ? "MPICH" : "Open MPI",
                     x.target == CG_TARGET_MPICH ? "libmpich-dev and mpich"

@@ -1,16 +1,27 @@
 #!/bin/sh
-# man.sh TGC TEMPLATE OUT: writes the manual page tgc(1) from TEMPLATE (tools/tgc.1.in)
-# with one section per command, made from what `TGC help COMMAND` prints, so that the
-# manual and the built-in help are one text.  Run by the build (tools/CMakeLists.txt).
+# man.sh TGC TEMPLATE OUT: writes the manual page tgc(1) from TEMPLATE (tools/tgc.1.in):
+# at the line `.\" tgc-man-commands`, inside its COMMANDS section, the list of commands of
+# `TGC --help` and one subsection per command, made from what `TGC help COMMAND` prints,
+# so that the manual and the built-in help are one text.  Run by the build
+# (tools/CMakeLists.txt).  (A roff comment, not an @VAR@, which configure_file replaced.)
 set -eu
 tgc=$1
 template=$2
 out=$3
 tmp="$out.tmp"
 # roff-escape: backslashes, and a leading . or ' would be a request
+esc_text() { sed -e '/^\./!s/\\/\\e/g' -e '/^\./!s/-/\\-/g'; }
 esc() { sed -e 's/\\/\\e/g' -e "s/^\([.']\)/\\\\\&\1/" -e 's/-/\\-/g'; }
 {
-    sed -n '/@COMMANDS@/q;p' "$template"
+    grep -q '^\.\\" tgc-man-commands' "$template" || {
+        echo "man.sh: $template has no line .\\\" tgc-man-commands" >&2
+        exit 1
+    }
+    sed -n '/^\.\\" tgc-man-commands/q;p' "$template"
+    "$tgc" --help | sed -n '/^commands:/,/^$/p' | sed -n 's/^  \([a-z][a-z]*\)  *\(.*\)/\1 \2/p' |
+    while read -r c what; do
+        printf '.TP\n.B tgc %s\n%s\n' "$c" "$what" | esc_text
+    done
     "$tgc" --help | sed -n '/^commands:/,/^$/p' | sed -n 's/^  \([a-z][a-z]*\) .*/\1/p' |
     while read -r c; do
         printf '.SS "tgc %s"\n' "$c"
@@ -33,6 +44,6 @@ esc() { sed -e 's/\\/\\e/g' -e "s/^\([.']\)/\\\\\&\1/" -e 's/-/\\-/g'; }
             { if (pre) { print ".fi"; pre = 0 } print }
             END { if (pre) print ".fi" }'
     done
-    sed -n '/@COMMANDS@/,$p' "$template" | sed 1d
+    sed -n '/^\.\\" tgc-man-commands/,$p' "$template" | sed 1d
 } >"$tmp"
 mv "$tmp" "$out"
