@@ -35,7 +35,7 @@ at(Reader *r, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(s, (size_t)n + 1, fmt, ap);
     va_end(ap);
-    return (Loc){.file = r->file, .pointer = s};
+    return fe_loc(r, s); /* a flattened graph's tasks and edges where they were written */
 }
 
 /* Saturating sum, so that a total above FE_MAX_TOTAL stays above it. */
@@ -373,8 +373,8 @@ check_kernel_calls(Reader *r, const Graph *g)
                                               : at(r, "/tasks/%d/kernel", t);
             diag_error(r->d, &l,
                        "kernel \"%s\" is called with other kinds of parameters than by "
-                       "task \"%s\" (/tasks/%d)",
-                       k->kernel, o->id ? o->id : "", f);
+                       "task \"%s\" (%s)",
+                       k->kernel, o->id ? o->id : "", fe_ref(r, &l, "tasks", f));
         }
     }
     fe_idmap_free(&m);
@@ -394,8 +394,8 @@ check_task(Reader *r, const Graph *g, const FeIdMap *ids, int t)
         int first = fe_idmap_find(ids, k->id);
         if (first != t) {
             l = at(r, "/tasks/%d/id", t);
-            diag_error(r->d, &l, "duplicate task id \"%s\" (first at /tasks/%d)", k->id,
-                       first);
+            diag_error(r->d, &l, "duplicate task id \"%s\" (first at %s)", k->id,
+                       fe_ref(r, &l, "tasks", first));
         }
     }
     int64_t most = 0; /* the largest cost: what the totals bound */
@@ -425,9 +425,8 @@ check_task(Reader *r, const Graph *g, const FeIdMap *ids, int t)
     }
     for (int i = 0; i < k->nparams; i++)
         if (!fe_is_identifier(k->params[i].name)) {
-            l = (Loc){.file = r->file,
-                      .pointer = fe_ptr_key(r, at(r, "/tasks/%d/params", t).pointer,
-                                            k->params[i].name)};
+            l = fe_loc(r, fe_ptr_key(r, arena_printf(r->tmp, "/tasks/%d/params", t),
+                                     k->params[i].name));
             diag_error(r->d, &l, "parameter name \"%s\" is not a C identifier",
                        k->params[i].name);
         }
@@ -584,8 +583,11 @@ fe_check(Graph *g, const Options *opt, Diag *d)
 {
     int e0 = diag_errors(d);
     Limits lim = opt ? opt->limits : ir_default_limits();
-    Reader r = {
-        .d = d, .file = g->file ? g->file : "<graph>", .lim = &lim, .tmp = arena_new()};
+    Reader r = {.d = d,
+                .file = g->file ? g->file : "<graph>",
+                .lim = &lim,
+                .tmp = arena_new(),
+                .origins = g};
     Loc l;
     check_limits(&r, g);
     if (g->ntasks == 0) {

@@ -159,9 +159,9 @@ fe_expand(const Graph *g)
     int *in_rank = arena_array(a, (size_t)g->nedges + 1, sizeof *in_rank);
     int *outs = arena_array(a, (size_t)g->ntasks + 1, sizeof *outs);
     int *ins = arena_array(a, (size_t)g->ntasks + 1, sizeof *ins);
-    for (int e = 0; e < g->nedges; e++) {
-        out_rank[e] = outs[g->edges[e].from]++;
-        in_rank[e] = ins[g->edges[e].to]++;
+    for (int e = 0; e < g->nedges; e++) { /* a flattened graph says, else edge order */
+        out_rank[e] = g->from_rank ? g->from_rank[e] : outs[g->edges[e].from]++;
+        in_rank[e] = g->to_rank ? g->to_rank[e] : ins[g->edges[e].to]++;
     }
     int64_t m = fe_expand_edges(g, INT32_MAX);
     if (m > INT32_MAX)

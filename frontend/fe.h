@@ -31,7 +31,53 @@ typedef struct Reader {
         *base_dir; /* folder of relative paths in the file; NULL = current folder */
     const Limits *lim;
     Arena *tmp; /* scratch, freed with the reader */
+    /* Subgraphs (frontend/hier.c): reading a subgraph's file (interface ports allowed,
+     * the top-level fields refused); the files being read, innermost first; the options
+     * of the load */
+    bool subgraph;
+    const struct FeStack *stack;
+    const Options *opt;
+    int64_t *loaded; /* tasks of the subgraph files read so far (all of a load) */
+    /* fe_check of a flattened graph: the graph whose task_origin and edge_origin say
+     * where /tasks/i and /edges/j were written (fe_loc) */
+    const Graph *origins;
 } Reader;
+
+/* The files being read, a subgraph's inside the file that names it. */
+typedef struct FeStack {
+    const char *real;  /* its canonical path (NULL for standard input and strings) */
+    const char *shown; /* as messages name it */
+    const struct FeStack *up;
+    int depth;
+} FeStack;
+
+/* What a task or an edge pointer of r->origins points at: "/tasks/i..." and
+ * "/edges/j..." of a flattened graph in the file they were written in, anything else in
+ * r->file. */
+Loc fe_loc(Reader *r, const char *ptr);
+/* "/edges/3" for an edge written in the file of the message's location `at` (NULL:
+ * r->file), "/edges/1 of sub.json" for one written elsewhere (for the text of messages);
+ * kind "tasks" or "edges".  In r->tmp. */
+const char *fe_ref(Reader *r, const Loc *at, const char *kind, int i);
+
+/* frontend/load.c's lowering of a graph document (everything but the platform), for
+ * subgraphs. */
+void fe_lower(Reader *r, Graph *g, const json_t *root);
+/* frontend/hier.c: replaces every task of g whose body is a subgraph file ("graph") by
+ * the actors of that file, flattened with its rates (docs/formats.md, "Subgraphs"); reads
+ * the interface ports of g's own file (r->subgraph) into *iface.  Returns the errors it
+ * reported. */
+typedef struct FePort {
+    const char *name;
+    int task;     /* the actor the port's tokens enter or leave, in g once flattened */
+    int64_t rate; /* its tokens per firing of that actor */
+    int rank;     /* its place among that actor's channels on that side */
+} FePort;
+typedef struct FeIface {
+    FePort *in, *out;
+    int nin, nout;
+} FeIface;
+int fe_flatten(Reader *r, Graph *g, const json_t *root, FeIface *iface);
 
 /* Reports "FILE: /pointer: error: msg" (ptr "" is the whole document). */
 void fe_error(Reader *r, const char *ptr, const char *fmt, ...) TGC_PRINTF(3, 4);

@@ -49,6 +49,7 @@
  *
  * Integers may be written as reals with an integral value (1e6).
  */
+#define _XOPEN_SOURCE 700 /* realpath */
 #include <inttypes.h>
 #include <limits.h>
 #include <stdlib.h>
@@ -57,10 +58,10 @@
 #include "fe.h"
 
 static const char *const graph_fields[] = {
-    "format",   "name",    "iterations", "period_constraint",
-    "platform", "kernels", "tasks",      "edges"};
-static const char *const task_fields[] = {"id",  "cycles", "kernel", "params",
-                                          "dsp", "output", "firing", "firings"};
+    "format", "name",   "iterations", "period_constraint", "platform", "kernels", "tasks",
+    "edges",  "inputs", "outputs"};
+static const char *const task_fields[] = {"id",     "cycles", "kernel",  "params", "dsp",
+                                          "output", "firing", "firings", "graph"};
 static const char *const edge_fields[] = {
     "from",   "to",        "bytes",       "delay",   "produce",  "consume",
     "tokens", "from_port", "from_offset", "to_port", "to_offset"};
@@ -191,6 +192,20 @@ lower_task(Reader *r, Graph *g, Task *t, const json_t *o, const char *ptr)
         t->id = copy_string(r, g, o, "id", ptr);
     else
         fe_error(r, ptr, "missing field \"id\"");
+    if ((v = json_object_get(o, "graph"))) {
+        /* a subgraph actor: its body is a graph file (frontend/hier.c reads it); the
+           rest of what a task has is its actors' */
+        fe_string(r, v, fe_ptr_key(r, ptr, "graph"), "graph");
+        static const char *const own[] = {"cycles", "kernel", "params", "dsp",
+                                          "output", "firing", "firings"};
+        for (size_t k = 0; k < N(own); k++)
+            if (json_object_get(o, own[k]))
+                fe_error(r, fe_ptr_key(r, ptr, own[k]),
+                         "a task whose body is a subgraph (\"graph\") has no \"%s\" of "
+                         "its own: its subgraph's actors have theirs",
+                         own[k]);
+        return;
+    }
     t->kernel = copy_string(r, g, o, "kernel", ptr);
     if ((v = json_object_get(o, "params"))) /* before the cycles, which may use them */
         lower_params(r, g, t, v, fe_ptr_key(r, ptr, "params"));
@@ -327,7 +342,7 @@ lower_edge(Reader *r, Graph *g, const FeIdMap *ids, Edge *e, const json_t *o,
     for (int k = 0; k < 2; k++) {
         const json_t *pv = json_object_get(o, port_keys[k][0]);
         const json_t *ov = json_object_get(o, port_keys[k][1]);
-        if (!pv && !ov)
+        if ((!pv && !ov) || (json_is_string(pv) && !ov)) /* none, or hier.c's */
             continue;
         if (!g->ports) {
             g->ports = arena_array(g->arena, (size_t)g->nedges + 1, sizeof *g->ports);
@@ -340,6 +355,8 @@ lower_edge(Reader *r, Graph *g, const FeIdMap *ids, Edge *e, const json_t *o,
         Loc lp = at(r, pp), lo = at(r, op);
         if (!pv)
             fe_error(r, op, "%s needs %s", port_keys[k][1], port_keys[k][0]);
+        else if (json_is_string(pv)) /* the port of a subgraph actor: hier.c's */
+            ;
         else if (fe_int(r, pv, pp, port_keys[k][0], &x) &&
                  fe_range(r->d, &lp, port_keys[k][0], x, 0, INT_MAX - 1))
             *(k ? &ep->to_port : &ep->from_port) = (int)x;
@@ -398,6 +415,25 @@ lower_graph(Reader *r, Graph *g, const json_t *root)
         return;
     }
     fe_unknown_fields(r, (json_t *)root, "", graph_fields, N(graph_fields));
+    /* a subgraph (docs/formats.md, "Subgraphs") has interface ports and runs as part of
+       the graph that includes it */
+    static const char *const iface[] = {"inputs", "outputs"}, *const top[] = {
+                                                                  "iterations",
+                                                                  "platform",
+                                                                  "period_constraint"};
+    for (int k = 0; k < 2 && !r->subgraph; k++)
+        if (json_object_get(root, iface[k]))
+            fe_error(
+                r, fe_ptr_key(r, "", iface[k]),
+                "a graph with interface ports (\"inputs\", \"outputs\") is a "
+                "subgraph: name it in the \"graph\" field of a task of the graph that "
+                "uses it");
+    for (int k = 0; k < 3 && r->subgraph; k++)
+        if (json_object_get(root, top[k]))
+            fe_error(r, fe_ptr_key(r, "", top[k]),
+                     "a subgraph runs as part of the graph that includes it: \"%s\" "
+                     "belongs to the top-level graph",
+                     top[k]);
 
     if ((v = json_object_get(root, "format"))) {
         if ((s = fe_string(r, v, "/format", "format")) && strcmp(s, "tgc-graph/1") != 0)
@@ -487,6 +523,12 @@ lower_graph(Reader *r, Graph *g, const json_t *root)
     }
 }
 
+void
+fe_lower(Reader *r, Graph *g, const json_t *root)
+{
+    lower_graph(r, g, root);
+}
+
 /* The platform: --platform wins over the graph's, --dsps resizes it, the default is
  * bwdsp-1board.  The graph's own platform is read (and its errors reported) even when
  * --platform overrides it. */
@@ -556,7 +598,8 @@ fe_load_text(const char *text, size_t len, const char *file, const char *base_di
                 .file = file,
                 .base_dir = base_dir,
                 .lim = &opt->limits,
-                .tmp = arena_new()};
+                .tmp = arena_new(),
+                .opt = opt};
     int e0 = diag_errors(d);
     json_t *root = fe_parse(&r, text, len);
     if (!root) {
@@ -569,6 +612,15 @@ fe_load_text(const char *text, size_t len, const char *file, const char *base_di
     r.file = g->file;
     lower_graph(&r, g, root);
     resolve_platform(&r, g, root, opt);
+    /* the subgraphs, once the graph itself and its platform read well */
+    char *real = strcmp(file, "<stdin>") != 0 ? realpath(file, NULL) : NULL;
+    FeStack top = {.real = real ? arena_strdup(r.tmp, real) : NULL, .shown = g->file};
+    free(real);
+    r.stack = &top;
+    int64_t loaded = 0;
+    r.loaded = &loaded;
+    if (diag_errors(d) == e0)
+        fe_flatten(&r, g, root, NULL);
     json_decref(root);
     arena_free(r.tmp);
     if (diag_errors(d) != e0) {

@@ -65,24 +65,23 @@ frac_scale(Frac q, int64_t num, int64_t den, Frac *out)
 static Loc
 edge_at(Reader *r, int e, const char *field)
 {
-    return (Loc){.file = r->file,
-                 .pointer = arena_printf(r->tmp, "/edges/%d%s", e, field ? field : "")};
+    return fe_loc(r, arena_printf(r->tmp, "/edges/%d%s", e, field ? field : ""));
 }
 
 static Loc
 task_at(Reader *r, int t)
 {
-    return (Loc){.file = r->file, .pointer = arena_printf(r->tmp, "/tasks/%d", t)};
+    return fe_loc(r, arena_printf(r->tmp, "/tasks/%d", t));
 }
 
-/* "/edges/3 a -> b (produce 2, consume 1)" in r->tmp. */
+/* "/edges/3 a -> b (produce 2, consume 1)" in r->tmp, for a message located at `at`. */
 static const char *
-channel_text(Reader *r, const Graph *g, int e)
+channel_text(Reader *r, const Loc *at, const Graph *g, int e)
 {
     const Edge *x = &g->edges[e];
-    return arena_printf(
-        r->tmp, "/edges/%d %s -> %s (produce %" PRId64 ", consume %" PRId64 ")", e,
-        g->tasks[x->from].id, g->tasks[x->to].id, x->produce, x->consume);
+    return arena_printf(r->tmp, "%s %s -> %s (produce %" PRId64 ", consume %" PRId64 ")",
+                        fe_ref(r, at, "edges", e), g->tasks[x->from].id,
+                        g->tasks[x->to].id, x->produce, x->consume);
 }
 
 /* "3 : 2" for the firings of a and b, whose ratio a / b is f. */
@@ -134,6 +133,7 @@ report_inconsistent(Reader *r, const Graph *g, const int *parent, const int *dep
         v = p->from == v ? p->to : p->from;
     }
     /* the path as "a -> c <- b" and its channels */
+    Loc l = edge_at(r, e, NULL);
     FeBuf path = {0}, chans = {0};
     int cur = a;
     fe_buf_add(&path, g->tasks[a].id);
@@ -145,20 +145,19 @@ report_inconsistent(Reader *r, const Graph *g, const int *parent, const int *dep
         fe_buf_add(&path, fwd ? " -> " : " <- ");
         fe_buf_add(&path, g->tasks[cur].id);
         fe_buf_add(&chans, k ? ", " : "");
-        fe_buf_add(&chans, channel_text(r, g, pe));
+        fe_buf_add(&chans, channel_text(r, &l, g, pe));
     }
     Frac by_path = {1, 1}, by_edge = {1, 1};
     /* q[to] / q[from]: produce / consume by the edge, the walk's fractions by the path */
     bool fits = relative(q[x->from], q[x->to], &by_path);
     Frac one = {1, 1};
     frac_scale(one, x->produce, x->consume, &by_edge);
-    Loc l = edge_at(r, e, NULL);
     diag_error(
         r->d, &l,
         "inconsistent rates: channel %s gives the firings of \"%s\" and \"%s\" the "
         "ratio %s, but the path %s of channels %s gives %s: no repetition vector "
         "balances this cycle of channels",
-        channel_text(r, g, e), g->tasks[x->from].id, g->tasks[x->to].id,
+        channel_text(r, &l, g, e), g->tasks[x->from].id, g->tasks[x->to].id,
         ratio_text(r, (Frac){by_edge.d, by_edge.n}), path.s, chans.s,
         fits ? ratio_text(r, (Frac){by_path.d, by_path.n}) : "a ratio beyond 64 bits");
     free(path.s);
@@ -201,12 +200,11 @@ check_names(Reader *r, const Graph *g)
         int a = fe_idmap_find(&ids, prefix);
         if (a < 0 || g->repetitions[a] <= k)
             continue;
-        Loc l = {.file = r->file, .pointer = arena_printf(r->tmp, "/tasks/%d/id", b)};
+        Loc l = fe_loc(r, arena_printf(r->tmp, "/tasks/%d/id", b));
         diag_error(r->d, &l,
                    "task id \"%s\" is the name the expansion gives firing %" PRId64
-                   " of task \"%s\" (/tasks/%d, %" PRId64
-                   " firings per iteration): rename one",
-                   id, k, prefix, a, g->repetitions[a]);
+                   " of task \"%s\" (%s, %" PRId64 " firings per iteration): rename one",
+                   id, k, prefix, fe_ref(r, &l, "tasks", a), g->repetitions[a]);
     }
     fe_idmap_free(&ids);
 }
@@ -296,7 +294,7 @@ fe_rates(Reader *r, Graph *g)
                         diag_error(r->d, &l,
                                    "inconsistent rates: channel %s from \"%s\" to itself "
                                    "must consume what it produces per firing",
-                                   channel_text(r, g, e), g->tasks[u].id);
+                                   channel_text(r, &l, g, e), g->tasks[u].id);
                         bad = true;
                     }
                     checked[e] = true;
@@ -375,7 +373,7 @@ fe_rates(Reader *r, Graph *g)
             per > MAX_PER_ITERATION) {
             Loc l = edge_at(r, e, NULL);
             diag_error(r->d, &l, "channel %s moves more than 2^61 tokens per iteration",
-                       channel_text(r, g, e));
+                       channel_text(r, &l, g, e));
             continue;
         }
         if (x->delay > 0) {
@@ -400,7 +398,7 @@ fe_rates(Reader *r, Graph *g)
             diag_error(r->d, &l,
                        "%" PRId64 " initial tokens delay channel %s by up to %" PRId64
                        " iterations (%" PRId64 " tokens each), more than the limit of %d",
-                       x->tokens, channel_text(r, g, e), lag, per, FE_MAX_DELAY);
+                       x->tokens, channel_text(r, &l, g, e), lag, per, FE_MAX_DELAY);
         }
     }
     return diag_errors(r->d) - e0;
@@ -515,20 +513,24 @@ fe_deadlock(Reader *r, const Graph *g)
         fe_buf_add(&names, g->tasks[cyc[0]].id);
         int first_edge = -1;
         for (int k = 0; k < len; k++) {
-            int c = cyc[(k + 1) % len], e = step[c];
-            const Edge *x = &g->edges[e];
+            int e = step[cyc[(k + 1) % len]];
             if (first_edge < 0 || e < first_edge)
                 first_edge = e;
+        }
+        Loc l = edge_at(r, first_edge, NULL);
+        for (int k = 0; k < len; k++) {
+            int c = cyc[(k + 1) % len], e = step[c];
+            const Edge *x = &g->edges[e];
             fe_buf_add(&detail, k ? "; " : "");
             fe_buf_add(
                 &detail,
                 arena_printf(r->tmp,
-                             "/edges/%d %s -> %s holds %" PRId64
+                             "%s %s -> %s holds %" PRId64
                              " initial token%s, a firing of \"%s\" consumes %" PRId64,
-                             e, g->tasks[x->from].id, g->tasks[x->to].id, x->tokens,
-                             x->tokens == 1 ? "" : "s", g->tasks[c].id, x->consume));
+                             fe_ref(r, &l, "edges", e), g->tasks[x->from].id,
+                             g->tasks[x->to].id, x->tokens, x->tokens == 1 ? "" : "s",
+                             g->tasks[c].id, x->consume));
         }
-        Loc l = edge_at(r, first_edge, NULL);
         diag_error(r->d, &l,
                    "SDF deadlock: the cycle %s cannot complete an iteration with its "
                    "initial tokens (%s): give its channels more \"tokens\"",

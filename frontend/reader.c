@@ -26,6 +26,55 @@ fe_buf_add(FeBuf *b, const char *s)
     b->n += k;
 }
 
+/* The origin of /KIND/i... in a flattened graph, and the rest of the pointer. */
+static const Origin *
+origin_of(const Reader *r, const char *ptr, const char **rest, const char **kind, int *i)
+{
+    const Graph *g = r->origins;
+    if (!g || !ptr)
+        return NULL;
+    bool tasks = strncmp(ptr, "/tasks/", 7) == 0, edges = strncmp(ptr, "/edges/", 7) == 0;
+    if (!tasks && !edges)
+        return NULL;
+    char *end;
+    long n = strtol(ptr + 7, &end, 10);
+    if (end == ptr + 7 || n < 0 || n >= (tasks ? g->ntasks : g->nedges))
+        return NULL;
+    const Origin *o = tasks ? g->task_origin : g->edge_origin;
+    if (!o)
+        return NULL;
+    *rest = end;
+    *kind = tasks ? "tasks" : "edges";
+    *i = (int)n;
+    return &o[n];
+}
+
+Loc
+fe_loc(Reader *r, const char *ptr)
+{
+    const char *rest, *kind;
+    int i;
+    const Origin *o = origin_of(r, ptr, &rest, &kind, &i);
+    if (!o)
+        return (Loc){.file = r->file, .pointer = ptr};
+    return (Loc){.file = o->file,
+                 .pointer = arena_printf(r->tmp, "/%s/%d%s", kind, o->index, rest)};
+}
+
+const char *
+fe_ref(Reader *r, const Loc *at, const char *kind, int i)
+{
+    const Graph *g = r->origins;
+    const Origin *o = !g                           ? NULL
+                      : strcmp(kind, "tasks") == 0 ? g->task_origin
+                                                   : g->edge_origin;
+    if (!o)
+        return arena_printf(r->tmp, "/%s/%d", kind, i);
+    if (strcmp(o[i].file, at ? at->file : r->file) == 0)
+        return arena_printf(r->tmp, "/%s/%d", kind, o[i].index);
+    return arena_printf(r->tmp, "/%s/%d of %s", kind, o[i].index, o[i].file);
+}
+
 void
 fe_error(Reader *r, const char *ptr, const char *fmt, ...)
 {

@@ -156,6 +156,13 @@ typedef struct EdgePort {
     int64_t from_off, to_off;
 } EdgePort;
 
+/* Where a task or an edge of a flattened graph was written: /tasks/index or
+ * /edges/index of that file (docs/formats.md, "Subgraphs"). */
+typedef struct Origin {
+    const char *file;
+    int index;
+} Origin;
+
 /* Task t of an expanded graph is firing `index` (0 .. count - 1) of an actor that fires
  * `count` times per iteration. */
 typedef struct Firing {
@@ -206,6 +213,14 @@ typedef struct Graph {
     /* After pass_expand replaced the graph by its expansion: the multi-rate graph as it
      * was read (owned: ir_graph_free frees both). */
     struct Graph *original;
+    /* A graph whose subgraph actors were flattened (frontend/hier.c): where each task and
+     * edge was written (for messages), and the port each channel is at its ends (the
+     * channels of a subgraph's interface come first); NULL when not flattened (a task or
+     * edge is /tasks/i or /edges/j of g->file, a channel's ports are its rank among its
+     * actors' edges). */
+    bool flattened;
+    Origin *task_origin, *edge_origin; /* [ntasks], [nedges] */
+    int *from_rank, *to_rank;          /* [nedges] */
 } Graph;
 
 /* Limits on input size; a user raises them with options.  Inputs above them are refused

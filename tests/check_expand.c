@@ -421,6 +421,112 @@ START_TEST(large_expansion)
 }
 END_TEST
 
+/* Writes text into dir/name. */
+static void
+write_file(const char *dir, const char *name, const char *text)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *f = fopen(path, "w");
+    ck_assert_ptr_nonnull(f);
+    fputs(text, f);
+    fclose(f);
+}
+
+static Graph *
+load_file(const char *dir, const char *name)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    Options o = opts();
+    Diag *d = diag_new();
+    Graph *g = fe_load_graph(path, &o, d);
+    snprintf(diag_buf, sizeof diag_buf, "%s", diag_text(d));
+    diag_free(d);
+    return g;
+}
+
+/* A subgraph fires once per iteration of its graph: its actors fire q[sub] x q[actor]
+ * times, its channels keep their initial tokens (a delay there counts iterations of the
+ * subgraph), the rate of a port is its actor's, and the actor sees the channels of its
+ * ports first, in the order of the ports, then its own; a deadlock through the subgraph
+ * is located in the file where the channel is written. */
+START_TEST(subgraph_flattened_with_its_rates)
+{
+    char dir[] = "/tmp/tgc-check-expand-XXXXXX";
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    write_file(
+        dir, "stage.json",
+        "{\"format\": \"tgc-graph/1\","
+        " \"inputs\": [{\"name\": \"y\", \"to\": \"a\"}, {\"name\": \"x\", \"to\": "
+        "\"a\"}],"
+        " \"outputs\": [{\"name\": \"out\", \"from\": \"b\"}],"
+        " \"tasks\": [{\"id\": \"a\", \"cycles\": 1}, {\"id\": \"b\", \"cycles\": 1}],"
+        " \"edges\": [{\"from\": \"a\", \"to\": \"b\", \"bytes\": 4, \"consume\": 2},"
+        " {\"from\": \"b\", \"to\": \"a\", \"bytes\": 4, \"produce\": 2, \"delay\": "
+        "1}]}");
+    /* per firing of stage: a fires 2 times, b once; its ports read 2 tokens each */
+    write_file(
+        dir, "top.json",
+        "{\"format\": \"tgc-graph/1\", \"tasks\": [{\"id\": \"src\", \"cycles\": 1},"
+        " {\"id\": \"stage\", \"graph\": \"stage.json\"}, {\"id\": \"sink\", "
+        "\"cycles\": 1}],"
+        " \"edges\": [{\"from\": \"src\", \"to\": \"stage\", \"to_port\": \"x\", "
+        "\"bytes\": 8, \"produce\": 6},"
+        " {\"from\": \"src\", \"to\": \"stage\", \"to_port\": \"y\", \"bytes\": 8, "
+        "\"produce\": 6, \"consume\": 2},"
+        " {\"from\": \"stage\", \"to\": \"sink\", \"bytes\": 8, \"consume\": 3}]}");
+    Graph *g = load_file(dir, "top.json");
+    ck_assert_msg(g, "%s", diag_buf);
+    ck_assert(g->flattened);
+    ck_assert_int_eq(g->ntasks, 4);
+    ck_assert_str_eq(g->tasks[1].id, "stage/a");
+    ck_assert_str_eq(g->tasks[2].id, "stage/b");
+    /* src fires once, stage 3 times: stage/a 6, stage/b 3, sink once */
+    ck_assert_int_eq(g->repetitions[0], 1);
+    ck_assert_int_eq(g->repetitions[1], 6);
+    ck_assert_int_eq(g->repetitions[2], 3);
+    ck_assert_int_eq(g->repetitions[3], 1);
+    /* the edges of top.json, then those of stage.json; a's ports: y, x, then b -> a */
+    ck_assert_int_eq(g->edges[0].to, 1);
+    ck_assert_int_eq(g->edges[0].consume, 1);
+    ck_assert_int_eq(g->to_rank[0], 1);      /* port x, the second */
+    ck_assert_int_eq(g->to_rank[1], 0);      /* port y */
+    ck_assert_int_eq(g->to_rank[4], 2);      /* b -> a after the ports */
+    ck_assert_int_eq(g->edges[4].tokens, 2); /* an iteration of stage: q[b] x 2 */
+    ck_assert_str_eq(g->edge_origin[4].file + strlen(dir) + 1, "stage.json");
+    ck_assert_int_eq(g->edge_origin[4].index, 1);
+    ir_graph_free(g);
+
+    /* the same without the delay: the cycle a -> b -> a deadlocks, located in stage.json
+     */
+    write_file(
+        dir, "stage.json",
+        "{\"format\": \"tgc-graph/1\", \"inputs\": [{\"name\": \"y\", \"to\": "
+        "\"a\"}, {\"name\": \"x\", \"to\": \"a\"}],"
+        " \"outputs\": [{\"name\": \"out\", \"from\": \"b\"}],"
+        " \"tasks\": [{\"id\": \"a\", \"cycles\": 1}, {\"id\": \"b\", \"cycles\": 1}],"
+        " \"edges\": [{\"from\": \"a\", \"to\": \"b\", \"bytes\": 4, \"consume\": 2},"
+        " {\"from\": \"b\", \"to\": \"a\", \"bytes\": 4, \"produce\": 2}]}");
+    g = load_file(dir, "top.json");
+    ck_assert_ptr_null(g);
+    char want[1024];
+    snprintf(
+        want, sizeof want,
+        "%s/stage.json: /edges/0: error: SDF deadlock: the cycle a -> b -> a cannot "
+        "complete an iteration with its initial tokens (/edges/0 a -> b holds 0 "
+        "initial tokens, a firing of \"b\" consumes 2; /edges/1 b -> a holds 0 "
+        "initial tokens, a firing of \"a\" consumes 1): give its channels more "
+        "\"tokens\"\n%s/top.json: /tasks/1/graph: note: in subgraph \"%s/stage.json\" "
+        "of task \"stage\"\n",
+        dir, dir, dir);
+    ck_assert_str_eq(diag_buf, want);
+    char cmd[600];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    ck_assert_int_eq(system(cmd), 0);
+}
+END_TEST
+
 static Suite *
 suite(void)
 {
@@ -431,6 +537,7 @@ suite(void)
     tcase_add_test(tc, expansion_carries_every_token_where_fifo_order_says);
     tcase_add_test(tc, pass_expand_in_place_and_identity);
     tcase_add_test(tc, large_expansion);
+    tcase_add_test(tc, subgraph_flattened_with_its_rates);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -14,10 +14,11 @@
  *   run_graphs --tgc PATH --target T --ranks 4,8 (--testcases DIR | --apps DIR |
  *              --files F,... | --random N) [--modes ...] [--cycle]
  *
- * --testcases runs every tgc-graph/1 file below DIR (testcases/invalid excepted, and
- * testcases/apps, which bench_apps --test runs with its output checks), on its own
- * platform (the runtime simulates both models); a graph with "x-expect": "checksums
- * differ" breaks the kernel rules on purpose and must be reported (exit status 1).
+ * --testcases runs every tgc-graph/1 file below DIR but subgraphs (testcases/invalid
+ * excepted, and testcases/apps, which bench_apps --test runs with its output checks), on
+ * its own platform (the runtime simulates both models); a graph with "x-expect":
+ * "checksums differ" breaks the kernel rules on purpose and must be reported (exit status
+ * 1).
  * --random generates N graphs from seed S: 2 to 16 DSPs (presets and inline platforms
  * with random overheads, eager limits and copy speeds), random DAGs with delay edges
  * (forward and backward, delays 1 to 3), heterogeneous costs, pins, zero-byte and large
@@ -852,7 +853,9 @@ add_file(const char *path)
     if (!g)
         return;
     const char *fmt = json_string_value(json_object_get(g, "format"));
-    if (!fmt || strcmp(fmt, "tgc-graph/1") != 0) {
+    /* a subgraph (interface ports) runs as part of the graph that includes it */
+    if (!fmt || strcmp(fmt, "tgc-graph/1") != 0 || json_object_get(g, "inputs") ||
+        json_object_get(g, "outputs")) {
         json_decref(g);
         return;
     }

@@ -81,7 +81,7 @@ print_text(const Summary *s)
     printf("  total cycles   %" PRId64 " per iteration\n", s->total_cycles);
     printf("  total bytes    %" PRId64 " per iteration\n", s->total_bytes);
     printf("  critical path  %" PRId64 " cycles\n", s->critical_path);
-    if (s->g->multirate) {
+    if (s->g->multirate || s->g->flattened) {
         printf("  firings        %" PRId64 " per iteration:", s->g->firings);
         for (int t = 0; t < s->g->ntasks; t++)
             printf(" %s %" PRId64 "%s", s->g->tasks[t].id, s->g->repetitions[t],
@@ -110,7 +110,7 @@ to_json(const Summary *s)
     json_object_set_new(o, "total_bytes", json_integer(s->total_bytes));
     json_object_set_new(o, "critical_path", json_integer(s->critical_path));
     json_object_set_new(o, "ccr", s->ccr >= 0 ? json_real(s->ccr) : json_null());
-    if (s->g->multirate) { /* a single-rate graph's: 1 each, firings = tasks */
+    if (s->g->multirate || s->g->flattened) { /* else 1 each, firings = tasks */
         json_t *q = json_object();
         for (int t = 0; t < s->g->ntasks; t++)
             json_object_set_new(q, s->g->tasks[t].id, json_integer(s->g->repetitions[t]));
