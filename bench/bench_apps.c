@@ -62,7 +62,8 @@ typedef struct App {
 static const App apps[] = {
     {"jpeg", "jpeg", "jpeg.json", NULL, false, false},
     {"jpeg-48x32", "jpeg", NULL, "48 32 2 75", false, true},
-    {"jpeg-sdf", "jpeg", "jpeg-sdf.json", NULL, false, true}, /* multi-rate */
+    {"jpeg-sdf", "jpeg", "jpeg-sdf.json", NULL, false, true},   /* multi-rate */
+    {"jpeg-hier", "jpeg", "jpeg-hier.json", NULL, false, true}, /* with a subgraph */
     {"nlms", "nlms", "nlms.json", NULL, false, false},
     {"conv1d-rr-256", "conv1d", "rr-256.json", NULL, false, false},
     {"conv1d-mp-256", "conv1d", "mp-256.json", NULL, false, false},

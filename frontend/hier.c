@@ -2,16 +2,18 @@
  * frontend/hier.c - hierarchical graphs (docs/formats.md, "Subgraphs"): a task whose body
  * is another graph file, flattened with its rates while the file that names it is read.
  *
- *   task := { "id": "enc", "graph": "encoder.json" }     a subgraph actor: no cycles,
- *                                                          kernel, params, pin or output
- *   edge := { ..., "from_port": NAME, "to_port": NAME }  the interface port of a subgraph
- *                                                          actor the edge leaves or
- * enters (optional when it has one) subgraph file := a tgc-graph/1 graph without
- * iterations, platform and period_constraint, with interface ports: "inputs":  [ {
- * "name": NAME, "to": TASK, "consume": N, "port": NAME }, ... ] "outputs": [ { "name":
- * NAME, "from": TASK, "produce": N, "port": NAME }, ... ] (a port's tokens enter or leave
- * TASK, N per firing of it, default 1; "port" names TASK's own port when TASK is itself a
- * subgraph actor, whose rate it then has)
+ *   task := { "id": "enc", "graph": "encoder.json" }
+ *       a subgraph actor: no cycles, kernel, params, pin or output of its own
+ *   edge := { ..., "from_port": NAME, "to_port": NAME }
+ *       the interface port of a subgraph actor the edge leaves or enters (optional
+ *       when it has one)
+ *   subgraph file := a tgc-graph/1 graph without iterations, platform and
+ *       period_constraint, with interface ports:
+ *       "inputs":  [ { "name": NAME, "to": TASK, "consume": N, "port": NAME }, ... ]
+ *       "outputs": [ { "name": NAME, "from": TASK, "produce": N, "port": NAME }, ... ]
+ *       (a port's tokens enter or leave TASK, N per firing of it, default 1; "port"
+ *       names TASK's own port when TASK is itself a subgraph actor, whose rate it then
+ *       has)
  *
  * A firing of the subgraph actor is one iteration of its graph: per firing it reads on an
  * input port q[TASK] x N tokens, q its graph's repetition vector.  Flattening replaces
