@@ -24,7 +24,9 @@
  * (forward and backward, delays 1 to 3), heterogeneous costs, pins, zero-byte and large
  * edges; with --multirate, random multi-rate graphs instead (random_sdf_graph: rates,
  * initial tokens, feedback, state channels, pins per firing), which tgc expands before
- * it schedules them.  --gen runs `tgc gen --class C --seed K --platform P` for every
+ * it schedules them, and each of them, in one -O mode (graph k in mode k mod the modes),
+ * also as the file `tgc expand` writes, whose run must print the same cycles, packets
+ * and checksum total.  --gen runs `tgc gen --class C --seed K --platform P` for every
  * class, seed S .. S + N - 1 (default 1 .. 5) and platform (default
  * bwdsp-1board,bwdsp-2board, bwdsp-4board) and prints per class and platform the mean
  * predicted length and the largest |simulated / predicted - 1| (which must be 0).  Exit
@@ -72,6 +74,7 @@ static const char *modes[8];
 static int nmodes;
 static char tmpdir[256];
 static int runs, failures, skipped, passed, es_refused;
+static int expansions; /* --multirate: graphs whose tgc expand file ran the same */
 /* the period (docs/throughput.md): runs whose period was compared with the bound, runs
  * whose simulated period was compared with the predicted one, runs without a period */
 static int period_checked, period_measured, period_none;
@@ -81,6 +84,9 @@ static bool contention = false;   /* --contention: tgc run without --no-contenti
 static bool multirate = false;    /* --multirate: --random graphs are multi-rate */
 static const char *target = NULL; /* --target T: tgc run --target T (real MPI) */
 static int ranks[4], nranks;      /* --ranks 4,8: the DSP counts of the MPI runs */
+/* what the last run of check_run printed (--json): its packets and checksum total */
+static long long last_packets = -1;
+static char last_total[32];
 
 /* ---- running tgc
  * ----------------------------------------------------------------------- */
@@ -240,6 +246,8 @@ check_run(const char *graph, const char *label, char *const *extra, const char *
     json_t *o = json_load_file(out, 0, &je);
     const char *why = NULL;
     long long sim = -1, pred = -1;
+    last_packets = -1;
+    last_total[0] = 0;
     if (!o && refused_with(graph, "schedule deadlocks: ", code, out, err)) {
         /* the compiler refused a schedule that deadlocks in the execution model: nothing
            was emitted, nothing ran */
@@ -265,6 +273,9 @@ check_run(const char *graph, const char *label, char *const *extra, const char *
     } else {
         sim = json_integer_value(json_object_get(o, "simulated_cycles"));
         pred = json_integer_value(json_object_get(o, "predicted_cycles"));
+        last_packets = json_integer_value(json_object_get(o, "packets"));
+        const char *tot = json_string_value(json_object_get(o, "checksum_total"));
+        snprintf(last_total, sizeof last_total, "%s", tot ? tot : "");
         if (expect_mismatch) { /* a graph made to break the kernel rules */
             if (json_is_true(json_object_get(o, "checksums_equal")) || code != 1)
                 why = "a mismatch expected (x-expect) but not reported";
@@ -678,6 +689,50 @@ import_graph(const char *path, const char *format, int n, const char *out)
     return g != NULL;
 }
 
+/* --multirate: the file `tgc expand` writes of graph (which ran in mode with the cycles
+ * sim and pred, and last_packets, last_total) reads back as a graph whose run is the
+ * same: the same simulated and predicted cycles, packets and checksum total (the hash of
+ * every edge's checksums, names included: the expansion's tasks are the firings the
+ * multi-rate run scheduled).  RUN_PASS or RUN_FAIL. */
+static int
+check_expansion(const char *graph, const char *label, const char *mode, long long sim,
+                long long pred)
+{
+    long long packets = last_packets;
+    char total[32], xpath[300], xlabel[800];
+    snprintf(total, sizeof total, "%s", last_total);
+    snprintf(xpath, sizeof xpath, "%s/expanded.json", tmpdir);
+    snprintf(xlabel, sizeof xlabel, "%s as tgc expand wrote it", label);
+    char *argv[] = {(char *)tgc, "expand", (char *)graph, "-o", xpath, "--json", NULL};
+    json_t *o = run_json(argv);
+    long long firings = json_integer_value(json_object_get(o, "tasks"));
+    json_decref(o);
+    const char *why = NULL;
+    long long xsim = -1, xpred = -1;
+    if (!o || firings <= 0)
+        why = "tgc expand wrote no graph";
+    else if (check_run(xpath, xlabel, NULL, mode, false, &xsim, &xpred) != RUN_PASS)
+        why = "its run did not pass";
+    else if (!*total || strcmp(total, last_total) != 0)
+        why = "another checksum total";
+    else if (xsim != sim || xpred != pred || last_packets != packets)
+        why = "other cycles or packets";
+    unlink(xpath);
+    if (why) {
+        failures++;
+        printf("FAIL %s -O %s: tgc expand's file: %s (simulated %lld / %lld, predicted "
+               "%lld / %lld, packets %lld / %lld, checksum total %s / %s)\n",
+               label, mode, why, sim, xsim, pred, xpred, packets, last_packets, total,
+               last_total);
+        return RUN_FAIL;
+    }
+    expansions++;
+    printf("ok   %s -O %s: tgc expand's file (%lld firings) runs the same: %lld cycles, "
+           "%lld packets, checksum total %s\n",
+           label, mode, firings, xsim, packets, total);
+    return RUN_PASS;
+}
+
 /* Runs c in pair (ri, mi): RUN_PASS, RUN_FAIL or a refusal (remembered in c). */
 static int
 run_case(Case *c, int ri, int mi)
@@ -724,7 +779,11 @@ run_case(Case *c, int ri, int mi)
             }
         }
     }
-    int st = check_run(graph, label, extra, modes[mi], c->mismatch, NULL, NULL);
+    long long sim, pred;
+    int st = check_run(graph, label, extra, modes[mi], c->mismatch, &sim, &pred);
+    /* each random multi-rate graph once through tgc expand, the modes in turn */
+    if (st == RUN_PASS && multirate && !c->path && !target && mi == c->k % nmodes)
+        st = check_expansion(graph, label, modes[mi], sim, pred);
     if (graph == path)
         unlink(path);
     if (st == RUN_DEADLOCK || st == RUN_ES_LIMIT)
@@ -1114,11 +1173,20 @@ main(int argc, char **argv)
            "by es's limit\n",
            runs, failures, skipped, es_refused);
     if (!target) {
-        printf("period >= period_bound on %d runs (%d without a period); simulated period "
-               "= predicted on %d\n",
-               period_checked, period_none, period_measured);
+        printf(
+            "period >= period_bound on %d runs (%d without a period); simulated period "
+            "= predicted on %d\n",
+            period_checked, period_none, period_measured);
         if (passed > 0 && period_checked == 0) {
             printf("FAIL no run had a period to compare with its bound\n");
+            failures++;
+        }
+    }
+    if (multirate && !target) {
+        printf("tgc expand's file ran the same as its multi-rate graph on %d graphs\n",
+               expansions);
+        if (passed > 0 && expansions == 0) {
+            printf("FAIL no multi-rate graph was run as tgc expand's file\n");
             failures++;
         }
     }

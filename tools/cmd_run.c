@@ -231,6 +231,7 @@ typedef struct DspLine {
 typedef struct Report {
     char *text;      /* the whole standard output */
     char *checksums; /* the "checksum " lines, in order */
+    char total[17];  /* the hash of "checksum total", "" when the program printed none */
     long long cycles, predicted, packets, predicted_packets;
     long long period_cycles, period_iterations; /* the measured period, 0 = none */
     bool deadlock, ok;
@@ -265,6 +266,8 @@ parse_report(Report *r, char *text, int ndsps)
             k += len;
             r->checksums[k++] = '\n';
             r->nedges += strncmp(line, "checksum total", 14) != 0;
+            if (strncmp(line, "checksum total ", 15) == 0 && len == 15 + 16)
+                memcpy(r->total, line + 15, 16);
         } else if (sscanf(line, "cycles %lld", &a) == 1) {
             r->cycles = a;
         } else if (sscanf(line, "predicted_packets %lld", &a) == 1) {
@@ -597,6 +600,8 @@ cmd_run(int argc, char **argv)
                 json_object_set_new(o, "mpirun_s", json_real(mpirun_s));
             }
             json_object_set_new(o, "checksums_equal", json_boolean(ceq));
+            json_object_set_new(o, "checksum_total",
+                                rp.total[0] ? json_string(rp.total) : json_null());
             json_object_set_new(o, "outputs_equal", json_boolean(oeq));
             json_object_set_new(o, "output_files", json_integer(nout));
             json_object_set_new(o, "simulated_cycles", json_integer(rp.cycles));
