@@ -26,7 +26,11 @@
  *
  * Invalidates: pass_expand replaces the unit's graph by its expansion in place (the same
  * Graph, so every holder of the pointer sees the expansion; the multi-rate graph stays
- * as g->original).  A single-rate graph is its own expansion: nothing changes.
+ * as g->original).  A single-rate graph is its own expansion: nothing changes; but for a
+ * flattened one whose actors' ports are not in the order of their edges (a subgraph's
+ * interface channels come first, in the order of its ports, wherever the including
+ * graph's edges put them), the expansion is the same tasks and edges with the ports
+ * written out, so that the kernels see them in that order (fe_expansion_needed).
  */
 #include <inttypes.h>
 #include <stdlib.h>
@@ -178,11 +182,31 @@ fe_expand(const Graph *g)
     return x;
 }
 
+bool
+fe_expansion_needed(const Graph *g)
+{
+    if (g->multirate)
+        return true;
+    if (!g->from_rank || !g->to_rank)
+        return false;
+    int *outs = calloc((size_t)g->ntasks + 1, sizeof *outs);
+    int *ins = calloc((size_t)g->ntasks + 1, sizeof *ins);
+    if (!outs || !ins)
+        ice("out of memory");
+    bool other = false;
+    for (int e = 0; e < g->nedges && !other; e++)
+        other = g->from_rank[e] != outs[g->edges[e].from]++ ||
+                g->to_rank[e] != ins[g->edges[e].to]++;
+    free(outs);
+    free(ins);
+    return other;
+}
+
 int
 pass_expand(Unit *u, Diag *d)
 {
     Graph *g = u->g;
-    if (!g->multirate)
+    if (!fe_expansion_needed(g))
         return 0;
     Graph *x = fe_expand(g);
     Graph tmp = *g;

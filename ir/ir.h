@@ -608,8 +608,11 @@ Graph *fe_load_graph_string(const char *text, const char *name, const Options *o
  * whose edges carry the tokens between them, with their firings and ports (g->firing,
  * g->ports), indexed.  It shares strings and arrays with g, which must outlive it. */
 Graph *fe_expand(const Graph *g);
+/* Whether g's expansion differs from g: a rate other than 1, or a flattened graph in
+ * which some actor's ports (g->from_rank, g->to_rank) are not in the order of its edges. */
+bool fe_expansion_needed(const Graph *g);
 /* Replaces u->g by its expansion in place (u->g->original keeps the multi-rate graph);
- * nothing for a single-rate graph.  The first pass of passes/passes.def. */
+ * nothing when !fe_expansion_needed(g).  The first pass of passes/passes.def. */
 int pass_expand(Unit *u, Diag *d);
 
 /* ------------------------------------------------------------------------------------

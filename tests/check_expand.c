@@ -527,6 +527,72 @@ START_TEST(subgraph_flattened_with_its_rates)
 }
 END_TEST
 
+/* top.json with the edges to s from F1 at port P1 and from F2 at port P2 */
+static void
+write_top(const char *dir, const char *f1, const char *p1, const char *f2, const char *p2)
+{
+    char text[1024];
+    snprintf(text, sizeof text,
+             "{\"format\": \"tgc-graph/1\", \"tasks\": [{\"id\": \"a\", \"cycles\": 1}, "
+             "{\"id\": \"b\", \"cycles\": 1}, {\"id\": \"s\", \"graph\": \"sub.json\"}, "
+             "{\"id\": \"z\", \"cycles\": 1}], \"edges\": [{\"from\": \"%s\", \"to\": "
+             "\"s\", \"to_port\": \"%s\", \"bytes\": 8}, {\"from\": \"%s\", \"to\": "
+             "\"s\", \"to_port\": \"%s\", \"bytes\": 4}, {\"from\": \"s\", \"to\": "
+             "\"z\", \"bytes\": 4}]}",
+             f1, p1, f2, p2);
+    write_file(dir, "top.json", text);
+}
+
+/* A single-rate subgraph is expanded only when an actor's ports are not in the order of
+ * its edges: x's port p1 (from a) comes before p2 (from b) though top.json's edge from b
+ * comes first, so the expansion keeps the tasks and edges and writes the ports out;
+ * with the edges in the ports' order, the graph is its own expansion. */
+START_TEST(single_rate_subgraph_keeps_its_ports)
+{
+    char dir[] = "/tmp/tgc-check-expand-XXXXXX";
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    write_file(dir, "sub.json",
+               "{\"format\": \"tgc-graph/1\","
+               " \"inputs\": [{\"name\": \"p1\", \"to\": \"x\"}, {\"name\": \"p2\", "
+               "\"to\": \"x\"}], \"outputs\": [{\"name\": \"o\", \"from\": \"x\"}],"
+               " \"tasks\": [{\"id\": \"x\", \"cycles\": 1}, {\"id\": \"y\", \"cycles\": "
+               "1}], \"edges\": [{\"from\": \"y\", \"to\": \"x\", \"bytes\": 2}]}");
+    write_top(dir, "b", "p2", "a", "p1");
+    Graph *g = load_file(dir, "top.json");
+    ck_assert_msg(g, "%s", diag_buf);
+    ck_assert(!g->multirate);
+    ck_assert(fe_expansion_needed(g));
+    Options o = opts();
+    Unit u = {.g = g, .p = g->platform, .opt = &o};
+    Diag *d = diag_new();
+    ck_assert_int_eq(pass_expand(&u, d), 0);
+    ck_assert_int_eq(g->ntasks, 5);
+    ck_assert_str_eq(g->tasks[2].id, "s/x"); /* fires once: the actor's id */
+    ck_assert_int_eq(g->nedges, 4);
+    ck_assert_ptr_nonnull(g->ports);
+    ck_assert_int_eq(g->edges[0].from, 1); /* b -> s/x, x's port 1 (p2) */
+    ck_assert_int_eq(g->ports[0].to_port, 1);
+    ck_assert_int_eq(g->ports[1].to_port, 0); /* a -> s/x: p1 */
+    ck_assert_int_eq(g->ports[3].to_port, 2); /* y -> x after the ports */
+    ck_assert(!fe_expansion_needed(g));
+    ir_graph_free(g);
+
+    write_top(dir, "a", "p1", "b", "p2");
+    g = load_file(dir, "top.json");
+    ck_assert_msg(g, "%s", diag_buf);
+    ck_assert(!fe_expansion_needed(g));
+    u = (Unit){.g = g, .p = g->platform, .opt = &o};
+    ck_assert_int_eq(pass_expand(&u, d), 0);
+    ck_assert_ptr_null(g->ports);
+    ck_assert_ptr_null(g->original);
+    ir_graph_free(g);
+    diag_free(d);
+    char cmd[600];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    ck_assert_int_eq(system(cmd), 0);
+}
+END_TEST
+
 static Suite *
 suite(void)
 {
@@ -538,6 +604,7 @@ suite(void)
     tcase_add_test(tc, pass_expand_in_place_and_identity);
     tcase_add_test(tc, large_expansion);
     tcase_add_test(tc, subgraph_flattened_with_its_rates);
+    tcase_add_test(tc, single_rate_subgraph_keeps_its_ports);
     suite_add_tcase(s, tc);
     return s;
 }
