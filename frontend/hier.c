@@ -351,7 +351,7 @@ fe_flatten(Reader *r, Graph *g, const json_t *root, FeIface *iface)
         kids[t].out_used = arena_array(r->tmp, (size_t)kids[t].ports.nout + 1, 1);
     }
     if (diag_errors(r->d) != e0)
-        return diag_errors(r->d) - e0;
+        goto done;
     /* the flattened actors: each task, or its subgraph's actors in their place */
     int64_t nt = 0, ne = g->nedges;
     for (int t = 0; t < n; t++) {
@@ -368,17 +368,17 @@ fe_flatten(Reader *r, Graph *g, const json_t *root, FeIface *iface)
                  nt > r->lim->max_tasks ? r->lim->max_tasks : r->lim->max_edges,
                  nt > r->lim->max_tasks ? "tasks" : "edges",
                  nt > r->lim->max_tasks ? "tasks" : "edges");
-        return diag_errors(r->d) - e0;
+        goto done;
     }
     if (iface)
         read_ports(r, g, root, kids, iface);
     if (!any && !iface)
-        return diag_errors(r->d) - e0;
+        goto done;
     if ((any || iface) && (g->ports || g->firing)) {
         fe_error(r, "",
                  "the ports and firings of an expanded graph do not mix with "
                  "subgraphs");
-        return diag_errors(r->d) - e0;
+        goto done;
     }
     /* how many of g's ports each of its own actors has on each side: its edges come
        after them */
@@ -557,8 +557,6 @@ fe_flatten(Reader *r, Graph *g, const json_t *root, FeIface *iface)
             trank[m] = c->to_rank[j];
         }
     }
-    for (int t = 0; t < n; t++)
-        ir_graph_free(kids[t].g);
     g->tasks = ft;
     g->ntasks = (int)nt;
     g->edges = fe;
@@ -570,5 +568,8 @@ fe_flatten(Reader *r, Graph *g, const json_t *root, FeIface *iface)
     }
     g->from_rank = frank;
     g->to_rank = trank;
+done: /* the subgraphs were copied into g, or g is refused */
+    for (int t = 0; t < n; t++)
+        ir_graph_free(kids[t].g);
     return diag_errors(r->d) - e0;
 }
