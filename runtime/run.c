@@ -12,16 +12,24 @@
  * those are not to be had. The libraries the program links dynamically (libc, libm, ...)
  * are shared by all DSPs, as are the MPIRIO symbols this executable exports.
  *
- * Exit status: 0; the largest status a DSP's main returned; 2 after a deadlock
- * (the report is on stderr); 1 for a usage or load error. */
+ * Options by getopt_long (GNU conventions: --opt=value or --opt value, -nN or -n N, "--"
+ * ends them, the program and its arguments follow the options); -np N as mpirun's.
+ *
+ * Exit status (the table of docs/cli.md, the same for tgc and the generated programs): 0;
+ * the largest status a DSP's main returned; 1 when the program cannot be loaded or a
+ * setting is refused; 2 for bad usage (one line "mpirio-run: error: ...", then the
+ * usage); 3 after a deadlock (the report is on stderr). */
 #define _GNU_SOURCE
 #include "mpirio.h"
 #include "mpirio/mpi.h"
 
 #include <dlfcn.h>
+#include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <getopt.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -85,10 +93,21 @@ usage_to(FILE *f)
           f);
 }
 
-static void
-usage(void)
+/* a usage error: one line, then the usage; exit status 2 */
+#if defined(__GNUC__)
+__attribute__((format(printf, 1, 2)))
+#endif
+static int
+bad_usage(const char *fmt, ...)
 {
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("mpirio-run: error: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
     usage_to(stderr);
+    return 2;
 }
 
 /* the whole file in memory; NULL (errno set) if it cannot be read */
@@ -176,16 +195,36 @@ make_copy(const unsigned char *img, size_t len, int r, char *name, size_t namele
     return rc;
 }
 
+/* What PATH is: 0 a shared object (what mpirio-cc builds), 1 not ELF, 2 an ELF file that
+ * is no shared object (an executable: /bin/ls, a launcher's target built by cc), -1 it
+ * cannot be opened (errno set). */
 static int
-is_elf(const char *path)
+elf_kind(const char *path)
 {
-    unsigned char m[4] = {0};
+    Elf64_Ehdr h;
+    memset(&h, 0, sizeof h);
     FILE *f = fopen(path, "rb");
     if (!f)
-        return 0;
-    size_t k = fread(m, 1, 4, f);
+        return -1;
+    size_t k = fread(&h, 1, sizeof h, f);
+    int kind = 1;
+    if (k >= 4 && memcmp(h.e_ident, ELFMAG, SELFMAG) == 0) {
+        kind = 2;
+        if (k == sizeof h && h.e_ident[EI_CLASS] == ELFCLASS64 && h.e_type == ET_DYN) {
+            kind = 0; /* a PIE executable is ET_DYN too: it has an interpreter */
+            for (int i = 0; i < h.e_phnum && kind == 0; i++) {
+                Elf64_Phdr ph;
+                if (fseek(f, (long)(h.e_phoff + (Elf64_Off)i * h.e_phentsize),
+                          SEEK_SET) ||
+                    fread(&ph, sizeof ph, 1, f) != 1)
+                    kind = 2;
+                else if (ph.p_type == PT_INTERP)
+                    kind = 2;
+            }
+        }
+    }
     fclose(f);
-    return k == 4 && m[0] == 0x7f && m[1] == 'E' && m[2] == 'L' && m[3] == 'F';
+    return kind;
 }
 
 static void
@@ -287,63 +326,110 @@ free_argvs(Job *j)
 int
 main(int argc, char **argv)
 {
-    int n = 1, i = 1;
+    int n = 1, i;
     const char *platform = NULL;
-    for (; i < argc && argv[i][0] == '-'; i++) {
-        const char *a = argv[i];
-        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-        if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
+    /* -np N as mpirun's: made -n before getopt_long, which would read it as -n p */
+    for (i = 1; i < argc && argv[i][0] == '-' && strcmp(argv[i], "--") != 0; i++) {
+        if (strcmp(argv[i], "-np") == 0)
+            argv[i] = "-n";
+        else if (strcmp(argv[i], "-n") == 0)
+            i++; /* -n N: skip its value */
+        else if (strncmp(argv[i], "--", 2) == 0 && !strchr(argv[i], '=') &&
+                 (strcmp(argv[i], "--platform") == 0 || strcmp(argv[i], "--trace") == 0 ||
+                  strcmp(argv[i], "--coll") == 0 || strcmp(argv[i], "--faults") == 0 ||
+                  strcmp(argv[i], "--fault-seed") == 0))
+            i++;
+    }
+    static const struct option opts[] = {
+        {"help", no_argument, NULL, 'h'},
+        {"version", no_argument, NULL, 'V'},
+        {"platform", required_argument, NULL, 'P'},
+        {"no-contention", no_argument, NULL, 'C'},
+        {"summary", no_argument, NULL, 'S'},
+        {"trace", required_argument, NULL, 'T'},
+        {"coll", required_argument, NULL, 'L'},
+        {"faults", required_argument, NULL, 'F'},
+        {"fault-seed", required_argument, NULL, 'E'},
+        {NULL, 0, NULL, 0},
+    };
+    opterr = 0;
+    int c;
+    /* "+": the options end at the program, whose own options follow it */
+    while ((c = getopt_long(argc, argv, "+:hn:", opts, NULL)) != -1) {
+        switch (c) {
+        case 'h':
             usage_to(stdout);
-            fputs("Runs one copy of a program built by mpirio-cc per simulated DSP; see "
-                  "mpirio-run(1).\nExit status: the largest status a DSP's main "
-                  "returned, 2 after a deadlock, 1 for an error.\n",
-                  stdout);
+            fputs(
+                "Runs one copy of a program built by mpirio-cc per simulated DSP; see "
+                "mpirio-run(1).\nExit status: the largest status a DSP's main "
+                "returned, 1 when the program cannot be loaded or a setting is refused, "
+                "2 for bad usage,\n3 after a deadlock (its report on stderr).\n",
+                stdout);
             return 0;
-        } else if (strcmp(a, "--version") == 0) {
+        case 'V':
             printf("mpirio-run (mpirio) %s\n", MPIRIO_VERSION);
             return 0;
-        } else if (strcmp(a, "-n") == 0 || strcmp(a, "-np") == 0) {
+        case 'n': {
             char *end;
-            long x = v ? strtol(v, &end, 10) : 0;
-            if (!v || end == v || *end || x < 1 || x > 1 << 20) {
-                fprintf(stderr, "mpirio-run: %s wants a number of DSPs, at least 1\n", a);
-                return usage(), 1;
-            }
+            long x = strtol(optarg, &end, 10);
+            if (end == optarg || *end || x < 1 || x > 1 << 20)
+                return bad_usage("-n wants a number of DSPs, at least 1: \"%s\"", optarg);
             n = (int)x;
-            i++;
-        } else if (strcmp(a, "--platform") == 0) {
-            if (!v)
-                return usage(), 1;
-            platform = v, i++;
-        } else if (strcmp(a, "--no-contention") == 0)
-            setenv("MPIRIO_NO_CONTENTION", "1", 1);
-        else if (strcmp(a, "--summary") == 0)
-            setenv("MPIRIO_SUMMARY", "1", 1);
-        else if (strcmp(a, "--trace") == 0 && v)
-            setenv("MPIRIO_TRACE", v, 1), i++;
-        else if (strcmp(a, "--coll") == 0 && v)
-            setenv("MPIRIO_COLL", v, 1), i++;
-        else if (strcmp(a, "--faults") == 0 && v)
-            setenv("MPIRIO_FAULTS", v, 1), i++;
-        else if (strcmp(a, "--fault-seed") == 0 && v)
-            setenv("MPIRIO_FAULT_SEED", v, 1), i++;
-        else if (strcmp(a, "--") == 0) {
-            i++;
             break;
-        } else
-            return usage(), 1;
+        }
+        case 'P':
+            platform = optarg;
+            break;
+        case 'C':
+            setenv("MPIRIO_NO_CONTENTION", "1", 1);
+            break;
+        case 'S':
+            setenv("MPIRIO_SUMMARY", "1", 1);
+            break;
+        case 'T':
+            setenv("MPIRIO_TRACE", optarg, 1);
+            break;
+        case 'L':
+            setenv("MPIRIO_COLL", optarg, 1);
+            break;
+        case 'F':
+            setenv("MPIRIO_FAULTS", optarg, 1);
+            break;
+        case 'E':
+            setenv("MPIRIO_FAULT_SEED", optarg, 1);
+            break;
+        case ':':
+            return bad_usage("option \"%s\" needs a value", argv[optind - 1]);
+        default:
+            return bad_usage("unknown option \"%s\"", argv[optind - 1]);
+        }
     }
+    i = optind;
     if (i >= argc)
-        return usage(), 1;
+        return bad_usage("%s", "no program to run");
     char path[4096];
     snprintf(path, sizeof path, "%s", argv[i]);
-    if (!is_elf(path)) {
-        snprintf(path, sizeof path, "%s.so", argv[i]);
-        if (!is_elf(path)) {
-            fprintf(stderr, "mpirio-run: %s: not a program built by mpirio-cc\n",
-                    argv[i]);
-            return 1;
+    int kind = elf_kind(path);
+    if (kind != 0) { /* the launcher PROG of mpirio-cc -o PROG runs PROG.so */
+        char so[4096];
+        snprintf(so, sizeof so, "%s.so", argv[i]);
+        int kso = elf_kind(so);
+        if (kso == 0 || (kind < 0 && kso > 0)) {
+            snprintf(path, sizeof path, "%s", so);
+            kind = kso;
         }
+    }
+    if (kind < 0) {
+        fprintf(stderr, "mpirio-run: error: cannot run \"%s\": %s\n", argv[i],
+                strerror(errno));
+        return 1;
+    }
+    if (kind != 0) {
+        fprintf(stderr,
+                "mpirio-run: error: \"%s\" is not a program built by mpirio-cc (a shared "
+                "object: mpirio-cc -o PROG writes PROG.so and its launcher PROG)\n",
+                path);
+        return 1;
     }
     size_t len = 0;
     unsigned char *img = read_file(path, &len);
@@ -377,8 +463,13 @@ main(int argc, char **argv)
         if (!memfd)
             unlink(copy);
 #endif
-        if (!h) {
-            fprintf(stderr, "mpirio-run: %s\n", dlerror());
+        if (!h) { /* dlerror names the private copy (/proc/self/fd/N): name the program */
+            const char *e = dlerror(), *at = e ? strstr(e, copy) : NULL;
+            if (at && at == e)
+                fprintf(stderr, "mpirio-run: error: %s%s\n", path, e + strlen(copy));
+            else
+                fprintf(stderr, "mpirio-run: error: %s: %s\n", path,
+                        e ? e : "cannot load");
             rc = 1;
             break;
         }
@@ -400,6 +491,7 @@ main(int argc, char **argv)
     if (rc == 0) {
         catch_faults();
         rc = MPIRIO_Run(n, platform, MPIRIO_RUN_STRICT, dsp_main, &j);
+        rc = rc == 2 ? 3 : rc; /* a deadlock: 3, as in every tool (docs/cli.md) */
         if (rc == 0)
             for (int r = 0; r < n; r++)
                 if (j.status[r] > rc)

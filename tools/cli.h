@@ -42,7 +42,9 @@
 #include "commands.def"
 #undef CMD
 
-enum { TGC_EXIT_OK = 0, TGC_EXIT_INPUT = 1, TGC_EXIT_USAGE = 2 };
+/* The exit statuses of every tool (docs/cli.md, "Exit status"): the same in tgc,
+ * mpirio-run and the generated programs. */
+enum { TGC_EXIT_OK = 0, TGC_EXIT_INPUT = 1, TGC_EXIT_USAGE = 2, TGC_EXIT_DEADLOCK = 3 };
 
 /* The common options a command accepts: a mask in CliSpec.common. */
 enum {

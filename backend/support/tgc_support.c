@@ -18,6 +18,8 @@
  *               (post_overhead) unless x was the last; aggregated: unpack,
  *               MPIRIO_Compute(copy)
  */
+#include <getopt.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -137,7 +139,7 @@ check(int rc, const char *what, int msg)
                 MPIRIO_Error_string(rc));
     else
         fprintf(stderr, "tgc: %s failed: %s\n", what, MPIRIO_Error_string(rc));
-    exit(3);
+    exit(1); /* a failed run (docs/cli.md, "Exit status") */
 }
 
 static unsigned char *
@@ -431,17 +433,37 @@ tgc_synthetic(const tgc_io *io, uint64_t seed)
     }
 }
 
-static int
+static void
 usage(FILE *f, const char *program)
 {
     fprintf(
         f,
-        "usage: %s [--no-contention] [--platform FILE] [--output-dir DIR] [--summary] "
+        "usage: %s [--no-contention] [--platform=FILE] [--output-dir=DIR] [--summary] "
         "[--quiet]\n",
         program);
+}
+
+/* A usage error: one line, then the usage, exit status 2 (docs/cli.md) */
+#if defined(__GNUC__)
+__attribute__((format(printf, 2, 3)))
+#endif
+static int
+bad_usage(const char *program, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "%s: error: ", program);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+    usage(stderr, program);
     return 2;
 }
 
+static const char *platform_name; /* --platform, for the report's messages */
+
+/* The options, by getopt_long (GNU conventions: --opt=value or --opt value, any order,
+ * "--" ends them, an unambiguous prefix of a long option is the option). */
 int
 tgc_parse_args(TgcArgs *a, int argc, char **argv, const char *program)
 {
@@ -455,35 +477,60 @@ tgc_parse_args(TgcArgs *a, int argc, char **argv, const char *program)
     if (strcmp(program, "sequential") == 0 && getenv("TGC_KERNEL_TIMES") &&
         *getenv("TGC_KERNEL_TIMES"))
         kernel_times = getenv("TGC_KERNEL_TIMES");
-    for (int i = 1; i < argc; i++) {
-        const char *s = argv[i];
-        if (strcmp(s, "--no-contention") == 0)
+    static const struct option opts[] = {
+        {"no-contention", no_argument, NULL, 'C'},
+        {"summary", no_argument, NULL, 'S'},
+        {"quiet", no_argument, NULL, 'q'},
+        {"platform", required_argument, NULL, 'p'},
+        {"output-dir", required_argument, NULL, 'd'},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    };
+    opterr = 0;
+    optind = 1;
+    int c;
+    while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
+        switch (c) {
+        case 'C':
             a->flags |= MPIRIO_RUN_NO_CONTENTION;
-        else if (strcmp(s, "--summary") == 0)
+            break;
+        case 'S':
             a->flags |= MPIRIO_RUN_SUMMARY;
-        else if (strcmp(s, "--quiet") == 0)
+            break;
+        case 'q':
             a->flags |= MPIRIO_RUN_QUIET;
-        else if (strcmp(s, "--platform") == 0 && i + 1 < argc)
-            a->platform = argv[++i];
-        else if (strcmp(s, "--output-dir") == 0 && i + 1 < argc)
-            a->output_dir = argv[++i];
-        else if (strcmp(s, "--help") == 0 || strcmp(s, "-h") == 0) {
+            break;
+        case 'p':
+            a->platform = optarg;
+            break;
+        case 'd':
+            a->output_dir = optarg;
+            break;
+        case 'h':
             usage(stdout, program);
             printf("\nRuns the program of graph %s on the simulated platform "
                    "(libmpirio) and prints\nthe checksum of every edge and the "
                    "simulated cycles.\n"
-                   "  --no-contention   links without contention\n"
-                   "  --platform FILE   the tgc-platform/1 file (default %s)\n"
-                   "  --output-dir DIR  where the output files of the kernels go "
+                   "  --no-contention     links without contention\n"
+                   "  --platform=FILE     the tgc-platform/1 file (default %s)\n"
+                   "  --output-dir=DIR    where the output files of the kernels go "
                    "(default .)\n"
-                   "  --summary         the runtime's summary on stderr at the end\n"
-                   "  --quiet           no runtime messages on stderr\n"
-                   "Exit status: 0, 1 if the run failed, 2 for bad usage.\n",
+                   "  --summary           the runtime's summary on stderr at the end\n"
+                   "  --quiet             no runtime messages on stderr\n"
+                   "  -h, --help          print this help and exit\n"
+                   "Exit status: 0 success, 1 a failed run (bad platform file, failed "
+                   "call), 2 bad usage,\n3 a deadlock (its report on stderr).\n",
                    TGC_GRAPH_LABEL, a->platform);
             return 0;
-        } else
-            return usage(stderr, program);
+        case ':':
+            return bad_usage(program, "option \"%s\" needs a value", argv[optind - 1]);
+        default:
+            return bad_usage(program, "unknown option \"%s\"", argv[optind - 1]);
+        }
     }
+    if (optind < argc)
+        return bad_usage(program, "unexpected operand \"%s\"", argv[optind]);
+    platform_name = a->platform;
     for (int t = 0; t < TGC_NTASKS; t++) {
         const char *o = tgc_tasks[t].output;
         if (!o)
@@ -514,13 +561,19 @@ tgc_report(int run_rc, const char *program, int ndsps, long long predicted_cycle
 #endif
     printf("tgc: %s program of graph %s: %d DSP%s, %lld iterations\n", program,
            TGC_GRAPH_LABEL, ndsps, ndsps == 1 ? "" : "s", (long long)TGC_ITERATIONS);
-    if (run_rc == 2) {
-        printf("deadlock\n%s\n", st.report);
+    if (run_rc == 2) { /* exit status 3: a deadlock, in every tool (docs/cli.md) */
+        fflush(stdout);
+        fprintf(stderr, "%s: error: deadlock\n%s\n", program, st.report);
         return 3;
     }
     if (run_rc != 0) {
-        printf("error: the platform could not be set up\n");
-        return 3;
+        fflush(stdout);
+        if (st.report[0]) /* the runtime's message, printed by it unless --quiet */
+            fprintf(stderr, "%s: error: %s\n", program, st.report);
+        else
+            fprintf(stderr, "%s: error: the platform \"%s\" could not be set up\n",
+                    program, platform_name);
+        return 1;
     }
     FILE *kt = kernel_times ? fopen(kernel_times, "w") : NULL;
     for (int t = 0; kt && t < TGC_NTASKS; t++)

@@ -113,8 +113,8 @@ void tgc_synthetic(const tgc_io *io, uint64_t seed);
 /* The command line of the parallel and the sequential program: -1 to run, else the exit
  * status to return at once (0 after --help, 2 after a usage error). */
 int tgc_parse_args(TgcArgs *a, int argc, char **argv, const char *program);
-/* Prints the checksums and totals; returns the exit status (0, 3 after a deadlock or a
- * runtime error). */
+/* Prints the checksums and totals; returns the exit status (0; 1 when the platform could
+ * not be set up; 3 after a deadlock, whose report goes to stderr). */
 int tgc_report(int run_rc, const char *program, int ndsps, long long predicted_cycles,
                long long predicted_packets);
 
