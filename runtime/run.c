@@ -405,6 +405,7 @@ main(int argc, char **argv)
         }
     }
     i = optind;
+    optind = 0; /* libc's getopt state is the programs' too: as new for their getopt */
     if (i >= argc)
         return bad_usage("%s", "no program to run");
     char path[4096];
