@@ -24,9 +24,9 @@
 # subgraphs two levels deep), whose kernels check from inside that each port of each firing
 # holds in FIFO order the tokens its channel's rates and initial tokens give it (through
 # feedback, a state channel, initial tokens that are not whole firings): the parallel
-# program's sink reports no mismatch in any iteration, in each -O mode; and with one
-# channel's initial tokens described wrongly to the kernels, it reports some (the check
-# can fail).
+# program's sink reports no mismatch in any iteration, in each -O mode (es too); and
+# with one channel's initial tokens described wrongly to the kernels, it reports some
+# (the check can fail).
 set -u
 tgc=$1
 cases=$(cd "$2" && pwd)
@@ -119,7 +119,7 @@ fifo() { # GRAPH MODE: the mismatches the sink of fifo.json reports, one line ea
         "$tmp/fifo/out-parallel/fifo.txt"
 }
 for graph in fifo fifo-hier; do
-    for mode in none ma cp bfco; do
+    for mode in none ma cp bfco es; do
         got=$(fifo "$cases/multirate/$graph.json" $mode | tr '\n' ' ')
         if [ "$got" = "0 0 0 0 0 " ]; then
             echo "ok   multirate/$graph.json -O $mode: every firing read its tokens in FIFO order"
