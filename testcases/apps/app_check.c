@@ -113,6 +113,40 @@ app_read_file(const char *dir, const char *name, size_t *len)
     return buf;
 }
 
+double *
+app_read_values(const char *dir, const char *name, int64_t *n)
+{
+    size_t len;
+    char *text = app_read_file(dir, name, &len);
+    size_t cap = 1024;
+    double *v = malloc(cap * sizeof *v);
+    int used;
+    *n = 0;
+    for (char *s = text; v && sscanf(s, "%lf%n", &v[*n], &used) == 1; s += used) {
+        if ((size_t)++ * n == cap) {
+            double *nv = realloc(v, 2 * cap * sizeof *v);
+            if (!nv)
+                free(v);
+            v = nv;
+            cap *= 2;
+        }
+    }
+    free(text);
+    if (!v) {
+        fprintf(stderr, "check: error: out of memory reading \"%s\"\n", name);
+        exit(1);
+    }
+    return v;
+}
+
+void
+app_check_count(const char *name, int64_t n, int64_t want)
+{
+    if (n != want)
+        app_fail("%s has %lld values, expected %lld", name, (long long)n,
+                 (long long)want);
+}
+
 void
 app_fail(const char *fmt, ...)
 {
@@ -134,4 +168,15 @@ app_finish(const char *name)
         printf("%s: ok\n", name);
     json_decref(graph);
     return failures ? 1 : 0;
+}
+
+int
+main(int argc, char **argv)
+{
+    if (argc != 3) {
+        fprintf(stderr, "usage: check GRAPH OUTDIR\n");
+        return 2;
+    }
+    app_load_graph(argv[1]);
+    return app_check(argv[2]);
 }

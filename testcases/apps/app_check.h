@@ -14,6 +14,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* What each application's check.c defines: the checks of the files in outdir, once
+ * app_check.c's main has checked its arguments and loaded the graph; returns
+ * app_finish(NAME). */
+int app_check(const char *outdir);
+
 /* Reads the graph or exits 1 with a message. */
 void app_load_graph(const char *path);
 /* The iterations of the graph. */
@@ -26,6 +31,11 @@ double app_real(const char *id, const char *name);
 int app_count_tasks(const char *prefix);
 /* The whole file DIR/NAME (malloc'd, NUL-terminated past *len), or exits 1. */
 char *app_read_file(const char *dir, const char *name, size_t *len);
+/* The numbers the file DIR/NAME begins with, separated by white space (malloc'd, *n of
+ * them), or exits 1 when it cannot be read. */
+double *app_read_values(const char *dir, const char *name, int64_t *n);
+/* A failed check when file `name` has n values, not want. */
+void app_check_count(const char *name, int64_t n, int64_t want);
 /* Records a failed check (printf-style message); app_finish then exits 1. */
 void app_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Prints "NAME: ok" or "NAME: FAILED (n checks)" and exits 0 or 1. */

@@ -11,13 +11,8 @@
 #include "butterfly_kernels.h"
 
 int
-main(int argc, char **argv)
+app_check(const char *outdir)
 {
-    if (argc != 3) {
-        fprintf(stderr, "usage: check GRAPH OUTDIR\n");
-        return 2;
-    }
-    app_load_graph(argv[1]);
     int64_t n = app_param("bf0_0", "n"), procs = app_count_tasks("bf") ? 0 : 0;
     while (app_count_tasks("bf") > 0 && procs < 1024) {
         char id[32];
@@ -30,25 +25,18 @@ main(int argc, char **argv)
     for (int64_t r = 0; r < procs; r++) {
         char name[32];
         snprintf(name, sizeof name, "sum%lld.txt", (long long)r);
-        size_t len;
-        char *text = app_read_file(argv[2], name, &len);
-        int64_t k = 0;
-        double v;
-        int used;
-        for (char *s = text; sscanf(s, "%lf%n", &v, &used) == 1; s += used, k++) {
-            if (k >= sums * n)
-                continue;
+        int64_t nv;
+        double *v = app_read_values(outdir, name, &nv);
+        for (int64_t k = 0; k < nv && k < sums * n; k++) {
             double ref = 0;
             for (int64_t q = 0; q < procs; q++)
                 ref += bf_value(k / n, q, k % n);
-            if (v != ref && wrong++ == 0)
+            if (v[k] != ref && wrong++ == 0)
                 app_fail("%s: sum %lld, element %lld is %g, the sequential sum gives %g",
-                         name, (long long)(k / n), (long long)(k % n), v, ref);
+                         name, (long long)(k / n), (long long)(k % n), v[k], ref);
         }
-        if (k != sums * n)
-            app_fail("%s has %lld values, expected %lld", name, (long long)k,
-                     (long long)(sums * n));
-        free(text);
+        app_check_count(name, nv, sums * n);
+        free(v);
     }
     printf(
         "  butterfly: %lld DSPs, %lld sums of %lld values each, %lld values differ from "

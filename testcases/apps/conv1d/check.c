@@ -11,32 +11,20 @@
 #include "conv1d_kernels.h"
 
 int
-main(int argc, char **argv)
+app_check(const char *outdir)
 {
-    if (argc != 3) {
-        fprintf(stderr, "usage: check GRAPH OUTDIR\n");
-        return 2;
-    }
-    app_load_graph(argv[1]);
     const char *sink = app_count_tasks("gather") ? "gather" : "reduce";
     int64_t length = app_param(sink, "length"), taps = app_param(sink, "taps");
     int64_t ny = length + taps - 1, n = 0, wrong = 0, first_wrong = -1;
-    size_t len;
-    char *text = app_read_file(argv[2], "conv1d.txt", &len);
-    double v;
-    int used;
-    for (char *s = text; sscanf(s, "%lf%n", &v, &used) == 1; s += used, n++) {
-        if (n >= ny)
-            continue;
+    double *y = app_read_values(outdir, "conv1d.txt", &n);
+    for (int64_t i = 0; i < n && i < ny; i++) {
         double ref = 0;
         for (int64_t j = 0; j < taps; j++)
-            ref += (double)conv1d_h(j) * conv1d_x(n - j, length);
-        if (v != ref && wrong++ == 0)
-            first_wrong = n;
+            ref += (double)conv1d_h(j) * conv1d_x(i - j, length);
+        if (y[i] != ref && wrong++ == 0)
+            first_wrong = i;
     }
-    if (n != ny)
-        app_fail("conv1d.txt has %lld values, expected %lld", (long long)n,
-                 (long long)ny);
+    app_check_count("conv1d.txt", n, ny);
     if (wrong)
         app_fail("%lld of %lld values differ from the sequential convolution, the first "
                  "y(%lld)",
@@ -46,6 +34,6 @@ main(int argc, char **argv)
         "sequential convolution\n",
         sink[0] == 'g' ? "round robin" : "matrix partition", (long long)n,
         (long long)length, (long long)taps, (long long)wrong);
-    free(text);
+    free(y);
     return app_finish("conv1d");
 }

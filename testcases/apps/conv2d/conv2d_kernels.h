@@ -8,27 +8,14 @@
  * per iteration; the values are small integers, so every sum is exact in float.
  * testcases/README.md has the cost model.
  *
- * The kernel interface of docs/kernels.md (tgc_io is repeated here under the guard of the
- * generated tgc_kernel.h, so that this file also compiles on its own).
+ * The kernel interface of docs/kernels.md: tgc_io comes from tgc_kernel.h, which tgc
+ * writes into every project; compiled on their own, the kernels find it in tgc's
+ * backend/support/.
  */
 #ifndef CONV2D_KERNELS_H
 #define CONV2D_KERNELS_H
 
-#include <stddef.h>
-#include <stdint.h>
-
-#ifndef TGC_IO_DEFINED
-#define TGC_IO_DEFINED
-typedef struct tgc_io {
-    int nin, nout;
-    const void *const *in;   /* [nin] input buffers */
-    const size_t *in_bytes;  /* [nin] */
-    void *const *out;        /* [nout] output buffers */
-    const size_t *out_bytes; /* [nout] */
-    int64_t iteration;
-    const char *output; /* the task's "output" file, or NULL */
-} tgc_io;
-#endif
+#include "tgc_kernel.h"
 
 /* out[0] = image `iteration` (ih x iw x ci floats, channels innermost); out[1 ..] = the
  * kernel (kl = kh kw ci floats) for each worker. */

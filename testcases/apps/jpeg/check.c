@@ -47,18 +47,13 @@ ppm_pixels(const char *p, size_t n, int *w, int *h)
 }
 
 int
-main(int argc, char **argv)
+app_check(const char *outdir)
 {
-    if (argc != 3) {
-        fprintf(stderr, "usage: check GRAPH OUTDIR\n");
-        return 2;
-    }
-    app_load_graph(argv[1]);
     int64_t width = app_param("huffman", "width"),
             height = app_param("huffman", "height");
     int64_t frames = app_iterations();
     size_t len;
-    char *file = app_read_file(argv[2], "jpeg.jpg", &len);
+    char *file = app_read_file(outdir, "jpeg.jpg", &len);
     const uint8_t *d = (const uint8_t *)file;
     char tmp_jpg[64], tmp_ppm[64];
     snprintf(tmp_jpg, sizeof tmp_jpg, "/tmp/tgc-jpeg-check-%d.jpg", (int)getpid());

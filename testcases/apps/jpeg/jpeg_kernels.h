@@ -4,29 +4,14 @@
  * split into bands of one MCU row (16 pixel rows) and, after colour conversion, into the
  * three components.  testcases/README.md explains the split and the cost model.
  *
- * The kernel interface of docs/kernels.md (tgc_io is repeated here under the guard of the
- * generated tgc_kernel.h, so that this file also compiles on its own).
+ * The kernel interface of docs/kernels.md: tgc_io comes from tgc_kernel.h, which tgc
+ * writes into every project; compiled on their own, the kernels find it in tgc's
+ * backend/support/.
  */
 #ifndef JPEG_KERNELS_H
 #define JPEG_KERNELS_H
 
-#include <stddef.h>
-#include <stdint.h>
-
-#ifndef TGC_IO_DEFINED
-#define TGC_IO_DEFINED
-typedef struct tgc_io {
-    int nin, nout;
-    const void *const *in;   /* [nin] input buffers */
-    const size_t *in_bytes;  /* [nin] */
-    void *const *out;        /* [nout] output buffers */
-    const size_t *out_bytes; /* [nout] */
-    int64_t iteration;
-    const char *output; /* the task's "output" file, or NULL */
-    int64_t firing;     /* which firing of its actor: 0 .. firings - 1 */
-    int64_t firings;    /* the actor's firings per iteration */
-} tgc_io;
-#endif
+#include "tgc_kernel.h"
 
 /* Frame `iteration` of the synthetic scene (a gradient, a moving disc, stripes, a little
  * noise), width x height RGB pixels (3 bytes each), row after row over the outputs:

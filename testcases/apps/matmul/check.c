@@ -11,38 +11,26 @@
 #include "matmul_kernels.h"
 
 int
-main(int argc, char **argv)
+app_check(const char *outdir)
 {
-    if (argc != 3) {
-        fprintf(stderr, "usage: check GRAPH OUTDIR\n");
-        return 2;
-    }
-    app_load_graph(argv[1]);
     int64_t m = app_param("src", "m"), k = app_param("src", "k");
     int64_t products = app_iterations(), n = 0, wrong = 0, want = products * m * m;
-    size_t len;
-    char *text = app_read_file(argv[2], "matmul.txt", &len);
-    double v;
-    int used;
-    for (char *s = text; sscanf(s, "%lf%n", &v, &used) == 1; s += used, n++) {
-        if (n >= want)
-            continue;
-        int64_t prod = n / (m * m), i = n / m % m, j = n % m;
+    double *c = app_read_values(outdir, "matmul.txt", &n);
+    for (int64_t x = 0; x < n && x < want; x++) {
+        int64_t prod = x / (m * m), i = x / m % m, j = x % m;
         double ref = 0;
         for (int64_t l = 0; l < k; l++)
             ref += (double)mm_a(prod, i, l, k) * mm_b(l, j, m);
-        if (v != ref && wrong++ == 0)
+        if (c[x] != ref && wrong++ == 0)
             app_fail("product %lld: C(%lld, %lld) is %g, the sequential product gives %g",
-                     (long long)prod, (long long)i, (long long)j, v, ref);
+                     (long long)prod, (long long)i, (long long)j, c[x], ref);
     }
-    if (n != want)
-        app_fail("matmul.txt has %lld values, expected %lld", (long long)n,
-                 (long long)want);
+    app_check_count("matmul.txt", n, want);
     printf(
         "  matmul (%s): %lld products of %lldx%lld by %lldx%lld, %lld values differ from "
         "the sequential product\n",
         app_count_tasks("fox") ? "Fox-like" : "basic slicing", (long long)products,
         (long long)m, (long long)k, (long long)k, (long long)m, (long long)wrong);
-    free(text);
+    free(c);
     return app_finish("matmul");
 }

@@ -12,29 +12,14 @@
  * The gather task on DSP 0 writes C.  The values are small integers, so every sum is
  * exact in float.  testcases/README.md has the cost model.
  *
- * The kernel interface of docs/kernels.md (tgc_io is repeated here under the guard of the
- * generated tgc_kernel.h, so that this file also compiles on its own).
+ * The kernel interface of docs/kernels.md: tgc_io comes from tgc_kernel.h, which tgc
+ * writes into every project; compiled on their own, the kernels find it in tgc's
+ * backend/support/.
  */
 #ifndef MATMUL_KERNELS_H
 #define MATMUL_KERNELS_H
 
-#include <stddef.h>
-#include <stdint.h>
-
-#ifndef TGC_IO_DEFINED
-#define TGC_IO_DEFINED
-typedef struct tgc_io {
-    int nin, nout;
-    const void *const *in;   /* [nin] input buffers */
-    const size_t *in_bytes;  /* [nin] */
-    void *const *out;        /* [nout] output buffers */
-    const size_t *out_bytes; /* [nout] */
-    int64_t iteration;
-    const char *output; /* the task's "output" file, or NULL */
-    int64_t firing;     /* which firing of its actor: 0 .. firings - 1 */
-    int64_t firings;    /* the actor's firings per iteration */
-} tgc_io;
-#endif
+#include "tgc_kernel.h"
 
 /* Basic slicing: out[r] = rows r m/P .. (r+1) m/P - 1 of A (rows x k floats); with one
  * output (slice-sdf.json, one token a worker's rows), all of A. */

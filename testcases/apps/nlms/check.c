@@ -30,13 +30,8 @@ db(double x)
 }
 
 int
-main(int argc, char **argv)
+app_check(const char *outdir)
 {
-    if (argc != 3) {
-        fprintf(stderr, "usage: check GRAPH OUTDIR\n");
-        return 2;
-    }
-    app_load_graph(argv[1]);
     int64_t block = app_param("combine", "block"), parts = app_param("combine", "parts");
     int64_t taps = app_param("src", "taps"), system = app_param("src", "system");
     int64_t blocks = app_iterations();
@@ -48,7 +43,7 @@ main(int argc, char **argv)
         snprintf(name, sizeof name, "taps%lld.txt", (long long)p);
         snprintf(id, sizeof id, "part%lld", (long long)p);
         size_t len;
-        char *text = app_read_file(argv[2], name, &len);
+        char *text = app_read_file(outdir, name, &len);
         int64_t first = app_param(id, "first"), count = app_param(id, "count");
         long long j;
         double v;
@@ -67,7 +62,7 @@ main(int argc, char **argv)
         free(text);
     }
     size_t len;
-    char *text = app_read_file(argv[2], "nlms.txt", &len);
+    char *text = app_read_file(outdir, "nlms.txt", &len);
     double *power = calloc((size_t)blocks, sizeof *power);
     int64_t nlines = 0;
     long long k;

@@ -5,27 +5,14 @@
  * partial filters through a delay edge, so each block updates the taps with the error of
  * the block before.  testcases/README.md explains the split and the cost model.
  *
- * The kernel interface of docs/kernels.md (tgc_io is repeated here under the guard of the
- * generated tgc_kernel.h, so that this file also compiles on its own).
+ * The kernel interface of docs/kernels.md: tgc_io comes from tgc_kernel.h, which tgc
+ * writes into every project; compiled on their own, the kernels find it in tgc's
+ * backend/support/.
  */
 #ifndef NLMS_KERNELS_H
 #define NLMS_KERNELS_H
 
-#include <stddef.h>
-#include <stdint.h>
-
-#ifndef TGC_IO_DEFINED
-#define TGC_IO_DEFINED
-typedef struct tgc_io {
-    int nin, nout;
-    const void *const *in;   /* [nin] input buffers */
-    const size_t *in_bytes;  /* [nin] */
-    void *const *out;        /* [nout] output buffers */
-    const size_t *out_bytes; /* [nout] */
-    int64_t iteration;
-    const char *output; /* the task's "output" file, or NULL */
-} tgc_io;
-#endif
+#include "tgc_kernel.h"
 
 /* Block `iteration` of the input x (block floats, to every partial filter: out[0] ..
  * out[nout-2]) and, to the combiner (out[nout-1], 2 x block floats), the desired signal
