@@ -79,6 +79,8 @@ typedef struct FeIface {
 } FeIface;
 int fe_flatten(Reader *r, Graph *g, const json_t *root, FeIface *iface);
 
+/* Where platform/'s readers report for r: its diagnostics. */
+PdSink fe_sink(Reader *r);
 /* Reports "FILE: /pointer: error: msg" (ptr "" is the whole document). */
 void fe_error(Reader *r, const char *ptr, const char *fmt, ...) TGC_PRINTF(3, 4);
 /* ptr + "/" + key with RFC 6901 escapes (~0, ~1), in r->tmp. */

@@ -12,14 +12,6 @@
 
 #include "fe.h"
 
-static void
-to_diag(void *ctx, const char *file, const char *pointer, int line, int col,
-        const char *msg)
-{
-    Loc loc = {.file = file, .pointer = pointer, .line = line, .col = col};
-    diag_error(ctx, &loc, "%s", msg);
-}
-
 /* The description the reader made, as a Platform in a (d is released). */
 static Platform *
 platform_of(Arena *a, PlatDesc *d)
@@ -35,7 +27,7 @@ platform_of(Arena *a, PlatDesc *d)
 static Platform *
 from_object(Reader *r, Arena *a, const json_t *o, const char *ptr)
 {
-    PdSink sink = {to_diag, r->d};
+    PdSink sink = fe_sink(r);
     PlatDesc d;
     if (pd_read_object(o, r->file, ptr, "inline", false, &sink, &d) != 0)
         return NULL;
@@ -50,7 +42,7 @@ fe_platform_ref(Reader *r, Arena *a, const char *ref, const char *ptr)
         return p;
     Loc where = ptr ? (Loc){.file = r->file, .pointer = ptr} : (Loc){.file = "tgc"};
     if (!pd_is_path(ref)) {
-        PdSink sink = {to_diag, r->d};
+        PdSink sink = fe_sink(r);
         pd_unknown_platform(ref, where.file, ptr, &sink);
         return NULL;
     }
@@ -60,7 +52,7 @@ fe_platform_ref(Reader *r, Arena *a, const char *ref, const char *ptr)
     char *text = fe_read_file(&pr, file, &where, &len);
     if (!text)
         return NULL;
-    PdSink sink = {to_diag, r->d};
+    PdSink sink = fe_sink(r);
     PlatDesc d;
     int rc = pd_read_text(text, len, file, &sink, &d);
     free(text);

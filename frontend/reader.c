@@ -1,7 +1,8 @@
 /*
  * frontend/reader.c - what the JSON readers share: reading a file under the size limit,
  * parsing with exact syntax positions, JSON Pointers, type checks with one message each,
- * unknown fields with a "did you mean" hint, and the task id map.
+ * unknown fields with a "did you mean" hint (all three by platform/fields.c, its
+ * messages become diagnostics here), and the task id map.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -94,15 +95,26 @@ scratch(Reader *r, char *s)
     return t;
 }
 
-/* The message m of platform/fields.c at ptr, if there is one: false after reporting it. */
-static bool
-ok_or_report(Reader *r, const char *ptr, char *m)
+static void
+to_diag(void *ctx, const char *file, const char *pointer, int line, int col,
+        const char *msg)
 {
-    if (!m)
-        return true;
-    fe_error(r, ptr, "%s", m);
-    free(m);
-    return false;
+    Loc loc = {.file = file, .pointer = pointer, .line = line, .col = col};
+    diag_error(ctx, &loc, "%s", msg);
+}
+
+PdSink
+fe_sink(Reader *r)
+{
+    return (PdSink){to_diag, r->d};
+}
+
+/* The state of platform/fields.c's reading for r, its messages through sink s. */
+static PdJson
+json_of(Reader *r, PdSink *s)
+{
+    *s = fe_sink(r);
+    return (PdJson){.sink = s, .file = r->file};
 }
 
 const char *
@@ -127,27 +139,25 @@ void
 fe_unknown_fields(Reader *r, json_t *o, const char *ptr, const char *const *known,
                   size_t nknown)
 {
-    const char *key;
-    json_t *v;
-    json_object_foreach (o, key, v) {
-        char *m = pd_unknown_field(key, known, nknown);
-        if (m)
-            ok_or_report(r, fe_ptr_key(r, ptr, key), m);
-    }
+    PdSink s;
+    PdJson j = json_of(r, &s);
+    pd_json_unknown_fields(&j, o, ptr, known, nknown);
 }
 
 bool
 fe_int(Reader *r, const json_t *v, const char *ptr, const char *what, int64_t *out)
 {
-    return ok_or_report(r, ptr, pd_int_value(v, what, out));
+    PdSink s;
+    PdJson j = json_of(r, &s);
+    return pd_json_int(&j, v, ptr, what, out);
 }
 
 const char *
 fe_string(Reader *r, const json_t *v, const char *ptr, const char *what)
 {
-    const char *out = NULL;
-    ok_or_report(r, ptr, pd_string_value(v, what, &out));
-    return out;
+    PdSink s;
+    PdJson j = json_of(r, &s);
+    return pd_json_string(&j, v, ptr, what);
 }
 
 bool
@@ -269,15 +279,9 @@ fe_read_file(Reader *r, const char *path, const Loc *where, size_t *len)
 json_t *
 fe_parse(Reader *r, const char *text, size_t len)
 {
-    json_error_t err;
-    json_t *root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &err);
-    if (!root) {
-        Loc loc = {.file = r->file,
-                   .line = err.line > 0 ? err.line : 1,
-                   .col = err.column > 0 ? err.column : 1};
-        diag_error(r->d, &loc, "%s", err.text);
-    }
-    return root;
+    PdSink s;
+    PdJson j = json_of(r, &s);
+    return pd_json_parse(&j, text, len);
 }
 
 const char *

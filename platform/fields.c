@@ -1,11 +1,13 @@
 /*
- * platform/fields.c - the messages of the JSON readers about one value, written once:
- * the tgc-platform/1 reader (read.c) and tgc's readers of graphs and schedules
- * (frontend/reader.c) report through these, so a wrong type, a fraction, a value out of
- * range or an unknown field reads the same in every file tgc and libmpirio accept.
+ * platform/fields.c - reading JSON values, written once for every reader: the
+ * tgc-platform/1 reader (read.c) and tgc's readers of graphs and schedules
+ * (frontend/reader.c) parse, check and report through these, so a syntax error, a wrong
+ * type, a fraction, a value out of range or an unknown field reads the same in every
+ * file tgc and libmpirio accept.
  *
- * Every function returns a malloc'd string the caller frees (NULL where it says so);
- * out of memory ends the program with a message, as everywhere in platform/.
+ * The pd_*_value, _text and _field functions return the message, a malloc'd string the
+ * caller frees (NULL where it says so); the pd_json_ ones report it through the reader's
+ * sink.  Out of memory ends the program with a message, as everywhere in platform/.
  */
 #include <inttypes.h>
 #include <jansson.h>
@@ -168,4 +170,67 @@ pd_unknown_field(const char *key, const char *const *known, size_t nknown)
     if (hint)
         return format("unknown field \"%s\" (did you mean \"%s\"?)", key, hint);
     return format("unknown field \"%s\"", key);
+}
+
+json_t *
+pd_json_parse(PdJson *j, const char *text, size_t len)
+{
+    json_error_t err;
+    json_t *root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &err);
+    if (!root) {
+        j->errors++;
+        if (j->sink && j->sink->error)
+            j->sink->error(j->sink->ctx, j->file, NULL, err.line > 0 ? err.line : 1,
+                           err.column > 0 ? err.column : 1, err.text);
+    }
+    return root;
+}
+
+bool
+pd_json_ok(PdJson *j, const char *ptr, char *msg)
+{
+    if (!msg)
+        return true;
+    j->errors++;
+    if (j->sink && j->sink->error)
+        j->sink->error(j->sink->ctx, j->file, ptr ? ptr : "", 0, 0, msg);
+    free(msg);
+    return false;
+}
+
+bool
+pd_json_int(PdJson *j, const json_t *v, const char *ptr, const char *what, int64_t *out)
+{
+    return pd_json_ok(j, ptr, pd_int_value(v, what, out));
+}
+
+const char *
+pd_json_string(PdJson *j, const json_t *v, const char *ptr, const char *what)
+{
+    const char *out = NULL;
+    pd_json_ok(j, ptr, pd_string_value(v, what, &out));
+    return out;
+}
+
+bool
+pd_json_range(PdJson *j, const char *ptr, const char *what, int64_t v, int64_t lo,
+              int64_t hi)
+{
+    return pd_json_ok(j, ptr, pd_range_text(what, v, lo, hi));
+}
+
+void
+pd_json_unknown_fields(PdJson *j, const json_t *o, const char *ptr,
+                       const char *const *known, size_t nknown)
+{
+    const char *key;
+    json_t *v;
+    json_object_foreach ((json_t *)o, key, v) {
+        char *m = pd_unknown_field(key, known, nknown);
+        if (m) {
+            char *kp = pd_pointer_key(ptr, key);
+            pd_json_ok(j, kp, m);
+            free(kp);
+        }
+    }
 }

@@ -105,9 +105,10 @@ char *pd_describe(const PlatDesc *p);
 void pd_set_name(PlatDesc *p, const char *name);
 void pd_free(PlatDesc *p);
 
-/* ---- fields.c: the messages of the JSON readers about one value ----
+/* ---- fields.c: reading JSON values, for every reader ----
  * Written once for the tgc-platform/1 reader and tgc's readers of graphs and schedules
- * (frontend/).  Each returns a malloc'd string that the caller frees. */
+ * (frontend/): the message about one value (each returns a malloc'd string that the
+ * caller frees), and the reading that reports it through a sink (PdJson). */
 
 #ifdef __GNUC__
 #define PD_PRINTF(a, b) __attribute__((format(printf, a, b)))
@@ -116,7 +117,8 @@ void pd_free(PlatDesc *p);
 #endif
 /* vsnprintf into a new string. */
 char *pd_vformat(const char *fmt, va_list ap) PD_PRINTF(1, 0);
-/* The shortest %g form that reads back as the same double (0.1, not 0.10000000000000001). */
+/* The shortest %g form that reads back as the same double (0.1, not 0.10000000000000001).
+ */
 char *pd_real_text(double x);
 /* "a string", "an array", "null", "1.5", ... for "got ..." in messages. */
 char *pd_value_text(const struct json_t *v);
@@ -135,9 +137,7 @@ char *pd_range_text(const char *what, int64_t v, int64_t lo, int64_t hi);
  * ' (did you mean "boards"?)' when pd_suggest finds one. */
 char *pd_unknown_field(const char *key, const char *const *known, size_t nknown);
 
-/* ---- read.c: the tgc-platform/1 reader ---- */
-
-/* Where the reader's messages go: one call per error, with the file (NULL: none), the
+/* Where a reader's messages go: one call per error, with the file (NULL: none), the
  * JSON Pointer of the value ("" = the whole document; NULL for a syntax error and a
  * message about a reference) or the line and column of a syntax error (0 otherwise), and
  * the text.  tgc turns them into its diagnostics, libmpirio into the lines of its report
@@ -147,6 +147,33 @@ typedef struct PdSink {
                   const char *msg);
     void *ctx;
 } PdSink;
+
+/* The state of reading one JSON document: where its errors go, the file they name, and
+ * how many were reported. */
+typedef struct PdJson {
+    const PdSink *sink;
+    const char *file;
+    int errors;
+} PdJson;
+
+/* Parses text, duplicate keys refused; a syntax error is reported with its line and
+ * column.  Returns the document, or NULL. */
+struct json_t *pd_json_parse(PdJson *j, const char *text, size_t len);
+/* Reports msg (malloc'd by a function above; freed) at pointer ptr (NULL: ""): false.
+ * True, and nothing reported, when msg is NULL. */
+bool pd_json_ok(PdJson *j, const char *ptr, char *msg);
+/* pd_int_value, pd_string_value (NULL when not a string), pd_range_text: reported. */
+bool pd_json_int(PdJson *j, const struct json_t *v, const char *ptr, const char *what,
+                 int64_t *out);
+const char *pd_json_string(PdJson *j, const struct json_t *v, const char *ptr,
+                           const char *what);
+bool pd_json_range(PdJson *j, const char *ptr, const char *what, int64_t v, int64_t lo,
+                   int64_t hi);
+/* Reports every key of object o that pd_unknown_field refuses, at its own pointer. */
+void pd_json_unknown_fields(PdJson *j, const struct json_t *o, const char *ptr,
+                            const char *const *known, size_t nknown);
+
+/* ---- read.c: the tgc-platform/1 reader ---- */
 
 /* Reads the platform object o found at pointer ptr ("" for a file's root) of file:
  * `format` is required when need_format, default_name names a platform without "name".

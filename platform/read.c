@@ -38,13 +38,11 @@ static const char *const fields[] = {"format", "name",   "preset",
 #undef PARAM_NAME
 #define NFIELDS (sizeof fields / sizeof fields[0])
 
-/* The state of one reading: the sink, the file, the error count and the strings made
- * for messages and pointers (freed at the end). */
+/* The state of one reading: the sink, the file and the error count (j, fields.c), and
+ * the strings made for messages and pointers (freed at the end). */
 typedef struct Rd {
-    const PdSink *sink;
-    const char *file;
+    PdJson j;
     bool null_ptr; /* messages about the reference itself: no pointer */
-    int errors;
     char **tmp;
     size_t ntmp, cap;
 } Rd;
@@ -96,13 +94,13 @@ rd_error(Rd *r, const char *ptr, const char *fmt, ...)
     va_start(ap, fmt);
     char *s = pd_vformat(fmt, ap);
     va_end(ap);
-    r->errors++;
-    if (r->sink && r->sink->error)
-        r->sink->error(r->sink->ctx, r->file,
-                       r->null_ptr ? NULL
-                       : ptr       ? ptr
-                                   : "",
-                       0, 0, s);
+    r->j.errors++;
+    if (r->j.sink && r->j.sink->error)
+        r->j.sink->error(r->j.sink->ctx, r->j.file,
+                         r->null_ptr ? NULL
+                         : ptr       ? ptr
+                                     : "",
+                         0, 0, s);
     free(s);
 }
 
@@ -128,34 +126,11 @@ ptr_index(Rd *r, const char *ptr, size_t i)
     return rd_printf(r, "%s/%zu", ptr, i);
 }
 
-/* The message m of fields.c at ptr, if there is one: false after reporting it. */
-static bool
-ok_or_report(Rd *r, const char *ptr, char *m)
-{
-    if (!m)
-        return true;
-    rd_error(r, ptr, "%s", m);
-    free(m);
-    return false;
-}
-
 /* "a string", "an array", "null", "1.5", ... for "got ..." in messages */
 static const char *
 describe(Rd *r, const json_t *v)
 {
     return keep(r, pd_value_text(v));
-}
-
-static bool
-get_int(Rd *r, const json_t *v, const char *ptr, const char *what, int64_t *out)
-{
-    return ok_or_report(r, ptr, pd_int_value(v, what, out));
-}
-
-static bool
-in_range(Rd *r, const char *ptr, const char *what, int64_t v, int64_t lo, int64_t hi)
-{
-    return ok_or_report(r, ptr, pd_range_text(what, v, lo, hi));
 }
 
 /* The integer at key of o, in [lo, hi]: true and *out when it is. */
@@ -164,32 +139,11 @@ get_ranged(Rd *r, const json_t *v, const char *ptr, const char *what, int64_t lo
            int64_t hi, int64_t *out)
 {
     int64_t x;
-    if (!get_int(r, v, ptr, what, &x) || !in_range(r, ptr, what, x, lo, hi))
+    if (!pd_json_int(&r->j, v, ptr, what, &x) ||
+        !pd_json_range(&r->j, ptr, what, x, lo, hi))
         return false;
     *out = x;
     return true;
-}
-
-static const char *
-get_string(Rd *r, const json_t *v, const char *ptr, const char *what)
-{
-    const char *out = NULL;
-    ok_or_report(r, ptr, pd_string_value(v, what, &out));
-    return out;
-}
-
-/* Every key that is not a field and does not start with "x-":
- * unknown field "bords" (did you mean "boards"?) */
-static void
-unknown_fields(Rd *r, const json_t *o, const char *ptr)
-{
-    const char *key;
-    json_t *v;
-    json_object_foreach ((json_t *)o, key, v) {
-        char *m = pd_unknown_field(key, fields, NFIELDS);
-        if (m)
-            ok_or_report(r, ptr_key(r, ptr, key), m);
-    }
 }
 
 static void
@@ -209,7 +163,7 @@ void
 pd_unknown_platform(const char *name, const char *file, const char *ptr,
                     const PdSink *sink)
 {
-    Rd r = {.sink = sink, .file = file, .null_ptr = ptr == NULL};
+    Rd r = {.j = {.sink = sink, .file = file}, .null_ptr = ptr == NULL};
     unknown_name(&r, ptr, "platform", name);
     rd_done(&r);
 }
@@ -242,7 +196,7 @@ read_links(Rd *r, PlatDesc *p, const json_t *v, const char *ptr)
         bool ok = true;
         for (size_t k = 0; k < 2; k++) {
             const char *kp = ptr_index(r, ep, k);
-            if (!get_int(r, json_array_get(e, k), kp, "a board index", &b[k])) {
+            if (!pd_json_int(&r->j, json_array_get(e, k), kp, "a board index", &b[k])) {
                 ok = false;
             } else if (b[k] < 0 || b[k] >= nb) {
                 rd_error(r, kp,
@@ -300,7 +254,7 @@ read_bwdsp(Rd *r, PlatDesc *p, const json_t *o, const char *ptr, bool from_prese
         pd_chain(p);
     }
     /* only when the rest is right: the links, the board count and every field */
-    if (r->errors == 0 && p->nboards > 1) {
+    if (r->j.errors == 0 && p->nboards > 1) {
         int b = pd_unreached_board(p);
         if (b >= 0)
             rd_error(r, json_object_get(o, "links") ? ptr_key(r, ptr, "links") : ptr,
@@ -316,13 +270,15 @@ read_fields(Rd *r, const json_t *o, const char *ptr, const char *default_name,
         rd_error(r, ptr, "a platform must be a JSON object, got %s", describe(r, o));
         return;
     }
-    unknown_fields(r, o, ptr);
+    /* every key that is not a field and does not start with "x-": unknown field
+     * "bords" (did you mean "boards"?) */
+    pd_json_unknown_fields(&r->j, o, ptr, fields, NFIELDS);
     const json_t *v;
     const char *s;
 
     if ((v = json_object_get(o, "format"))) {
         const char *fp = ptr_key(r, ptr, "format");
-        s = get_string(r, v, fp, "format");
+        s = pd_json_string(&r->j, v, fp, "format");
         if (s && strcmp(s, "tgc-platform/1") != 0)
             rd_error(r, fp, "format must be \"tgc-platform/1\", got \"%s\"", s);
     } else if (need_format) {
@@ -335,7 +291,7 @@ read_fields(Rd *r, const json_t *o, const char *ptr, const char *default_name,
     const char *preset = NULL;
     if ((v = json_object_get(o, "preset"))) {
         const char *pp = ptr_key(r, ptr, "preset");
-        preset = get_string(r, v, pp, "preset");
+        preset = pd_json_string(&r->j, v, pp, "preset");
         if (preset && pd_preset(p, preset) == 0) {
             have = true;
         } else if (preset) {
@@ -346,7 +302,7 @@ read_fields(Rd *r, const json_t *o, const char *ptr, const char *default_name,
     int model = -1;
     if ((v = json_object_get(o, "model"))) {
         const char *mp = ptr_key(r, ptr, "model");
-        if ((s = get_string(r, v, mp, "model"))) {
+        if ((s = pd_json_string(&r->j, v, mp, "model"))) {
             if (strcmp(s, "bwdsp") == 0)
                 model = PD_BWDSP;
             else if (strcmp(s, "abstract") == 0)
@@ -406,7 +362,7 @@ read_fields(Rd *r, const json_t *o, const char *ptr, const char *default_name,
 
     pd_set_name(p, default_name);
     if ((v = json_object_get(o, "name")) &&
-        (s = get_string(r, v, ptr_key(r, ptr, "name"), "name")))
+        (s = pd_json_string(&r->j, v, ptr_key(r, ptr, "name"), "name")))
         pd_set_name(p, s);
 }
 
@@ -415,11 +371,11 @@ pd_read_object(const json_t *o, const char *file, const char *ptr,
                const char *default_name, bool need_format, const PdSink *sink,
                PlatDesc *out)
 {
-    Rd r = {.sink = sink, .file = file};
+    Rd r = {.j = {.sink = sink, .file = file}};
     memset(out, 0, sizeof *out);
     read_fields(&r, o, ptr, default_name, need_format, out);
     rd_done(&r);
-    if (r.errors) {
+    if (r.j.errors) {
         pd_free(out);
         memset(out, 0, sizeof *out);
         return -1;
@@ -431,13 +387,10 @@ int
 pd_read_text(const char *text, size_t len, const char *file, const PdSink *sink,
              PlatDesc *out)
 {
-    json_error_t err;
-    json_t *root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &err);
+    PdJson j = {.sink = sink, .file = file};
+    json_t *root = pd_json_parse(&j, text, len);
     if (!root) {
         memset(out, 0, sizeof *out);
-        if (sink && sink->error)
-            sink->error(sink->ctx, file, NULL, err.line > 0 ? err.line : 1,
-                        err.column > 0 ? err.column : 1, err.text);
         return -1;
     }
     int rc = pd_read_object(root, file, "", file, true, sink, out);
