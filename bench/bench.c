@@ -54,6 +54,8 @@
 
 #include <jansson.h>
 
+#include "ir.h"
+
 #ifndef TGC_SOURCE_DIR
 #define TGC_SOURCE_DIR "."
 #endif
@@ -885,14 +887,6 @@ typedef struct Ctx {
 } Ctx;
 
 static double
-now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-static double
 children_cpu(void)
 {
     struct rusage ru;
@@ -1082,7 +1076,7 @@ run_suite(const Ctx *c, const char *name)
     const char *mode = c->quick ? "quick" : "full";
     fprintf(stderr, "bench: %s (%s) ...\n", name, mode);
     double load0 = loadavg();
-    double t0 = now(), cpu0 = children_cpu();
+    double t0 = ir_wall_seconds(), cpu0 = children_cpu();
     fflush(NULL);
     pid_t pid = fork();
     if (pid < 0)
@@ -1106,7 +1100,7 @@ run_suite(const Ctx *c, const char *name)
     while (waitpid(pid, &st, 0) < 0)
         if (errno != EINTR)
             die("waitpid: %s", strerror(errno));
-    double wall = now() - t0, cpu = children_cpu() - cpu0;
+    double wall = ir_wall_seconds() - t0, cpu = children_cpu() - cpu0;
     int rc = 0;
     char *text = NULL;
     Result r = {0};
@@ -1618,8 +1612,8 @@ main(int argc, char **argv)
         free(p);
     }
     if (skipped)
-        fprintf(stderr, "bench: %d suite%s skipped (inputs missing, see above)\n", skipped,
-                skipped == 1 ? "" : "s");
+        fprintf(stderr, "bench: %d suite%s skipped (inputs missing, see above)\n",
+                skipped, skipped == 1 ? "" : "s");
     if (failed)
         fprintf(stderr, "bench: %d suite%s failed\n", failed, failed == 1 ? "" : "s");
     ctx_free(&c, all, nall);

@@ -87,10 +87,10 @@ run(const Sched *base, OptMethod m, const BfcoParams *bp, OptStats *st, double *
 {
     Sched *out = NULL;
     Diag *d = diag_new();
-    double c0 = bench_cpu_seconds();
+    double c0 = ir_cpu_seconds();
     int rc = opt_run(base, m, bp, &out, st, d);
     if (cpu)
-        *cpu = bench_cpu_seconds() - c0;
+        *cpu = ir_cpu_seconds() - c0;
     diag_free(d);
     ir_sched_free(out);
     return rc == 0 ? st->length : -1;
@@ -426,11 +426,11 @@ eval_cost(const Sched *s, const Sched *base)
 {
     Evaluator *ev = eval_new(s->g, s->p);
     int n = 0;
-    double c0 = bench_cpu_seconds(), c;
+    double c0 = ir_cpu_seconds(), c;
     do {
         eval_length(ev, n % 2 ? base : s);
         n++;
-    } while ((c = bench_cpu_seconds() - c0) < 0.2);
+    } while ((c = ir_cpu_seconds() - c0) < 0.2);
     eval_free(ev);
     return c / n;
 }
@@ -450,9 +450,9 @@ speed(Bench *b, const char *size)
     char name[64];
     snprintf(name, sizeof name, "speed-%d", tasks);
     Graph *g = gen_graph(&gs, name);
-    double c0 = bench_cpu_seconds();
+    double c0 = ir_cpu_seconds();
     Sched *base = schedule(g, 0); /* HEFT only: the scheduler is not what is measured */
-    double heft = bench_cpu_seconds() - c0;
+    double heft = ir_cpu_seconds() - c0;
     int used = 0;
     for (int d = 0; d < base->ndsps; d++)
         for (int k = 0; k < base->nops[d]; k++)
@@ -475,9 +475,9 @@ speed(Bench *b, const char *size)
         ir_sched_free(out);
         out = NULL;
         Diag *d = diag_new();
-        c0 = bench_cpu_seconds();
+        c0 = ir_cpu_seconds();
         opt_run(base, OPT_BFCO, &bp, &out, &st, d);
-        cpus[k] = bench_cpu_seconds() - c0;
+        cpus[k] = ir_cpu_seconds() - c0;
         diag_free(d);
         if (k == 0)
             first_len = st.length;

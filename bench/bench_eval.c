@@ -51,9 +51,13 @@ layered(int n, int64_t iterations, uint64_t seed)
             continue;
         int lo = (layer - 1) * width, k = 1 + (int)(rnd(&x) % 3);
         for (int j = 0; j < k; j++)
-            g->edges[g->nedges++] = (Edge){.from = lo + (int)(rnd(&x) % (uint64_t)width), .to = t, .bytes = 64 + (int64_t)(rnd(&x) % 4033), .delay = 0};
+            g->edges[g->nedges++] = (Edge){.from = lo + (int)(rnd(&x) % (uint64_t)width),
+                                           .to = t,
+                                           .bytes = 64 + (int64_t)(rnd(&x) % 4033),
+                                           .delay = 0};
         if (t % 20 == 19)
-            g->edges[g->nedges++] = (Edge){.from = t, .to = (int)(rnd(&x) % (uint64_t)t), .bytes = 64, .delay = 1};
+            g->edges[g->nedges++] = (Edge){
+                .from = t, .to = (int)(rnd(&x) % (uint64_t)t), .bytes = 64, .delay = 1};
     }
     if (ir_graph_index(g) != 0)
         ice("layered graph has a cycle");
@@ -67,21 +71,21 @@ rate_of(Evaluator *ev, const Sched *s, int64_t *len_out)
     int64_t len = eval_length(ev, s);
     long batch = 1;
     for (;;) { /* calibrate: evaluations in about 0.2 s */
-        double t0 = bench_cpu_seconds();
+        double t0 = ir_cpu_seconds();
         for (long j = 0; j < batch; j++)
             eval_length(ev, s);
-        if (bench_cpu_seconds() - t0 > 0.05)
+        if (ir_cpu_seconds() - t0 > 0.05)
             break;
         batch *= 2;
     }
     batch *= 4;
     double rate[5];
     for (int rep = 0; rep < 5; rep++) {
-        double t0 = bench_cpu_seconds();
+        double t0 = ir_cpu_seconds();
         for (long j = 0; j < batch; j++)
             if (eval_length(ev, s) != len)
                 ice("evaluation is not deterministic");
-        rate[rep] = (double)batch / (bench_cpu_seconds() - t0);
+        rate[rep] = (double)batch / (ir_cpu_seconds() - t0);
     }
     *len_out = len;
     return bench_median(rate, 5);

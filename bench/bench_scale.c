@@ -129,33 +129,33 @@ main(int argc, char **argv)
     size_t bytes = 0;
     for (int r = 0; r < reps; r++) {
         Diag *d = diag_new();
-        double c0 = bench_cpu_seconds();
+        double c0 = ir_cpu_seconds();
         Graph *g = fe_load_graph_string(text, "chain.json", &opt, d);
-        t[LOAD][r] = bench_cpu_seconds() - c0;
+        t[LOAD][r] = ir_cpu_seconds() - c0;
         Unit u = {.g = g, .p = g ? g->platform : NULL, .opt = &opt};
         int rc = g ? 0 : -1;
         for (int p = 0; rc == 0 && p < NPASSES; p++) {
-            c0 = bench_cpu_seconds();
+            c0 = ir_cpu_seconds();
             rc = passes[p].run(&u, d);
-            t[1 + p][r] = bench_cpu_seconds() - c0;
+            t[1 + p][r] = ir_cpu_seconds() - c0;
         }
         Arena *a = arena_new();
         EvalResult er;
         CgProject proj = {0};
         if (rc == 0) {
-            c0 = bench_cpu_seconds();
+            c0 = ir_cpu_seconds();
             rc = eval_run(u.s, &(EvalOpts){1, 0}, &er, a);
-            t[EVAL][r] = bench_cpu_seconds() - c0;
+            t[EVAL][r] = ir_cpu_seconds() - c0;
         }
         if (rc == 0) {
-            c0 = bench_cpu_seconds();
+            c0 = ir_cpu_seconds();
             rc = cg_emit_c(u.s, &er, &proj, d);
-            t[EMIT][r] = bench_cpu_seconds() - c0;
+            t[EMIT][r] = ir_cpu_seconds() - c0;
         }
         if (rc == 0 && write_dir) {
-            c0 = bench_cpu_seconds();
+            c0 = ir_cpu_seconds();
             rc = out_project(&proj, write_dir, true, NULL, d);
-            t[WRITE][r] = bench_cpu_seconds() - c0;
+            t[WRITE][r] = ir_cpu_seconds() - c0;
         }
         if (rc != 0) {
             diag_flush(d, stderr);

@@ -42,7 +42,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "gen_graph.h"
 #include "ir.h"
@@ -64,14 +63,6 @@ fail(const char *fmt, ...)
     fputc('\n', stderr);
     va_end(ap);
     status = 1;
-}
-
-static double
-cpu_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
 /* ------------------------------------------------------------------------------------
@@ -145,9 +136,9 @@ run_instance(Graph *g, Inst *in, int64_t budget)
     o.limits = ir_default_limits();
     o.search_budget = budget;
     Unit u = {.g = g, .p = g->platform, .opt = &o};
-    double t0 = cpu_now();
+    double t0 = ir_cpu_seconds();
     if (pass_schedule(&u, d) == 0) {
-        in->secs = cpu_now() - t0;
+        in->secs = ir_cpu_seconds() - t0;
         in->len[A_DEFAULT] = eval_length(ev, u.s);
         if (exact_limit > 0 && g->ntasks <= exact_max_tasks) {
             SchedExactResult r;
@@ -663,12 +654,12 @@ time_schedule(Graph *g, int64_t *len)
         o.search_budget = -1;
         Unit u = {.g = g, .p = g->platform, .opt = &o};
         Diag *d = diag_new();
-        double t0 = cpu_now();
+        double t0 = ir_cpu_seconds();
         if (pass_schedule(&u, d) != 0) {
             diag_flush(d, stderr);
             fail("%s: the scheduler failed", g->name);
         }
-        t[r] = cpu_now() - t0;
+        t[r] = ir_cpu_seconds() - t0;
         Evaluator *ev = eval_new(g, g->platform);
         *len = u.s ? eval_length(ev, u.s) : -1;
         eval_free(ev);

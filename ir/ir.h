@@ -426,6 +426,13 @@ ir_progress(const char *step, int64_t done, int64_t total)
 }
 
 /* ------------------------------------------------------------------------------------
+ * ir/clock.c
+ * ------------------------------------------------------------------------------------ */
+
+double ir_wall_seconds(void); /* monotonic wall clock: time limits, progress, timings */
+double ir_cpu_seconds(void);  /* CPU time of the process, every thread (benchmarks) */
+
+/* ------------------------------------------------------------------------------------
  * ir/diag.c
  * ------------------------------------------------------------------------------------ */
 

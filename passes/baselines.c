@@ -15,7 +15,6 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "bfco/bfco_int.h"
 
@@ -37,14 +36,6 @@ opt_method_parse(const char *name, OptMethod *m)
             return 0;
         }
     return -1;
-}
-
-static double
-now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
 Sched *
@@ -281,7 +272,7 @@ int
 opt_run(const Sched *base, OptMethod m, const BfcoParams *bp, Sched **out, OptStats *st,
         Diag *d)
 {
-    double t0 = now();
+    double t0 = ir_wall_seconds();
     BfcoParams def;
     if (!bp) {
         bfco_default_params(&def);
@@ -362,7 +353,7 @@ opt_run(const Sched *base, OptMethod m, const BfcoParams *bp, Sched **out, OptSt
     }
     bfco_space_free(sp);
     ir_sched_free(own);
-    st->seconds = now() - t0;
+    st->seconds = ir_wall_seconds() - t0;
     return rc;
 }
 

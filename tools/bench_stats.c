@@ -1,19 +1,10 @@
 /*
- * tools/bench_stats.c - the CPU clock and median of the benchmarks and of tgc calibrate
+ * tools/bench_stats.c - the median of the benchmarks and of tgc calibrate
  * (bench_stats.h).
  */
 #include "bench_stats.h"
 
 #include <stdlib.h>
-#include <time.h>
-
-double
-bench_cpu_seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 static int
 by_value(const void *a, const void *b)

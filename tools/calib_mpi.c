@@ -24,17 +24,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "bench_stats.h"
-
-static double
-now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
+#include "ir.h"
 
 static int rank;
 
@@ -68,18 +60,18 @@ overheads(int reps, unsigned char *buf)
             double t0 = 0, t1 = 0;
             if (k == 0) { /* Isend */
                 if (rank == 0) {
-                    t0 = now();
+                    t0 = ir_wall_seconds();
                     MPIRIO_Isend(buf, 8, MPIRIO_BYTE, 1, 1, MPIRIO_COMM_WORLD, &r);
-                    t1 = now();
+                    t1 = ir_wall_seconds();
                     MPIRIO_Wait(&r, MPIRIO_STATUS_IGNORE);
                 } else
                     MPIRIO_Recv(buf, 8, MPIRIO_BYTE, 0, 1, MPIRIO_COMM_WORLD,
                                 MPIRIO_STATUS_IGNORE);
             } else if (k == 1) { /* Irecv */
                 if (rank == 1) {
-                    t0 = now();
+                    t0 = ir_wall_seconds();
                     MPIRIO_Irecv(buf, 8, MPIRIO_BYTE, 0, 1, MPIRIO_COMM_WORLD, &r);
-                    t1 = now();
+                    t1 = ir_wall_seconds();
                     sync2();
                     MPIRIO_Wait(&r, MPIRIO_STATUS_IGNORE);
                 } else {
@@ -91,9 +83,9 @@ overheads(int reps, unsigned char *buf)
                     MPIRIO_Irecv(buf, 8, MPIRIO_BYTE, 0, 1, MPIRIO_COMM_WORLD, &r);
                     sync2();
                     sync2();
-                    t0 = now();
+                    t0 = ir_wall_seconds();
                     MPIRIO_Wait(&r, MPIRIO_STATUS_IGNORE);
-                    t1 = now();
+                    t1 = ir_wall_seconds();
                 } else {
                     sync2();
                     MPIRIO_Send(buf, 8, MPIRIO_BYTE, 1, 1, MPIRIO_COMM_WORLD);
@@ -102,10 +94,10 @@ overheads(int reps, unsigned char *buf)
             } else { /* Recv of an arrived message */
                 if (rank == 1) {
                     sync2();
-                    t0 = now();
+                    t0 = ir_wall_seconds();
                     MPIRIO_Recv(buf, 8, MPIRIO_BYTE, 0, 1, MPIRIO_COMM_WORLD,
                                 MPIRIO_STATUS_IGNORE);
-                    t1 = now();
+                    t1 = ir_wall_seconds();
                 } else {
                     MPIRIO_Send(buf, 8, MPIRIO_BYTE, 1, 1, MPIRIO_COMM_WORLD);
                     sync2();
@@ -137,7 +129,7 @@ pingpong(int reps, unsigned char *buf)
         int b = sizes[s], n = b >= 262144 ? (reps + 9) / 10 : reps;
         sync2();
         for (int i = 0; i < n; i++) {
-            double t0 = now();
+            double t0 = ir_wall_seconds();
             if (rank == 0) {
                 MPIRIO_Send(buf, b, MPIRIO_BYTE, 1, 3, MPIRIO_COMM_WORLD);
                 MPIRIO_Recv(buf, b, MPIRIO_BYTE, 1, 3, MPIRIO_COMM_WORLD,
@@ -147,7 +139,7 @@ pingpong(int reps, unsigned char *buf)
                             MPIRIO_STATUS_IGNORE);
                 MPIRIO_Send(buf, b, MPIRIO_BYTE, 0, 3, MPIRIO_COMM_WORLD);
             }
-            v[i] = (now() - t0) / 2;
+            v[i] = (ir_wall_seconds() - t0) / 2;
         }
         if (rank == 0)
             printf("pingpong %d %.9e\n", b, bench_median(v, n));
@@ -171,7 +163,7 @@ stream(int reps, unsigned char *buf)
                     MPIRIO_Irecv(buf + (size_t)k * (size_t)b, b, MPIRIO_BYTE, 0, 4,
                                  MPIRIO_COMM_WORLD, &r[k]);
             sync2();
-            double t0 = now();
+            double t0 = ir_wall_seconds();
             if (rank == 0) {
                 for (int k = 0; k < K; k++)
                     MPIRIO_Isend(buf + (size_t)k * (size_t)b, b, MPIRIO_BYTE, 1, 4,
@@ -183,7 +175,7 @@ stream(int reps, unsigned char *buf)
                 MPIRIO_Waitall(K, r, MPIRIO_STATUSES_IGNORE);
                 MPIRIO_Send(&ack, 0, MPIRIO_BYTE, 0, 5, MPIRIO_COMM_WORLD);
             }
-            v[i] = (now() - t0) / K;
+            v[i] = (ir_wall_seconds() - t0) / K;
         }
         if (rank == 0)
             printf("stream %d %.9e\n", b, bench_median(v, n));

@@ -84,21 +84,13 @@ child_start(char *const *argv, const char *out, const char *err, char *const *en
     return c;
 }
 
-double
-child_now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
 int
 child_finish_within(Child c, double limit, bool *timed_out)
 {
     *timed_out = false;
     if (!c.started)
         return -1;
-    double t0 = child_now();
+    double t0 = ir_wall_seconds();
     for (;;) {
         int st;
         pid_t r = waitpid(c.pid, &st, WNOHANG);
@@ -108,7 +100,7 @@ child_finish_within(Child c, double limit, bool *timed_out)
         }
         if (r < 0 && errno != EINTR)
             return -1;
-        if (child_now() - t0 > limit) {
+        if (ir_wall_seconds() - t0 > limit) {
             *timed_out = true;
             kill(-c.pid, SIGKILL);
             while (waitpid(c.pid, &st, 0) < 0 && errno == EINTR)

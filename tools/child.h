@@ -40,7 +40,5 @@ int child_finish(Child c, const char *step);
  * killed when the child ends (a rank mpirun left behind) or after `limit` seconds (then
  * *timed_out is set). */
 int child_finish_within(Child c, double limit, bool *timed_out);
-/* Seconds of the monotonic clock. */
-double child_now(void);
 
 #endif

@@ -515,13 +515,13 @@ cmd_run(int argc, char **argv)
         /* under MPI the reference runs first: the parallel run's wall-clock is its own */
         Child cs = mpi ? child_start(as.v, out_s, err_s, env_s.v, false) : (Child){0};
         int ss = mpi ? child_finish(cs, "run: running the sequential reference") : 0;
-        double t0 = child_now();
+        double t0 = ir_wall_seconds();
         Child cp = child_start(ap.v, out_p, err_p, env.v, mpi);
         if (!mpi)
             cs = child_start(as.v, out_s, err_s, env_s.v, false);
         int sp = mpi ? child_finish_within(cp, timeout, &timed_out)
                      : child_finish(cp, "run: running the programs");
-        mpirun_s = child_now() - t0;
+        mpirun_s = ir_wall_seconds() - t0;
         if (!mpi)
             ss = child_finish(cs, "run: running the programs");
         progress_end();

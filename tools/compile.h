@@ -62,8 +62,6 @@ int tgc_pass_find(const char *name); /* table index, or -1 */
 bool tgc_dump_after_parse(const CliSpec *spec, const char *name, int *index);
 /* "DIR.after-NAME.json" (DIR without its trailing slashes); malloc'd. */
 char *tgc_dump_path(const char *dir, const char *name);
-/* Milliseconds of a monotonic clock. */
-double tgc_now_ms(void);
 /* Every command reaches the passes through this: runs the table's passes first,
  * first + 1, ..., last on u in order (tgc schedule: up to schedule; tgc opt: schedule,
  * then optimize once per method; tgc compile and tgc run: all), stopping at the first

@@ -11,7 +11,6 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "compile.h"
 
@@ -87,14 +86,6 @@ tgc_dump_path(const char *dir, const char *name)
     return p;
 }
 
-double
-tgc_now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
-}
-
 #ifndef NDEBUG
 /* The debug builds' check after every pass: a pass that breaks the graph or the schedule
  * is a bug.  The passes before schedule leave a single-rate, indexed graph. */
@@ -148,9 +139,9 @@ tgc_run_passes(Unit *u, int first, int last, const PassRun *pr, Diag *d)
 {
     for (int i = first; i <= last && i < NPASSES; i++) {
         const Pass *p = &passes[i];
-        double t0 = tgc_now_ms();
+        double t0 = 1e3 * ir_wall_seconds();
         int rc = p->run(u, d);
-        double ms = tgc_now_ms() - t0;
+        double ms = 1e3 * ir_wall_seconds() - t0;
         if (pr && pr->time_passes)
             fprintf(stderr, "tgc: time-passes: %-10s %10.3f ms\n", p->name, ms);
         if (rc != 0)

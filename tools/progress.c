@@ -7,7 +7,6 @@
  */
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "ir.h"
@@ -19,14 +18,6 @@ static bool enabled;
 static char step_name[64];
 static double step_start, last_draw;
 static bool shown;
-
-static double
-now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 void
 progress_end(void)
@@ -44,7 +35,7 @@ progress_step(const char *step, int64_t done, int64_t total)
 {
     if (!enabled)
         return;
-    double t = now();
+    double t = ir_wall_seconds();
     if (strncmp(step, step_name, sizeof step_name - 1) != 0) {
         progress_end();
         snprintf(step_name, sizeof step_name, "%s", step);

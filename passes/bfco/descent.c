@@ -295,7 +295,7 @@ typedef struct Judge {
 static bool
 out_of_time(const Worker *w)
 {
-    return w->deadline > 0 && bfco_now() >= w->deadline;
+    return w->deadline > 0 && ir_wall_seconds() >= w->deadline;
 }
 
 static int64_t fitness_kept(Worker *w, uint8_t *cur, uint8_t *x, int64_t *F, int B,

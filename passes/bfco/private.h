@@ -64,10 +64,10 @@ struct Worker {
     /* the descent's input partitions met before (surrogate): hash -> entry i, whose
      * repaired merge bits are pre_bits[i * pre_words ..) (packed), surrogate pre_f[i] */
     Cache pre;
-    bool tables; /* sur and pre are used (BfcoParams.no_tables off) */
-    bool csur;   /* the surrogate is the contended length (surrogate_of) */
-    double
-        deadline; /* bfco_now() at which the descent's passes stop (--time-limit), or 0 */
+    bool tables;     /* sur and pre are used (BfcoParams.no_tables off) */
+    bool csur;       /* the surrogate is the contended length (surrogate_of) */
+    double deadline; /* ir_wall_seconds() at which the descent's passes stop
+                        (--time-limit), or 0 */
     int pre_n, pre_cap;
     uint64_t *pre_bits;
     int64_t *pre_f;
@@ -154,7 +154,6 @@ int64_t bfco_fitness_moves(Worker *w, uint8_t *gb, int64_t gbf, const BfcoParams
                            int B, int64_t *tried);
 
 /* swarm.c */
-double bfco_now(void);
 int64_t bfco_swarm_size(int P, int gen);
 
 #endif /* TGC_BFCO_PRIVATE_H */

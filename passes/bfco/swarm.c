@@ -33,7 +33,6 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "private.h"
 
@@ -71,15 +70,6 @@ bfco_default_params(BfcoParams *bp)
     bp->kick_moves = 3;
     bp->fitness_passes = -1; /* 4 on small schedules, else 0 (bfco_search) */
     bp->joint_units = 64;
-}
-
-/* The wall clock, in seconds (--time-limit). */
-double
-bfco_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
 typedef struct Job {
@@ -170,7 +160,7 @@ bfco_swarm_size(int P, int gen)
 int
 bfco_search(const Space *sp, const BfcoParams *bp0, Sched **out, OptStats *st)
 {
-    double t0 = bfco_now();
+    double t0 = ir_wall_seconds();
     /* The joint pipeline bits by default on small schedules: where the paper's greedy
      * pipeline choice misjudges a merge, only they find it (docs/bfco.md, section 8). */
     BfcoParams q = *bp0;
@@ -296,7 +286,7 @@ bfco_search(const Space *sp, const BfcoParams *bp0, Sched **out, OptStats *st)
         fresh = false;
         stall = improved ? 0 : stall + 1;
         ir_progress("bfco: generation", gen + 1, Gn);
-        if (bp->time_limit > 0 && bfco_now() - t0 >= bp->time_limit) {
+        if (bp->time_limit > 0 && ir_wall_seconds() - t0 >= bp->time_limit) {
             gen++;
             break;
         }

@@ -5,7 +5,6 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "private.h"
 
@@ -100,14 +99,6 @@ typedef struct Exact {
     double deadline; /* CPU seconds, 0 = none */
     bool stopped;    /* a limit was hit: not proven */
 } Exact;
-
-static double
-cpu_seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 static int64_t
 ex_cost(const Exact *x, int t, int d)
@@ -565,7 +556,7 @@ ex_dfs(Exact *x, ExChild *buf)
         return;
     x->nodes++;
     if ((x->node_limit > 0 && x->nodes >= x->node_limit) ||
-        (x->deadline > 0 && (x->nodes & 1023) == 0 && cpu_seconds() > x->deadline)) {
+        (x->deadline > 0 && (x->nodes & 1023) == 0 && ir_cpu_seconds() > x->deadline)) {
         x->stopped = true;
         return;
     }
@@ -764,7 +755,7 @@ int
 sched_exact(const Graph *g, const Platform *p, Sched **sp, int64_t node_limit,
             double seconds, SchedExactResult *res)
 {
-    double t0 = cpu_seconds();
+    double t0 = ir_cpu_seconds();
     int n = g->ntasks, P = p->ndsps;
     Exact x = {.g = g, .p = p, .n = n, .P = P, .node_limit = node_limit};
     x.deadline = seconds > 0 ? t0 + seconds : 0;
@@ -861,7 +852,7 @@ sched_exact(const Graph *g, const Platform *p, Sched **sp, int64_t node_limit,
     res->proven = !x.stopped;
     res->lower = x.stopped ? lb0 : x.best;
     res->length = x.best;
-    res->seconds = cpu_seconds() - t0;
+    res->seconds = ir_cpu_seconds() - t0;
     if (x.best < start) {
         /* the schedule found: each DSP's tasks in order of start */
         Key *key = ir_xcalloc((size_t)n + 1, sizeof *key);
