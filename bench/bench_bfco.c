@@ -37,7 +37,7 @@
 #include <sys/resource.h>
 #include <time.h>
 
-#include "bench_stats.h"
+#include "stats.h"
 #include "gen_graph.h"
 
 static double
@@ -493,7 +493,7 @@ speed(Bench *b, const char *size)
     if (!sorted)
         abort();
     memcpy(sorted, cpus, sizeof *sorted * (size_t)runs);
-    double cpu = bench_median(sorted, runs);
+    double cpu = stats_median(sorted, runs);
     free(sorted);
     double peak = peak_mb();
     double per = out ? eval_cost(out, base) : 0.0;

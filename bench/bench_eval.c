@@ -14,7 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "bench_stats.h"
+#include "stats.h"
 #include "ir.h"
 
 static uint64_t
@@ -88,7 +88,7 @@ rate_of(Evaluator *ev, const Sched *s, int64_t *len_out)
         rate[rep] = (double)batch / (ir_cpu_seconds() - t0);
     }
     *len_out = len;
-    return bench_median(rate, 5);
+    return stats_median(rate, 5);
 }
 
 int

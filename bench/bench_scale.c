@@ -24,7 +24,7 @@
 #include <string.h>
 #include <sys/resource.h>
 
-#include "bench_stats.h"
+#include "stats.h"
 #include "ir.h"
 #include "output.h"
 
@@ -184,7 +184,7 @@ main(int argc, char **argv)
     for (int p = 0; p < NPHASES; p++) {
         if (p == WRITE && !write_dir)
             continue;
-        med[p] = bench_median(t[p], reps);
+        med[p] = stats_median(t[p], reps);
         if (p >= 1 && p <= NPASSES)
             passes_total += med[p];
         printf("  %-10s %9.3f\n", names[p], med[p]);

@@ -25,7 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bench_stats.h"
+#include "stats.h"
 #include "ir.h"
 
 static int rank;
@@ -106,7 +106,7 @@ overheads(int reps, unsigned char *buf)
             v[i] = t1 - t0;
         }
         /* the measuring rank tells rank 0, which prints */
-        double m = bench_median(v, reps);
+        double m = stats_median(v, reps);
         int who = k == 0 ? 0 : 1;
         if (who == 1 && rank == 1)
             MPIRIO_Send(&m, 1, MPIRIO_DOUBLE, 0, 2, MPIRIO_COMM_WORLD);
@@ -142,7 +142,7 @@ pingpong(int reps, unsigned char *buf)
             v[i] = (ir_wall_seconds() - t0) / 2;
         }
         if (rank == 0)
-            printf("pingpong %d %.9e\n", b, bench_median(v, n));
+            printf("pingpong %d %.9e\n", b, stats_median(v, n));
     }
     free(v);
 }
@@ -178,7 +178,7 @@ stream(int reps, unsigned char *buf)
             v[i] = (ir_wall_seconds() - t0) / K;
         }
         if (rank == 0)
-            printf("stream %d %.9e\n", b, bench_median(v, n));
+            printf("stream %d %.9e\n", b, stats_median(v, n));
     }
     free(v);
 }

@@ -129,3 +129,29 @@ child_finish(Child c, const char *step)
     }
     return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 }
+
+char *
+child_read_file(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    size_t cap = 4096, n = 0, r;
+    char *s = malloc(cap);
+    if (!s)
+        ice("out of memory");
+    while ((r = fread(s + n, 1, cap - n - 1, f)) > 0) {
+        n += r;
+        if (cap - n - 1 == 0) {
+            cap *= 2;
+            s = realloc(s, cap);
+            if (!s)
+                ice("out of memory");
+        }
+    }
+    fclose(f);
+    s[n] = 0;
+    if (len)
+        *len = n;
+    return s;
+}

@@ -8,6 +8,7 @@
 #define TGC_CHILD_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <sys/types.h>
 
 /* A growing NULL-terminated argv (or environment) of strings it owns. */
@@ -40,5 +41,8 @@ int child_finish(Child c, const char *step);
  * killed when the child ends (a rank mpirun left behind) or after `limit` seconds (then
  * *timed_out is set). */
 int child_finish_within(Child c, double limit, bool *timed_out);
+/* The whole file at path (what a child wrote), NUL-terminated past *len (len may be
+ * NULL), malloc'd; NULL when it cannot be opened. */
+char *child_read_file(const char *path, size_t *len);
 
 #endif

@@ -43,6 +43,7 @@
 #include "cli.h"
 #include "locate.h"
 #include "output.h"
+#include "stats.h"
 
 extern char **environ;
 
@@ -85,26 +86,6 @@ run_cmd(char *const *argv, const char *out, const char *err, char *const *env,
 {
     bool timed_out;
     return child_finish_within(child_start(argv, out, err, env, true), limit, &timed_out);
-}
-
-static char *
-slurp(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    size_t cap = 4096, n = 0, r;
-    char *s = malloc(cap);
-    if (!s)
-        ice("out of memory");
-    while ((r = fread(s + n, 1, cap - n - 1, f)) > 0) {
-        n += r;
-        if (cap - n - 1 == 0 && !(s = realloc(s, cap *= 2)))
-            ice("out of memory");
-    }
-    fclose(f);
-    s[n] = 0;
-    return s;
 }
 
 /* ---- the fit ---- */
@@ -155,22 +136,6 @@ parse_measured(const char *text, Measured *m)
            m->wait >= 0 && m->recv >= 0 && m->npp >= 4 && m->nst >= 1;
 }
 
-static int
-cmp_d(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
-static double
-median(double *v, int n)
-{
-    if (n <= 0)
-        return 0;
-    qsort(v, (size_t)n, sizeof *v, cmp_d);
-    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
 static int64_t
 cycles(const Platform *p, double s)
 {
@@ -204,7 +169,7 @@ fit(Arena *a, Platform *p, const Measured *m, int P, const char **why)
     double rates[NSIZES];
     for (int i = 0; i < m->nst; i++)
         rates[i] = m->st[i] > 0 ? 8.0 * m->st_bytes[i] / m->st[i] / 1e6 : 0;
-    double mbps = median(rates, m->nst);
+    double mbps = stats_median(rates, m->nst);
     p->link_mbps = mbps < 1 ? 1 : mbps > 1e7 ? 10000000 : (int64_t)llround(mbps);
     /* the smallest ping-pong: overheads, two serialisations, the switch */
     p->switch_latency = 0;
@@ -227,7 +192,7 @@ fit(Arena *a, Platform *p, const Measured *m, int P, const char **why)
             else
                 hi[nh++] = ex[i];
         }
-        double gap = median(hi, nh) - median(lo, nl);
+        double gap = stats_median(hi, nh) - stats_median(lo, nl);
         if (gap > best_gap) {
             best_gap = gap;
             best = k;
@@ -356,7 +321,7 @@ run_graph(Arena *a, const char *exe, const char *graph, const char *plat, bool m
         json_integer_value(json_object_get(o, "predicted_cycles")) > 0)
         return o;
     json_decref(o);
-    char *e = slurp(fe);
+    char *e = child_read_file(fe, NULL);
     char *nl = e ? strchr(e, '\n') : NULL;
     if (nl)
         *nl = 0;
@@ -471,14 +436,14 @@ cmd_calibrate(int argc, char **argv)
     argv_push(&w, rs);
     int rc = run_cmd(w.v, fo, fe, environ, (double)timeout);
     argv_free(&w);
-    char *text = slurp(fo);
+    char *text = child_read_file(fo, NULL);
     Measured m;
     Arena *a = arena_new();
     Platform *p = plat_bwdsp_defaults(a);
     const char *why = NULL;
     status = TGC_EXIT_OK;
     if (rc != 0 || !text || !parse_measured(text, &m)) {
-        char *e = slurp(fe);
+        char *e = child_read_file(fe, NULL);
         fprintf(
             stderr, "tgc: error: the micro-benchmarks under %s failed (%s)%s%s", mpirun,
             rc == -1 ? "did not start, or were killed after --timeout" : "exit status",

@@ -88,32 +88,6 @@ path_join(const char *a, const char *b)
     return s;
 }
 
-static char *
-slurp(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    size_t cap = 4096, n = 0, r;
-    char *s = malloc(cap);
-    if (!s)
-        ice("out of memory");
-    while ((r = fread(s + n, 1, cap - n - 1, f)) > 0) {
-        n += r;
-        if (cap - n - 1 == 0) {
-            cap *= 2;
-            s = realloc(s, cap);
-            if (!s)
-                ice("out of memory");
-        }
-    }
-    fclose(f);
-    s[n] = 0;
-    if (len)
-        *len = n;
-    return s;
-}
-
 /* Removes path and everything below it (our own temporary directory only). */
 static void
 remove_tree(const char *path)
@@ -312,7 +286,7 @@ outputs_equal(const Graph *g, const char *pa, const char *pb, int *nfiles)
         (*nfiles)++;
         char *fa = path_join(pa, o), *fb = path_join(pb, o);
         size_t la = 0, lb = 0;
-        char *a = slurp(fa, &la), *b = slurp(fb, &lb);
+        char *a = child_read_file(fa, &la), *b = child_read_file(fb, &lb);
         if ((a == NULL) != (b == NULL) || (a && (la != lb || memcmp(a, b, la) != 0)))
             eq = false;
         free(a);
@@ -326,7 +300,7 @@ outputs_equal(const Graph *g, const char *pa, const char *pb, int *nfiles)
 static void
 print_file_to_stderr(const char *path, const char *what)
 {
-    char *s = slurp(path, NULL);
+    char *s = child_read_file(path, NULL);
     if (s && *s)
         fprintf(stderr, "tgc: %s:\n%s", what, s);
     free(s);
@@ -533,7 +507,7 @@ cmd_run(int argc, char **argv)
                     "tgc: error: the parallel program did not end within %.0f s under "
                     "MPI (a deadlock? --timeout S)\n",
                     timeout);
-        char *tp = slurp(out_p, NULL), *ts = slurp(out_s, NULL);
+        char *tp = child_read_file(out_p, NULL), *ts = child_read_file(out_s, NULL);
         parse_report(&rp, tp ? tp : strdup(""), x.s->ndsps);
         parse_report(&rs, ts ? ts : strdup(""), 1);
         /* a program's exit status 3 is a deadlock, its report on stderr (docs/cli.md) */

@@ -1,8 +1,7 @@
 /*
- * tools/bench_stats.c - the median of the benchmarks and of tgc calibrate
- * (bench_stats.h).
+ * tools/stats.c - the median of the benchmarks and of tgc calibrate (stats.h).
  */
-#include "bench_stats.h"
+#include "stats.h"
 
 #include <stdlib.h>
 
@@ -14,7 +13,7 @@ by_value(const void *a, const void *b)
 }
 
 double
-bench_median(double *v, int n)
+stats_median(double *v, int n)
 {
     qsort(v, (size_t)n, sizeof *v, by_value);
     return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
