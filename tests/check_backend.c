@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "../backend/backend.h"
+#include "check_run.h"
 #include "ir.h"
 
 #ifndef TGC_TESTCASES
@@ -784,9 +785,5 @@ main(void)
     tcase_add_test(tc, dot_joins_runs_of_idle_dsps);
     tcase_add_test(tc, report_counts_columns);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return check_run(s);
 }

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "bfco/bfco_int.h"
+#include "check_run.h"
 #include "gen_graph.h"
 #include "ir.h"
 
@@ -948,9 +949,5 @@ suite(void)
 int
 main(void)
 {
-    SRunner *r = srunner_create(suite());
-    srunner_run_all(r, CK_NORMAL);
-    int failed = srunner_ntests_failed(r);
-    srunner_free(r);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return check_run(suite());
 }

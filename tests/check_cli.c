@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "check_run.h"
 #include "cli.h"
 
 static const CliOption own[] = {
@@ -148,9 +149,5 @@ main(void)
     tcase_add_test(c, usage_errors_give_status_2);
     tcase_add_test(c, output_files_are_atomic);
     suite_add_tcase(s, c);
-    SRunner *r = srunner_create(s);
-    srunner_run_all(r, CK_NORMAL);
-    int failed = srunner_ntests_failed(r);
-    srunner_free(r);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return check_run(s);
 }

@@ -8,6 +8,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "check_run.h"
 #include "ir.h"
 
 #ifndef TGC_TESTCASES
@@ -353,9 +354,5 @@ suite(void)
 int
 main(void)
 {
-    SRunner *sr = srunner_create(suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return check_run(suite());
 }

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "check_run.h"
 #include "ir.h"
 
 static Options
@@ -659,9 +660,5 @@ suite(void)
 int
 main(void)
 {
-    SRunner *r = srunner_create(suite());
-    srunner_run_all(r, CK_NORMAL);
-    int failed = srunner_ntests_failed(r);
-    srunner_free(r);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return check_run(suite());
 }

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "check_run.h"
 #include "ir.h"
 
 #ifndef TGC_TESTCASES
@@ -636,9 +637,5 @@ main(void)
     tcase_add_test(tc, schedule_json_round_trip_is_byte_identical);
     tcase_add_test(tc, readers_survive_mutated_inputs);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return check_run(s);
 }

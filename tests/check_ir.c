@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check_run.h"
 #include "ir.h"
 
 START_TEST(arena_strings_and_alignment)
@@ -339,9 +340,5 @@ main(void)
     tcase_add_test(tc, graph_index_and_critical_path);
     tcase_add_test(tc, sched_verify_catches_order);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return check_run(s);
 }

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check_run.h"
 #include "platform.h"
 
 /* the messages of one reading, one a line, as pd_format_message writes them */
@@ -275,9 +276,5 @@ main(void)
     tcase_add_test(tc, description_line);
     tcase_add_test(tc, names_and_hints);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return check_run(s);
 }

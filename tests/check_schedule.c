@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check_run.h"
 #include "ir.h"
 
 /* A graph of n tasks with per-DSP costs c[t][0..ncyc) and edges {from, to, bytes}. */
@@ -1174,9 +1175,5 @@ schedule_suite(void)
 int
 main(void)
 {
-    SRunner *sr = srunner_create(schedule_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return check_run(schedule_suite());
 }

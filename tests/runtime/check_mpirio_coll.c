@@ -2,6 +2,7 @@
  * over point-to-point) for 4, 8, 16 and 64 DSPs, roots 0 and others, sizes 0, 1,
  * 250, 251 and 100000 bytes: the data, and the packet counts worked out on paper;
  * the in-switch gather against the binomial tree. */
+#include "../check_run.h"
 #include <check.h>
 #include <mpirio.h>
 #include <stdio.h>
@@ -540,9 +541,5 @@ main(void)
     tcase_add_test(tc, a_missing_member_is_a_deadlock);
     tcase_add_test(tc, collectives_survive_faults);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return check_run(s);
 }

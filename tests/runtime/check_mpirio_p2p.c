@@ -2,6 +2,7 @@
  * 4 (the worked example to the cycle), error codes, determinism, deadlock. Every
  * run is in-process through MPIRIO_Run; the DSP functions keep their results in
  * per-rank arrays (the DSPs share this program's globals in-process). */
+#include "../check_run.h"
 #include <check.h>
 #include <mpirio.h>
 #include <stdio.h>
@@ -807,9 +808,5 @@ main(void)
     tcase_add_test(tc, corrupted_packets_are_retried);
     tcase_add_test(tc, time_and_traffic_from_inside);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return check_run(s);
 }

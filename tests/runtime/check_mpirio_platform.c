@@ -1,6 +1,7 @@
 /* check_mpirio_platform.c: presets, the MST routes (Prim from board 0, ties to the
  * lower board), the mesh rule above 64 DSPs, platform files, the trace (valid JSON
  * however the run ends, spans named by the program), invalid settings. */
+#include "../check_run.h"
 #include <check.h>
 #include <jansson.h>
 #include <mpirio.h>
@@ -408,9 +409,5 @@ main(void)
     tcase_add_test(tc, unwritable_trace_fails);
     tcase_add_test(tc, invalid_settings_are_refused);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return check_run(s);
 }
