@@ -135,3 +135,20 @@ fuzz_graph_round_trip(const Graph *g, const char *what)
     diag_free(d);
     free(text);
 }
+
+int
+fuzz_graph_reader(const uint8_t *data, size_t size, const char *name,
+                  FuzzGraphReader read, const char *what, bool round_trip)
+{
+    const char *path = fuzz_path(name);
+    fuzz_write(path, data, size);
+    Options opt = fuzz_options();
+    Diag *d = diag_new();
+    Graph *g = read(path, &opt, d);
+    fuzz_check_diag(d, g != NULL, what);
+    if (g && round_trip)
+        fuzz_graph_round_trip(g, what);
+    ir_graph_free(g);
+    diag_free(d);
+    return 0;
+}

@@ -31,6 +31,14 @@ void fuzz_check_diag(const Diag *d, bool ok, const char *what);
  * private folder), reads back without error and writes the same text again.  Importers
  * promise that way that what they produce is a graph tgc accepts. */
 void fuzz_graph_round_trip(const Graph *g, const char *what);
+/* A reader of graph files as the fuzz targets call it: the graph, or NULL after
+ * reporting into d. */
+typedef Graph *(*FuzzGraphReader)(const char *path, const Options *opt, Diag *d);
+/* The whole target of a graph reader: the input written to `name`, read with the options
+ * of fuzz_options, its diagnostics checked (fuzz_check_diag) and, with round_trip, the
+ * graph it returns written and read back (fuzz_graph_round_trip).  Returns 0. */
+int fuzz_graph_reader(const uint8_t *data, size_t size, const char *name,
+                      FuzzGraphReader read, const char *what, bool round_trip);
 /* Prints "fuzz: " and the message on stderr and aborts. */
 _Noreturn void fuzz_fail(const char *fmt, ...) TGC_PRINTF(1, 2);
 

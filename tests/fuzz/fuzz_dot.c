@@ -7,15 +7,6 @@
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    const char *path = fuzz_path("input.dot");
-    fuzz_write(path, data, size);
-    Options opt = fuzz_options();
-    Diag *d = diag_new();
-    Graph *g = fe_import_dot(path, &opt, d);
-    fuzz_check_diag(d, g != NULL, "DOT importer");
-    if (g)
-        fuzz_graph_round_trip(g, "DOT importer");
-    ir_graph_free(g);
-    diag_free(d);
-    return 0;
+    return fuzz_graph_reader(data, size, "input.dot", fe_import_dot, "DOT importer",
+                             true);
 }

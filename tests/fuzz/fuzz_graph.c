@@ -8,15 +8,6 @@
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    const char *path = fuzz_path("graph.json");
-    fuzz_write(path, data, size);
-    Options opt = fuzz_options();
-    Diag *d = diag_new();
-    Graph *g = fe_load_graph(path, &opt, d);
-    fuzz_check_diag(d, g != NULL, "tgc-graph/1 reader");
-    if (g)
-        fuzz_graph_round_trip(g, "tgc-graph/1 reader");
-    ir_graph_free(g);
-    diag_free(d);
-    return 0;
+    return fuzz_graph_reader(data, size, "graph.json", fe_load_graph,
+                             "tgc-graph/1 reader", true);
 }

@@ -5,16 +5,16 @@
  */
 #include "fuzz.h"
 
+/* The importer with its default processor. */
+static Graph *
+import_sdf3(const char *path, const Options *opt, Diag *d)
+{
+    return fe_import_sdf3(path, opt, NULL, d);
+}
+
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    const char *path = fuzz_path("input.xml");
-    fuzz_write(path, data, size);
-    Options opt = fuzz_options();
-    Diag *d = diag_new();
-    Graph *g = fe_import_sdf3(path, &opt, NULL, d);
-    fuzz_check_diag(d, g != NULL, "SDF3 importer");
-    ir_graph_free(g);
-    diag_free(d);
-    return 0;
+    return fuzz_graph_reader(data, size, "input.xml", import_sdf3, "SDF3 importer",
+                             false);
 }
