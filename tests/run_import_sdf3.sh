@@ -7,6 +7,7 @@
 # nothing was written (no out.json, empty stdout) and that stderr is exactly the file
 # `error`.
 set -u
+. "$(cd "$(dirname "$0")" && pwd)/expect.sh"
 tgc=$1
 dir=$2
 cd "$dir" || exit 1
@@ -19,23 +20,12 @@ tmp=$(mktemp -d)
 "$tgc" import sdf3 $args input.xml -o "$tmp/out.json" >"$tmp/stdout" 2>"$tmp/stderr"
 rc=$?
 fail=0
-if [ "$rc" -ne 1 ]; then
-    echo "exit status $rc, expected 1"
-    fail=1
-fi
+want_status "$rc" 1
 if [ -e "$tmp/out.json" ]; then
     echo "out.json was written"
     fail=1
 fi
-if [ -s "$tmp/stdout" ]; then
-    echo "stdout should be empty, got:"
-    cat "$tmp/stdout"
-    fail=1
-fi
-if ! cmp -s error "$tmp/stderr"; then
-    echo "stderr differs from $dir/error (- expected, + got):"
-    diff -u error "$tmp/stderr" | tail -n +3
-    fail=1
-fi
+want_empty "$tmp/stdout" stdout
+want_same error "$tmp/stderr" stderr
 rm -rf "$tmp"
 exit $fail

@@ -6,6 +6,7 @@
 # file `status`), that nothing was written to
 # stdout and that stderr is exactly the file `error`.
 set -u
+. "$(cd "$(dirname "$0")" && pwd)/expect.sh"
 tgc=$1
 dir=$2
 cd "$dir" || exit 1
@@ -22,19 +23,8 @@ want=1 # or the status of the optional file `status` (2: a bad option value)
 if [ -f status ]; then
     want=$(cat status)
 fi
-if [ "$rc" -ne "$want" ]; then
-    echo "exit status $rc, expected $want"
-    fail=1
-fi
-if [ -s "$out" ]; then
-    echo "stdout should be empty, got:"
-    cat "$out"
-    fail=1
-fi
-if ! cmp -s error "$err"; then
-    echo "stderr differs from $dir/error (- expected, + got):"
-    diff -u error "$err" | tail -n +3
-    fail=1
-fi
+want_status "$rc" "$want"
+want_empty "$out" stdout
+want_same error "$err" stderr
 rm -f "$out" "$err"
 exit $fail

@@ -5,20 +5,8 @@
 # determinism, that the written schedule reads back with the length opt reported, and
 # that the contended model is the default (the radar graph through tgc run --from).
 set -u
-tgc=$1
-cd "$2" || exit 1
-fail=0
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-
-check() { # MESSAGE COMMAND...: fail with MESSAGE unless COMMAND succeeds
-    msg=$1
-    shift
-    if ! "$@" >/dev/null; then
-        echo "FAIL: $msg"
-        fail=1
-    fi
-}
+. "$(cd "$(dirname "$0")" && pwd)/expect.sh"
+start "$@"
 
 # hi20 cut to 14 tasks: every method gives a different length (none > cp > ma > bfco = es)
 # and es's whole space is 1058 schedules (the full hi20 of seed 3 has 641522: 20 s of es

@@ -4,20 +4,8 @@
 # bad input and a deadlocking schedule exit 1 and write nothing (an existing file is left
 # as it was); usage errors exit 2; the command is in --help and in the manual page.
 set -u
-tgc=$1
-cd "$2" || exit 1
-fail=0
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-
-check() { # MESSAGE COMMAND...: fail with MESSAGE unless COMMAND succeeds
-    msg=$1
-    shift
-    if ! "$@" >/dev/null; then
-        echo "FAIL: $msg"
-        fail=1
-    fi
-}
+. "$(cd "$(dirname "$0")" && pwd)/expect.sh"
+start "$@"
 rows() { # FILE TABLE-ID: the rows of that table's body
     sed -n "/<table id=\"$2\">/,/<\/table>/p" "$1" | sed -n '/<tbody>/,/<\/tbody>/p' |
         grep -c '^<tr'

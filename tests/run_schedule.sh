@@ -4,20 +4,8 @@
 # --json fields, the text summary (and tgc run's DSP table), and that a failed run writes
 # no file.
 set -u
-tgc=$1
-cd "$2" || exit 1
-fail=0
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-
-check() { # MESSAGE COMMAND...: fail with MESSAGE unless COMMAND succeeds
-    msg=$1
-    shift
-    if ! "$@" >/dev/null; then
-        echo "FAIL: $msg"
-        fail=1
-    fi
-}
+. "$(cd "$(dirname "$0")" && pwd)/expect.sh"
+start "$@"
 
 # Schedule, write all three outputs, read the schedule back, write it again: same bytes.
 check "schedule fir4" "$tgc" schedule fir4/fir4.json -o "$tmp/a.json" --dot "$tmp/a.dot" \
