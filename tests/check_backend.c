@@ -771,19 +771,13 @@ main(void)
 {
     Suite *s = suite_create("backend");
     TCase *tc = tcase_create("writers");
-    tcase_add_test(tc, graph_json_is_golden);
-    tcase_add_test(tc, platform_json_omits_defaults);
-    tcase_add_test(tc, schedule_json_has_order_messages_and_times);
-    tcase_add_test(tc, schedule_json_is_golden);
-    tcase_add_test(tc, critical_path_follows_the_message);
-    tcase_add_test(tc, dot_parses_back_with_clusters_and_styles);
-    tcase_add_test(tc, dot_labels_escape_backslashes);
-    tcase_add_test(tc, gantt_has_a_lane_per_dsp_and_link);
-    tcase_add_test(tc, report_is_one_self_contained_page);
-    tcase_add_test(tc, report_escapes_names);
-    tcase_add_test(tc, report_leaves_out_a_big_graph);
-    tcase_add_test(tc, dot_joins_runs_of_idle_dsps);
-    tcase_add_test(tc, report_counts_columns);
+    ADD_TESTS(tc, graph_json_is_golden, platform_json_omits_defaults,
+              schedule_json_has_order_messages_and_times, schedule_json_is_golden,
+              critical_path_follows_the_message, dot_parses_back_with_clusters_and_styles,
+              dot_labels_escape_backslashes, gantt_has_a_lane_per_dsp_and_link,
+              report_is_one_self_contained_page, report_escapes_names,
+              report_leaves_out_a_big_graph, dot_joins_runs_of_idle_dsps,
+              report_counts_columns);
     suite_add_tcase(s, tc);
     return check_run(s);
 }

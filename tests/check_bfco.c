@@ -926,22 +926,17 @@ suite(void)
 {
     Suite *s = suite_create("bfco");
     TCase *tc = tcase_create("deadlock");
-    tcase_add_test(tc, fig1a_path_between_merged_receives);
-    tcase_add_test(tc, fig1d_indirect_cycle);
-    tcase_add_test(tc, fig1e_order_conflict);
-    tcase_add_test(tc, path_pairs_are_fixed_out_of_the_bits);
-    tcase_add_test(tc, worked_example_pipeline_is_kept);
-    tcase_add_test(tc, pass_optimize_replaces_the_schedule);
-    tcase_add_test(tc, tis_teir_drops_a_pipeline_behind_a_slow_sender);
+    ADD_TESTS(tc, fig1a_path_between_merged_receives, fig1d_indirect_cycle,
+              fig1e_order_conflict, path_pairs_are_fixed_out_of_the_bits,
+              worked_example_pipeline_is_kept, pass_optimize_replaces_the_schedule,
+              tis_teir_drops_a_pipeline_behind_a_slow_sender);
     suite_add_tcase(s, tc);
     TCase *tp = tcase_create("property");
     tcase_set_timeout(tp, 600);
     tcase_add_test(tp, random_particles_repair_to_deadlock_free);
     tcase_add_test(tp, bfco_never_worse_than_none_ma_cp);
     tcase_add_loop_test(tp, bfco_same_result_on_any_number_of_threads, 0, 2);
-    tcase_add_test(tp, es_is_optimal_and_refused_above_its_limit);
-    tcase_add_test(tp, fitness_moves_find_what_the_surrogate_misses);
-    tcase_add_test(tp, descent_tables_change_nothing);
+    ADD_TESTS(tp, es_is_optimal_and_refused_above_its_limit, fitness_moves_find_what_the_surrogate_misses, descent_tables_change_nothing);
     suite_add_tcase(s, tp);
     return s;
 }

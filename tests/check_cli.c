@@ -145,9 +145,7 @@ main(void)
 {
     Suite *s = suite_create("cli");
     TCase *c = tcase_create("core");
-    tcase_add_test(c, option_forms);
-    tcase_add_test(c, usage_errors_give_status_2);
-    tcase_add_test(c, output_files_are_atomic);
+    ADD_TESTS(c, option_forms, usage_errors_give_status_2, output_files_are_atomic);
     suite_add_tcase(s, c);
     return check_run(s);
 }

@@ -390,10 +390,9 @@ suite(void)
 {
     Suite *su = suite_create("comm");
     TCase *tc = tcase_create("core");
-    tcase_add_test(tc, receives_follow_the_send_order);
-    tcase_add_test(tc, eager_receives_stay_before_their_consumer);
-    tcase_add_test(tc, sends_after_the_producer_receives_before_the_consumer);
-    tcase_add_test(tc, delay_edge_feedback_loop);
+    ADD_TESTS(
+        tc, receives_follow_the_send_order, eager_receives_stay_before_their_consumer,
+        sends_after_the_producer_receives_before_the_consumer, delay_edge_feedback_loop);
     tcase_add_loop_test(tc, delayed_receive_is_posted_before_the_producer_runs_again, 0,
                         3);
     tcase_add_test(tc, delay_edge_beside_zero_delay_traffic);

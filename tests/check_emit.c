@@ -336,13 +336,11 @@ suite(void)
 {
     Suite *s = suite_create("emit");
     TCase *tc = tcase_create("core");
-    tcase_add_test(tc, hostile_ids_become_unique_identifiers);
-    tcase_add_test(tc, strings_are_escaped);
-    tcase_add_test(tc, comments_cannot_be_closed);
-    tcase_add_test(tc, projects_are_byte_identical_and_safe);
-    tcase_add_test(tc, abstract_platforms_are_written_explicitly);
-    tcase_add_test(tc, many_ids_with_one_sanitised_form_stay_unique);
-    tcase_add_test(tc, platform_json_is_json_for_any_name);
+    ADD_TESTS(tc, hostile_ids_become_unique_identifiers, strings_are_escaped,
+              comments_cannot_be_closed, projects_are_byte_identical_and_safe,
+              abstract_platforms_are_written_explicitly,
+              many_ids_with_one_sanitised_form_stay_unique,
+              platform_json_is_json_for_any_name);
     suite_add_tcase(s, tc);
     TCase *scale = tcase_create("scale");
     tcase_add_test(scale, emission_is_linear);

@@ -2256,38 +2256,21 @@ suite(void)
 {
     Suite *su = suite_create("evaluate");
     TCase *tc = tcase_create("core");
-    tcase_add_test(tc, worked_example_blocking);
-    tcase_add_test(tc, worked_example_pipelined);
-    tcase_add_test(tc, records_first_and_last);
-    tcase_add_test(tc, one_packet_message);
-    tcase_add_test(tc, several_packet_message);
-    tcase_add_test(tc, ten_thousand_bytes_section_4);
-    tcase_add_test(tc, message_across_three_switches);
-    tcase_add_test(tc, aggregated_message_packs_and_unpacks);
-    tcase_add_test(tc, pipelined_receive_sender_bound);
-    tcase_add_test(tc, delay_edge_feedback_loop);
-    tcase_add_test(tc, eager_message_skips_the_handshake);
-    tcase_add_test(tc, deadlock_both_receive_first);
-    tcase_add_test(tc, deadlock_cycle_through_three_dsps);
-    tcase_add_test(tc, deadlock_merged_receive_before_its_send);
-    tcase_add_test(tc, deadlock_in_a_later_iteration);
-    tcase_add_test(tc, delay_two_across_dsps_with_zero_delay_traffic);
-    tcase_add_test(tc, delay_three_across_dsps_with_zero_delay_traffic);
-    tcase_add_test(tc, delay_at_least_the_iterations);
-    tcase_add_test(tc, delay_two_pipelined);
-    tcase_add_test(tc, contention_issue_order);
-    tcase_add_test(tc, contention_shorter_message_first);
-    tcase_add_test(tc, contention_on_the_board_link);
-    tcase_add_test(tc, agrees_with_a_reference_on_random_schedules);
-    tcase_add_test(tc, steady_state_skipping_is_exact);
-    tcase_add_test(tc, contention_agrees_with_a_packet_simulation);
-    tcase_add_test(tc, sweep_agrees_with_simulate);
-    tcase_add_test(tc, memo_is_exact);
-    tcase_add_test(tc, cutoff_is_exact);
-    tcase_add_test(tc, a_huge_edge_fits_or_is_refused);
-    tcase_add_test(tc, contention_steady_state_skipping_is_exact);
-    tcase_add_test(tc, a_billion_iterations);
-    tcase_add_test(tc, a_billion_iterations_with_a_delay_edge);
+    ADD_TESTS(
+        tc, worked_example_blocking, worked_example_pipelined, records_first_and_last,
+        one_packet_message, several_packet_message, ten_thousand_bytes_section_4,
+        message_across_three_switches, aggregated_message_packs_and_unpacks,
+        pipelined_receive_sender_bound, delay_edge_feedback_loop,
+        eager_message_skips_the_handshake, deadlock_both_receive_first,
+        deadlock_cycle_through_three_dsps, deadlock_merged_receive_before_its_send,
+        deadlock_in_a_later_iteration, delay_two_across_dsps_with_zero_delay_traffic,
+        delay_three_across_dsps_with_zero_delay_traffic, delay_at_least_the_iterations,
+        delay_two_pipelined, contention_issue_order, contention_shorter_message_first,
+        contention_on_the_board_link, agrees_with_a_reference_on_random_schedules,
+        steady_state_skipping_is_exact, contention_agrees_with_a_packet_simulation,
+        sweep_agrees_with_simulate, memo_is_exact, cutoff_is_exact,
+        a_huge_edge_fits_or_is_refused, contention_steady_state_skipping_is_exact,
+        a_billion_iterations, a_billion_iterations_with_a_delay_edge);
     suite_add_tcase(su, tc);
     return su;
 }

@@ -635,24 +635,14 @@ suite(void)
 {
     Suite *s = suite_create("frontend");
     TCase *c = tcase_create("core");
-    tcase_add_test(c, minimal_graph_loads_with_defaults);
-    tcase_add_test(c, all_fields_are_lowered);
-    tcase_add_test(c, syntax_error_has_line_and_column);
-    tcase_add_test(c, unknown_field_suggests);
-    tcase_add_test(c, every_error_of_a_pass_is_reported);
-    tcase_add_test(c, semantic_errors);
-    tcase_add_test(c, zero_delay_cycles_are_printed);
-    tcase_add_test(c, limits_name_their_option);
-    tcase_add_test(c, platform_presets_and_hints);
-    tcase_add_test(c, inline_platform_fields);
-    tcase_add_test(c, platform_errors);
-    tcase_add_test(c, platform_file_is_read_relative_to_the_graph);
-    tcase_add_test(c, kernels_must_exist);
-    tcase_add_test(c, totals_cannot_overflow);
-    tcase_add_test(c, document_shape_errors);
-    tcase_add_test(c, checks_run_on_built_graphs);
-    tcase_add_test(c, mutated_inputs_never_crash);
-    tcase_add_test(c, cycles_expressions);
+    ADD_TESTS(c, minimal_graph_loads_with_defaults, all_fields_are_lowered,
+              syntax_error_has_line_and_column, unknown_field_suggests,
+              every_error_of_a_pass_is_reported, semantic_errors,
+              zero_delay_cycles_are_printed, limits_name_their_option,
+              platform_presets_and_hints, inline_platform_fields, platform_errors,
+              platform_file_is_read_relative_to_the_graph, kernels_must_exist,
+              totals_cannot_overflow, document_shape_errors, checks_run_on_built_graphs,
+              mutated_inputs_never_crash, cycles_expressions);
     suite_add_tcase(s, c);
     return s;
 }

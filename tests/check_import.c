@@ -625,17 +625,13 @@ main(void)
 {
     Suite *s = suite_create("import");
     TCase *tc = tcase_create("readers");
-    tcase_add_test(tc, stg_keeps_dummies_and_ids);
-    tcase_add_test(tc, stg_errors_have_positions);
-    tcase_add_test(tc, dot_reads_auckland_weights);
-    tcase_add_test(tc, dot_errors_name_lines_and_nodes);
-    tcase_add_test(tc, import_refuses_what_check_would);
-    tcase_add_test(tc, sdf3_reads_rates_tokens_times_and_constraint);
-    tcase_add_test(tc, sdf3_graph_is_written_with_its_rates);
-    tcase_add_test(tc, file_names_must_be_utf8);
-    tcase_add_test(tc, graph_json_round_trip);
-    tcase_add_test(tc, schedule_json_round_trip_is_byte_identical);
-    tcase_add_test(tc, readers_survive_mutated_inputs);
+    ADD_TESTS(tc, stg_keeps_dummies_and_ids, stg_errors_have_positions,
+              dot_reads_auckland_weights, dot_errors_name_lines_and_nodes,
+              import_refuses_what_check_would,
+              sdf3_reads_rates_tokens_times_and_constraint,
+              sdf3_graph_is_written_with_its_rates, file_names_must_be_utf8,
+              graph_json_round_trip, schedule_json_round_trip_is_byte_identical,
+              readers_survive_mutated_inputs);
     suite_add_tcase(s, tc);
     return check_run(s);
 }

@@ -329,16 +329,11 @@ main(void)
 {
     Suite *s = suite_create("ir");
     TCase *tc = tcase_create("core");
-    tcase_add_test(tc, arena_strings_and_alignment);
-    tcase_add_test(tc, diag_formats_positions);
-    tcase_add_test(tc, diag_keeps_each_message_on_one_line);
-    tcase_add_test(tc, diag_suggests_close_names);
-    tcase_add_test(tc, fabric_time_of_section_4);
-    tcase_add_test(tc, routes_follow_the_spanning_tree);
-    tcase_add_test(tc, routes_match_a_plain_reference);
-    tcase_add_test(tc, abstract_model_costs_bytes);
-    tcase_add_test(tc, graph_index_and_critical_path);
-    tcase_add_test(tc, sched_verify_catches_order);
+    ADD_TESTS(tc, arena_strings_and_alignment, diag_formats_positions,
+              diag_keeps_each_message_on_one_line, diag_suggests_close_names,
+              fabric_time_of_section_4, routes_follow_the_spanning_tree,
+              routes_match_a_plain_reference, abstract_model_costs_bytes,
+              graph_index_and_critical_path, sched_verify_catches_order);
     suite_add_tcase(s, tc);
     return check_run(s);
 }

@@ -629,15 +629,11 @@ suite(void)
 {
     Suite *s = suite_create("period");
     TCase *tc = tcase_create("bound");
-    tcase_add_test(tc, a_chain_is_bounded_by_its_slowest_task);
-    tcase_add_test(tc, a_feedback_loop_is_its_cost_over_its_delay);
-    tcase_add_test(tc, a_bound_can_be_a_fraction);
-    tcase_add_test(tc, the_largest_of_several_loops);
-    tcase_add_test(tc, costs_per_dsp_and_pins);
-    tcase_add_test(tc, a_cycle_without_delay_is_refused);
-    tcase_add_test(tc, equals_the_enumeration_of_every_cycle);
-    tcase_add_test(tc, no_cycle_beats_the_ratio_on_larger_graphs);
-    tcase_add_test(tc, ten_thousand_tasks);
+    ADD_TESTS(tc, a_chain_is_bounded_by_its_slowest_task,
+              a_feedback_loop_is_its_cost_over_its_delay, a_bound_can_be_a_fraction,
+              the_largest_of_several_loops, costs_per_dsp_and_pins,
+              a_cycle_without_delay_is_refused, equals_the_enumeration_of_every_cycle,
+              no_cycle_beats_the_ratio_on_larger_graphs, ten_thousand_tasks);
     suite_add_tcase(s, tc);
     TCase *tp = tcase_create("period");
     tcase_add_test(tp, the_worked_example_repeats_every_2964_cycles);

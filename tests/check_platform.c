@@ -268,13 +268,9 @@ main(void)
 {
     Suite *s = suite_create("platform");
     TCase *tc = tcase_create("platform");
-    tcase_add_test(tc, presets_once);
-    tcase_add_test(tc, fit_for_n_dsps);
-    tcase_add_test(tc, reader_fills_the_description);
-    tcase_add_test(tc, reader_reports_every_error);
-    tcase_add_test(tc, message_text);
-    tcase_add_test(tc, description_line);
-    tcase_add_test(tc, names_and_hints);
+    ADD_TESTS(tc, presets_once, fit_for_n_dsps, reader_fills_the_description,
+              reader_reports_every_error, message_text, description_line,
+              names_and_hints);
     suite_add_tcase(s, tc);
     return check_run(s);
 }

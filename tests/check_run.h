@@ -1,12 +1,25 @@
 /*
- * tests/check_run.h - the end of every Check program of tests/ and tests/runtime/: run
- * the suite, the exit status.
+ * tests/check_run.h - what every Check program of tests/ and tests/runtime/ does with its
+ * tests: add them to their test case in the order listed, run the suite, exit status.
  */
 #ifndef TGC_CHECK_RUN_H
 #define TGC_CHECK_RUN_H
 
 #include <check.h>
 #include <stdlib.h>
+
+/* Adds tests[0 .. n) to tc, in order (ADD_TESTS). */
+static inline void
+check_add_tests(TCase *tc, const TTest *const *tests, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        tcase_add_test(tc, tests[i]);
+}
+
+/* ADD_TESTS(tc, test, test, ...): tcase_add_test of each, in order. */
+#define ADD_TESTS(tc, ...)                                                               \
+    check_add_tests((tc), (const TTest *[]){__VA_ARGS__},                                \
+                    sizeof((const TTest *[]){__VA_ARGS__}) / sizeof(const TTest *))
 
 /* Runs every test of s with Check's normal output; EXIT_SUCCESS when none failed. */
 static inline int

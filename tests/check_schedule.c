@@ -1146,27 +1146,15 @@ schedule_suite(void)
 {
     Suite *s = suite_create("schedule");
     TCase *tc = tcase_create("list");
-    tcase_add_test(tc, heft_topcuoglu_ranks_and_makespan_80);
-    tcase_add_test(tc, heft_on_the_peft_graph_gives_133);
-    tcase_add_test(tc, peft_oct_and_makespan_122);
-    tcase_add_test(tc, pinned_tasks_stay_on_their_dsp);
-    tcase_add_test(tc, heterogeneous_costs_choose_the_fast_dsp);
-    tcase_add_test(tc, heft_is_deterministic);
+    ADD_TESTS(tc, heft_topcuoglu_ranks_and_makespan_80, heft_on_the_peft_graph_gives_133,
+              peft_oct_and_makespan_122, pinned_tasks_stay_on_their_dsp,
+              heterogeneous_costs_choose_the_fast_dsp, heft_is_deterministic);
     suite_add_tcase(s, tc);
     TCase *ls = tcase_create("search");
-    tcase_add_test(ls, pipeline_chain_is_spread_over_the_dsps);
-    tcase_add_test(ls, pipeline_of_heavy_stages_gets_one_stage_per_dsp);
-    tcase_add_test(ls, search_never_moves_pinned_tasks);
-    tcase_add_test(ls, search_is_deterministic_and_within_budget);
-    tcase_add_test(ls, search_budget_defaults);
-    tcase_add_test(ls, delay_edges_are_no_precedence_and_never_deadlock);
-    tcase_add_test(ls, screen_keeps_the_search_exact);
+    ADD_TESTS(ls, pipeline_chain_is_spread_over_the_dsps, pipeline_of_heavy_stages_gets_one_stage_per_dsp, search_never_moves_pinned_tasks, search_is_deterministic_and_within_budget, search_budget_defaults, delay_edges_are_no_precedence_and_never_deadlock, screen_keeps_the_search_exact);
     suite_add_tcase(s, ls);
     TCase *ex = tcase_create("exact");
-    tcase_add_test(ex, exact_matches_brute_force);
-    tcase_add_test(ex, exact_matches_brute_force_on_forks_and_joins);
-    tcase_add_test(ex, exact_is_the_oracle_of_the_default);
-    tcase_add_test(ex, multi_start_beats_heft_down_to_the_optimum);
+    ADD_TESTS(ex, exact_matches_brute_force, exact_matches_brute_force_on_forks_and_joins, exact_is_the_oracle_of_the_default, multi_start_beats_heft_down_to_the_optimum);
     tcase_set_timeout(ex, 60);
     suite_add_tcase(s, ex);
     return s;
