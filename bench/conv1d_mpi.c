@@ -78,7 +78,7 @@ main(int argc, char **argv)
         if (rank == 0) {
             for (int r = 1; r < P; r++) /* the workers' outputs of this round */
                 MPI_Irecv(col[r], (int)out_b, MPI_BYTE, r, 2, MPI_COMM_WORLD, &req[r]);
-            tgc_io s = {0, P, NULL, NULL, src, src_b, it, NULL};
+            tgc_io s = {0, P, NULL, NULL, src, src_b, it, NULL, 0, 1};
             if (rr)
                 conv1d_rr_source(&s, len, P);
             else
@@ -91,7 +91,7 @@ main(int argc, char **argv)
             MPI_Recv(in, (int)in_b, MPI_BYTE, 0, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
             wi[0] = in;
         }
-        tgc_io w = {1, 1, wi, wib, wo, wob, it, NULL};
+        tgc_io w = {1, 1, wi, wib, wo, wob, it, NULL, 0, 1};
         if (rr)
             conv1d_rr_worker(&w, rank, P, TAPS);
         else
@@ -99,7 +99,7 @@ main(int argc, char **argv)
         if (rank == 0) {
             MPI_Waitall(P - 1, req + 1, MPI_STATUSES_IGNORE);
             const void **ci = (const void **)col;
-            tgc_io g = {P, 0, ci, col_b, NULL, NULL, it, output};
+            tgc_io g = {P, 0, ci, col_b, NULL, NULL, it, output, 0, 1};
             if (rr)
                 conv1d_rr_gather(&g, len, TAPS, P);
             else

@@ -4,29 +4,14 @@
  * its place in the firing), and every actor checks that each input port holds, in FIFO
  * order, exactly the tokens the rates and initial tokens of its channels give it.
  *
- * The kernel interface of docs/kernels.md (tgc_io is repeated here under the guard of the
- * generated tgc_kernel.h, so that this file also compiles on its own).
+ * The kernel interface of docs/kernels.md: tgc_io comes from tgc_kernel.h, which tgc
+ * writes into every project; compiled on their own, the kernels find it in tgc's
+ * backend/support/.
  */
 #ifndef FIFO_KERNELS_H
 #define FIFO_KERNELS_H
 
-#include <stddef.h>
-#include <stdint.h>
-
-#ifndef TGC_IO_DEFINED
-#define TGC_IO_DEFINED
-typedef struct tgc_io {
-    int nin, nout;
-    const void *const *in;   /* [nin] input buffers */
-    const size_t *in_bytes;  /* [nin] */
-    void *const *out;        /* [nout] output buffers */
-    const size_t *out_bytes; /* [nout] */
-    int64_t iteration;
-    const char *output; /* the task's "output" file, or NULL */
-    int64_t firing;     /* which firing of its actor: 0 .. firings - 1 */
-    int64_t firings;    /* the actor's firings per iteration */
-} tgc_io;
-#endif
+#include "tgc_kernel.h"
 
 /* A token: its producer's id, iteration and firing, its index among the tokens that
  * firing wrote on that channel, and the mismatches found upstream of it (zeros: an
