@@ -37,8 +37,8 @@
 #include <sys/resource.h>
 #include <time.h>
 
-#include "stats.h"
 #include "gen_graph.h"
+#include "stats.h"
 
 static double
 peak_mb(void)
@@ -64,15 +64,6 @@ schedule(Graph *g, int64_t budget)
     }
     diag_free(d);
     return u.s;
-}
-
-static int64_t
-length(const Sched *s)
-{
-    Evaluator *ev = eval_new(s->g, s->p);
-    int64_t L = eval_length(ev, s);
-    eval_free(ev);
-    return L;
 }
 
 static double
@@ -162,7 +153,7 @@ instance(const char *cls, int i, Graph **gout, int64_t *none)
         ir_graph_free(g);
         return NULL;
     }
-    *none = length(base);
+    *none = eval_length_of(base);
     *gout = g;
     return base;
 }
@@ -460,7 +451,7 @@ speed(Bench *b, const char *size)
                 used++;
                 break;
             }
-    int64_t none = length(base);
+    int64_t none = eval_length_of(base);
     OptStats st;
     BfcoParams bp = b->bp;
     Sched *out = NULL;

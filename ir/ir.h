@@ -769,6 +769,8 @@ Evaluator *eval_new_bound(const Graph *g, const Platform *p);
 void eval_free(Evaluator *ev);
 /* Schedule length in cycles, or -1 when the schedule deadlocks.  Allocates nothing. */
 int64_t eval_length(Evaluator *ev, const Sched *s);
+/* eval_length in a workspace of its own, for a caller that evaluates a schedule once. */
+int64_t eval_length_of(const Sched *s);
 /* eval_length when the length is below cutoff; otherwise EVAL_NOT_BELOW (or -1 when a
  * deadlock shows before the cutoff does), usually long before the run's end: it stops
  * once a DSP's time plus the work it must still do reaches the cutoff.  Exact: a length

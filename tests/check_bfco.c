@@ -122,15 +122,6 @@ order_acyclic(const Sched *s)
     return ok;
 }
 
-static int64_t
-length(const Sched *s)
-{
-    Evaluator *ev = eval_new(s->g, s->p);
-    int64_t L = eval_length(ev, s);
-    eval_free(ev);
-    return L;
-}
-
 static bool
 valid(const Sched *s)
 {
@@ -239,7 +230,7 @@ run_case(const char *name)
     Case c;
     load_case(&c, name);
     ck_assert(valid(c.base));
-    ck_assert_int_gt(length(c.base), 0);
+    ck_assert_int_gt(eval_length_of(c.base), 0);
     int wanted = 0;
     for (int m = 0; m < c.base->nmsgs; m++)
         for (int k = 0; k < m; k++)
@@ -253,7 +244,7 @@ run_case(const char *name)
     Sched *naive = opt_merge(c.base, c.group, false, NULL);
     ck_assert_ptr_nonnull(naive);
     ck_assert_int_eq(naive->nmsgs, c.base->nmsgs - wanted);
-    ck_assert_int_eq(length(naive), -1);
+    ck_assert_int_eq(eval_length_of(naive), -1);
     Arena *a = arena_new();
     EvalResult r;
     memset(&r, 0, sizeof r);
@@ -270,7 +261,7 @@ run_case(const char *name)
     ck_assert(valid(fixed));
     ck_assert(merged_acyclic(fixed));
     ck_assert(order_acyclic(fixed));
-    ck_assert_int_gt(length(fixed), 0);
+    ck_assert_int_gt(eval_length_of(fixed), 0);
     if (strcmp(c.repair, "order") == 0) {
         /* the merge is kept; only operations moved */
         ck_assert_int_eq(released, 0);
@@ -337,12 +328,12 @@ START_TEST(pass_optimize_replaces_the_schedule)
     ck_assert_int_eq(count_merged(u.s),
                      1); /* fig1e: the order is repaired, the merge kept */
     ck_assert_int_eq(pass_verify(&u, d), 0);
-    int64_t ma = length(u.s);
+    int64_t ma = eval_length_of(u.s);
     opt.method =
         OPT_BFCO; /* again, from the merged schedule: starts from single messages */
     ck_assert_int_eq(pass_optimize(&u, d), 0);
     ck_assert(valid(u.s));
-    ck_assert_int_le(length(u.s), ma);
+    ck_assert_int_le(eval_length_of(u.s), ma);
     ir_sched_free(u.s);
     diag_free(d);
     free_case(&c);
@@ -437,7 +428,8 @@ START_TEST(random_particles_repair_to_deadlock_free)
         Graph *g;
         Sched *base = random_base(i, &g);
         ck_assert(valid(base));
-        if (length(base) < 0) { /* comm_insert's documented exception (delay edges) */
+        /* comm_insert's documented exception (delay edges) */
+        if (eval_length_of(base) < 0) {
             ir_sched_free(base);
             ir_graph_free(g);
             continue;
@@ -452,7 +444,7 @@ START_TEST(random_particles_repair_to_deadlock_free)
                 id[u] = u;
             bfco_set_labels(w, id);
             int rel = -1;
-            ck_assert_int_eq(bfco_repair(w, true, &rel), length(base));
+            ck_assert_int_eq(bfco_repair(w, true, &rel), eval_length_of(base));
             ck_assert_int_eq(rel, 0);
             ck_assert(same_sched(bfco_worker_sched(w), base));
             free(id);
@@ -474,7 +466,7 @@ START_TEST(random_particles_repair_to_deadlock_free)
             ck_assert(valid(rs));
             ck_assert(merged_acyclic(rs));
             ck_assert(order_acyclic(rs));
-            ck_assert_int_eq(length(rs), L);
+            ck_assert_int_eq(eval_length_of(rs), L);
             /* as a point of the search: its repaired bits are their own repair (the
              * bits of a group the repair split may no longer connect it) */
             {
@@ -500,7 +492,7 @@ START_TEST(random_particles_repair_to_deadlock_free)
             int64_t Lp = bfco_pipelines(w, 0.05, L, -1);
             ck_assert_int_gt(Lp, 0);
             ck_assert_int_le(Lp, L);
-            ck_assert_int_eq(length(bfco_worker_sched(w)), Lp);
+            ck_assert_int_eq(eval_length_of(bfco_worker_sched(w)), Lp);
             /* the lower bounds (docs/bfco.md): eval_new_bound below both, the length
              * without contention below L; a lazy L0 gives the same pipelines */
             {
@@ -555,7 +547,7 @@ START_TEST(random_particles_repair_to_deadlock_free)
             ck_assert_ptr_nonnull(nv);
             Diag *dv = diag_new();
             if (ir_sched_verify(nv, dv) == 0) /* the evaluator needs a valid schedule */
-                naive_dead += length(nv) < 0;
+                naive_dead += eval_length_of(nv) < 0;
             diag_free(dv);
             ir_sched_free(nv);
         }
@@ -580,8 +572,8 @@ START_TEST(random_particles_repair_to_deadlock_free)
             ck_assert(valid(out));
             ck_assert(merged_acyclic(out));
             ck_assert(order_acyclic(out));
-            ck_assert_int_gt(length(out), 0);
-            ck_assert_int_eq(length(out), st.length);
+            ck_assert_int_gt(eval_length_of(out), 0);
+            ck_assert_int_eq(eval_length_of(out), st.length);
             ir_sched_free(out);
             diag_free(d);
         }
@@ -607,7 +599,7 @@ START_TEST(bfco_never_worse_than_none_ma_cp)
     for (int i = 0; i < n; i++) {
         Graph *g;
         Sched *base = random_base(1000 + i, &g);
-        if (length(base) < 0) {
+        if (eval_length_of(base) < 0) {
             ir_sched_free(base);
             ir_graph_free(g);
             continue;
@@ -636,7 +628,7 @@ START_TEST(bfco_never_worse_than_none_ma_cp)
             Diag *d = diag_new();
             ck_assert_int_eq(opt_run(base, OPT_BFCO, &bp, &out, &st, d), 0);
             ck_assert_int_le(st.length, best);
-            ck_assert_int_eq(length(out), st.length);
+            ck_assert_int_eq(eval_length_of(out), st.length);
             ck_assert(valid(out));
             ck_assert(order_acyclic(out));
             ir_sched_free(out);
@@ -659,7 +651,7 @@ START_TEST(bfco_same_result_on_any_number_of_threads)
         map[t] = (t / 3) % 4;
     Sched *base = base_sched(g, map, g->topo);
     free(map);
-    ck_assert_int_gt(length(base), 0);
+    ck_assert_int_gt(eval_length_of(base), 0);
     Sched *out[3];
     OptStats st[3];
     int threads[3] = {1, 2, 5};
@@ -767,7 +759,7 @@ START_TEST(fitness_moves_find_what_the_surrogate_misses)
             Sched *out;
             OptStats st;
             ck_assert_int_eq(opt_run(base, OPT_BFCO, &bp, &out, &st, d), 0);
-            ck_assert_int_eq(length(out), st.length);
+            ck_assert_int_eq(eval_length_of(out), st.length);
             ck_assert(valid(out));
             if (on)
                 ck_assert_int_gt(st.fitness_moves, 0);
@@ -793,7 +785,7 @@ START_TEST(es_is_optimal_and_refused_above_its_limit)
     for (int i = 0; i < 12; i++) {
         Graph *g;
         Sched *base = random_base(5000 + i, &g);
-        if (length(base) < 0 || base->nmsgs > 9) {
+        if (eval_length_of(base) < 0 || base->nmsgs > 9) {
             ir_sched_free(base);
             ir_graph_free(g);
             continue;
@@ -802,7 +794,7 @@ START_TEST(es_is_optimal_and_refused_above_its_limit)
         OptStats es, st;
         Diag *d = diag_new();
         ck_assert_int_eq(opt_run(base, OPT_ES, NULL, &out, &es, d), 0);
-        ck_assert_int_eq(length(out), es.length);
+        ck_assert_int_eq(eval_length_of(out), es.length);
         ir_sched_free(out);
         for (OptMethod m = OPT_NONE; m <= OPT_BFCO; m++) {
             ck_assert_int_eq(opt_run(base, m, NULL, &out, &st, d), 0);
@@ -860,7 +852,7 @@ method_length(const Sched *base, OptMethod m, int *pipelined)
     ck_assert_int_eq(opt_run(base, m, NULL, &out, &st, d), 0);
     diag_free(d);
     *pipelined = st.pipelined;
-    ck_assert_int_eq(length(out), st.length);
+    ck_assert_int_eq(eval_length_of(out), st.length);
     ir_sched_free(out);
     return st.length;
 }
@@ -936,7 +928,9 @@ suite(void)
     tcase_add_test(tp, random_particles_repair_to_deadlock_free);
     tcase_add_test(tp, bfco_never_worse_than_none_ma_cp);
     tcase_add_loop_test(tp, bfco_same_result_on_any_number_of_threads, 0, 2);
-    ADD_TESTS(tp, es_is_optimal_and_refused_above_its_limit, fitness_moves_find_what_the_surrogate_misses, descent_tables_change_nothing);
+    ADD_TESTS(tp, es_is_optimal_and_refused_above_its_limit,
+              fitness_moves_find_what_the_surrogate_misses,
+              descent_tables_change_nothing);
     suite_add_tcase(s, tp);
     return s;
 }

@@ -31,7 +31,8 @@ mk_graph(const char *plat, int n, int64_t cycles, int64_t iterations, int maxedg
 static void
 edge(Graph *g, int from, int to, int64_t bytes, int delay)
 {
-    g->edges[g->nedges++] = (Edge){.from = from, .to = to, .bytes = bytes, .delay = delay};
+    g->edges[g->nedges++] =
+        (Edge){.from = from, .to = to, .bytes = bytes, .delay = delay};
 }
 
 /* A schedule of COMPUTE ops only: DSP d computes the tasks listed in order[d]. */
@@ -71,15 +72,6 @@ ck_ops(const Sched *s, int d, const char *want)
     ck_assert_str_eq(ops_text(s, d, buf, sizeof buf), want);
 }
 
-static int64_t
-length(const Sched *s)
-{
-    Evaluator *ev = eval_new(s->g, s->p);
-    int64_t l = eval_length(ev, s);
-    eval_free(ev);
-    return l;
-}
-
 static void
 ck_valid(const Sched *s)
 {
@@ -109,7 +101,7 @@ START_TEST(receives_follow_the_send_order)
     ck_assert_int_eq(s->edge_msg[1], 1);
     ck_ops(s, 0, "C t0 S m0 C t1 S m1");
     ck_ops(s, 1, "R m0 R m1 C t2 C t3");
-    ck_assert_int_gt(length(s), 0);
+    ck_assert_int_gt(eval_length_of(s), 0);
     ir_sched_free(s);
     ir_graph_free(g);
 }
@@ -133,7 +125,7 @@ START_TEST(eager_receives_stay_before_their_consumer)
     ck_valid(s);
     ck_ops(s, 0, "C t0 S m0 C t1 S m1");
     ck_ops(s, 1, "R m1 C t2 R m0 C t3");
-    ck_assert_int_eq(length(s), 70);
+    ck_assert_int_eq(eval_length_of(s), 70);
     ck_assert_int_eq(sched_list_makespan(s), 70);
     ir_sched_free(s);
     ir_graph_free(g);
@@ -162,7 +154,7 @@ START_TEST(sends_after_the_producer_receives_before_the_consumer)
     ck_ops(s, 0, "C t0 S m1 S m0 S m2 C t1"); /* t3 before t4, delay last */
     ck_ops(s, 1, "R m1 C t3 R m0 C t4");
     ck_ops(s, 2, "R m2 C t2");
-    ck_assert_int_gt(length(s), 0);
+    ck_assert_int_gt(eval_length_of(s), 0);
     ir_sched_free(s);
     ir_graph_free(g);
 }
@@ -185,7 +177,7 @@ START_TEST(delay_edge_feedback_loop)
     ck_valid(s);
     ck_ops(s, 0, "R m1 C t0 S m0");
     ck_ops(s, 1, "R m0 C t1 S m1");
-    ck_assert_int_eq(length(s), 16820);
+    ck_assert_int_eq(eval_length_of(s), 16820);
     ir_sched_free(s);
     ir_graph_free(g);
 }
@@ -213,13 +205,13 @@ START_TEST(delayed_receive_is_posted_before_the_producer_runs_again)
     ck_ops(s, 0, "C t0 S m1 S m0");
     ck_ops(s, 1, "R m0 R m2 C t2 C t3");
     ck_ops(s, 2, "R m1 C t1 S m2");
-    ck_assert_int_gt(length(s), 0);
+    ck_assert_int_gt(eval_length_of(s), 0);
     /* the natural place deadlocks */
     s->ops[1][0] = (Op){OP_RECV, 2};
     s->ops[1][1] = (Op){OP_COMPUTE, 2};
     s->ops[1][2] = (Op){OP_RECV, 0};
     ck_valid(s);
-    ck_assert_int_eq(length(s), -1);
+    ck_assert_int_eq(eval_length_of(s), -1);
     ir_sched_free(s);
     ir_graph_free(g);
 }
@@ -246,7 +238,7 @@ START_TEST(delay_edge_beside_zero_delay_traffic)
         ck_valid(s);
         ck_ops(s, 0, "C t0 S m0 S m1");
         ck_ops(s, 1, "R m1 R m0 C t1");
-        ck_assert_int_eq(length(s), want[delay - 2]);
+        ck_assert_int_eq(eval_length_of(s), want[delay - 2]);
         ir_sched_free(s);
         ir_graph_free(g);
     }
@@ -287,7 +279,7 @@ START_TEST(reinsertion_is_idempotent_and_reuses_storage)
     m->edge_msg[0] = m->edge_msg[1] = 0;
     m->ops[0][2].ref = m->ops[1][0].ref = 0;
     ck_valid(m);
-    ck_assert_int_gt(length(m), 0);
+    ck_assert_int_gt(eval_length_of(m), 0);
     comm_insert(m);
     ck_valid(m);
     ck_assert_int_eq(m->nmsgs, 2);
@@ -353,7 +345,7 @@ START_TEST(list_schedules_never_deadlock)
         }
         comm_insert(s);
         ck_valid(s);
-        int64_t len = length(s);
+        int64_t len = eval_length_of(s);
         ck_assert_msg(len > 0, "seed %llu deadlocks", (unsigned long long)seed);
         int64_t per[64] = {0};
         for (int t = 0; t < n; t++)

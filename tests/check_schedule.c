@@ -28,7 +28,8 @@ mk_graph(int n, int ncyc, const int64_t *c, int ne, int (*e)[3])
     g->nedges = ne;
     g->edges = arena_array(g->arena, (size_t)ne + 1, sizeof *g->edges);
     for (int i = 0; i < ne; i++)
-        g->edges[i] = (Edge){.from = e[i][0], .to = e[i][1], .bytes = e[i][2], .delay = 0};
+        g->edges[i] =
+            (Edge){.from = e[i][0], .to = e[i][1], .bytes = e[i][2], .delay = 0};
     return g;
 }
 
@@ -369,15 +370,6 @@ schedule_with_budget(Graph *g, int64_t budget)
     return schedule_opts(g, budget, false);
 }
 
-static int64_t
-length_of(const Sched *s)
-{
-    Evaluator *ev = eval_new(s->g, s->p);
-    int64_t len = eval_length(ev, s);
-    eval_free(ev);
-    return len;
-}
-
 /* The length of s after the optimizer's cp baseline (every receive that can be is
  * pipelined), through opt_run itself: what the default objective anticipates. */
 static int64_t
@@ -387,7 +379,7 @@ cp_length_of(const Sched *s, int *npipelined)
     Sched *out;
     OptStats st;
     ck_assert_int_eq(opt_run(s, OPT_CP, NULL, &out, &st, d), 0);
-    ck_assert_int_eq(st.length, length_of(out));
+    ck_assert_int_eq(st.length, eval_length_of(out));
     if (npipelined)
         *npipelined = st.pipelined;
     ir_sched_free(out);
@@ -399,7 +391,7 @@ cp_length_of(const Sched *s, int *npipelined)
 static int64_t
 objective_of(const Sched *s, bool plain)
 {
-    int64_t len = length_of(s);
+    int64_t len = eval_length_of(s);
     if (plain)
         return len;
     int64_t cp = cp_length_of(s, NULL);
@@ -423,7 +415,7 @@ static int64_t
 chain_length(const Graph *g, const int *map)
 {
     Sched *s = chain_sched(g, map);
-    int64_t len = length_of(s);
+    int64_t len = eval_length_of(s);
     ir_sched_free(s);
     return len;
 }
@@ -473,7 +465,7 @@ START_TEST(pipeline_chain_is_spread_over_the_dsps)
     Sched *h = schedule_with_budget(g, 0);
     for (int t = 1; t < 4; t++)
         ck_assert_int_eq(h->map[t], h->map[0]);
-    ck_assert_int_eq(length_of(h), 100 * 12000);
+    ck_assert_int_eq(eval_length_of(h), 100 * 12000);
 
     /* One stage per DSP, blocking receives.  Bound: a middle stage's DSP, per iteration,
      * receives (waiting at most for the previous stage, recv_overhead), computes, sends
@@ -496,7 +488,7 @@ START_TEST(pipeline_chain_is_spread_over_the_dsps)
     int64_t piped = cp_length_of(s, &npiped);
     ck_assert_int_eq(npiped, 3);
     ck_assert_int_eq(piped, chain_best(g, false));
-    ck_assert_int_lt(piped, length_of(s));
+    ck_assert_int_lt(piped, eval_length_of(s));
 
     /* Its length with every receive pipelined, on paper.  Stage k's DSP computes
      * iteration i at c_k(i).  Zero copy: c_k(i + 1) >= arrival of its own transfer of
@@ -522,7 +514,7 @@ START_TEST(pipeline_chain_is_spread_over_the_dsps)
      * 0.5% shorter than one stage per DSP, the best of all 256 mappings without
      * pipelines.  Both objectives are far below 100 x 12000. */
     Sched *sp = schedule_opts(g, -1, true);
-    int64_t plain = length_of(sp);
+    int64_t plain = eval_length_of(sp);
     ck_assert_int_eq(plain, chain_best(g, true));
     ck_assert_int_eq(dsps_used(sp), 3);
     ck_assert_int_lt(plain, one_each);
@@ -548,7 +540,7 @@ START_TEST(pipeline_of_heavy_stages_gets_one_stage_per_dsp)
     for (int plain = 0; plain <= 1; plain++) {
         Sched *s = schedule_opts(g, -1, plain);
         ck_assert_int_eq(dsps_used(s), 4);
-        ck_assert_int_le(length_of(s), 100 * period + 3 * period);
+        ck_assert_int_le(eval_length_of(s), 100 * period + 3 * period);
         ck_assert_int_eq(objective_of(s, plain), chain_best(g, plain));
         ir_sched_free(s);
     }
@@ -623,7 +615,7 @@ START_TEST(search_is_deterministic_and_within_budget)
      * the length as built and after cp). */
     Sched *h = schedule_with_budget(g[0], 0);
     ck_assert_int_le(objective_of(s[0], false), objective_of(h, false));
-    ck_assert_int_gt(length_of(s[0]), 0);
+    ck_assert_int_gt(eval_length_of(s[0]), 0);
     ir_sched_free(h);
     for (int i = 0; i < 2; i++) {
         ir_sched_free(s[i]);
@@ -655,8 +647,8 @@ START_TEST(search_budget_defaults)
     Platform *p;
     Graph *t = topcuoglu(&p);
     Sched *s = schedule_with_budget(t, 200);
-    ck_assert_int_le(length_of(s), 80);
-    ck_assert_int_eq(length_of(s), sched_list_makespan(s));
+    ck_assert_int_le(eval_length_of(s), 80);
+    ck_assert_int_eq(eval_length_of(s), sched_list_makespan(s));
     ir_sched_free(s);
     ir_graph_free(t);
     ir_graph_free(g);
@@ -683,7 +675,7 @@ START_TEST(delay_edges_are_no_precedence_and_never_deadlock)
     ir_sched_free(h);
     /* Every schedule the search keeps has been evaluated without deadlock. */
     Sched *s = schedule_with_budget(g, -1);
-    int64_t len = length_of(s);
+    int64_t len = eval_length_of(s);
     ck_assert_int_gt(len, 0);
     ck_assert_int_le(len, 100 * 12000);
     ir_sched_free(s);
@@ -784,9 +776,9 @@ START_TEST(screen_keeps_the_search_exact)
                           "graph %d plain %d: mappings differ", i, plain);
             for (int k = 0; k < s->ndsps; k++) {
                 ck_assert_int_eq(s->nops[k], u->nops[k]);
-                ck_assert_msg(memcmp(s->ops[k], u->ops[k],
-                                     (size_t)s->nops[k] * sizeof(Op)) == 0,
-                              "graph %d plain %d: orders of DSP %d differ", i, plain, k);
+                ck_assert_msg(
+                    memcmp(s->ops[k], u->ops[k], (size_t)s->nops[k] * sizeof(Op)) == 0,
+                    "graph %d plain %d: orders of DSP %d differ", i, plain, k);
             }
             ck_assert_int_eq(s->nmsgs, u->nmsgs);
             for (int m = 0; m < s->nmsgs; m++) {
@@ -797,7 +789,7 @@ START_TEST(screen_keeps_the_search_exact)
                 ck_assert_int_eq(
                     memcmp(x->edges, y->edges, (size_t)x->nedges * sizeof *x->edges), 0);
             }
-            ck_assert_int_eq(length_of(s), length_of(u));
+            ck_assert_int_eq(eval_length_of(s), eval_length_of(u));
             ck_assert_int_eq(objective_of(s, plain), objective_of(u, plain));
             /* the budget counts candidates, screened or not */
             ck_assert_int_eq(a.candidates, b.candidates);
@@ -955,18 +947,18 @@ START_TEST(exact_matches_brute_force)
         ck_assert(r.proven);
         ck_assert_int_eq(r.length, opt);
         ck_assert_int_eq(r.lower, opt);
-        ck_assert_int_eq(length_of(s), opt);
+        ck_assert_int_eq(eval_length_of(s), opt);
         ir_sched_free(s);
         Diag *d = diag_new();
         ck_assert_int_eq(sched_heft(g, g->platform, &s, NULL, NULL, d), 0);
         diag_free(d);
         comm_insert(s);
-        int64_t heft = length_of(s);
+        int64_t heft = eval_length_of(s);
         ck_assert_int_eq(sched_exact(g, g->platform, &s, 0, 0, &r), 0);
         ck_assert(r.proven);
         ck_assert_int_eq(r.length, opt);
         ck_assert_int_le(r.length, heft);
-        ck_assert_int_eq(length_of(s), opt);
+        ck_assert_int_eq(eval_length_of(s), opt);
         ir_sched_free(s);
         ir_graph_free(g);
     }
@@ -1025,7 +1017,7 @@ START_TEST(exact_matches_brute_force_on_forks_and_joins)
         ck_assert_int_eq(sched_exact(g, g->platform, &s, 0, 0, &r), 0);
         ck_assert(r.proven);
         ck_assert_int_eq(r.length, opt);
-        ck_assert_int_eq(length_of(s), opt);
+        ck_assert_int_eq(eval_length_of(s), opt);
         ir_sched_free(s);
         ir_graph_free(g);
     }
@@ -1045,7 +1037,7 @@ START_TEST(exact_is_the_oracle_of_the_default)
         SchedExactResult r = {0};
         Sched *def = schedule_algo(g, SCHED_HEFT, NULL);
         Sched *ex = schedule_algo(g, SCHED_EXACT, &r);
-        int64_t ld = length_of(def), le = length_of(ex);
+        int64_t ld = eval_length_of(def), le = eval_length_of(ex);
         ck_assert(r.proven);
         ck_assert_int_eq(le, r.length);
         ck_assert_int_le(le, ld);
@@ -1053,11 +1045,11 @@ START_TEST(exact_is_the_oracle_of_the_default)
         Sched *h;
         ck_assert_int_eq(sched_heft(g, g->platform, &h, NULL, NULL, d), 0);
         comm_insert(h);
-        ck_assert_int_le(ld, length_of(h));
+        ck_assert_int_le(ld, eval_length_of(h));
         ir_sched_free(h);
         ck_assert_int_eq(sched_peft(g, g->platform, &h, NULL, NULL, d), 0);
         comm_insert(h);
-        ck_assert_int_le(ld, length_of(h));
+        ck_assert_int_le(ld, eval_length_of(h));
         ir_sched_free(h);
         int64_t work = 0;
         for (int t = 0; t < n; t++)
@@ -1070,7 +1062,7 @@ START_TEST(exact_is_the_oracle_of_the_default)
         Sched *lim = NULL;
         ck_assert_int_eq(sched_exact(g, g->platform, &lim, 1, 0, &r), 0);
         ck_assert_int_ge(r.length, le);
-        ck_assert_int_eq(length_of(lim), r.length);
+        ck_assert_int_eq(eval_length_of(lim), r.length);
         ir_sched_free(lim);
         ir_sched_free(def);
         ir_sched_free(ex);
@@ -1109,7 +1101,7 @@ START_TEST(multi_start_beats_heft_down_to_the_optimum)
         ck_assert_int_eq(sched_list_makespan(m1), ms1);
         comm_insert(m);
         ck_assert_int_eq(ir_sched_verify(m, d), 0);
-        ck_assert_int_eq(length_of(m), ms);
+        ck_assert_int_eq(eval_length_of(m), ms);
         diag_free(d);
         ck_assert_int_le(ms1, heft);
         ck_assert_int_le(ms, ms1);
@@ -1151,10 +1143,16 @@ schedule_suite(void)
               heterogeneous_costs_choose_the_fast_dsp, heft_is_deterministic);
     suite_add_tcase(s, tc);
     TCase *ls = tcase_create("search");
-    ADD_TESTS(ls, pipeline_chain_is_spread_over_the_dsps, pipeline_of_heavy_stages_gets_one_stage_per_dsp, search_never_moves_pinned_tasks, search_is_deterministic_and_within_budget, search_budget_defaults, delay_edges_are_no_precedence_and_never_deadlock, screen_keeps_the_search_exact);
+    ADD_TESTS(ls, pipeline_chain_is_spread_over_the_dsps,
+              pipeline_of_heavy_stages_gets_one_stage_per_dsp,
+              search_never_moves_pinned_tasks, search_is_deterministic_and_within_budget,
+              search_budget_defaults, delay_edges_are_no_precedence_and_never_deadlock,
+              screen_keeps_the_search_exact);
     suite_add_tcase(s, ls);
     TCase *ex = tcase_create("exact");
-    ADD_TESTS(ex, exact_matches_brute_force, exact_matches_brute_force_on_forks_and_joins, exact_is_the_oracle_of_the_default, multi_start_beats_heft_down_to_the_optimum);
+    ADD_TESTS(ex, exact_matches_brute_force, exact_matches_brute_force_on_forks_and_joins,
+              exact_is_the_oracle_of_the_default,
+              multi_start_beats_heft_down_to_the_optimum);
     tcase_set_timeout(ex, 60);
     suite_add_tcase(s, ex);
     return s;

@@ -486,6 +486,15 @@ eval_length(Evaluator *ev, const Sched *s)
     return length_memo(ev, s, INT64_MAX);
 }
 
+int64_t
+eval_length_of(const Sched *s)
+{
+    Evaluator *ev = eval_new(s->g, s->p);
+    int64_t L = eval_length(ev, s);
+    eval_free(ev);
+    return L;
+}
+
 /* The run stops at the first DSP whose time plus the work it must still do (every
  * later iteration costs at least work[d]) reaches the cutoff: the length is at least
  * that, so "not below" is exact; a length below the cutoff never stops it. */
