@@ -17,16 +17,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ir.h"
+
 static uint64_t rng;
 
 static uint64_t
 next(void)
 {
-    /* splitmix64 */
-    uint64_t z = (rng += 0x9e3779b97f4a7c15u);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
-    return z ^ (z >> 31);
+    return ir_splitmix64(&rng);
 }
 
 static long

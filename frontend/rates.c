@@ -35,25 +35,14 @@ typedef struct Frac {
     int64_t n, d; /* in lowest terms, both >= 1 */
 } Frac;
 
-static int64_t
-gcd64(int64_t a, int64_t b)
-{
-    while (b) {
-        int64_t t = a % b;
-        a = b;
-        b = t;
-    }
-    return a;
-}
-
 /* q x num / den in lowest terms; false when it does not fit in 64 bits. */
 static bool
 frac_scale(Frac q, int64_t num, int64_t den, Frac *out)
 {
-    int64_t g = gcd64(num, den);
+    int64_t g = ir_gcd64(num, den);
     num /= g;
     den /= g;
-    int64_t g1 = gcd64(q.n, den), g2 = gcd64(num, q.d);
+    int64_t g1 = ir_gcd64(q.n, den), g2 = ir_gcd64(num, q.d);
     int64_t n, d;
     if (__builtin_mul_overflow(q.n / g1, num / g2, &n) ||
         __builtin_mul_overflow(q.d / g2, den / g1, &d))
@@ -333,7 +322,7 @@ fe_rates(Reader *r, Graph *g)
         /* scale by the least common multiple of the denominators */
         int64_t lcm = 1;
         for (int k = 0; k < tail && !bad; k++) {
-            int64_t dd = q[queue[k]].d, gg = gcd64(lcm, dd);
+            int64_t dd = q[queue[k]].d, gg = ir_gcd64(lcm, dd);
             if (__builtin_mul_overflow(lcm / gg, dd, &lcm)) {
                 Loc l = task_at(r, root);
                 report_overflow(r, g, &l, root);

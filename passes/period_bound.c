@@ -36,17 +36,6 @@
 
 __extension__ typedef __int128 i128;
 
-static int64_t
-gcd64(int64_t a, int64_t b)
-{
-    while (b) {
-        int64_t r = a % b;
-        a = b;
-        b = r;
-    }
-    return a;
-}
-
 Ratio
 period_ratio(int64_t num, int64_t den)
 {
@@ -54,7 +43,7 @@ period_ratio(int64_t num, int64_t den)
         ice("period_ratio(%lld, %lld): a ratio of cycles per iteration is num >= 0 over "
             "den > 0",
             (long long)num, (long long)den);
-    int64_t g = gcd64(num, den);
+    int64_t g = ir_gcd64(num, den);
     return (Ratio){num / g, den / g};
 }
 

@@ -253,20 +253,12 @@ START_TEST(graphs_are_made_by_their_scripts)
 }
 END_TEST
 
-static Suite *
-suite(void)
-{
-    Suite *s = suite_create("apps");
-    TCase *c = tcase_create("core");
-    tcase_add_loop_test(c, cycles_follow_the_cost_model, 0, NGRAPHS);
-    tcase_add_test(c, huffman_symbols_match_the_frames);
-    tcase_add_test(c, graphs_are_made_by_their_scripts);
-    suite_add_tcase(s, c);
-    return s;
-}
-
 int
 main(void)
 {
-    return check_run(suite());
+    Suite *s = suite_create("apps");
+    TCase *c = check_tcase(s, "core", 0);
+    tcase_add_loop_test(c, cycles_follow_the_cost_model, 0, NGRAPHS);
+    ADD_TESTS(c, huffman_symbols_match_the_frames, graphs_are_made_by_their_scripts);
+    return check_run(s);
 }

@@ -365,19 +365,10 @@ same_sched(const Sched *a, const Sched *b)
 /* ---- random graphs
  * --------------------------------------------------------------------- */
 
-static uint64_t
-mix(uint64_t *s)
-{
-    uint64_t z = (*s += UINT64_C(0x9E3779B97F4A7C15));
-    z = (z ^ (z >> 30)) * UINT64_C(0xBF58476D1CE4E5B9);
-    z = (z ^ (z >> 27)) * UINT64_C(0x94D049BB133111EB);
-    return z ^ (z >> 31);
-}
-
 static int
 rint_(uint64_t *s, int lo, int hi)
 {
-    return lo + (int)(mix(s) % (uint64_t)(hi - lo + 1));
+    return lo + (int)(ir_splitmix64(s) % (uint64_t)(hi - lo + 1));
 }
 
 /* Graph number i: random size, shape, costs, delays, mapping; order = topological. */
@@ -453,9 +444,9 @@ START_TEST(random_particles_repair_to_deadlock_free)
         uint8_t *bits = calloc((size_t)sp->nbits + 1, 1);
         int *label = calloc((size_t)sp->M + 1, sizeof *label);
         for (int k = 0; k < 6; k++) {
-            double dens = k == 0 ? 1.0 : (double)(mix(&s) % 1000) / 1000.0;
+            double dens = k == 0 ? 1.0 : (double)(ir_splitmix64(&s) % 1000) / 1000.0;
             for (int b = 0; b < sp->nbits; b++)
-                bits[b] = (double)(mix(&s) % 1000) / 1000.0 < dens;
+                bits[b] = (double)(ir_splitmix64(&s) % 1000) / 1000.0 < dens;
             /* without repair: the same groups, merged naively */
             bfco_groups_from_bits(w, bits);
             int rel = 0;
@@ -913,30 +904,21 @@ START_TEST(tis_teir_drops_a_pipeline_behind_a_slow_sender)
 }
 END_TEST
 
-static Suite *
-suite(void)
+int
+main(void)
 {
     Suite *s = suite_create("bfco");
-    TCase *tc = tcase_create("deadlock");
-    ADD_TESTS(tc, fig1a_path_between_merged_receives, fig1d_indirect_cycle,
-              fig1e_order_conflict, path_pairs_are_fixed_out_of_the_bits,
-              worked_example_pipeline_is_kept, pass_optimize_replaces_the_schedule,
+    ADD_TESTS(check_tcase(s, "deadlock", 0), fig1a_path_between_merged_receives,
+              fig1d_indirect_cycle, fig1e_order_conflict,
+              path_pairs_are_fixed_out_of_the_bits, worked_example_pipeline_is_kept,
+              pass_optimize_replaces_the_schedule,
               tis_teir_drops_a_pipeline_behind_a_slow_sender);
-    suite_add_tcase(s, tc);
-    TCase *tp = tcase_create("property");
-    tcase_set_timeout(tp, 600);
-    tcase_add_test(tp, random_particles_repair_to_deadlock_free);
-    tcase_add_test(tp, bfco_never_worse_than_none_ma_cp);
+    TCase *tp = check_tcase(s, "property", 600);
+    ADD_TESTS(tp, random_particles_repair_to_deadlock_free,
+              bfco_never_worse_than_none_ma_cp);
     tcase_add_loop_test(tp, bfco_same_result_on_any_number_of_threads, 0, 2);
     ADD_TESTS(tp, es_is_optimal_and_refused_above_its_limit,
               fitness_moves_find_what_the_surrogate_misses,
               descent_tables_change_nothing);
-    suite_add_tcase(s, tp);
-    return s;
-}
-
-int
-main(void)
-{
-    return check_run(suite());
+    return check_run(s);
 }

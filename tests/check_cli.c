@@ -144,8 +144,7 @@ int
 main(void)
 {
     Suite *s = suite_create("cli");
-    TCase *c = tcase_create("core");
-    ADD_TESTS(c, option_forms, usage_errors_give_status_2, output_files_are_atomic);
-    suite_add_tcase(s, c);
+    ADD_TESTS(check_tcase(s, "core", 0), option_forms, usage_errors_give_status_2,
+              output_files_are_atomic);
     return check_run(s);
 }

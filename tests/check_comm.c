@@ -377,26 +377,19 @@ START_TEST(one_task_gets_no_message)
 }
 END_TEST
 
-static Suite *
-suite(void)
+int
+main(void)
 {
-    Suite *su = suite_create("comm");
-    TCase *tc = tcase_create("core");
+    Suite *s = suite_create("comm");
+    TCase *tc = check_tcase(s, "core", 0);
     ADD_TESTS(
         tc, receives_follow_the_send_order, eager_receives_stay_before_their_consumer,
         sends_after_the_producer_receives_before_the_consumer, delay_edge_feedback_loop);
     tcase_add_loop_test(tc, delayed_receive_is_posted_before_the_producer_runs_again, 0,
                         3);
-    tcase_add_test(tc, delay_edge_beside_zero_delay_traffic);
-    tcase_add_test(tc, reinsertion_is_idempotent_and_reuses_storage);
+    ADD_TESTS(tc, delay_edge_beside_zero_delay_traffic,
+              reinsertion_is_idempotent_and_reuses_storage);
     tcase_add_loop_test(tc, list_schedules_never_deadlock, 0, 2);
-    tcase_add_test(tc, one_task_gets_no_message);
-    suite_add_tcase(su, tc);
-    return su;
-}
-
-int
-main(void)
-{
-    return check_run(suite());
+    ADD_TESTS(tc, one_task_gets_no_message);
+    return check_run(s);
 }

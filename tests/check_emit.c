@@ -246,7 +246,8 @@ spread_chain(int n, Graph **gout)
                              .ncycles = 1,
                              .dsp = -1};
         for (int k = 1; k <= 2 && t + k < n; k++)
-            g->edges[g->nedges++] = (Edge){.from = t, .to = t + k, .bytes = 64, .delay = 0};
+            g->edges[g->nedges++] =
+                (Edge){.from = t, .to = t + k, .bytes = 64, .delay = 0};
     }
     ck_assert_int_eq(ir_graph_index(g), 0);
     g->platform = plat_preset(a, "bwdsp-1board");
@@ -331,26 +332,15 @@ START_TEST(many_ids_with_one_sanitised_form_stay_unique)
 }
 END_TEST
 
-static Suite *
-suite(void)
-{
-    Suite *s = suite_create("emit");
-    TCase *tc = tcase_create("core");
-    ADD_TESTS(tc, hostile_ids_become_unique_identifiers, strings_are_escaped,
-              comments_cannot_be_closed, projects_are_byte_identical_and_safe,
-              abstract_platforms_are_written_explicitly,
-              many_ids_with_one_sanitised_form_stay_unique,
-              platform_json_is_json_for_any_name);
-    suite_add_tcase(s, tc);
-    TCase *scale = tcase_create("scale");
-    tcase_add_test(scale, emission_is_linear);
-    tcase_set_timeout(scale, 120);
-    suite_add_tcase(s, scale);
-    return s;
-}
-
 int
 main(void)
 {
-    return check_run(suite());
+    Suite *s = suite_create("emit");
+    ADD_TESTS(
+        check_tcase(s, "core", 0), hostile_ids_become_unique_identifiers,
+        strings_are_escaped, comments_cannot_be_closed,
+        projects_are_byte_identical_and_safe, abstract_platforms_are_written_explicitly,
+        many_ids_with_one_sanitised_form_stay_unique, platform_json_is_json_for_any_name);
+    ADD_TESTS(check_tcase(s, "scale", 120), emission_is_linear);
+    return check_run(s);
 }

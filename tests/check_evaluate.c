@@ -2251,19 +2251,19 @@ START_TEST(a_billion_iterations_with_a_delay_edge)
 }
 END_TEST
 
-static Suite *
-suite(void)
+int
+main(void)
 {
-    Suite *su = suite_create("evaluate");
-    TCase *tc = tcase_create("core");
+    Suite *s = suite_create("evaluate");
     ADD_TESTS(
-        tc, worked_example_blocking, worked_example_pipelined, records_first_and_last,
-        one_packet_message, several_packet_message, ten_thousand_bytes_section_4,
-        message_across_three_switches, aggregated_message_packs_and_unpacks,
-        pipelined_receive_sender_bound, delay_edge_feedback_loop,
-        eager_message_skips_the_handshake, deadlock_both_receive_first,
-        deadlock_cycle_through_three_dsps, deadlock_merged_receive_before_its_send,
-        deadlock_in_a_later_iteration, delay_two_across_dsps_with_zero_delay_traffic,
+        check_tcase(s, "core", 0), worked_example_blocking, worked_example_pipelined,
+        records_first_and_last, one_packet_message, several_packet_message,
+        ten_thousand_bytes_section_4, message_across_three_switches,
+        aggregated_message_packs_and_unpacks, pipelined_receive_sender_bound,
+        delay_edge_feedback_loop, eager_message_skips_the_handshake,
+        deadlock_both_receive_first, deadlock_cycle_through_three_dsps,
+        deadlock_merged_receive_before_its_send, deadlock_in_a_later_iteration,
+        delay_two_across_dsps_with_zero_delay_traffic,
         delay_three_across_dsps_with_zero_delay_traffic, delay_at_least_the_iterations,
         delay_two_pipelined, contention_issue_order, contention_shorter_message_first,
         contention_on_the_board_link, agrees_with_a_reference_on_random_schedules,
@@ -2271,12 +2271,5 @@ suite(void)
         sweep_agrees_with_simulate, memo_is_exact, cutoff_is_exact,
         a_huge_edge_fits_or_is_refused, contention_steady_state_skipping_is_exact,
         a_billion_iterations, a_billion_iterations_with_a_delay_edge);
-    suite_add_tcase(su, tc);
-    return su;
-}
-
-int
-main(void)
-{
-    return check_run(suite());
+    return check_run(s);
 }

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check_run.h"
 #include "ir.h"
 
 static Options
@@ -36,27 +37,13 @@ static uint64_t rng;
 static uint64_t
 next(void)
 {
-    uint64_t z = (rng += UINT64_C(0x9e3779b97f4a7c15));
-    z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
-    z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
-    return z ^ (z >> 31);
+    return ir_splitmix64(&rng);
 }
 
 static int64_t
 uni(int64_t lo, int64_t hi)
 {
     return lo + (int64_t)(next() % (uint64_t)(hi - lo + 1));
-}
-
-static int64_t
-gcd(int64_t a, int64_t b)
-{
-    while (b) {
-        int64_t t = a % b;
-        a = b;
-        b = t;
-    }
-    return a;
 }
 
 /* A growing string. */
@@ -97,7 +84,7 @@ random_sdf(Text *t, bool live, int *nactors)
     int m = (int)uni(0, 9);
     for (int e = 0; e < m; e++) {
         int f = (int)uni(0, n - 1), to = (int)uni(0, n - 1);
-        int64_t g = gcd(q[f], q[to]), k = uni(1, 3);
+        int64_t g = ir_gcd64(q[f], q[to]), k = uni(1, 3);
         int64_t p = q[to] / g * k, c = q[f] / g * k, per = q[f] * p;
         int64_t tokens = uni(0, 2) ? 0 : uni(0, 2 * per);
         if (f == to)
@@ -243,7 +230,7 @@ START_TEST(random_graphs_balance_and_deadlocks_are_found)
                 while (comp[s] != s)
                     s = comp[s];
                 if (s == r)
-                    gg = gcd(gg, g->repetitions[b]);
+                    gg = ir_gcd64(gg, g->repetitions[b]);
             }
             ck_assert_int_eq(gg, 1);
         }
@@ -593,28 +580,14 @@ START_TEST(single_rate_subgraph_keeps_its_ports)
 }
 END_TEST
 
-static Suite *
-suite(void)
-{
-    Suite *s = suite_create("expand");
-    TCase *tc = tcase_create("expand");
-    tcase_add_test(tc, repetition_vector_is_the_smallest_solution);
-    tcase_add_test(tc, random_graphs_balance_and_deadlocks_are_found);
-    tcase_add_test(tc, expansion_carries_every_token_where_fifo_order_says);
-    tcase_add_test(tc, pass_expand_in_place_and_identity);
-    tcase_add_test(tc, large_expansion);
-    tcase_add_test(tc, subgraph_flattened_with_its_rates);
-    tcase_add_test(tc, single_rate_subgraph_keeps_its_ports);
-    suite_add_tcase(s, tc);
-    return s;
-}
-
 int
 main(void)
 {
-    SRunner *sr = srunner_create(suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    Suite *s = suite_create("expand");
+    ADD_TESTS(check_tcase(s, "expand", 0), repetition_vector_is_the_smallest_solution,
+              random_graphs_balance_and_deadlocks_are_found,
+              expansion_carries_every_token_where_fifo_order_says,
+              pass_expand_in_place_and_identity, large_expansion,
+              subgraph_flattened_with_its_rates, single_rate_subgraph_keeps_its_ports);
+    return check_run(s);
 }

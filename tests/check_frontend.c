@@ -630,25 +630,17 @@ START_TEST(cycles_expressions)
 }
 END_TEST
 
-static Suite *
-suite(void)
+int
+main(void)
 {
     Suite *s = suite_create("frontend");
-    TCase *c = tcase_create("core");
-    ADD_TESTS(c, minimal_graph_loads_with_defaults, all_fields_are_lowered,
-              syntax_error_has_line_and_column, unknown_field_suggests,
-              every_error_of_a_pass_is_reported, semantic_errors,
+    ADD_TESTS(check_tcase(s, "core", 0), minimal_graph_loads_with_defaults,
+              all_fields_are_lowered, syntax_error_has_line_and_column,
+              unknown_field_suggests, every_error_of_a_pass_is_reported, semantic_errors,
               zero_delay_cycles_are_printed, limits_name_their_option,
               platform_presets_and_hints, inline_platform_fields, platform_errors,
               platform_file_is_read_relative_to_the_graph, kernels_must_exist,
               totals_cannot_overflow, document_shape_errors, checks_run_on_built_graphs,
               mutated_inputs_never_crash, cycles_expressions);
-    suite_add_tcase(s, c);
-    return s;
-}
-
-int
-main(void)
-{
-    return check_run(suite());
+    return check_run(s);
 }

@@ -624,14 +624,12 @@ int
 main(void)
 {
     Suite *s = suite_create("import");
-    TCase *tc = tcase_create("readers");
-    ADD_TESTS(tc, stg_keeps_dummies_and_ids, stg_errors_have_positions,
-              dot_reads_auckland_weights, dot_errors_name_lines_and_nodes,
-              import_refuses_what_check_would,
+    ADD_TESTS(check_tcase(s, "readers", 0), stg_keeps_dummies_and_ids,
+              stg_errors_have_positions, dot_reads_auckland_weights,
+              dot_errors_name_lines_and_nodes, import_refuses_what_check_would,
               sdf3_reads_rates_tokens_times_and_constraint,
               sdf3_graph_is_written_with_its_rates, file_names_must_be_utf8,
               graph_json_round_trip, schedule_json_round_trip_is_byte_identical,
               readers_survive_mutated_inputs);
-    suite_add_tcase(s, tc);
     return check_run(s);
 }

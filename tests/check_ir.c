@@ -328,12 +328,11 @@ int
 main(void)
 {
     Suite *s = suite_create("ir");
-    TCase *tc = tcase_create("core");
-    ADD_TESTS(tc, arena_strings_and_alignment, diag_formats_positions,
-              diag_keeps_each_message_on_one_line, diag_suggests_close_names,
-              fabric_time_of_section_4, routes_follow_the_spanning_tree,
-              routes_match_a_plain_reference, abstract_model_costs_bytes,
-              graph_index_and_critical_path, sched_verify_catches_order);
-    suite_add_tcase(s, tc);
+    ADD_TESTS(check_tcase(s, "core", 0), arena_strings_and_alignment,
+              diag_formats_positions, diag_keeps_each_message_on_one_line,
+              diag_suggests_close_names, fabric_time_of_section_4,
+              routes_follow_the_spanning_tree, routes_match_a_plain_reference,
+              abstract_model_costs_bytes, graph_index_and_critical_path,
+              sched_verify_catches_order);
     return check_run(s);
 }

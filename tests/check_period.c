@@ -522,19 +522,10 @@ START_TEST(a_loop_on_one_dsp_meets_its_bound)
 }
 END_TEST
 
-static uint64_t
-mixr(uint64_t *x)
-{
-    uint64_t z = (*x += UINT64_C(0x9E3779B97F4A7C15));
-    z = (z ^ (z >> 30)) * UINT64_C(0xBF58476D1CE4E5B9);
-    z = (z ^ (z >> 27)) * UINT64_C(0x94D049BB133111EB);
-    return z ^ (z >> 31);
-}
-
 static int
 rint_(uint64_t *x, int lo, int hi)
 {
-    return lo + (int)(mixr(x) % (uint64_t)(hi - lo + 1));
+    return lo + (int)(ir_splitmix64(x) % (uint64_t)(hi - lo + 1));
 }
 
 /* Random graphs (delays up to 3, feedback), random mappings in topological order, both
@@ -620,32 +611,21 @@ START_TEST(random_schedules_never_beat_the_bound)
     /* the sample must mean something: most schedules repeat */
     ck_assert_int_gt(total, 80);
     ck_assert_int_gt(found, total * 9 / 10);
-    fprintf(stderr, "period: %d schedules, %d periodic, %d at their bound\n", total, found, tight);
+    fprintf(stderr, "period: %d schedules, %d periodic, %d at their bound\n", total,
+            found, tight);
 }
 END_TEST
-
-static Suite *
-suite(void)
-{
-    Suite *s = suite_create("period");
-    TCase *tc = tcase_create("bound");
-    ADD_TESTS(tc, a_chain_is_bounded_by_its_slowest_task,
-              a_feedback_loop_is_its_cost_over_its_delay, a_bound_can_be_a_fraction,
-              the_largest_of_several_loops, costs_per_dsp_and_pins,
-              a_cycle_without_delay_is_refused, equals_the_enumeration_of_every_cycle,
-              no_cycle_beats_the_ratio_on_larger_graphs, ten_thousand_tasks);
-    suite_add_tcase(s, tc);
-    TCase *tp = tcase_create("period");
-    tcase_add_test(tp, the_worked_example_repeats_every_2964_cycles);
-    tcase_add_test(tp, a_loop_on_one_dsp_meets_its_bound);
-    tcase_add_test(tp, random_schedules_never_beat_the_bound);
-    tcase_set_timeout(tp, 120);
-    suite_add_tcase(s, tp);
-    return s;
-}
 
 int
 main(void)
 {
-    return check_run(suite());
+    Suite *s = suite_create("period");
+    ADD_TESTS(check_tcase(s, "bound", 0), a_chain_is_bounded_by_its_slowest_task,
+              a_feedback_loop_is_its_cost_over_its_delay, a_bound_can_be_a_fraction,
+              the_largest_of_several_loops, costs_per_dsp_and_pins,
+              a_cycle_without_delay_is_refused, equals_the_enumeration_of_every_cycle,
+              no_cycle_beats_the_ratio_on_larger_graphs, ten_thousand_tasks);
+    ADD_TESTS(check_tcase(s, "period", 120), the_worked_example_repeats_every_2964_cycles,
+              a_loop_on_one_dsp_meets_its_bound, random_schedules_never_beat_the_bound);
+    return check_run(s);
 }

@@ -267,10 +267,8 @@ int
 main(void)
 {
     Suite *s = suite_create("platform");
-    TCase *tc = tcase_create("platform");
-    ADD_TESTS(tc, presets_once, fit_for_n_dsps, reader_fills_the_description,
-              reader_reports_every_error, message_text, description_line,
-              names_and_hints);
-    suite_add_tcase(s, tc);
+    ADD_TESTS(check_tcase(s, "platform", 0), presets_once, fit_for_n_dsps,
+              reader_fills_the_description, reader_reports_every_error, message_text,
+              description_line, names_and_hints);
     return check_run(s);
 }

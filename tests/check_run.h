@@ -1,6 +1,7 @@
 /*
  * tests/check_run.h - what every Check program of tests/ and tests/runtime/ does with its
- * tests: add them to their test case in the order listed, run the suite, exit status.
+ * tests: make its test cases, add the tests to them in the order listed, run the suite,
+ * exit status.
  */
 #ifndef TGC_CHECK_RUN_H
 #define TGC_CHECK_RUN_H
@@ -20,6 +21,18 @@ check_add_tests(TCase *tc, const TTest *const *tests, size_t n)
 #define ADD_TESTS(tc, ...)                                                               \
     check_add_tests((tc), (const TTest *[]){__VA_ARGS__},                                \
                     sizeof((const TTest *[]){__VA_ARGS__}) / sizeof(const TTest *))
+
+/* A test case `name` of suite s, already added to it, for its tests to be added after;
+ * timeout in seconds, 0 for Check's default. */
+static inline TCase *
+check_tcase(Suite *s, const char *name, double timeout)
+{
+    TCase *tc = tcase_create(name);
+    if (timeout > 0)
+        tcase_set_timeout(tc, timeout);
+    suite_add_tcase(s, tc);
+    return tc;
+}
 
 /* Runs every test of s with Check's normal output; EXIT_SUCCESS when none failed. */
 static inline int

@@ -1133,33 +1133,22 @@ START_TEST(multi_start_beats_heft_down_to_the_optimum)
 }
 END_TEST
 
-static Suite *
-schedule_suite(void)
+int
+main(void)
 {
     Suite *s = suite_create("schedule");
-    TCase *tc = tcase_create("list");
-    ADD_TESTS(tc, heft_topcuoglu_ranks_and_makespan_80, heft_on_the_peft_graph_gives_133,
-              peft_oct_and_makespan_122, pinned_tasks_stay_on_their_dsp,
-              heterogeneous_costs_choose_the_fast_dsp, heft_is_deterministic);
-    suite_add_tcase(s, tc);
-    TCase *ls = tcase_create("search");
-    ADD_TESTS(ls, pipeline_chain_is_spread_over_the_dsps,
+    ADD_TESTS(check_tcase(s, "list", 0), heft_topcuoglu_ranks_and_makespan_80,
+              heft_on_the_peft_graph_gives_133, peft_oct_and_makespan_122,
+              pinned_tasks_stay_on_their_dsp, heterogeneous_costs_choose_the_fast_dsp,
+              heft_is_deterministic);
+    ADD_TESTS(check_tcase(s, "search", 0), pipeline_chain_is_spread_over_the_dsps,
               pipeline_of_heavy_stages_gets_one_stage_per_dsp,
               search_never_moves_pinned_tasks, search_is_deterministic_and_within_budget,
               search_budget_defaults, delay_edges_are_no_precedence_and_never_deadlock,
               screen_keeps_the_search_exact);
-    suite_add_tcase(s, ls);
-    TCase *ex = tcase_create("exact");
-    ADD_TESTS(ex, exact_matches_brute_force, exact_matches_brute_force_on_forks_and_joins,
+    ADD_TESTS(check_tcase(s, "exact", 60), exact_matches_brute_force,
+              exact_matches_brute_force_on_forks_and_joins,
               exact_is_the_oracle_of_the_default,
               multi_start_beats_heft_down_to_the_optimum);
-    tcase_set_timeout(ex, 60);
-    suite_add_tcase(s, ex);
-    return s;
-}
-
-int
-main(void)
-{
-    return check_run(schedule_suite());
+    return check_run(s);
 }

@@ -67,6 +67,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "ir.h"
+
 extern char **environ;
 
 static const char *tgc = NULL;
@@ -346,10 +348,7 @@ static uint64_t rng;
 static uint64_t
 next(void)
 {
-    uint64_t z = (rng += UINT64_C(0x9e3779b97f4a7c15));
-    z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
-    z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
-    return z ^ (z >> 31);
+    return ir_splitmix64(&rng);
 }
 
 static long long
@@ -492,24 +491,13 @@ random_graph(int k, int want, int *ndsps_out)
     return g;
 }
 
-static long long
-gcd_ll(long long a, long long b)
-{
-    while (b) {
-        long long t = a % b;
-        a = b;
-        b = t;
-    }
-    return a;
-}
-
 /* A channel from actor f to actor t of a random multi-rate graph whose repetition vector
  * is q: rates balanced (q[f] produce = q[t] consume) times a random factor, the tokens of
  * one iteration T = q[f] produce. */
 static json_t *
 random_channel(const int *q, int f, int t, long long *per)
 {
-    long long g = gcd_ll(q[f], q[t]), m = uni(1, 3);
+    long long g = ir_gcd64(q[f], q[t]), m = uni(1, 3);
     long long produce = q[t] / g * m, consume = q[f] / g * m;
     *per = q[f] * produce;
     long long r = uni(0, 19);

@@ -61,27 +61,18 @@ gen_class(const char *name, GenSpec *gs)
     return 0;
 }
 
-static uint64_t
-next(uint64_t *s)
-{
-    uint64_t z = (*s += UINT64_C(0x9E3779B97F4A7C15));
-    z = (z ^ (z >> 30)) * UINT64_C(0xBF58476D1CE4E5B9);
-    z = (z ^ (z >> 27)) * UINT64_C(0x94D049BB133111EB);
-    return z ^ (z >> 31);
-}
-
 static int64_t
 uni(uint64_t *s, int64_t lo, int64_t hi) /* uniform in [lo, hi] */
 {
     if (hi <= lo)
         return lo;
-    return lo + (int64_t)(next(s) % (uint64_t)(hi - lo + 1));
+    return lo + (int64_t)(ir_splitmix64(s) % (uint64_t)(hi - lo + 1));
 }
 
 static bool
 chance(uint64_t *s, double p)
 {
-    return (double)(next(s) >> 11) * 0x1.0p-53 < p;
+    return (double)(ir_splitmix64(s) >> 11) * 0x1.0p-53 < p;
 }
 
 static bool
@@ -98,7 +89,8 @@ add(Graph *g, int cap, uint64_t *s, const GenSpec *gs, int a, int b, int delay)
 {
     if (g->nedges == cap || a == b || has_edge(g, a, b))
         return;
-    g->edges[g->nedges++] = (Edge){.from = a, .to = b, .bytes = uni(s, gs->bytes_lo, gs->bytes_hi), .delay = delay};
+    g->edges[g->nedges++] = (Edge){
+        .from = a, .to = b, .bytes = uni(s, gs->bytes_lo, gs->bytes_hi), .delay = delay};
 }
 
 int

@@ -104,19 +104,10 @@ geager(const Worker *w, int k)
     return bytes <= w->sp->base->p->eager_limit;
 }
 
-static inline uint64_t
-splitmix(uint64_t *s)
-{
-    uint64_t z = (*s += UINT64_C(0x9E3779B97F4A7C15));
-    z = (z ^ (z >> 30)) * UINT64_C(0xBF58476D1CE4E5B9);
-    z = (z ^ (z >> 27)) * UINT64_C(0x94D049BB133111EB);
-    return z ^ (z >> 31);
-}
-
 static inline double
 urand(uint64_t *s)
 {
-    return (double)(splitmix(s) >> 11) * 0x1.0p-53;
+    return (double)(ir_splitmix64(s) >> 11) * 0x1.0p-53;
 }
 
 /* worker.c */

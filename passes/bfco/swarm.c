@@ -227,7 +227,7 @@ bfco_search(const Space *sp, const BfcoParams *bp0, Sched **out, OptStats *st)
         pb[k] = ir_xcalloc(nb, 1);
         v[k] = ir_xcalloc(nb, sizeof(float));
         uint64_t s = bp->seed ^ (UINT64_C(0xD1B54A32D192ED03) * (uint64_t)(k + 1));
-        rng[k] = splitmix(&s);
+        rng[k] = ir_splitmix64(&s);
         seed_particle(sp, k, P, B, vmax, &rng[k], x[k], v[k]);
         todo[k] = k;
     }

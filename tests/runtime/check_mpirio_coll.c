@@ -518,28 +518,15 @@ int
 main(void)
 {
     Suite *s = suite_create("mpirio_coll");
-    TCase *tc = tcase_create("coll");
-    tcase_set_timeout(tc, 300);
-    tcase_add_test(tc, bcast_both_families);
-    tcase_add_test(tc, gather_both_families);
-    tcase_add_test(tc, scatter_both_families);
-    tcase_add_test(tc, reduce_max_char_both_families);
-    tcase_add_test(tc, reduce_sum_int_both_families);
-    tcase_add_test(tc, barrier_both_families);
-    tcase_add_test(tc, local_communicator_collectives);
-    tcase_add_test(tc, mpich_gather_sends_n_log4_n_packets);
-    tcase_add_test(tc, allgather_both_families);
-    tcase_add_test(tc, allreduce_both_families);
-    tcase_add_test(tc, alltoall_both_families);
-    tcase_add_test(tc, switch_gather_sends_each_block_once);
-    tcase_add_test(tc, switch_gather_never_worse_than_binomial);
-    tcase_add_test(tc, all_collectives_packet_counts);
-    tcase_add_test(tc, bcast_reduce_scatter_barrier_packet_counts);
-    tcase_add_test(tc, switch_bcast_timing);
-    tcase_add_test(tc, families_side_by_side_in_one_run);
-    tcase_add_test(tc, odd_sizes_and_partial_boards);
-    tcase_add_test(tc, a_missing_member_is_a_deadlock);
-    tcase_add_test(tc, collectives_survive_faults);
-    suite_add_tcase(s, tc);
+    ADD_TESTS(check_tcase(s, "coll", 300), bcast_both_families, gather_both_families,
+              scatter_both_families, reduce_max_char_both_families,
+              reduce_sum_int_both_families, barrier_both_families,
+              local_communicator_collectives, mpich_gather_sends_n_log4_n_packets,
+              allgather_both_families, allreduce_both_families, alltoall_both_families,
+              switch_gather_sends_each_block_once,
+              switch_gather_never_worse_than_binomial, all_collectives_packet_counts,
+              bcast_reduce_scatter_barrier_packet_counts, switch_bcast_timing,
+              families_side_by_side_in_one_run, odd_sizes_and_partial_boards,
+              a_missing_member_is_a_deadlock, collectives_survive_faults);
     return check_run(s);
 }

@@ -11,6 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../check_run.h"
+
 static char failure[64][512];
 
 /* the first failed expectation of DSP rank (the DSPs run one at a time) */
@@ -1000,44 +1002,25 @@ START_TEST(cancelled_in_the_cycle_of_the_post)
 }
 END_TEST
 
-static Suite *
-suite(void)
-{
-    Suite *s = suite_create("mpirio_mpi");
-    TCase *t = tcase_create("datatypes");
-    tcase_set_timeout(t, 120);
-    tcase_add_test(t, short_message_into_derived_types_fills_the_partial_instance);
-    tcase_add_test(t, six_ints_into_two_vectors_as_open_mpi);
-    tcase_add_test(t, scatterv_short_into_vector_fills_the_partial_instance);
-    tcase_add_test(t, get_elements_counts_the_whole_basic_elements);
-    tcase_add_test(t, struct_extent_is_rounded_to_the_alignment);
-    tcase_add_test(t, sizes_that_overflow_are_errors);
-    tcase_add_test(t, contiguous_of_2_27_bytes_is_sent);
-    tcase_add_test(t, types_of_more_than_2_26_blocks);
-    tcase_add_test(t, external32_is_big_endian_with_its_own_sizes);
-    suite_add_tcase(s, t);
-    t = tcase_create("attributes");
-    tcase_add_test(t, a_freed_key_keeps_its_callbacks_while_attributes_use_it);
-    tcase_add_test(t, finalize_deletes_self_attributes_first_in_reverse_order);
-    tcase_add_test(t, a_communicator_holds_any_number_of_attributes);
-    tcase_add_test(t, datatype_attributes);
-    suite_add_tcase(s, t);
-    t = tcase_create("point-to-point");
-    tcase_add_test(t, an_unmatched_send_is_cancelled);
-    tcase_add_test(t, cancelled_in_the_cycle_of_the_post);
-    suite_add_tcase(s, t);
-    t = tcase_create("errors");
-    tcase_add_test(t, error_classes_and_codes_are_each_processes_own);
-    suite_add_tcase(s, t);
-    return s;
-}
-
 int
 main(void)
 {
-    SRunner *r = srunner_create(suite());
-    srunner_run_all(r, CK_NORMAL);
-    int failed = srunner_ntests_failed(r);
-    srunner_free(r);
-    return failed ? 1 : 0;
+    Suite *s = suite_create("mpirio_mpi");
+    ADD_TESTS(check_tcase(s, "datatypes", 120),
+              short_message_into_derived_types_fills_the_partial_instance,
+              six_ints_into_two_vectors_as_open_mpi,
+              scatterv_short_into_vector_fills_the_partial_instance,
+              get_elements_counts_the_whole_basic_elements,
+              struct_extent_is_rounded_to_the_alignment, sizes_that_overflow_are_errors,
+              contiguous_of_2_27_bytes_is_sent, types_of_more_than_2_26_blocks,
+              external32_is_big_endian_with_its_own_sizes);
+    ADD_TESTS(check_tcase(s, "attributes", 0),
+              a_freed_key_keeps_its_callbacks_while_attributes_use_it,
+              finalize_deletes_self_attributes_first_in_reverse_order,
+              a_communicator_holds_any_number_of_attributes, datatype_attributes);
+    ADD_TESTS(check_tcase(s, "point-to-point", 0), an_unmatched_send_is_cancelled,
+              cancelled_in_the_cycle_of_the_post);
+    ADD_TESTS(check_tcase(s, "errors", 0),
+              error_classes_and_codes_are_each_processes_own);
+    return check_run(s);
 }

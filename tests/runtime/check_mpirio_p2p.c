@@ -786,27 +786,15 @@ int
 main(void)
 {
     Suite *s = suite_create("mpirio_p2p");
-    TCase *tc = tcase_create("core");
-    tcase_set_timeout(tc, 120);
-    tcase_add_test(tc, worked_example_blocking_is_7528);
-    tcase_add_test(tc, worked_example_pipelined_is_6864);
-    tcase_add_test(tc, worked_example_same_with_contention);
-    tcase_add_test(tc, fabric_time_matches_the_formula);
-    tcase_add_test(tc, ten_thousand_bytes_are_40_packets);
-    tcase_add_test(tc, rendezvous_waits_for_the_post);
-    tcase_add_test(tc, eager_messages_skip_the_handshake);
-    tcase_add_test(tc, contention_serialises_a_shared_link);
-    tcase_add_test(tc, shorter_message_goes_first);
-    tcase_add_test(tc, issue_order_is_virtual_time);
-    tcase_add_test(tc, matching_wildcards_test_waitall_truncation);
-    tcase_add_test(tc, world_and_local_communicators);
-    tcase_add_test(tc, every_error_code_is_returned);
-    tcase_add_test(tc, stale_requests_are_refused);
-    tcase_add_test(tc, deadlock_is_reported_not_hung);
-    tcase_add_test(tc, rendezvous_sends_deadlock_too);
-    tcase_add_test(tc, five_runs_are_identical);
-    tcase_add_test(tc, corrupted_packets_are_retried);
-    tcase_add_test(tc, time_and_traffic_from_inside);
-    suite_add_tcase(s, tc);
+    ADD_TESTS(check_tcase(s, "core", 120), worked_example_blocking_is_7528,
+              worked_example_pipelined_is_6864, worked_example_same_with_contention,
+              fabric_time_matches_the_formula, ten_thousand_bytes_are_40_packets,
+              rendezvous_waits_for_the_post, eager_messages_skip_the_handshake,
+              contention_serialises_a_shared_link, shorter_message_goes_first,
+              issue_order_is_virtual_time, matching_wildcards_test_waitall_truncation,
+              world_and_local_communicators, every_error_code_is_returned,
+              stale_requests_are_refused, deadlock_is_reported_not_hung,
+              rendezvous_sends_deadlock_too, five_runs_are_identical,
+              corrupted_packets_are_retried, time_and_traffic_from_inside);
     return check_run(s);
 }

@@ -136,7 +136,8 @@ START_TEST(platform_files)
                                "\"links\": [[0, 5]]}",
                                2),
                      1);
-    ck_assert_ptr_nonnull(strstr(st.report, "/links/0/1: error: link to unknown board 5 (the boards are 0 to 1)"));
+    ck_assert_ptr_nonnull(strstr(
+        st.report, "/links/0/1: error: link to unknown board 5 (the boards are 0 to 1)"));
     ck_assert_int_eq(with_file("{\"format\": \"tgc-platform/1\", \"boards\": 3, "
                                "\"links\": [[0, 1]]}",
                                9),
@@ -396,18 +397,10 @@ int
 main(void)
 {
     Suite *s = suite_create("mpirio_platform");
-    TCase *tc = tcase_create("platform");
-    tcase_set_timeout(tc, 60);
-    tcase_add_test(tc, ring_tree_is_0_1_2_and_0_3);
-    tcase_add_test(tc, mesh_tree_is_a_comb);
-    tcase_add_test(tc, large_jobs_get_a_near_square_mesh);
-    tcase_add_test(tc, platform_files);
-    tcase_add_test(tc, file_parameters_change_the_timing);
-    tcase_add_test(tc, abstract_model);
-    tcase_add_test(tc, trace_is_chrome_json);
-    tcase_add_test(tc, trace_is_json_however_the_run_ends);
-    tcase_add_test(tc, unwritable_trace_fails);
-    tcase_add_test(tc, invalid_settings_are_refused);
-    suite_add_tcase(s, tc);
+    ADD_TESTS(check_tcase(s, "platform", 60), ring_tree_is_0_1_2_and_0_3,
+              mesh_tree_is_a_comb, large_jobs_get_a_near_square_mesh, platform_files,
+              file_parameters_change_the_timing, abstract_model, trace_is_chrome_json,
+              trace_is_json_however_the_run_ends, unwritable_trace_fails,
+              invalid_settings_are_refused);
     return check_run(s);
 }
