@@ -135,6 +135,15 @@ ir_xcalloc(size_t n, size_t size)
     return p;
 }
 
+char *
+ir_xstrdup(const char *s)
+{
+    char *c = strdup(s);
+    if (!c)
+        ice("out of memory");
+    return c;
+}
+
 void
 arena_free(Arena *a)
 {

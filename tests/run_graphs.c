@@ -64,7 +64,6 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "ir.h"
@@ -234,15 +233,12 @@ check_run(const char *graph, const char *label, char *const *extra, const char *
     posix_spawn_file_actions_addopen(&fa, 2, err, O_WRONLY | O_CREAT | O_TRUNC, 0644);
     pid_t pid;
     int st = -1;
-    struct timespec t0, t1;
-    clock_gettime(CLOCK_MONOTONIC, &t0);
+    double t0 = ir_wall_seconds();
     runs++;
     if (posix_spawn(&pid, tgc, &fa, NULL, argv, environ) == 0)
         waitpid(pid, &st, 0);
     posix_spawn_file_actions_destroy(&fa);
-    clock_gettime(CLOCK_MONOTONIC, &t1);
-    double secs =
-        (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
+    double secs = ir_wall_seconds() - t0;
     int code = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
     json_error_t je;
     json_t *o = json_load_file(out, 0, &je);

@@ -15,18 +15,17 @@
  *     static const CliSpec spec = {
  *         "schedule", "FILE", "Map and order ...\n",
  *         CLI_OUTPUT | CLI_PLATFORM | CLI_LIMITS | CLI_JSON, own, 1, 1};
- *     int cmd_schedule(int argc, char **argv) {
- *         Cli c;
- *         int status;
- *         if (!cli_parse(&c, &spec, argc, argv, &status))
- *             return status;
+ *     const CliSpec *const cmd_schedule_spec = &spec;
+ *     int cmd_schedule(Cli *c) {
  *         int64_t seed = 1;
- *         if (c.val[0] && !cli_int_value(&spec, "--seed", c.val[0], 0, INT64_MAX, &seed))
- *             return cli_free(&c), TGC_EXIT_USAGE;
+ *         if (c->val[0] && !cli_int_value(&spec, "--seed", c->val[0], 0, 99, &seed))
+ *             return TGC_EXIT_USAGE;
  *         ...
- *         cli_free(&c);
  *         return status;
  *     }
+ *
+ * The driver (tgc.c) parses argv with the command's spec (cli_parse: --help, usage
+ * errors), runs the command on what it parsed and frees it (cli_free).
  */
 #ifndef TGC_CLI_H
 #define TGC_CLI_H
@@ -36,9 +35,13 @@
 #include "ir.h"
 #include "output.h"
 
-/* Every command of commands.def: argv[0] is the command's name; returns the exit status.
- */
-#define CMD(name, fn, summary) int fn(int argc, char **argv);
+typedef struct Cli Cli;
+typedef struct CliSpec CliSpec;
+/* Every command of commands.def: its options (fn_spec, which the driver parses argv
+ * with) and the command, run on what they parsed; returns the exit status. */
+#define CMD(name, fn, summary)                                                           \
+    extern const CliSpec *const fn##_spec;                                               \
+    int fn(Cli *c);
 #include "commands.def"
 #undef CMD
 
@@ -67,16 +70,16 @@ typedef struct CliOption {
     const char *help;    /* one line */
 } CliOption;
 
-typedef struct CliSpec {
+struct CliSpec {
     const char *name;       /* the command: "check" */
     const char *args;       /* operands in the usage line: "FILE..." */
     const char *about;      /* what the command does, for --help; lines end with "\n" */
     unsigned common;        /* CLI_* mask */
     const CliOption *opts;  /* the command's own options, ended by {NULL}; or NULL */
     int min_args, max_args; /* operand count; max_args -1 = no maximum */
-} CliSpec;
+};
 
-typedef struct Cli {
+struct Cli {
     Options opt;        /* limits, platform, dsps, iterations; defaults when not given */
     const char *output; /* -o FILE, or NULL */
     bool json;          /* --json */
@@ -85,7 +88,7 @@ typedef struct Cli {
     const char **val; /* [one per spec->opts entry] the value given last, "" for a flag
                          given, NULL when absent */
     const char **kernel_dirs; /* the --kernel-path values (Cli.opt.kernel_dirs) */
-} Cli;
+};
 
 /* Parses argv (argv[0] = the command's name).  Returns true to go on.  Returns false with
  * *status = 0 after printing --help, 2 after printing a usage error, or 1 after printing

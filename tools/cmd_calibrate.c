@@ -348,42 +348,33 @@ cmp_ll(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
+const CliSpec *const cmd_calibrate_spec = &spec;
+
 int
-cmd_calibrate(int argc, char **argv)
+cmd_calibrate(Cli *c)
 {
-    Cli c;
     int status;
-    if (!cli_parse(&c, &spec, argc, argv, &status))
-        return status;
-    const char *target = c.val[O_TARGET];
+    const char *target = c->val[O_TARGET];
     int64_t P = 0, reps = 200, runs = 3, timeout = 600;
     bool mpich;
-    if (!target) {
-        cli_free(&c);
+    if (!target)
         return cli_usage(&spec, "--target mpi (or mpich) is required");
-    }
     if (strcmp(target, "mpi") == 0 || strcmp(target, "openmpi") == 0)
         mpich = false;
     else if (strcmp(target, "mpich") == 0)
         mpich = true;
-    else {
-        cli_free(&c);
+    else
         return cli_usage(&spec, "unknown --target \"%s\" (mpi, openmpi, mpich)", target);
-    }
-    if (!c.val[O_N]) {
-        cli_free(&c);
+    if (!c->val[O_N])
         return cli_usage(&spec, "-n P is required");
-    }
-    if (!cli_int_value(&spec, "-n", c.val[O_N], 2, 4096, &P) ||
-        (c.val[O_REPS] &&
-         !cli_int_value(&spec, "--reps", c.val[O_REPS], 5, 100000, &reps)) ||
-        (c.val[O_RUNS] &&
-         !cli_int_value(&spec, "--runs", c.val[O_RUNS], 1, 1000, &runs)) ||
-        (c.val[O_TIMEOUT] &&
-         !cli_int_value(&spec, "--timeout", c.val[O_TIMEOUT], 1, 86400, &timeout))) {
-        cli_free(&c);
+    if (!cli_int_value(&spec, "-n", c->val[O_N], 2, 4096, &P) ||
+        (c->val[O_REPS] &&
+         !cli_int_value(&spec, "--reps", c->val[O_REPS], 5, 100000, &reps)) ||
+        (c->val[O_RUNS] &&
+         !cli_int_value(&spec, "--runs", c->val[O_RUNS], 1, 1000, &runs)) ||
+        (c->val[O_TIMEOUT] &&
+         !cli_int_value(&spec, "--timeout", c->val[O_TIMEOUT], 1, 86400, &timeout)))
         return TGC_EXIT_USAGE;
-    }
     const char *calib = mpich ? tgc_paths()->calib_mpich : tgc_paths()->calib_openmpi;
     if (!*calib || access(calib, X_OK) != 0) {
         fprintf(stderr,
@@ -391,14 +382,11 @@ cmd_calibrate(int argc, char **argv)
                 "(install %s and rebuild and install tgc, docs/cluster.md)\n",
                 target, mpich ? "MPICH" : "Open MPI",
                 mpich ? "libmpich-dev and mpich" : "libopenmpi-dev and openmpi-bin");
-        cli_free(&c);
         return TGC_EXIT_INPUT;
     }
-    const char *out = c.output;
-    if (out && strcmp(out, "-") != 0 && out_check(out) != 0) {
-        cli_free(&c);
+    const char *out = c->output;
+    if (out && strcmp(out, "-") != 0 && out_check(out) != 0)
         return TGC_EXIT_INPUT;
-    }
     const char *mpirun = mpich ? "mpirun.mpich" : "mpirun.openmpi";
     bool own_mpirun = getenv("TGC_MPIRUN") && *getenv("TGC_MPIRUN");
     if (own_mpirun) /* srun, a wrapper: only -n P and --mpirun's words are added */
@@ -409,7 +397,6 @@ cmd_calibrate(int argc, char **argv)
     if (!mkdtemp(dir)) {
         fprintf(stderr, "tgc: error: cannot create a temporary directory: %s\n",
                 strerror(errno));
-        cli_free(&c);
         return TGC_EXIT_INPUT;
     }
     char fo[600], fe[600], fplat[600];
@@ -428,8 +415,8 @@ cmd_calibrate(int argc, char **argv)
     snprintf(np, sizeof np, "%lld", (long long)P);
     argv_push(&w, "-n");
     argv_push(&w, np);
-    if (c.val[O_MPIRUN])
-        argv_words(&w, c.val[O_MPIRUN]);
+    if (c->val[O_MPIRUN])
+        argv_words(&w, c->val[O_MPIRUN]);
     argv_push(&w, calib);
     char rs[24];
     snprintf(rs, sizeof rs, "%lld", (long long)reps);
@@ -462,8 +449,8 @@ cmd_calibrate(int argc, char **argv)
     /* 2. the graphs on that platform */
     int ng = 0;
     GraphRun *gr = NULL;
-    if (status == TGC_EXIT_OK && c.val[O_GRAPHS]) {
-        char *list = strdup(c.val[O_GRAPHS]), *save = NULL, *exe = self_exe();
+    if (status == TGC_EXIT_OK && c->val[O_GRAPHS]) {
+        char *list = strdup(c->val[O_GRAPHS]), *save = NULL, *exe = self_exe();
         if (!list || !exe)
             ice("out of memory");
         Argv env = {0};
@@ -480,7 +467,7 @@ cmd_calibrate(int argc, char **argv)
                 argv_push(&envk, env.v[i]);
         char *kt = arena_printf(a, "TGC_KERNEL_TIMES=%s", fk);
         argv_push(&envk, kt);
-        const char *method = c.val[O_METHOD] ? c.val[O_METHOD] : "bfco";
+        const char *method = c->val[O_METHOD] ? c->val[O_METHOD] : "bfco";
         double hz = 1e6 * (double)p->dsp_clock_mhz;
         for (char *g = strtok_r(list, ",", &save); g; g = strtok_r(NULL, ",", &save)) {
             gr = realloc(gr, sizeof *gr * (size_t)(ng + 1));
@@ -490,7 +477,7 @@ cmd_calibrate(int argc, char **argv)
             *r = (GraphRun){.graph = g};
             unlink(fk);
             json_t *o = run_graph(a, exe, g, fplat, mpich, method, timeout,
-                                  c.val[O_MPIRUN], NULL, envk.v, fo, fe, &r->why);
+                                  c->val[O_MPIRUN], NULL, envk.v, fo, fe, &r->why);
             if (!o)
                 continue;
             r->graph_predicted =
@@ -510,7 +497,7 @@ cmd_calibrate(int argc, char **argv)
                 ice("out of memory");
             int nm = 0;
             for (int k = 0; k < runs; k++) {
-                o = run_graph(a, exe, fh, fplat, mpich, method, timeout, c.val[O_MPIRUN],
+                o = run_graph(a, exe, fh, fplat, mpich, method, timeout, c->val[O_MPIRUN],
                               extra, env.v, fo, fe, &r->why);
                 if (!o)
                     break;
@@ -549,7 +536,7 @@ cmd_calibrate(int argc, char **argv)
             }
         if (out && out_write_file(out, pj, strlen(pj)) != 0)
             status = TGC_EXIT_INPUT;
-        else if (c.json) {
+        else if (c->json) {
             json_t *o = json_object();
             json_object_set_new(o, "target", json_string(mpich ? "mpich" : "openmpi"));
             json_object_set_new(o, "ranks", json_integer(P));
@@ -684,6 +671,5 @@ cmd_calibrate(int argc, char **argv)
     unlink(fplat);
     rmdir(dir);
     arena_free(a);
-    cli_free(&c);
     return status;
 }

@@ -120,21 +120,20 @@ to_json(const Summary *s)
     return o;
 }
 
+const CliSpec *const cmd_check_spec = &spec;
+
 int
-cmd_check(int argc, char **argv)
+cmd_check(Cli *c)
 {
-    Cli c;
     int status;
-    if (!cli_parse(&c, &spec, argc, argv, &status))
-        return status;
     Diag *d = diag_new();
-    Summary *sum = calloc((size_t)c.nargs, sizeof *sum);
-    Graph **graphs = calloc((size_t)c.nargs, sizeof *graphs);
+    Summary *sum = calloc((size_t)c->nargs, sizeof *sum);
+    Graph **graphs = calloc((size_t)c->nargs, sizeof *graphs);
     if (!sum || !graphs)
         ice("out of memory");
     bool ok = true;
-    for (int i = 0; i < c.nargs; i++) {
-        graphs[i] = fe_load_graph(c.args[i], &c.opt, d);
+    for (int i = 0; i < c->nargs; i++) {
+        graphs[i] = fe_load_graph(c->args[i], &c->opt, d);
         if (graphs[i])
             sum[i] = summarize(graphs[i]);
         else
@@ -142,13 +141,13 @@ cmd_check(int argc, char **argv)
         cli_report(d);
     }
     status = ok ? TGC_EXIT_OK : TGC_EXIT_INPUT;
-    if (ok && c.json) {
+    if (ok && c->json) {
         json_t *out;
-        if (c.nargs == 1) {
+        if (c->nargs == 1) {
             out = to_json(&sum[0]);
         } else {
             json_t *files = json_array();
-            for (int i = 0; i < c.nargs; i++)
+            for (int i = 0; i < c->nargs; i++)
                 json_array_append_new(files, to_json(&sum[i]));
             out = json_object();
             json_object_set_new(out, "files", files);
@@ -156,14 +155,13 @@ cmd_check(int argc, char **argv)
         status = cli_print_json(out);
         json_decref(out);
     } else if (ok) {
-        for (int i = 0; i < c.nargs; i++)
+        for (int i = 0; i < c->nargs; i++)
             print_text(&sum[i]);
     }
-    for (int i = 0; i < c.nargs; i++)
+    for (int i = 0; i < c->nargs; i++)
         ir_graph_free(graphs[i]);
     free(graphs);
     free(sum);
     diag_free(d);
-    cli_free(&c);
     return status;
 }

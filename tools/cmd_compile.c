@@ -136,22 +136,19 @@ tgc_compile(Cli *c, const CliSpec *sp, const char *dump_dir, Compiled *out)
     return rc == 0 ? TGC_EXIT_OK : status;
 }
 
+const CliSpec *const cmd_compile_spec = &spec;
+
 int
-cmd_compile(int argc, char **argv)
+cmd_compile(Cli *c)
 {
-    Cli c;
     int status;
-    if (!cli_parse(&c, &spec, argc, argv, &status))
-        return status;
-    if (!c.output || strcmp(c.output, "-") == 0) {
-        cli_free(&c);
+    if (!c->output || strcmp(c->output, "-") == 0)
         return cli_usage(&spec, "-o DIR is required (the project is a directory)");
-    }
     Compiled x;
-    status = tgc_compile(&c, &spec, c.output, &x);
+    status = tgc_compile(c, &spec, c->output, &x);
     if (status == TGC_EXIT_OK) {
         Diag *d = diag_new();
-        if (out_project(&x.project, c.output, c.val[6] != NULL, NULL, d) != 0)
+        if (out_project(&x.project, c->output, c->val[6] != NULL, NULL, d) != 0)
             status = TGC_EXIT_INPUT;
         cli_report(d);
         diag_free(d);
@@ -163,9 +160,9 @@ cmd_compile(int argc, char **argv)
             piped += x.s->msgs[m].pipelined;
         }
         const char *mname = x.from_file ? "from-file" : opt_method_name(x.method);
-        if (c.json) {
+        if (c->json) {
             json_t *o = json_object();
-            json_object_set_new(o, "dir", json_string(c.output));
+            json_object_set_new(o, "dir", json_string(c->output));
             json_object_set_new(o, "graph", json_string(x.g->name ? x.g->name : ""));
             json_object_set_new(o, "platform", cli_platform_json(x.s->p));
             json_object_set_new(o, "method", json_string(mname));
@@ -183,11 +180,10 @@ cmd_compile(int argc, char **argv)
         } else {
             printf("%s: %d files for %d DSP%s (-O %s: %d message%s, %d aggregated, %d "
                    "pipelined); predicted length %" PRId64 " cycles\n",
-                   c.output, x.project.nfiles, x.s->ndsps, cli_s(x.s->ndsps), mname,
+                   c->output, x.project.nfiles, x.s->ndsps, cli_s(x.s->ndsps), mname,
                    x.s->nmsgs, cli_s(x.s->nmsgs), merged, piped, x.r.length);
         }
     }
     tgc_compiled_free(&x);
-    cli_free(&c);
     return status;
 }

@@ -30,27 +30,22 @@ static const CliSpec spec = {
     1,
 };
 
+const CliSpec *const cmd_expand_spec = &spec;
+
 int
-cmd_expand(int argc, char **argv)
+cmd_expand(Cli *c)
 {
-    Cli c;
     int status;
-    if (!cli_parse(&c, &spec, argc, argv, &status))
-        return status;
-    const char *out = c.output ? c.output : (c.json ? NULL : "-");
-    if (c.json && out && strcmp(out, "-") == 0) {
-        cli_free(&c);
+    const char *out = c->output ? c->output : (c->json ? NULL : "-");
+    if (c->json && out && strcmp(out, "-") == 0)
         return cli_usage(&spec, "--json and -o - both use the standard output");
-    }
-    if (out && out_check(out) != 0) {
-        cli_free(&c);
+    if (out && out_check(out) != 0)
         return TGC_EXIT_INPUT;
-    }
     Diag *d = diag_new();
-    Graph *g = fe_load_graph(c.args[0], &c.opt, d);
+    Graph *g = fe_load_graph(c->args[0], &c->opt, d);
     status = TGC_EXIT_INPUT;
     int64_t actors = g ? g->ntasks : 0, channels = g ? g->nedges : 0;
-    Unit u = {.g = g, .p = g ? g->platform : NULL, .opt = &c.opt};
+    Unit u = {.g = g, .p = g ? g->platform : NULL, .opt = &c->opt};
     int expand = tgc_pass_find("expand");
     if (expand < 0)
         ice("passes.def has no pass \"expand\"");
@@ -61,7 +56,7 @@ cmd_expand(int argc, char **argv)
             status = out_write_file(out, text, strlen(text));
             free(text);
         }
-        if (status == TGC_EXIT_OK && c.json) {
+        if (status == TGC_EXIT_OK && c->json) {
             json_t *o = json_object();
             json_object_set_new(o, "graph", json_string(g->name ? g->name : ""));
             json_object_set_new(o, "platform", cli_platform_json(g->platform));
@@ -80,6 +75,5 @@ cmd_expand(int argc, char **argv)
         status = TGC_EXIT_INPUT;
     ir_graph_free(g);
     diag_free(d);
-    cli_free(&c);
     return status;
 }

@@ -57,15 +57,14 @@ range(const char *opt, const char *text, int64_t *lo, int64_t *hi)
     return true;
 }
 
+const CliSpec *const cmd_gen_spec = &spec;
+
 int
-cmd_gen(int argc, char **argv)
+cmd_gen(Cli *c)
 {
-    Cli c;
     int status;
-    if (!cli_parse(&c, &spec, argc, argv, &status))
-        return status;
     GenSpec gs;
-    const char *cls = c.val[O_CLASS] ? c.val[O_CLASS] : "rand50";
+    const char *cls = c->val[O_CLASS] ? c->val[O_CLASS] : "rand50";
     int64_t v;
     status = TGC_EXIT_USAGE;
     if (gen_class(cls, &gs) != 0) {
@@ -73,19 +72,19 @@ cmd_gen(int argc, char **argv)
                   cls);
         goto out;
     }
-    if (c.val[O_SEED]) {
-        if (!cli_int_value(&spec, "--seed", c.val[O_SEED], 0, INT64_MAX, &v))
+    if (c->val[O_SEED]) {
+        if (!cli_int_value(&spec, "--seed", c->val[O_SEED], 0, INT64_MAX, &v))
             goto out;
         gs.seed = (uint64_t)v;
     }
-    if (c.val[O_TASKS]) {
-        if (!cli_int_value(&spec, "--tasks", c.val[O_TASKS], 1, c.opt.limits.max_tasks,
+    if (c->val[O_TASKS]) {
+        if (!cli_int_value(&spec, "--tasks", c->val[O_TASKS], 1, c->opt.limits.max_tasks,
                            &v))
             goto out;
         gs.tasks = (int)v;
     }
-    if (c.val[O_SHAPE]) {
-        const char *s = c.val[O_SHAPE];
+    if (c->val[O_SHAPE]) {
+        const char *s = c->val[O_SHAPE];
         if (strcmp(s, "random") == 0)
             gs.shape = GEN_RANDOM;
         else if (strcmp(s, "chain") == 0)
@@ -101,51 +100,51 @@ cmd_gen(int argc, char **argv)
         }
     }
     if (gs.shape == GEN_FFT) {
-        if (c.val[O_TASKS]) {
+        if (c->val[O_TASKS]) {
             cli_usage(&spec,
                       "--tasks does not apply to an fft graph: its size is --points");
             goto out;
         }
         if (gs.points == 0)
             gs.points = 32;
-        if (c.val[O_POINTS]) {
-            if (!cli_int_value(&spec, "--points", c.val[O_POINTS], 2, 1 << 20, &v))
+        if (c->val[O_POINTS]) {
+            if (!cli_int_value(&spec, "--points", c->val[O_POINTS], 2, 1 << 20, &v))
                 goto out;
             if (v & (v - 1)) {
                 cli_usage(&spec, "--points must be a power of two, got %s",
-                          c.val[O_POINTS]);
+                          c->val[O_POINTS]);
                 goto out;
             }
             gs.points = (int)v;
         }
         gs.tasks = gen_fft_tasks(gs.points);
-        if (gs.tasks > c.opt.limits.max_tasks) {
+        if (gs.tasks > c->opt.limits.max_tasks) {
             cli_usage(&spec, "--points %d makes %d tasks, more than the limit %" PRId64,
-                      gs.points, gs.tasks, c.opt.limits.max_tasks);
+                      gs.points, gs.tasks, c->opt.limits.max_tasks);
             goto out;
         }
-    } else if (c.val[O_POINTS]) {
+    } else if (c->val[O_POINTS]) {
         cli_usage(&spec, "--points applies only to --shape fft");
         goto out;
     }
-    if (c.val[O_CYCLES] &&
-        !range("--cycles", c.val[O_CYCLES], &gs.cycles_lo, &gs.cycles_hi))
+    if (c->val[O_CYCLES] &&
+        !range("--cycles", c->val[O_CYCLES], &gs.cycles_lo, &gs.cycles_hi))
         goto out;
-    if (c.val[O_BYTES] && !range("--bytes", c.val[O_BYTES], &gs.bytes_lo, &gs.bytes_hi))
+    if (c->val[O_BYTES] && !range("--bytes", c->val[O_BYTES], &gs.bytes_lo, &gs.bytes_hi))
         goto out;
-    if (c.val[O_DELAY]) {
-        if (!cli_int_value(&spec, "--delay-edges", c.val[O_DELAY], 0, 100, &v))
+    if (c->val[O_DELAY]) {
+        if (!cli_int_value(&spec, "--delay-edges", c->val[O_DELAY], 0, 100, &v))
             goto out;
         gs.delay_frac = (double)v / 100.0;
     }
-    if (c.opt.iterations > 0)
-        gs.iterations = c.opt.iterations;
-    if (c.opt.platform)
-        gs.platform = c.opt.platform;
+    if (c->opt.iterations > 0)
+        gs.iterations = c->opt.iterations;
+    if (c->opt.platform)
+        gs.platform = c->opt.platform;
     /* CLASS-SEED, or when --tasks, --shape or --points changed the graph's shape or size,
      * SHAPE SIZE-SEED: "rand2000-1", "chain300-2", "fft64-1" */
     char name[128];
-    if (c.val[O_TASKS] || c.val[O_SHAPE] || c.val[O_POINTS]) {
+    if (c->val[O_TASKS] || c->val[O_SHAPE] || c->val[O_POINTS]) {
         static const char *const shape_names[] = {[GEN_RANDOM] = "rand",
                                                   [GEN_CHAIN] = "chain",
                                                   [GEN_LAYERED] = "layered",
@@ -155,16 +154,16 @@ cmd_gen(int argc, char **argv)
     } else {
         snprintf(name, sizeof name, "%s-%" PRIu64, cls, gs.seed);
     }
-    Graph *g = gen_graph(&gs, c.val[O_NAME] ? c.val[O_NAME] : name);
+    Graph *g = gen_graph(&gs, c->val[O_NAME] ? c->val[O_NAME] : name);
     if (!g) {
         fprintf(stderr, "tgc: error: unknown platform preset \"%s\"\n", gs.platform);
         status = TGC_EXIT_INPUT;
         goto out;
     }
-    if (c.opt.dsps > 0) {
+    if (c->opt.dsps > 0) {
         const char *why;
-        if (plat_set_dsps(g->arena, g->platform, c.opt.dsps, &why) != 0) {
-            fprintf(stderr, "tgc: error: --dsps %d: %s\n", c.opt.dsps, why);
+        if (plat_set_dsps(g->arena, g->platform, c->opt.dsps, &why) != 0) {
+            fprintf(stderr, "tgc: error: --dsps %d: %s\n", c->opt.dsps, why);
             ir_graph_free(g);
             status = TGC_EXIT_USAGE;
             goto out;
@@ -172,10 +171,9 @@ cmd_gen(int argc, char **argv)
         g->platform_ref = "inline";
     }
     char *text = cg_graph_json(g);
-    status = out_write_file(c.output ? c.output : "-", text, strlen(text));
+    status = out_write_file(c->output ? c->output : "-", text, strlen(text));
     free(text);
     ir_graph_free(g);
 out:
-    cli_free(&c);
     return status;
 }

@@ -42,14 +42,13 @@ static const CliSpec spec = {
     2,
 };
 
+const CliSpec *const cmd_import_spec = &spec;
+
 int
-cmd_import(int argc, char **argv)
+cmd_import(Cli *c)
 {
-    Cli c;
     int status;
-    if (!cli_parse(&c, &spec, argc, argv, &status))
-        return status;
-    const char *fmt = c.args[0];
+    const char *fmt = c->args[0];
     Graph *(*imp)(const char *, const Options *, Diag *) = NULL;
     bool sdf3 = strcmp(fmt, "sdf3") == 0;
     if (strcmp(fmt, "stg") == 0)
@@ -65,37 +64,30 @@ cmd_import(int argc, char **argv)
                                   "unknown format \"%s\" (the formats are stg, dot and "
                                   "sdf3)",
                                   fmt);
-        cli_free(&c);
         return status;
     }
-    if (!sdf3 && c.val[O_PROCESSOR]) {
-        cli_free(&c);
+    if (!sdf3 && c->val[O_PROCESSOR])
         return cli_usage(&spec, "--processor applies to sdf3 graphs only");
-    }
-    if (sdf3 && c.val[O_PROCESSOR] && !*c.val[O_PROCESSOR]) {
-        cli_free(&c);
+    if (sdf3 && c->val[O_PROCESSOR] && !*c->val[O_PROCESSOR])
         return cli_usage(&spec, "--processor needs a processor type");
-    }
-    if (!sdf3 && c.opt.platform) {
-        cli_free(&c);
+    if (!sdf3 && c->opt.platform) {
         return cli_usage(&spec, "imported graphs use the abstract model; --platform does "
                                 "not apply (use --dsps N)");
     }
     Diag *d = diag_new();
-    Graph *g = sdf3 ? fe_import_sdf3(c.args[1], &c.opt, c.val[O_PROCESSOR], d)
-                    : imp(c.args[1], &c.opt, d);
+    Graph *g = sdf3 ? fe_import_sdf3(c->args[1], &c->opt, c->val[O_PROCESSOR], d)
+                    : imp(c->args[1], &c->opt, d);
     status = TGC_EXIT_INPUT;
     if (g) {
-        if (c.opt.iterations > 0)
-            g->iterations = c.opt.iterations;
+        if (c->opt.iterations > 0)
+            g->iterations = c->opt.iterations;
         char *text = cg_graph_json(g);
-        status = out_write_file(c.output ? c.output : "-", text, strlen(text));
+        status = out_write_file(c->output ? c->output : "-", text, strlen(text));
         free(text);
         ir_graph_free(g);
     }
     if (cli_report(d))
         status = TGC_EXIT_INPUT;
     diag_free(d);
-    cli_free(&c);
     return status;
 }

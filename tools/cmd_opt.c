@@ -152,13 +152,12 @@ int_option(const char *opt, const char *text, int64_t lo, int64_t hi, int *out)
     return true;
 }
 
+const CliSpec *const cmd_opt_spec = &spec;
+
 int
-cmd_opt(int argc, char **argv)
+cmd_opt(Cli *c)
 {
-    Cli c;
     int status;
-    if (!cli_parse(&c, &spec, argc, argv, &status))
-        return status;
     BfcoParams bp;
     bfco_default_params(&bp);
     long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
@@ -167,83 +166,85 @@ cmd_opt(int argc, char **argv)
     OptMethod method = OPT_BFCO;
     int64_t v;
     status = TGC_EXIT_USAGE;
-    if (c.val[O_METHOD]) {
-        if (strcmp(c.val[O_METHOD], "all") == 0)
+    if (c->val[O_METHOD]) {
+        if (strcmp(c->val[O_METHOD], "all") == 0)
             all = true;
-        else if (opt_method_parse(c.val[O_METHOD], &method) != 0) {
+        else if (opt_method_parse(c->val[O_METHOD], &method) != 0) {
             cli_usage(&spec, "--method must be none, ma, cp, bfco, es or all, got \"%s\"",
-                      c.val[O_METHOD]);
+                      c->val[O_METHOD]);
             goto usage;
         }
     }
-    if (c.val[O_SEED]) {
-        if (!cli_int_value(&spec, "--seed", c.val[O_SEED], 0, INT64_MAX, &v))
+    if (c->val[O_SEED]) {
+        if (!cli_int_value(&spec, "--seed", c->val[O_SEED], 0, INT64_MAX, &v))
             goto usage;
         bp.seed = (uint64_t)v;
     }
-    if (!int_option("--particles", c.val[O_PARTICLES], 1, 100000, &bp.particles) ||
-        !int_option("--generations", c.val[O_GENERATIONS], 1, 1000000, &bp.generations) ||
-        !int_option("--threads", c.val[O_THREADS], 1, 64, &bp.threads) ||
-        !int_option("--stall", c.val[O_STALL], 0, 1000000, &bp.stall))
+    if (!int_option("--particles", c->val[O_PARTICLES], 1, 100000, &bp.particles) ||
+        !int_option("--generations", c->val[O_GENERATIONS], 1, 1000000,
+                    &bp.generations) ||
+        !int_option("--threads", c->val[O_THREADS], 1, 64, &bp.threads) ||
+        !int_option("--stall", c->val[O_STALL], 0, 1000000, &bp.stall))
         goto usage;
-    if (c.val[O_ESLIMIT] &&
-        !cli_int_value(&spec, "--es-limit", c.val[O_ESLIMIT], 1, INT64_MAX, &bp.es_limit))
+    if (c->val[O_ESLIMIT] && !cli_int_value(&spec, "--es-limit", c->val[O_ESLIMIT], 1,
+                                            INT64_MAX, &bp.es_limit))
         goto usage;
-    if (c.val[O_BUDGET] && !cli_int_value(&spec, "--search-budget", c.val[O_BUDGET], 0,
-                                          INT64_C(1000000000), &c.opt.search_budget))
+    if (c->val[O_BUDGET] && !cli_int_value(&spec, "--search-budget", c->val[O_BUDGET], 0,
+                                           INT64_C(1000000000), &c->opt.search_budget))
         goto usage;
-    if (!cli_search_objective(&spec, c.val[O_OBJECTIVE], &c.opt))
+    if (!cli_search_objective(&spec, c->val[O_OBJECTIVE], &c->opt))
         goto usage;
-    if (!int_option("--window", c.val[O_WINDOW], 0, 1000000, &bp.window) ||
-        !int_option("--restarts", c.val[O_RESTARTS], 0, 1000000, &bp.restarts))
+    if (!int_option("--window", c->val[O_WINDOW], 0, 1000000, &bp.window) ||
+        !int_option("--restarts", c->val[O_RESTARTS], 0, 1000000, &bp.restarts))
         goto usage;
-    if (c.val[O_POLISHBUDGET] &&
-        !cli_int_value(&spec, "--polish-budget", c.val[O_POLISHBUDGET], 0, INT64_MAX,
+    if (c->val[O_POLISHBUDGET] &&
+        !cli_int_value(&spec, "--polish-budget", c->val[O_POLISHBUDGET], 0, INT64_MAX,
                        &bp.polish_budget))
         goto usage;
-    if (c.val[O_DESCENTBUDGET] &&
-        !cli_int_value(&spec, "--descent-budget", c.val[O_DESCENTBUDGET], 0, INT64_MAX,
+    if (c->val[O_DESCENTBUDGET] &&
+        !cli_int_value(&spec, "--descent-budget", c->val[O_DESCENTBUDGET], 0, INT64_MAX,
                        &bp.descent_budget))
         goto usage;
-    if (!int_option("--kicks", c.val[O_KICKS], 0, 1000000, &bp.kicks) ||
-        !int_option("--kick-moves", c.val[O_KICKMOVES], 1, 1000000, &bp.kick_moves) ||
-        !int_option("--fitness-passes", c.val[O_FITNESSPASSES], 0, 1000000,
+    if (!int_option("--kicks", c->val[O_KICKS], 0, 1000000, &bp.kicks) ||
+        !int_option("--kick-moves", c->val[O_KICKMOVES], 1, 1000000, &bp.kick_moves) ||
+        !int_option("--fitness-passes", c->val[O_FITNESSPASSES], 0, 1000000,
                     &bp.fitness_passes))
         goto usage;
-    if (c.val[O_TIMELIMIT]) {
+    if (c->val[O_TIMELIMIT]) {
         char *end;
-        double t = strtod(c.val[O_TIMELIMIT], &end);
-        if (*end || end == c.val[O_TIMELIMIT] || !(t > 0 && t <= 1e9)) {
+        double t = strtod(c->val[O_TIMELIMIT], &end);
+        if (*end || end == c->val[O_TIMELIMIT] || !(t > 0 && t <= 1e9)) {
             cli_usage(&spec,
                       "--time-limit must be a number of seconds above 0, at most 1e9, "
                       "got \"%s\"",
-                      c.val[O_TIMELIMIT]);
+                      c->val[O_TIMELIMIT]);
             goto usage;
         }
         bp.time_limit = t;
     }
-    bp.vshaped = c.val[O_VSHAPED] != NULL;
-    bp.joint = c.val[O_JOINT] != NULL;
-    if (c.val[O_NOJOINT])
+    bp.vshaped = c->val[O_VSHAPED] != NULL;
+    bp.joint = c->val[O_JOINT] != NULL;
+    if (c->val[O_NOJOINT])
         bp.joint_units = 0;
-    bp.polish = c.val[O_POLISH] == NULL;
-    bp.polish_all = c.val[O_POLISHALL] != NULL;
-    if (c.val[O_EPSILON]) {
+    bp.polish = c->val[O_POLISH] == NULL;
+    bp.polish_all = c->val[O_POLISHALL] != NULL;
+    if (c->val[O_EPSILON]) {
         char *end;
-        double e = strtod(c.val[O_EPSILON], &end);
-        if (*end || end == c.val[O_EPSILON] || !(e >= 0 && e < 1)) {
+        double e = strtod(c->val[O_EPSILON], &end);
+        if (*end || end == c->val[O_EPSILON] || !(e >= 0 && e < 1)) {
             cli_usage(&spec, "--epsilon must be a number in [0, 1), got \"%s\"",
-                      c.val[O_EPSILON]);
+                      c->val[O_EPSILON]);
             goto usage;
         }
         bp.epsilon = e;
     }
     enum { NOUT = 4 };
-    const char *paths[NOUT] = {c.output, c.val[O_DOT], c.val[O_GANTT], c.val[O_REPORT]};
+    const char *paths[NOUT] = {c->output, c->val[O_DOT], c->val[O_GANTT],
+                               c->val[O_REPORT]};
     int to_stdout = 0;
     for (int i = 0; i < NOUT; i++)
         to_stdout += paths[i] && strcmp(paths[i], "-") == 0;
-    if (to_stdout > 1 || (to_stdout && c.json)) {
+    if (to_stdout > 1 || (to_stdout && c->json)) {
         cli_usage(&spec, "only one of -o, --dot, --gantt, --report and --json can use "
                          "the standard output");
         goto usage;
@@ -257,9 +258,9 @@ cmd_opt(int argc, char **argv)
     Row rows[5];
     int nrows = 0;
     status = TGC_EXIT_INPUT;
-    if (!(g = fe_load_graph(c.args[0], &c.opt, d)))
+    if (!(g = fe_load_graph(c->args[0], &c->opt, d)))
         goto done;
-    Unit u = {.g = g, .p = g->platform, .opt = &c.opt};
+    Unit u = {.g = g, .p = g->platform, .opt = &c->opt};
     int sched = tgc_pass_find("schedule"), optimize = tgc_pass_find("optimize");
     if (tgc_run_passes(&u, 0, sched, NULL, d) != 0) { /* expand, schedule */
         ir_sched_free(u.s);
@@ -276,7 +277,7 @@ cmd_opt(int argc, char **argv)
         Diag *dm = all && m == OPT_ES ? diag_new() : d;
         /* the optimize pass of the table on a copy of the schedule, with this method and
          * every parameter of the search */
-        Options om = c.opt;
+        Options om = c->opt;
         om.method = m;
         Unit um = {.g = g,
                    .p = g->platform,
@@ -372,7 +373,7 @@ cmd_opt(int argc, char **argv)
             status = out_write_file(paths[i], text[i], strlen(text[i]));
     if (status != TGC_EXIT_OK)
         goto done;
-    if (c.json) {
+    if (c->json) {
         json_t *o = json_object(), *ms = json_object();
         json_object_set_new(o, "file", json_string(g->file));
         json_object_set_new(o, "graph", json_string(g->name));
@@ -458,6 +459,5 @@ done:
     arena_free(a);
     diag_free(d);
 usage:
-    cli_free(&c);
     return status;
 }

@@ -43,42 +43,35 @@ static const CliSpec spec = {
     1,
 };
 
+const CliSpec *const cmd_report_spec = &spec;
+
 int
-cmd_report(int argc, char **argv)
+cmd_report(Cli *c)
 {
-    Cli c;
     int status;
-    if (!cli_parse(&c, &spec, argc, argv, &status))
-        return status;
-    const char *from = c.val[O_FROM];
+    const char *from = c->val[O_FROM];
     const char *why = NULL;
-    if (from && c.nargs > 0)
+    if (from && c->nargs > 0)
         why = "give either a GRAPH or --from SCHEDULE, not both";
-    else if (!from && c.nargs != 1)
+    else if (!from && c->nargs != 1)
         why = "missing the GRAPH operand (or --from SCHEDULE)";
-    else if (!c.output)
+    else if (!c->output)
         why = "missing -o FILE (\"-o -\" writes the report to the standard output)";
-    else if (from && (c.opt.platform || c.opt.dsps))
+    else if (from && (c->opt.platform || c->opt.dsps))
         why = "--from takes the platform of the schedule file; --platform and --dsps do "
               "not apply";
-    else if (from && (c.val[O_OBJECTIVE] || c.val[O_BUDGET]))
+    else if (from && (c->val[O_OBJECTIVE] || c->val[O_BUDGET]))
         why = "--search-budget and --search-objective do not apply to --from: the "
               "schedule is read as written";
-    else if (strcmp(c.output, "-") == 0 && c.json)
+    else if (strcmp(c->output, "-") == 0 && c->json)
         why = "only one of -o and --json can use the standard output";
-    if (why) {
-        cli_free(&c);
+    if (why)
         return cli_usage(&spec, "%s", why);
-    }
-    if (c.val[O_BUDGET] && !cli_int_value(&spec, "--search-budget", c.val[O_BUDGET], 0,
-                                          INT64_C(1000000000), &c.opt.search_budget)) {
-        cli_free(&c);
+    if (c->val[O_BUDGET] && !cli_int_value(&spec, "--search-budget", c->val[O_BUDGET], 0,
+                                           INT64_C(1000000000), &c->opt.search_budget))
         return TGC_EXIT_USAGE;
-    }
-    if (!cli_search_objective(&spec, c.val[O_OBJECTIVE], &c.opt)) {
-        cli_free(&c);
+    if (!cli_search_objective(&spec, c->val[O_OBJECTIVE], &c->opt))
         return TGC_EXIT_USAGE;
-    }
 
     Diag *d = diag_new();
     Graph *g = NULL;
@@ -86,7 +79,7 @@ cmd_report(int argc, char **argv)
     Arena *a = arena_new();
     char *page = NULL;
     status = TGC_EXIT_INPUT;
-    s = tgc_schedule_input(from, c.nargs ? c.args[0] : NULL, &c.opt, &g, d);
+    s = tgc_schedule_input(from, c->nargs ? c->args[0] : NULL, &c->opt, &g, d);
     if (!s)
         goto done;
     /* the iterations the Gantt chart shows, as tgc schedule --gantt records them */
@@ -106,13 +99,13 @@ cmd_report(int argc, char **argv)
     if (!(page = cg_sched_report(s, &r, NULL, 0, &ct, &drawn, d)))
         goto done;
     size_t len = strlen(page);
-    if (out_check(c.output) != 0 || out_write_file(c.output, page, len) != 0)
+    if (out_check(c->output) != 0 || out_write_file(c->output, page, len) != 0)
         goto done;
     status = TGC_EXIT_OK;
     int nops = 0;
     for (int k = 0; k < s->ndsps; k++)
         nops += s->nops[k];
-    if (c.json) {
+    if (c->json) {
         json_t *o = json_object();
         json_object_set_new(o, "file", json_string(g->file));
         json_object_set_new(o, "graph", json_string(g->name));
@@ -122,14 +115,14 @@ cmd_report(int argc, char **argv)
         tgc_throughput_json(o, &tp, g);
         json_object_set_new(o, "operations", json_integer(nops));
         json_object_set_new(o, "graph_drawn", json_boolean(drawn));
-        json_object_set_new(o, "report", json_string(c.output));
+        json_object_set_new(o, "report", json_string(c->output));
         json_object_set_new(o, "bytes", json_integer((json_int_t)len));
         status = cli_print_json(o);
         json_decref(o);
-    } else if (strcmp(c.output, "-") != 0) {
+    } else if (strcmp(c->output, "-") != 0) {
         printf("%s: report of graph \"%s\" on %s (%d DSPs): schedule length %lld cycles, "
                "%d operations%s\n",
-               c.output, g->name, s->p->name, s->ndsps, (long long)r.length, nops,
+               c->output, g->name, s->p->name, s->ndsps, (long long)r.length, nops,
                drawn ? "" : " (too many to draw the graph)");
     }
 
@@ -141,6 +134,5 @@ done:
     ir_graph_free(g);
     arena_free(a);
     diag_free(d);
-    cli_free(&c);
     return status;
 }

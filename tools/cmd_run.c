@@ -77,17 +77,6 @@ static const CliSpec spec = {
 /* ---- files and processes
  * --------------------------------------------------------------- */
 
-static char *
-path_join(const char *a, const char *b)
-{
-    size_t n = strlen(a) + strlen(b) + 2;
-    char *s = malloc(n);
-    if (!s)
-        ice("out of memory");
-    snprintf(s, n, "%s/%s", a, b);
-    return s;
-}
-
 /* Removes path and everything below it (our own temporary directory only). */
 static void
 remove_tree(const char *path)
@@ -102,7 +91,7 @@ remove_tree(const char *path)
             while ((e = readdir(dir)) != NULL) {
                 if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
                     continue;
-                char *p = path_join(path, e->d_name);
+                char *p = out_path_join(path, e->d_name);
                 remove_tree(p);
                 free(p);
             }
@@ -118,7 +107,7 @@ remove_tree(const char *path)
 static void
 make_parents(const char *base, const char *rel)
 {
-    char *p = path_join(base, rel);
+    char *p = out_path_join(base, rel);
     for (char *s = p + strlen(base) + 1; *s; s++)
         if (*s == '/') {
             *s = 0;
@@ -175,7 +164,7 @@ cc_command(Argv *a, const char *dir, const CgProject *p, bool parallel, const ch
         bool is_dsp = strncmp(n, "dsp", 3) == 0 && n[3] >= '0' && n[3] <= '9';
         if ((parallel && is_seq) || (!parallel && (is_main || is_dsp)))
             continue;
-        char *f = path_join(dir, n);
+        char *f = out_path_join(dir, n);
         argv_push(a, f);
         free(f);
     }
@@ -284,7 +273,7 @@ outputs_equal(const Graph *g, const char *pa, const char *pb, int *nfiles)
         if (!o)
             continue;
         (*nfiles)++;
-        char *fa = path_join(pa, o), *fb = path_join(pb, o);
+        char *fa = out_path_join(pa, o), *fb = out_path_join(pb, o);
         size_t la = 0, lb = 0;
         char *a = child_read_file(fa, &la), *b = child_read_file(fb, &lb);
         if ((a == NULL) != (b == NULL) || (a && (la != lb || memcmp(a, b, la) != 0)))
@@ -309,29 +298,25 @@ print_file_to_stderr(const char *path, const char *what)
 /* ---- the command
  * ------------------------------------------------------------------------ */
 
+const CliSpec *const cmd_run_spec = &spec;
+
 int
-cmd_run(int argc, char **argv)
+cmd_run(Cli *c)
 {
-    Cli c;
     int status;
-    if (!cli_parse(&c, &spec, argc, argv, &status))
-        return status;
-    const char *keep = c.val[O_KEEP], *trace = c.val[O_TRACE];
-    bool no_contention = c.opt.no_contention; /* the prediction's model too */
+    const char *keep = c->val[O_KEEP], *trace = c->val[O_TRACE];
+    bool no_contention = c->opt.no_contention; /* the prediction's model too */
     double timeout = 600;
-    if (c.val[O_TIMEOUT]) {
+    if (c->val[O_TIMEOUT]) {
         int64_t v;
-        if (!cli_int_value(&spec, "--timeout", c.val[O_TIMEOUT], 1, 86400, &v)) {
-            cli_free(&c);
+        if (!cli_int_value(&spec, "--timeout", c->val[O_TIMEOUT], 1, 86400, &v))
             return TGC_EXIT_USAGE;
-        }
         timeout = (double)v;
     }
     Compiled x;
-    status = tgc_compile(&c, &spec, keep, &x);
+    status = tgc_compile(c, &spec, keep, &x);
     if (status != TGC_EXIT_OK) {
         tgc_compiled_free(&x);
-        cli_free(&c);
         return status;
     }
     bool mpi = x.target != CG_TARGET_SIM;
@@ -339,14 +324,12 @@ cmd_run(int argc, char **argv)
     bool own_mpirun = getenv("TGC_MPIRUN") && *getenv("TGC_MPIRUN");
     if (own_mpirun) /* srun, a wrapper: only -n N and --mpirun's words are added */
         mpirun = getenv("TGC_MPIRUN");
-    if (!mpi && (c.val[O_MPIRUN] || c.val[O_TIMEOUT])) {
+    if (!mpi && (c->val[O_MPIRUN] || c->val[O_TIMEOUT])) {
         tgc_compiled_free(&x);
-        cli_free(&c);
         return cli_usage(&spec, "--mpirun and --timeout apply to --target mpi only");
     }
     if (mpi && trace) {
         tgc_compiled_free(&x);
-        cli_free(&c);
         return cli_usage(&spec, "--trace applies to the simulated platform only");
     }
     if (mpi) {
@@ -360,7 +343,6 @@ cmd_run(int argc, char **argv)
                     x.target == CG_TARGET_MPICH ? "libmpich-dev and mpich"
                                                 : "libopenmpi-dev and openmpi-bin");
             tgc_compiled_free(&x);
-            cli_free(&c);
             return TGC_EXIT_INPUT;
         }
     }
@@ -370,14 +352,13 @@ cmd_run(int argc, char **argv)
         dir = strdup(keep);
     } else {
         const char *tmp = getenv("TMPDIR");
-        dir = path_join(tmp && *tmp ? tmp : "/tmp", "tgc-run-XXXXXX");
+        dir = out_path_join(tmp && *tmp ? tmp : "/tmp", "tgc-run-XXXXXX");
         if (!mkdtemp(dir)) {
             fprintf(stderr,
                     "tgc: error: cannot create a temporary directory in \"%s\": %s\n",
                     tmp && *tmp ? tmp : "/tmp", strerror(errno));
             free(dir);
             tgc_compiled_free(&x);
-            cli_free(&c);
             return TGC_EXIT_INPUT;
         }
     }
@@ -386,21 +367,23 @@ cmd_run(int argc, char **argv)
     /* --keep DIR stays locked until the end: two runs never share a folder */
     Diag *d = diag_new();
     OutLock *lock = out_lock(dir, d);
-    status = lock && out_project(&x.project, dir, c.val[6] != NULL || !keep, lock, d) == 0
-                 ? TGC_EXIT_OK
-                 : TGC_EXIT_INPUT;
+    status =
+        lock && out_project(&x.project, dir, c->val[6] != NULL || !keep, lock, d) == 0
+            ? TGC_EXIT_OK
+            : TGC_EXIT_INPUT;
     cli_report(d);
     diag_free(d);
-    char *exe_p = path_join(dir, "parallel"), *exe_s = path_join(dir, "sequential");
-    char *log_p = path_join(dir, "build-parallel.log"),
-         *log_s = path_join(dir, "build-sequential.log");
-    char *out_p = path_join(dir, "parallel.out"),
-         *out_s = path_join(dir, "sequential.out");
-    char *err_p = path_join(dir, "parallel.err"),
-         *err_s = path_join(dir, "sequential.err");
-    char *odir_p = path_join(dir, "out-parallel"),
-         *odir_s = path_join(dir, "out-sequential");
-    char *plat = path_join(dir, "platform.json");
+    char *exe_p = out_path_join(dir, "parallel"),
+         *exe_s = out_path_join(dir, "sequential");
+    char *log_p = out_path_join(dir, "build-parallel.log"),
+         *log_s = out_path_join(dir, "build-sequential.log");
+    char *out_p = out_path_join(dir, "parallel.out"),
+         *out_s = out_path_join(dir, "sequential.out");
+    char *err_p = out_path_join(dir, "parallel.err"),
+         *err_s = out_path_join(dir, "sequential.err");
+    char *odir_p = out_path_join(dir, "out-parallel"),
+         *odir_s = out_path_join(dir, "out-sequential");
+    char *plat = out_path_join(dir, "platform.json");
     Report rp = {0}, rs = {0};
     bool ran = false;
     double mpirun_s = 0;
@@ -453,8 +436,8 @@ cmd_run(int argc, char **argv)
             char np[16];
             snprintf(np, sizeof np, "%d", x.s->ndsps);
             argv_push(&ap, np);
-            if (c.val[O_MPIRUN])
-                argv_words(&ap, c.val[O_MPIRUN]);
+            if (c->val[O_MPIRUN])
+                argv_words(&ap, c->val[O_MPIRUN]);
         }
         argv_push(&ap, exe_p);
         argv_push(&as, exe_s);
@@ -556,7 +539,7 @@ cmd_run(int argc, char **argv)
                                                                 : "sim";
         /* under MPI the cycles are wall-clock at the platform's DSP clock */
         double wall_s = (double)rp.cycles / (1e6 * (double)x.s->p->dsp_clock_mhz);
-        if (c.json) {
+        if (c->json) {
             json_t *o = json_object();
             json_object_set_new(o, "graph", json_string(x.g->name ? x.g->name : ""));
             json_object_set_new(o, "file", json_string(x.g->file ? x.g->file : ""));
@@ -730,6 +713,5 @@ cmd_run(int argc, char **argv)
     free(odir_s);
     free(plat);
     tgc_compiled_free(&x);
-    cli_free(&c);
     return status;
 }

@@ -217,90 +217,70 @@ typedef struct Output {
     char *text;
 } Output;
 
+const CliSpec *const cmd_schedule_spec = &spec;
+
 int
-cmd_schedule(int argc, char **argv)
+cmd_schedule(Cli *c)
 {
-    Cli c;
     int status;
-    if (!cli_parse(&c, &spec, argc, argv, &status))
-        return status;
-    const char *from = c.val[O_FROM];
-    if (from && c.nargs > 0) {
-        cli_free(&c);
+    const char *from = c->val[O_FROM];
+    if (from && c->nargs > 0)
         return cli_usage(&spec, "give either a GRAPH or --from SCHEDULE, not both");
-    }
-    if (!from && c.nargs != 1) {
-        cli_free(&c);
+    if (!from && c->nargs != 1)
         return cli_usage(&spec, "missing the GRAPH operand (or --from SCHEDULE)");
-    }
-    if (from && (c.opt.platform || c.opt.dsps)) {
-        cli_free(&c);
+    if (from && (c->opt.platform || c->opt.dsps)) {
         return cli_usage(&spec, "--from takes the platform of the schedule file; "
                                 "--platform and --dsps do not apply");
     }
-    if (c.val[O_BUDGET] && !cli_int_value(&spec, "--search-budget", c.val[O_BUDGET], 0,
-                                          INT64_C(1000000000), &c.opt.search_budget)) {
-        cli_free(&c);
+    if (c->val[O_BUDGET] && !cli_int_value(&spec, "--search-budget", c->val[O_BUDGET], 0,
+                                           INT64_C(1000000000), &c->opt.search_budget))
         return TGC_EXIT_USAGE;
-    }
-    if (from && c.val[O_OBJECTIVE]) {
-        cli_free(&c);
+    if (from && c->val[O_OBJECTIVE])
         return cli_usage(&spec, "--search-objective does not apply to --from: the "
                                 "schedule is read as written");
-    }
-    if (!cli_search_objective(&spec, c.val[O_OBJECTIVE], &c.opt)) {
-        cli_free(&c);
+    if (!cli_search_objective(&spec, c->val[O_OBJECTIVE], &c->opt))
         return TGC_EXIT_USAGE;
-    }
-    if (c.val[O_ALGO]) {
-        if (strcmp(c.val[O_ALGO], "peft") == 0)
-            c.opt.algo = SCHED_PEFT;
-        else if (strcmp(c.val[O_ALGO], "exact") == 0)
-            c.opt.algo = SCHED_EXACT;
-        else if (strcmp(c.val[O_ALGO], "heft") != 0) {
+    if (c->val[O_ALGO]) {
+        if (strcmp(c->val[O_ALGO], "peft") == 0)
+            c->opt.algo = SCHED_PEFT;
+        else if (strcmp(c->val[O_ALGO], "exact") == 0)
+            c->opt.algo = SCHED_EXACT;
+        else if (strcmp(c->val[O_ALGO], "heft") != 0) {
             status = cli_usage(&spec, "--algo must be heft, peft or exact, got \"%s\"",
-                               c.val[O_ALGO]);
-            cli_free(&c);
+                               c->val[O_ALGO]);
             return status;
         }
     }
-    if ((c.val[O_NODES] || c.val[O_TIME]) && c.opt.algo != SCHED_EXACT) {
-        cli_free(&c);
+    if ((c->val[O_NODES] || c->val[O_TIME]) && c->opt.algo != SCHED_EXACT)
         return cli_usage(&spec, "--node-limit and --time-limit need --algo=exact");
-    }
     SchedExactResult exact = {0};
-    c.opt.exact_seconds = 60;
-    c.opt.exact_result = &exact;
+    c->opt.exact_seconds = 60;
+    c->opt.exact_result = &exact;
     SchedSearchStats search = {0};
-    c.opt.search_stats = &search;
-    if (c.val[O_NODES] && !cli_int_value(&spec, "--node-limit", c.val[O_NODES], 1,
-                                         INT64_MAX, &c.opt.exact_nodes)) {
-        cli_free(&c);
+    c->opt.search_stats = &search;
+    if (c->val[O_NODES] && !cli_int_value(&spec, "--node-limit", c->val[O_NODES], 1,
+                                          INT64_MAX, &c->opt.exact_nodes))
         return TGC_EXIT_USAGE;
-    }
-    if (c.val[O_TIME]) {
+    if (c->val[O_TIME]) {
         char *end;
         errno = 0;
-        c.opt.exact_seconds = strtod(c.val[O_TIME], &end);
-        if (end == c.val[O_TIME] || *end || errno || !(c.opt.exact_seconds > 0) ||
-            c.opt.exact_seconds > 1e6) {
+        c->opt.exact_seconds = strtod(c->val[O_TIME], &end);
+        if (end == c->val[O_TIME] || *end || errno || !(c->opt.exact_seconds > 0) ||
+            c->opt.exact_seconds > 1e6) {
             status = cli_usage(&spec,
                                "--time-limit expects seconds above 0 (at most 1e6), got "
                                "\"%s\"",
-                               c.val[O_TIME]);
-            cli_free(&c);
+                               c->val[O_TIME]);
             return status;
         }
     }
-    Output out[3] = {{c.output, NULL}, {c.val[O_DOT], NULL}, {c.val[O_GANTT], NULL}};
+    Output out[3] = {{c->output, NULL}, {c->val[O_DOT], NULL}, {c->val[O_GANTT], NULL}};
     int to_stdout = 0;
     for (int i = 0; i < 3; i++)
         to_stdout += out[i].path && strcmp(out[i].path, "-") == 0;
-    if (to_stdout > 1 || (to_stdout && c.json)) {
-        cli_free(&c);
+    if (to_stdout > 1 || (to_stdout && c->json))
         return cli_usage(&spec, "only one of -o, --dot, --gantt and --json can use the "
                                 "standard output");
-    }
 
     Diag *d = diag_new();
     Graph *g = NULL;
@@ -308,7 +288,7 @@ cmd_schedule(int argc, char **argv)
     Arena *a = arena_new();
     EvalResult r;
     status = TGC_EXIT_INPUT;
-    s = tgc_schedule_input(from, c.nargs ? c.args[0] : NULL, &c.opt, &g, d);
+    s = tgc_schedule_input(from, c->nargs ? c->args[0] : NULL, &c->opt, &g, d);
     if (!s)
         goto done;
     /* The Gantt chart shows the first two and the last two iterations; the one before the
@@ -331,7 +311,7 @@ cmd_schedule(int argc, char **argv)
         ice("a schedule that evaluated deadlocks in its steady state");
     TgcThroughput tp;
     tgc_throughput(s, &per, &tp, a);
-    json_t *js = c.json ? to_json(s, &r, &sm) : NULL;
+    json_t *js = c->json ? to_json(s, &r, &sm) : NULL;
     if (js)
         tgc_throughput_json(js, &tp, s->g);
     if (js && search.candidates > 0) {
@@ -342,7 +322,7 @@ cmd_schedule(int argc, char **argv)
         json_object_set_new(x, "bound_evaluations", json_integer(search.bound_evals));
         json_object_set_new(js, "search", x);
     }
-    if (js && c.opt.algo == SCHED_EXACT && !from) {
+    if (js && c->opt.algo == SCHED_EXACT && !from) {
         json_t *x = json_object();
         json_object_set_new(x, "proven", json_boolean(exact.proven));
         json_object_set_new(x, "length", json_integer(exact.length));
@@ -364,7 +344,7 @@ cmd_schedule(int argc, char **argv)
         else if (!to_stdout) {
             print_text(s, &r, &sm);
             tgc_throughput_print(&tp, s->g);
-            if (c.opt.algo == SCHED_EXACT && !from) {
+            if (c->opt.algo == SCHED_EXACT && !from) {
                 if (exact.proven)
                     printf("  exact            optimal (proven), %" PRId64
                            " nodes, %.2f s\n",
@@ -373,7 +353,7 @@ cmd_schedule(int argc, char **argv)
                     printf("  exact            not proven: the search stopped at its "
                            "%s after %" PRId64 " nodes, %.2f s; lower bound %" PRId64
                            "\n",
-                           c.opt.exact_nodes > 0 && exact.nodes >= c.opt.exact_nodes
+                           c->opt.exact_nodes > 0 && exact.nodes >= c->opt.exact_nodes
                                ? "node limit"
                                : "time limit",
                            exact.nodes, exact.seconds, exact.lower);
@@ -393,6 +373,5 @@ done:
     ir_graph_free(g);
     arena_free(a);
     diag_free(d);
-    cli_free(&c);
     return status;
 }

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "ir.h"
+#include "output.h"
 
 #ifndef TGC_INSTALL_INCDIR
 #define TGC_INSTALL_INCDIR "../include"
@@ -26,31 +27,11 @@
 #define TGC_INSTALL_LIBEXECDIR "../libexec/tgc"
 #endif
 
-static char *
-sdup(const char *s)
-{
-    char *d = strdup(s);
-    if (!d)
-        ice("out of memory");
-    return d;
-}
-
-static char *
-join(const char *a, const char *b)
-{
-    size_t n = strlen(a) + strlen(b) + 2;
-    char *p = malloc(n);
-    if (!p)
-        ice("out of memory");
-    snprintf(p, n, "%s/%s", a, b);
-    return p;
-}
-
 /* REL relative to DIR (absolute REL as it is), made canonical when it exists */
 static char *
 beside(const char *dir, const char *rel)
 {
-    char *p = rel[0] == '/' || !dir ? sdup(rel) : join(dir, rel);
+    char *p = rel[0] == '/' || !dir ? ir_xstrdup(rel) : out_path_join(dir, rel);
     char *canon = realpath(p, NULL); /* bin/../lib -> lib */
     if (canon) {
         free(p);
@@ -63,11 +44,11 @@ beside(const char *dir, const char *rel)
 static char *
 existing(const char *dir, const char *file)
 {
-    char *p = join(dir, file);
+    char *p = out_path_join(dir, file);
     if (access(p, R_OK) == 0)
         return p;
     free(p);
-    return sdup("");
+    return ir_xstrdup("");
 }
 
 static bool
@@ -93,7 +74,7 @@ read_paths(const char *file, TgcPaths *p)
                                                            : NULL;
         if (slot) {
             free(*slot);
-            *slot = sdup(v);
+            *slot = ir_xstrdup(v);
         }
     }
     fclose(f);
@@ -114,7 +95,7 @@ tgc_paths(void)
         *slash = 0;
     const char *bindir =
         slash ? exe : NULL; /* no /proc: relative to the current folder */
-    char *file = bindir ? join(bindir, "tgc.paths") : NULL;
+    char *file = bindir ? out_path_join(bindir, "tgc.paths") : NULL;
     if (file && read_paths(file, &p)) {
         p.in_tree = true;
     } else {
@@ -131,13 +112,13 @@ tgc_paths(void)
         free(libexec);
     }
     if (!p.openmpi_lib)
-        p.openmpi_lib = sdup("");
+        p.openmpi_lib = ir_xstrdup("");
     if (!p.mpich_lib)
-        p.mpich_lib = sdup("");
+        p.mpich_lib = ir_xstrdup("");
     if (!p.calib_openmpi)
-        p.calib_openmpi = sdup("");
+        p.calib_openmpi = ir_xstrdup("");
     if (!p.calib_mpich)
-        p.calib_mpich = sdup("");
+        p.calib_mpich = ir_xstrdup("");
     free(file);
     free(exe);
     return &p;

@@ -39,17 +39,8 @@ struct OutLock {
     int fd;
 };
 
-static char *
-xstrdup(const char *s)
-{
-    char *c = strdup(s);
-    if (!c)
-        ice("out of memory");
-    return c;
-}
-
-static char *
-join(const char *dir, const char *name)
+char *
+out_path_join(const char *dir, const char *name)
 {
     size_t n = strlen(dir) + strlen(name) + 2;
     char *s = malloc(n);
@@ -65,9 +56,9 @@ folder_of(const char *path)
 {
     const char *slash = strrchr(path, '/');
     if (!slash)
-        return xstrdup(".");
+        return ir_xstrdup(".");
     if (slash == path)
-        return xstrdup("/");
+        return ir_xstrdup("/");
     return strndup(path, (size_t)(slash - path));
 }
 
@@ -114,7 +105,7 @@ typedef enum { W_REPLACE, W_THROUGH, W_STREAM } How;
 static char *
 follow_links(const char *path)
 {
-    char *cur = xstrdup(path);
+    char *cur = ir_xstrdup(path);
     for (int hops = 0; hops < 40; hops++) {
         struct stat st;
         if (lstat(cur, &st) != 0 || !S_ISLNK(st.st_mode))
@@ -128,10 +119,10 @@ follow_links(const char *path)
         buf[n] = 0;
         char *next;
         if (buf[0] == '/') {
-            next = xstrdup(buf);
+            next = ir_xstrdup(buf);
         } else {
             char *dir = folder_of(cur);
-            next = join(dir, buf);
+            next = out_path_join(dir, buf);
             free(dir);
         }
         free(cur);
@@ -388,7 +379,7 @@ static Manifest
 read_manifest(const char *dir)
 {
     Manifest m = {0};
-    char *path = join(dir, MANIFEST);
+    char *path = out_path_join(dir, MANIFEST);
     FILE *f = fopen(path, "r");
     free(path);
     char line[4096 * 3 + 64];
@@ -456,7 +447,7 @@ write_files(const CgProject *p, const char *tmp, Diag *d)
 {
     mode_t mask = umask(0);
     umask(mask);
-    char *mpath = join(tmp, MANIFEST);
+    char *mpath = out_path_join(tmp, MANIFEST);
     FILE *mf = fopen(mpath, "w");
     int err = mf ? 0 : errno;
     if (mf)
@@ -464,7 +455,7 @@ write_files(const CgProject *p, const char *tmp, Diag *d)
     int i = 0;
     for (; i < p->nfiles && !err; i++) {
         const CgFile *f = &p->files[i];
-        char *path = join(tmp, f->name);
+        char *path = out_path_join(tmp, f->name);
         int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666 & ~mask);
         err = fd < 0 ? errno : write_all(fd, f->data, f->len);
         if (fd >= 0 && close(fd) != 0 && !err)
@@ -487,7 +478,7 @@ write_files(const CgProject *p, const char *tmp, Diag *d)
     }
     if (err) {
         for (int k = 0; k < i; k++) {
-            char *path = join(tmp, p->files[k].name);
+            char *path = out_path_join(tmp, p->files[k].name);
             unlink(path);
             free(path);
         }
@@ -501,7 +492,7 @@ static void
 remove_files(const CgProject *p, const char *tmp)
 {
     for (int i = 0; i <= p->nfiles; i++) {
-        char *path = join(tmp, i < p->nfiles ? p->files[i].name : MANIFEST);
+        char *path = out_path_join(tmp, i < p->nfiles ? p->files[i].name : MANIFEST);
         unlink(path);
         free(path);
     }
@@ -550,7 +541,7 @@ update(const CgProject *p, const char *dir, bool force, Diag *d)
     Manifest old = read_manifest(dir);
     int bad = 0;
     for (int i = 0; i < p->nfiles; i++) {
-        char *path = join(dir, p->files[i].name);
+        char *path = out_path_join(dir, p->files[i].name);
         struct stat st;
         Loc loc = {.file = path};
         if (lstat(path, &st) == 0) {
@@ -582,7 +573,7 @@ update(const CgProject *p, const char *dir, bool force, Diag *d)
         free_manifest(&old);
         return -1;
     }
-    char *tmp = join(dir, ".tgc-new-XXXXXX");
+    char *tmp = out_path_join(dir, ".tgc-new-XXXXXX");
     int rc = -1;
     if (!mkdtemp(tmp)) {
         diag_error(d, &(Loc){.file = dir}, "cannot write into directory: %s",
@@ -591,7 +582,7 @@ update(const CgProject *p, const char *dir, bool force, Diag *d)
         rc = 0;
         for (int i = 0; i <= p->nfiles && rc == 0; i++) {
             const char *name = i < p->nfiles ? p->files[i].name : MANIFEST;
-            char *from = join(tmp, name), *to = join(dir, name);
+            char *from = out_path_join(tmp, name), *to = out_path_join(dir, name);
             if (rename(from, to) != 0) {
                 diag_error(d, &(Loc){.file = to}, "cannot write: %s", strerror(errno));
                 rc = -1;
@@ -607,7 +598,7 @@ update(const CgProject *p, const char *dir, bool force, Diag *d)
                 kept = strcmp(p->files[i].name, old.e[k].name) == 0;
             if (kept || strchr(old.e[k].name, '/'))
                 continue;
-            char *path = join(dir, old.e[k].name);
+            char *path = out_path_join(dir, old.e[k].name);
             uint64_t h;
             if (hash_file(path, &h) && h == old.e[k].hash)
                 unlink(path);
@@ -625,7 +616,7 @@ update(const CgProject *p, const char *dir, bool force, Diag *d)
 int
 out_project(const CgProject *p, const char *dir, bool force, OutLock *held, Diag *d)
 {
-    char *clean = xstrdup(dir);
+    char *clean = ir_xstrdup(dir);
     for (size_t n = strlen(clean); n > 1 && clean[n - 1] == '/'; n--)
         clean[n - 1] = 0;
     struct stat st;

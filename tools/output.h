@@ -16,6 +16,8 @@ int out_write_file(const char *path, const void *data, size_t len);
 /* Whether out_write_file could write path (checked for every output of a command before
  * the first is written).  0, or 1 after printing the error. */
 int out_check(const char *path);
+/* "DIR/NAME", malloc'd (never NULL). */
+char *out_path_join(const char *dir, const char *name);
 
 /* The lock of a project folder: created when missing, then locked (flock), so that two
  * tgc do not write or run in one folder at once.  NULL after reporting (another tgc holds

@@ -13,12 +13,13 @@
 
 typedef struct Command {
     const char *name;
-    int (*fn)(int argc, char **argv);
+    const CliSpec *const *spec; /* the command's options (a pointer each cmd_*.c sets) */
+    int (*fn)(Cli *c);
     const char *summary;
 } Command;
 
 static const Command commands[] = {
-#define CMD(name, fn, summary) {#name, fn, summary},
+#define CMD(name, fn, summary) {#name, &fn##_spec, fn, summary},
 #include "commands.def"
 #undef CMD
 };
@@ -46,6 +47,19 @@ find(const char *name)
         if (strcmp(commands[i].name, name) == 0)
             return &commands[i];
     return NULL;
+}
+
+/* Parses argv (argv[0] = the command's name) with the command's options and runs it. */
+static int
+run(const Command *cmd, int argc, char **argv)
+{
+    Cli c;
+    int status;
+    if (!cli_parse(&c, *cmd->spec, argc, argv, &status))
+        return status;
+    status = cmd->fn(&c);
+    cli_free(&c);
+    return status;
 }
 
 static int
@@ -92,7 +106,7 @@ main(int argc, char **argv)
         if (!c)
             return unknown(argv[2]);
         char *hargv[] = {argv[2], "--help", NULL};
-        return c->fn(2, hargv);
+        return run(c, 2, hargv);
     }
     if (a[0] == '-') {
         fprintf(stderr,
@@ -104,7 +118,7 @@ main(int argc, char **argv)
     const Command *c = find(a);
     if (!c)
         return unknown(a);
-    int rc = c->fn(argc - 1, argv + 1);
+    int rc = run(c, argc - 1, argv + 1);
     progress_end();
     if (rc == TGC_EXIT_INPUT && ir_usage_error)
         rc = TGC_EXIT_USAGE; /* --dsps 5 on boards of 4 is bad usage, as --dsps 0 is */
