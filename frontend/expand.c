@@ -122,6 +122,7 @@ fe_expand(const Graph *g)
     x->file = g->file;
     x->name = g->name;
     x->iterations = g->iterations;
+    x->period_constraint = g->period_constraint;
     x->platform_ref = g->platform_ref;
     x->platform = g->platform;
     x->dir = g->dir;

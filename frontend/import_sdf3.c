@@ -31,8 +31,10 @@
  * The default processor follows SDF3 (sdf/base/timed/actor.cc): the last processor
  * marked default="true" of the actor.  Every error is located at its element's line
  * (FILE:LINE: error: ...; libxml2's own as FILE:LINE:COL), all of them are reported, and
- * nothing is returned when there is one.  What SDF3 leaves to tools that analyse the
- * graph (consistent rates, deadlocks) the tgc-graph/1 reader checks, as for any graph.
+ * nothing is returned when there is one.  What SDF3 leaves to the tools that analyse a
+ * graph (consistent rates, deadlocks, tgc's limits) the tgc-graph/1 reader checks: the
+ * graph is written and read back as `tgc check` would, and its errors are reported at
+ * the actors and channels they name, so that an imported graph is one tgc accepts.
  * The result is a multi-rate tgc-graph/1 graph (docs/formats.md) on the platform of
  * --platform (default bwdsp-1board, whose 500 MHz cycles SDF3's testbench assumes).
  */
@@ -753,6 +755,116 @@ lower(Sdf3 *s, const char *path, const Options *opt)
     return g;
 }
 
+/* Appends s[0..n) to the buffer b (malloc'd, *len bytes so far). */
+static void
+put(char **b, size_t *len, const char *s, size_t n)
+{
+    char *nb = realloc(*b, *len + n + 1);
+    if (!nb)
+        ice("out of memory");
+    memcpy(nb + *len, s, n);
+    *len += n;
+    nb[*len] = 0;
+    *b = nb;
+}
+
+/* The reader's message `msg` with every "/edges/N" written as the channel it is,
+ * "/tasks/N" as the actor and the field "tokens" as SDF3's initialTokens (malloc'd). */
+static char *
+named(const Sdf3 *s, const char *msg)
+{
+    char *out = NULL;
+    size_t len = 0;
+    put(&out, &len, "", 0);
+    for (const char *p = msg; *p;) {
+        bool edge = strncmp(p, "/edges/", 7) == 0, task = strncmp(p, "/tasks/", 7) == 0;
+        char *end;
+        long k = edge || task ? strtol(p + 7, &end, 10) : -1;
+        if ((edge || task) && end != p + 7 && k >= 0 &&
+            k < (edge ? s->nchans : s->nactors)) {
+            char buf[300];
+            /* "channel /edges/1", "channels /edges/0 ..., /edges/2": the word is there */
+            bool said = (len >= 8 && strcmp(out + len - 8, "channel ") == 0) ||
+                        (len >= 9 && strcmp(out + len - 9, "channels ") == 0) ||
+                        (len >= 2 && strcmp(out + len - 2, ", ") == 0);
+            if (edge)
+                snprintf(buf, sizeof buf, "%s\"%s\" (line %d)", said ? "" : "channel ",
+                         ir_shown(s->a, s->chans[k].name, 60), s->chans[k].line);
+            else
+                snprintf(buf, sizeof buf, "actor \"%s\" (line %d)",
+                         ir_shown(s->a, s->actors[k].name, 60), s->actors[k].line);
+            put(&out, &len, buf, strlen(buf));
+            p = end;
+            /* the rest of the pointer (a field of it) says nothing more here */
+            while (*p == '/' || (*p >= 'a' && *p <= 'z') || *p == '_')
+                p++;
+        } else if (strncmp(p, "\"tokens\"", 8) == 0) { /* the field is initialTokens here */
+            put(&out, &len, "initialTokens", 13);
+            p += 8;
+        } else {
+            put(&out, &len, p, 1);
+            p++;
+        }
+    }
+    return out;
+}
+
+/* Reads the graph g as it will be written, as `tgc check` reads a file, and reports the
+ * errors found at the element they are about.  Returns the number of errors. */
+static int
+check_as_read(Sdf3 *s, const Graph *g, const Options *opt)
+{
+    char *text = cg_graph_json(g);
+    Options o = *opt;
+    o.platform = NULL; /* written into the text already */
+    o.dsps = 0;
+    o.iterations = 0;
+    o.read_kernels = false;
+    Diag *vd = diag_new();
+    const char *name = "<sdf3>";
+    Graph *back = fe_load_graph_string(text, name, &o, vd);
+    free(text);
+    int errors = 0;
+    if (!back) {
+        char *all = strdup(diag_text(vd));
+        if (!all)
+            ice("out of memory");
+        size_t nl = strlen(name);
+        for (char *line = all, *next; line && *line; line = next) {
+            next = strchr(line, '\n');
+            if (next)
+                *next++ = 0;
+            if (strncmp(line, name, nl) != 0 || strncmp(line + nl, ": ", 2) != 0)
+                continue;
+            char *rest = line + nl + 2, *msg = strstr(rest, "error: ");
+            if (!msg)
+                continue;
+            Loc loc = {.file = s->file};
+            long k;
+            char *end;
+            if (strncmp(rest, "/edges/", 7) == 0 &&
+                (k = strtol(rest + 7, &end, 10)) >= 0 && end != rest + 7 && k < s->nchans)
+                loc.line = s->chans[k].line;
+            else if (strncmp(rest, "/tasks/", 7) == 0 &&
+                     (k = strtol(rest + 7, &end, 10)) >= 0 && end != rest + 7 &&
+                     k < s->nactors)
+                loc.line = s->actors[k].line;
+            char *m = named(s, msg + 7);
+            diag_error(s->d, &loc, "%s", m);
+            free(m);
+            errors++;
+        }
+        free(all);
+        if (errors == 0) { /* a message of another shape: still an error */
+            diag_error(s->d, &(Loc){.file = s->file}, "the graph is not one tgc accepts");
+            errors = 1;
+        }
+    }
+    ir_graph_free(back);
+    diag_free(vd);
+    return errors;
+}
+
 Graph *
 fe_import_sdf3(const char *path, const Options *opt, const char *processor, Diag *d)
 {
@@ -851,7 +963,7 @@ fe_import_sdf3(const char *path, const Options *opt, const char *processor, Diag
     if (s.errors == 0) {
         g = lower(&s, path, opt);
         Loc loc = {.file = s.file};
-        if (graph_platform(g, opt, &loc, d) != 0) {
+        if (graph_platform(g, opt, &loc, d) != 0 || check_as_read(&s, g, opt) != 0) {
             ir_graph_free(g);
             g = NULL;
         }

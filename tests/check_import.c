@@ -243,8 +243,8 @@ START_TEST(sdf3_reads_rates_tokens_times_and_constraint)
     ck_assert_int_eq(fwd->delay, 0);
     ck_assert_int_eq(fb->from, 1);
     ck_assert_int_eq(fb->to, 0);
-    ck_assert_int_eq(fb->produce, 3);
-    ck_assert_int_eq(fb->consume, 2);
+    ck_assert_int_eq(fb->produce, 2);
+    ck_assert_int_eq(fb->consume, 3);
     ck_assert_int_eq(fb->tokens, 4);
     ck_assert_int_eq(fb->bytes, 0); /* no token size */
     ck_assert_int_eq(g->period_constraint, 3333);
@@ -303,8 +303,8 @@ START_TEST(sdf3_graph_is_written_with_its_rates)
                            "    {\n"
                            "      \"from\": \"dst\",\n"
                            "      \"to\": \"src\",\n"
-                           "      \"produce\": 3,\n"
-                           "      \"consume\": 2,\n"
+                           "      \"produce\": 2,\n"
+                           "      \"consume\": 3,\n"
                            "      \"tokens\": 4\n"
                            "    }\n"
                            "  ]\n"

@@ -321,7 +321,9 @@ check_run(const char *graph, const char *label, char *const *extra, const char *
                 fclose(o2);
         }
     } else {
-        printf("ok   %s -O %s: %lld cycles (%.2f s)\n", label, mode, sim, secs);
+        bool periodic = target || json_is_object(json_object_get(o, "period_exact"));
+        printf("ok   %s -O %s: %lld cycles (%.2f s)%s\n", label, mode, sim, secs,
+               periodic ? "" : ", no period (the run does not repeat)");
     }
     json_decref(o);
     unlink(out);

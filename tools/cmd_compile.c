@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "compile.h"
+#include "throughput.h"
 
 static const CliOption own[] = {TGC_COMPILE_OPTIONS, {NULL, NULL, NULL}};
 
@@ -171,6 +172,13 @@ cmd_compile(Cli *c)
             json_object_set_new(o, "aggregated", json_integer(merged));
             json_object_set_new(o, "pipelined", json_integer(piped));
             json_object_set_new(o, "predicted_cycles", json_integer(x.r.length));
+            json_object_set_new(o, "tasks", json_integer(x.g->ntasks));
+            EvalPeriod per;
+            if (eval_period_of(x.s, &per) != 0)
+                ice("a verified schedule deadlocks in its steady state");
+            TgcThroughput tp;
+            tgc_throughput(x.s, &per, &tp, x.arena);
+            tgc_throughput_json(o, &tp, x.g);
             json_t *files = json_array();
             for (int i = 0; i < x.project.nfiles; i++)
                 json_array_append_new(files, json_string(x.project.files[i].name));
