@@ -4,7 +4,7 @@
  * peak memory (docs/cli.md, "Scale").
  *
  * Usage: bench_scale [--tasks N] [-O METHOD] [--spread] [--iterations N] [--repeat R]
- *                    [--write DIR]
+ *                    [--write DIR] [--graph FILE]
  *
  * The graph is the chain of `tgc compile`'s scale target: N tasks t0 .. t(N-1) of 1000
  * cycles, an edge of 64 bytes from each task to the next two (2N - 3 edges), on
@@ -80,7 +80,7 @@ static void
 usage(void)
 {
     fprintf(stderr, "usage: bench_scale [--tasks N] [-O METHOD] [--spread] "
-                    "[--iterations N] [--repeat R] [--write DIR]\n");
+                    "[--iterations N] [--repeat R] [--write DIR] [--graph FILE]\n");
     exit(2);
 }
 
@@ -90,7 +90,7 @@ main(int argc, char **argv)
     int n = 100000, reps = 1;
     int64_t iterations = 1;
     bool spread = false;
-    const char *method = "bfco", *write_dir = NULL;
+    const char *method = "bfco", *write_dir = NULL, *file = NULL;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (strcmp(a, "--spread") == 0) {
@@ -110,6 +110,8 @@ main(int argc, char **argv)
             reps = atoi(v);
         else if (strcmp(a, "--write") == 0)
             write_dir = v;
+        else if (strcmp(a, "--graph") == 0)
+            file = v;
         else
             usage();
     }
@@ -118,19 +120,23 @@ main(int argc, char **argv)
     if (n < 3 || n > opt.limits.max_tasks || iterations < 1 || reps < 1 ||
         reps > MAXREP || opt_method_parse(method, &opt.method) != 0)
         usage();
-    char *text = chain_json(n, iterations, spread);
+    char *text = file ? NULL : chain_json(n, iterations, spread);
+    if (file && iterations > 1)
+        opt.iterations = iterations;
     enum { LOAD, EVAL = NPASSES + 1, EMIT, WRITE, NPHASES };
     const char *names[NPHASES] = {
         [LOAD] = "load", [EVAL] = "evaluate", [EMIT] = "emit", [WRITE] = "write"};
     for (int p = 0; p < NPASSES; p++)
         names[1 + p] = passes[p].name;
     double t[NPHASES][MAXREP] = {{0}};
-    int nedges = 0, nmsgs = 0, nfiles = 0;
+    int nedges = 0, nmsgs = 0, nfiles = 0, ntasks = 0;
+    const char *gname = NULL;
     size_t bytes = 0;
     for (int r = 0; r < reps; r++) {
         Diag *d = diag_new();
         double c0 = ir_cpu_seconds();
-        Graph *g = fe_load_graph_string(text, "chain.json", &opt, d);
+        Graph *g = file ? fe_load_graph(file, &opt, d)
+                        : fe_load_graph_string(text, "chain.json", &opt, d);
         t[LOAD][r] = ir_cpu_seconds() - c0;
         Unit u = {.g = g, .p = g ? g->platform : NULL, .opt = &opt};
         int rc = g ? 0 : -1;
@@ -162,7 +168,11 @@ main(int argc, char **argv)
             fprintf(stderr, "bench_scale: the pipeline failed\n");
             return 1;
         }
-        nedges = g->nedges;
+        nedges = u.g->nedges;
+        ntasks = u.g->ntasks;
+        iterations = u.g->iterations;
+        free((void *)gname);
+        gname = strdup(u.g->name ? u.g->name : "graph");
         nmsgs = u.s->nmsgs;
         nfiles = proj.nfiles;
         bytes = 0;
@@ -171,14 +181,22 @@ main(int argc, char **argv)
         cg_project_free(&proj);
         arena_free(a);
         ir_sched_free(u.s);
-        ir_graph_free(g);
+        ir_graph_free(u.g);
         diag_free(d);
     }
     free(text);
-    printf("chain of %d tasks, %d edges, %" PRId64 " iteration%s, -O %s%s: %d messages, "
-           "%d files, %zu bytes of C\n",
-           n, nedges, iterations, iterations == 1 ? "" : "s", method,
-           spread ? ", spread over 4 DSPs" : "", nmsgs, nfiles, bytes);
+    if (file)
+        printf("graph \"%s\" (%s): %d tasks after the passes, %d edges, %" PRId64
+               " iteration%s, -O %s: %d messages, %d files, %zu bytes of C\n",
+               gname, file, ntasks, nedges, iterations, iterations == 1 ? "" : "s",
+               method, nmsgs, nfiles, bytes);
+    else
+        printf("chain of %d tasks, %d edges, %" PRId64
+               " iteration%s, -O %s%s: %d messages, "
+               "%d files, %zu bytes of C\n",
+               n, nedges, iterations, iterations == 1 ? "" : "s", method,
+               spread ? ", spread over 4 DSPs" : "", nmsgs, nfiles, bytes);
+    free((void *)gname);
     printf("CPU seconds, median of %d run%s:\n", reps, reps == 1 ? "" : "s");
     double med[NPHASES], passes_total = 0;
     for (int p = 0; p < NPHASES; p++) {
