@@ -260,6 +260,47 @@ graph_of(const App *a, char *path, size_t n)
 
 /* tgc run GRAPH -O MODE [--no-contention] [--keep DIR]; checks what it reports.  With
  * --no-contention: simulated = predicted cycles and packets. */
+/* The period against its bound (never below it) and the simulated period against the
+ * predicted one (equal where both exist), exactly: docs/throughput.md.  NULL when they
+ * hold. */
+static const char *
+period_problem(const json_t *o)
+{
+    const json_t *p = json_object_get(o, "period_exact"),
+                 *b = json_object_get(o, "period_bound_exact"),
+                 *m = json_object_get(o, "simulated_period_exact");
+    if (!json_is_object(b))
+        return "no period bound";
+    if (!json_is_object(p))
+        return NULL; /* the schedule never repeats: nothing to compare */
+    long long pc = get_int(p, "cycles"), pi = get_int(p, "iterations");
+    long long bc = get_int(b, "cycles"), bi = get_int(b, "iterations");
+    __extension__ typedef __int128 wide;
+    if ((wide)pc * bi < (wide)bc * pi)
+        return "the period is below its bound";
+    if (json_is_object(m) &&
+        (wide)get_int(m, "cycles") * pi != (wide)pc * get_int(m, "iterations"))
+        return "the simulated period differs from the predicted one";
+    return NULL;
+}
+
+/* "15640", "21/2" or "none" (static storage, two at a time). */
+static const char *
+period_text(const json_t *x)
+{
+    static char buf[2][48];
+    static int k;
+    char *b = buf[k++ & 1];
+    if (!json_is_object(x))
+        return "none";
+    long long c = get_int(x, "cycles"), i = get_int(x, "iterations");
+    if (i == 1)
+        snprintf(b, 48, "%lld", c);
+    else
+        snprintf(b, 48, "%lld/%lld", c, i);
+    return b;
+}
+
 static json_t *
 tgc_run(const App *a, const char *graph, const char *mode, bool contention,
         const char *keep)
@@ -296,6 +337,8 @@ tgc_run(const App *a, const char *graph, const char *mode, bool contention,
         why = "simulated cycles != predicted cycles";
     else if (!contention && get_int(o, "packets") != get_int(o, "predicted_packets"))
         why = "packets != predicted packets";
+    else
+        why = period_problem(o);
     if (why) {
         fail("%s: %s (exit status %d, simulated %lld, predicted %lld)", what, why, rc,
              sim, pred);
@@ -321,9 +364,11 @@ test_app(const App *a, const char *graph, char *const *modes, int nmodes)
             continue;
         fprintf(msg,
                 "run  %s: %lld cycles (simulated = predicted), %lld messages, %lld "
-                "aggregated, %lld pipelined\n",
+                "aggregated, %lld pipelined, period %s (bound %s)\n",
                 what, get_int(o, "simulated_cycles"), get_int(o, "messages"),
-                get_int(o, "aggregated"), get_int(o, "pipelined"));
+                get_int(o, "aggregated"), get_int(o, "pipelined"),
+                period_text(json_object_get(o, "period_exact")),
+                period_text(json_object_get(o, "period_bound_exact")));
         json_decref(o);
         check_outputs(a, graph, outdir, what);
         fprintf(msg, "%s %s\n", failures == before ? "ok  " : "FAIL", what);

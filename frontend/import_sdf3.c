@@ -88,6 +88,11 @@ typedef struct Sdf3 {
     const char *name;
     int64_t period_constraint; /* 0 = none */
     int errors;
+    /* name maps, so that no lookup is a scan: every port by "ACTOR\x1fport", ACTOR the
+     * actor's index (so that two actors of one name, already reported, do not collide;
+     * \x1f is in no XML name), with the actor and port of each key; the channels */
+    FeIdMap ports, chanmap;
+    int *port_actor, *port_k;
 } Sdf3;
 
 static void err(Sdf3 *s, const xmlNode *n, const char *fmt, ...) TGC_PRINTF(3, 4);
@@ -276,26 +281,53 @@ read_actor(Sdf3 *s, const xmlNode *n, SActor *a)
             err(s, c, "%s has no rate", who);
         if (rc != 1)
             p->rate = 0;
-        if (p->name) {
-            for (int k = 0; k < a->nports; k++)
-                if (a->ports[k].name && strcmp(a->ports[k].name, p->name) == 0) {
-                    err(s, c, "actor \"%s\" has two ports \"%s\" (the first at line %d)",
-                        a->name ? shown(s, a->name) : "?", shown(s, p->name),
-                        a->ports[k].line);
-                    break;
-                }
-        }
         a->nports++;
     }
 }
 
-static int
-find_port(const SActor *a, const char *name)
+/* The ports' map (a port named twice in one actor reported) and the ports' keys. */
+static void
+map_ports(Sdf3 *s)
 {
-    for (int k = 0; name && k < a->nports; k++)
-        if (a->ports[k].name && strcmp(a->ports[k].name, name) == 0)
-            return k;
-    return -1;
+    int np = 0;
+    for (int i = 0; i < s->nactors; i++)
+        np += s->actors[i].nports;
+    const char **key = arena_array(s->a, (size_t)np + 1, sizeof *key);
+    s->port_actor = arena_array(s->a, (size_t)np + 1, sizeof *s->port_actor);
+    s->port_k = arena_array(s->a, (size_t)np + 1, sizeof *s->port_k);
+    int j = 0;
+    for (int i = 0; i < s->nactors; i++)
+        for (int k = 0; k < s->actors[i].nports; k++, j++) {
+            const SActor *a = &s->actors[i];
+            key[j] = a->ports[k].name
+                         ? arena_printf(s->a, "%d\x1f%s", i, a->ports[k].name)
+                         : NULL;
+            s->port_actor[j] = i;
+            s->port_k[j] = k;
+        }
+    fe_namemap_init(&s->ports, key, np);
+    for (j = 0; j < np; j++) {
+        int first = key[j] ? fe_idmap_find(&s->ports, key[j]) : j;
+        if (first != j) {
+            const SActor *a = &s->actors[s->port_actor[j]];
+            const SPort *p = &a->ports[s->port_k[j]];
+            Loc loc = {.file = s->file, .line = p->line};
+            diag_error(s->d, &loc,
+                       "actor \"%s\" has two ports \"%s\" (the first at line %d)",
+                       a->name ? shown(s, a->name) : "?", shown(s, p->name),
+                       a->ports[s->port_k[first]].line);
+            s->errors++;
+        }
+    }
+}
+
+static int
+find_port(Sdf3 *s, int actor, const char *name)
+{
+    if (!name)
+        return -1;
+    int j = fe_idmap_find(&s->ports, arena_printf(s->a, "%d\x1f%s", actor, name));
+    return j >= 0 ? s->port_k[j] : -1;
 }
 
 /* One end of a channel: its actor and port, checked (known, the right direction, not
@@ -331,7 +363,7 @@ channel_end(Sdf3 *s, const xmlNode *n, SChan *ch, const FeIdMap *m, bool src, in
         err(s, n, "channel \"%s\" has no %s", who, pn);
         return;
     }
-    int pi = find_port(a, pname);
+    int pi = find_port(s, ai, pname);
     if (pi < 0) {
         const char **names = arena_array(s->a, (size_t)a->nports + 1, sizeof *names);
         for (int i = 0; i < a->nports; i++)
@@ -402,6 +434,7 @@ read_sdf(Sdf3 *s, const xmlNode *sdf)
         names[i] = s->actors[i].name;
     FeIdMap m;
     fe_namemap_init(&m, names, s->nactors);
+    map_ports(s);
     for (int i = 0; i < s->nactors; i++) {
         int first = names[i] ? fe_idmap_find(&m, names[i]) : i;
         if (first != i) {
@@ -417,17 +450,19 @@ read_sdf(Sdf3 *s, const xmlNode *sdf)
         if (is(c, "channel"))
             read_channel(s, c, &s->chans[k++], &m);
     fe_idmap_free(&m);
+    const char **cn = arena_array(s->a, (size_t)s->nchans + 1, sizeof *cn);
     for (int i = 0; i < s->nchans; i++)
-        for (int j = 0; j < i; j++)
-            if (s->chans[i].name && s->chans[j].name &&
-                strcmp(s->chans[i].name, s->chans[j].name) == 0) {
-                Loc loc = {.file = s->file, .line = s->chans[i].line};
-                diag_error(s->d, &loc,
-                           "a second channel \"%s\" (the first is at line %d)",
-                           shown(s, s->chans[i].name), s->chans[j].line);
-                s->errors++;
-                break;
-            }
+        cn[i] = s->chans[i].name;
+    fe_namemap_init(&s->chanmap, cn, s->nchans);
+    for (int i = 0; i < s->nchans; i++) {
+        int first = cn[i] ? fe_idmap_find(&s->chanmap, cn[i]) : i;
+        if (first != i) {
+            Loc loc = {.file = s->file, .line = s->chans[i].line};
+            diag_error(s->d, &loc, "a second channel \"%s\" (the first is at line %d)",
+                       shown(s, cn[i]), s->chans[first].line);
+            s->errors++;
+        }
+    }
 }
 
 /* ------------------------------------------------------------------ the properties */
@@ -515,10 +550,7 @@ read_channel_props(Sdf3 *s, const xmlNode *n)
     const char *name = name_attr(s, n, "channel", "<channelProperties>");
     if (!name)
         return;
-    int ci = -1;
-    for (int i = 0; i < s->nchans && ci < 0; i++)
-        if (s->chans[i].name && strcmp(s->chans[i].name, name) == 0)
-            ci = i;
+    int ci = fe_idmap_find(&s->chanmap, name);
     if (ci < 0) {
         err(s, n, "<channelProperties> of an unknown channel \"%s\"", shown(s, name));
         return;
@@ -798,7 +830,8 @@ named(const Sdf3 *s, const char *msg)
             /* the rest of the pointer (a field of it) says nothing more here */
             while (*p == '/' || (*p >= 'a' && *p <= 'z') || *p == '_')
                 p++;
-        } else if (strncmp(p, "\"tokens\"", 8) == 0) { /* the field is initialTokens here */
+        } else if (strncmp(p, "\"tokens\"", 8) == 0) {
+            /* the field is initialTokens here */
             put(&out, &len, "initialTokens", 13);
             p += 8;
         } else {
@@ -970,6 +1003,8 @@ fe_import_sdf3(const char *path, const Options *opt, const char *processor, Diag
     }
     xmlFreeDoc(doc);
     xmlFreeParserCtxt(ctxt);
+    fe_idmap_free(&s.ports);
+    fe_idmap_free(&s.chanmap);
     arena_free(a);
     return g;
 }
