@@ -24,9 +24,9 @@
 #include <string.h>
 #include <sys/resource.h>
 
-#include "stats.h"
 #include "ir.h"
 #include "output.h"
+#include "stats.h"
 
 typedef struct Pass {
     const char *name;
@@ -188,8 +188,8 @@ main(int argc, char **argv)
     if (file)
         printf("graph \"%s\" (%s): %d tasks after the passes, %d edges, %" PRId64
                " iteration%s, -O %s: %d messages, %d files, %zu bytes of C\n",
-               gname, file, ntasks, nedges, iterations, iterations == 1 ? "" : "s",
-               method, nmsgs, nfiles, bytes);
+               gname, strrchr(file, '/') ? strrchr(file, '/') + 1 : file, ntasks, nedges,
+               iterations, iterations == 1 ? "" : "s", method, nmsgs, nfiles, bytes);
     else
         printf("chain of %d tasks, %d edges, %" PRId64
                " iteration%s, -O %s%s: %d messages, "
