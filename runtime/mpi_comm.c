@@ -1,7 +1,8 @@
 /* mpi_comm.c: communicators (intra and inter), groups, attributes, Cartesian
- * topologies. A communicator is a group of global ranks and two contexts (its
- * point-to-point messages and those of its collectives); the members of a new one
- * agree on its context as MPICH does: the largest of their next free contexts, so a
+ * topologies, and the start of the nonblocking collectives (nbc_start). A
+ * communicator is a group of global ranks and two contexts (its point-to-point
+ * messages and those of its collectives); the members of a new one agree on its
+ * context as MPICH does, by the largest of what each proposes (ctx_propose), so a
  * context is never in use at two members that talk to each other. Part of the API
  * layer (mpi_int.h). */
 #include "mpi_int.h"
@@ -61,14 +62,33 @@ group_max(const Comm *c, int ctx, int tag, int *v)
     coll_allreduce(&g, tag, &in, v, 1, &o);
 }
 
+/* The context this DSP proposes for a new communicator; the members agree on the
+ * largest of theirs. A proposal is its count of proposals times the DSPs plus its
+ * rank (pairs from 0x20000: point-to-point, collectives), so no two proposals of a
+ * run are alike, and the largest of the members' for one new communicator is a
+ * context that no other has, even where a DSP takes part in several agreements at
+ * once (MPI_Comm_idup: operations in progress side by side, in any order). */
+static int
+ctx_propose(MpiState *s)
+{
+    long long n = tr_size(), v = 0x20000 + 2 * ((long long)s->nproposed * n + s->rank);
+    if (v >= 0x7fff0000LL) { /* below MPI_COMM_SELF's */
+        fprintf(stderr,
+                "mpirio: DSP %d: no context left for a new communicator (%d made)\n",
+                s->rank, s->nproposed);
+        MPI_Abort(MPI_COMM_WORLD, 1);
+    }
+    s->nproposed++;
+    return (int)v;
+}
+
 /* the context of a new communicator made by every member of c (over c's collective
  * context, tag) */
 static int
 agree_ctx(MpiState *s, const Comm *c, int ctx, int tag)
 {
-    int v = s->next_ctx;
+    int v = ctx_propose(s);
     group_max(c, ctx, tag, &v);
-    s->next_ctx = v + 2;
     return v;
 }
 
@@ -255,7 +275,7 @@ MPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm)
         ctx = agree_ctx(s, c, c->cctx, T_CTX);
     else {
         /* both groups: each its maximum, the leaders exchange theirs */
-        int v = s->next_ctx;
+        int v = ctx_propose(s);
         group_max(c, c->cctx, T_CTX, &v);
         if (c->rank == 0) {
             int w;
@@ -268,7 +288,6 @@ MPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm)
                 v = w;
         }
         group_bcast(c, c->cctx, T_CTX, &v, sizeof v, 0);
-        s->next_ctx = v + 2;
         ctx = v;
     }
     c = comm_get(s, comm);
@@ -292,13 +311,122 @@ MPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm)
     return MPI_Comm_dup(comm, newcomm);
 }
 
+static int
+run_idup(Nbc *a)
+{
+    return MPI_Comm_dup(a->comm, a->newcomm);
+}
+
+/* MPI_Comm_dup as an operation in progress: *newcomm is the new communicator once
+ * the request is complete */
 int
 MPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *req)
 {
-    int e = MPI_Comm_dup(comm, newcomm);
-    if (!e)
-        *req = rq_done(mpi_state());
+    ENTER("MPI_Comm_idup");
+    if (!newcomm)
+        return mpi_err(comm, MPI_ERR_ARG);
+    Nbc a = {.run = run_idup, .comm = comm, .newcomm = newcomm};
+    return nbc_start(s, &a, req);
+}
+
+int
+MPI_Comm_idup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm,
+                        MPI_Request *req)
+{
+    return MPI_Comm_idup(comm, newcomm, req);
+}
+
+/* ---- nonblocking collectives ---- */
+
+/* the datatypes of a, held while it is in progress */
+static void
+nbc_hold(MpiState *s, Nbc *a, Comm *c)
+{
+    int n = comm_peers(c), k = 0;
+    a->held = mpi_alloc((size_t)(2 * n + 2) * sizeof *a->held);
+    MPI_Datatype one[2] = {a->stype, a->rtype};
+    for (int i = 0; i < 2; i++)
+        if (one[i] && (a->held[k] = type_get(s, one[i])))
+            type_ref(a->held[k++]);
+    for (int i = 0; i < n; i++) {
+        if (a->stypes && (a->held[k] = type_get(s, a->stypes[i])))
+            type_ref(a->held[k++]);
+        if (a->rtypes && (a->held[k] = type_get(s, a->rtypes[i])))
+            type_ref(a->held[k++]);
+    }
+    a->nheld = k;
+}
+
+/* the communicator's memory (MPI_Comm_free, once no collective is in progress) */
+static void
+comm_release(Comm *c)
+{
+    mpi_free(c->g);
+    mpi_free(c->rg);
+    mpi_free(c->dims);
+    mpi_free(c->periods);
+    mpi_free(c->ins);
+    mpi_free(c->outs);
+    c->g = c->rg = c->dims = c->periods = c->ins = c->outs = NULL;
+    c->used = 0;
+}
+
+/* nbc_start's and the operation's references to a: the last lets it go */
+static void
+nbc_drop(Nbc *a)
+{
+    if (--a->refs > 0)
+        return;
+    for (int i = 0; i < a->nheld; i++)
+        type_unref(a->held[i]);
+    mpi_free(a->held);
+    if (--a->c->pending == 0 && a->c->freed)
+        comm_release(a->c);
+    mpi_free(a);
+}
+
+/* the operation in progress (tr_spawn) */
+static int
+nbc_run(void *p)
+{
+    Nbc *a = p;
+    a->err = a->run(a);
+    a->done = 1;
+    int e = a->err;
+    nbc_drop(a);
     return e;
+}
+
+int
+nbc_start(MpiState *s, const Nbc *in, MPI_Request *req)
+{
+    if (!req)
+        return mpi_err(in->comm, MPI_ERR_ARG);
+    *req = MPI_REQUEST_NULL;
+    Comm *c = comm_get(s, in->comm);
+    if (!c)
+        return mpi_err(MPI_COMM_WORLD, MPI_ERR_COMM);
+    Nbc *a = mpi_alloc(sizeof *a);
+    *a = *in;
+    a->c = c;
+    a->refs = 2;
+    nbc_hold(s, a, c);
+    c->pending++;
+    Rq *r = rq_new(s, RQ_COLL);
+    r->active = 1;
+    r->comm = in->comm;
+    int lane = (int)(c->nbc++ % 0x7fffffffu) + 1;
+    tr_spawn(lane, nbc_run, a, &r->tr);
+    if (a->done && a->err) { /* found at once: no request */
+        int e = a->err;
+        tr_wait(r->tr, NULL);
+        rq_free(s, r);
+        nbc_drop(a);
+        return mpi_err(in->comm, e);
+    }
+    nbc_drop(a);
+    *req = r->self;
+    return MPI_SUCCESS;
 }
 
 typedef struct Split {
@@ -357,11 +485,10 @@ inter_split(MpiState *s, Comm *c, int color, int key, MPI_Comm *newcomm)
     group_allgather(c, c->cctx, T_SPLIT, &me, la, sizeof me);
     inter_swap(c, T_SPLIT, la, (size_t)c->size * sizeof *la, ra,
                (size_t)c->rsize * sizeof *ra);
-    int v = s->next_ctx, w = 0;
+    int v = ctx_propose(s), w = 0;
     group_max(c, c->cctx, T_CTX, &v);
     inter_swap(c, T_CTX, &v, sizeof v, &w, sizeof w);
     int ctx = v > w ? v : w;
-    s->next_ctx = ctx + 2;
     *newcomm = MPI_COMM_NULL;
     if (color != MPI_UNDEFINED) {
         int *lg = mpi_alloc((size_t)c->size * sizeof(int));
@@ -495,13 +622,11 @@ MPI_Comm_free(MPI_Comm *comm)
     int e = attr_clear(s, &c->attrs, *comm);
     if (e)
         return mpi_err(*comm, e);
-    mpi_free(c->g);
-    mpi_free(c->rg);
-    mpi_free(c->dims);
-    mpi_free(c->periods);
-    mpi_free(c->ins);
-    mpi_free(c->outs);
-    c->used = 0;
+    /* a collective in progress on it goes on: the communicator goes when it is over */
+    if (c->pending)
+        c->freed = 1;
+    else
+        comm_release(c);
     *comm = MPI_COMM_NULL;
     return MPI_SUCCESS;
 }
@@ -598,7 +723,7 @@ MPI_Intercomm_create(MPI_Comm local, int local_leader, MPI_Comm peer, int remote
         return mpi_err(local, MPI_ERR_COMM);
     if (local_leader < 0 || local_leader >= lc->size)
         return mpi_err(local, MPI_ERR_RANK);
-    int v = s->next_ctx;
+    int v = ctx_propose(s);
     group_max(lc, lc->cctx, T_CTX, &v);
     /* the leaders exchange their groups and contexts over peer */
     int *info = NULL, rsize = 0;
@@ -637,7 +762,6 @@ MPI_Intercomm_create(MPI_Comm local, int local_leader, MPI_Comm peer, int remote
     group_bcast(lc, lc->cctx, T_LEADERS, info + 2, (size_t)hdr[1] * sizeof(int),
                 local_leader);
     lc = comm_get(s, local);
-    s->next_ctx = hdr[0] + 2;
     Comm *n = comm_make(s, lc->g, lc->size, hdr[0], newcomm);
     n->inter = 1;
     n->rsize = hdr[1];
@@ -654,7 +778,7 @@ MPI_Intercomm_merge(MPI_Comm inter, int high, MPI_Comm *newcomm)
     COMM(c, inter);
     if (!c->inter)
         return mpi_err(inter, MPI_ERR_COMM);
-    int v[2] = {s->next_ctx, high ? 1 : 0};
+    int v[2] = {ctx_propose(s), high ? 1 : 0};
     group_max(c, c->cctx, T_MERGE, &v[0]);
     int w[2] = {0, 0};
     if (c->rank == 0) {
@@ -666,7 +790,6 @@ MPI_Intercomm_merge(MPI_Comm inter, int high, MPI_Comm *newcomm)
     }
     group_bcast(c, c->cctx, T_MERGE, w, sizeof w, 0);
     int ctx = v[0] > w[0] ? v[0] : w[0];
-    s->next_ctx = ctx + 2;
     /* the low group first; with equal flags, the group of the smaller leader */
     int first_local = v[1] != w[1] ? !v[1] : c->g[0] < c->rg[0];
     int n = c->size + c->rsize;

@@ -118,7 +118,6 @@ static void
 state_init(MpiState *s)
 {
     s->rank = tr_rank();
-    s->next_ctx = 0x20000;
     s->lastused = MPI_ERR_LASTCODE;
     comm_init_predefined(s); /* the predefined datatypes: on first use (mpi_type.c) */
     /* groups: 0 is MPI_GROUP_EMPTY */
@@ -171,8 +170,10 @@ mpi_enter(const char *call)
         if (fin)
             return NULL;
     }
-    s->call = call;
-    tr_call(call);
+    if (!tr_agent()) { /* an operation in progress keeps the name it was started by */
+        s->call = call;
+        tr_call(call);
+    }
     return s;
 }
 
@@ -225,16 +226,6 @@ rq_free(MpiState *s, Rq *r)
 {
     rq_forget(s, r);
     mpi_free(r);
-}
-
-MPI_Request
-rq_done(MpiState *s)
-{
-    Rq *r = rq_new(s, RQ_DONE);
-    r->comm = MPI_COMM_WORLD;
-    r->st.MPI_SOURCE = MPI_ANY_SOURCE;
-    r->st.MPI_TAG = MPI_ANY_TAG;
-    return r->self;
 }
 
 HandleTab *
@@ -721,6 +712,10 @@ int
 mpi_err(MPI_Comm comm, int code)
 {
     if (code == MPI_SUCCESS)
+        return code;
+    /* the errors of an operation in progress are raised by the Wait or Test that
+     * completes it, as MPI has it */
+    if (tr_agent())
         return code;
     MpiState *s = mpi_state();
     Comm *c = s ? comm_get(s, comm) : NULL;

@@ -108,6 +108,9 @@ typedef struct Comm {
     int nin, nout; /* distributed graph: the sources and destinations */
     int *ins, *outs;
     char name[MPI_MAX_OBJECT_NAME];
+    unsigned nbc; /* nonblocking collectives started on it: the next one's lane */
+    int pending;  /* ... not yet over (nbc_start) */
+    int freed;    /* MPI_Comm_free'd while some were pending: goes when they are over */
 } Comm;
 
 typedef struct Op {
@@ -130,7 +133,7 @@ typedef struct Info {
     InfoKV kv[64];
 } Info;
 
-enum { RQ_SEND, RQ_RECV, RQ_DONE, RQ_GREQ };
+enum { RQ_SEND, RQ_RECV, RQ_GREQ, RQ_COLL };
 
 /* a request; the program holds its handle (self), an MPI_Request that never points
  * to it (the table of handles in MpiState, rq_get) */
@@ -196,10 +199,10 @@ enum { NPREDEF = 64, TYPE_BASE = 64 };
 typedef struct MpiState {
     int rank;
     int initialized, finalized, thread_level;
-    int next_ctx; /* the smallest context this DSP may give a new communicator */
-    Tab comms;    /* Comm, handle = index (0 WORLD, 1 LOCAL, 2 SELF) */
-    Tab groups;   /* Group, handle = index (0 the empty group) */
-    Tab types;    /* Type, handle = TYPE_BASE + index */
+    int nproposed; /* contexts proposed for new communicators (ctx_propose) */
+    Tab comms;     /* Comm, handle = index (0 WORLD, 1 LOCAL, 2 SELF) */
+    Tab groups;    /* Group, handle = index (0 the empty group) */
+    Tab types;     /* Type, handle = TYPE_BASE + index */
     Type predef[NPREDEF];
     Tab ops;          /* Op, handle = index (below 16 the predefined ones) */
     Tab keyvals;      /* Keyval, key = index (from 1, never reused) */
@@ -261,8 +264,6 @@ Rq *rq_new(MpiState *s, int kind);
 Rq *rq_get(MpiState *s, MPI_Request h);
 void rq_forget(MpiState *s, Rq *r); /* its handle goes, r lives on (Request_free) */
 void rq_free(MpiState *s, Rq *r);   /* r and its handle go */
-/* a new request that is complete (the nonblocking collectives, MPI_Comm_idup) */
-MPI_Request rq_done(MpiState *s);
 
 /* the tags of the internal messages of the collectives (on a communicator's cctx;
  * api.c's MPIRIO collectives use the tags CO_ of mpirio_int.h, below 16) */
@@ -285,6 +286,33 @@ enum {
 
 /* mpi_comm.c */
 int comm_neighbors(const Comm *c, int *nin, int **ins, int *nout, int **outs);
+/* A nonblocking collective on comm (or MPI_Comm_idup of it): run(a) is the blocking
+ * operation, which runs as an operation in progress of the transport (tr_spawn) in a
+ * lane of its own (comm's count of them, the same on every member, since all start
+ * them in the same order), so its messages never meet those of the caller or of
+ * another in progress; its datatypes (the handles of types[0..ntypes-1]) and comm
+ * are held until it is over. The new request in *req; an error found before it
+ * first waits is returned at once (no request: MPI_REQUEST_NULL), a later one by
+ * the Wait or Test that completes it. a: size bytes, copied. */
+typedef struct Nbc Nbc;
+struct Nbc {
+    int (*run)(Nbc *a);
+    MPI_Comm comm;
+    const void *sbuf;
+    void *rbuf;
+    int scount, rcount, root;
+    MPI_Datatype stype, rtype;
+    const int *scounts, *sdispls, *rcounts, *rdispls;
+    const MPI_Datatype *stypes, *rtypes; /* alltoallw: one per peer */
+    MPI_Op op;
+    MPI_Comm *newcomm; /* MPI_Comm_idup */
+    /* nbc_start's */
+    Comm *c;
+    struct Type **held;
+    int nheld;
+    int refs, done, err;
+};
+int nbc_start(MpiState *s, const Nbc *a, MPI_Request *req);
 void inter_swap(const Comm *c, int tag, const void *mine, size_t mbytes, void *theirs,
                 size_t tbytes);
 /* global rank of rank r of c's destination group (remote for an intercomm) */

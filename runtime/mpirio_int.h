@@ -70,7 +70,17 @@ int tr_imrecv(void *msg, void *buf, size_t cap, Req **out);
  * (r goes on) */
 int tr_cancel(Req *r);
 int tr_test(Req *r, int *flag, MPIRIO_Status *st); /* frees r when *flag */
-void tr_compute(Cycles c, const char *name);       /* busy c cycles; the trace's name */
+/* an operation of the caller's DSP in progress (a nonblocking collective): fn(arg)
+ * runs beside the caller, at once until it first waits, then whenever what it waits
+ * for is in, as the point-to-point requests progress, whatever the caller does
+ * meanwhile. Its messages are the DSP's, but match only messages of the same lane
+ * (> 0, the same on every member of the operation), never the DSP's own. *out
+ * completes (tr_wait, tr_test, tr_waitany) when fn returns; tr_wait returns what fn
+ * returned. The caller is busy post_overhead, a wait on it wait_overhead. Only the
+ * simulated platform has them. */
+int tr_spawn(int lane, int (*fn)(void *), void *arg, Req **out);
+int tr_agent(void);                          /* 1 inside such an operation */
+void tr_compute(Cycles c, const char *name); /* busy c cycles; the trace's name */
 /* scratch memory for the API layer's algorithms (a collective's buffers), inside a
  * DSP, for at most the run: fast, and what a deadlocked DSP holds is freed with the
  * run; never NULL */

@@ -67,7 +67,7 @@ typedef struct Coll Coll;
 typedef void (*EvFn)(void *p); /* the handler of an event */
 
 struct MPIRIO_Req {
-    int kind;     /* 0 send, 1 receive */
+    int kind;     /* 0 send, 1 receive, 2 an agent's work (tr_spawn) */
     int blocking; /* a blocking MPIRIO_Recv: recv_overhead instead of wait_overhead */
     int done;
     int posted;  /* a receive: the post event has run */
@@ -76,9 +76,11 @@ struct MPIRIO_Req {
     /* receive */
     void *buf;
     size_t cap;
-    int src, ctx, tag; /* src global or -1 */
-    MPIRIO_Status st;
+    int src, ctx, tag;        /* src global or -1 */
+    int lane;                 /* that of the DSP or agent that made it (Dsp.lane) */
+    MPIRIO_Status st;         /* of an agent's work: st.error its result */
     Msg *msg;                 /* matched message; of a send: its message */
+    Dsp *agent;               /* of an agent's work in progress: the agent */
     Req *next;                /* in the posted queue */
     Req *all_prev, *all_next; /* every live request (freed at the end of a run) */
 };
@@ -115,6 +117,20 @@ struct Dsp {
     int probing;  /* blocked in tr_probe until a matching envelope arrives */
     int polling;  /* its last p2p call was a poll that failed (tr_test, tr_iprobe) */
     int probe_src, probe_ctx, probe_tag;
+    Dsp *prober; /* the DSP or agent blocked in tr_probe on this DSP's queue */
+    /* Agents (k_agent): a DSP's operations in progress, each a fiber with a clock of
+     * its own that acts for its DSP, `home`: its messages are the DSP's (its rank,
+     * the DSP's queues, send order and priority). Of a DSP, home is itself. Only the
+     * fields above `home`'s that are about waiting and time are an agent's own: clock,
+     * state, waiting, wait_coll, call, describe, fiber, after, busy, polling. */
+    Dsp *home;
+    int lane; /* messages match only between the same lane (0: the DSPs' own) */
+    int tid;  /* its track in the trace: the rank, or an agent's number */
+    void (*work)(void *); /* an agent's work */
+    void *work_arg;
+    Dsp *next_agent; /* all agents of the run (Kernel.agents) */
+    Dsp *next_idle;  /* an agent whose work is over, to reuse (Dsp.idle of its DSP) */
+    Dsp *idle;       /* of a DSP: its agents whose work is over */
 };
 
 enum { DS_RUN, DS_READY, DS_BUSY, DS_BLOCKED, DS_DONE };
@@ -180,6 +196,8 @@ typedef struct Kernel {
     MPIRIO_Traffic tr;
     Coll *colls; /* open in-switch collectives (sim_coll.c) */
     Req *reqs;   /* live requests (sim_p2p.c) */
+    Dsp *agents; /* every agent of the run (k_agent) */
+    int nagents;
     char report[4096];
     int deadlock;
 } Kernel;
@@ -210,7 +228,11 @@ void k_make_ready(Dsp *d);
  * event at release + after, which saves a hand-off of the baton */
 void k_wait_busy(Dsp *d, Cycles after, const char *what);
 void k_release(Dsp *d);
-Dsp *k_self(void); /* the DSP running, NULL outside */
+Dsp *k_self(void); /* the DSP (or agent) running, NULL outside */
+/* an agent of the running DSP or agent d (for d's DSP) that runs work(arg) with d's
+ * clock, its messages in `lane`; it runs at once, and d goes on (made ready) when it
+ * first waits or is done. work's end is the agent's: it is kept for the next one. */
+void k_agent(Dsp *d, int lane, void (*work)(void *), void *arg);
 
 extern EvQueue k_q;
 void k_push_far(Ev *e, int cls);
@@ -253,6 +275,7 @@ struct Msg {
     uint64_t id;
     int src, dst; /* global DSPs */
     int ctx, tag, srank;
+    int lane; /* its sender's (Dsp.lane): matched only by a receive of the same */
     size_t bytes;
     unsigned char *data; /* copy of the payload taken at issue (k_alloc) */
     int prio;

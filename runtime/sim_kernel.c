@@ -234,6 +234,15 @@ report_deadlock(void)
             (size_t)snprintf(r + len, n - len, "  DSP %d (board %d): blocked in %s, %s\n",
                              i, d->board, d->call ? d->call : "?", what);
     }
+    for (Dsp *a = K->agents; a && len < n; a = a->next_agent) {
+        if (a->state != DS_BLOCKED)
+            continue;
+        char what[160] = "";
+        if (a->describe)
+            a->describe(a, what, sizeof what);
+        len += (size_t)snprintf(r + len, n - len, "  DSP %d's %s in progress: %s\n",
+                                a->rank, a->call ? a->call : "operation", what);
+    }
     K->deadlock = 1;
     if (!K->set.quiet)
         fputs(r, stderr);
@@ -278,7 +287,7 @@ k_block(Dsp *d)
     pass_baton(d);
     Cycles t1 = d->blocked_end >= 0 ? d->blocked_end : K->now;
     if (blocked && trace_active && t1 > t0)
-        trace_span(0, d->rank, d->call ? d->call : "wait", t0, t1, "wait");
+        trace_span(0, d->tid, d->call ? d->call : "wait", t0, t1, "wait");
 }
 
 /* no k_sync first: a wait that ends before the DSP's clock costs nothing */
@@ -300,7 +309,7 @@ k_release(Dsp *d)
         d->clock = K->now;
     if (d->after > 0) {
         if (trace_active)
-            trace_span(0, d->rank, d->after_what, d->clock, d->clock + d->after, "busy");
+            trace_span(0, d->tid, d->after_what, d->clock, d->clock + d->after, "busy");
         d->clock += d->after;
         d->busy += d->after;
         d->after = 0;
@@ -314,7 +323,7 @@ k_sleep(Dsp *d, Cycles c, const char *what)
     if (c <= 0)
         return;
     if (trace_active)
-        trace_span(0, d->rank, what, d->clock, d->clock + c, "busy");
+        trace_span(0, d->tid, what, d->clock, d->clock + c, "busy");
     d->clock += c;
     d->busy += c;
     /* a DSP that never waits (polling memory it shares with others in-process, say)
@@ -351,6 +360,78 @@ dsp_fiber(void *arg)
     fiber_exit_to(d->fiber, n->fiber);
 }
 
+/* ---- agents ----
+ * An agent is a fiber that acts for a DSP (its home) with a clock of its own: a
+ * nonblocking operation in progress (tr_spawn), which the kernel runs as it runs the
+ * DSPs, whatever the DSP does meanwhile. It starts at once, at its DSP's clock;
+ * when its work is over it waits on its DSP's list of idle agents for the next. */
+static void
+agent_fiber(void *arg)
+{
+    Dsp *a = arg;
+    for (;;) {
+        a->state = DS_RUN;
+        a->work(a->work_arg);
+        a->state = DS_DONE;
+        a->call = NULL;
+        a->next_idle = a->home->idle;
+        a->home->idle = a;
+        Dsp *n = next_dsp();
+        if (!n)
+            end_of_run(a->fiber, 0);
+        else {
+            K->switches++;
+            self = n;
+            fiber_switch(a->fiber, n->fiber);
+        }
+        /* resumed by k_agent with new work */
+    }
+}
+
+void
+k_agent(Dsp *d, int lane, void (*work)(void *), void *arg)
+{
+    Dsp *h = d->home, *a = h->idle;
+    if (a)
+        h->idle = a->next_idle;
+    else {
+        a = calloc(1, sizeof *a);
+        if (!a)
+            abort();
+        a->fiber = fiber_new(K_STACK, agent_fiber, a);
+        if (!a->fiber) {
+            fprintf(stderr, "mpirio: cannot allocate the stack of an agent of DSP %d\n",
+                    h->rank);
+            abort();
+        }
+        a->home = h;
+        a->rank = h->rank;
+        a->board = h->board;
+        a->tid = K->ndsps + K->nagents++;
+        a->next_agent = K->agents;
+        K->agents = a;
+        if (trace_active) {
+            char name[64];
+            snprintf(name, sizeof name, "DSP %d: agent %d", h->rank, a->tid - K->ndsps);
+            trace_name(0, a->tid, "thread_name", name);
+        }
+    }
+    a->lane = lane;
+    a->clock = d->clock;
+    a->work = work;
+    a->work_arg = arg;
+    a->waiting = NULL;
+    a->wait_coll = NULL;
+    a->describe = NULL;
+    a->call = d->call;
+    k_make_ready(d);
+    a->state = DS_RUN;
+    K->switches++;
+    self = a;
+    fiber_switch(d->fiber, a->fiber);
+    d->state = DS_RUN; /* resumed once the agent waits, or is done */
+}
+
 int
 k_run(int n, void (*fn)(int, void *), void *arg)
 {
@@ -363,6 +444,8 @@ k_run(int n, void (*fn)(int, void *), void *arg)
     for (int i = 0; i < n; i++) {
         Dsp *d = &K->dsps[i];
         d->rank = i;
+        d->home = d;
+        d->tid = i;
         d->board = i / K->plat.dsps_per_board;
         d->coll = K->set.coll;
         d->fn = fn;
@@ -482,6 +565,13 @@ k_end(void)
 {
     for (int i = 0; K->dsps && i < K->ndsps; i++)
         fiber_free(K->dsps[i].fiber);
+    for (Dsp *a = K->agents, *nx; a; a = nx) {
+        nx = a->next_agent;
+        fiber_free(a->fiber);
+        free(a);
+    }
+    K->agents = NULL;
+    K->nagents = 0;
     q_reset();
     free(K->dsps);
     for (Hdr *h = K->slabs, *nx; h; h = nx) {

@@ -18,9 +18,10 @@
 #include <string.h>
 
 static int
-matches(const Msg *m, int src, int ctx, int tag)
+matches(const Msg *m, int src, int ctx, int tag, int lane)
 {
-    return m->ctx == ctx && (src < 0 || src == m->src) && (tag < 0 || tag == m->tag);
+    return m->ctx == ctx && m->lane == lane && (src < 0 || src == m->src) &&
+           (tag < 0 || tag == m->tag);
 }
 
 /* requests are on a list so that a run can free those its DSPs never waited for */
@@ -29,6 +30,7 @@ req_new(Dsp *owner)
 {
     Req *r = k_zalloc(sizeof *r);
     r->owner = owner;
+    r->lane = owner->lane;
     r->all_next = K->reqs;
     if (K->reqs)
         K->reqs->all_prev = r;
@@ -126,8 +128,7 @@ issue(void *mp)
     Dsp *rd = &K->dsps[m->dst];
     Req *prev = NULL, *r = rd->posted;
     for (; r; prev = r, r = r->next)
-        if (r->ctx == m->ctx && (r->src < 0 || r->src == m->src) &&
-            (r->tag < 0 || r->tag == m->tag))
+        if (matches(m, r->src, r->ctx, r->tag, r->lane))
             break;
     if (r) {
         if (prev)
@@ -147,9 +148,10 @@ issue(void *mp)
         rd->unexp_tail = m;
         if (m->eager)
             net_send(m);
-        if (rd->probing && matches(m, rd->probe_src, rd->probe_ctx, rd->probe_tag)) {
+        if (rd->probing &&
+            matches(m, rd->probe_src, rd->probe_ctx, rd->probe_tag, rd->prober->lane)) {
             rd->probing = 0;
-            k_release(rd);
+            k_release(rd->prober);
         }
     }
 }
@@ -174,9 +176,10 @@ isend(const void *buf, size_t bytes, int dst, int ctx, int tag, int srank, int s
     m->tag = tag;
     m->srank = srank;
     m->bytes = bytes;
-    m->prio = d->prio;
+    m->lane = d->lane;
+    m->prio = d->home->prio;
     m->issued = d->clock; /* the issue event's time */
-    m->src_seq = d->nsent++;
+    m->src_seq = d->home->nsent++;
     /* a synchronous send is never eager: its data moves (and it completes) only once
      * the receiver has matched it */
     m->eager = !sync && (long long)bytes <= K->plat.eager_limit;
@@ -215,10 +218,10 @@ post(void *rp)
         return;
     }
     r->posted = 1;
-    Dsp *d = r->owner;
+    Dsp *d = r->owner->home;
     Msg *prev = NULL, *m = d->unexp;
     for (; m; prev = m, m = m->next)
-        if (matches(m, r->src, r->ctx, r->tag))
+        if (matches(m, r->src, r->ctx, r->tag, r->lane))
             break;
     if (m) {
         if (prev)
@@ -283,7 +286,10 @@ describe(const Dsp *d, char *buf, size_t n)
     const Req *r = d->waiting;
     char cn[64];
     ctx_name(r->ctx, cn, sizeof cn);
-    if (r->kind == 0) {
+    if (r->kind == 2) {
+        snprintf(buf, n, "waiting for its %s to complete",
+                 r->agent && r->agent->call ? r->agent->call : "nonblocking operation");
+    } else if (r->kind == 0) {
         snprintf(buf, n, "waiting for its send to rank %d (tag %d, %s) to be received",
                  r->src, r->tag, cn);
     } else if (r->msg) {
@@ -362,8 +368,8 @@ tr_wait(Req *r, MPIRIO_Status *st)
         k_wait_busy(d, after, what);
     } else
         k_sleep(d, after, what);
-    int err = r->kind == 1 ? r->st.error : MPIRIO_SUCCESS;
-    if (st && r->kind == 1)
+    int err = r->kind != 0 ? r->st.error : MPIRIO_SUCCESS;
+    if (st && r->kind != 0)
         *st = r->st;
     req_free(r);
     return err;
@@ -391,6 +397,23 @@ tr_test(Req *r, int *flag, MPIRIO_Status *st)
 }
 
 static void
+describe_probe(const Dsp *e, char *buf, size_t n)
+{
+    const Dsp *d = e->home;
+    char cn[64], s[32], t[32];
+    ctx_name(d->probe_ctx, cn, sizeof cn);
+    if (d->probe_src < 0)
+        snprintf(s, sizeof s, "any rank");
+    else
+        snprintf(s, sizeof s, "rank %d", d->probe_src);
+    if (d->probe_tag < 0)
+        snprintf(t, sizeof t, "any tag");
+    else
+        snprintf(t, sizeof t, "tag %d", d->probe_tag);
+    snprintf(buf, n, "probing for a message from %s (%s, %s)", s, t, cn);
+}
+
+static void
 describe_any(const Dsp *d, char *buf, size_t n)
 {
     snprintf(buf, n, "waiting for any of its requests to complete");
@@ -411,13 +434,26 @@ tr_waitany(int n, Req **rs)
     }
 }
 
+/* in the queue of e's DSP, a message of e's lane */
 static Msg *
-find_unexp(const Dsp *d, int src, int ctx, int tag)
+find_unexp(const Dsp *e, int src, int ctx, int tag)
 {
-    for (Msg *m = d->unexp; m; m = m->next)
-        if (matches(m, src, ctx, tag))
+    for (Msg *m = e->home->unexp; m; m = m->next)
+        if (matches(m, src, ctx, tag, e->lane))
             return m;
     return NULL;
+}
+
+/* e blocks until a matching envelope reaches its DSP's queue (issue) */
+static void
+probe_block(Dsp *e, int src, int ctx, int tag)
+{
+    Dsp *d = e->home;
+    d->probing = 1; /* never matched: the run ends in a deadlock */
+    d->prober = e;
+    d->probe_src = src, d->probe_ctx = ctx, d->probe_tag = tag;
+    e->describe = describe_probe;
+    k_wait_busy(e, 0, "probe");
 }
 
 static void
@@ -429,20 +465,14 @@ probe_status(const Msg *m, MPIRIO_Status *st)
     st->count = (long long)m->bytes;
 }
 
-static void describe_probe(const Dsp *d, char *buf, size_t n);
-
 int
 tr_iprobe(int src, int ctx, int tag, int *flag, MPIRIO_Status *st)
 {
     Dsp *d = k_self();
     k_sync(d);
     Msg *m = find_unexp(d, src, ctx, tag);
-    if (!m && poll_failed(d)) {
-        d->probing = 1; /* never matched: the run ends in a deadlock */
-        d->probe_src = src, d->probe_ctx = ctx, d->probe_tag = tag;
-        d->describe = describe_probe;
-        k_wait_busy(d, 0, "probe");
-    }
+    if (!m && poll_failed(d))
+        probe_block(d, src, ctx, tag);
     /* a poll of the DMA status, as tr_test's */
     Cycles c = K->plat.wait_overhead / 10;
     k_sleep(d, c > 0 ? c : 1, "probe");
@@ -452,34 +482,14 @@ tr_iprobe(int src, int ctx, int tag, int *flag, MPIRIO_Status *st)
     return MPIRIO_SUCCESS;
 }
 
-static void
-describe_probe(const Dsp *d, char *buf, size_t n)
-{
-    char cn[64], s[32], t[32];
-    ctx_name(d->probe_ctx, cn, sizeof cn);
-    if (d->probe_src < 0)
-        snprintf(s, sizeof s, "any rank");
-    else
-        snprintf(s, sizeof s, "rank %d", d->probe_src);
-    if (d->probe_tag < 0)
-        snprintf(t, sizeof t, "any tag");
-    else
-        snprintf(t, sizeof t, "tag %d", d->probe_tag);
-    snprintf(buf, n, "probing for a message from %s (%s, %s)", s, t, cn);
-}
-
 int
 tr_probe(int src, int ctx, int tag, MPIRIO_Status *st)
 {
     Dsp *d = k_self();
     k_sync(d);
     Msg *m;
-    while (!(m = find_unexp(d, src, ctx, tag))) {
-        d->probing = 1;
-        d->probe_src = src, d->probe_ctx = ctx, d->probe_tag = tag;
-        d->describe = describe_probe;
-        k_wait_busy(d, 0, "probe");
-    }
+    while (!(m = find_unexp(d, src, ctx, tag)))
+        probe_block(d, src, ctx, tag);
     Cycles c = K->plat.wait_overhead / 10;
     k_sleep(d, c > 0 ? c : 1, "probe");
     probe_status(m, st);
@@ -519,7 +529,7 @@ tr_improbe(int src, int ctx, int tag, int blocking, int *flag, void **msg,
     if (!f)
         return MPIRIO_SUCCESS;
     Msg *m = find_unexp(d, src, ctx, tag);
-    unexp_remove(d, m);
+    unexp_remove(d->home, m);
     *msg = m;
     return MPIRIO_SUCCESS;
 }
@@ -586,7 +596,8 @@ tr_cancel(Req *r)
         r->dropped = 1;
         return 1;
     }
-    Req *prev = NULL, *q = d->posted;
+    Dsp *h = d->home;
+    Req *prev = NULL, *q = h->posted;
     for (; q && q != r; prev = q, q = q->next)
         ;
     if (!q)
@@ -594,11 +605,56 @@ tr_cancel(Req *r)
     if (prev)
         prev->next = r->next;
     else
-        d->posted = r->next;
-    if (d->posted_tail == r)
-        d->posted_tail = prev;
+        h->posted = r->next;
+    if (h->posted_tail == r)
+        h->posted_tail = prev;
     req_free(r);
     return 1;
+}
+
+/* ---- agents: operations in progress (tr_spawn) ---- */
+
+typedef struct Work {
+    Req *r;
+    int (*fn)(void *);
+    void *arg;
+} Work;
+
+static void
+agent_work(void *p)
+{
+    Work w = *(Work *)p;
+    k_dealloc(p);
+    Dsp *a = k_self();
+    w.r->agent = a;
+    int e = w.fn(w.arg);
+    /* it completes at the agent's time: the DSP that waits for it goes on then */
+    k_sync(a);
+    w.r->st.error = e;
+    w.r->agent = NULL;
+    req_complete(w.r);
+}
+
+int
+tr_spawn(int lane, int (*fn)(void *), void *arg, Req **out)
+{
+    Dsp *d = k_self();
+    d->polling = 0;
+    k_sleep(d, K->plat.post_overhead, "post");
+    Req *r = req_new(d);
+    r->kind = 2;
+    *out = r; /* before it runs: it may be done at once */
+    Work *w = k_alloc(sizeof *w);
+    w->r = r, w->fn = fn, w->arg = arg;
+    k_agent(d, lane, agent_work, w);
+    return MPIRIO_SUCCESS;
+}
+
+int
+tr_agent(void)
+{
+    Dsp *d = k_self();
+    return d && d != d->home;
 }
 
 void

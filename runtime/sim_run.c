@@ -289,7 +289,7 @@ tr_dsp(void)
 int
 tr_active(void)
 {
-    return K && k_self() && !k_self()->finalized;
+    return K && k_self() && !k_self()->home->finalized;
 }
 
 int
@@ -301,7 +301,7 @@ tr_strict(void)
 void **
 tr_api_slot(void)
 {
-    return &k_self()->api;
+    return &k_self()->home->api;
 }
 
 const char *
@@ -338,7 +338,7 @@ Cycles
 tr_now(void)
 {
     Dsp *d = k_self();
-    return d->finalized ? d->finish : d->clock;
+    return d->home->finalized ? d->home->finish : d->clock;
 }
 
 long long
@@ -369,26 +369,29 @@ tr_tmp_free(void *p)
 void
 tr_set_priority(int prio)
 {
-    k_self()->prio = prio;
+    k_self()->home->prio = prio;
 }
 
 int
 tr_coll_default(void)
 {
-    /* the abstract model has no switches: its collectives are MPICH's */
-    return K->plat.model == PD_ABSTRACT ? MPIRIO_COLL_MPICH : k_self()->coll;
+    /* the abstract model has no switches: its collectives are MPICH's; so are those
+     * of an agent (a nonblocking collective in progress: the switches match a
+     * collective by the order of the members' calls, which it cannot keep) */
+    Dsp *d = k_self();
+    return K->plat.model == PD_ABSTRACT || d != d->home ? MPIRIO_COLL_MPICH : d->coll;
 }
 
 void
 tr_set_coll(int family)
 {
-    k_self()->coll = family;
+    k_self()->home->coll = family;
 }
 
 void
 tr_finalize(void)
 {
-    Dsp *d = k_self();
+    Dsp *d = k_self()->home;
     d->finish = d->clock;
     d->finalized = 1;
 }

@@ -2,8 +2,11 @@
  * subtle: datatypes (a message shorter than the buffer into every kind of derived type
  * and every receive path, MPI_Get_elements and MPI_Get_count on partial instances, the
  * alignment of structs, sizes that do not fit, types of 2^27 bytes and of more than
- * 2^26 blocks, external32). Every run is in-process through MPIRIO_Run; a DSP notes
- * its first failed expectation, which the test then reports with the DSP's rank. */
+ * 2^26 blocks, external32), attributes, the cancel of sends, the nonblocking
+ * collectives (operations in progress: they let messages through, progress while
+ * the DSP computes, go on side by side). Every run is in-process through MPIRIO_Run; a
+ * DSP notes its first failed expectation, which the test then reports with the DSP's
+ * rank. */
 #include <check.h>
 #include <mpi.h>
 #include <stdint.h>
@@ -1002,6 +1005,296 @@ START_TEST(cancelled_in_the_cycle_of_the_post)
 }
 END_TEST
 
+/* ---- nonblocking collectives: operations in progress ---- */
+
+enum {
+    NB_BARRIER,
+    NB_BCAST,
+    NB_GATHER,
+    NB_ALLREDUCE,
+    NB_ALLTOALL,
+    NB_SCAN,
+    NB_IDUP,
+    NB_N
+};
+static const char *const nb_names[] = {"Ibarrier",  "Ibcast", "Igather",  "Iallreduce",
+                                       "Ialltoall", "Iscan",  "Comm_idup"};
+
+typedef struct NbRun {
+    int kind, family;
+} NbRun;
+
+/* starts collective kind on comm, with the data of rank (n members) */
+static void
+nb_start(int kind, int rank, int n, int *in, int *out, MPI_Comm *dup, MPI_Request *r)
+{
+    for (int i = 0; i < n; i++)
+        in[i] = 100 * rank + i, out[i] = -1;
+    switch (kind) {
+    case NB_BARRIER:
+        MPI_Ibarrier(MPI_COMM_WORLD, r);
+        break;
+    case NB_BCAST:
+        out[0] = rank == 1 ? 77 : -1;
+        MPI_Ibcast(out, 1, MPI_INT, 1, MPI_COMM_WORLD, r);
+        break;
+    case NB_GATHER:
+        MPI_Igather(in, 1, MPI_INT, out, 1, MPI_INT, 0, MPI_COMM_WORLD, r);
+        break;
+    case NB_ALLREDUCE:
+        MPI_Iallreduce(in, out, n, MPI_INT, MPI_SUM, MPI_COMM_WORLD, r);
+        break;
+    case NB_ALLTOALL:
+        MPI_Ialltoall(in, 1, MPI_INT, out, 1, MPI_INT, MPI_COMM_WORLD, r);
+        break;
+    case NB_SCAN:
+        MPI_Iscan(in, out, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD, r);
+        break;
+    default:
+        MPI_Comm_idup(MPI_COMM_WORLD, dup, r);
+        break;
+    }
+}
+
+/* what kind left in out, once complete */
+static void
+nb_check(int kind, int rank, int n, const int *out, MPI_Comm dup)
+{
+    switch (kind) {
+    case NB_BCAST:
+        EXPECT(rank, out[0] == 77, "Ibcast: %d", out[0]);
+        break;
+    case NB_GATHER:
+        for (int i = 0; rank == 0 && i < n; i++)
+            EXPECT(rank, out[i] == 100 * i, "Igather: [%d] %d", i, out[i]);
+        break;
+    case NB_ALLREDUCE:
+        for (int i = 0; i < n; i++)
+            EXPECT(rank, out[i] == 100 * n * (n - 1) / 2 + n * i, "Iallreduce: [%d] %d",
+                   i, out[i]);
+        break;
+    case NB_ALLTOALL:
+        for (int i = 0; i < n; i++)
+            EXPECT(rank, out[i] == 100 * i + rank, "Ialltoall: [%d] %d", i, out[i]);
+        break;
+    case NB_SCAN:
+        EXPECT(rank, out[0] == 100 * rank * (rank + 1) / 2, "Iscan: %d", out[0]);
+        break;
+    case NB_IDUP: {
+        /* the new communicator works, beside the old one */
+        int v = rank, sum = 0, res;
+        MPI_Allreduce(&v, &sum, 1, MPI_INT, MPI_SUM, dup);
+        EXPECT(rank, sum == n * (n - 1) / 2, "a collective on the new communicator: %d",
+               sum);
+        MPI_Comm_compare(dup, MPI_COMM_WORLD, &res);
+        EXPECT(rank, res == MPI_CONGRUENT, "Comm_compare: %d", res);
+        MPI_Comm_free(&dup);
+        break;
+    }
+    default:
+        break;
+    }
+}
+
+/* As MPICH's comm_idup: DSP 0 waits for a message from every other before it starts
+ * the collective, which the others have started before they send: a collective
+ * that blocked until all had joined would never let the messages through. */
+static void
+nb_lets_messages_through(int rank, void *arg)
+{
+    const NbRun *a = arg;
+    MPI_Init(NULL, NULL);
+    MPIRIO_Coll_algorithm(a->family);
+    int n, in[16], out[16], tok = 0;
+    MPI_Comm_size(MPI_COMM_WORLD, &n);
+    MPI_Comm dup = MPI_COMM_NULL;
+    MPI_Request r;
+    if (rank == 0) {
+        for (int i = 1; i < n; i++) {
+            MPI_Recv(&tok, 1, MPI_INT, i, 9, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+            EXPECT(0, tok == i, "token %d from %d", tok, i);
+        }
+        nb_start(a->kind, rank, n, in, out, &dup, &r);
+    } else {
+        nb_start(a->kind, rank, n, in, out, &dup, &r);
+        MPI_Send(&rank, 1, MPI_INT, 0, 9, MPI_COMM_WORLD);
+    }
+    MPI_Wait(&r, MPI_STATUS_IGNORE);
+    EXPECT(rank, r == MPI_REQUEST_NULL, "%s: the request is not freed",
+           nb_names[a->kind]);
+    nb_check(a->kind, rank, n, out, dup);
+    MPI_Finalize();
+}
+
+START_TEST(nonblocking_collectives_let_messages_through)
+{
+    for (int f = 0; f < 2; f++)
+        for (int k = 0; k < NB_N; k++) {
+            NbRun a = {k, f ? MPIRIO_COLL_MPICH : MPIRIO_COLL_SWITCH};
+            for (int n = 2; n <= 9; n += 7) {
+                memset(failure, 0, sizeof failure);
+                int rc =
+                    MPIRIO_Run(n, NULL, MPIRIO_RUN_QUIET, nb_lets_messages_through, &a);
+                ck_assert_msg(rc == 0,
+                              "%s on %d DSPs, family %d: run status %d (2: deadlock)",
+                              nb_names[k], n, f, rc);
+                for (int i = 0; i < n; i++)
+                    ck_assert_msg(!failure[i][0], "%s on %d DSPs, family %d: DSP %d: %s",
+                                  nb_names[k], n, f, i, failure[i]);
+            }
+        }
+}
+END_TEST
+
+/* MPI_Test says no until every member has started the collective, and the
+ * collective goes on while the DSP computes, without any MPI call of its */
+static void
+nb_test_and_progress(int rank, void *arg)
+{
+    const NbRun *a = arg;
+    MPI_Init(NULL, NULL);
+    MPIRIO_Coll_algorithm(a->family);
+    int n, flag = -1, go = 0, x = rank == 0 ? 5 : 0;
+    MPI_Comm_size(MPI_COMM_WORLD, &n);
+    MPI_Request r;
+    double hz = 1.0 / MPI_Wtick();
+    if (rank == 0) {
+        MPI_Ibcast(&x, 1, MPI_INT, 0, MPI_COMM_WORLD, &r);
+        MPI_Test(&r, &flag, MPI_STATUS_IGNORE);
+        EXPECT(0, flag == 0, "complete before DSP 1 started it");
+        MPI_Send(&go, 1, MPI_INT, n - 1, 1, MPI_COMM_WORLD);
+        /* busy for 10^7 cycles: the bcast reaches the others meanwhile */
+        MPIRIO_Compute(10000000);
+        MPI_Test(&r, &flag, MPI_STATUS_IGNORE);
+        EXPECT(0, flag == 1, "not complete after the others have waited for it");
+        EXPECT(0, r == MPI_REQUEST_NULL, "the request is not freed");
+    } else {
+        if (rank == n - 1)
+            MPI_Recv(&go, 1, MPI_INT, 0, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        MPI_Ibcast(&x, 1, MPI_INT, 0, MPI_COMM_WORLD, &r);
+        MPI_Wait(&r, MPI_STATUS_IGNORE);
+        EXPECT(rank, x == 5, "bcast: %d", x);
+        double t = MPI_Wtime() * hz;
+        EXPECT(rank, t < 1000000, "complete at cycle %.0f: DSP 0 computes until 10^7", t);
+    }
+    MPI_Finalize();
+}
+
+START_TEST(a_nonblocking_collective_progresses_while_the_dsp_computes)
+{
+    for (int f = 0; f < 2; f++) {
+        NbRun a = {NB_BCAST, f ? MPIRIO_COLL_MPICH : MPIRIO_COLL_SWITCH};
+        run(4, nb_test_and_progress, &a);
+        run(16, nb_test_and_progress, &a);
+    }
+}
+END_TEST
+
+/* several in progress at once on one communicator, completed in another order than
+ * they were started, with a blocking collective meanwhile, a communicator and a
+ * datatype freed while collectives use them */
+static void
+nb_several(int rank, void *arg)
+{
+    const NbRun *a = arg;
+    MPI_Init(NULL, NULL);
+    MPIRIO_Coll_algorithm(a->family);
+    int n, v[4], sum[4], one = 1, all = 0;
+    MPI_Comm_size(MPI_COMM_WORLD, &n);
+    MPI_Comm c, d[2];
+    MPI_Comm_dup(MPI_COMM_WORLD, &c);
+    MPI_Request r[6];
+    for (int i = 0; i < 4; i++) {
+        v[i] = (i + 1) * (rank + 1);
+        MPI_Iallreduce(&v[i], &sum[i], 1, MPI_INT, MPI_SUM, i < 2 ? MPI_COMM_WORLD : c,
+                       &r[i]);
+    }
+    MPI_Comm_idup(c, &d[0], &r[4]);
+    MPI_Comm_idup(c, &d[1], &r[5]);
+    MPI_Comm_free(&c); /* its collectives in progress go on */
+    /* a derived type freed while a collective uses it */
+    int vb[6] = {0, 0, 0, 0, 0, 0};
+    MPI_Datatype vec;
+    MPI_Request rv;
+    MPI_Type_vector(3, 1, 2, MPI_INT, &vec);
+    MPI_Type_commit(&vec);
+    if (rank == n - 1)
+        for (int i = 0; i < 6; i++)
+            vb[i] = 10 + i;
+    MPI_Ibcast(vb, 1, vec, n - 1, MPI_COMM_WORLD, &rv);
+    MPI_Type_free(&vec);
+    MPI_Allreduce(&one, &all, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    EXPECT(rank, all == n, "a blocking allreduce meanwhile: %d", all);
+    for (int i = 5; i >= 0; i--)
+        MPI_Wait(&r[i], MPI_STATUS_IGNORE);
+    MPI_Wait(&rv, MPI_STATUS_IGNORE);
+    for (int i = 0; i < 6; i++)
+        EXPECT(rank, vb[i] == (i % 2 == 0 || rank == n - 1 ? 10 + i : 0),
+               "Ibcast of a freed vector: [%d] %d", i, vb[i]);
+    for (int i = 0; i < 4; i++)
+        EXPECT(rank, sum[i] == (i + 1) * n * (n + 1) / 2, "allreduce %d: %d", i, sum[i]);
+    /* the two new communicators are two: a message on one is not one on the other */
+    int x = -1, y = -1, res;
+    MPI_Comm_compare(d[0], d[1], &res);
+    EXPECT(rank, res == MPI_CONGRUENT, "compare: %d", res);
+    if (rank == 0) {
+        int p = 1, q = 2;
+        MPI_Request sr[2];
+        MPI_Isend(&p, 1, MPI_INT, 1, 0, d[0], &sr[0]);
+        MPI_Isend(&q, 1, MPI_INT, 1, 0, d[1], &sr[1]);
+        MPI_Waitall(2, sr, MPI_STATUSES_IGNORE);
+    } else if (rank == 1) {
+        MPI_Recv(&y, 1, MPI_INT, 0, 0, d[1], MPI_STATUS_IGNORE);
+        MPI_Recv(&x, 1, MPI_INT, 0, 0, d[0], MPI_STATUS_IGNORE);
+        EXPECT(1, x == 1 && y == 2, "messages crossed communicators: %d %d", x, y);
+    }
+    MPI_Comm_free(&d[0]);
+    MPI_Comm_free(&d[1]);
+    MPI_Finalize();
+}
+
+START_TEST(nonblocking_collectives_in_progress_side_by_side)
+{
+    for (int f = 0; f < 2; f++) {
+        NbRun a = {0, f ? MPIRIO_COLL_MPICH : MPIRIO_COLL_SWITCH};
+        run(2, nb_several, &a);
+        run(7, nb_several, &a);
+    }
+}
+END_TEST
+
+/* an error found at the start is the call's (no request); one found on the way,
+ * the Wait's */
+static void
+nb_errors(int rank, void *arg)
+{
+    (void)arg;
+    MPI_Init(NULL, NULL);
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    int n, buf[4] = {1, 2, 3, 4}, cls = -1;
+    MPI_Comm_size(MPI_COMM_WORLD, &n);
+    MPI_Request r = (MPI_Request)1;
+    int e = MPI_Ibcast(buf, 1, MPI_INT, n, MPI_COMM_WORLD, &r);
+    MPI_Error_class(e, &cls);
+    EXPECT(rank, cls == MPI_ERR_ROOT, "root out of range: class %d", cls);
+    EXPECT(rank, r == MPI_REQUEST_NULL, "a request for a collective that never started");
+    /* the root sends 4 ints, the others expect 2 */
+    e = MPI_Ibcast(buf, rank == 0 ? 4 : 2, MPI_INT, 0, MPI_COMM_WORLD, &r);
+    EXPECT(rank, e == MPI_SUCCESS, "started: %d", e);
+    e = MPI_Wait(&r, MPI_STATUS_IGNORE);
+    MPI_Error_class(e, &cls);
+    if (rank != 0)
+        EXPECT(rank, cls == MPI_ERR_TRUNCATE, "a longer message: class %d", cls);
+    MPI_Barrier(MPI_COMM_WORLD);
+    MPI_Finalize();
+}
+
+START_TEST(errors_of_nonblocking_collectives)
+{
+    run(3, nb_errors, NULL);
+}
+END_TEST
+
 int
 main(void)
 {
@@ -1020,6 +1313,11 @@ main(void)
               a_communicator_holds_any_number_of_attributes, datatype_attributes);
     ADD_TESTS(check_tcase(s, "point-to-point", 0), an_unmatched_send_is_cancelled,
               cancelled_in_the_cycle_of_the_post);
+    ADD_TESTS(check_tcase(s, "nonblocking collectives", 120),
+              nonblocking_collectives_let_messages_through,
+              a_nonblocking_collective_progresses_while_the_dsp_computes,
+              nonblocking_collectives_in_progress_side_by_side,
+              errors_of_nonblocking_collectives);
     ADD_TESTS(check_tcase(s, "errors", 0),
               error_classes_and_codes_are_each_processes_own);
     return check_run(s);

@@ -350,6 +350,9 @@ int MPI_Comm_test_inter(MPI_Comm comm, int *flag);
 int MPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm);
 int MPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm);
 int MPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *req);
+/* MPI 4.0's, as MPI_Comm_dup_with_info (the info is not kept) */
+int MPI_Comm_idup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm,
+                            MPI_Request *req);
 int MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm);
 int MPI_Comm_split_type(MPI_Comm comm, int type, int key, MPI_Info info,
                         MPI_Comm *newcomm);
