@@ -458,11 +458,11 @@ sdf_bound(const char *text, PeriodBound *pb, Arena *a)
     ck_assert_msg(g, "%s", diag_text(d));
     diag_free(d);
     ck_assert(g->multirate);
-    Graph *x = fe_expand(g);
-    ir_graph_free(g);
+    Graph *x = fe_expand(g); /* it shares g's costs and platform: freed first */
     ir_graph_index(x);
     Ratio r = bound(x, pb, a);
     ir_graph_free(x);
+    ir_graph_free(g);
     return r;
 }
 
