@@ -23,10 +23,11 @@ cd "$(dirname "$0")"
 # of testcases/apps writes), clang with its sanitizer and libFuzzer runtimes (the
 # sanitizer build and the fuzz targets), binutils (nm: the mpich suite checks what a
 # test program needs of libmpirio), and Open MPI and MPICH (libmpirio's MPI transport,
-# tgc run --target mpi, docs/cluster.md)
+# tgc run --target mpi, docs/cluster.md), python3-jsonschema (the test json_schemas validates
+# every command's --json against docs/schemas/)
 pkgs="gcc make cmake pkg-config libjansson-dev libgraphviz-dev libxml2-dev graphviz check libsubunit-dev
 valgrind gnuplot-nox libjpeg-turbo-progs clang libclang-rt-14-dev binutils
-libopenmpi-dev openmpi-bin libmpich-dev mpich"
+libopenmpi-dev openmpi-bin libmpich-dev mpich python3-jsonschema"
 # optional, for the benchmarks only (--bench): SimGrid's SMPI (smpicc, smpirun), which
 # build/runtime/bench_smpi runs side by side with mpirio-run, and Open MPI, which runs
 # MPICH's tests for the comparison of the mpich suite (docs/runtime.md)

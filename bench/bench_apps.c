@@ -393,7 +393,9 @@ table_app(const App *a, Row *r)
                 fail("%s: no result for %s", what, methods[m]);
                 continue;
             }
-            const char *err = json_string_value(json_object_get(e, "error"));
+            const char *err = json_is_true(json_object_get(e, "refused"))
+                                  ? json_string_value(json_object_get(e, "reason"))
+                                  : NULL;
             if (err) {
                 snprintf(r->opt_error[m], sizeof r->opt_error[m], "%s", err);
                 continue;

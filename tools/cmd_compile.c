@@ -171,6 +171,8 @@ cmd_compile(Cli *c)
             json_object_set_new(o, "messages", json_integer(x.s->nmsgs));
             json_object_set_new(o, "aggregated", json_integer(merged));
             json_object_set_new(o, "pipelined", json_integer(piped));
+            json_object_set_new(o, "schedule_length", json_integer(x.r.length));
+            /* predicted_cycles: schedule_length, the name run and compile had first */
             json_object_set_new(o, "predicted_cycles", json_integer(x.r.length));
             json_object_set_new(o, "tasks", json_integer(x.g->ntasks));
             EvalPeriod per;

@@ -293,12 +293,14 @@ cmd_opt(Cli *c)
         }
         progress_end();
         if (dm != d) {
-            if (rc != 0) { /* es refused: a note, the other methods stand */
-                const char *t = diag_text(dm);
-                size_t n = strlen(t);
-                while (n > 0 && t[n - 1] == '\n')
+            if (rc != 0) { /* es refused: a warning, the other methods stand */
+                const char *t = diag_text(dm), *why = strstr(t, "error: es: ");
+                why = why ? why + strlen("error: es: ") : t;
+                size_t n = strlen(why);
+                while (n > 0 && why[n - 1] == '\n')
                     n--;
-                r->error = arena_strndup(a, t, n);
+                r->error = arena_strndup(a, why, n);
+                fprintf(stderr, "%s: warning: es refused: %s\n", g->file, r->error);
             }
             diag_free(dm);
         }
@@ -384,9 +386,11 @@ cmd_opt(Cli *c)
         for (int i = 0; i < nrows; i++) {
             const Row *r = &rows[i];
             json_t *jm = json_object();
-            if (!r->done) {
-                json_object_set_new(jm, "error", json_string(r->error));
+            if (!r->done) { /* a refusal (es above --es-limit), said on stderr too */
+                json_object_set_new(jm, "refused", json_true());
+                json_object_set_new(jm, "reason", json_string(r->error));
             } else {
+                json_object_set_new(jm, "refused", json_false());
                 json_object_set_new(jm, "schedule_length", json_integer(r->st.length));
                 tgc_period_json(jm, &r->tp);
                 json_object_set_new(jm, "improvement_percent",
@@ -394,7 +398,8 @@ cmd_opt(Cli *c)
                 json_object_set_new(jm, "messages_before",
                                     json_integer(r->st.msgs_before));
                 json_object_set_new(jm, "messages_after", json_integer(r->st.msgs_after));
-                json_object_set_new(jm, "merged_groups",
+                json_object_set_new(jm, "aggregated", json_integer(r->st.merged_groups));
+                json_object_set_new(jm, "merged_groups", /* the old name of aggregated */
                                     json_integer(r->st.merged_groups));
                 json_object_set_new(jm, "pipelined", json_integer(r->st.pipelined));
                 json_object_set_new(jm, "evaluations", json_integer(r->st.evaluations));
@@ -431,7 +436,8 @@ cmd_opt(Cli *c)
         for (int i = 0; i < nrows; i++) {
             const Row *r = &rows[i];
             if (!r->done) {
-                printf("  %-6s %s\n", opt_method_name(r->m), r->error);
+                printf("  %-6s %12s (above --es-limit: the warning on stderr)\n",
+                       opt_method_name(r->m), "refused");
                 continue;
             }
             char cell[32];

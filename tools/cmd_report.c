@@ -116,7 +116,7 @@ cmd_report(Cli *c)
         json_object_set_new(o, "operations", json_integer(nops));
         json_object_set_new(o, "graph_drawn", json_boolean(drawn));
         json_object_set_new(o, "report", json_string(c->output));
-        json_object_set_new(o, "bytes", json_integer((json_int_t)len));
+        json_object_set_new(o, "page_bytes", json_integer((json_int_t)len));
         status = cli_print_json(o);
         json_decref(o);
     } else if (strcmp(c->output, "-") != 0) {

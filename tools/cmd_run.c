@@ -562,6 +562,8 @@ cmd_run(Cli *c)
             json_object_set_new(o, "outputs_equal", json_boolean(oeq));
             json_object_set_new(o, "output_files", json_integer(nout));
             json_object_set_new(o, "simulated_cycles", json_integer(rp.cycles));
+            json_object_set_new(o, "schedule_length", json_integer(x.r.length));
+            /* predicted_cycles: schedule_length, the name run and compile had first */
             json_object_set_new(o, "predicted_cycles", json_integer(x.r.length));
             json_object_set_new(o, "cycles_equal", json_boolean(rp.cycles == x.r.length));
             tgc_throughput_json(o, &thr, x.g);
@@ -595,7 +597,7 @@ cmd_run(Cli *c)
                 /* from the integers, not the program's 4-digit print (docs/cli.md) */
                 double u = rp.cycles > 0 ? (double)rp.dsp[k].compute / (double)rp.cycles
                                          : rp.dsp[k].util;
-                json_object_set_new(e, "utilisation", json_real(u));
+                json_object_set_new(e, "compute_share", json_real(u));
                 json_object_set_new(e, "predicted_busy", json_integer(x.r.busy[k]));
                 json_array_append_new(ds, e);
             }

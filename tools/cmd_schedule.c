@@ -166,6 +166,7 @@ to_json(const Sched *s, const EvalResult *r, const Summary *sm)
     json_object_set_new(o, "file", json_string(g->file));
     json_object_set_new(o, "graph", json_string(g->name));
     json_object_set_new(o, "platform", plat);
+    json_object_set_new(o, "dsps", json_integer(s->ndsps));
     json_object_set_new(o, "iterations", json_integer(g->iterations));
     json_object_set_new(o, "schedule_length", json_integer(r->length));
     json_object_set_new(o, "schedule_length_us",
@@ -188,9 +189,12 @@ to_json(const Sched *s, const EvalResult *r, const Summary *sm)
         json_object_set_new(
             jd, "utilisation",
             json_real(r->length > 0 ? (double)r->busy[d] / (double)r->length : 0.0));
+        json_object_set_new(
+            jd, "compute_share",
+            json_real(r->length > 0 ? (double)r->compute[d] / (double)r->length : 0.0));
         json_array_append_new(dsps, jd);
     }
-    json_object_set_new(o, "dsps", dsps);
+    json_object_set_new(o, "per_dsp", dsps);
     json_t *path = json_array();
     for (int i = 0; i < sm->npath; i++) {
         static const char *const kinds[] = {"compute", "send", "recv"};
