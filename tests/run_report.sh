@@ -29,8 +29,8 @@ ops=$(sed -n 's/^  "operations": \([0-9]*\),$/\1/p' "$tmp/j.json")
 [ -n "$ops" ] && [ "$(rows "$tmp/j.html" ops-table)" -eq "$ops" ] ||
     { echo "FAIL: --json operations ($ops) against the table"; fail=1; }
 grep -q '"graph_drawn": true' "$tmp/j.json" || { echo "FAIL: graph_drawn"; fail=1; }
-grep -q "\"bytes\": $(wc -c <"$tmp/j.html")$" "$tmp/j.json" ||
-    { echo "FAIL: --json bytes"; fail=1; }
+grep -q "\"page_bytes\": $(wc -c <"$tmp/j.html")$" "$tmp/j.json" ||
+    { echo "FAIL: --json page_bytes"; fail=1; }
 
 # --from: the schedule tgc opt wrote, as written (its messages pipelined)
 check "opt -o" "$tgc" opt fir4/fir4.json --method cp -o "$tmp/cp.json"
