@@ -28,6 +28,12 @@ if grep -q "tgc: bfco" "$out"; then echo "FAIL: progress line with --json"; fail
 # stderr not a terminal: no line, no escape sequence
 $tgc $long >/dev/null 2>"$err" || { echo "FAIL: tgc opt exits $?"; fail=1; }
 if [ -s "$err" ]; then echo "FAIL: stderr not a terminal got: $(head -c 200 "$err")"; fail=1; fi
-rm -f "$out" "$err"
+# BFCO's descent reports too (at 1500 tasks it lasts seconds: no swarm, no local search)
+"$tgc" gen --tasks 1500 --seed 3 -o "$out.g.json" >/dev/null || { echo "FAIL: tgc gen"; fail=1; }
+script -qec "$tgc opt $out.g.json --search-budget 0 --generations 1" /dev/null >"$out" 2>&1 </dev/null
+tr '\r' '\n' <"$out" >"$err"
+grep -q "tgc: bfco: descent, moves [0-9]*% ([0-9]*/[0-9]*), [0-9]* s" "$err" ||
+    { echo "FAIL: no progress line in BFCO's descent"; fail=1; }
+rm -f "$out" "$err" "$out.g.json"
 [ $fail = 0 ] && echo "progress: ok"
 exit $fail

@@ -5,6 +5,7 @@
  * the total is unknown), and erased when the step changes or ends.  Reports cost a clock
  * read when the line is off-screen; nothing is drawn unless stderr is a terminal.
  */
+#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -18,6 +19,7 @@ static bool enabled;
 static char step_name[64];
 static double step_start, last_draw;
 static bool shown;
+static pthread_t owner; /* the thread that draws: a report from another is dropped */
 
 void
 progress_end(void)
@@ -33,7 +35,7 @@ progress_end(void)
 void
 progress_step(const char *step, int64_t done, int64_t total)
 {
-    if (!enabled)
+    if (!enabled || !pthread_equal(pthread_self(), owner))
         return;
     double t = ir_wall_seconds();
     if (strncmp(step, step_name, sizeof step_name - 1) != 0) {
@@ -65,5 +67,6 @@ void
 progress_init(bool json)
 {
     enabled = !json && isatty(2);
+    owner = pthread_self();
     ir_progress_hook = enabled ? progress_step : NULL;
 }

@@ -330,6 +330,7 @@ try_move(Worker *w, uint8_t *cur, uint8_t *y, int64_t *S, int B, Move *mv, int64
     if (!apply_move(w->sp, y, mv->m))
         return false;
     (*n)++;
+    ir_progress("bfco: descent, moves", *n, jd->lim); /* on a terminal, after 1 s */
     bool kept = keep_if_shorter(w, y, cur, S, B, &mv->d);
     if (jd->every > 0 && *n >= jd->next) {
         jd->next = *n + jd->every;

@@ -363,6 +363,7 @@ bfco_polish(Worker *w, int64_t L, int64_t budget, bool whole, bool all, int64_t 
                 continue;
             p[k] = !p[k];
             tried++;
+            ir_progress("bfco: polish, toggles", tried, budget);
             int64_t Lk = INT64_MAX;
             if (failed[k] != ver && bfco_mem_ok(w, p)) {
                 bfco_set_pipes(w, p);
