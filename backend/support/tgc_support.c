@@ -35,6 +35,8 @@ static TgcSum sums[TGC_NEDGES + 1];
 static long long compute_cycles[TGC_NDSPS];
 static long long end_time[TGC_NDSPS];
 static char *output_path[TGC_NTASKS + 1];
+/* each task's name as a trace shows it: its escaped id without the quotes of the label */
+static char *span_name[TGC_NTASKS + 1];
 /* TGC_KERNEL_TIMES=FILE, the sequential program only: each task's calls, the host time
  * its kernel took and its cost, written at the end for tgc calibrate */
 static const char *kernel_times;
@@ -225,7 +227,8 @@ tgc_compute_ports(const TgcTask *t, const TgcPorts *p, int64_t it)
             s->last = h;
         s->all = fnv_u64(s->all ? s->all : FNV_OFFSET, h);
     }
-    check(MPIRIO_Compute_named(t->cycles, tgc_tasks[t->task].label), "compute", -1);
+    const char *name = span_name[t->task] ? span_name[t->task] : tgc_tasks[t->task].label;
+    check(MPIRIO_Compute_named(t->cycles, name), "compute", -1);
     compute_cycles[t->dsp] += t->cycles;
 }
 
@@ -532,6 +535,12 @@ tgc_parse_args(TgcArgs *a, int argc, char **argv, const char *program)
         return bad_usage(program, "unexpected operand \"%s\"", argv[optind]);
     platform_name = a->platform;
     for (int t = 0; t < TGC_NTASKS; t++) {
+        const char *l = tgc_tasks[t].label;
+        size_t ln = strlen(l);
+        if (ln >= 2 && l[0] == '"' && l[ln - 1] == '"' && (span_name[t] = malloc(ln - 1))) {
+            memcpy(span_name[t], l + 1, ln - 2);
+            span_name[t][ln - 2] = 0;
+        }
         const char *o = tgc_tasks[t].output;
         if (!o)
             continue;
