@@ -3,9 +3,10 @@
  * sched-quality suite of the benchmark harness (bench/suites/sched-quality,
  * docs/results.md).
  *
- *     bench_sched [--stg DIR]... [--dot DIR]... [--random N] [--time|--time-quick]
- *                 [--budget N] [--exact SECONDS] [--exact-max-tasks N]
- *                 [--exact-from-heft]
+ *     bench_sched [--stg DIR]... [--dot DIR]... [--dot-procs LIST] [--dot-limit S]
+ *                 [--random N] [--time|--time-quick] [--budget N] [--bb-steps N]
+ *                 [--part tune|held] [--exact SECONDS] [--exact-nodes N]
+ *                 [--exact-max-tasks N] [--exact-from-heft]
  *
  * --stg DIR: Standard Task Graph Set files (*.stg, no communication) with their optima in
  *   the folder's *.csv files, lines "FILE,P,OPT" (a proven optimum) or "FILE,P,LO,HI"
@@ -14,6 +15,17 @@
  * --dot DIR: DOT graphs with communication (the Auckland optimal-schedule sets): node
  *   and edge attribute Weight, graph attributes "Number of processors" and "Total
  *   schedule length" (the optimum).
+ * --dot-procs LIST (e.g. 8,16): each graph of the --dot folders (once, by its name
+ *   without the "Np_" prefix) also on these DSP counts where no file gives them, the
+ *   optimum proven here by --algo=exact within --dot-limit (10) CPU seconds (a graph it
+ *   cannot prove is kept out of the ratios, as the STG lines with bounds only).
+ * --part tune|held: only the graphs of one part.  A graph's part (in every table, the
+ *   rows "tuned on" and "held out") is the parity of the FNV-1a hash of its file name
+ *   without the "Np_" prefix: the defaults were tuned on the first, the second kept
+ *   aside (docs/scheduler.md).
+ * --bb-steps N: Options.search_bb_steps of the default (0: its default, -1: no branch
+ *   and bound).
+ * --exact-nodes N: the node limit of --exact (0: none).
  * --random N: N seeded random graphs of 8-10 tasks with communication on 2 and 3 DSPs,
  *   their optimum proven by --algo=exact (abstract model).
  * --time: the CPU time of `tgc schedule`'s default on 100-task graphs (--time-quick: the
@@ -76,7 +88,8 @@ typedef struct Inst {
     int64_t opt;    /* proven optimum, or -1 */
     int64_t lo, hi; /* bounds when opt < 0 */
     int64_t len[NALG];
-    double secs; /* CPU seconds of the default */
+    double secs;      /* CPU seconds of the default */
+    int64_t bb_steps; /* children its branch and bound bounded */
     /* --exact: the exact search from the default's schedule */
     int64_t ex_len, ex_nodes;
     bool ex_run, ex_proven;
@@ -85,11 +98,40 @@ typedef struct Inst {
 
 static int cmp_int(const void *a, const void *b);
 static double exact_limit; /* --exact SECONDS: CPU seconds per instance, 0 = not run */
+static int64_t
+    exact_nodes; /* --exact-nodes N: at most N nodes per instance, 0 = no limit */
+static int64_t search_bb_steps; /* --bb-steps N: Options.search_bb_steps of the default */
 static int exact_max_tasks = 30;
 static bool exact_from_heft; /* --exact-from-heft */
 
 static Inst *insts;
 static int ninsts;
+
+/* --part: 0 every graph, 1 the tuning part, 2 the part kept aside (held out).  A graph's
+ * part is the parity of the FNV-1a hash of its name without the "Np_" prefix of the DOT
+ * sets, so that a graph is in one part at every DSP count. */
+static int part;
+
+static int
+part_of(const char *file)
+{
+    const char *s = file;
+    if (s[0] >= '0' && s[0] <= '9') {
+        const char *u = strchr(s, '_');
+        if (u && u[-1] == 'p')
+            s = u + 1;
+    }
+    uint32_t h = 2166136261u;
+    for (; *s; s++)
+        h = (h ^ (unsigned char)*s) * 16777619u;
+    return (int)(h & 1) + 1;
+}
+
+static bool
+in_part(const char *file)
+{
+    return part == 0 || part_of(file) == part;
+}
 
 static int64_t
 evaluate(Evaluator *ev, Sched *s)
@@ -135,10 +177,14 @@ run_instance(Graph *g, Inst *in, int64_t budget)
     memset(&o, 0, sizeof o);
     o.limits = ir_default_limits();
     o.search_budget = budget;
+    o.search_bb_steps = search_bb_steps;
+    SchedSearchStats st = {0};
+    o.search_stats = &st;
     Unit u = {.g = g, .p = g->platform, .opt = &o};
     double t0 = ir_cpu_seconds();
     if (pass_schedule(&u, d) == 0) {
         in->secs = ir_cpu_seconds() - t0;
+        in->bb_steps = st.bb_steps;
         in->len[A_DEFAULT] = eval_length(ev, u.s);
         if (exact_limit > 0 && g->ntasks <= exact_max_tasks) {
             SchedExactResult r;
@@ -146,7 +192,7 @@ run_instance(Graph *g, Inst *in, int64_t budget)
                 ir_sched_free(u.s);
                 u.s = NULL;
             }
-            sched_exact(g, p, &u.s, 0, exact_limit, &r);
+            sched_exact(g, p, &u.s, exact_nodes, exact_limit, &r);
             in->ex_run = true;
             in->ex_len = eval_length(ev, u.s);
             in->ex_nodes = r.nodes;
@@ -276,6 +322,8 @@ stg_set(const char *dir, int64_t budget)
             }
             const char *base = strrchr(file, '/');
             base = base ? base + 1 : file;
+            if (!in_part(base))
+                continue;
             char gpath[4200];
             snprintf(gpath, sizeof gpath, "%s/%s", dir, base);
             Graph *g = import(gpath, false, P);
@@ -326,6 +374,46 @@ graph_attr(Agraph_t *ag, const char *name)
     return *end ? -1 : x;
 }
 
+static int dot_procs[16], ndot_procs; /* --dot-procs: more DSP counts */
+static double dot_limit = 10;         /* --dot-limit: CPU seconds of each proof */
+
+/* The name of a DOT file without its "Np_" prefix. */
+static const char *
+dot_base(const char *file)
+{
+    const char *u = strchr(file, '_');
+    return u && u > file && u[-1] == 'p' ? u + 1 : file;
+}
+
+/* The DOT graph of path on P DSPs as an instance of optimum opt (-1: proven here by the
+ * exact search within dot_limit CPU seconds, bounds only when it is not). */
+static void
+dot_instance(const char *path, const char *file, int P, int64_t opt, int64_t budget)
+{
+    Graph *g = import(path, true, P);
+    if (!g)
+        return;
+    Inst *in = new_inst();
+    in->set = "dot";
+    in->file = strdup(file);
+    in->cls = dot_class(file);
+    in->P = P;
+    if (opt > 0) {
+        in->opt = opt;
+    } else {
+        Sched *s = NULL;
+        SchedExactResult r;
+        sched_exact(g, g->platform, &s, 0, dot_limit, &r);
+        ir_sched_free(s);
+        if (r.proven)
+            in->opt = r.length;
+        else
+            in->lo = r.lower, in->hi = r.length;
+    }
+    run_instance(g, in, budget);
+    ir_graph_free(g);
+}
+
 static void
 dot_set(const char *dir, int64_t budget)
 {
@@ -333,7 +421,12 @@ dot_set(const char *dir, int64_t budget)
     int n = list_dir(dir, ".dot", &files);
     if (n == 0)
         fail("%s: no DOT file", dir);
+    int *fileP = calloc((size_t)n + 1, sizeof *fileP);
+    if (!fileP)
+        ice("out of memory");
     for (int i = 0; i < n; i++) {
+        if (!in_part(files[i]))
+            continue;
         char path[4200];
         snprintf(path, sizeof path, "%s/%s", dir, files[i]);
         FILE *f = fopen(path, "r");
@@ -350,20 +443,32 @@ dot_set(const char *dir, int64_t budget)
                  path);
             continue;
         }
-        Graph *g = import(path, true, (int)P);
-        if (!g)
-            continue;
-        Inst *in = new_inst();
-        in->set = "dot";
-        in->file = strdup(files[i]);
-        in->cls = dot_class(files[i]);
-        in->P = (int)P;
-        in->opt = opt;
-        run_instance(g, in, budget);
-        ir_graph_free(g);
-        free(files[i]);
+        fileP[i] = (int)P;
+        dot_instance(path, files[i], (int)P, opt, budget);
     }
+    /* --dot-procs: each graph (once, by its name without the prefix) on the DSP counts
+     * that no file of the folder gives it, the optimum proven here */
+    for (int k = 0; k < ndot_procs; k++)
+        for (int i = 0; i < n; i++) {
+            if (!fileP[i])
+                continue;
+            bool first = true, given = false;
+            for (int j = 0; j < n; j++)
+                if (fileP[j] && strcmp(dot_base(files[j]), dot_base(files[i])) == 0) {
+                    first &= j >= i;
+                    given |= fileP[j] == dot_procs[k];
+                }
+            if (!first || given)
+                continue;
+            char path[4200], file[4200];
+            snprintf(path, sizeof path, "%s/%s", dir, files[i]);
+            snprintf(file, sizeof file, "%dp_%s", dot_procs[k], dot_base(files[i]));
+            dot_instance(path, file, dot_procs[k], -1, budget);
+        }
+    for (int i = 0; i < n; i++)
+        free(files[i]);
     free(files);
+    free(fileP);
 }
 
 /* N seeded random graphs of 8-10 tasks with communication (costs 5-50, edges of 1-50
@@ -477,31 +582,36 @@ summary_table(const char *set, const char *title)
         return;
     int Ps[64], nP = distinct_P(set, Ps);
     printf("table %s %s\n", set, title);
-    printf("columns DSPs,graphs,HEFT mean,HEFT worst,PEFT mean,PEFT worst,default mean,"
-           "default worst,default optimal,HEFT worse than one DSP,default worse than one "
-           "DSP,default seconds mean,default seconds max%s\n",
-           strcmp(set, "stg") == 0 ? ",bounds only,default below the upper bound" : "");
-    for (int k = 0; k < nP && k < 64; k++) {
-        Agg a = {0};
-        int nb = 0;
-        for (int i = 0; i < ninsts; i++)
-            if (strcmp(insts[i].set, set) == 0 && insts[i].P == Ps[k]) {
-                agg_add(&a, &insts[i]);
-                nb += insts[i].opt < 0;
-            }
-        if (a.n == 0)
-            continue;
-        printf("row %d,%d,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%d/%d,%d,%d,%.4f,%.4f", Ps[k],
-               a.n, a.sum[A_HEFT] / a.n, a.worst[A_HEFT], a.sum[A_PEFT] / a.n,
-               a.worst[A_PEFT], a.sum[A_DEFAULT] / a.n, a.worst[A_DEFAULT],
-               a.hits[A_DEFAULT], a.n, a.worse_one[A_HEFT], a.worse_one[A_DEFAULT],
-               a.secs / a.n, a.max_secs);
-        if (strcmp(set, "stg") == 0)
-            printf(",%d,%d", nb, a.findings);
-        printf("\n");
-    }
-    printf("plot bars x=DSPs y=HEFT mean,PEFT mean,default mean ylabel=mean ratio to the "
-           "optimum\n");
+    printf(
+        "columns DSPs,part,graphs,HEFT mean,HEFT worst,PEFT mean,PEFT worst,default mean,"
+        "default worst,default optimal,HEFT worse than one DSP,default worse than one "
+        "DSP,default seconds mean,default seconds max%s\n",
+        strcmp(set, "stg") == 0 ? ",bounds only,default below the upper bound" : "");
+    static const char *const parts[] = {"all", "tuned on", "held out"};
+    for (int k = 0; k < nP && k < 64; k++)
+        for (int pt = 0; pt < 3; pt++) {
+            Agg a = {0};
+            int nb = 0;
+            for (int i = 0; i < ninsts; i++)
+                if (strcmp(insts[i].set, set) == 0 && insts[i].P == Ps[k] &&
+                    (pt == 0 || part_of(insts[i].file) == pt)) {
+                    agg_add(&a, &insts[i]);
+                    nb += insts[i].opt < 0;
+                }
+            if (a.n == 0 || (pt > 0 && part != 0))
+                continue;
+            printf("row %d,%s,%d,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%d/%d,%d,%d,%.4f,%.4f",
+                   Ps[k], part ? parts[part] : parts[pt], a.n, a.sum[A_HEFT] / a.n,
+                   a.worst[A_HEFT], a.sum[A_PEFT] / a.n, a.worst[A_PEFT],
+                   a.sum[A_DEFAULT] / a.n, a.worst[A_DEFAULT], a.hits[A_DEFAULT], a.n,
+                   a.worse_one[A_HEFT], a.worse_one[A_DEFAULT], a.secs / a.n, a.max_secs);
+            if (strcmp(set, "stg") == 0)
+                printf(",%d,%d", nb, a.findings);
+            printf("\n");
+        }
+    printf(
+        "plot bars x=DSPs y=HEFT mean,PEFT mean,default mean by=part ylabel=mean ratio "
+        "to the optimum\n");
 }
 
 static void
@@ -551,15 +661,16 @@ instance_table(void)
 {
     printf("table instances Every instance: the length of each schedule\n");
     printf("columns set,file,class,tasks,DSPs,optimum,lower,upper,HEFT,PEFT,default,one "
-           "DSP,default seconds,exact,exact proven,exact seconds,exact nodes\n");
+           "DSP,default seconds,default bb steps,exact,exact proven,exact seconds,exact "
+           "nodes\n");
     for (int i = 0; i < ninsts; i++) {
         const Inst *in = &insts[i];
-        printf("row %s,%s,%s,%d,%d,%lld,%lld,%lld,%lld,%lld,%lld,%lld,%.4f,%lld,%s,%.3f,"
-               "%lld\n",
+        printf("row %s,%s,%s,%d,%d,%lld,%lld,%lld,%lld,%lld,%lld,%lld,%.4f,%lld,%lld,%s,"
+               "%.3f,%lld\n",
                in->set, in->file, in->cls, in->tasks, in->P, (long long)in->opt,
                (long long)in->lo, (long long)in->hi, (long long)in->len[A_HEFT],
                (long long)in->len[A_PEFT], (long long)in->len[A_DEFAULT],
-               (long long)in->len[A_ONE], in->secs,
+               (long long)in->len[A_ONE], in->secs, (long long)in->bb_steps,
                (long long)(in->ex_run ? in->ex_len : -1),
                !in->ex_run     ? ""
                : in->ex_proven ? "yes"
@@ -710,9 +821,11 @@ speed_table(void)
 static void
 usage(void)
 {
-    fprintf(stderr, "usage: bench_sched [--stg DIR]... [--dot DIR]... [--random N] "
-                    "[--time|--time-quick] [--budget N] [--exact SECONDS] "
-                    "[--exact-max-tasks N] [--exact-from-heft]\n");
+    fprintf(stderr,
+            "usage: bench_sched [--stg DIR]... [--dot DIR]... [--dot-procs LIST] "
+            "[--dot-limit S] [--random N] [--time|--time-quick] [--budget N] "
+            "[--bb-steps N] [--part tune|held] [--exact SECONDS] [--exact-nodes N] "
+            "[--exact-max-tasks N] [--exact-from-heft]\n");
     exit(2);
 }
 
@@ -740,9 +853,37 @@ main(int argc, char **argv)
             exact_limit = strtod(argv[++i], &end);
             if (*end || !(exact_limit > 0))
                 usage();
-        } else if (strcmp(argv[i], "--exact-max-tasks") == 0 && i + 1 < argc)
+        } else if (strcmp(argv[i], "--bb-steps") == 0 && i + 1 < argc)
+            search_bb_steps = atoll(argv[++i]);
+        else if (strcmp(argv[i], "--exact-nodes") == 0 && i + 1 < argc)
+            exact_nodes = atoll(argv[++i]);
+        else if (strcmp(argv[i], "--exact-max-tasks") == 0 && i + 1 < argc)
             exact_max_tasks = atoi(argv[++i]);
-        else if (strcmp(argv[i], "--exact-from-heft") == 0)
+        else if (strcmp(argv[i], "--dot-procs") == 0 && i + 1 < argc) {
+            char *q = argv[++i];
+            while (*q && ndot_procs < 16) {
+                char *end;
+                long v = strtol(q, &end, 10);
+                if (end == q || v < 1 || v > 4096)
+                    usage();
+                dot_procs[ndot_procs++] = (int)v;
+                q = *end == ',' ? end + 1 : end;
+                if (*end && *end != ',')
+                    usage();
+            }
+        } else if (strcmp(argv[i], "--dot-limit") == 0 && i + 1 < argc) {
+            char *end;
+            dot_limit = strtod(argv[++i], &end);
+            if (*end || !(dot_limit > 0))
+                usage();
+        } else if (strcmp(argv[i], "--part") == 0 && i + 1 < argc) {
+            i++;
+            part = strcmp(argv[i], "tune") == 0   ? 1
+                   : strcmp(argv[i], "held") == 0 ? 2
+                                                  : -1;
+            if (part < 0)
+                usage();
+        } else if (strcmp(argv[i], "--exact-from-heft") == 0)
             exact_from_heft = true;
         else if (strcmp(argv[i], "--budget") == 0 && i + 1 < argc) {
             char *end;

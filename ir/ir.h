@@ -344,13 +344,14 @@ typedef enum { SCHED_HEFT, SCHED_PEFT, SCHED_EXACT } SchedAlgo;
  * of the bounds (without contention). */
 typedef struct SchedSearchStats {
     int64_t candidates, screened, evals, bound_evals;
+    int64_t bb_steps; /* steps of the default's branch and bound */
 } SchedSearchStats;
 
 /* What sched_exact found: the length (the incumbent's when nothing shorter exists),
  * whether it is proven optimal (the search ended within its limits), the best lower
  * bound known (= length when proven), nodes expanded and CPU seconds. */
 typedef struct SchedExactResult {
-    int64_t length, lower, nodes;
+    int64_t length, lower, nodes, steps; /* steps: of the bound (sched_exact_grow) */
     bool proven;
     double seconds;
 } SchedExactResult;
@@ -378,6 +379,9 @@ typedef struct Options {
     SchedSearchStats *search_stats; /* what the local search did, added to if not NULL */
     bool search_unscreened; /* the local search without its lower bounds (tests: the same
                                result, slower) */
+    int64_t search_bb_steps; /* the default's branch and bound after the local search on
+                                the classic model: at least N steps of its bound; 0 =
+                                the default (sched_default_bb_steps), -1 = none */
 } Options;
 
 
@@ -685,6 +689,12 @@ int pass_schedule(Unit *u, Diag *d); /* fills u->s; 0, or -1 after reporting */
  * none) bound the search. */
 int sched_exact(const Graph *g, const Platform *p, Sched **s, int64_t node_limit,
                 double seconds, SchedExactResult *r);
+/* The same within a count of the bound's steps (a task's earliest start on a DSP: its
+ * edges in + 1), not a clock (deterministic): at least `steps`, and while shorter
+ * schedules still come, on to twice the count when the last one came, at most step_cap.
+ * The default's last step on the classic model (pass_schedule, sched_default_bb_steps). */
+int sched_exact_grow(const Graph *g, const Platform *p, Sched **s, int64_t steps,
+                     int64_t step_cap, SchedExactResult *r);
 /* List scheduling of one iteration (zero-delay edges only), insertion-based, costs from
  * ir_task_cycles and plat_comm_cost; pinned tasks stay on their DSP.  HEFT: upward rank
  * with mean costs; PEFT (Arabnejad and Barbosa 2014): optimistic cost table.  *out gets a
@@ -697,16 +707,6 @@ int sched_heft(const Graph *g, const Platform *p, Sched **out, double *ranks_out
                int64_t *makespan_out, Diag *d);
 int sched_peft(const Graph *g, const Platform *p, Sched **out, double *ranks_out,
                int64_t *makespan_out, Diag *d);
-/* Multi-start list scheduling: forward-backward improvement (list-schedule the reversed
- * graph with the forward schedule's finish times as priorities, then the graph with the
- * backward finish times, while the makespan shrinks) from the upward ranks (the first
- * forward pass is HEFT's schedule), then from ranks perturbed by up to +-25%, `runs`
- * restarts, stopping once the makespan reaches lb (-1: never).  Returns the best forward
- * schedule (COMPUTE operations only, like sched_heft; NULL when g has no task) and its
- * list makespan in *makespan (may be NULL).  Deterministic; a larger `runs` never gives
- * a longer schedule. */
-Sched *sched_multi_start(const Graph *g, const Platform *p, int runs, int64_t lb,
-                         int64_t *makespan);
 /* Multi-start list scheduling: forward-backward improvement (list-schedule the reversed
  * graph with the forward schedule's finish times as priorities, then the graph with the
  * backward finish times, while the makespan shrinks) from the upward ranks (the first
@@ -751,6 +751,10 @@ int64_t sched_lower_bound(const Graph *g, const Platform *p);
  * operation steps of the evaluator within [4, 4000] candidates; one iteration about
  * 1.5e6 steps within [200, 20000]. */
 int64_t sched_default_budget(const Graph *g, bool plain);
+/* The steps of the default's branch and bound (search_bb_steps = 0), at least and at
+ * most (*cap; sched_exact_grow), for one iteration on the abstract model, the classic
+ * model where sched_exact applies; 0 elsewhere. */
+int64_t sched_default_bb_steps(const Graph *g, const Platform *p, int64_t *cap);
 
 /* ------------------------------------------------------------------------------------
  * passes/comm.c - message insertion

@@ -15,8 +15,9 @@ static const CliOption own[] = {
      "hi20, lo20, rand50, chain100 (the BFCO paper's Table 1) or fft32 (default rand50)"},
     {"seed", "N", "random seed (default 1)"},
     {"tasks", "N", "number of tasks (overrides the class)"},
-    {"shape", "NAME", "random, chain, layered or fft (overrides the class)"},
-    {"points", "N", "fft: points of the transform, a power of two (default 32)"},
+    {"shape", "NAME", "random, chain, layered, fft or butterfly (overrides the class)"},
+    {"points", "N",
+     "fft, butterfly: points of the transform, a power of two (default 32)"},
     {"cycles", "LO:HI", "task cost range in cycles (overrides the class)"},
     {"bytes", "LO:HI", "edge size range in bytes (overrides the class)"},
     {"delay-edges", "N", "per 100 tasks, back edges with delay 1 (default 0)"},
@@ -34,7 +35,9 @@ static const CliSpec spec = {
     "high communication ratio), lo20 (20 tasks, low), rand50 (50 tasks, random DAG),\n"
     "chain100 (100 tasks, a chain with skip edges); fft32 is the task graph of a\n"
     "32-point FFT (63 recursive calls, 5 stages of 32 butterflies, 223 tasks).  Any\n"
-    "size with --tasks, or --points with --shape fft.  Writes to -o FILE or the\n"
+    "size with --tasks, or --points with --shape fft or butterfly (the FFT as its\n"
+    "butterflies: a source, log2(points) stages of points / 2, a sink).  Writes to -o "
+    "FILE or the\n"
     "standard output.\n",
     CLI_OUTPUT | CLI_PLATFORM | CLI_ITERATIONS,
     own,
@@ -93,16 +96,22 @@ cmd_gen(Cli *c)
             gs.shape = GEN_LAYERED;
         else if (strcmp(s, "fft") == 0)
             gs.shape = GEN_FFT;
+        else if (strcmp(s, "butterfly") == 0)
+            gs.shape = GEN_BUTTERFLY;
         else {
-            cli_usage(&spec, "--shape must be random, chain, layered or fft, got \"%s\"",
-                      s);
+            cli_usage(
+                &spec,
+                "--shape must be random, chain, layered, fft or butterfly, got \"%s\"",
+                s);
             goto out;
         }
     }
-    if (gs.shape == GEN_FFT) {
+    bool fft = gs.shape == GEN_FFT || gs.shape == GEN_BUTTERFLY;
+    if (fft) {
         if (c->val[O_TASKS]) {
             cli_usage(&spec,
-                      "--tasks does not apply to an fft graph: its size is --points");
+                      "--tasks does not apply to an %s graph: its size is --points",
+                      gs.shape == GEN_FFT ? "fft" : "butterfly");
             goto out;
         }
         if (gs.points == 0)
@@ -117,14 +126,15 @@ cmd_gen(Cli *c)
             }
             gs.points = (int)v;
         }
-        gs.tasks = gen_fft_tasks(gs.points);
+        gs.tasks = gs.shape == GEN_FFT ? gen_fft_tasks(gs.points)
+                                       : gen_butterfly_tasks(gs.points);
         if (gs.tasks > c->opt.limits.max_tasks) {
             cli_usage(&spec, "--points %d makes %d tasks, more than the limit %" PRId64,
                       gs.points, gs.tasks, c->opt.limits.max_tasks);
             goto out;
         }
     } else if (c->val[O_POINTS]) {
-        cli_usage(&spec, "--points applies only to --shape fft");
+        cli_usage(&spec, "--points applies only to --shape fft and butterfly");
         goto out;
     }
     if (c->val[O_CYCLES] &&
@@ -148,9 +158,10 @@ cmd_gen(Cli *c)
         static const char *const shape_names[] = {[GEN_RANDOM] = "rand",
                                                   [GEN_CHAIN] = "chain",
                                                   [GEN_LAYERED] = "layered",
-                                                  [GEN_FFT] = "fft"};
+                                                  [GEN_FFT] = "fft",
+                                                  [GEN_BUTTERFLY] = "butterfly"};
         snprintf(name, sizeof name, "%s%d-%" PRIu64, shape_names[gs.shape],
-                 gs.shape == GEN_FFT ? gs.points : gs.tasks, gs.seed);
+                 fft ? gs.points : gs.tasks, gs.seed);
     } else {
         snprintf(name, sizeof name, "%s-%" PRIu64, cls, gs.seed);
     }

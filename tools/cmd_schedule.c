@@ -324,6 +324,7 @@ cmd_schedule(Cli *c)
         json_object_set_new(x, "screened", json_integer(search.screened));
         json_object_set_new(x, "evaluations", json_integer(search.evals));
         json_object_set_new(x, "bound_evaluations", json_integer(search.bound_evals));
+        json_object_set_new(x, "branch_and_bound_steps", json_integer(search.bb_steps));
         json_object_set_new(js, "search", x);
     }
     if (js && c->opt.algo == SCHED_EXACT && !from) {

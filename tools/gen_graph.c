@@ -8,8 +8,11 @@
  * producers of the previous layer), fft (the radix-2 FFT task graph of Topcuoglu et al.:
  * a binary tree of 2n - 1 recursive calls splits the input down to its n points, then
  * log2(n) stages of n butterflies, butterfly i of stage s reading outputs i and
- * i xor 2^(s-1) of the stage before).  Back edges with a delay close feedback loops. With
- * pin_block, tasks are pinned in blocks to the DSPs in turn (a pipeline of stages).
+ * i xor 2^(s-1) of the stage before), butterfly (the radix-2 FFT as its butterflies: a
+ * source, log2(n) stages of n / 2 two-input, two-output butterflies, the one of stage s
+ * on points i and i xor 2^s, and a sink: 82 tasks at 32 points).  Back edges with a delay
+ * close feedback loops. With pin_block, tasks are pinned in blocks to the DSPs in turn (a
+ * pipeline of stages).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -102,6 +105,43 @@ gen_fft_tasks(int points)
     return 2 * points - 1 + points * stages;
 }
 
+int
+gen_butterfly_tasks(int points)
+{
+    int stages = 0;
+    while ((1 << stages) < points)
+        stages++;
+    return 2 + points / 2 * stages;
+}
+
+/* The butterfly shape: task 0 the source, task n - 1 the sink, butterfly k of stage s
+ * (task 1 + s n/2 + k) on the points k with bit s inserted as 0 and as 1; a point's
+ * value goes from the butterfly of stage s that wrote it to the one of stage s + 1 that
+ * reads it (one edge when a butterfly feeds both points of the next). */
+static void
+butterfly_edges(Graph *g, int cap, uint64_t *s, const GenSpec *gs, int points)
+{
+    int stages = 0, half = points / 2;
+    while ((1 << stages) < points)
+        stages++;
+    int sink = 1 + stages * half;
+    for (int st = 0; st < stages; st++)
+        for (int k = 0; k < half; k++) {
+            int lo = ((k >> st) << (st + 1)) | (k & ((1 << st) - 1));
+            for (int b = 0; b < 2; b++) {
+                int pt = lo | (b << st), me = 1 + st * half + k;
+                if (st == 0)
+                    add(g, cap, s, gs, 0, me, 0);
+                if (st + 1 == stages) {
+                    add(g, cap, s, gs, me, sink, 0);
+                } else { /* the butterfly of stage st + 1 on point pt */
+                    int q = st + 1, kk = ((pt >> (q + 1)) << q) | (pt & ((1 << q) - 1));
+                    add(g, cap, s, gs, me, 1 + q * half + kk, 0);
+                }
+            }
+        }
+}
+
 /* The FFT shape: tree node j (0 = root) feeds 2j + 1 and 2j + 2; leaf i (tree node
  * n - 1 + i) is stage 0, index i of the butterflies. */
 static void
@@ -133,6 +173,10 @@ gen_graph(const GenSpec *gs, const char *name)
         if (gs->points < 2 || (gs->points & (gs->points - 1)))
             ice("fft: %d points is not a power of two >= 2", gs->points);
         n = gen_fft_tasks(gs->points);
+    } else if (gs->shape == GEN_BUTTERFLY) {
+        if (gs->points < 2 || (gs->points & (gs->points - 1)))
+            ice("butterfly: %d points is not a power of two >= 2", gs->points);
+        n = gen_butterfly_tasks(gs->points);
     }
     g->name = arena_strdup(a, name ? name : "gen");
     g->file = arena_printf(a, "%s.json", g->name);
@@ -159,7 +203,9 @@ gen_graph(const GenSpec *gs, const char *name)
     int width = gs->width > 0 ? gs->width : 4;
     if (gs->shape == GEN_FFT)
         fft_edges(g, cap, &s, gs, gs->points);
-    for (int i = 1; i < n && gs->shape != GEN_FFT; i++) {
+    if (gs->shape == GEN_BUTTERFLY)
+        butterfly_edges(g, cap, &s, gs, gs->points);
+    for (int i = 1; i < n && gs->shape != GEN_FFT && gs->shape != GEN_BUTTERFLY; i++) {
         switch (gs->shape) {
         case GEN_RANDOM: {
             int k = (int)uni(&s, 1, gs->max_preds > 0 ? gs->max_preds : 1);
@@ -187,6 +233,7 @@ gen_graph(const GenSpec *gs, const char *name)
             break;
         }
         case GEN_FFT:
+        case GEN_BUTTERFLY:
             break;
         }
     }

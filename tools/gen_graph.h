@@ -7,11 +7,12 @@
 
 #include "ir.h"
 
-typedef enum { GEN_RANDOM, GEN_CHAIN, GEN_LAYERED, GEN_FFT } GenShape;
+typedef enum { GEN_RANDOM, GEN_CHAIN, GEN_LAYERED, GEN_FFT, GEN_BUTTERFLY } GenShape;
 
 typedef struct GenSpec {
-    int tasks;  /* fft: 2 * points - 1 + points * log2(points), from points */
-    int points; /* fft: points of the transform, a power of two >= 2 */
+    int tasks;  /* fft: 2 * points - 1 + points * log2(points), butterfly: 2 + points / 2
+                 * log2(points), from points */
+    int points; /* fft, butterfly: points of the transform, a power of two >= 2 */
     GenShape shape;
     int max_preds; /* random: each task draws 1..max_preds earlier producers */
     double skip;   /* chain: probability of an edge i -> i+k, k = 2..4 */
@@ -33,6 +34,8 @@ int gen_class(const char *name, GenSpec *gs);
 extern const char *const gen_class_names[]; /* NULL-terminated */
 /* The tasks of an FFT task graph of n points (n a power of two >= 2). */
 int gen_fft_tasks(int points);
+/* The tasks of a butterfly graph of n points (n a power of two >= 2). */
+int gen_butterfly_tasks(int points);
 /* A graph (indexed, platform resolved) named after the class and seed; NULL if the
  * platform preset is unknown. */
 Graph *gen_graph(const GenSpec *gs, const char *name);

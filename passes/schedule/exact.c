@@ -96,8 +96,12 @@ typedef struct Exact {
     int *best_proc;   /* [n] its mapping */
     int64_t *best_st; /* [n] its start times */
     int64_t nodes, node_limit;
-    double deadline; /* CPU seconds, 0 = none */
-    bool stopped;    /* a limit was hit: not proven */
+    int64_t steps, step_limit, step_cap; /* sched_exact_grow: the bound's steps (a
+                         task's earliest start on a DSP: its edges in + 1), at most
+                         step_limit (0 = no limit), which grows to twice the steps at
+                         each improvement, up to step_cap */
+    double deadline;                     /* CPU seconds, 0 = none */
+    bool stopped;                        /* a limit was hit: not proven */
 } Exact;
 
 static int64_t
@@ -170,6 +174,7 @@ ex_est_on(Exact *x, int t, int d)
     const Graph *g = x->g;
     int64_t a = x->fr[d];
     int nq = 0;
+    x->steps += g->pred_off[t + 1] - g->pred_off[t] + 1;
     for (int j = g->pred_off[t]; j < g->pred_off[t + 1]; j++) {
         const Edge *e = &g->edges[g->pred[j]];
         if (e->delay)
@@ -556,6 +561,7 @@ ex_dfs(Exact *x, ExChild *buf)
         return;
     x->nodes++;
     if ((x->node_limit > 0 && x->nodes >= x->node_limit) ||
+        (x->step_limit > 0 && x->steps >= x->step_limit) ||
         (x->deadline > 0 && (x->nodes & 1023) == 0 && ir_cpu_seconds() > x->deadline)) {
         x->stopped = true;
         return;
@@ -568,6 +574,8 @@ ex_dfs(Exact *x, ExChild *buf)
                 len = x->fr[d];
         if (len < x->best) {
             x->best = len;
+            if (x->step_cap > x->step_limit && 2 * x->steps > x->step_limit)
+                x->step_limit = 2 * x->steps < x->step_cap ? 2 * x->steps : x->step_cap;
             memcpy(x->best_proc, x->proc, (size_t)x->n * sizeof *x->proc);
             memcpy(x->best_st, x->st, (size_t)x->n * sizeof *x->st);
         }
@@ -751,13 +759,21 @@ ex_homogeneous(const Graph *g, const Platform *p)
     return true;
 }
 
-int
-sched_exact(const Graph *g, const Platform *p, Sched **sp, int64_t node_limit,
-            double seconds, SchedExactResult *res)
+/* sched_exact and sched_exact_grow: step_limit > 0 bounds the steps of the bound, and
+ * step_cap > step_limit lets the limit grow. */
+static int
+exact_run(const Graph *g, const Platform *p, Sched **sp, int64_t node_limit,
+          int64_t step_limit, int64_t step_cap, double seconds, SchedExactResult *res)
 {
     double t0 = ir_cpu_seconds();
     int n = g->ntasks, P = p->ndsps;
-    Exact x = {.g = g, .p = p, .n = n, .P = P, .node_limit = node_limit};
+    Exact x = {.g = g,
+               .p = p,
+               .n = n,
+               .P = P,
+               .node_limit = node_limit,
+               .step_limit = step_limit,
+               .step_cap = step_cap};
     x.deadline = seconds > 0 ? t0 + seconds : 0;
     x.sym = ex_homogeneous(g, p);
     /* at most 2^24 states of 16 bytes (256 MiB) */
@@ -849,6 +865,7 @@ sched_exact(const Graph *g, const Platform *p, Sched **sp, int64_t node_limit,
     if (n > 0 && lb0 < x.best)
         ex_dfs(&x, buf);
     res->nodes = x.nodes;
+    res->steps = x.steps;
     res->proven = !x.stopped;
     res->lower = x.stopped ? lb0 : x.best;
     res->length = x.best;
@@ -912,4 +929,18 @@ sched_exact(const Graph *g, const Platform *p, Sched **sp, int64_t node_limit,
     free(x.best_proc);
     free(x.best_st);
     return 0;
+}
+
+int
+sched_exact(const Graph *g, const Platform *p, Sched **sp, int64_t node_limit,
+            double seconds, SchedExactResult *res)
+{
+    return exact_run(g, p, sp, node_limit, 0, 0, seconds, res);
+}
+
+int
+sched_exact_grow(const Graph *g, const Platform *p, Sched **sp, int64_t steps,
+                 int64_t step_cap, SchedExactResult *res)
+{
+    return exact_run(g, p, sp, 0, steps > 0 ? steps : 1, step_cap, 0, res);
 }

@@ -28,6 +28,10 @@
 
 #include "private.h"
 
+#ifndef TGC_BB_STEPS
+#define TGC_BB_STEPS 1e6
+#endif
+
 int64_t
 sched_lower_bound(const Graph *g, const Platform *p)
 {
@@ -108,6 +112,18 @@ sched_default_budget(const Graph *g, bool plain)
     if (b > 4000)
         b = 4000;
     return (int64_t)b;
+}
+
+int64_t
+sched_default_bb_steps(const Graph *g, const Platform *p, int64_t *cap)
+{
+    /* A fixed count (docs/scheduler.md, "The default's branch and bound"), and up to 4
+     * times that while shorter schedules come. */
+    *cap = 0;
+    if (p->model != MODEL_ABSTRACT || g->iterations != 1 || g->ntasks == 0)
+        return 0;
+    *cap = 4 * (int64_t)TGC_BB_STEPS;
+    return (int64_t)TGC_BB_STEPS;
 }
 
 /* How many restarts sched_multi_start makes: about 3e5 task-and-edge visits of a DSP in
@@ -212,8 +228,23 @@ pass_schedule(Unit *u, Diag *d)
             }
             ir_sched_free(alt[k]);
         }
-        sched_local_search_screen(&s, ev, budget, plain, lb, screen, st);
+        best = sched_local_search_screen(&s, ev, budget, plain, lb, screen, st);
         eval_free(ev);
+        /* On the classic model, while the length is above the lower bound, a branch and
+         * bound from it: the local search's moves end in local optima that the
+         * exhaustive search's bound sees past (docs/scheduler.md, "The default's
+         * branch and bound"). */
+        int64_t nb = u->opt ? u->opt->search_bb_steps : 0, cap = 0;
+        if (nb == 0)
+            nb = sched_default_bb_steps(g, p, &cap);
+        else
+            cap = 4 * nb;
+        if (nb > 0 && best > lb && p->model == MODEL_ABSTRACT && g->iterations == 1) {
+            SchedExactResult r;
+            sched_exact_grow(g, p, &s, nb, cap, &r);
+            if (st)
+                st->bb_steps += r.steps;
+        }
     }
     if (algo == SCHED_EXACT) {
         /* the default's schedule is the incumbent of the exact search */
