@@ -5,6 +5,7 @@
  * contended surrogate, the kicks of the iterated local search, the near-sends start and
  * the moves on the fitness itself.
  */
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -63,151 +64,355 @@
  * (docs/bfco.md, "Converging on the contended length"). */
 #define CONTENDED_PASSES 16
 
-/* The descent's surrogate of the merge in x: the length without contention of its
- * repaired schedule with the greedy pipeline set (every receive that can be pipelined
- * is), INT64_MAX when it deadlocks; the repaired groups are written back into x.  On a
- * platform without contention, the length itself.  It ranks merges as the fitness does
- * (docs/bfco.md, "Descent") at a fraction of its cost: one contention-free evaluation.
- * When `same` (B bytes) is given and the repaired x equals it, the result is `known`
- * (the surrogate of `same`) without an evaluation: a move the repair undid.  The result
- * depends only on the repaired merge (the schedule is built from its groups), so a merge
- * the descent met before is not evaluated again: its result comes from w->sur (when
- * the table of inputs has not met x's partition, or is off).  The worker's groups are
- * those of x's bits (bfco_groups_from_bits) on entry.  *unrepaired: the repair failed
- * (INT64_MAX; x is then no point of the search). */
-static int64_t
-surrogate_of(Worker *w, uint8_t *x, const uint8_t *same, int B, int64_t known,
-             bool *unrepaired, bool *bound)
+/* ------------------------------------------------------------------------------------------
+ * The surrogate and its tables
+ * ------------------------------------------------------------------------------------------
+ */
+
+/* A length not taken (yet), in a probe and in the table of partitions. */
+#define UNKNOWN INT64_MIN
+/* The partition's repair failed (the table of partitions). */
+#define PRE_FAILED (INT64_MIN + 1)
+
+/* One candidate of the descent and what its surrogate took (probe), for its commit.  The
+ * surrogate of a merge y, from the point cur of surrogate `known` (cur NULL: a start,
+ * every length needed): INT64_MAX when the repair fails or the schedule deadlocks;
+ * `known` when the repair gives cur back (a move the repair undid); else its length
+ * without contention F (the repaired schedule with the greedy pipeline set: every
+ * receive that can be pipelined is), or its contended length C where there is no
+ * contention-free evaluator, and on the contended surrogate (w->csur) unless F, a lower
+ * bound of it, is not below `known`: then F itself, the move rejected.  A function of
+ * the repaired merge and `known` alone, whatever the tables hold: so the descent
+ * searches the same on any number of threads (docs/bfco.md, "Threads"). */
+typedef struct Probe {
+    uint8_t *y;       /* the candidate; repaired in place */
+    Key pk, rk;       /* its partition before the repair (labels), the repaired merge */
+    int64_t F, C;     /* its lengths without and with contention, UNKNOWN if not taken */
+    int64_t fev, cev; /* the evaluations probe made for F and for C */
+    int64_t value;    /* the surrogate */
+    bool failed, same, needC;
+} Probe;
+
+/* Worker w builds the repaired merge of y (its bits already repaired) with the greedy
+ * pipeline set, when it has not yet (*built). */
+static void
+build_point(Worker *w, uint8_t *y, bool *built)
 {
+    if (*built)
+        return;
     int nrel = 0;
-    *bound = false;
+    bfco_groups_from_bits(w, y);
     bfco_regroup(w);
-    *unrepaired = bfco_repair_point(w, x, &nrel) < 0;
-    if (*unrepaired)
-        return INT64_MAX;
-    if (same && memcmp(x, same, (size_t)B) == 0)
-        return known;
-    Key k;
-    int64_t L;
-    bfco_key_of(w, x, false, &k);
-    if (w->tables && bfco_cache_get(&w->sur, &k, &L))
-        return L;
+    bfco_repair_point(w, y, &nrel); /* a repaired point is its own repair */
     bfco_greedy_pipes(w, w->gpipe);
     bfco_set_pipes(w, w->gpipe);
-    L = bfco_eval_free(w);
-    if (L == -2) {
-        L = bfco_eval(w);
-    } else if (w->csur && L >= 0) {
-        /* the contended length only when its lower bound leaves it a chance */
-        *bound = same && L >= known;
-        if (!*bound)
-            L = bfco_eval(w);
-    }
-    L = L < 0 ? INT64_MAX : L;
-    if (w->tables && !*bound)
-        bfco_cache_put(&w->sur, &k, L);
-    return L;
+    *built = true;
 }
 
-/* The surrogate becomes the contended length (surrogate_of): the tables held the other
- * one. */
+/* The surrogate of p->y from cur (NULL: none) on worker w, the tables of tw only read
+ * (the descent's table owner, ws[0]): the repaired bits are written back into p->y.
+ * The evaluations it makes are not counted in w; commit counts them as the sequential
+ * descent makes them. */
 static void
-surrogate_contended(Worker *w)
-{
-    w->csur = true;
-    bfco_cache_free(&w->sur);
-    memset(&w->sur, 0, sizeof w->sur);
-    bfco_cache_free(&w->pre);
-    memset(&w->pre, 0, sizeof w->pre);
-    w->pre_n = 0;
-    if (w->pre_bits)
-        memset(w->pre_bits, 0,
-               (size_t)w->pre_cap * ((w->sp->nbits + 63) / 64) * sizeof *w->pre_bits);
-}
-
-/* The most the table of inputs by partition (surrogate) holds of repaired bits: a
- * 256-point FFT's descent (3 412 messages, 49 152 moves, 1.7 KB of bits a partition)
- * filled 84 MB, doubling 168 MB at its peak; the 5000-task case's fits (about 15 000
- * partitions of 1.3 KB). */
-#define PRE_TABLE_BYTES ((size_t)32 << 20)
-
-/* surrogate_of; with w->tables, an input x whose partition (the groups its merge bits
- * make before the repair) was met before takes the repaired bits and the result from the
- * worker's table instead of a new repair: the repair and the surrogate are functions of
- * that partition (regroup numbers the groups by first member).  Moves that join the same
- * two groups through different bits meet the same partition, as does a move tried again
- * from the same point: at 100 tasks 362 of the 702 surrogates come from the table (keyed
- * by the bits themselves, 204), the 340 others each cost a repair and an evaluation.  At
- * 1000 tasks, where one pass does not fit in the budget and no move is tried twice, the
- * moves of a pass that join the same two groups still meet (opt_run 6.26 -> 6.00 billion
- * instructions; keyed by the bits, the table found nothing there and was off). */
-static int64_t
-surrogate(Worker *w, uint8_t *x, const uint8_t *same, int B, int64_t known)
+probe(Worker *w, const Worker *tw, Probe *p, const uint8_t *cur, int B, int64_t known)
 {
     const Space *sp = w->sp;
-    bool failed, bound;
-    bfco_groups_from_bits(w, x);
-    if (!w->tables)
-        return surrogate_of(w, x, same, B, known, &failed, &bound);
-    Key k;
-    int64_t i;
-    bfco_labels_key(w, &k);
-    int W = (sp->nbits + 63) / 64;
-    if (bfco_cache_get(&w->pre, &k, &i)) {
-        const uint64_t *r = w->pre_bits + (size_t)i * W;
-        int64_t L = w->pre_f[i];
-        if (L == INT64_MIN) /* the repair failed: x as it was */
-            return INT64_MAX;
-        bool lower = L < 0; /* a lower bound b, held as -b - 2 */
-        L = lower ? -L - 2 : L;
-        if (!lower || (same && L >= known)) {
-            for (int b = 0; b < sp->nbits; b++)
-                x[b] = (r[b >> 6] >> (b & 63)) & 1;
-            return same && memcmp(x, same, (size_t)B) == 0 ? known : L;
-        }
-        L = surrogate_of(w, x, same, B, known, &failed, &bound);
-        w->pre_f[i] = bound ? -L - 2 : L;
-        return L;
+    uint8_t *y = p->y;
+    p->F = p->C = UNKNOWN;
+    p->fev = p->cev = 0;
+    p->failed = p->same = p->needC = false;
+    int64_t e0 = w->evals, f0 = w->fevals, pi = -1;
+    bool built = false;
+    bfco_groups_from_bits(w, y);
+    if (tw->tables) {
+        bfco_labels_key(w, &p->pk);
+        if (!bfco_cache_get(&tw->pre, &p->pk, &pi))
+            pi = -1;
     }
-    int64_t L = surrogate_of(w, x, same, B, known, &failed, &bound);
-    if (w->pre_n == w->pre_cap) {
-        int cap = w->pre_cap ? 2 * w->pre_cap : 256;
-        if (w->pre_cap && (size_t)cap * W * sizeof(uint64_t) > PRE_TABLE_BYTES)
-            return L; /* full: a partition met again is repaired again, the same result */
-        uint64_t *nb = ir_xcalloc((size_t)cap * W + 1, sizeof *nb);
-        int64_t *nf = ir_xcalloc((size_t)cap, sizeof *nf);
-        if (w->pre_n) {
-            memcpy(nb, w->pre_bits, (size_t)w->pre_n * W * sizeof *nb);
-            memcpy(nf, w->pre_f, (size_t)w->pre_n * sizeof *nf);
+    if (pi >= 0) { /* the partition met before: its repaired bits, no repair */
+        int64_t f = tw->pre_f[pi];
+        if (f == PRE_FAILED) {
+            p->failed = true;
+            p->value = INT64_MAX;
+            return;
         }
-        free(w->pre_bits);
-        free(w->pre_f);
-        w->pre_bits = nb;
-        w->pre_f = nf;
-        w->pre_cap = cap;
+        int W = (sp->nbits + 63) / 64;
+        const uint64_t *r = tw->pre_bits + (size_t)pi * W;
+        for (int b = 0; b < sp->nbits; b++)
+            y[b] = (r[b >> 6] >> (b & 63)) & 1;
+        p->F = f;
+    } else {
+        int nrel = 0;
+        bfco_regroup(w);
+        if (bfco_repair_point(w, y, &nrel) < 0) {
+            p->failed = true;
+            p->value = INT64_MAX;
+            return;
+        }
+        bfco_greedy_pipes(w, w->gpipe);
+        bfco_set_pipes(w, w->gpipe);
+        built = true;
     }
-    i = w->pre_n++;
-    uint64_t *r = w->pre_bits + (size_t)i * W;
-    for (int b = 0; b < sp->nbits; b++)
-        r[b >> 6] |= (uint64_t)x[b] << (b & 63);
-    w->pre_f[i] = failed ? INT64_MIN : bound ? -L - 2 : L;
-    bfco_cache_put(&w->pre, &k, i);
-    return L;
+    if (cur && memcmp(y, cur, (size_t)B) == 0) {
+        p->same = true;
+        p->value = known;
+        return;
+    }
+    if (!built) { /* the repaired merge's groups, for its key */
+        bfco_groups_from_bits(w, y);
+        bfco_regroup(w);
+    }
+    bfco_key_of(w, y, false, &p->rk);
+    if (p->F == UNKNOWN && tw->tables)
+        bfco_cache_get(&tw->sur, &p->rk, &p->F);
+    if (p->F == UNKNOWN) {
+        build_point(w, y, &built);
+        p->F = bfco_eval_free(w);
+    }
+    /* -2: no evaluator without contention, the contended length is the only one */
+    p->needC = p->F == -2 || (tw->csur && p->F >= 0 && !(cur && p->F >= known));
+    if (p->needC) {
+        if (tw->tables)
+            bfco_cache_get(&tw->con, &p->rk, &p->C);
+        if (p->C == UNKNOWN) {
+            build_point(w, y, &built);
+            p->C = bfco_eval(w);
+        }
+    }
+    int64_t L = p->needC ? p->C : p->F;
+    p->value = L < 0 ? INT64_MAX : L;
+    p->fev = w->fevals - f0;
+    p->cev = w->evals - e0;
+    w->fevals = f0;
+    w->evals = e0;
 }
 
-/* A move of the descent: y (repaired by the surrogate) becomes the current point cur
- * when its surrogate is shorter than *S (then *S is y's).  *d gets the surrogate's change
- * (y's minus *S before the move).  True when it moved. */
-static bool
-keep_if_shorter(Worker *w, uint8_t *y, uint8_t *cur, int64_t *S, int B, int64_t *d)
+/* The most the table of partitions holds of repaired bits: a 256-point FFT's descent
+ * (3 412 messages, 49 152 moves, 1.7 KB of bits a partition) filled 84 MB, doubling 168
+ * MB at its peak; the 5000-task case's fits (about 15 000 partitions of 1.3 KB). */
+#define PRE_TABLE_BYTES ((size_t)32 << 20)
+
+/* The partition k of the repaired bits y (free length f) into tw's table, unless full
+ * (a partition met again is then repaired again: the same result). */
+static void
+pre_add(Worker *tw, const Key *k, const uint8_t *y, int64_t f)
 {
-    int64_t s = surrogate(w, y, cur, B, *S);
-    *d = s == INT64_MAX ? INT64_MAX : s - *S;
-    if (s >= *S)
-        return false;
-    *S = s;
-    memcpy(cur, y, (size_t)B);
-    return true;
+    const Space *sp = tw->sp;
+    int W = (sp->nbits + 63) / 64;
+    if (tw->pre_n == tw->pre_cap) {
+        int cap = tw->pre_cap ? 2 * tw->pre_cap : 256;
+        if (tw->pre_cap && (size_t)cap * W * sizeof(uint64_t) > PRE_TABLE_BYTES)
+            return;
+        uint64_t *nb = ir_xcalloc((size_t)cap * W + 1, sizeof *nb);
+        int64_t *nf = ir_xcalloc((size_t)cap, sizeof *nf);
+        if (tw->pre_n) {
+            memcpy(nb, tw->pre_bits, (size_t)tw->pre_n * W * sizeof *nb);
+            memcpy(nf, tw->pre_f, (size_t)tw->pre_n * sizeof *nf);
+        }
+        free(tw->pre_bits);
+        free(tw->pre_f);
+        tw->pre_bits = nb;
+        tw->pre_f = nf;
+        tw->pre_cap = cap;
+    }
+    int64_t i = tw->pre_n++;
+    uint64_t *r = tw->pre_bits + (size_t)i * W;
+    for (int b = 0; b < sp->nbits; b++)
+        r[b >> 6] |= (uint64_t)y[b] << (b & 63);
+    tw->pre_f[i] = f;
+    bfco_cache_put(&tw->pre, k, i);
+}
+
+/* Probe p into the tables of tw, and its evaluations into tw's counts, as the
+ * sequential descent (one probe after the other, each seeing the tables of the ones
+ * before) makes them: a length the tables hold now costs nothing.  The tables: the
+ * partitions met (pre: the repair and the surrogate are functions of the partition the
+ * bits make before the repair, so a join of the same two groups through another bit, or
+ * a move tried again from the same point, needs no repair: at 100 tasks 362 of the 702
+ * surrogates), the contention-free lengths (sur) and the contended ones (con) of the
+ * repaired merges. */
+static void
+commit(Worker *tw, const Probe *p, int B, int64_t known)
+{
+    (void)B;
+    if (!tw->tables) {
+        tw->fevals += p->fev;
+        tw->evals += p->cev;
+        return;
+    }
+    int64_t pi;
+    bool pre_now = bfco_cache_get(&tw->pre, &p->pk, &pi);
+    if (p->failed) {
+        if (!pre_now)
+            pre_add(tw, &p->pk, p->y, PRE_FAILED);
+        return;
+    }
+    if (p->same) { /* cur's surrogate is its free length on the contention-free one */
+        if (!pre_now)
+            pre_add(tw, &p->pk, p->y,
+                    !tw->csur && tw->evf && known != INT64_MAX ? known : UNKNOWN);
+        return;
+    }
+    int64_t f = pre_now ? tw->pre_f[pi] : UNKNOWN;
+    if (f == UNKNOWN && !bfco_cache_get(&tw->sur, &p->rk, &f)) {
+        tw->fevals += p->fev;
+        bfco_cache_put(&tw->sur, &p->rk, p->F);
+    }
+    if (pre_now && tw->pre_f[pi] == UNKNOWN)
+        tw->pre_f[pi] = p->F;
+    int64_t c;
+    if (p->needC && !bfco_cache_get(&tw->con, &p->rk, &c)) {
+        tw->evals += p->cev;
+        bfco_cache_put(&tw->con, &p->rk, p->C);
+    }
+    if (!pre_now)
+        pre_add(tw, &p->pk, p->y, p->F);
+}
+
+/* ------------------------------------------------------------------------------------------
+ * Threads: the moves of a batch probed at once
+ * ------------------------------------------------------------------------------------------
+ */
+
+/* The descent's workers and its threads.  A pass tries its moves in batches of one per
+ * worker, all from the same point: probed in parallel, then committed in order until
+ * one is kept, the others dropped (the sequential descent would try them from the new
+ * point).  So the moves tried, kept and counted are those of one thread, on any number
+ * of threads; the work of the dropped ones is what the threads cost. */
+typedef struct Descent Descent;
+
+typedef struct Helper {
+    Descent *dc;
+    int t;
+} Helper;
+
+struct Descent {
+    Worker **ws; /* [T]; ws[0] owns the tables and is the main thread's */
+    int T;
+    Probe *pr; /* [T] */
+    int B;
+    /* the batch */
+    const uint8_t *cur;
+    int64_t known;
+    int nslots;
+    /* the helper threads 1 .. T - 1 */
+    pthread_t th[64];
+    Helper hp[64];
+    pthread_mutex_t mu;
+    pthread_cond_t go, done;
+    int round, pending;
+    bool quit, pool;
+};
+
+static void *
+helper_run(void *arg)
+{
+    Helper *h = arg;
+    Descent *dc = h->dc;
+    int seen = 0;
+    for (;;) {
+        pthread_mutex_lock(&dc->mu);
+        while (dc->round == seen && !dc->quit)
+            pthread_cond_wait(&dc->go, &dc->mu);
+        if (dc->quit) {
+            pthread_mutex_unlock(&dc->mu);
+            return NULL;
+        }
+        seen = dc->round;
+        pthread_mutex_unlock(&dc->mu);
+        if (h->t < dc->nslots)
+            probe(dc->ws[h->t], dc->ws[0], &dc->pr[h->t], dc->cur, dc->B, dc->known);
+        pthread_mutex_lock(&dc->mu);
+        if (--dc->pending == 0)
+            pthread_cond_signal(&dc->done);
+        pthread_mutex_unlock(&dc->mu);
+    }
+}
+
+/* Probes dc->pr[0 .. n) from cur, slot t on worker t. */
+static void
+probe_batch(Descent *dc, const uint8_t *cur, int64_t known, int n)
+{
+    if (n == 1 || !dc->pool) {
+        for (int j = 0; j < n; j++)
+            probe(dc->ws[0], dc->ws[0], &dc->pr[j], cur, dc->B, known);
+        return;
+    }
+    pthread_mutex_lock(&dc->mu);
+    dc->cur = cur;
+    dc->known = known;
+    dc->nslots = n;
+    dc->pending = dc->T - 1;
+    dc->round++;
+    pthread_cond_broadcast(&dc->go);
+    pthread_mutex_unlock(&dc->mu);
+    probe(dc->ws[0], dc->ws[0], &dc->pr[0], cur, dc->B, known);
+    pthread_mutex_lock(&dc->mu);
+    while (dc->pending > 0)
+        pthread_cond_wait(&dc->done, &dc->mu);
+    pthread_mutex_unlock(&dc->mu);
+}
+
+static void
+descent_open(Descent *dc, Worker **ws, int T, int B)
+{
+    memset(dc, 0, sizeof *dc);
+    dc->ws = ws;
+    dc->T = T < 1 ? 1 : T > 64 ? 64 : T;
+    dc->B = B;
+    dc->pr = ir_xcalloc((size_t)dc->T, sizeof *dc->pr);
+    for (int t = 0; t < dc->T; t++)
+        dc->pr[t].y = ir_xcalloc((size_t)B + 1, 1);
+    if (dc->T > 1) {
+        pthread_mutex_init(&dc->mu, NULL);
+        pthread_cond_init(&dc->go, NULL);
+        pthread_cond_init(&dc->done, NULL);
+        dc->pool = true;
+        for (int t = 1; t < dc->T; t++) {
+            dc->hp[t] = (Helper){dc, t};
+            if (pthread_create(&dc->th[t], NULL, helper_run, &dc->hp[t]) != 0)
+                ice("cannot create a thread");
+        }
+    }
+}
+
+static void
+descent_close(Descent *dc)
+{
+    if (dc->pool) {
+        pthread_mutex_lock(&dc->mu);
+        dc->quit = true;
+        pthread_cond_broadcast(&dc->go);
+        pthread_mutex_unlock(&dc->mu);
+        for (int t = 1; t < dc->T; t++)
+            pthread_join(dc->th[t], NULL);
+        pthread_mutex_destroy(&dc->mu);
+        pthread_cond_destroy(&dc->go);
+        pthread_cond_destroy(&dc->done);
+    }
+    for (int t = 0; t < dc->T; t++)
+        free(dc->pr[t].y);
+    free(dc->pr);
+}
+
+/* The threads of the descent: on schedules of at most 64 messages a move costs a few
+ * microseconds, about what handing it to another thread costs, so one. */
+static int
+descent_threads(const Space *sp, int T)
+{
+    return sp->M > 64 ? T : 1;
+}
+
+/* The surrogate of a start point x (repaired in place), probed and committed. */
+static int64_t
+start_surrogate(Descent *dc, uint8_t *x)
+{
+    Probe *p = &dc->pr[0];
+    memcpy(p->y, x, (size_t)dc->B);
+    probe(dc->ws[0], dc->ws[0], p, NULL, dc->B, 0);
+    commit(dc->ws[0], p, dc->B, 0);
+    memcpy(x, p->y, (size_t)dc->B);
+    return p->value;
 }
 
 /* How far the descent's passes may go (descent_reach): moves in all, and with first_cap
@@ -311,86 +516,110 @@ gap_grown(Worker *w, uint8_t *cur, int64_t S, int B, Judge *jd)
     return !w->csur && w->evf && f != INT64_MAX && f - S - jd->gap0 > S / SURROGATE_GAP;
 }
 
-/* From now on the surrogate is the contended length (*S recomputed). */
+/* From now on the surrogate is the contended length (*S recomputed).  The tables keep
+ * what they hold: the contention-free lengths are still the bounds that screen. */
 static void
-to_contended(Worker *w, uint8_t *cur, int64_t *S, int B)
+to_contended(Descent *dc, uint8_t *cur, int64_t *S)
 {
-    surrogate_contended(w);
-    *S = surrogate(w, cur, NULL, B, 0);
+    dc->ws[0]->csur = true;
+    *S = start_surrogate(dc, cur);
 }
 
-/* Move mv[i] tried from cur (y: room for a copy); true when it was kept.  When jd
- * watches within the pass (jd->every > 0), the point is judged after every jd->every
- * moves. */
+/* The order a pass tries its moves in: mv[i .. end) in turn, or, for the first pass when
+ * there are gathers (kinds), the joins mv[at[0] .. kend[0]) in bit order and the gathers
+ * mv[at[1] .. kend[1]) in unit order in turn, the next move from the kind whose moves
+ * were kept more often so far ((kept + 1) / (tried + 2), ties to the joins), then the
+ * units mv[i .. end).  since: the moves tried in a row that kept nothing. */
+typedef struct Gen {
+    bool kinds;
+    int i, end, at[2], kend[2];
+    int64_t tried[2], kept[2], since;
+} Gen;
+
+/* The index in mv of the next move, -1 at the end; *kind its kind (0 a join, 1 a gather
+ * of the first pass with kinds, else -1).  Advances g past it. */
+static int
+gen_next(Gen *g, int *kind)
+{
+    *kind = -1;
+    if (g->kinds && (g->at[0] < g->kend[0] || g->at[1] < g->kend[1])) {
+        int k = g->at[0] >= g->kend[0]   ? 1
+                : g->at[1] >= g->kend[1] ? 0
+                                         : (g->kept[1] + 1) * (g->tried[0] + 2) >
+                                               (g->kept[0] + 1) * (g->tried[1] + 2);
+        *kind = k;
+        return g->at[k]++;
+    }
+    return g->i < g->end ? g->i++ : -1;
+}
+
+/* One pass from cur (surrogate *S) over the moves of g, until g ends, *n reaches
+ * jd->lim, the time is up, or with cut > 0 nm / cut moves in a row (nm: the moves of a
+ * pass) kept nothing: first improvement, in batches of one move per thread (Descent).
+ * When jd watches within the pass (jd->every > 0), the point is judged after every
+ * jd->every moves.  True when it kept a move. */
 static bool
-try_move(Worker *w, uint8_t *cur, uint8_t *y, int64_t *S, int B, Move *mv, int64_t *n,
+run_pass(Descent *dc, uint8_t *cur, int64_t *S, Move *mv, Gen *g, int cut, int64_t *n,
          Judge *jd)
 {
-    memcpy(y, cur, (size_t)B);
-    if (!apply_move(w->sp, y, mv->m))
-        return false;
-    (*n)++;
-    ir_progress("bfco: descent, moves", *n, jd->lim); /* on a terminal, after 1 s */
-    bool kept = keep_if_shorter(w, y, cur, S, B, &mv->d);
-    if (jd->every > 0 && *n >= jd->next) {
-        jd->next = *n + jd->every;
-        if (gap_grown(w, cur, *S, B, jd)) {
-            jd->every = 0;
-            jd->grown = true;
-            jd->lim = jd->reach;
+    Worker *w = dc->ws[0];
+    const Space *sp = w->sp;
+    int nm = descent_moves(sp), B = dc->B;
+    int idx[64], kind[64];
+    Gen after[64];
+    bool moved = false;
+    for (;;) {
+        /* the next moves that apply, as if none of them were kept */
+        Gen h = *g;
+        int k = 0;
+        int64_t nh = *n;
+        while (k < dc->T && nh < jd->lim && !out_of_time(w) &&
+               (cut == 0 || h.since * cut < nm)) {
+            int kd, m = gen_next(&h, &kd);
+            if (m < 0)
+                break;
+            memcpy(dc->pr[k].y, cur, (size_t)B);
+            if (!apply_move(sp, dc->pr[k].y, mv[m].m))
+                continue;
+            if (kd >= 0)
+                h.tried[kd]++;
+            h.since++;
+            nh++;
+            idx[k] = m;
+            kind[k] = kd;
+            after[k++] = h;
+        }
+        if (k == 0) {
+            *g = h;
+            return moved;
+        }
+        probe_batch(dc, cur, *S, k);
+        bool kept = false;
+        for (int j = 0; j < k && !kept; j++) {
+            const Probe *p = &dc->pr[j];
+            commit(w, p, B, *S);
+            (*n)++;
+            ir_progress("bfco: descent, moves", *n, jd->lim); /* a terminal, after 1 s */
+            *g = after[j];
+            mv[idx[j]].d = p->value == INT64_MAX ? INT64_MAX : p->value - *S;
+            if (p->value < *S) {
+                kept = moved = true;
+                *S = p->value;
+                memcpy(cur, p->y, (size_t)B);
+                if (kind[j] >= 0)
+                    g->kept[kind[j]]++;
+                g->since = 0;
+            }
+            if (jd->every > 0 && *n >= jd->next) {
+                jd->next = *n + jd->every;
+                if (gap_grown(w, cur, *S, B, jd)) {
+                    jd->every = 0;
+                    jd->grown = true;
+                    jd->lim = jd->reach;
+                }
+            }
         }
     }
-    return kept;
-}
-
-/* The first pass when there are gathers (mv in its first order: joins, units, gathers):
- * the joins in bit order and the gathers in unit order in turn, the next move from the
- * kind whose moves were kept more often so far ((kept + 1) / (tried + 2), ties to the
- * joins), then the units, until *n reaches jd->lim or the time is up.  True when it
- * kept a move. */
-static bool
-first_pass_kinds(Worker *w, uint8_t *cur, uint8_t *y, int64_t *S, int B, Move *mv,
-                 int64_t *n, Judge *jd)
-{
-    const Space *sp = w->sp;
-    int nj = sp->nbits, nu = sp->M, end[2] = {nj, nj + 2 * nu}, at[2] = {0, nj + nu};
-    int64_t tried[2] = {0, 0}, kept[2] = {0, 0};
-    bool moved = false;
-    while ((at[0] < end[0] || at[1] < end[1]) && *n < jd->lim && !out_of_time(w)) {
-        int k = at[0] >= end[0] ? 1
-                : at[1] >= end[1]
-                    ? 0
-                    : (kept[1] + 1) * (tried[0] + 2) > (kept[0] + 1) * (tried[1] + 2);
-        int64_t n0 = *n;
-        bool kk = try_move(w, cur, y, S, B, &mv[at[k]++], n, jd);
-        tried[k] += *n - n0;
-        kept[k] += kk;
-        moved |= kk;
-    }
-    for (int i = nj; i < nj + nu && *n < jd->lim && !out_of_time(w); i++)
-        moved |= try_move(w, cur, y, S, B, &mv[i], n, jd);
-    return moved;
-}
-
-/* One pass: every move of mv in order from cur until *n reaches jd->lim or the time is
- * up, or with cut > 0 until nm / cut moves in a row (nm: the moves of a pass) kept
- * nothing; true when it kept one. */
-static bool
-one_pass(Worker *w, uint8_t *cur, uint8_t *y, int64_t *S, int B, Move *mv, int cut,
-         int64_t *n, Judge *jd)
-{
-    bool moved = false;
-    int nm = descent_moves(w->sp);
-    int64_t since = 0; /* moves tried since the last one kept */
-    for (int i = 0;
-         i < nm && *n < jd->lim && !out_of_time(w) && (cut == 0 || since * cut < nm);
-         i++) {
-        int64_t n0 = *n;
-        bool kept = try_move(w, cur, y, S, B, &mv[i], n, jd);
-        moved |= kept;
-        since = kept ? 0 : since + (*n - n0);
-    }
-    return moved;
 }
 
 /* The fitness of cur, which replaces x (fitness *F) when it is shorter. */
@@ -425,16 +654,16 @@ fitness_kept(Worker *w, uint8_t *cur, uint8_t *x, int64_t *F, int B, const BfcoP
  * 128-point FFT on two boards 1.3 % above the long search, whole passes 0.015 %), and its
  * gains come back after passes of almost none (CONTENDED_PASSES).
  * mv: the moves in the order to try (first: mv is in its first order, and with gathers
- * the first pass is first_pass_kinds); each pass ends by sorting them by the surrogate's
- * change when they were last tried (the most promising first, ties by the first pass's
- * order). */
+ * the first pass takes the kinds in turn: Gen); each pass ends by sorting them by the
+ * surrogate's change when they were last tried (the most promising first, ties by the
+ * first pass's order). */
 static bool
-passes(Worker *w, uint8_t *cur, int64_t *S, int B, Move *mv, bool first,
-       int64_t first_cap, int64_t budget, int64_t *n, uint8_t *x, int64_t *F,
-       const BfcoParams *bp)
+passes(Descent *dc, uint8_t *cur, int64_t *S, Move *mv, bool first, int64_t first_cap,
+       int64_t budget, int64_t *n, uint8_t *x, int64_t *F, const BfcoParams *bp)
 {
+    Worker *w = dc->ws[0];
     const Space *sp = w->sp;
-    uint8_t *y = ir_xcalloc((size_t)B + 1, 1);
+    int B = dc->B;
     bool moved = true, go = true, cutting = false;
     bool track = x && (first_cap > 0 || sp->M > DESCENT_CONVERGE_MAX);
     int64_t nm = descent_moves(sp);
@@ -463,9 +692,14 @@ passes(Worker *w, uint8_t *cur, int64_t *S, int B, Move *mv, bool first,
         jd.next = *n + jd.every;
         jd.grown = false;
         int cut = cutting && free0 ? DESCENT_CUT : 0;
-        moved = pass == 0 && first && has_gathers(sp)
-                    ? first_pass_kinds(w, cur, y, S, B, mv, n, &jd)
-                    : one_pass(w, cur, y, S, B, mv, cut, n, &jd);
+        Gen g = {.end = (int)nm};
+        if (pass == 0 && first && has_gathers(sp)) /* the joins and gathers, then units */
+            g = (Gen){.kinds = true,
+                      .i = sp->nbits,
+                      .end = sp->nbits + sp->M,
+                      .at = {0, sp->nbits + sp->M},
+                      .kend = {sp->nbits, sp->nbits + 2 * sp->M}};
+        moved = run_pass(dc, cur, S, mv, &g, g.kinds ? 0 : cut, n, &jd);
         qsort(mv, (size_t)nm, sizeof *mv, move_cmp);
         bool sw = jd.grown; /* the gap grew within the pass */
         if (first_cap > 0 && free0 && !sw) {
@@ -478,12 +712,11 @@ passes(Worker *w, uint8_t *cur, int64_t *S, int B, Move *mv, bool first,
         if (track && !sw && !(jd.every > 0 && jd.next - jd.every == *n)) /* not judged */
             sw = gap_grown(w, cur, *S, B, &jd);
         if (sw) { /* passes on the contended length follow, to a local optimum */
-            to_contended(w, cur, S, B);
+            to_contended(dc, cur, S);
             go = true;
             moved = true;
         }
     }
-    free(y);
     return !moved;
 }
 
@@ -513,18 +746,20 @@ kick(const Space *sp, uint8_t *y, int k, uint64_t *rng)
  * Deterministic for a given rng.  Returns the fitness of x; *tried gets the moves
  * tried, *local (if not NULL) whether the first descent ended at a local optimum. */
 static int64_t
-descend(Worker *w, uint8_t *x, int64_t F, const BfcoParams *bp, int B, int64_t budget,
+descend(Descent *dc, uint8_t *x, int64_t F, const BfcoParams *bp, int64_t budget,
         int64_t reach, int64_t first_cap, uint64_t *rng, int64_t *tried, bool *at_local)
 {
+    Worker *w = dc->ws[0];
     const Space *sp = w->sp;
+    int B = dc->B;
     int nm = descent_moves(sp);
     uint8_t *cur = ir_xcalloc((size_t)B + 1, 1);
     Move *mv = ir_xcalloc((size_t)nm, sizeof *mv);
     for (int m = 0; m < nm; m++)
         mv[m] = (Move){0, m};
     memcpy(cur, x, (size_t)B);
-    int64_t S = surrogate(w, cur, NULL, B, 0), n = 0;
-    bool local = passes(w, cur, &S, B, mv, true, first_cap, reach, &n, x, &F, bp);
+    int64_t S = start_surrogate(dc, cur), n = 0;
+    bool local = passes(dc, cur, &S, mv, true, first_cap, reach, &n, x, &F, bp);
     if (at_local)
         *at_local = local;
     Key k;
@@ -536,8 +771,8 @@ descend(Worker *w, uint8_t *x, int64_t F, const BfcoParams *bp, int B, int64_t b
     for (int fails = 0; local && n < budget && fails < bp->kicks;) {
         memcpy(cur, x, (size_t)B);
         kick(sp, cur, bp->kick_moves, rng);
-        S = surrogate(w, cur, NULL, B, 0);
-        passes(w, cur, &S, B, mv, false, 0, budget, &n, NULL, NULL, bp);
+        S = start_surrogate(dc, cur);
+        passes(dc, cur, &S, mv, false, 0, budget, &n, NULL, NULL, bp);
         f = bfco_fitness(w, cur, bp, NULL, &k, F);
         fails++;
         if (f < F) {
@@ -630,17 +865,19 @@ near_sends_start(Worker *w, uint8_t *z, const BfcoParams *bp, int B)
  * end some percent apart (fft32), so this is what keeps the seeds together.  gb and the
  * result as descend's; *at_local: gb is now that end point and a local optimum. */
 static int64_t
-descend_from_none(Worker *w, uint8_t *gb, int64_t gbf, const BfcoParams *bp, int B,
+descend_from_none(Descent *dc, uint8_t *gb, int64_t gbf, const BfcoParams *bp,
                   int64_t budget, const Reach *r, uint64_t *rng, int64_t *tried,
                   bool *at_local)
 {
+    Worker *w = dc->ws[0];
+    int B = dc->B;
     bool local = false;
     uint8_t *z = ir_xcalloc((size_t)B + 1, 1);
     memcpy(z, gb, (size_t)B);
     memset(z, 0, (size_t)w->sp->nbits);
     if (w->sp->M > DESCENT_CONVERGE_MAX)
         near_sends_start(w, z, bp, B);
-    int64_t fz = descend(w, z, INT64_MAX - 1, bp, B, budget - *tried, r->moves - *tried,
+    int64_t fz = descend(dc, z, INT64_MAX - 1, bp, budget - *tried, r->moves - *tried,
                          r->first_cap, rng, tried, &local);
     if (fz < gbf) {
         gbf = fz;
@@ -682,16 +919,19 @@ descent_reach(const BfcoParams *bp, const Space *sp, int64_t budget)
  * that end point is gbest and a local optimum, the descent from gbest would only
  * confirm it: without kicks it does not run.  Returns gbest's fitness. */
 int64_t
-bfco_descent(Worker *w, uint8_t *gb, int64_t gbf, const BfcoParams *bp, int B, int P,
-             int gen, bool first, uint64_t *rng, int64_t *tried)
+bfco_descent(Worker **ws, int T, uint8_t *gb, int64_t gbf, const BfcoParams *bp, int B,
+             int P, int gen, bool first, uint64_t *rng, int64_t *tried)
 {
     int64_t budget = descent_budget(bp, P, gen);
-    Reach r = descent_reach(bp, w->sp, budget);
+    Reach r = descent_reach(bp, ws[0]->sp, budget);
     bool at_local = false;
+    Descent dc;
+    descent_open(&dc, ws, descent_threads(ws[0]->sp, T), B);
     if (first && *tried < budget)
-        gbf = descend_from_none(w, gb, gbf, bp, B, budget, &r, rng, tried, &at_local);
+        gbf = descend_from_none(&dc, gb, gbf, bp, budget, &r, rng, tried, &at_local);
     if (*tried < budget && !(at_local && bp->kicks == 0))
-        gbf = descend(w, gb, gbf, bp, B, budget - *tried, r.moves - *tried, r.first_cap,
+        gbf = descend(&dc, gb, gbf, bp, budget - *tried, r.moves - *tried, r.first_cap,
                       rng, tried, NULL);
+    descent_close(&dc);
     return gbf;
 }

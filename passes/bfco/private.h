@@ -60,12 +60,13 @@ struct Worker {
     int64_t *cnt;
     int *ord;
     int *epool; /* [nedges] edge lists of the built messages */
-    Cache sur;  /* the descent's surrogates by repaired merge (surrogate) */
-    /* the descent's input partitions met before (surrogate): hash -> entry i, whose
-     * repaired merge bits are pre_bits[i * pre_words ..) (packed), surrogate pre_f[i] */
-    Cache pre;
-    bool tables;     /* sur and pre are used (BfcoParams.no_tables off) */
-    bool csur;       /* the surrogate is the contended length (surrogate_of) */
+    /* the descent's tables (descent.c, commit): by repaired merge its contention-free
+     * (sur) and contended (con) lengths; the input partitions met before (pre): hash ->
+     * entry i, whose repaired merge bits are pre_bits[i * words ..) (packed), its
+     * contention-free length pre_f[i] */
+    Cache sur, con, pre;
+    bool tables;     /* the tables are used (BfcoParams.no_tables off) */
+    bool csur;       /* the surrogate is the contended length (probe) */
     double deadline; /* ir_wall_seconds() at which the descent's passes stop
                         (--time-limit), or 0 */
     int pre_n, pre_cap;
@@ -139,8 +140,8 @@ void bfco_key_of(const Worker *w, const uint8_t *x, bool joint, Key *k);
 void bfco_labels_key(const Worker *w, Key *k);
 
 /* descent.c */
-int64_t bfco_descent(Worker *w, uint8_t *gb, int64_t gbf, const BfcoParams *bp, int B,
-                     int P, int gen, bool first, uint64_t *rng, int64_t *tried);
+int64_t bfco_descent(Worker **ws, int T, uint8_t *gb, int64_t gbf, const BfcoParams *bp,
+                     int B, int P, int gen, bool first, uint64_t *rng, int64_t *tried);
 int64_t bfco_fitness_moves(Worker *w, uint8_t *gb, int64_t gbf, const BfcoParams *bp,
                            int B, int64_t *tried);
 

@@ -292,8 +292,8 @@ bfco_search(const Space *sp, const BfcoParams *bp0, Sched **out, OptStats *st)
         }
         if (bp->stall > 0 && stall >= bp->stall) {
             if (gbf != dlast && gbf != INT64_MAX && sp->nbits > 0) {
-                gbf = bfco_descent(ws[0], gb, gbf, bp, B, P, gen + 1, dlast == INT64_MIN,
-                                   &drng, &dtried);
+                gbf = bfco_descent(ws, nthreads, gb, gbf, bp, B, P, gen + 1,
+                                   dlast == INT64_MIN, &drng, &dtried);
                 dlast = gbf;
             }
             if (restarts >= bp->restarts) {
@@ -309,8 +309,8 @@ bfco_search(const Space *sp, const BfcoParams *bp0, Sched **out, OptStats *st)
         }
     }
     if (gbf != dlast && gbf != INT64_MAX && sp->nbits > 0)
-        gbf = bfco_descent(ws[0], gb, gbf, bp, B, P, gen, dlast == INT64_MIN, &drng,
-                           &dtried);
+        gbf = bfco_descent(ws, nthreads, gb, gbf, bp, B, P, gen, dlast == INT64_MIN,
+                           &drng, &dtried);
     int64_t ftried = 0;
     if (gbf != INT64_MAX && sp->nbits > 0)
         gbf = bfco_fitness_moves(ws[0], gb, gbf, bp, B, &ftried);

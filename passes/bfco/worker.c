@@ -110,6 +110,7 @@ bfco_worker_free(Worker *w)
     for (size_t i = 0; i < sizeof ptrs / sizeof ptrs[0]; i++)
         free(ptrs[i]);
     bfco_cache_free(&w->sur);
+    bfco_cache_free(&w->con);
     bfco_cache_free(&w->pre);
     free(w->pre_bits);
     free(w->pre_f);
