@@ -691,6 +691,59 @@ gen_schedule(const char *cls, uint64_t seed, Graph **gout)
     return u.s;
 }
 
+/* The descent's moves probed on several threads (descent.c, "Threads"): on fft32 seed 1
+ * (213 messages, whose descents converge: thousands of moves, many kept) and on a
+ * 1000-task random graph (991 messages: the gathers, the first pass's cap), 1, 2 and 5
+ * threads (1 and 2 on the second) give the same schedule, length, evaluations, bound
+ * evaluations and descent moves.  A batch whose moves after a kept one were committed
+ * too, or a table filled in the order the threads finish, fails. */
+START_TEST(descent_same_result_on_any_number_of_threads)
+{
+    Graph *g;
+    Sched *base = gen_schedule(_i == 0 ? "fft32" : "rand50", 1, &g);
+    if (_i == 1) { /* 1000 tasks on two boards */
+        ir_sched_free(base);
+        ir_graph_free(g);
+        GenSpec gs;
+        ck_assert_int_eq(gen_class("rand50", &gs), 0);
+        gs.tasks = 1000;
+        gs.seed = 3;
+        gs.platform = "bwdsp-2board";
+        g = gen_graph(&gs, "rand1000");
+        Options opt = {.limits = ir_default_limits(), .search_budget = 0};
+        Unit u = {.g = g, .p = g->platform, .opt = &opt};
+        Diag *d = diag_new();
+        ck_assert_int_eq(pass_schedule(&u, d), 0);
+        diag_free(d);
+        base = u.s;
+    }
+    ck_assert_int_gt(base->nmsgs, 64);
+    Sched *out[3];
+    OptStats st[3];
+    int threads[3] = {1, 2, 5}, runs = _i == 0 ? 3 : 2; /* 1000 tasks: 1 and 2 */
+    for (int i = 0; i < runs; i++) {
+        BfcoParams bp;
+        bfco_default_params(&bp);
+        bp.threads = threads[i];
+        Diag *d = diag_new();
+        ck_assert_int_eq(opt_run(base, OPT_BFCO, &bp, &out[i], &st[i], d), 0);
+        diag_free(d);
+    }
+    ck_assert_int_gt(st[0].descent_moves, 1000);
+    for (int i = 1; i < runs; i++) {
+        ck_assert_int_eq(st[i].length, st[0].length);
+        ck_assert_int_eq(st[i].evaluations, st[0].evaluations);
+        ck_assert_int_eq(st[i].bound_evals, st[0].bound_evals);
+        ck_assert_int_eq(st[i].descent_moves, st[0].descent_moves);
+        ck_assert(same_sched(out[i], out[0]));
+    }
+    for (int i = 0; i < runs; i++)
+        ir_sched_free(out[i]);
+    ir_sched_free(base);
+    ir_graph_free(g);
+}
+END_TEST
+
 /* The descent's tables (a surrogate by repaired merge, the repaired bits and surrogate by
  * input) spare evaluations and repairs but change nothing: the same schedule, length,
  * evaluations and descent moves without them, on rand50 (the kicks come back to points)
@@ -917,6 +970,7 @@ main(void)
     ADD_TESTS(tp, random_particles_repair_to_deadlock_free,
               bfco_never_worse_than_none_ma_cp);
     tcase_add_loop_test(tp, bfco_same_result_on_any_number_of_threads, 0, 2);
+    tcase_add_loop_test(tp, descent_same_result_on_any_number_of_threads, 0, 2);
     ADD_TESTS(tp, es_is_optimal_and_refused_above_its_limit,
               fitness_moves_find_what_the_surrogate_misses,
               descent_tables_change_nothing);
