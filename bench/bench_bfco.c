@@ -106,6 +106,8 @@ typedef struct Bench {
     BfcoParams bp; /* the default BFCO */
     int instances, first, seeds, long_particles, long_generations;
     int best_of;    /* the reference is the best of this many long searches (seeds 1..) */
+    int long_restarts; /* with long_generations: the default's stall and this many
+                          restarts (-1: no stall, no restart) */
     int speed_seed; /* the graph seed of the speed cases */
     int repeat;     /* runs of each speed case (0: by its size) */
     double long_factor; /* the long reference makes this many times the evaluations */
@@ -314,7 +316,9 @@ long_reference(const Bench *b, const Sched *base, uint64_t seed, int64_t evals,
     bp.time_limit = 0;
     double need = b->long_factor * (double)evals, bneed = b->long_factor * (double)bevals;
     int64_t G = b->long_generations;
-    if (G > 0) {
+    if (G > 0 && b->long_restarts >= 0) {
+        bp.restarts = b->long_restarts;
+    } else if (G > 0) {
         bp.stall = 0;
     } else {
         bp.restarts = 1 << 30;
@@ -613,7 +617,8 @@ usage(void)
         "usage: bench_bfco [--quality] [--long] [--speed] [--classes LIST] "
         "[--instances N]\n"
         "                  [--first N] [--seeds N] [--long-particles N]\n"
-        "                  [--long-generations N] [--long-factor X] [--best-of N]\n"
+        "                  [--long-generations N] [--long-restarts N] [--long-factor X]\n"
+        "                  [--best-of N] [--rule-off RULE,...]\n"
         "                  [--speed-cases LIST] [--speed-seed N] [--repeat N]\n"
         "                  [--variants] [--json]\n"
         "                  [--threads N] [--es-limit N] [--window N] [--particles N]\n"
@@ -645,6 +650,7 @@ main(int argc, char **argv)
     Bench b = {.instances = 10,
                .seeds = 5,
                .long_particles = 64,
+               .long_restarts = -1,
                .long_factor = 10,
                .speed_seed = 7};
     bfco_default_params(&b.bp);
@@ -693,6 +699,21 @@ main(int argc, char **argv)
             b.long_particles = (int)num(argc, argv, &i);
         else if (strcmp(a, "--first") == 0)
             b.first = (int)num(argc, argv, &i);
+        else if (strcmp(a, "--rule-off") == 0 && i + 1 < argc) {
+            char *list = strdup(argv[++i]), *save = NULL;
+            for (char *r = strtok_r(list, ",", &save); r; r = strtok_r(NULL, ",", &save)) {
+                int k = 0;
+                while (k < BFCO_RULES && strcmp(bfco_rule_names[k], r) != 0)
+                    k++;
+                if (k == BFCO_RULES) {
+                    fprintf(stderr, "bench_bfco: unknown rule \"%s\"\n", r);
+                    usage();
+                }
+                b.bp.rules_off |= 1u << k;
+            }
+            free(list);
+        } else if (strcmp(a, "--long-restarts") == 0)
+            b.long_restarts = (int)num(argc, argv, &i);
         else if (strcmp(a, "--best-of") == 0)
             b.best_of = (int)num(argc, argv, &i);
         else if (strcmp(a, "--long-factor") == 0 && i + 1 < argc)
@@ -759,7 +780,11 @@ main(int argc, char **argv)
     }
     if (l) {
         if (!b.json) {
-            if (b.long_generations > 0)
+            if (b.long_generations > 0 && b.long_restarts >= 0)
+                printf("Default BFCO (seeds 1..%d) against a long search (%d particles x "
+                       "%d generations, %d restarts, seed 1)",
+                       b.seeds, b.long_particles, b.long_generations, b.long_restarts);
+            else if (b.long_generations > 0)
                 printf("Default BFCO (seeds 1..%d) against a long search (%d particles x "
                        "%d generations, no stall, seed 1)",
                        b.seeds, b.long_particles, b.long_generations);

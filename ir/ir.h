@@ -901,7 +901,34 @@ typedef struct BfcoParams {
     /* tests: the descent's tables of surrogates and of inputs off (the same result, more
      * evaluations) */
     bool no_tables;
+    /* the benchmark of the descent's rules (docs/bfco.md, "The descent's rules"): the
+     * rules switched off, BFCO_RULE_* bits (bfco_rule_names) */
+    unsigned rules_off;
 } BfcoParams;
+
+/* The descent's rules that BfcoParams.rules_off switches off, one bit each, in the order
+ * of bfco_rule_names (passes/bfco/descent.c says what each is). */
+enum {
+    BFCO_RULE_CONVERGE = 1u << 0,   /* up to 800 messages, passes to a local optimum */
+    BFCO_RULE_REACH = 1u << 1,      /* a pass that fits: passes beyond the budget */
+    BFCO_RULE_GATHERS = 1u << 2,    /* above 800 messages, the gather moves */
+    BFCO_RULE_KINDS = 1u << 3,      /* the first pass picks the kind kept more often */
+    BFCO_RULE_FIRST_CAP = 1u << 4,  /* above 800: the first pass within 10 budgets */
+    BFCO_RULE_PASS_GAIN = 1u << 5,  /* above 800: later passes while they gain 0.1 % */
+    BFCO_RULE_CUT = 1u << 6,        /* after a first pass of < 10 %: cut passes, 1 % */
+    BFCO_RULE_CONTENDED = 1u << 7,  /* above 800: the contended surrogate */
+    BFCO_RULE_JUDGE = 1u << 8,      /* a capped first pass judged every budget */
+    BFCO_RULE_CONVERGE_CONTENDED = 1u << 9, /* contended passes to a local optimum */
+    BFCO_RULE_NEAR_SENDS = 1u << 10,        /* above 800: the near-sends start */
+    BFCO_RULE_ORDER = 1u << 11,     /* later passes by the moves' last change */
+    BFCO_RULE_SKIP = 1u << 12,      /* no descent from gbest that would only confirm */
+    BFCO_RULE_FROM_NONE = 1u << 13, /* the first descent from no merge too */
+    BFCO_RULE_PASS_ENDS = 1u << 14, /* above 800: the shortest pass end kept */
+    BFCO_RULE_STALLS = 1u << 15,    /* a descent at every stall, not only at the end */
+    BFCO_RULES = 16
+};
+/* "converge", "reach", ...: the names of the bits above, for --rule-off */
+extern const char *const bfco_rule_names[BFCO_RULES];
 
 typedef struct OptStats {
     int64_t length;      /* evaluated length of the returned schedule */

@@ -64,6 +64,12 @@
  * (docs/bfco.md, "Converging on the contended length"). */
 #define CONTENDED_PASSES 16
 
+const char *const bfco_rule_names[BFCO_RULES] = {
+    "converge",   "reach", "gathers",   "kinds",     "first-cap",
+    "pass-gain",  "cut",   "contended", "judge",     "converge-contended",
+    "near-sends", "order", "skip",      "from-none", "pass-ends",
+    "stalls"};
+
 /* ------------------------------------------------------------------------------------------
  * The surrogate and its tables
  * ------------------------------------------------------------------------------------------
@@ -291,6 +297,7 @@ struct Descent {
     int T;
     Probe *pr; /* [T] */
     int B;
+    unsigned off; /* BfcoParams.rules_off */
     /* the batch */
     const uint8_t *cur;
     int64_t known;
@@ -354,9 +361,10 @@ probe_batch(Descent *dc, const uint8_t *cur, int64_t known, int n)
 }
 
 static void
-descent_open(Descent *dc, Worker **ws, int T, int B)
+descent_open(Descent *dc, Worker **ws, int T, int B, unsigned off)
 {
     memset(dc, 0, sizeof *dc);
+    dc->off = off;
     dc->ws = ws;
     dc->T = T < 1 ? 1 : T > 64 ? 64 : T;
     dc->B = B;
@@ -446,15 +454,15 @@ move_cmp(const void *a, const void *b)
  * takes the joins about eight moves; where gathers are not kept (the 1000-task case: 0
  * of 8) the joins get the budget (docs/bfco.md, "Gather moves"). */
 static bool
-has_gathers(const Space *sp)
+has_gathers(const Space *sp, unsigned off)
 {
-    return sp->M > DESCENT_CONVERGE_MAX;
+    return sp->M > DESCENT_CONVERGE_MAX && !(off & BFCO_RULE_GATHERS);
 }
 
 static int
-descent_moves(const Space *sp)
+descent_moves(const Space *sp, unsigned off)
 {
-    return sp->nbits + sp->M * (has_gathers(sp) ? 2 : 1);
+    return sp->nbits + sp->M * (has_gathers(sp, off) ? 2 : 1);
 }
 
 /* Move m of the descent applied to y (a copy of the current point); false when it does
@@ -513,7 +521,8 @@ static bool
 gap_grown(Worker *w, uint8_t *cur, int64_t S, int B, Judge *jd)
 {
     int64_t f = fitness_kept(w, cur, jd->x, jd->F, B, jd->bp);
-    return !w->csur && w->evf && f != INT64_MAX && f - S - jd->gap0 > S / SURROGATE_GAP;
+    return !w->csur && w->evf && f != INT64_MAX && f - S - jd->gap0 > S / SURROGATE_GAP &&
+           !(jd->bp->rules_off & BFCO_RULE_CONTENDED);
 }
 
 /* From now on the surrogate is the contended length (*S recomputed).  The tables keep
@@ -564,7 +573,7 @@ run_pass(Descent *dc, uint8_t *cur, int64_t *S, Move *mv, Gen *g, int cut, int64
 {
     Worker *w = dc->ws[0];
     const Space *sp = w->sp;
-    int nm = descent_moves(sp), B = dc->B;
+    int nm = descent_moves(sp, dc->off), B = dc->B;
     int idx[64], kind[64];
     Gen after[64];
     bool moved = false;
@@ -628,7 +637,7 @@ fitness_kept(Worker *w, uint8_t *cur, uint8_t *x, int64_t *F, int B, const BfcoP
 {
     Key k;
     int64_t f = bfco_fitness(w, cur, bp, NULL, &k, INT64_MAX);
-    if (f < *F) {
+    if (f < *F && !(bp->rules_off & BFCO_RULE_PASS_ENDS)) {
         *F = f;
         memcpy(x, cur, (size_t)B);
     }
@@ -664,14 +673,17 @@ passes(Descent *dc, uint8_t *cur, int64_t *S, Move *mv, bool first, int64_t firs
     Worker *w = dc->ws[0];
     const Space *sp = w->sp;
     int B = dc->B;
+    unsigned off = bp->rules_off;
     bool moved = true, go = true, cutting = false;
     bool track = x && (first_cap > 0 || sp->M > DESCENT_CONVERGE_MAX);
-    int64_t nm = descent_moves(sp);
+    int64_t nm = descent_moves(sp, off);
     Judge jd = {.x = x, .F = F, .bp = bp};
     /* on the contended length, the passes go on to a local optimum (CONTENDED_PASSES);
      * an explicit budget (first_cap 0) stays the reach */
-    jd.reach =
-        first_cap > 0 && CONTENDED_PASSES * nm > budget ? CONTENDED_PASSES * nm : budget;
+    jd.reach = first_cap > 0 && CONTENDED_PASSES * nm > budget &&
+                       !(off & BFCO_RULE_CONVERGE_CONTENDED)
+                   ? CONTENDED_PASSES * nm
+                   : budget;
     if (track && !w->csur && w->evf) {
         int64_t f = fitness_kept(w, cur, x, F, B, bp);
         jd.gap0 = f == INT64_MAX ? 0 : f - *S;
@@ -681,33 +693,38 @@ passes(Descent *dc, uint8_t *cur, int64_t *S, Move *mv, bool first, int64_t firs
         int64_t S0 = *S;
         bool free0 = !w->csur;
         jd.lim = w->csur ? jd.reach : budget;
-        if (pass == 0 && free0 && first_cap > 0 && first_cap < budget - *n)
+        if (pass == 0 && free0 && first_cap > 0 && first_cap < budget - *n &&
+            !(off & BFCO_RULE_FIRST_CAP))
             jd.lim = *n + first_cap;
         /* a first pass with more moves than its cap may never reach its end: judged
          * after every budget of moves (fft256 on two boards: 4 019 messages, 23 534 moves
          * against a cap of 15 360) */
-        jd.every = track && free0 && pass == 0 && first_cap > 0 && nm > jd.lim - *n
+        jd.every = track && free0 && pass == 0 && first_cap > 0 && nm > jd.lim - *n &&
+                           !(off & BFCO_RULE_JUDGE)
                        ? first_cap / DESCENT_FIRST_BUDGETS
                        : 0;
         jd.next = *n + jd.every;
         jd.grown = false;
         int cut = cutting && free0 ? DESCENT_CUT : 0;
         Gen g = {.end = (int)nm};
-        if (pass == 0 && first && has_gathers(sp)) /* the joins and gathers, then units */
+        if (pass == 0 && first && has_gathers(sp, off) && !(off & BFCO_RULE_KINDS))
+            /* the joins and the gathers in turn, then the units */
             g = (Gen){.kinds = true,
                       .i = sp->nbits,
                       .end = sp->nbits + sp->M,
                       .at = {0, sp->nbits + sp->M},
                       .kend = {sp->nbits, sp->nbits + 2 * sp->M}};
         moved = run_pass(dc, cur, S, mv, &g, g.kinds ? 0 : cut, n, &jd);
-        qsort(mv, (size_t)nm, sizeof *mv, move_cmp);
+        if (!(off & BFCO_RULE_ORDER))
+            qsort(mv, (size_t)nm, sizeof *mv, move_cmp);
         bool sw = jd.grown; /* the gap grew within the pass */
         if (first_cap > 0 && free0 && !sw) {
-            go = S0 - *S >= S0 / (pass == 1 && cutting ? DESCENT_SECOND_GAIN
-                                                       : DESCENT_PASS_GAIN) &&
+            go = (S0 - *S >= S0 / (pass == 1 && cutting ? DESCENT_SECOND_GAIN
+                                                        : DESCENT_PASS_GAIN) ||
+                  ((off & BFCO_RULE_PASS_GAIN) && S0 > *S)) &&
                  (pass > 0 || *n < jd.lim);
             if (pass == 0)
-                cutting = S0 - *S < S0 / DESCENT_FIRST_GAIN;
+                cutting = S0 - *S < S0 / DESCENT_FIRST_GAIN && !(off & BFCO_RULE_CUT);
         }
         if (track && !sw && !(jd.every > 0 && jd.next - jd.every == *n)) /* not judged */
             sw = gap_grown(w, cur, *S, B, &jd);
@@ -752,7 +769,7 @@ descend(Descent *dc, uint8_t *x, int64_t F, const BfcoParams *bp, int64_t budget
     Worker *w = dc->ws[0];
     const Space *sp = w->sp;
     int B = dc->B;
-    int nm = descent_moves(sp);
+    int nm = descent_moves(sp, bp->rules_off);
     uint8_t *cur = ir_xcalloc((size_t)B + 1, 1);
     Move *mv = ir_xcalloc((size_t)nm, sizeof *mv);
     for (int m = 0; m < nm; m++)
@@ -875,7 +892,7 @@ descend_from_none(Descent *dc, uint8_t *gb, int64_t gbf, const BfcoParams *bp,
     uint8_t *z = ir_xcalloc((size_t)B + 1, 1);
     memcpy(z, gb, (size_t)B);
     memset(z, 0, (size_t)w->sp->nbits);
-    if (w->sp->M > DESCENT_CONVERGE_MAX)
+    if (w->sp->M > DESCENT_CONVERGE_MAX && !(bp->rules_off & BFCO_RULE_NEAR_SENDS))
         near_sends_start(w, z, bp, B);
     int64_t fz = descend(dc, z, INT64_MAX - 1, bp, budget - *tried, r->moves - *tried,
                          r->first_cap, rng, tried, &local);
@@ -906,11 +923,14 @@ descent_budget(const BfcoParams *bp, int P, int gen)
 static Reach
 descent_reach(const BfcoParams *bp, const Space *sp, int64_t budget)
 {
-    int64_t pass = descent_moves(sp);
-    if (bp->descent_budget >= 0)
+    unsigned off = bp->rules_off;
+    int64_t pass = descent_moves(sp, off);
+    if (bp->descent_budget >= 0 || (off & BFCO_RULE_REACH))
         return (Reach){budget, 0};
     if (pass > budget && sp->M > DESCENT_CONVERGE_MAX)
         return (Reach){DESCENT_REACH_BUDGETS * budget, DESCENT_FIRST_BUDGETS * budget};
+    if (pass > budget && (off & BFCO_RULE_CONVERGE))
+        return (Reach){budget, 0};
     return (Reach){16 * pass > budget ? 16 * pass : budget, 0};
 }
 
@@ -926,10 +946,11 @@ bfco_descent(Worker **ws, int T, uint8_t *gb, int64_t gbf, const BfcoParams *bp,
     Reach r = descent_reach(bp, ws[0]->sp, budget);
     bool at_local = false;
     Descent dc;
-    descent_open(&dc, ws, descent_threads(ws[0]->sp, T), B);
-    if (first && *tried < budget)
+    descent_open(&dc, ws, descent_threads(ws[0]->sp, T), B, bp->rules_off);
+    if (first && *tried < budget && !(bp->rules_off & BFCO_RULE_FROM_NONE))
         gbf = descend_from_none(&dc, gb, gbf, bp, budget, &r, rng, tried, &at_local);
-    if (*tried < budget && !(at_local && bp->kicks == 0))
+    if (*tried < budget &&
+        !(at_local && bp->kicks == 0 && !(bp->rules_off & BFCO_RULE_SKIP)))
         gbf = descend(&dc, gb, gbf, bp, budget - *tried, r.moves - *tried, r.first_cap,
                       rng, tried, NULL);
     descent_close(&dc);

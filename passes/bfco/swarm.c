@@ -291,7 +291,8 @@ bfco_search(const Space *sp, const BfcoParams *bp0, Sched **out, OptStats *st)
             break;
         }
         if (bp->stall > 0 && stall >= bp->stall) {
-            if (gbf != dlast && gbf != INT64_MAX && sp->nbits > 0) {
+            if (gbf != dlast && gbf != INT64_MAX && sp->nbits > 0 &&
+                !(bp->rules_off & BFCO_RULE_STALLS)) {
                 gbf = bfco_descent(ws, nthreads, gb, gbf, bp, B, P, gen + 1,
                                    dlast == INT64_MIN, &drng, &dtried);
                 dlast = gbf;
