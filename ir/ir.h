@@ -925,7 +925,8 @@ enum {
     BFCO_RULE_FROM_NONE = 1u << 13, /* the first descent from no merge too */
     BFCO_RULE_PASS_ENDS = 1u << 14, /* above 800: the shortest pass end kept */
     BFCO_RULE_STALLS = 1u << 15,    /* a descent at every stall, not only at the end */
-    BFCO_RULES = 16
+    BFCO_RULE_RELOCATE = 1u << 16,  /* up to 800 messages, the relocation moves */
+    BFCO_RULES = 17
 };
 /* "converge", "reach", ...: the names of the bits above, for --rule-off */
 extern const char *const bfco_rule_names[BFCO_RULES];
