@@ -7,18 +7,11 @@
 # Task bf<r>_<s> (step s of DSP r) is pinned to DSP r; the last step of every DSP writes
 # its sum to sum<r>.txt.  The cycles are the cost model of testcases/README.md.
 set -eu
+. "$(dirname "$0")/../graph.sh"
 n=${1:-1024} sums=${2:-8} kdir=${3:-.}
 p=8 steps=3
-cat <<HEAD
-{
-  "format": "tgc-graph/1",
-  "name": "butterfly",
-  "iterations": $sums,
-  "platform": "bwdsp-2board",
-  "kernels": { "source": "$kdir/butterfly_kernels.c", "header": "$kdir/butterfly_kernels.h" },
-  "x-comment": "the sum of $p vectors of $n floats by recursive doubling, $steps steps, every DSP ends with the sum (make_graph.sh)",
-  "tasks": [
-HEAD
+graph_head butterfly $sums bwdsp-2board butterfly \
+    "the sum of $p vectors of $n floats by recursive doubling, $steps steps, every DSP ends with the sum (make_graph.sh)"
 s=0
 while [ $s -le $steps ]; do
     r=0
@@ -40,8 +33,7 @@ while [ $s -le $steps ]; do
     done
     s=$((s + 1))
 done
-echo '  ],'
-echo '  "edges": ['
+edges_begin
 # per step: every DSP's edge to its own next step first, then the exchange, so that in[0]
 # and out[0] of a step are its own chain
 s=1
@@ -49,17 +41,14 @@ while [ $s -le $steps ]; do
     bit=$((1 << (s - 1)))
     r=0
     while [ $r -lt $p ]; do
-        echo "    { \"from\": \"bf${r}_$((s - 1))\", \"to\": \"bf${r}_$s\", \"bytes\": $((4 * n)) },"
+        edge bf${r}_$((s - 1)) bf${r}_$s $((4 * n))
         r=$((r + 1))
     done
     r=0
     while [ $r -lt $p ]; do
-        sep=","
-        [ $s -eq $steps ] && [ $r -eq $((p - 1)) ] && sep=""
-        echo "    { \"from\": \"bf${r}_$((s - 1))\", \"to\": \"bf$((r ^ bit))_$s\", \"bytes\": $((4 * n)) }$sep"
+        edge bf${r}_$((s - 1)) bf$((r ^ bit))_$s $((4 * n))
         r=$((r + 1))
     done
     s=$((s + 1))
 done
-echo '  ]'
-echo '}'
+edges_end

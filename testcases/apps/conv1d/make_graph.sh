@@ -9,6 +9,7 @@
 # Worker r is pinned to DSP r, the source and the collecting task to DSP 0 (the DSP that
 # holds the data in the seed).  The cycles are the cost model of testcases/README.md.
 set -eu
+. "$(dirname "$0")/../graph.sh"
 model=${1:-} n=${2:-} kdir=${3:-.}
 p=8 taps=64
 case "$model" in rr | mp) ;; *)
@@ -28,16 +29,8 @@ else
     iters=1
     what="matrix partition: $((taps / p)) taps per worker, one reduction"
 fi
-cat <<HEAD
-{
-  "format": "tgc-graph/1",
-  "name": "conv1d-$model-$n",
-  "iterations": $iters,
-  "platform": "bwdsp-2board",
-  "kernels": { "source": "$kdir/conv1d_kernels.c", "header": "$kdir/conv1d_kernels.h" },
-  "x-comment": "y = x * h, $n samples, $taps taps, $p DSPs; $what (make_graph.sh)",
-  "tasks": [
-HEAD
+graph_head "conv1d-$model-$n" $iters bwdsp-2board conv1d \
+    "y = x * h, $n samples, $taps taps, $p DSPs; $what (make_graph.sh)"
 if [ "$model" = rr ]; then
     cat <<SRC
     { "id": "src", "kernel": "conv1d_rr_source", "dsp": 0,
@@ -78,21 +71,17 @@ else
       "cycles": "40 + cdiv((procs - 1) * (length + taps - 1), 16)" }
 SINK
 fi
-echo '  ],'
-echo '  "edges": ['
+edges_begin
 sink=gather in=$((4 * p)) out=4
 [ "$model" = mp ] && sink=reduce in=$((4 * n)) out=$((4 * ny))
 r=0
 while [ $r -lt $p ]; do
-    echo "    { \"from\": \"src\", \"to\": \"w$r\", \"bytes\": $in },"
+    edge src w$r $in
     r=$((r + 1))
 done
 r=0
 while [ $r -lt $p ]; do
-    sep=","
-    [ $r -eq $((p - 1)) ] && sep=""
-    echo "    { \"from\": \"w$r\", \"to\": \"$sink\", \"bytes\": $out }$sep"
+    edge w$r $sink $out
     r=$((r + 1))
 done
-echo '  ]'
-echo '}'
+edges_end

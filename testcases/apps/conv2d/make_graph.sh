@@ -8,6 +8,7 @@
 # The source, im2col and gather are pinned to DSP 0 (the DSP that holds the data in the
 # seed), worker r to DSP r.  The cycles are the cost model of testcases/README.md.
 set -eu
+. "$(dirname "$0")/../graph.sh"
 ih=${1:-36} iw=${2:-36} ci=${3:-3} kh=${4:-5} kw=${5:-5} images=${6:-4} kdir=${7:-.}
 p=8
 oh=$((ih - kh + 1)) ow=$((iw - kw + 1))
@@ -17,15 +18,9 @@ if [ "$oh" -lt 1 ] || [ "$ow" -lt 1 ] || [ $((oh * ow % p)) -ne 0 ]; then
     exit 2
 fi
 rows=$((oh * ow / p))
+graph_head conv2d $images bwdsp-2board conv2d \
+    "${ih}x${iw}x${ci} * ${kh}x${kw}x${ci}, VALID, stride 1 -> ${oh}x${ow}, by im2col on $p DSPs, one image per iteration (make_graph.sh)"
 cat <<HEAD
-{
-  "format": "tgc-graph/1",
-  "name": "conv2d",
-  "iterations": $images,
-  "platform": "bwdsp-2board",
-  "kernels": { "source": "$kdir/conv2d_kernels.c", "header": "$kdir/conv2d_kernels.h" },
-  "x-comment": "${ih}x${iw}x${ci} * ${kh}x${kw}x${ci}, VALID, stride 1 -> ${oh}x${ow}, by im2col on $p DSPs, one image per iteration (make_graph.sh)",
-  "tasks": [
     { "id": "src", "kernel": "conv2d_source", "dsp": 0,
       "params": { "ih": $ih, "iw": $iw, "ci": $ci, "kl": $kl, "procs": $p },
       "cycles": "40 + cdiv(ih * iw * ci + procs * kl, 8)" },
@@ -44,22 +39,18 @@ done
 cat <<SINK
     { "id": "gather", "kernel": "conv2d_gather", "dsp": 0, "output": "conv2d.txt",
       "params": { "oh": $oh, "ow": $ow, "procs": $p }, "cycles": "40 + cdiv(oh * ow, 8)" }
-  ],
-  "edges": [
-    { "from": "src", "to": "im2col", "bytes": $((4 * ih * iw * ci)) },
 SINK
+edges_begin
+edge src im2col $((4 * ih * iw * ci))
 r=0
 while [ $r -lt $p ]; do
-    echo "    { \"from\": \"im2col\", \"to\": \"w$r\", \"bytes\": $((4 * rows * kl)) },"
-    echo "    { \"from\": \"src\", \"to\": \"w$r\", \"bytes\": $((4 * kl)) },"
+    edge im2col w$r $((4 * rows * kl))
+    edge src w$r $((4 * kl))
     r=$((r + 1))
 done
 r=0
 while [ $r -lt $p ]; do
-    sep=","
-    [ $r -eq $((p - 1)) ] && sep=""
-    echo "    { \"from\": \"w$r\", \"to\": \"gather\", \"bytes\": $((4 * rows)) }$sep"
+    edge w$r gather $((4 * rows))
     r=$((r + 1))
 done
-echo '  ]'
-echo '}'
+edges_end

@@ -9,6 +9,7 @@
 # data in the seed), worker r (all its steps in Fox-like) to DSP r.  The cycles are the
 # cost model of testcases/README.md.
 set -eu
+. "$(dirname "$0")/../graph.sh"
 way=${1:-} m=${2:-64} k=${3:-48} products=${4:-4} kdir=${5:-.}
 p=8
 case "$way" in slice | fox) ;; *)
@@ -23,16 +24,8 @@ fi
 rows=$((m / p))
 what="basic slicing: every DSP holds B, DSP 0 sends the rows of A"
 [ "$way" = fox ] && what="Fox-like: the column blocks of B go round the ring in $p steps"
-cat <<HEAD
-{
-  "format": "tgc-graph/1",
-  "name": "matmul-$way",
-  "iterations": $products,
-  "platform": "bwdsp-2board",
-  "kernels": { "source": "$kdir/matmul_kernels.c", "header": "$kdir/matmul_kernels.h" },
-  "x-comment": "C = A B, A ${m}x${k}, B ${k}x${m}, on $p DSPs; $what (make_graph.sh)",
-  "tasks": [
-HEAD
+graph_head "matmul-$way" $products bwdsp-2board matmul \
+    "C = A B, A ${m}x${k}, B ${k}x${m}, on $p DSPs; $what (make_graph.sh)"
 if [ "$way" = slice ]; then
     cat <<SRC
     { "id": "src", "kernel": "mm_slice_source", "dsp": 0,
@@ -71,16 +64,9 @@ fi
 cat <<SINK
     { "id": "gather", "kernel": "mm_gather", "dsp": 0, "output": "matmul.txt",
       "params": { "m": $m, "procs": $p }, "cycles": "40 + cdiv(m * m, 8)" }
-  ],
-  "edges": [
 SINK
-edge() { # FROM TO BYTES, with a comma unless it is the last edge (gather's last input)
-    sep=","
-    [ "$2" = gather ] && [ "$1" = "$lastin" ] && sep=""
-    echo "    { \"from\": \"$1\", \"to\": \"$2\", \"bytes\": $3 }$sep"
-}
+edges_begin
 if [ "$way" = slice ]; then
-    lastin=rows$((p - 1))
     r=0
     while [ $r -lt $p ]; do
         edge src rows$r $((4 * rows * k))
@@ -92,7 +78,6 @@ if [ "$way" = slice ]; then
         r=$((r + 1))
     done
 else
-    lastin=fox$((p - 1))_$((p - 1))
     r=0
     while [ $r -lt $p ]; do
         edge src fox${r}_0 $((8 * rows * k))
@@ -120,5 +105,4 @@ else
         r=$((r + 1))
     done
 fi
-echo '  ]'
-echo '}'
+edges_end

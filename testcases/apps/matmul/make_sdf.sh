@@ -8,6 +8,7 @@
 # the same checksums and the same matmul.txt.  slice-sdf.json is
 #   sh make_sdf.sh 64 48 4 > slice-sdf.json
 set -eu
+. "$(dirname "$0")/../graph.sh"
 m=${1:-64} k=${2:-48} products=${3:-4} kdir=${4:-.}
 p=8
 if [ $((m % p)) -ne 0 ]; then
@@ -21,15 +22,9 @@ while [ $r -lt $p ]; do
     pins="$pins, $r"
     r=$((r + 1))
 done
+graph_head matmul-slice-sdf $products bwdsp-2board matmul \
+    "C = A B, A ${m}x${k}, B ${k}x${m}, on $p DSPs; basic slicing as a multi-rate graph: every DSP holds B, DSP 0 sends the rows of A, $rows to a firing of rows (make_sdf.sh; the kernel ignores first)"
 cat <<GRAPH
-{
-  "format": "tgc-graph/1",
-  "name": "matmul-slice-sdf",
-  "iterations": $products,
-  "platform": "bwdsp-2board",
-  "kernels": { "source": "$kdir/matmul_kernels.c", "header": "$kdir/matmul_kernels.h" },
-  "x-comment": "C = A B, A ${m}x${k}, B ${k}x${m}, on $p DSPs; basic slicing as a multi-rate graph: every DSP holds B, DSP 0 sends the rows of A, $rows to a firing of rows (make_sdf.sh; the kernel ignores first)",
-  "tasks": [
     { "id": "src", "kernel": "mm_slice_source", "dsp": 0,
       "params": { "m": $m, "k": $k, "procs": $p }, "cycles": "40 + cdiv(m * k, 8)" },
     { "id": "rows", "kernel": "mm_slice_rows", "dsp": [$pins],
@@ -37,10 +32,8 @@ cat <<GRAPH
       "cycles": "40 + cdiv(rows * m * k, 16) + cdiv(rows * m, 8)" },
     { "id": "gather", "kernel": "mm_gather", "dsp": 0, "output": "matmul.txt",
       "params": { "m": $m, "procs": $p }, "cycles": "40 + cdiv(m * m, 8)" }
-  ],
-  "edges": [
-    { "from": "src", "to": "rows", "bytes": $((4 * rows * k)), "produce": $p },
-    { "from": "rows", "to": "gather", "bytes": $((4 * rows * m)), "consume": $p }
-  ]
-}
 GRAPH
+edges_begin
+edge src rows $((4 * rows * k)) ", \"produce\": $p"
+edge rows gather $((4 * rows * m)) ", \"consume\": $p"
+edges_end
