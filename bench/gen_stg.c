@@ -21,18 +21,6 @@
 
 static uint64_t rng;
 
-static uint64_t
-next(void)
-{
-    return ir_splitmix64(&rng);
-}
-
-static long
-uniform(long lo, long hi)
-{
-    return lo + (long)(next() % (uint64_t)(hi - lo + 1));
-}
-
 static int
 write_graph(const char *path, int n, int percent, int window, int maxcost, uint64_t seed)
 {
@@ -46,10 +34,10 @@ write_graph(const char *path, int n, int percent, int window, int maxcost, uint6
     }
 #define PRED(i, j) pred[(size_t)(i) * (size_t)(n + 2) + (size_t)(j)]
     for (int i = 1; i <= n; i++) {
-        cost[i] = uniform(1, maxcost);
+        cost[i] = ir_rand_range(&rng, 1, maxcost);
         int any = 0;
         for (int j = i - window < 1 ? 1 : i - window; j < i; j++)
-            if ((long)(next() % 100) < percent) {
+            if (ir_rand_range(&rng, 0, 99) < percent) {
                 PRED(i, j) = 1;
                 hassucc[j] = 1;
                 any = 1;
@@ -160,14 +148,14 @@ main(int argc, char **argv)
         usage();
     if (!count) {
         rng = seed;
-        int n = (int)uniform(nmin, nmax);
+        int n = (int)ir_rand_range(&rng, nmin, nmax);
         return write_graph(out, n, (int)percent, (int)window, (int)maxcost, seed) ? 1 : 0;
     }
     for (long k = 0; k < count; k++) {
         char path[4096];
         snprintf(path, sizeof path, "%s/rand%04ld.stg", out, k);
         rng = seed + (uint64_t)k;
-        int n = (int)uniform(nmin, nmax);
+        int n = (int)ir_rand_range(&rng, nmin, nmax);
         if (write_graph(path, n, (int)percent, (int)window, (int)maxcost,
                         seed + (uint64_t)k))
             return 1;

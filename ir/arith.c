@@ -16,6 +16,12 @@ ir_gcd64(int64_t a, int64_t b)
     return a;
 }
 
+int64_t
+ir_rand_range(uint64_t *state, int64_t lo, int64_t hi)
+{
+    return lo + (int64_t)(ir_splitmix64(state) % (uint64_t)(hi - lo + 1));
+}
+
 uint64_t
 ir_splitmix64(uint64_t *state)
 {

@@ -437,6 +437,8 @@ ir_progress(const char *step, int64_t done, int64_t total)
 int64_t ir_gcd64(int64_t a, int64_t b); /* a, b >= 0, not both 0 */
 /* The next number of the splitmix64 sequence of *state (which it advances). */
 uint64_t ir_splitmix64(uint64_t *state);
+/* lo + the next number modulo hi - lo + 1: in [lo, hi] (hi >= lo), from one number. */
+int64_t ir_rand_range(uint64_t *state, int64_t lo, int64_t hi);
 
 /* ------------------------------------------------------------------------------------
  * ir/clock.c

@@ -365,37 +365,32 @@ same_sched(const Sched *a, const Sched *b)
 /* ---- random graphs
  * --------------------------------------------------------------------- */
 
-static int
-rint_(uint64_t *s, int lo, int hi)
-{
-    return lo + (int)(ir_splitmix64(s) % (uint64_t)(hi - lo + 1));
-}
-
 /* Graph number i: random size, shape, costs, delays, mapping; order = topological. */
 static Sched *
 random_base(int i, Graph **gout)
 {
     uint64_t s = UINT64_C(77) + (uint64_t)i * 1000003u;
-    GenSpec gs = {.tasks = rint_(&s, 4, 28),
-                  .shape = (GenShape)rint_(&s, 0, 2),
-                  .max_preds = rint_(&s, 1, 3),
+    GenSpec gs = {.tasks = ir_rand_range(&s, 4, 28),
+                  .shape = (GenShape)ir_rand_range(&s, 0, 2),
+                  .max_preds = ir_rand_range(&s, 1, 3),
                   .skip = 0.4,
-                  .width = rint_(&s, 2, 5),
+                  .width = ir_rand_range(&s, 2, 5),
                   .cycles_lo = 200,
-                  .cycles_hi = rint_(&s, 500, 8000),
+                  .cycles_hi = ir_rand_range(&s, 500, 8000),
                   .bytes_lo = 8,
-                  .bytes_hi = rint_(&s, 16, 3000),
-                  .delay_frac = rint_(&s, 0, 3) == 0 ? 0.2 : 0,
-                  .max_delay = rint_(&s, 0, 1) ? 3 : 1,
-                  .iterations = rint_(&s, 1, 6),
-                  .platform = rint_(&s, 0, 3) == 0 ? "bwdsp-2board" : "bwdsp-1board",
+                  .bytes_hi = ir_rand_range(&s, 16, 3000),
+                  .delay_frac = ir_rand_range(&s, 0, 3) == 0 ? 0.2 : 0,
+                  .max_delay = ir_rand_range(&s, 0, 1) ? 3 : 1,
+                  .iterations = ir_rand_range(&s, 1, 6),
+                  .platform =
+                      ir_rand_range(&s, 0, 3) == 0 ? "bwdsp-2board" : "bwdsp-1board",
                   .seed = (uint64_t)i + 1};
     Graph *g = gen_graph(&gs, "random");
     ck_assert_ptr_nonnull(g);
-    int nd = rint_(&s, 2, g->platform->ndsps);
+    int nd = ir_rand_range(&s, 2, g->platform->ndsps);
     int *map = calloc((size_t)g->ntasks, sizeof *map);
     for (int t = 0; t < g->ntasks; t++)
-        map[t] = rint_(&s, 0, nd - 1);
+        map[t] = ir_rand_range(&s, 0, nd - 1);
     Sched *b = base_sched(g, map, g->topo);
     free(map);
     *gout = g;

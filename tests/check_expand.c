@@ -34,18 +34,6 @@ load(const char *text)
 
 static uint64_t rng;
 
-static uint64_t
-next(void)
-{
-    return ir_splitmix64(&rng);
-}
-
-static int64_t
-uni(int64_t lo, int64_t hi)
-{
-    return lo + (int64_t)(next() % (uint64_t)(hi - lo + 1));
-}
-
 /* A growing string. */
 typedef struct Text {
     char s[65536];
@@ -72,29 +60,32 @@ put(Text *t, const char *fmt, ...)
 static void
 random_sdf(Text *t, bool live, int *nactors)
 {
-    int n = (int)uni(1, 7);
+    int n = (int)ir_rand_range(&rng, 1, 7);
     int64_t q[8];
     put(t, "{\"format\": \"tgc-graph/1\", \"iterations\": %d, \"tasks\": [",
-        (int)uni(1, 4));
+        (int)ir_rand_range(&rng, 1, 4));
     for (int a = 0; a < n; a++) {
-        q[a] = uni(1, 5);
-        put(t, "%s{\"id\": \"a%d\", \"cycles\": %d}", a ? ", " : "", a, (int)uni(0, 100));
+        q[a] = ir_rand_range(&rng, 1, 5);
+        put(t, "%s{\"id\": \"a%d\", \"cycles\": %d}", a ? ", " : "", a,
+            (int)ir_rand_range(&rng, 0, 100));
     }
     put(t, "], \"edges\": [");
-    int m = (int)uni(0, 9);
+    int m = (int)ir_rand_range(&rng, 0, 9);
     for (int e = 0; e < m; e++) {
-        int f = (int)uni(0, n - 1), to = (int)uni(0, n - 1);
-        int64_t g = ir_gcd64(q[f], q[to]), k = uni(1, 3);
+        int f = (int)ir_rand_range(&rng, 0, n - 1),
+            to = (int)ir_rand_range(&rng, 0, n - 1);
+        int64_t g = ir_gcd64(q[f], q[to]), k = ir_rand_range(&rng, 1, 3);
         int64_t p = q[to] / g * k, c = q[f] / g * k, per = q[f] * p;
-        int64_t tokens = uni(0, 2) ? 0 : uni(0, 2 * per);
+        int64_t tokens = ir_rand_range(&rng, 0, 2) ? 0 : ir_rand_range(&rng, 0, 2 * per);
         if (f == to)
-            tokens = live ? c + uni(0, 2 * c) : uni(0, 2 * c);
+            tokens =
+                live ? c + ir_rand_range(&rng, 0, 2 * c) : ir_rand_range(&rng, 0, 2 * c);
         else if (f > to && live)
-            tokens = per * uni(1, 2) + uni(0, per);
+            tokens = per * ir_rand_range(&rng, 1, 2) + ir_rand_range(&rng, 0, per);
         put(t,
             "%s{\"from\": \"a%d\", \"to\": \"a%d\", \"bytes\": %d, \"produce\": %" PRId64
             ", \"consume\": %" PRId64 ", \"tokens\": %" PRId64 "}",
-            e ? ", " : "", f, to, (int)uni(1, 3), p, c, tokens);
+            e ? ", " : "", f, to, (int)ir_rand_range(&rng, 1, 3), p, c, tokens);
         if (f == to && tokens == 0) /* a self edge without tokens is another error */
             t->n -= 2, put(t, "1}");
     }

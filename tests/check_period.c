@@ -793,27 +793,28 @@ START_TEST(random_schedules_never_beat_the_bound)
     int found = 0, tight = 0, total = 0;
     for (int i = 0; i < 120; i++) {
         uint64_t x = UINT64_C(991) + (uint64_t)i * 7919u;
-        GenSpec gs = {.tasks = rint_(&x, 3, 24),
-                      .shape = (GenShape)rint_(&x, 0, 2),
-                      .max_preds = rint_(&x, 1, 3),
+        GenSpec gs = {.tasks = ir_rand_range(&x, 3, 24),
+                      .shape = (GenShape)ir_rand_range(&x, 0, 2),
+                      .max_preds = ir_rand_range(&x, 1, 3),
                       .skip = 0.3,
-                      .width = rint_(&x, 2, 4),
+                      .width = ir_rand_range(&x, 2, 4),
                       .cycles_lo = 100,
-                      .cycles_hi = rint_(&x, 300, 9000),
+                      .cycles_hi = ir_rand_range(&x, 300, 9000),
                       .bytes_lo = 8,
-                      .bytes_hi = rint_(&x, 16, 4000),
-                      .delay_frac = rint_(&x, 0, 2) ? 0.25 : 0,
-                      .max_delay = rint_(&x, 1, 3),
-                      .iterations = rint_(&x, 1, 40),
-                      .platform = rint_(&x, 0, 2) == 0 ? "bwdsp-2board" : "bwdsp-1board",
+                      .bytes_hi = ir_rand_range(&x, 16, 4000),
+                      .delay_frac = ir_rand_range(&x, 0, 2) ? 0.25 : 0,
+                      .max_delay = ir_rand_range(&x, 1, 3),
+                      .iterations = ir_rand_range(&x, 1, 40),
+                      .platform =
+                          ir_rand_range(&x, 0, 2) == 0 ? "bwdsp-2board" : "bwdsp-1board",
                       .seed = (uint64_t)i + 17};
         Graph *g = gen_graph(&gs, "random");
         ck_assert_ptr_nonnull(g);
         g->platform->no_contention = i % 2;
-        int nd = rint_(&x, 1, g->platform->ndsps);
+        int nd = ir_rand_range(&x, 1, g->platform->ndsps);
         Sched *s = ir_sched_new(g, g->platform);
         for (int t = 0; t < g->ntasks; t++) {
-            int task = g->topo[t], d = rint_(&x, 0, nd - 1);
+            int task = g->topo[t], d = ir_rand_range(&x, 0, nd - 1);
             s->map[task] = d;
             ir_sched_push_op(s, d, OP_COMPUTE, task);
         }

@@ -343,25 +343,14 @@ check_run(const char *graph, const char *label, char *const *extra, const char *
 
 static uint64_t rng;
 
-static uint64_t
-next(void)
-{
-    return ir_splitmix64(&rng);
-}
-
-static long long
-uni(long long lo, long long hi) /* [lo, hi] */
-{
-    return lo + (long long)(next() % (uint64_t)(hi - lo + 1));
-}
-
 /* The platform of a random graph (want: as random_graph), set in g; returns its DSPs. */
 static int
 random_platform(json_t *g, int want)
 {
     int nd;
-    if (uni(0, 2) == 0) { /* an inline platform with random parameters */
-        int dpb = (int)uni(2, 4), boards = (int)uni(1, 16 / dpb);
+    if (ir_rand_range(&rng, 0, 2) == 0) { /* an inline platform with random parameters */
+        int dpb = (int)ir_rand_range(&rng, 2, 4),
+            boards = (int)ir_rand_range(&rng, 1, 16 / dpb);
         if (dpb * boards < 2)
             boards = 2;
         if (want) { /* on boards of 2 or 4 */
@@ -374,25 +363,33 @@ random_platform(json_t *g, int want)
         json_object_set_new(p, "name", json_string("random"));
         json_object_set_new(p, "boards", json_integer(boards));
         json_object_set_new(p, "dsps_per_board", json_integer(dpb));
-        json_object_set_new(p, "send_overhead", json_integer(uni(0, 900)));
-        json_object_set_new(p, "recv_overhead", json_integer(uni(0, 600)));
-        json_object_set_new(p, "post_overhead", json_integer(uni(0, 400)));
-        json_object_set_new(p, "wait_overhead", json_integer(uni(0, 300)));
-        json_object_set_new(p, "handshake", json_integer(uni(0, 500)));
-        json_object_set_new(p, "switch_latency", json_integer(uni(0, 200)));
-        json_object_set_new(p, "copy_bytes_per_cycle", json_integer(uni(1, 16)));
-        json_object_set_new(p, "eager_limit", json_integer(uni(0, 1) ? 0 : uni(16, 600)));
+        json_object_set_new(p, "send_overhead",
+                            json_integer(ir_rand_range(&rng, 0, 900)));
+        json_object_set_new(p, "recv_overhead",
+                            json_integer(ir_rand_range(&rng, 0, 600)));
+        json_object_set_new(p, "post_overhead",
+                            json_integer(ir_rand_range(&rng, 0, 400)));
+        json_object_set_new(p, "wait_overhead",
+                            json_integer(ir_rand_range(&rng, 0, 300)));
+        json_object_set_new(p, "handshake", json_integer(ir_rand_range(&rng, 0, 500)));
+        json_object_set_new(p, "switch_latency",
+                            json_integer(ir_rand_range(&rng, 0, 200)));
+        json_object_set_new(p, "copy_bytes_per_cycle",
+                            json_integer(ir_rand_range(&rng, 1, 16)));
+        json_object_set_new(
+            p, "eager_limit",
+            json_integer(ir_rand_range(&rng, 0, 1) ? 0 : ir_rand_range(&rng, 16, 600)));
         if (boards > 1) {
             json_t *links = json_array();
             for (int b = 0; b + 1 < boards; b++)
                 json_array_append_new(links, json_pack("[ii]", b, b + 1));
-            if (boards > 2 && uni(0, 1))
+            if (boards > 2 && ir_rand_range(&rng, 0, 1))
                 json_array_append_new(links, json_pack("[ii]", boards - 1, 0));
             json_object_set_new(p, "links", links);
         }
         json_object_set_new(g, "platform", p);
     } else {
-        long long r = uni(0, 2);
+        long long r = ir_rand_range(&rng, 0, 2);
         if (want) /* a preset of that many */
             r = want / 4 - 1 > 2 ? 2 : want / 4 - 1;
         nd = r == 0 ? 4 : r == 1 ? 8 : 16;
@@ -414,12 +411,12 @@ random_graph(int k, int want, int *ndsps_out)
     snprintf(name, sizeof name, "random%03d", k);
     json_object_set_new(g, "format", json_string("tgc-graph/1"));
     json_object_set_new(g, "name", json_string(name));
-    int iters = uni(0, 9) == 0 ? 1 : (int)uni(2, 30);
+    int iters = ir_rand_range(&rng, 0, 9) == 0 ? 1 : (int)ir_rand_range(&rng, 2, 30);
     json_object_set_new(g, "iterations", json_integer(iters));
     int nd = random_platform(g, want);
     *ndsps_out = nd;
-    int nt = (int)uni(2, 24);
-    bool hetero = uni(0, 1);
+    int nt = (int)ir_rand_range(&rng, 2, 24);
+    bool hetero = ir_rand_range(&rng, 0, 1);
     json_t *tasks = json_array();
     for (int t = 0; t < nt; t++) {
         json_t *o = json_object();
@@ -430,22 +427,25 @@ random_graph(int k, int want, int *ndsps_out)
             json_t *c = json_array();
             for (int d = 0; d < nd; d++)
                 json_array_append_new(
-                    c, json_integer(uni(0, 19) == 0 ? 0 : uni(100, 20000)));
+                    c, json_integer(ir_rand_range(&rng, 0, 19) == 0
+                                        ? 0
+                                        : ir_rand_range(&rng, 100, 20000)));
             json_object_set_new(o, "cycles", c);
         } else {
-            json_object_set_new(o, "cycles", json_integer(uni(100, 20000)));
+            json_object_set_new(o, "cycles",
+                                json_integer(ir_rand_range(&rng, 100, 20000)));
         }
-        if (uni(0, 9) == 0)
-            json_object_set_new(o, "dsp", json_integer(uni(0, nd - 1)));
+        if (ir_rand_range(&rng, 0, 9) == 0)
+            json_object_set_new(o, "dsp", json_integer(ir_rand_range(&rng, 0, nd - 1)));
         json_array_append_new(tasks, o);
     }
     json_object_set_new(g, "tasks", tasks);
     json_t *edges = json_array();
-    int maxp = (int)uni(1, 3);
+    int maxp = (int)ir_rand_range(&rng, 1, 3);
     for (int t = 1; t < nt; t++) {
-        int np = (int)uni(1, maxp);
+        int np = (int)ir_rand_range(&rng, 1, maxp);
         for (int j = 0; j < np; j++) {
-            int f = (int)uni(0, t - 1);
+            int f = (int)ir_rand_range(&rng, 0, t - 1);
             bool dup = false; /* one edge per pair and delay */
             size_t i;
             json_t *e;
@@ -456,22 +456,30 @@ random_graph(int k, int want, int *ndsps_out)
             }
             if (dup)
                 continue;
-            long long r = uni(0, 19);
-            long long bytes = r == 0 ? 0 : r == 1 ? uni(5000, 30000) : uni(1, 3000);
+            long long r = ir_rand_range(&rng, 0, 19);
+            long long bytes = r == 0   ? 0
+                              : r == 1 ? ir_rand_range(&rng, 5000, 30000)
+                                       : ir_rand_range(&rng, 1, 3000);
             json_t *o = json_pack("{s:i,s:i,s:I}", "from", f, "to", t, "bytes",
                                   (json_int_t)bytes);
-            if (uni(0, 14) == 0)
-                json_object_set_new(o, "delay", json_integer(uni(0, 3) ? 1 : uni(2, 3)));
+            if (ir_rand_range(&rng, 0, 14) == 0)
+                json_object_set_new(o, "delay",
+                                    json_integer(ir_rand_range(&rng, 0, 3)
+                                                     ? 1
+                                                     : ir_rand_range(&rng, 2, 3)));
             json_array_append_new(edges, o);
         }
     }
-    int nback = (int)uni(0, 3);
+    int nback = (int)ir_rand_range(&rng, 0, 3);
     for (int j = 0; j < nback && nt > 1;
          j++) { /* feedback: later -> earlier, with delay */
-        int a = (int)uni(1, nt - 1), b = (int)uni(0, a - 1);
-        json_array_append_new(edges, json_pack("{s:i,s:i,s:I,s:i}", "from", a, "to", b,
-                                               "bytes", (json_int_t)uni(0, 2000), "delay",
-                                               (int)(uni(0, 3) ? 1 : uni(2, 3))));
+        int a = (int)ir_rand_range(&rng, 1, nt - 1),
+            b = (int)ir_rand_range(&rng, 0, a - 1);
+        json_array_append_new(
+            edges,
+            json_pack("{s:i,s:i,s:I,s:i}", "from", a, "to", b, "bytes",
+                      (json_int_t)ir_rand_range(&rng, 0, 2000), "delay",
+                      (int)(ir_rand_range(&rng, 0, 3) ? 1 : ir_rand_range(&rng, 2, 3))));
     }
     /* edges name tasks by id */
     size_t i;
@@ -495,11 +503,13 @@ random_graph(int k, int want, int *ndsps_out)
 static json_t *
 random_channel(const int *q, int f, int t, long long *per)
 {
-    long long g = ir_gcd64(q[f], q[t]), m = uni(1, 3);
+    long long g = ir_gcd64(q[f], q[t]), m = ir_rand_range(&rng, 1, 3);
     long long produce = q[t] / g * m, consume = q[f] / g * m;
     *per = q[f] * produce;
-    long long r = uni(0, 19);
-    long long bytes = r == 0 ? 0 : r == 1 ? uni(2000, 6000) : uni(1, 600);
+    long long r = ir_rand_range(&rng, 0, 19);
+    long long bytes = r == 0   ? 0
+                      : r == 1 ? ir_rand_range(&rng, 2000, 6000)
+                               : ir_rand_range(&rng, 1, 600);
     char fid[32], tid[32];
     snprintf(fid, sizeof fid, "a%d", f);
     snprintf(tid, sizeof tid, "a%d", t);
@@ -527,14 +537,16 @@ random_sdf_graph(int k, int want, int *ndsps_out)
     snprintf(name, sizeof name, "sdf%03d", k);
     json_object_set_new(g, "format", json_string("tgc-graph/1"));
     json_object_set_new(g, "name", json_string(name));
-    json_object_set_new(g, "iterations", json_integer(uni(0, 9) == 0 ? 1 : uni(2, 12)));
+    json_object_set_new(
+        g, "iterations",
+        json_integer(ir_rand_range(&rng, 0, 9) == 0 ? 1 : ir_rand_range(&rng, 2, 12)));
     int nd = random_platform(g, want);
     *ndsps_out = nd;
-    int n = (int)uni(2, 10), q[10];
-    bool hetero = uni(0, 3) == 0;
+    int n = (int)ir_rand_range(&rng, 2, 10), q[10];
+    bool hetero = ir_rand_range(&rng, 0, 3) == 0;
     json_t *tasks = json_array();
     for (int a = 0; a < n; a++) {
-        q[a] = (int)uni(1, 4);
+        q[a] = (int)ir_rand_range(&rng, 1, 4);
         json_t *o = json_object();
         char id[32];
         snprintf(id, sizeof id, "a%d", a);
@@ -542,18 +554,19 @@ random_sdf_graph(int k, int want, int *ndsps_out)
         if (hetero) {
             json_t *c = json_array();
             for (int d = 0; d < nd; d++)
-                json_array_append_new(c, json_integer(uni(100, 12000)));
+                json_array_append_new(c, json_integer(ir_rand_range(&rng, 100, 12000)));
             json_object_set_new(o, "cycles", c);
         } else {
-            json_object_set_new(o, "cycles", json_integer(uni(100, 12000)));
+            json_object_set_new(o, "cycles",
+                                json_integer(ir_rand_range(&rng, 100, 12000)));
         }
-        long long pin = uni(0, 11);
+        long long pin = ir_rand_range(&rng, 0, 11);
         if (pin == 0)
-            json_object_set_new(o, "dsp", json_integer(uni(0, nd - 1)));
+            json_object_set_new(o, "dsp", json_integer(ir_rand_range(&rng, 0, nd - 1)));
         else if (pin == 1) {
             json_t *l = json_array();
             for (int f = 0; f < q[a]; f++)
-                json_array_append_new(l, json_integer(uni(0, nd - 1)));
+                json_array_append_new(l, json_integer(ir_rand_range(&rng, 0, nd - 1)));
             json_object_set_new(o, "dsp", l);
         }
         json_array_append_new(tasks, o);
@@ -562,35 +575,38 @@ random_sdf_graph(int k, int want, int *ndsps_out)
     json_t *edges = json_array();
     long long per;
     for (int t = 1; t < n; t++) {
-        int np = (int)uni(1, 2);
+        int np = (int)ir_rand_range(&rng, 1, 2);
         for (int j = 0; j < np; j++) {
-            int f = (int)uni(0, t - 1);
+            int f = (int)ir_rand_range(&rng, 0, t - 1);
             json_t *o = random_channel(q, f, t, &per);
-            if (uni(0, 3) == 0)
-                json_object_set_new(o, "tokens", json_integer(uni(1, 2 * per)));
+            if (ir_rand_range(&rng, 0, 3) == 0)
+                json_object_set_new(o, "tokens",
+                                    json_integer(ir_rand_range(&rng, 1, 2 * per)));
             json_array_append_new(edges, o);
         }
     }
-    int nback = (int)uni(0, 2);
+    int nback = (int)ir_rand_range(&rng, 0, 2);
     for (int j = 0; j < nback; j++) { /* feedback with an iteration of tokens or more */
-        int a = (int)uni(1, n - 1), b = (int)uni(0, a - 1);
+        int a = (int)ir_rand_range(&rng, 1, n - 1),
+            b = (int)ir_rand_range(&rng, 0, a - 1);
         json_t *o = random_channel(q, a, b, &per);
-        if (uni(0, 2) == 0)
-            json_object_set_new(o, "delay", json_integer(uni(1, 2)));
+        if (ir_rand_range(&rng, 0, 2) == 0)
+            json_object_set_new(o, "delay", json_integer(ir_rand_range(&rng, 1, 2)));
         else
             json_object_set_new(o, "tokens",
-                                json_integer(per * uni(1, 2) + uni(0, per - 1)));
+                                json_integer(per * ir_rand_range(&rng, 1, 2) +
+                                             ir_rand_range(&rng, 0, per - 1)));
         json_array_append_new(edges, o);
     }
-    if (uni(0, 2) == 0) { /* state carried from firing to firing */
-        int a = (int)uni(0, n - 1);
-        long long rate = uni(1, 3);
+    if (ir_rand_range(&rng, 0, 2) == 0) { /* state carried from firing to firing */
+        int a = (int)ir_rand_range(&rng, 0, n - 1);
+        long long rate = ir_rand_range(&rng, 1, 3);
         char id[32];
         snprintf(id, sizeof id, "a%d", a);
-        json_t *o =
-            json_pack("{s:s,s:s,s:I,s:I,s:I,s:I}", "from", id, "to", id, "bytes",
-                      (json_int_t)uni(0, 64), "produce", (json_int_t)rate, "consume",
-                      (json_int_t)rate, "tokens", (json_int_t)(rate + uni(0, rate)));
+        json_t *o = json_pack("{s:s,s:s,s:I,s:I,s:I,s:I}", "from", id, "to", id, "bytes",
+                              (json_int_t)ir_rand_range(&rng, 0, 64), "produce",
+                              (json_int_t)rate, "consume", (json_int_t)rate, "tokens",
+                              (json_int_t)(rate + ir_rand_range(&rng, 0, rate)));
         json_array_append_new(edges, o);
     }
     json_object_set_new(g, "edges", edges);

@@ -69,7 +69,7 @@ uni(uint64_t *s, int64_t lo, int64_t hi) /* uniform in [lo, hi] */
 {
     if (hi <= lo)
         return lo;
-    return lo + (int64_t)(ir_splitmix64(s) % (uint64_t)(hi - lo + 1));
+    return ir_rand_range(s, lo, hi);
 }
 
 static bool
