@@ -25,10 +25,7 @@ buf_grow(Buf *b, size_t n)
     size_t cap = b->cap ? b->cap : 256;
     while (cap < b->n + n + 1)
         cap *= 2;
-    char *ns = realloc(b->s, cap);
-    if (!ns)
-        ice("out of memory");
-    b->s = ns;
+    b->s = ir_xrealloc(b->s, cap, 1);
     b->cap = cap;
 }
 
@@ -470,10 +467,7 @@ cg_sched_gantt(const Sched *s, const EvalResult *r)
                 continue;
             if (nlinks == cap) {
                 cap = cap ? 2 * cap : 16;
-                Link *nl = realloc(links, (size_t)cap * sizeof *nl);
-                if (!nl)
-                    ice("out of memory");
-                links = nl;
+                links = ir_xrealloc(links, (size_t)cap, sizeof *links);
             }
             links[nlinks++] = rt[j];
         }

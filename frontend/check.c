@@ -352,9 +352,7 @@ relative_below(const char *path)
 static void
 check_kernel_calls(Reader *r, const Graph *g)
 {
-    const char **names = malloc(((size_t)g->ntasks + 1) * sizeof *names);
-    if (!names)
-        ice("out of memory");
+    const char **names = ir_xmalloc((size_t)g->ntasks + 1, sizeof *names);
     for (int t = 0; t < g->ntasks; t++)
         names[t] = g->tasks[t].kernel;
     FeIdMap m;

@@ -199,10 +199,7 @@ fe_import_stg(const char *path, const Options *opt, Diag *d)
             }
             if (nedges == capedges) {
                 capedges = capedges ? 2 * capedges : 64;
-                Edge *ne = realloc(edges, (size_t)capedges * sizeof *ne);
-                if (!ne)
-                    ice("out of memory");
-                edges = ne;
+                edges = ir_xrealloc(edges, (size_t)capedges, sizeof *edges);
             }
             edges[nedges++] = (Edge){.from = (int)p, .to = t, .bytes = 0, .delay = 0};
         }

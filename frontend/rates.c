@@ -251,10 +251,7 @@ fe_rates(Reader *r, Graph *g)
     }
     for (int t = 0; t < n; t++)
         off[t + 1] += off[t];
-    int *fill = malloc(((size_t)n + 1) * sizeof *fill);
-    if (!fill)
-        ice("out of memory");
-    memcpy(fill, off, ((size_t)n + 1) * sizeof *fill);
+    int *fill = ir_xmemdup(off, ((size_t)n + 1) * sizeof *off);
     for (int e = 0; e < m; e++) {
         inc[fill[g->edges[e].from]++] = e;
         if (g->edges[e].to != g->edges[e].from)

@@ -339,9 +339,7 @@ fe_namemap_init(FeIdMap *m, const char *const *names, int n)
 void
 fe_idmap_init(FeIdMap *m, const Graph *g)
 {
-    const char **ids = malloc(((size_t)g->ntasks + 1) * sizeof *ids);
-    if (!ids)
-        ice("out of memory");
+    const char **ids = ir_xmalloc((size_t)g->ntasks + 1, sizeof *ids);
     for (int t = 0; t < g->ntasks; t++)
         ids[t] = g->tasks[t].id;
     fe_namemap_init(m, ids, g->ntasks);

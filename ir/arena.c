@@ -38,10 +38,7 @@ block_new(size_t size)
 Arena *
 arena_new(void)
 {
-    Arena *a = calloc(1, sizeof *a);
-    if (!a)
-        ice("out of memory");
-    return a;
+    return ir_xcalloc(1, sizeof(Arena));
 }
 
 void *
@@ -133,6 +130,30 @@ ir_xcalloc(size_t n, size_t size)
     if (!p)
         ice("out of memory (%zu x %zu bytes)", n, size);
     return p;
+}
+
+void *
+ir_xrealloc(void *p, size_t n, size_t size)
+{
+    size_t bytes;
+    if (__builtin_mul_overflow(n ? n : 1, size ? size : 1, &bytes))
+        ice("out of memory (%zu x %zu bytes)", n, size);
+    void *q = realloc(p, bytes);
+    if (!q)
+        ice("out of memory (%zu x %zu bytes)", n, size);
+    return q;
+}
+
+void *
+ir_xmalloc(size_t n, size_t size)
+{
+    return ir_xrealloc(NULL, n, size);
+}
+
+void *
+ir_xmemdup(const void *p, size_t bytes)
+{
+    return memcpy(ir_xmalloc(bytes, 1), p, bytes);
 }
 
 char *

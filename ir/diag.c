@@ -28,10 +28,7 @@ struct Diag {
 Diag *
 diag_new(void)
 {
-    Diag *d = calloc(1, sizeof *d);
-    if (!d)
-        ice("out of memory");
-    return d;
+    return ir_xcalloc(1, sizeof(Diag));
 }
 
 void
@@ -50,10 +47,7 @@ append(Diag *d, const char *s, size_t n)
         size_t cap = d->cap ? d->cap : 256;
         while (cap < d->len + n + 1)
             cap *= 2;
-        char *nb = realloc(d->buf, cap);
-        if (!nb)
-            ice("out of memory");
-        d->buf = nb;
+        d->buf = ir_xrealloc(d->buf, cap, 1);
         d->cap = cap;
     }
     memcpy(d->buf + d->len, s, n);
@@ -211,7 +205,8 @@ diag_clear(Diag *d)
 const char *
 diag_suggest(const char *word, const char *const *cands, size_t ncands)
 {
-    return pd_suggest(word, cands, ncands); /* the platform reader's, platform/presets.c */
+    return pd_suggest(word, cands,
+                      ncands); /* the platform reader's, platform/presets.c */
 }
 
 void

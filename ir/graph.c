@@ -55,10 +55,7 @@ csr(Arena *a, int n, int m, const Edge *e, bool out, int **off_out, int **idx_ou
         off[(out ? e[i].from : e[i].to) + 1]++;
     for (int t = 0; t < n; t++)
         off[t + 1] += off[t];
-    int *fill = malloc(((size_t)n + 1) * sizeof *fill);
-    if (!fill)
-        ice("out of memory");
-    memcpy(fill, off, ((size_t)n + 1) * sizeof *fill);
+    int *fill = ir_xmemdup(off, ((size_t)n + 1) * sizeof *off);
     for (int i = 0; i < m; i++)
         idx[fill[out ? e[i].from : e[i].to]++] = i;
     free(fill);

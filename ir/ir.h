@@ -412,7 +412,11 @@ void arena_free(Arena *a);
 /* calloc(n, size) for memory outside an arena (workspaces freed by their owner); never
  * NULL: out of memory is an internal error. */
 void *ir_xcalloc(size_t n, size_t size);
-char *ir_xstrdup(const char *s); /* strdup, never NULL, as ir_xcalloc */
+/* malloc(n * size) and realloc(p, n * size), the product checked; never NULL. */
+void *ir_xmalloc(size_t n, size_t size);
+void *ir_xrealloc(void *p, size_t n, size_t size);
+void *ir_xmemdup(const void *p, size_t bytes); /* a malloc'd copy, never NULL */
+char *ir_xstrdup(const char *s);               /* strdup, never NULL, as ir_xcalloc */
 
 /* Progress of a long step (the schedule search, BFCO, emission): `done` of `total` units
  * (total 0: unknown), reported by the main thread.  No one listens unless the driver sets

@@ -154,6 +154,17 @@ START_TEST(projects_are_byte_identical_and_safe)
 }
 END_TEST
 
+/* The project's platform.json (the test fails without one). */
+static const CgFile *
+platform_json(const CgProject *p)
+{
+    for (int i = 0; i < p->nfiles; i++)
+        if (strcmp(p->files[i].name, "platform.json") == 0)
+            return &p->files[i];
+    ck_abort_msg("the project has no platform.json");
+    return NULL;
+}
+
 START_TEST(abstract_platforms_are_written_explicitly)
 {
     Diag *d = diag_new();
@@ -162,11 +173,7 @@ START_TEST(abstract_platforms_are_written_explicitly)
     ck_assert_ptr_nonnull(g);
     CgProject p;
     ck_assert_int_eq(emit(g, &opt, &p, d), 0);
-    const CgFile *plat = NULL;
-    for (int i = 0; i < p.nfiles; i++)
-        if (strcmp(p.files[i].name, "platform.json") == 0)
-            plat = &p.files[i];
-    ck_assert_ptr_nonnull(plat);
+    const CgFile *plat = platform_json(&p);
     ck_assert_ptr_nonnull(strstr(plat->data, "\"model\": \"abstract\""));
     ck_assert_ptr_nonnull(strstr(plat->data, "\"dsps\": 3"));
     ck_assert_ptr_nonnull(strstr(plat->data, "\"eager_limit\": 1000000000"));
@@ -197,11 +204,7 @@ START_TEST(platform_json_is_json_for_any_name)
     ck_assert_msg(g != NULL, "%s", diag_text(d));
     CgProject p;
     ck_assert_int_eq(emit(g, &opt, &p, d), 0);
-    const CgFile *plat = NULL;
-    for (int i = 0; i < p.nfiles; i++)
-        if (strcmp(p.files[i].name, "platform.json") == 0)
-            plat = &p.files[i];
-    ck_assert_ptr_nonnull(plat);
+    const CgFile *plat = platform_json(&p);
     char path[] = "/tmp/tgc-platform-XXXXXX";
     int fd = mkstemp(path);
     ck_assert_int_ge(fd, 0);
