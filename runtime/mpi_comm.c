@@ -17,9 +17,10 @@
         return mpi_err(MPI_COMM_WORLD, MPI_ERR_COMM);
 
 /* a new communicator of s (handle *h) with the local group g[0..n-1] (copied),
- * context ctx; NULL if the caller is not in g (then *h = MPI_COMM_NULL) */
+ * context ctx, the error handler eh (its parent's, as MPI has it); NULL if the caller
+ * is not in g (then *h = MPI_COMM_NULL) */
 static Comm *
-comm_make(MpiState *s, const int *g, int n, int ctx, MPI_Comm *h)
+comm_make(MpiState *s, const int *g, int n, int ctx, MPI_Errhandler eh, MPI_Comm *h)
 {
     int me = -1;
     for (int i = 0; i < n; i++)
@@ -31,6 +32,7 @@ comm_make(MpiState *s, const int *g, int n, int ctx, MPI_Comm *h)
     }
     Comm *c = comm_slot(s, 3, h);
     c->ctx = ctx, c->cctx = ctx + 1, c->size = n, c->rank = me;
+    c->eh = eh;
     c->g = mpi_alloc((size_t)n * sizeof(int));
     memcpy(c->g, g, (size_t)n * sizeof(int));
     return c;
@@ -252,17 +254,33 @@ MPI_Attr_delete(MPI_Comm comm, int keyval)
 
 /* ---- creating and freeing communicators ---- */
 
+/* n ints of a in new memory (NULL for NULL) */
+static int *
+ints_copy(const int *a, int n)
+{
+    if (!a)
+        return NULL;
+    int *b = mpi_alloc((size_t)n * sizeof(int) + 1);
+    if (n)
+        memcpy(b, a, (size_t)n * sizeof(int));
+    return b;
+}
+
 static void
 copy_topo(Comm *to, const Comm *from)
 {
     to->topo = from->topo;
     to->ndims = from->ndims;
-    if (from->topo == MPI_CART) {
-        to->dims = mpi_alloc((size_t)from->ndims * sizeof(int) + 1);
-        to->periods = mpi_alloc((size_t)from->ndims * sizeof(int) + 1);
-        memcpy(to->dims, from->dims, (size_t)from->ndims * sizeof(int));
-        memcpy(to->periods, from->periods, (size_t)from->ndims * sizeof(int));
-    }
+    to->dims = ints_copy(from->dims, from->ndims);
+    to->periods = ints_copy(from->periods, from->ndims);
+    to->nin = from->nin, to->nout = from->nout, to->weighted = from->weighted;
+    to->ins = ints_copy(from->ins, from->nin);
+    to->outs = ints_copy(from->outs, from->nout);
+    to->inw = ints_copy(from->inw, from->nin);
+    to->outw = ints_copy(from->outw, from->nout);
+    to->nnodes = from->nnodes;
+    to->index = ints_copy(from->index, from->nnodes);
+    to->edges = ints_copy(from->edges, from->nnodes ? from->index[from->nnodes - 1] : 0);
 }
 
 int
@@ -291,9 +309,8 @@ MPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm)
         ctx = v;
     }
     c = comm_get(s, comm);
-    Comm *n = comm_make(s, c->g, c->size, ctx, newcomm);
+    Comm *n = comm_make(s, c->g, c->size, ctx, c->eh, newcomm);
     c = comm_get(s, comm);
-    n->eh = c->eh;
     if (c->inter) {
         n->inter = 1;
         n->rsize = c->rsize;
@@ -330,8 +347,7 @@ MPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *req)
 }
 
 int
-MPI_Comm_idup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm,
-                        MPI_Request *req)
+MPI_Comm_idup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm, MPI_Request *req)
 {
     return MPI_Comm_idup(comm, newcomm, req);
 }
@@ -367,7 +383,12 @@ comm_release(Comm *c)
     mpi_free(c->periods);
     mpi_free(c->ins);
     mpi_free(c->outs);
+    mpi_free(c->inw);
+    mpi_free(c->outw);
+    mpi_free(c->index);
+    mpi_free(c->edges);
     c->g = c->rg = c->dims = c->periods = c->ins = c->outs = NULL;
+    c->inw = c->outw = c->index = c->edges = NULL;
     c->used = 0;
 }
 
@@ -496,11 +517,10 @@ inter_split(MpiState *s, Comm *c, int color, int key, MPI_Comm *newcomm)
         int nl = split_members(la, c->size, color, c->g, lg);
         int nr = split_members(ra, c->rsize, color, c->rg, rg);
         if (nr > 0) {
-            Comm *n = comm_make(s, lg, nl, ctx, newcomm);
+            Comm *n = comm_make(s, lg, nl, ctx, c->eh, newcomm);
             n->inter = 1;
             n->rsize = nr;
             n->rg = rg;
-            n->eh = c->eh;
         } else
             mpi_free(rg);
         mpi_free(lg);
@@ -536,7 +556,7 @@ MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm)
         int *g = mpi_alloc((size_t)k * sizeof(int));
         for (int i = 0; i < k; i++)
             g[i] = c->g[mine[i].rank];
-        comm_make(s, g, k, ctx, newcomm);
+        comm_make(s, g, k, ctx, c->eh, newcomm);
         mpi_free(g);
         mpi_free(mine);
     }
@@ -580,7 +600,7 @@ MPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm)
     }
     int ctx = agree_ctx(s, c, c->cctx, T_CTX);
     g = group_get(s, group);
-    comm_make(s, g->g, g->n, ctx, newcomm);
+    comm_make(s, g->g, g->n, ctx, c->eh, newcomm);
     return MPI_SUCCESS;
 }
 
@@ -608,7 +628,7 @@ MPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *newcomm
     tmp.size = g->n, tmp.rank = me, tmp.g = g->g;
     int ctx = agree_ctx(s, &tmp, c->cctx, T_GROUP + tag);
     g = group_get(s, group);
-    comm_make(s, g->g, g->n, ctx, newcomm);
+    comm_make(s, g->g, g->n, ctx, c->eh, newcomm);
     return MPI_SUCCESS;
 }
 
@@ -762,7 +782,7 @@ MPI_Intercomm_create(MPI_Comm local, int local_leader, MPI_Comm peer, int remote
     group_bcast(lc, lc->cctx, T_LEADERS, info + 2, (size_t)hdr[1] * sizeof(int),
                 local_leader);
     lc = comm_get(s, local);
-    Comm *n = comm_make(s, lc->g, lc->size, hdr[0], newcomm);
+    Comm *n = comm_make(s, lc->g, lc->size, hdr[0], lc->eh, newcomm);
     n->inter = 1;
     n->rsize = hdr[1];
     n->rg = mpi_alloc((size_t)hdr[1] * sizeof(int) + 1);
@@ -798,7 +818,7 @@ MPI_Intercomm_merge(MPI_Comm inter, int high, MPI_Comm *newcomm)
     int na = first_local ? c->size : c->rsize;
     memcpy(g, a, (size_t)na * sizeof(int));
     memcpy(g + na, b, (size_t)(n - na) * sizeof(int));
-    comm_make(s, g, n, ctx, newcomm);
+    comm_make(s, g, n, ctx, c->eh, newcomm);
     mpi_free(g);
     return MPI_SUCCESS;
 }
@@ -1059,6 +1079,107 @@ MPI_Group_translate_ranks(MPI_Group a, int n, const int ranks_a[], MPI_Group b,
 
 /* ---- Cartesian topologies ---- */
 
+/* the divisors of n (>= 1), ascending, in *d (malloc'd) */
+static void
+dims_divisors(int n, int **d, int *nd)
+{
+    int cap = 64, k = 0;
+    int *lo = malloc((size_t)cap * sizeof(int)), *hi = malloc((size_t)cap * sizeof(int));
+    int nh = 0;
+    for (long long p = 1; lo && hi && p * p <= n; p++)
+        if (n % p == 0) {
+            if (k == cap || nh == cap) {
+                cap *= 2;
+                lo = realloc(lo, (size_t)cap * sizeof(int));
+                hi = realloc(hi, (size_t)cap * sizeof(int));
+                if (!lo || !hi)
+                    break;
+            }
+            lo[k++] = (int)p;
+            if (p * p != n)
+                hi[nh++] = (int)(n / p);
+        }
+    if (lo && hi && (lo = realloc(lo, (size_t)(k + nh + 1) * sizeof(int))))
+        for (int i = nh - 1; i >= 0; i--)
+            lo[k++] = hi[i];
+    free(hi);
+    *d = lo;
+    *nd = k;
+}
+
+/* the largest r with r^k <= n (n >= 1, k >= 1) */
+static int
+iroot(int n, int k)
+{
+    int lo = 1, hi = n;
+    while (lo < hi) {
+        int mid = lo + (hi - lo + 1) / 2;
+        long long p = 1;
+        for (int i = 0; i < k && p <= n; i++)
+            p *= mid;
+        if (p <= n)
+            lo = mid;
+        else
+            hi = mid - 1;
+    }
+    return lo;
+}
+
+/* is the factorization a (non-increasing, n factors) more balanced than b: its first
+ * and last factor closer, or as close and its smallest factors larger, from the last
+ * one up (as MPICH's choice) */
+static int
+dims_better(const int *a, const int *b, int n)
+{
+    if (a[0] - a[n - 1] != b[0] - b[n - 1])
+        return a[0] - a[n - 1] < b[0] - b[n - 1];
+    for (int i = n - 1; i > 0; i--)
+        if (a[i] != b[i])
+            return a[i] > b[i];
+    return 0;
+}
+
+/* dims try[at..] for the rest rem, each a divisor no larger than divs[top] (the
+ * factorization in non-increasing order); the best so far in out (*found: there is
+ * one) */
+static void
+dims_search(int rem, const int *divs, int top, int n, int at, int *try, int *out,
+            int *found)
+{
+    if (at == n - 1) {
+        if (rem > divs[top])
+            return;
+        try[at] = rem;
+        if (!*found || dims_better(try, out, n)) {
+            *found = 1;
+            memcpy(out, try, (size_t)n * sizeof(int));
+        }
+        return;
+    }
+    int root = iroot(rem, n - at);
+    for (int k = top; k >= 0; k--) {
+        int f = divs[k];
+        if (rem % f)
+            continue;
+        /* the n - at factors left are at most f: their product too small */
+        long long pw = 1;
+        for (int i = at; i < n && pw < rem; i++)
+            pw *= f;
+        if (pw < rem)
+            break;
+        /* the last factor is at most f, and at most the (n - at)-th root of rem: the
+         * first differs from it by at least that much (more for a smaller f) */
+        int last = f < root ? f : root, first = at ? try[0] : f;
+        if (*found && first - last > out[0] - out[n - 1]) {
+            if (at)
+                break;
+            continue;
+        }
+        try[at] = f;
+        dims_search(rem / f, divs, k, n, at + 1, try, out, found);
+    }
+}
+
 int
 MPI_Dims_create(int nnodes, int ndims, int dims[])
 {
@@ -1078,33 +1199,16 @@ MPI_Dims_create(int nnodes, int ndims, int dims[])
     int rest = nnodes / fixed;
     if (!free_dims)
         return rest == 1 ? MPI_SUCCESS : MPI_ERR_DIMS;
-    /* the prime factors of rest, largest first, each to the smallest free dimension */
-    int f[64], nf = 0;
-    for (int p = 2; rest > 1 && nf < 64;) {
-        if (rest % p == 0) {
-            f[nf++] = p;
-            rest /= p;
-        } else
-            p++;
-    }
-    int *v = malloc((size_t)free_dims * sizeof(int));
-    for (int i = 0; i < free_dims; i++)
-        v[i] = 1;
-    for (int i = nf - 1; i >= 0; i--) {
-        int m = 0;
-        for (int j = 1; j < free_dims; j++)
-            if (v[j] < v[m])
-                m = j;
-        v[m] *= f[i];
-    }
-    /* non-increasing order */
-    for (int i = 0; i < free_dims; i++)
-        for (int j = i + 1; j < free_dims; j++)
-            if (v[j] > v[i]) {
-                int t = v[i];
-                v[i] = v[j];
-                v[j] = t;
-            }
+    /* the most balanced of the non-increasing factorizations of rest into free_dims
+     * factors (dims_better) */
+    int *divs = NULL, nd = 0;
+    dims_divisors(rest, &divs, &nd);
+    int *v = malloc(2 * (size_t)free_dims * sizeof(int));
+    if (!v || !divs)
+        abort();
+    int found = 0;
+    dims_search(rest, divs, nd - 1, free_dims, 0, v + free_dims, v, &found);
+    free(divs);
     for (int i = 0, k = 0; i < ndims; i++)
         if (dims[i] == 0)
             dims[i] = v[k++];
@@ -1130,7 +1234,7 @@ MPI_Cart_create(MPI_Comm comm, int ndims, const int dims[], const int periods[],
         return mpi_err(comm, MPI_ERR_TOPOLOGY);
     int ctx = agree_ctx(s, c, c->cctx, T_CTX);
     c = comm_get(s, comm);
-    Comm *nc = comm_make(s, c->g, n, ctx, newcomm);
+    Comm *nc = comm_make(s, c->g, n, ctx, c->eh, newcomm);
     if (nc) {
         nc->topo = MPI_CART;
         nc->ndims = ndims;
@@ -1294,15 +1398,24 @@ MPI_Dist_graph_create_adjacent(MPI_Comm comm, int indegree, const int sources[],
     for (int i = 0; i < outdegree; i++)
         if (destinations[i] < 0 || destinations[i] >= c->size)
             return mpi_err(comm, MPI_ERR_RANK);
+    int weighted = sourceweights != MPI_UNWEIGHTED;
+    if (weighted != (destweights != MPI_UNWEIGHTED))
+        return mpi_err(comm, MPI_ERR_ARG);
+    if (weighted &&
+        ((indegree && (!sourceweights || sourceweights == MPI_WEIGHTS_EMPTY)) ||
+         (outdegree && (!destweights || destweights == MPI_WEIGHTS_EMPTY))))
+        return mpi_err(comm, MPI_ERR_ARG);
     int ctx = agree_ctx(s, c, c->cctx, T_CTX);
     c = comm_get(s, comm);
-    Comm *n = comm_make(s, c->g, c->size, ctx, newcomm);
+    Comm *n = comm_make(s, c->g, c->size, ctx, c->eh, newcomm);
     n->topo = MPI_DIST_GRAPH;
     n->nin = indegree, n->nout = outdegree;
-    n->ins = mpi_alloc((size_t)indegree * sizeof(int) + 1);
-    n->outs = mpi_alloc((size_t)outdegree * sizeof(int) + 1);
-    memcpy(n->ins, sources, (size_t)indegree * sizeof(int));
-    memcpy(n->outs, destinations, (size_t)outdegree * sizeof(int));
+    n->ins = ints_copy(sources, indegree);
+    n->outs = ints_copy(destinations, outdegree);
+    if ((n->weighted = weighted)) {
+        n->inw = indegree ? ints_copy(sourceweights, indegree) : NULL;
+        n->outw = outdegree ? ints_copy(destweights, outdegree) : NULL;
+    }
     return MPI_SUCCESS;
 }
 
@@ -1314,7 +1427,7 @@ MPI_Dist_graph_neighbors_count(MPI_Comm comm, int *indegree, int *outdegree,
     COMM(c, comm);
     if (c->topo != MPI_DIST_GRAPH)
         return mpi_err(comm, MPI_ERR_TOPOLOGY);
-    *indegree = c->nin, *outdegree = c->nout, *weighted = 0;
+    *indegree = c->nin, *outdegree = c->nout, *weighted = c->weighted;
     return MPI_SUCCESS;
 }
 
@@ -1327,10 +1440,223 @@ MPI_Dist_graph_neighbors(MPI_Comm comm, int maxindegree, int sources[],
     COMM(c, comm);
     if (c->topo != MPI_DIST_GRAPH)
         return mpi_err(comm, MPI_ERR_TOPOLOGY);
-    for (int i = 0; i < c->nin && i < maxindegree; i++)
+    int sw = c->weighted && sourceweights != MPI_UNWEIGHTED && sourceweights,
+        dw = c->weighted && destweights != MPI_UNWEIGHTED && destweights;
+    for (int i = 0; i < c->nin && i < maxindegree; i++) {
         sources[i] = c->ins[i];
-    for (int i = 0; i < c->nout && i < maxoutdegree; i++)
+        if (sw)
+            sourceweights[i] = c->inw[i];
+    }
+    for (int i = 0; i < c->nout && i < maxoutdegree; i++) {
         destinations[i] = c->outs[i];
+        if (dw)
+            destweights[i] = c->outw[i];
+    }
+    return MPI_SUCCESS;
+}
+
+/* An edge of MPI_Dist_graph_create: each goes to its source and its destination */
+typedef struct Edge {
+    int src, dst, w;
+} Edge;
+
+int
+MPI_Dist_graph_create(MPI_Comm comm, int n, const int sources[], const int degrees[],
+                      const int destinations[], const int weights[], MPI_Info info,
+                      int reorder, MPI_Comm *newcomm)
+{
+    ENTER("MPI_Dist_graph_create");
+    COMM(c, comm);
+    if (c->inter || n < 0)
+        return mpi_err(comm, MPI_ERR_ARG);
+    long long ne = 0;
+    for (int i = 0; i < n; i++) {
+        if (sources[i] < 0 || sources[i] >= c->size)
+            return mpi_err(comm, MPI_ERR_RANK);
+        if (degrees[i] < 0)
+            return mpi_err(comm, MPI_ERR_ARG);
+        ne += degrees[i];
+    }
+    if (ne > 0x7fffffff / (long long)sizeof(Edge))
+        return mpi_err(comm, MPI_ERR_ARG);
+    for (long long k = 0; k < ne; k++)
+        if (destinations[k] < 0 || destinations[k] >= c->size)
+            return mpi_err(comm, MPI_ERR_RANK);
+    int weighted = weights != MPI_UNWEIGHTED;
+    if (weighted && ne && (!weights || weights == MPI_WEIGHTS_EMPTY))
+        return mpi_err(comm, MPI_ERR_ARG);
+    int sz = c->size, me = c->rank;
+    /* the edges for each member, in the order given: those it is an end of */
+    int *cnt = mpi_alloc(2 * (size_t)sz * sizeof(int)), *got = cnt + sz;
+    Edge *e = mpi_alloc((size_t)ne * sizeof(Edge) + 1);
+    for (int i = 0, k = 0; i < n; i++)
+        for (int j = 0; j < degrees[i]; j++, k++) {
+            e[k] = (Edge){sources[i], destinations[k], weighted ? weights[k] : 1};
+            cnt[e[k].src]++;
+            if (e[k].dst != e[k].src)
+                cnt[e[k].dst]++;
+        }
+    Edge **out = mpi_alloc((size_t)sz * sizeof *out),
+         **in = mpi_alloc((size_t)sz * sizeof *in);
+    for (int p = 0; p < sz; p++) {
+        out[p] = mpi_alloc((size_t)cnt[p] * sizeof(Edge) + 1);
+        int m = 0;
+        for (long long k = 0; k < ne; k++)
+            if (e[k].src == p || e[k].dst == p)
+                out[p][m++] = e[k];
+    }
+    /* how many each sends each, whether any gave weights, then the edges */
+    CollGroup g = comm_group(c, c->cctx);
+    coll_alltoall(&g, T_GRAPH, cnt, got, sizeof(int));
+    group_max(c, c->cctx, T_GRAPH, &weighted);
+    Req **rr = mpi_alloc(2 * (size_t)sz * sizeof *rr), **sr = rr + sz;
+    for (int p = 0; p < sz; p++) {
+        in[p] = mpi_alloc((size_t)got[p] * sizeof(Edge) + 1);
+        if (p != me && got[p])
+            tr_irecv(in[p], (size_t)got[p] * sizeof(Edge), c->g[p], c->cctx, T_GRAPH, 0,
+                     &rr[p]);
+    }
+    for (int p = 0; p < sz; p++)
+        if (p != me && cnt[p])
+            tr_isend(out[p], (size_t)cnt[p] * sizeof(Edge), c->g[p], c->cctx, T_GRAPH, me,
+                     &sr[p]);
+    if (got[me])
+        memcpy(in[me], out[me], (size_t)got[me] * sizeof(Edge));
+    for (int p = 0; p < sz; p++)
+        if (p != me) {
+            if (cnt[p])
+                tr_wait(sr[p], NULL);
+            if (got[p])
+                tr_wait(rr[p], NULL);
+        }
+    /* this member's neighbours, in the order of the members that gave the edges */
+    int nin = 0, nout = 0;
+    for (int p = 0; p < sz; p++)
+        for (int k = 0; k < got[p]; k++)
+            nin += in[p][k].dst == me, nout += in[p][k].src == me;
+    int *ins = mpi_alloc((size_t)nin * sizeof(int) + 1),
+        *inw = mpi_alloc((size_t)nin * sizeof(int) + 1);
+    int *outs = mpi_alloc((size_t)nout * sizeof(int) + 1),
+        *outw = mpi_alloc((size_t)nout * sizeof(int) + 1);
+    nin = nout = 0;
+    for (int p = 0; p < sz; p++)
+        for (int k = 0; k < got[p]; k++) {
+            const Edge *x = &in[p][k];
+            if (x->dst == me)
+                ins[nin] = x->src, inw[nin++] = x->w;
+            if (x->src == me)
+                outs[nout] = x->dst, outw[nout++] = x->w;
+        }
+    for (int p = 0; p < sz; p++)
+        mpi_free(in[p]), mpi_free(out[p]);
+    mpi_free(in), mpi_free(out), mpi_free(rr), mpi_free(e), mpi_free(cnt);
+    int ctx = agree_ctx(s, c, c->cctx, T_CTX);
+    c = comm_get(s, comm);
+    Comm *nc = comm_make(s, c->g, c->size, ctx, c->eh, newcomm);
+    nc->topo = MPI_DIST_GRAPH;
+    nc->nin = nin, nc->nout = nout, nc->ins = ins, nc->outs = outs;
+    if ((nc->weighted = weighted != 0))
+        nc->inw = inw, nc->outw = outw;
+    else
+        mpi_free(inw), mpi_free(outw);
+    return MPI_SUCCESS;
+}
+
+/* ---- the graph topology of MPI-1: the neighbours of node i are
+ * edges[index[i - 1] .. index[i]) ---- */
+
+int
+MPI_Graph_create(MPI_Comm comm, int nnodes, const int index[], const int edges[],
+                 int reorder, MPI_Comm *newcomm)
+{
+    ENTER("MPI_Graph_create");
+    COMM(c, comm);
+    if (c->inter)
+        return mpi_err(comm, MPI_ERR_COMM);
+    if (nnodes < 0 || nnodes > c->size)
+        return mpi_err(comm, MPI_ERR_ARG);
+    for (int i = 0; i < nnodes; i++)
+        if (index[i] < (i ? index[i - 1] : 0))
+            return mpi_err(comm, MPI_ERR_ARG);
+    int ne = nnodes ? index[nnodes - 1] : 0;
+    for (int k = 0; k < ne; k++)
+        if (edges[k] < 0 || edges[k] >= nnodes)
+            return mpi_err(comm, MPI_ERR_ARG);
+    int ctx = agree_ctx(s, c, c->cctx, T_CTX);
+    c = comm_get(s, comm);
+    /* the first nnodes members (no reordering); none if nnodes is 0 */
+    Comm *n = comm_make(s, c->g, nnodes, ctx, c->eh, newcomm);
+    if (n) {
+        n->topo = MPI_GRAPH;
+        n->nnodes = nnodes;
+        n->index = ints_copy(index, nnodes);
+        n->edges = ints_copy(edges, ne);
+    }
+    return MPI_SUCCESS;
+}
+
+#define GRAPH(var, h)                                                                    \
+    COMM(var, h);                                                                        \
+    if (var->topo != MPI_GRAPH)                                                          \
+        return mpi_err(h, MPI_ERR_TOPOLOGY);
+
+int
+MPI_Graphdims_get(MPI_Comm comm, int *nnodes, int *nedges)
+{
+    ENTER("MPI_Graphdims_get");
+    GRAPH(c, comm);
+    *nnodes = c->nnodes;
+    *nedges = c->index[c->nnodes - 1];
+    return MPI_SUCCESS;
+}
+
+int
+MPI_Graph_get(MPI_Comm comm, int maxindex, int maxedges, int index[], int edges[])
+{
+    ENTER("MPI_Graph_get");
+    GRAPH(c, comm);
+    if (maxindex < 0 || maxedges < 0)
+        return mpi_err(comm, MPI_ERR_ARG);
+    for (int i = 0; i < maxindex && i < c->nnodes; i++)
+        index[i] = c->index[i];
+    for (int k = 0; k < maxedges && k < c->index[c->nnodes - 1]; k++)
+        edges[k] = c->edges[k];
+    return MPI_SUCCESS;
+}
+
+int
+MPI_Graph_neighbors_count(MPI_Comm comm, int rank, int *nneighbors)
+{
+    ENTER("MPI_Graph_neighbors_count");
+    GRAPH(c, comm);
+    if (rank < 0 || rank >= c->nnodes)
+        return mpi_err(comm, MPI_ERR_RANK);
+    *nneighbors = c->index[rank] - (rank ? c->index[rank - 1] : 0);
+    return MPI_SUCCESS;
+}
+
+int
+MPI_Graph_neighbors(MPI_Comm comm, int rank, int maxneighbors, int neighbors[])
+{
+    ENTER("MPI_Graph_neighbors");
+    GRAPH(c, comm);
+    if (rank < 0 || rank >= c->nnodes)
+        return mpi_err(comm, MPI_ERR_RANK);
+    int first = rank ? c->index[rank - 1] : 0;
+    for (int k = first; k < c->index[rank] && k - first < maxneighbors; k++)
+        neighbors[k - first] = c->edges[k];
+    return MPI_SUCCESS;
+}
+
+int
+MPI_Graph_map(MPI_Comm comm, int nnodes, const int index[], const int edges[],
+              int *newrank)
+{
+    ENTER("MPI_Graph_map");
+    COMM(c, comm);
+    if (nnodes < 1 || nnodes > c->size)
+        return mpi_err(comm, MPI_ERR_ARG);
+    *newrank = c->rank < nnodes ? c->rank : MPI_UNDEFINED;
     return MPI_SUCCESS;
 }
 
@@ -1340,6 +1666,13 @@ MPI_Dist_graph_neighbors(MPI_Comm comm, int maxindegree, int sources[],
 int
 comm_neighbors(const Comm *c, int *nin, int **ins, int *nout, int **outs)
 {
+    if (c->topo == MPI_GRAPH) { /* its neighbours are the sources and destinations */
+        int first = c->rank ? c->index[c->rank - 1] : 0, k = c->index[c->rank] - first;
+        *nin = *nout = k;
+        *ins = ints_copy(c->edges + first, k);
+        *outs = ints_copy(c->edges + first, k);
+        return 0;
+    }
     if (c->topo == MPI_DIST_GRAPH) {
         *nin = c->nin, *nout = c->nout;
         *ins = mpi_alloc((size_t)c->nin * sizeof(int) + 1);

@@ -825,7 +825,24 @@ MPI_Errhandler_free(MPI_Errhandler *eh)
     return MPI_SUCCESS;
 }
 
-/* ---- info objects ---- */
+/* ---- info objects ----
+ * As MPI 4.0 has it, the info calls work before MPI_Init and after MPI_Finalize too */
+
+static MpiState *
+info_enter(const char *call)
+{
+    MpiState *s = mpi_state();
+    if (s && !tr_agent()) {
+        s->call = call;
+        tr_call(call);
+    }
+    return s;
+}
+
+#define INFO_ENTER(name)                                                                 \
+    MpiState *s = info_enter(name);                                                      \
+    if (!s)                                                                              \
+        return MPI_ERR_OTHER;
 
 static Info *
 info_get(MpiState *s, MPI_Info i)
@@ -837,7 +854,7 @@ info_get(MpiState *s, MPI_Info i)
 int
 MPI_Info_create(MPI_Info *info)
 {
-    ENTER("MPI_Info_create");
+    INFO_ENTER("MPI_Info_create");
     int i = tab_new(&s->infos, 2, sizeof(Info));
     ((Info *)tab_at(&s->infos, i))->used = 1;
     *info = i;
@@ -847,7 +864,7 @@ MPI_Info_create(MPI_Info *info)
 int
 MPI_Info_free(MPI_Info *info)
 {
-    ENTER("MPI_Info_free");
+    INFO_ENTER("MPI_Info_free");
     Info *f = info_get(s, *info);
     if (!f || *info < 2)
         return mpi_err(MPI_COMM_WORLD, MPI_ERR_INFO);
@@ -872,7 +889,7 @@ info_find(const Info *f, const char *key)
 int
 MPI_Info_set(MPI_Info info, const char *key, const char *value)
 {
-    ENTER("MPI_Info_set");
+    INFO_ENTER("MPI_Info_set");
     Info *f = info_get(s, info);
     if (!f)
         return mpi_err(MPI_COMM_WORLD, MPI_ERR_INFO);
@@ -897,7 +914,7 @@ MPI_Info_set(MPI_Info info, const char *key, const char *value)
 int
 MPI_Info_get(MPI_Info info, const char *key, int valuelen, char *value, int *flag)
 {
-    ENTER("MPI_Info_get");
+    INFO_ENTER("MPI_Info_get");
     Info *f = info_get(s, info);
     if (!f)
         return mpi_err(MPI_COMM_WORLD, MPI_ERR_INFO);
@@ -908,10 +925,32 @@ MPI_Info_get(MPI_Info info, const char *key, int valuelen, char *value, int *fla
     return MPI_SUCCESS;
 }
 
+/* MPI 4.0's: *buflen the bytes value has (at most *buflen - 1 characters and the
+ * terminating 0 are written); the value's length + 1 comes back in it */
+int
+MPI_Info_get_string(MPI_Info info, const char *key, int *buflen, char *value, int *flag)
+{
+    INFO_ENTER("MPI_Info_get_string");
+    Info *f = info_get(s, info);
+    if (!f)
+        return mpi_err(MPI_COMM_WORLD, MPI_ERR_INFO);
+    if (!key || !buflen || *buflen < 0 || !flag)
+        return mpi_err(MPI_COMM_WORLD, MPI_ERR_ARG);
+    int k = info_find(f, key);
+    *flag = k >= 0;
+    if (k < 0)
+        return MPI_SUCCESS;
+    int len = (int)strlen(f->kv[k].val);
+    if (*buflen > 0 && value)
+        snprintf(value, (size_t)*buflen, "%s", f->kv[k].val);
+    *buflen = len + 1;
+    return MPI_SUCCESS;
+}
+
 int
 MPI_Info_get_valuelen(MPI_Info info, const char *key, int *valuelen, int *flag)
 {
-    ENTER("MPI_Info_get_valuelen");
+    INFO_ENTER("MPI_Info_get_valuelen");
     Info *f = info_get(s, info);
     if (!f)
         return mpi_err(MPI_COMM_WORLD, MPI_ERR_INFO);
@@ -925,7 +964,7 @@ MPI_Info_get_valuelen(MPI_Info info, const char *key, int *valuelen, int *flag)
 int
 MPI_Info_delete(MPI_Info info, const char *key)
 {
-    ENTER("MPI_Info_delete");
+    INFO_ENTER("MPI_Info_delete");
     Info *f = info_get(s, info);
     if (!f)
         return mpi_err(MPI_COMM_WORLD, MPI_ERR_INFO);
@@ -942,7 +981,7 @@ MPI_Info_delete(MPI_Info info, const char *key)
 int
 MPI_Info_get_nkeys(MPI_Info info, int *nkeys)
 {
-    ENTER("MPI_Info_get_nkeys");
+    INFO_ENTER("MPI_Info_get_nkeys");
     Info *f = info_get(s, info);
     if (!f)
         return mpi_err(MPI_COMM_WORLD, MPI_ERR_INFO);
@@ -953,7 +992,7 @@ MPI_Info_get_nkeys(MPI_Info info, int *nkeys)
 int
 MPI_Info_get_nthkey(MPI_Info info, int n, char *key)
 {
-    ENTER("MPI_Info_get_nthkey");
+    INFO_ENTER("MPI_Info_get_nthkey");
     Info *f = info_get(s, info);
     if (!f)
         return mpi_err(MPI_COMM_WORLD, MPI_ERR_INFO);
@@ -966,7 +1005,7 @@ MPI_Info_get_nthkey(MPI_Info info, int n, char *key)
 int
 MPI_Info_dup(MPI_Info info, MPI_Info *newinfo)
 {
-    ENTER("MPI_Info_dup");
+    INFO_ENTER("MPI_Info_dup");
     Info *f = info_get(s, info);
     if (!f)
         return mpi_err(MPI_COMM_WORLD, MPI_ERR_INFO);
@@ -976,5 +1015,35 @@ MPI_Info_dup(MPI_Info info, MPI_Info *newinfo)
     f = info_get(s, info);
     for (int k = 0; k < f->n; k++)
         MPI_Info_set(*newinfo, f->kv[k].key, f->kv[k].val);
+    return MPI_SUCCESS;
+}
+
+/* MPI 4.0's: what the DSP was started with: command (argv[0]), argv (the arguments
+ * after it, separated by spaces), maxprocs (the DSPs of the job), thread_level */
+int
+MPI_Info_create_env(int argc, char *argv[], MPI_Info *info)
+{
+    INFO_ENTER("MPI_Info_create_env");
+    if (!info || argc < 0)
+        return mpi_err(MPI_COMM_WORLD, MPI_ERR_ARG);
+    int e = MPI_Info_create(info);
+    if (e)
+        return e;
+    char v[MPI_MAX_INFO_VAL];
+    if (argc > 0 && argv && argv[0])
+        MPI_Info_set(*info, "command", argv[0]);
+    size_t n = 0;
+    v[0] = 0;
+    for (int i = 1; argv && i < argc && argv[i]; i++) {
+        int k = snprintf(v + n, sizeof v - n, "%s%s", i > 1 ? " " : "", argv[i]);
+        if (k < 0 || (size_t)k >= sizeof v - n)
+            break;
+        n += (size_t)k;
+    }
+    if (argc > 1)
+        MPI_Info_set(*info, "argv", v);
+    snprintf(v, sizeof v, "%d", tr_size());
+    MPI_Info_set(*info, "maxprocs", v);
+    MPI_Info_set(*info, "thread_level", "MPI_THREAD_FUNNELED");
     return MPI_SUCCESS;
 }

@@ -107,6 +107,10 @@ typedef struct Comm {
     int *dims, *periods;
     int nin, nout; /* distributed graph: the sources and destinations */
     int *ins, *outs;
+    int weighted; /* ... and their weights (NULL if unweighted) */
+    int *inw, *outw;
+    int nnodes; /* graph (MPI-1): index[nnodes], edges[index[nnodes - 1]] */
+    int *index, *edges;
     char name[MPI_MAX_OBJECT_NAME];
     unsigned nbc; /* nonblocking collectives started on it: the next one's lane */
     int pending;  /* ... not yet over (nbc_start) */
@@ -280,6 +284,7 @@ enum {
     T_SPLIT,
     T_LEADERS,
     T_MERGE,
+    T_GRAPH,
     T_NBR = 0x100,
     T_GROUP = 0x1000
 };

@@ -17,8 +17,10 @@
  *
  * Exit status (the table of docs/cli.md, the same for tgc and the generated programs): 0;
  * the largest status a DSP's main returned; 1 when the program cannot be loaded or a
- * setting is refused; 2 for bad usage (one line "mpirio-run: error: ...", then the
- * usage); 3 after a deadlock (the report is on stderr). */
+ * setting is refused, or when the run lasted longer than MPIEXEC_TIMEOUT seconds of
+ * wall-clock time (as mpiexec's limit, which MPICH's test harness sets); 2 for bad
+ * usage (one line "mpirio-run: error: ...", then the usage); 3 after a deadlock (the
+ * report is on stderr). */
 #define _GNU_SOURCE
 #include "mpirio.h"
 #include "mpirio/mpi.h"
@@ -294,6 +296,51 @@ catch_faults(void)
         sigaction(fault_sigs[i], &sa, &fault_old[i]);
 }
 
+/* MPIEXEC_TIMEOUT, as mpiexec's: the run ends after that many seconds of wall-clock
+ * time, exit status 1 */
+static char timeout_msg[160];
+
+static void
+on_timeout(int sig)
+{
+    (void)sig;
+    ssize_t w = write(2, timeout_msg, strlen(timeout_msg));
+    (void)w;
+#ifdef MPIRIO_ASAN
+    remove_copies();
+#endif
+    _exit(1);
+}
+
+/* 0, or -1 (reported) for a value that is not a number of seconds */
+static int
+set_timeout(void)
+{
+    const char *v = getenv("MPIEXEC_TIMEOUT");
+    if (!v || !*v)
+        return 0;
+    char *end;
+    long x = strtol(v, &end, 10);
+    if (end == v || *end || x < 0 || x > 100000000) {
+        fprintf(stderr,
+                "mpirio-run: error: MPIEXEC_TIMEOUT wants a number of seconds: \"%s\"\n",
+                v);
+        return -1;
+    }
+    if (x == 0) /* no limit, as mpiexec's */
+        return 0;
+    snprintf(timeout_msg, sizeof timeout_msg,
+             "mpirio-run: the run took longer than MPIEXEC_TIMEOUT=%ld seconds: ended\n",
+             x);
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_timeout;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGALRM, &sa, NULL);
+    alarm((unsigned)x);
+    return 0;
+}
+
 /* each DSP gets its own argv, as each MPI process does; 0 or -1 */
 static int
 copy_argvs(Job *j)
@@ -362,8 +409,9 @@ main(int argc, char **argv)
             fputs(
                 "Runs one copy of a program built by mpirio-cc per simulated DSP; see "
                 "mpirio-run(1).\nExit status: the largest status a DSP's main "
-                "returned, 1 when the program cannot be loaded or a setting is refused, "
-                "2 for bad usage,\n3 after a deadlock (its report on stderr).\n",
+                "returned, 1 when the program cannot be loaded, a setting is refused or "
+                "the run\nlasted longer than MPIEXEC_TIMEOUT seconds, 2 for bad usage, 3 "
+                "after a deadlock (its report on\nstderr).\n",
                 stdout);
             return 0;
         case 'V':
@@ -489,6 +537,8 @@ main(int argc, char **argv)
 #ifndef MPIRIO_ASAN
     remove_copies();
 #endif
+    if (rc == 0 && set_timeout() != 0)
+        rc = 1;
     if (rc == 0) {
         catch_faults();
         rc = MPIRIO_Run(n, platform, MPIRIO_RUN_STRICT, dsp_main, &j);

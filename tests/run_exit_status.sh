@@ -102,6 +102,18 @@ sed -n 2p "$tmp/err" | grep -q "^usage: mpirio-run" || { echo "FAIL: mpirio-run:
 st 2 'mpirio-run: error: -n wants a number of DSPs*' empty "$run" -n 4x "$ex/mpi_ring.so"
 st 2 'mpirio-run: error: option "--trace" needs a value' empty "$run" -n 2 "--trace"
 st 3 "*deadlock at cycle*" any "$run" -n 4 "$ex/deadlock.so"
+# a run longer than MPIEXEC_TIMEOUT (mpiexec's limit): ended, 1; a limit that is no number
+printf '#include <mpi.h>\nint main(void) { MPI_Init(0, 0); double t = MPI_Wtime();\n%s\n' \
+    'while (MPI_Wtime() - t < 1e6) ; MPI_Finalize(); return 0; }' >"$tmp/spin.c"
+if "$mpicc" -o "$tmp/spin" "$tmp/spin.c" 2>"$tmp/err"; then
+    st 1 "mpirio-run: the run took longer than MPIEXEC_TIMEOUT=1 seconds: ended" any \
+        env MPIEXEC_TIMEOUT=1 "$run" -n 2 "$tmp/spin.so"
+else
+    echo "FAIL: mpirio-cc cannot build the spinning program: $(head -n 3 "$tmp/err")"
+    fail=1
+fi
+st 1 'mpirio-run: error: MPIEXEC_TIMEOUT wants a number of seconds: "soon"' empty \
+    env MPIEXEC_TIMEOUT=soon "$run" -n 2 "$ex/mpi_ring.so"
 # ---- mpirio-cc
 st 0 "" any "$mpicc" -show -o "$tmp/r" "$src/runtime/examples/p2p_ring.c"
 st 2 "mpirio-cc: error: -o needs a file name" empty "$mpicc" "$src/runtime/examples/p2p_ring.c" -o

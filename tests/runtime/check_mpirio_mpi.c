@@ -1295,6 +1295,240 @@ START_TEST(errors_of_nonblocking_collectives)
 }
 END_TEST
 
+/* ---- topologies ---- */
+
+/* the graph of MPI-1: a ring of 5 nodes on 6 DSPs, node i joined to i - 1 and i + 1,
+ * node 0 also to itself (MPI 2.1 allows self edges) */
+static void
+graph_ring(int rank, void *arg)
+{
+    (void)arg;
+    MPI_Init(NULL, NULL);
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    int index[5], edges[11], k = 0;
+    for (int i = 0; i < 5; i++) {
+        if (i == 0)
+            edges[k++] = 0;
+        edges[k++] = (i + 4) % 5;
+        edges[k++] = (i + 1) % 5;
+        index[i] = k;
+    }
+    MPI_Comm g, d;
+    int e = MPI_Graph_create(MPI_COMM_WORLD, 5, index, edges, 0, &g);
+    EXPECT(rank, e == MPI_SUCCESS, "Graph_create: %d", e);
+    if (rank == 5) {
+        EXPECT(5, g == MPI_COMM_NULL, "a DSP beyond the nodes has a communicator");
+    } else {
+        int t = -1, nn = -1, ne = -1, cnt = -1, nb[4], ix[5], ed[11], r = -1;
+        MPI_Topo_test(g, &t);
+        EXPECT(rank, t == MPI_GRAPH, "Topo_test: %d", t);
+        MPI_Graphdims_get(g, &nn, &ne);
+        EXPECT(rank, nn == 5 && ne == 11, "Graphdims_get: %d %d", nn, ne);
+        MPI_Graph_get(g, 5, 11, ix, ed);
+        EXPECT(rank, !memcmp(ix, index, sizeof ix) && !memcmp(ed, edges, sizeof ed),
+               "Graph_get gives another graph");
+        MPI_Graph_neighbors_count(g, rank, &cnt);
+        EXPECT(rank, cnt == (rank == 0 ? 3 : 2), "Graph_neighbors_count: %d", cnt);
+        MPI_Graph_neighbors(g, rank, 4, nb);
+        EXPECT(rank, nb[cnt - 2] == (rank + 4) % 5 && nb[cnt - 1] == (rank + 1) % 5,
+               "Graph_neighbors: %d %d", nb[cnt - 2], nb[cnt - 1]);
+        e = MPI_Graph_neighbors_count(g, 5, &cnt);
+        EXPECT(rank, e != MPI_SUCCESS, "the neighbours of node 5 of 5");
+        /* the neighbourhood collective sends to each neighbour, receives from each */
+        int out[3] = {-1, -1, -1};
+        MPI_Neighbor_allgather(&rank, 1, MPI_INT, out, 1, MPI_INT, g);
+        for (int i = 0; i < cnt; i++)
+            EXPECT(rank, out[i] == nb[i], "Neighbor_allgather [%d]: %d, not %d", i,
+                   out[i], nb[i]);
+        /* a duplicate has the topology */
+        MPI_Comm_dup(g, &d);
+        MPI_Graphdims_get(d, &nn, &ne);
+        MPI_Graph_neighbors_count(d, rank, &cnt);
+        EXPECT(rank, nn == 5 && ne == 11 && cnt == (rank == 0 ? 3 : 2),
+               "the duplicate's graph: %d %d %d", nn, ne, cnt);
+        MPI_Comm_free(&d);
+        MPI_Comm_free(&g);
+        MPI_Graph_map(MPI_COMM_WORLD, 5, index, edges, &r);
+        EXPECT(rank, r == rank, "Graph_map: %d", r);
+    }
+    int r = 0;
+    MPI_Graph_map(MPI_COMM_WORLD, 5, index, edges, &r);
+    if (rank == 5)
+        EXPECT(5, r == MPI_UNDEFINED, "Graph_map beyond the nodes: %d", r);
+    /* no nodes: nobody gets a communicator (MPI 2.1); an edge to no node: an error */
+    MPI_Graph_create(MPI_COMM_WORLD, 0, NULL, NULL, 0, &g);
+    EXPECT(rank, g == MPI_COMM_NULL, "an empty graph has a communicator");
+    edges[3] = 5;
+    e = MPI_Graph_create(MPI_COMM_WORLD, 5, index, edges, 0, &g);
+    int cls = -1;
+    MPI_Error_class(e, &cls);
+    EXPECT(rank, cls == MPI_ERR_ARG, "an edge to node 5 of 5: class %d", cls);
+    e = MPI_Graphdims_get(MPI_COMM_WORLD, &k, &k);
+    MPI_Error_class(e, &cls);
+    EXPECT(rank, cls == MPI_ERR_TOPOLOGY, "Graphdims_get without a graph: class %d", cls);
+    MPI_Finalize();
+}
+
+START_TEST(graph_topology)
+{
+    run(6, graph_ring, NULL);
+}
+END_TEST
+
+/* MPI_Dist_graph_create: every DSP gives the edge from itself to the next (weight
+ * 10 + its rank); DSP 0 gives also those from every DSP to DSP 0 (weight 100 + the
+ * source), some of which are self edges or duplicates of the first kind */
+static void
+dist_graph(int rank, void *arg)
+{
+    const int *weighted = arg;
+    MPI_Init(NULL, NULL);
+    int n;
+    MPI_Comm_size(MPI_COMM_WORLD, &n);
+    int src[64], deg[64], dst[128], w[128], m = 0, k = 0;
+    src[m] = rank, deg[m++] = 1, dst[k] = (rank + 1) % n, w[k++] = 10 + rank;
+    if (rank == 0)
+        for (int i = 0; i < n; i++)
+            src[m] = i, deg[m++] = 1, dst[k] = 0, w[k++] = 100 + i;
+    MPI_Comm g, d;
+    MPI_Dist_graph_create(MPI_COMM_WORLD, m, src, deg, dst,
+                          *weighted ? w : MPI_UNWEIGHTED, MPI_INFO_NULL, 0, &g);
+    for (int pass = 0; pass < 2; pass++) {
+        MPI_Comm c = g;
+        if (pass)
+            MPI_Comm_dup(g, &d), c = d;
+        int nin = -1, nout = -1, wt = -1, t = -1;
+        MPI_Topo_test(c, &t);
+        EXPECT(rank, t == MPI_DIST_GRAPH, "Topo_test: %d", t);
+        MPI_Dist_graph_neighbors_count(c, &nin, &nout, &wt);
+        /* in: from rank - 1 (weight 10 + rank - 1) and, at DSP 0, from every DSP */
+        int ein = rank == 0 ? 1 + n : 1, eout = 2;
+        EXPECT(rank, nin == ein && nout == eout && wt == *weighted,
+               "pass %d: neighbours_count %d %d %d, not %d %d %d", pass, nin, nout, wt,
+               ein, eout, *weighted);
+        int ins[70], inw[70], outs[4], outw[4];
+        MPI_Dist_graph_neighbors(c, 70, ins, inw, 4, outs, outw);
+        /* in the order of the DSPs that gave the edges: DSP 0's first */
+        int p = (rank + n - 1) % n, j = 0;
+        if (rank == 0) {
+            for (int i = 0; i < n; i++, j++)
+                EXPECT(0, ins[j] == i && (!*weighted || inw[j] == 100 + i),
+                       "in [%d]: %d (weight %d)", j, ins[j], inw[j]);
+        }
+        EXPECT(rank, ins[j] == p && (!*weighted || inw[j] == 10 + p), "in [%d]: %d (%d)",
+               j, ins[j], inw[j]);
+        /* out, in the order of the DSPs that gave the edges: DSP 0 gave its edge to
+         * the next before those to itself; another DSP's edge to 0 came from DSP 0 */
+        int o0 = rank ? 0 : 1 % n, o1 = rank ? (rank + 1) % n : 0;
+        EXPECT(rank, outs[0] == o0 && outs[1] == o1, "outs %d %d, not %d %d", outs[0],
+               outs[1], o0, o1);
+        if (*weighted)
+            EXPECT(rank,
+                   outw[0] == (rank ? 100 + rank : 10) &&
+                       outw[1] == (rank ? 10 + rank : 100),
+                   "out weights %d %d", outw[0], outw[1]);
+        /* a message along each edge: block k to out-neighbour k, block i from
+         * in-neighbour i, the edges between two DSPs matched in their order */
+        int got[70], mine[2] = {1000 + rank, 2000 + rank};
+        MPI_Neighbor_alltoall(mine, 1, MPI_INT, got, 1, MPI_INT, c);
+        for (int i = 0; i < nin; i++) {
+            int from = ins[i], to_zero = rank == 0 && i < n; /* given by DSP 0 */
+            int want =
+                to_zero ? (from ? 1000 + from : 2000) : (from ? 2000 + from : 1000);
+            EXPECT(rank, got[i] == want, "pass %d: block %d from %d: %d, not %d", pass, i,
+                   from, got[i], want);
+        }
+    }
+    MPI_Comm_free(&d);
+    MPI_Comm_free(&g);
+    MPI_Finalize();
+}
+
+START_TEST(dist_graph_create)
+{
+    for (int wt = 0; wt < 2; wt++) {
+        run(2, dist_graph, &wt);
+        run(5, dist_graph, &wt);
+    }
+}
+END_TEST
+
+/* MPI_Dims_create: the most balanced factorization, ties as MPICH's (the cases of
+ * MPICH's topo/baddims.h where the first choice is not the greedy one) */
+START_TEST(dims_create_is_balanced)
+{
+    static const int want[][7] = {
+        /* nnodes, ndims, the dims */
+        {72, 2, 9, 8},
+        {5616, 4, 13, 9, 8, 6},
+        {590520, 4, 38, 37, 21, 20},
+        {98784, 5, 14, 14, 9, 8, 7},
+        {16, 3, 4, 2, 2},
+        {1, 3, 1, 1, 1},
+        {7, 2, 7, 1},
+    };
+    for (size_t c = 0; c < sizeof want / sizeof want[0]; c++) {
+        int dims[5] = {0, 0, 0, 0, 0};
+        ck_assert_int_eq(MPI_Dims_create(want[c][0], want[c][1], dims), MPI_SUCCESS);
+        for (int i = 0; i < want[c][1]; i++)
+            ck_assert_msg(dims[i] == want[c][2 + i], "%d in %d: dims[%d] = %d, not %d",
+                          want[c][0], want[c][1], i, dims[i], want[c][2 + i]);
+    }
+    /* a given dimension stays; the others share the rest */
+    int dims[3] = {0, 3, 0};
+    ck_assert_int_eq(MPI_Dims_create(72, 3, dims), MPI_SUCCESS);
+    ck_assert_msg(dims[0] == 6 && dims[1] == 3 && dims[2] == 4, "%d %d %d", dims[0],
+                  dims[1], dims[2]);
+    int bad[2] = {5, 0};
+    ck_assert_int_ne(MPI_Dims_create(72, 2, bad), MPI_SUCCESS);
+}
+END_TEST
+
+/* info objects: MPI 4.0's get_string and create_env, and their use after Finalize */
+static void
+info_calls(int rank, void *arg)
+{
+    (void)arg;
+    MPI_Info in;
+    MPI_Info_create(&in); /* before MPI_Init */
+    MPI_Info_set(in, "k", "value");
+    MPI_Init(NULL, NULL);
+    char v[8];
+    int len = 3, flag = -1;
+    MPI_Info_get_string(in, "k", &len, v, &flag);
+    EXPECT(rank, flag == 1 && len == 6 && !strcmp(v, "va"), "get_string: %d %d \"%s\"",
+           flag, len, v);
+    len = 8;
+    MPI_Info_get_string(in, "none", &len, v, &flag);
+    EXPECT(rank, flag == 0 && len == 8, "get_string of no key: %d %d", flag, len);
+    char *argv[] = {"prog", "-a", "b", NULL};
+    MPI_Info env;
+    MPI_Info_create_env(3, argv, &env);
+    char big[MPI_MAX_INFO_VAL];
+    len = sizeof big;
+    MPI_Info_get_string(env, "command", &len, big, &flag);
+    EXPECT(rank, flag && !strcmp(big, "prog"), "command: %.40s", big);
+    len = sizeof big;
+    MPI_Info_get_string(env, "argv", &len, big, &flag);
+    EXPECT(rank, flag && !strcmp(big, "-a b"), "argv: %.40s", big);
+    len = sizeof big;
+    MPI_Info_get_string(env, "maxprocs", &len, big, &flag);
+    EXPECT(rank, flag && !strcmp(big, "3"), "maxprocs: %.40s", big);
+    MPI_Info_free(&env);
+    MPI_Finalize();
+    int e = MPI_Info_set(in, "k2", "after"); /* after MPI_Finalize */
+    EXPECT(rank, e == MPI_SUCCESS, "Info_set after Finalize: %d", e);
+    e = MPI_Info_free(&in);
+    EXPECT(rank, e == MPI_SUCCESS && in == MPI_INFO_NULL, "Info_free after Finalize: %d",
+           e);
+}
+
+START_TEST(info_objects)
+{
+    run(3, info_calls, NULL);
+}
+END_TEST
+
 int
 main(void)
 {
@@ -1318,6 +1552,8 @@ main(void)
               a_nonblocking_collective_progresses_while_the_dsp_computes,
               nonblocking_collectives_in_progress_side_by_side,
               errors_of_nonblocking_collectives);
+    ADD_TESTS(check_tcase(s, "topologies and info", 60), graph_topology,
+              dist_graph_create, dims_create_is_balanced, info_objects);
     ADD_TESTS(check_tcase(s, "errors", 0),
               error_classes_and_codes_are_each_processes_own);
     return check_run(s);

@@ -324,6 +324,10 @@ int MPI_Info_delete(MPI_Info info, const char *key);
 int MPI_Info_get_nkeys(MPI_Info info, int *nkeys);
 int MPI_Info_get_nthkey(MPI_Info info, int n, char *key);
 int MPI_Info_dup(MPI_Info info, MPI_Info *newinfo);
+/* MPI 4.0's (the info calls work before MPI_Init and after MPI_Finalize, as there) */
+int MPI_Info_get_string(MPI_Info info, const char *key, int *buflen, char *value,
+                        int *flag);
+int MPI_Info_create_env(int argc, char *argv[], MPI_Info *info);
 
 /* groups */
 int MPI_Comm_group(MPI_Comm comm, MPI_Group *group);
@@ -394,6 +398,19 @@ int MPI_Cart_sub(MPI_Comm comm, const int remain[], MPI_Comm *newcomm);
 int MPI_Cart_map(MPI_Comm comm, int ndims, const int dims[], const int periods[],
                  int *newrank);
 int MPI_Topo_test(MPI_Comm comm, int *status);
+/* the graph topology of MPI-1 */
+int MPI_Graph_create(MPI_Comm comm, int nnodes, const int index[], const int edges[],
+                     int reorder, MPI_Comm *newcomm);
+int MPI_Graphdims_get(MPI_Comm comm, int *nnodes, int *nedges);
+int MPI_Graph_get(MPI_Comm comm, int maxindex, int maxedges, int index[], int edges[]);
+int MPI_Graph_neighbors_count(MPI_Comm comm, int rank, int *nneighbors);
+int MPI_Graph_neighbors(MPI_Comm comm, int rank, int maxneighbors, int neighbors[]);
+int MPI_Graph_map(MPI_Comm comm, int nnodes, const int index[], const int edges[],
+                  int *newrank);
+/* distributed graphs */
+int MPI_Dist_graph_create(MPI_Comm comm, int n, const int sources[], const int degrees[],
+                          const int destinations[], const int weights[], MPI_Info info,
+                          int reorder, MPI_Comm *newcomm);
 int MPI_Dist_graph_create_adjacent(MPI_Comm comm, int indegree, const int sources[],
                                    const int sourceweights[], int outdegree,
                                    const int destinations[], const int destweights[],
@@ -403,7 +420,7 @@ int MPI_Dist_graph_neighbors_count(MPI_Comm comm, int *indegree, int *outdegree,
 int MPI_Dist_graph_neighbors(MPI_Comm comm, int maxindegree, int sources[],
                              int sourceweights[], int maxoutdegree, int destinations[],
                              int destweights[]);
-/* neighbourhood collectives on Cartesian and distributed-graph topologies */
+/* neighbourhood collectives on Cartesian, graph and distributed-graph topologies */
 int MPI_Neighbor_allgather(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
                            int rcount, MPI_Datatype rtype, MPI_Comm comm);
 int MPI_Neighbor_allgatherv(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
