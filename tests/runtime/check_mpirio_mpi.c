@@ -1295,6 +1295,63 @@ START_TEST(errors_of_nonblocking_collectives)
 }
 END_TEST
 
+/* ---- the optional sized types (issue 34 item 8) ---- */
+
+static void
+sized_types(int rank, void *arg)
+{
+    (void)arg;
+    MPI_Init(NULL, NULL);
+    static const struct {
+        MPI_Datatype t;
+        int size;
+        const char *name;
+    } sz[] = {{MPI_REAL4, 4, "REAL4"},         {MPI_REAL8, 8, "REAL8"},
+              {MPI_COMPLEX8, 8, "COMPLEX8"},   {MPI_COMPLEX16, 16, "COMPLEX16"},
+              {MPI_INTEGER1, 1, "INTEGER1"},   {MPI_INTEGER2, 2, "INTEGER2"},
+              {MPI_INTEGER4, 4, "INTEGER4"},   {MPI_INTEGER8, 8, "INTEGER8"},
+              {MPI_INTEGER16, 16, "INTEGER16"}};
+    for (size_t i = 0; i < sizeof sz / sizeof sz[0]; i++) {
+        int n = -1;
+        MPI_Type_size(sz[i].t, &n);
+        EXPECT(rank, n == sz[i].size, "MPI_%s has size %d, not %d", sz[i].name, n,
+               sz[i].size);
+    }
+    /* reductions and messages of them */
+    int size;
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    long long li = 1LL << 40 | rank, lsum = 0;
+    double d = 0.5 * rank, dmax = -1;
+    MPI_Allreduce(&li, &lsum, 1, MPI_INTEGER8, MPI_SUM, MPI_COMM_WORLD);
+    MPI_Allreduce(&d, &dmax, 1, MPI_REAL8, MPI_MAX, MPI_COMM_WORLD);
+    EXPECT(rank, lsum == (long long)size * (1LL << 40) + size * (size - 1) / 2,
+           "INTEGER8 sum %lld", lsum);
+    EXPECT(rank, dmax == 0.5 * (size - 1), "REAL8 max %g", dmax);
+    double z[2] = {rank + 0.25, -1.0 * rank}, w[2] = {0, 0};
+    int peer = rank ^ 1;
+    MPI_Sendrecv(z, 1, MPI_COMPLEX16, peer, 0, w, 1, MPI_COMPLEX16, peer, 0,
+                 MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    EXPECT(rank, w[0] == peer + 0.25 && w[1] == -1.0 * peer, "COMPLEX16 %g %g", w[0],
+           w[1]);
+    /* MPI_Type_match_size finds a type of the size asked */
+    MPI_Datatype t = MPI_DATATYPE_NULL;
+    int n = -1;
+    MPI_Type_match_size(MPI_TYPECLASS_INTEGER, 8, &t);
+    MPI_Type_size(t, &n);
+    EXPECT(rank, n == 8, "match_size(INTEGER, 8): size %d", n);
+    MPI_Type_match_size(MPI_TYPECLASS_COMPLEX, 16, &t);
+    MPI_Type_size(t, &n);
+    EXPECT(rank, n == 16, "match_size(COMPLEX, 16): size %d", n);
+    MPI_Finalize();
+}
+
+START_TEST(the_sized_types)
+{
+    run(2, sized_types, NULL);
+    run(4, sized_types, NULL);
+}
+END_TEST
+
 /* ---- topologies ---- */
 
 /* the graph of MPI-1: a ring of 5 nodes on 6 DSPs, node i joined to i - 1 and i + 1,
@@ -1540,7 +1597,7 @@ main(void)
               get_elements_counts_the_whole_basic_elements,
               struct_extent_is_rounded_to_the_alignment, sizes_that_overflow_are_errors,
               contiguous_of_2_27_bytes_is_sent, types_of_more_than_2_26_blocks,
-              external32_is_big_endian_with_its_own_sizes);
+              external32_is_big_endian_with_its_own_sizes, the_sized_types);
     ADD_TESTS(check_tcase(s, "attributes", 0),
               a_freed_key_keeps_its_callbacks_while_attributes_use_it,
               finalize_deletes_self_attributes_first_in_reverse_order,
