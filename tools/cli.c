@@ -4,6 +4,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <getopt.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -264,68 +265,100 @@ cli_parse(Cli *c, const CliSpec *spec, int argc, char **argv, int *status)
     c->opt.kernel_dirs = c->kernel_dirs;
     c->opt.read_kernels = (spec->common & CLI_KERNELS) != 0;
     *status = TGC_EXIT_USAGE;
-    bool options = true;
-    for (int i = 1; i < argc; i++) {
-        char *a = argv[i];
-        if (!options || a[0] != '-' || a[1] == 0) {
-            c->args[c->nargs++] = a;
+    /* getopt_long's tables: every own and common option of the command (one letter: a
+     * short option, else a long one) and -h/--help; a long option's val is 256 + its
+     * index (own k: k, common i: nown + i).  "-" keeps the operands in order among the
+     * options (each comes back as 1), ":" reports a missing value apart. */
+    struct option *lo = calloc(nown + NCOMMON + 2, sizeof *lo);
+    char *shorts = calloc(3 * (nown + NCOMMON) + 8, 1);
+    if (!lo || !shorts)
+        ice("out of memory");
+    size_t nl = 0, ns = 0;
+    shorts[ns++] = '-';
+    shorts[ns++] = ':';
+    shorts[ns++] = 'h';
+    for (size_t k = 0; k < nown + NCOMMON; k++) {
+        bool own = k < nown;
+        int ci = own ? 0 : (int)(k - nown);
+        if (!own && !(spec->common & common[ci].bit))
+            continue;
+        const char *name = own ? spec->opts[k].name : common[ci].name;
+        const char *metavar = own ? spec->opts[k].metavar : common[ci].metavar;
+        if (strlen(name) == 1) {
+            shorts[ns++] = name[0];
+            if (metavar)
+                shorts[ns++] = ':';
+        } else {
+            lo[nl++] = (struct option){name, metavar ? required_argument : no_argument,
+                                       NULL, 256 + (int)k};
+        }
+    }
+    lo[nl++] = (struct option){"help", no_argument, NULL, 'h'};
+    opterr = 0;
+    optind = 0; /* a new scan (the unit tests parse many command lines) */
+    int ch;
+    char shown[64];
+    bool go = true;
+    while (go && (ch = getopt_long(argc, argv, shorts, lo, NULL)) != -1) {
+        int k; /* own >= 0, common -1 - index, as lookup() */
+        if (ch == 1) {
+            c->args[c->nargs++] = optarg;
             continue;
         }
-        if (strcmp(a, "--") == 0) {
-            options = false;
-            continue;
-        }
-        if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
+        if (ch == 'h') {
             cli_help(stdout, spec);
             *status = TGC_EXIT_OK;
-            goto stop;
+            go = false;
+            break;
         }
-        const char *name, *value = NULL;
-        size_t n;
-        int k;
-        char shown[64];
-        if (a[1] == '-') { /* --name, --name=value, --name value */
-            name = a + 2;
-            const char *eq = strchr(name, '=');
-            n = eq ? (size_t)(eq - name) : strlen(name);
-            if (eq)
-                value = eq + 1;
-            k = n > 1 ? lookup(spec, name, n) : INT_MIN;
-            snprintf(shown, sizeof shown, "--%.*s", (int)(n < 60 ? n : 60), name);
-        } else { /* -x, -x value, -xvalue */
-            name = a + 1;
-            n = 1;
-            if (a[2])
-                value = a + 2;
-            k = lookup(spec, name, 1);
-            snprintf(shown, sizeof shown, "-%c", a[1]);
-        }
-        if (k == INT_MIN) {
-            unknown_option(spec, a);
-            goto stop;
-        }
-        const char *metavar = k >= 0 ? spec->opts[k].metavar : common[-1 - k].metavar;
-        if (!metavar) {
-            if (value) {
-                if (a[1] == '-')
-                    cli_usage(spec, "option \"%s\" takes no value", shown);
-                else
-                    unknown_option(spec, a);
-                goto stop;
+        if (ch == '?' || ch == ':') {
+            int o = optopt;
+            if (o >= 256 || (o == 'h' && ch == '?')) { /* a long option: its name */
+                size_t j = o == 'h' ? nown + NCOMMON : (size_t)(o - 256);
+                snprintf(shown, sizeof shown, "--%s",
+                         j == nown + NCOMMON ? "help"
+                         : j < nown          ? spec->opts[j].name
+                                             : common[j - nown].name);
+            } else if (o > 0) {
+                snprintf(shown, sizeof shown, "-%c", o);
+            } else { /* an unknown or ambiguous long option: the word given */
+                unknown_option(spec, argv[optind - 1]);
+                go = false;
+                break;
             }
-            value = "";
-        } else if (!value) {
-            if (i + 1 >= argc) {
-                cli_usage(spec, "option \"%s\" needs a value (%s)", shown, metavar);
-                goto stop;
+            if (ch == ':') {
+                k = lookup(spec, shown + (shown[1] == '-' ? 2 : 1),
+                           strlen(shown + (shown[1] == '-' ? 2 : 1)));
+                const char *mv = k >= 0 ? spec->opts[k].metavar : common[-1 - k].metavar;
+                cli_usage(spec, "option \"%s\" needs a value (%s)", shown, mv);
+            } else if (shown[1] == '-') {
+                cli_usage(spec, "option \"%s\" takes no value", shown);
+            } else {
+                unknown_option(spec, shown);
             }
-            value = argv[++i];
+            go = false;
+            break;
         }
+        if (ch >= 256) {
+            size_t j = (size_t)(ch - 256);
+            k = j < nown ? (int)j : -1 - (int)(j - nown);
+        } else {
+            char one[2] = {(char)ch, 0};
+            k = lookup(spec, one, 1);
+        }
+        const char *value = optarg ? optarg : "";
         if (k >= 0)
             c->val[k] = value;
         else if (!set_common(c, spec, -1 - k, value))
-            goto stop;
+            go = false;
     }
+    if (go) /* after "--": operands, even those starting with "-" */
+        for (; optind < argc; optind++)
+            c->args[c->nargs++] = argv[optind];
+    free(lo);
+    free(shorts);
+    if (!go)
+        goto stop;
     if (c->json) {
         /* Names given to options come back in the JSON, which holds only UTF-8 (input
          * files are checked by their readers). */
