@@ -68,6 +68,17 @@ START_TEST(option_forms)
     ck_assert_ptr_null(c.val[0]);
     ck_assert_ptr_null(c.opt.platform);
     cli_free(&c);
+
+    /* getopt_long: unique prefixes of long options, values attached to short ones */
+    const char *argv3[] = {"test", "--verb", "--se=3", "--max-t", "4", "-O", "3", "g"};
+    ck_assert(parse(&c, &status, 8, argv3));
+    ck_assert_str_eq(c.val[2], "");
+    ck_assert_str_eq(c.val[0], "3");
+    ck_assert_str_eq(c.val[1], "3");
+    ck_assert_int_eq(c.opt.limits.max_tasks, 4);
+    ck_assert_int_eq(c.nargs, 1);
+    ck_assert_str_eq(c.args[0], "g");
+    cli_free(&c);
 }
 END_TEST
 
@@ -80,6 +91,9 @@ START_TEST(usage_errors_give_status_2)
         {"test", "--dsps=0", "f", NULL},   /* out of range */
         {"test", "--json=1", "f", NULL},   /* a flag with a value */
         {"test", "--verbose", NULL, NULL}, /* no operand */
+        {"test", "--max=1", "f", NULL},    /* ambiguous: --max-tasks, --max-edges ... */
+        {"test", "--help=1", "f", NULL},   /* a flag with a value */
+        {"test", "-o", NULL, NULL},        /* missing value of a short option */
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         int argc = 0;

@@ -144,9 +144,11 @@ cli_help(FILE *f, const CliSpec *spec)
             if (common[i].bit == CLI_LIMITS)
                 opt_line(f, common[i].name, common[i].metavar, common[i].help);
     }
-    fputs("\n\"--opt=value\" and \"--opt value\" are the same; \"--\" ends the options;\n"
-          "an operand \"-\" is standard input.\n",
-          f);
+    fputs(
+        "\n\"--opt=value\" and \"--opt value\" are the same, as are \"-oFILE\" and \"-o "
+        "FILE\";\na long option may be shortened to a unique prefix; \"--\" ends the "
+        "options;\nan operand \"-\" is standard input.\n",
+        f);
 }
 
 /* Stores the value of common option i. */
@@ -248,6 +250,31 @@ unknown_option(const CliSpec *spec, const char *arg)
         cli_usage(spec, "unknown option \"%s\"", word);
 }
 
+/* When the long option `arg` ("--na" or "--na=value") abbreviates more than one of the
+ * table lo, prints the usage error naming them and returns true. */
+static bool
+ambiguous_option(const CliSpec *spec, const struct option *lo, size_t nl, const char *arg)
+{
+    if (arg[0] != '-' || arg[1] != '-')
+        return false;
+    const char *name = arg + 2;
+    size_t n = strcspn(name, "=");
+    char list[256] = "";
+    size_t len = 0, hits = 0;
+    for (size_t i = 0; i < nl; i++)
+        if (strncmp(lo[i].name, name, n) == 0) {
+            hits++;
+            if (len < sizeof list)
+                len += (size_t)snprintf(list + len, sizeof list - len, "%s--%s",
+                                        hits > 1 ? ", " : "", lo[i].name);
+        }
+    if (hits < 2)
+        return false;
+    cli_usage(spec, "option \"--%.*s\" is ambiguous (%s)", (int)(n < 60 ? n : 60), name,
+              list);
+    return true;
+}
+
 bool
 cli_parse(Cli *c, const CliSpec *spec, int argc, char **argv, int *status)
 {
@@ -322,7 +349,9 @@ cli_parse(Cli *c, const CliSpec *spec, int argc, char **argv, int *status)
             } else if (o > 0) {
                 snprintf(shown, sizeof shown, "-%c", o);
             } else { /* an unknown or ambiguous long option: the word given */
-                unknown_option(spec, argv[optind - 1]);
+                const char *w = argv[optind - 1];
+                if (!ambiguous_option(spec, lo, nl, w))
+                    unknown_option(spec, w);
                 go = false;
                 break;
             }
