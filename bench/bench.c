@@ -103,33 +103,9 @@ xrealloc(void *p, size_t n)
 }
 
 static char *
-xvprintf(const char *fmt, va_list ap)
-{
-    va_list aq;
-    va_copy(aq, ap);
-    int n = vsnprintf(NULL, 0, fmt, aq);
-    va_end(aq);
-    if (n < 0)
-        die("bad format");
-    char *s = xcalloc((size_t)n + 1, 1);
-    vsnprintf(s, (size_t)n + 1, fmt, ap);
-    return s;
-}
-
-static char *
-xprintf(const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    char *s = xvprintf(fmt, ap);
-    va_end(ap);
-    return s;
-}
-
-static char *
 xstrdup(const char *s)
 {
-    return xprintf("%s", s);
+    return pd_format("%s", s);
 }
 
 /* A growing string. */
@@ -143,7 +119,7 @@ buf_add(Buf *b, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    char *t = xvprintf(fmt, ap);
+    char *t = pd_vformat(fmt, ap);
     va_end(ap);
     size_t k = strlen(t);
     if (b->n + k + 1 > b->cap) {
@@ -189,7 +165,7 @@ read_file(const char *path, size_t *len)
 static void
 write_file(const char *path, const char *text)
 {
-    char *tmp = xprintf("%s.tmp%ld", path, (long)getpid());
+    char *tmp = pd_format("%s.tmp%ld", path, (long)getpid());
     FILE *f = fopen(tmp, "wb");
     if (!f)
         die("cannot write %s: %s", tmp, strerror(errno));
@@ -226,7 +202,7 @@ remove_tree(const char *p)
         while ((e = readdir(d))) {
             if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
                 continue;
-            char *q = xprintf("%s/%s", p, e->d_name);
+            char *q = pd_format("%s/%s", p, e->d_name);
             if (is_dir(q))
                 remove_tree(q);
             else
@@ -458,31 +434,31 @@ parse_plot(Table *t, const char *line)
     else if (strncmp(line, "bars", 4) == 0 && (line[4] == ' ' || !line[4]))
         p->kind = PLOT_BARS;
     else
-        return xprintf("plot kind must be lines, points or bars");
+        return pd_format("plot kind must be lines, points or bars");
     char *x = plot_value(line, "x"), *y = plot_value(line, "y"),
          *by = plot_value(line, "by");
     char *why = NULL;
     if (!x || !y)
-        why = xprintf("plot needs x=COLUMN and y=COLUMN[,COLUMN...]");
+        why = pd_format("plot needs x=COLUMN and y=COLUMN[,COLUMN...]");
     else if ((p->x = col_index(t, x)) < 0)
-        why = xprintf("plot: no column \"%s\"", x);
+        why = pd_format("plot: no column \"%s\"", x);
     else if (by && (p->by = col_index(t, by)) < 0)
-        why = xprintf("plot: no column \"%s\"", by);
+        why = pd_format("plot: no column \"%s\"", by);
     else {
         char *fields[MAXCOLS];
         int n = split_csv(y, fields);
         for (int i = 0; i < n; i++) {
             int c = col_index(t, fields[i]);
             if (!why && c < 0)
-                why = xprintf("plot: no column \"%s\"", fields[i]);
+                why = pd_format("plot: no column \"%s\"", fields[i]);
             else if (!why && p->ny == MAXY)
-                why = xprintf("plot: at most %d y columns", MAXY);
+                why = pd_format("plot: at most %d y columns", MAXY);
             else if (!why)
                 p->y[p->ny++] = c;
             free(fields[i]);
         }
         if (!why && n <= 0)
-            why = xprintf("plot needs y=COLUMN");
+            why = pd_format("plot needs y=COLUMN");
     }
     p->logx = has_word(line, "logx");
     p->logy = has_word(line, "logy");
@@ -514,8 +490,8 @@ parse_result(char *text, Result *r)
             continue;
         if (!header) {
             if (strcmp(line, "tgc-bench/1") != 0)
-                return xprintf("%d: expected \"tgc-bench/1\", got \"%.60s\"", lineno,
-                               line);
+                return pd_format("%d: expected \"tgc-bench/1\", got \"%.60s\"", lineno,
+                                 line);
             header = true;
             continue;
         }
@@ -528,10 +504,10 @@ parse_result(char *text, Result *r)
             if (title)
                 *title++ = 0;
             if (!valid_name(nm))
-                return xprintf("%d: a table name is letters, digits and '-'", lineno);
+                return pd_format("%d: a table name is letters, digits and '-'", lineno);
             for (int i = 0; i < r->nt; i++)
                 if (strcmp(r->t[i].name, nm) == 0)
-                    return xprintf("%d: table \"%s\" given twice", lineno, nm);
+                    return pd_format("%d: table \"%s\" given twice", lineno, nm);
             r->t = xrealloc(r->t, (size_t)(r->nt + 1) * sizeof *r->t);
             t = &r->t[r->nt++];
             memset(t, 0, sizeof *t);
@@ -540,33 +516,33 @@ parse_result(char *text, Result *r)
             continue;
         }
         if (!t)
-            return xprintf("%d: \"%s\" before the first table", lineno, line);
+            return pd_format("%d: \"%s\" before the first table", lineno, line);
         if (strcmp(line, "columns") == 0) {
             if (t->ncols)
-                return xprintf("%d: table \"%s\" has its columns already", lineno,
-                               t->name);
+                return pd_format("%d: table \"%s\" has its columns already", lineno,
+                                 t->name);
             char *f[MAXCOLS];
             int k = split_csv(arg, f);
             if (k <= 0)
-                return xprintf("%d: bad column list", lineno);
+                return pd_format("%d: bad column list", lineno);
             t->cols = xcalloc((size_t)k, sizeof *t->cols);
             for (int i = 0; i < k; i++) {
                 t->cols[i] = f[i];
                 if (!*f[i])
-                    return xprintf("%d: empty column name", lineno);
+                    return pd_format("%d: empty column name", lineno);
             }
             t->ncols = k;
         } else if (strcmp(line, "row") == 0) {
             if (!t->ncols)
-                return xprintf("%d: row before the columns of table \"%s\"", lineno,
-                               t->name);
+                return pd_format("%d: row before the columns of table \"%s\"", lineno,
+                                 t->name);
             char *f[MAXCOLS];
             int k = split_csv(arg, f);
             if (k != t->ncols) {
                 for (int i = 0; i < k; i++)
                     free(f[i]);
-                return xprintf("%d: table \"%s\" has %d columns, the row %d values",
-                               lineno, t->name, t->ncols, k);
+                return pd_format("%d: table \"%s\" has %d columns, the row %d values",
+                                 lineno, t->name, t->ncols, k);
             }
             t->rows = xrealloc(t->rows, (size_t)(t->nrows + 1) * sizeof *t->rows);
             t->rows[t->nrows] = xcalloc((size_t)k, sizeof(char *));
@@ -576,27 +552,27 @@ parse_result(char *text, Result *r)
             t->notes[t->nnotes++] = xstrdup(arg);
         } else if (strcmp(line, "plot") == 0) {
             if (!t->ncols)
-                return xprintf("%d: plot before the columns", lineno);
+                return pd_format("%d: plot before the columns", lineno);
             char *why = parse_plot(t, arg);
             if (why) {
-                char *m = xprintf("%d: %s", lineno, why);
+                char *m = pd_format("%d: %s", lineno, why);
                 free(why);
                 return m;
             }
         } else if (strcmp(line, "csv-only") == 0) {
             t->csv_only = true;
         } else {
-            return xprintf("%d: unknown line \"%s\"", lineno, line);
+            return pd_format("%d: unknown line \"%s\"", lineno, line);
         }
     }
     if (!header)
-        return xprintf("no output (expected \"tgc-bench/1\")");
+        return pd_format("no output (expected \"tgc-bench/1\")");
     if (r->nt == 0)
-        return xprintf("no table");
+        return pd_format("no table");
     for (int i = 0; i < r->nt; i++) {
         Table *u = &r->t[i];
         if (u->nrows == 0)
-            return xprintf("table \"%s\" has no rows", u->name);
+            return pd_format("table \"%s\" has no rows", u->name);
         Plot *p = &u->plot;
         if (p->kind == PLOT_NONE)
             continue;
@@ -604,16 +580,16 @@ parse_result(char *text, Result *r)
             for (int j = 0; p->kind == PLOT_BARS && j < k; j++)
                 if (strcmp(u->rows[j][p->x], u->rows[k][p->x]) == 0 &&
                     (p->by < 0 || strcmp(u->rows[j][p->by], u->rows[k][p->by]) == 0))
-                    return xprintf("table \"%s\": two rows have the bar x = \"%s\"%s%s",
-                                   u->name, u->rows[k][p->x],
-                                   p->by < 0 ? "" : " and by = ",
-                                   p->by < 0 ? "" : u->rows[k][p->by]);
+                    return pd_format("table \"%s\": two rows have the bar x = \"%s\"%s%s",
+                                     u->name, u->rows[k][p->x],
+                                     p->by < 0 ? "" : " and by = ",
+                                     p->by < 0 ? "" : u->rows[k][p->by]);
             if (p->kind != PLOT_BARS && !is_number(u->rows[k][p->x]))
-                return xprintf("table \"%s\": x column \"%s\" is not numeric (\"%s\")",
-                               u->name, u->cols[p->x], u->rows[k][p->x]);
+                return pd_format("table \"%s\": x column \"%s\" is not numeric (\"%s\")",
+                                 u->name, u->cols[p->x], u->rows[k][p->x]);
             for (int j = 0; j < p->ny; j++)
                 if (!is_number(u->rows[k][p->y[j]]) && strcmp(u->rows[k][p->y[j]], "-"))
-                    return xprintf(
+                    return pd_format(
                         "table \"%s\": y column \"%s\" is not numeric (\"%s\"; \"-\" "
                         "for none)",
                         u->name, u->cols[p->y[j]], u->rows[k][p->y[j]]);
@@ -754,6 +730,17 @@ distinct(const Table *t, int c, const char **out)
     return n;
 }
 
+/* The title of series j of group `group` in t's plot (malloc'd). */
+static char *
+series_title(const Table *t, const Plot *p, const char *group, int j)
+{
+    if (p->by >= 0 && p->ny > 1)
+        return pd_format("%s %s", group, t->cols[p->y[j]]);
+    if (p->by >= 0)
+        return pd_format("%s=%s", t->cols[p->by], group);
+    return pd_format("%s", t->cols[p->y[j]]);
+}
+
 /* Writes the data file and the gnuplot script of t's plot into dir and runs gnuplot;
  * returns NULL or the reason it failed. */
 static char *
@@ -764,8 +751,8 @@ table_plot(const Table *t, const char *dir, const char *svg)
     int ng = 1;
     if (p->by >= 0)
         ng = distinct(t, p->by, groups);
-    char *data = xprintf("%s/%s.dat", dir, t->name);
-    char *script = xprintf("%s/%s.gp", dir, t->name);
+    char *data = pd_format("%s/%s.dat", dir, t->name);
+    char *script = pd_format("%s/%s.gp", dir, t->name);
     Buf d = {0}, s = {0};
     buf_add(&d, "%s", "");
     buf_add(&s, "set terminal svg size 760,440 dynamic font \"sans,12\" background "
@@ -816,10 +803,7 @@ table_plot(const Table *t, const char *dir, const char *svg)
                 buf_add(&s, "%s", col > 2 ? ", \\\n     " : "");
                 gp_str(&s, data);
                 buf_add(&s, " using %d%s title ", col, col == 2 ? ":xtic(1)" : "");
-                char *ti = p->by >= 0 && p->ny > 1
-                               ? xprintf("%s %s", groups[gi], t->cols[p->y[j]])
-                           : p->by >= 0 ? xprintf("%s=%s", t->cols[p->by], groups[gi])
-                                        : xprintf("%s", t->cols[p->y[j]]);
+                char *ti = series_title(t, p, groups[gi], j);
                 gp_str(&s, ti);
                 free(ti);
             }
@@ -845,10 +829,7 @@ table_plot(const Table *t, const char *dir, const char *svg)
                 gp_str(&s, data);
                 buf_add(&s, " index %d using 1:%d with %s title ", gi, j + 2,
                         p->kind == PLOT_LINES ? "linespoints" : "points");
-                char *ti = p->by >= 0 && p->ny > 1
-                               ? xprintf("%s %s", groups[gi], t->cols[p->y[j]])
-                           : p->by >= 0 ? xprintf("%s=%s", t->cols[p->by], groups[gi])
-                                        : xprintf("%s", t->cols[p->y[j]]);
+                char *ti = series_title(t, p, groups[gi], j);
                 gp_str(&s, ti);
                 free(ti);
             }
@@ -856,14 +837,14 @@ table_plot(const Table *t, const char *dir, const char *svg)
     }
     write_file(data, d.s);
     write_file(script, s.s);
-    char *cmd = xprintf("gnuplot '%s' 2>'%s/%s.gperr'", script, dir, t->name);
+    char *cmd = pd_format("gnuplot '%s' 2>'%s/%s.gperr'", script, dir, t->name);
     int rc = system(cmd);
     char *why = NULL;
     if (rc != 0) {
-        char *err = xprintf("%s/%s.gperr", dir, t->name);
+        char *err = pd_format("%s/%s.gperr", dir, t->name);
         char *txt = read_file(err, NULL);
-        why = xprintf("gnuplot failed on table \"%s\" (is gnuplot installed?)%s%s",
-                      t->name, txt && *txt ? ": " : "", txt ? txt : "");
+        why = pd_format("gnuplot failed on table \"%s\" (is gnuplot installed?)%s%s",
+                        t->name, txt && *txt ? ": " : "", txt ? txt : "");
         free(txt);
         free(err);
     }
@@ -955,11 +936,11 @@ describe_machine(Buf *b, const Ctx *c)
     uname(&u);
     char *cpu = cpu_model();
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
-    char *cmd = xprintf("git -C '%s' rev-parse --short HEAD 2>/dev/null", c->src);
+    char *cmd = pd_format("git -C '%s' rev-parse --short HEAD 2>/dev/null", c->src);
     char *commit = first_line(cmd);
     free(cmd);
-    cmd = xprintf("git -C '%s' status --porcelain --untracked-files=no 2>/dev/null",
-                  c->src);
+    cmd = pd_format("git -C '%s' status --porcelain --untracked-files=no 2>/dev/null",
+                    c->src);
     char *dirty = first_line(cmd);
     free(cmd);
     time_t t = time(NULL);
@@ -1017,12 +998,12 @@ remove_results(const Ctx *c, const char *name)
              strcmp(f + k, ".meta") == 0);
         /* another suite whose name extends this one ("a-b" for "a") keeps its files */
         if (ours && f[k] == '-') {
-            char *meta = xprintf("%s/%s.meta", c->out, name);
+            char *meta = pd_format("%s/%s.meta", c->out, name);
             char *txt = read_file(meta, NULL);
             char *tables = txt ? meta_get(txt, "tables") : NULL;
             bool listed = false;
             if (tables) {
-                char *tb = xprintf(" %s ", tables);
+                char *tb = pd_format(" %s ", tables);
                 char *me = xcalloc((size_t)(dot - f - (long)k) + 3, 1);
                 me[0] = ' ';
                 memcpy(me + 1, f + k + 1, (size_t)(dot - f - (long)k - 1));
@@ -1037,7 +1018,7 @@ remove_results(const Ctx *c, const char *name)
             free(meta);
         }
         if (ours) {
-            char *p = xprintf("%s/%s", c->out, f);
+            char *p = pd_format("%s/%s", c->out, f);
             remove(p);
             free(p);
         }
@@ -1048,7 +1029,7 @@ remove_results(const Ctx *c, const char *name)
 static void
 move_into(const char *from_dir, const char *file, const char *to_dir)
 {
-    char *a = xprintf("%s/%s", from_dir, file), *b = xprintf("%s/%s", to_dir, file);
+    char *a = pd_format("%s/%s", from_dir, file), *b = pd_format("%s/%s", to_dir, file);
     if (rename(a, b) != 0)
         die("cannot move %s to %s: %s", a, b, strerror(errno));
     free(a);
@@ -1059,7 +1040,7 @@ move_into(const char *from_dir, const char *file, const char *to_dir)
 static int
 run_suite(const Ctx *c, const char *name)
 {
-    char *exe = xprintf("%s/%s", c->suites, name);
+    char *exe = pd_format("%s/%s", c->suites, name);
     if (access(exe, X_OK) != 0) {
         fprintf(stderr, "bench: error: no suite \"%s\" (%s is not an executable)\n", name,
                 exe);
@@ -1067,12 +1048,12 @@ run_suite(const Ctx *c, const char *name)
         return 1;
     }
     make_dir(c->out);
-    char *tmp = xprintf("%s/.%s.tmp", c->out, name);
+    char *tmp = pd_format("%s/.%s.tmp", c->out, name);
     remove_tree(tmp);
     make_dir(tmp);
-    char *scratch = xprintf("%s/scratch", tmp);
+    char *scratch = pd_format("%s/scratch", tmp);
     make_dir(scratch);
-    char *outfile = xprintf("%s/stdout", tmp);
+    char *outfile = pd_format("%s/stdout", tmp);
     const char *mode = c->quick ? "quick" : "full";
     fprintf(stderr, "bench: %s (%s) ...\n", name, mode);
     double load0 = loadavg();
@@ -1145,7 +1126,7 @@ run_suite(const Ctx *c, const char *name)
     /* Every file goes to tmp first; only when all are there do they replace the old. */
     Buf meta = {0};
     buf_add(&meta, "suite: %s\nmode: %s\n", name, mode);
-    char *command = xprintf("%s%s %s", c->argv0, c->quick ? " --quick" : "", name);
+    char *command = pd_format("%s%s %s", c->argv0, c->quick ? " --quick" : "", name);
     buf_add(&meta, "command: %s\n", command);
     describe_machine(&meta, c);
     buf_add(&meta, "load: %.2f\n", load0);
@@ -1158,15 +1139,15 @@ run_suite(const Ctx *c, const char *name)
          *date = meta_get(meta.s, "date");
     for (int i = 0; i < r.nt && rc == 0; i++) {
         const Table *t = &r.t[i];
-        char *base = xprintf("%s-%s", name, t->name);
-        char *f = xprintf("%s/%s.csv", tmp, base);
+        char *base = pd_format("%s-%s", name, t->name);
+        char *f = pd_format("%s/%s.csv", tmp, base);
         char *csv = table_csv(t);
         write_file(f, csv);
         free(csv);
         free(f);
         char *svg = NULL;
         if (t->plot.kind != PLOT_NONE && c->plots) {
-            svg = xprintf("%s/%s.svg", tmp, base);
+            svg = pd_format("%s/%s.svg", tmp, base);
             char *why = table_plot(t, tmp, svg);
             if (why) {
                 fprintf(stderr, "bench: error: suite %s: %s; nothing written\n", name,
@@ -1191,7 +1172,7 @@ run_suite(const Ctx *c, const char *name)
                 "\n`%s` (%s mode; CSV: `%s.csv`): %s, %s, commit %s; %.1f s wall, "
                 "%.1f s CPU, load %.2f at the start.\n",
                 command, mode, base, machine, date, commit, wall, cpu, load0);
-        f = xprintf("%s/%s.md", tmp, base);
+        f = pd_format("%s/%s.md", tmp, base);
         write_file(f, md.s);
         free(f);
         free(md.s);
@@ -1203,26 +1184,26 @@ run_suite(const Ctx *c, const char *name)
         free(base);
     }
     if (rc == 0) {
-        char *f = xprintf("%s/%s.meta", tmp, name);
+        char *f = pd_format("%s/%s.meta", tmp, name);
         write_file(f, meta.s);
         free(f);
         remove_results(c, name);
         for (int i = 0; i < r.nt; i++) {
-            char *base = xprintf("%s-%s", name, r.t[i].name);
-            char *fn = xprintf("%s.csv", base);
+            char *base = pd_format("%s-%s", name, r.t[i].name);
+            char *fn = pd_format("%s.csv", base);
             move_into(tmp, fn, c->out);
             free(fn);
-            fn = xprintf("%s.md", base);
+            fn = pd_format("%s.md", base);
             move_into(tmp, fn, c->out);
             free(fn);
             if (r.t[i].plot.kind != PLOT_NONE && c->plots) {
-                fn = xprintf("%s.svg", base);
+                fn = pd_format("%s.svg", base);
                 move_into(tmp, fn, c->out);
                 free(fn);
             }
             free(base);
         }
-        char *mf = xprintf("%s.meta", name);
+        char *mf = pd_format("%s.meta", name);
         move_into(tmp, mf, c->out);
         free(mf);
         fprintf(stderr, "bench: %s: %d table%s written to %s (%.1f s wall, %.1f s CPU)\n",
@@ -1252,7 +1233,7 @@ run_suite(const Ctx *c, const char *name)
 static char *
 suite_blocks(const Ctx *c, const char *name, const char *page_dir)
 {
-    char *mf = xprintf("%s/%s.meta", c->out, name);
+    char *mf = pd_format("%s/%s.meta", c->out, name);
     char *meta = read_file(mf, NULL);
     free(mf);
     if (!meta)
@@ -1265,7 +1246,7 @@ suite_blocks(const Ctx *c, const char *name, const char *page_dir)
     char *save = NULL;
     for (char *t = strtok_r(tables ? tables : xstrdup(""), " ", &save); t;
          t = strtok_r(NULL, " ", &save)) {
-        char *f = xprintf("%s/%s-%s.md", c->out, name, t);
+        char *f = pd_format("%s/%s-%s.md", c->out, name, t);
         char *md = read_file(f, NULL);
         if (!md)
             die("%s is listed in %s/%s.meta but missing", f, c->out, name);
@@ -1397,9 +1378,9 @@ json_rows(const char *file, const char *section, const char *keys)
                         section, k[j]);
                 rc = 1;
             } else if (json_is_integer(v)) {
-                txt = xprintf("%lld", (long long)json_integer_value(v));
+                txt = pd_format("%lld", (long long)json_integer_value(v));
             } else if (json_is_real(v)) {
-                txt = xprintf("%.6g", json_real_value(v));
+                txt = pd_format("%.6g", json_real_value(v));
             } else if (json_is_string(v)) {
                 txt = xstrdup(json_string_value(v));
             } else if (json_is_boolean(v)) {
@@ -1457,7 +1438,7 @@ list_suites(const Ctx *c, char ***out)
     while ((e = readdir(d))) {
         if (!valid_name(e->d_name))
             continue;
-        char *p = xprintf("%s/%s", c->suites, e->d_name);
+        char *p = pd_format("%s/%s", c->suites, e->d_name);
         if (access(p, X_OK) == 0 && !is_dir(p)) {
             v = xrealloc(v, (size_t)(n + 1) * sizeof *v);
             v[n++] = xstrdup(e->d_name);
@@ -1569,13 +1550,13 @@ main(int argc, char **argv)
     }
     c.src = abs_path(TGC_SOURCE_DIR);
     c.build = abs_path(TGC_BUILD_DIR);
-    c.suites = suites ? xstrdup(suites) : xprintf("%s/bench/suites", c.src);
-    c.tpl = tpl ? xstrdup(tpl) : xprintf("%s/bench/results.md.in", c.src);
-    c.out = out ? xstrdup(out) : xprintf("%s/bench/results", c.src);
+    c.suites = suites ? xstrdup(suites) : pd_format("%s/bench/suites", c.src);
+    c.tpl = tpl ? xstrdup(tpl) : pd_format("%s/bench/results.md.in", c.src);
+    c.out = out ? xstrdup(out) : pd_format("%s/bench/results", c.src);
     if (data)
         c.data = xstrdup(data);
     else
-        c.data = xprintf("%s/../shared/bench", c.src);
+        c.data = pd_format("%s/../shared/bench", c.src);
     if (is_dir(c.data)) {
         char *a = abs_path(c.data);
         free(c.data);
@@ -1606,7 +1587,7 @@ main(int argc, char **argv)
         }
     }
     if (do_page) {
-        char *p = page ? xstrdup(page) : xprintf("%s/docs/results.md", c.src);
+        char *p = page ? xstrdup(page) : pd_format("%s/docs/results.md", c.src);
         make_dir(c.out);
         write_page(&c, p);
         free(p);

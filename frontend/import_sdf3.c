@@ -330,6 +330,14 @@ find_port(Sdf3 *s, int actor, const char *name)
     return j >= 0 ? s->port_k[j] : -1;
 }
 
+/* " (did you mean "NAME"?)" with the name of names[0 .. n) closest to word, or "". */
+static const char *
+did_you_mean(Sdf3 *s, const char *word, const char **names, int n)
+{
+    const char *hint = diag_suggest(word, names, (size_t)n);
+    return hint ? arena_printf(s->a, " (did you mean \"%s\"?)", shown(s, hint)) : "";
+}
+
 /* One end of a channel: its actor and port, checked (known, the right direction, not
  * connected twice). */
 static void
@@ -349,12 +357,8 @@ channel_end(Sdf3 *s, const xmlNode *n, SChan *ch, const FeIdMap *m, bool src, in
         const char **names = arena_array(s->a, (size_t)s->nactors + 1, sizeof *names);
         for (int i = 0; i < s->nactors; i++)
             names[i] = s->actors[i].name ? s->actors[i].name : "";
-        const char *hint = diag_suggest(aname, names, (size_t)s->nactors);
-        if (hint)
-            err(s, n, "channel \"%s\": unknown %s \"%s\" (did you mean \"%s\"?)", who, an,
-                shown(s, aname), shown(s, hint));
-        else
-            err(s, n, "channel \"%s\": unknown %s \"%s\"", who, an, shown(s, aname));
+        err(s, n, "channel \"%s\": unknown %s \"%s\"%s", who, an, shown(s, aname),
+            did_you_mean(s, aname, names, s->nactors));
         return;
     }
     *actor = ai;
@@ -368,14 +372,8 @@ channel_end(Sdf3 *s, const xmlNode *n, SChan *ch, const FeIdMap *m, bool src, in
         const char **names = arena_array(s->a, (size_t)a->nports + 1, sizeof *names);
         for (int i = 0; i < a->nports; i++)
             names[i] = a->ports[i].name ? a->ports[i].name : "";
-        const char *hint = diag_suggest(pname, names, (size_t)a->nports);
-        if (hint)
-            err(s, n,
-                "channel \"%s\": actor \"%s\" has no port \"%s\" (did you mean \"%s\"?)",
-                who, shown(s, aname), shown(s, pname), shown(s, hint));
-        else
-            err(s, n, "channel \"%s\": actor \"%s\" has no port \"%s\"", who,
-                shown(s, aname), shown(s, pname));
+        err(s, n, "channel \"%s\": actor \"%s\" has no port \"%s\"%s", who,
+            shown(s, aname), shown(s, pname), did_you_mean(s, pname, names, a->nports));
         return;
     }
     SPort *p = &a->ports[pi];

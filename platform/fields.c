@@ -18,8 +18,6 @@
 
 #include "platform.h"
 
-static char *format(const char *fmt, ...) PD_PRINTF(1, 2);
-
 char *
 pd_vformat(const char *fmt, va_list ap)
 {
@@ -37,8 +35,8 @@ pd_vformat(const char *fmt, va_list ap)
     return s;
 }
 
-static char *
-format(const char *fmt, ...)
+char *
+pd_format(const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
@@ -51,12 +49,12 @@ char *
 pd_real_text(double x)
 {
     for (int prec = 1; prec < 17; prec++) {
-        char *s = format("%.*g", prec, x);
+        char *s = pd_format("%.*g", prec, x);
         if (strtod(s, NULL) == x)
             return s;
         free(s);
     }
-    return format("%.17g", x);
+    return pd_format("%.17g", x);
 }
 
 char *
@@ -64,23 +62,23 @@ pd_value_text(const json_t *v)
 {
     switch (json_typeof(v)) {
     case JSON_OBJECT:
-        return format("an object");
+        return pd_format("an object");
     case JSON_ARRAY:
-        return format("an array");
+        return pd_format("an array");
     case JSON_STRING:
-        return format("a string");
+        return pd_format("a string");
     case JSON_INTEGER:
-        return format("%" JSON_INTEGER_FORMAT, json_integer_value(v));
+        return pd_format("%" JSON_INTEGER_FORMAT, json_integer_value(v));
     case JSON_REAL:
         return pd_real_text(json_real_value(v));
     case JSON_TRUE:
-        return format("true");
+        return pd_format("true");
     case JSON_FALSE:
-        return format("false");
+        return pd_format("false");
     case JSON_NULL:
-        return format("null");
+        return pd_format("null");
     }
-    return format("a value");
+    return pd_format("a value");
 }
 
 char *
@@ -114,7 +112,7 @@ pd_pointer_key(const char *ptr, const char *key)
 static char *
 got(const char *what, const char *must, char *value)
 {
-    char *s = format("%s %s, got %s", what, must, value);
+    char *s = pd_format("%s %s, got %s", what, must, value);
     free(value);
     return s;
 }
@@ -152,9 +150,9 @@ char *
 pd_range_text(const char *what, int64_t v, int64_t lo, int64_t hi)
 {
     if (v < lo)
-        return format("%s must be >= %" PRId64 ", got %" PRId64, what, lo, v);
+        return pd_format("%s must be >= %" PRId64 ", got %" PRId64, what, lo, v);
     if (v > hi)
-        return format("%s must be at most %" PRId64 ", got %" PRId64, what, hi, v);
+        return pd_format("%s must be at most %" PRId64 ", got %" PRId64, what, hi, v);
     return NULL;
 }
 
@@ -168,8 +166,8 @@ pd_unknown_field(const char *key, const char *const *known, size_t nknown)
             return NULL;
     const char *hint = pd_suggest(key, known, nknown);
     if (hint)
-        return format("unknown field \"%s\" (did you mean \"%s\"?)", key, hint);
-    return format("unknown field \"%s\"", key);
+        return pd_format("unknown field \"%s\" (did you mean \"%s\"?)", key, hint);
+    return pd_format("unknown field \"%s\"", key);
 }
 
 json_t *

@@ -117,6 +117,7 @@ void pd_free(PlatDesc *p);
 #endif
 /* vsnprintf into a new string. */
 char *pd_vformat(const char *fmt, va_list ap) PD_PRINTF(1, 0);
+char *pd_format(const char *fmt, ...) PD_PRINTF(1, 2); /* snprintf into a new string */
 /* The shortest %g form that reads back as the same double (0.1, not 0.10000000000000001).
  */
 char *pd_real_text(double x);

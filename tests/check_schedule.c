@@ -92,15 +92,23 @@ static int topc_edges[15][3] = {
     {4, 8, 13}, {5, 7, 15}, {6, 9, 17}, {7, 9, 11}, {8, 9, 13},
 };
 
+/* A graph of 10 tasks on 3 DSPs of the abstract model (costs per DSP, 15 edges), as
+ * the papers draw them. */
 static Graph *
-topcuoglu(Platform **p)
+paper_graph(const int64_t *cost, int (*edges)[3], Platform **p)
 {
-    Graph *g = mk_graph(10, 3, topc_cost, 15, topc_edges);
+    Graph *g = mk_graph(10, 3, cost, 15, edges);
     *p = plat_abstract(g->arena, 3);
     plat_finish(g->arena, *p);
     g->platform = *p;
     ck_assert_int_eq(ir_graph_index(g), 0);
     return g;
+}
+
+static Graph *
+topcuoglu(Platform **p)
+{
+    return paper_graph(topc_cost, topc_edges, p);
 }
 
 START_TEST(heft_topcuoglu_ranks_and_makespan_80)
@@ -159,12 +167,7 @@ static int peft_edges[15][3] = {
 static Graph *
 peft_graph(Platform **p)
 {
-    Graph *g = mk_graph(10, 3, peft_cost, 15, peft_edges);
-    *p = plat_abstract(g->arena, 3);
-    plat_finish(g->arena, *p);
-    g->platform = *p;
-    ck_assert_int_eq(ir_graph_index(g), 0);
-    return g;
+    return paper_graph(peft_cost, peft_edges, p);
 }
 
 START_TEST(heft_on_the_peft_graph_gives_133)

@@ -10,6 +10,13 @@ start() {
     trap 'rm -rf "$tmp"' EXIT
 }
 
+# case_args: the words of the golden case's optional file `args` (nothing without one).
+case_args() {
+    if [ -f args ]; then
+        cat args
+    fi
+}
+
 # check MESSAGE COMMAND...: fail with MESSAGE unless COMMAND succeeds (stdout dropped).
 check() {
     msg=$1

@@ -8,18 +8,12 @@
 # `error`.
 set -u
 . "$(cd "$(dirname "$0")" && pwd)/expect.sh"
-tgc=$1
 dir=$2
-cd "$dir" || exit 1
-args=""
-if [ -f args ]; then
-    args=$(cat args)
-fi
-tmp=$(mktemp -d)
+start "$1" "$dir"
+args=$(case_args)
 # shellcheck disable=SC2086 # ARGS are words on purpose
 "$tgc" import sdf3 $args input.xml -o "$tmp/out.json" >"$tmp/stdout" 2>"$tmp/stderr"
 rc=$?
-fail=0
 want_status "$rc" 1
 if [ -e "$tmp/out.json" ]; then
     echo "out.json was written"
@@ -27,5 +21,4 @@ if [ -e "$tmp/out.json" ]; then
 fi
 want_empty "$tmp/stdout" stdout
 want_same error "$tmp/stderr" stderr
-rm -rf "$tmp"
 exit $fail

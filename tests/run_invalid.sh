@@ -7,24 +7,17 @@
 # stdout and that stderr is exactly the file `error`.
 set -u
 . "$(cd "$(dirname "$0")" && pwd)/expect.sh"
-tgc=$1
 dir=$2
-cd "$dir" || exit 1
-args=""
-if [ -f args ]; then
-    args=$(cat args)
-fi
-out=$(mktemp) err=$(mktemp)
+start "$1" "$dir"
+args=$(case_args)
 # shellcheck disable=SC2086 # ARGS are words on purpose
-"$tgc" check $args input.json >"$out" 2>"$err"
+"$tgc" check $args input.json >"$tmp/stdout" 2>"$tmp/stderr"
 rc=$?
-fail=0
 want=1 # or the status of the optional file `status` (2: a bad option value)
 if [ -f status ]; then
     want=$(cat status)
 fi
 want_status "$rc" "$want"
-want_empty "$out" stdout
-want_same error "$err" stderr
-rm -f "$out" "$err"
+want_empty "$tmp/stdout" stdout
+want_same error "$tmp/stderr" stderr
 exit $fail

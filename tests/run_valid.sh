@@ -6,18 +6,14 @@
 # that file (the summary: tasks, edges, total cycles, critical path ...).
 set -u
 . "$(cd "$(dirname "$0")" && pwd)/expect.sh"
-tgc=$1
 dir=$2
 name=$(basename "$dir")
-cd "$dir" || exit 1
-out=$(mktemp) err=$(mktemp)
-"$tgc" check --json "$name.json" >"$out" 2>"$err"
+start "$1" "$dir"
+"$tgc" check --json "$name.json" >"$tmp/stdout" 2>"$tmp/stderr"
 rc=$?
-fail=0
 want_status "$rc" 0
-want_empty "$err" stderr
+want_empty "$tmp/stderr" stderr
 if [ -f check.expected ]; then
-    want_same check.expected "$out" stdout
+    want_same check.expected "$tmp/stdout" stdout
 fi
-rm -f "$out" "$err"
 exit $fail

@@ -161,6 +161,22 @@ ex_union(Exact *x, int a, int b)
         x->uf[a < b ? b : a] = a < b ? a : b;
 }
 
+/* Inserts (r, e, c) at place k of the queue qr/qe/qc, which it extends by one: after the
+ * entries whose r is at least r (largest r first, equal ones in arrival order). */
+static void
+ex_queue_insert(Exact *x, int k, int64_t r, int64_t e, int64_t c)
+{
+    while (k > 0 && x->qr[k - 1] < r) {
+        x->qr[k] = x->qr[k - 1];
+        x->qe[k] = x->qe[k - 1];
+        x->qc[k] = x->qc[k - 1];
+        k--;
+    }
+    x->qr[k] = r;
+    x->qe[k] = e;
+    x->qc[k] = c;
+}
+
 /* The earliest start task t (not placed) can still get on DSP d: after the DSP's last
  * finish, after each placed predecessor's data, and for the predecessors not placed yet
  * (earliest finish e_q = est + cheapest cost): those on d run there one after the other
@@ -192,16 +208,7 @@ ex_est_on(Exact *x, int t, int d)
                 ex_union(x, q, t);
             }
             /* insertion by r, largest first */
-            int k = nq++;
-            while (k > 0 && x->qr[k - 1] < r) {
-                x->qr[k] = x->qr[k - 1];
-                x->qe[k] = x->qe[k - 1];
-                x->qc[k] = x->qc[k - 1];
-                k--;
-            }
-            x->qr[k] = r;
-            x->qe[k] = eq;
-            x->qc[k] = x->cmin[q];
+            ex_queue_insert(x, nq++, r, eq, x->cmin[q]);
         }
     }
     if (nq == 0)
@@ -671,16 +678,7 @@ ex_tails(Exact *x)
                 continue;
             mark[v] = -2 - t; /* once */
             int64_t r = edge[v] + x->bl[v];
-            int i = m++;
-            while (i > 0 && x->qr[i - 1] < r) {
-                x->qr[i] = x->qr[i - 1];
-                x->qe[i] = x->qe[i - 1];
-                x->qc[i] = x->qc[i - 1];
-                i--;
-            }
-            x->qr[i] = r;
-            x->qe[i] = x->bl[v];
-            x->qc[i] = x->cmin[v];
+            ex_queue_insert(x, m++, r, x->bl[v], x->cmin[v]);
             if (x->bl[v] - x->cmin[v] < slack)
                 slack = x->bl[v] - x->cmin[v];
         }

@@ -41,30 +41,42 @@ task(const char *id)
     return NULL;
 }
 
+/* The param `name` of task `id`, of the kind is() accepts ("integer", "number"); exits 1
+ * when there is none. */
+static json_t *
+param(const char *id, const char *name, int (*is)(const json_t *), const char *kind)
+{
+    json_t *v = json_object_get(json_object_get(task(id), "params"), name);
+    if (!is(v)) {
+        fprintf(stderr, "check: error: the graph has no %s param \"%s\" of task \"%s\"\n",
+                kind, name, id);
+        exit(1);
+    }
+    return v;
+}
+
+static int
+is_integer(const json_t *v)
+{
+    return json_is_integer(v);
+}
+
+static int
+is_number(const json_t *v)
+{
+    return json_is_number(v);
+}
+
 int64_t
 app_param(const char *id, const char *name)
 {
-    json_t *v = json_object_get(json_object_get(task(id), "params"), name);
-    if (!json_is_integer(v)) {
-        fprintf(stderr,
-                "check: error: the graph has no integer param \"%s\" of task \"%s\"\n",
-                name, id);
-        exit(1);
-    }
-    return json_integer_value(v);
+    return json_integer_value(param(id, name, is_integer, "integer"));
 }
 
 double
 app_real(const char *id, const char *name)
 {
-    json_t *v = json_object_get(json_object_get(task(id), "params"), name);
-    if (!json_is_number(v)) {
-        fprintf(stderr,
-                "check: error: the graph has no number param \"%s\" of task \"%s\"\n",
-                name, id);
-        exit(1);
-    }
-    return json_number_value(v);
+    return json_number_value(param(id, name, is_number, "number"));
 }
 
 int
