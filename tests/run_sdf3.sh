@@ -8,8 +8,10 @@
 # GRAPHs named): tgc import sdf3 writes a graph with as many tasks and edges as the table
 # says, tgc check --json gives "firings" equal to the table's sum, and tgc run --platform
 # bwdsp-1board --iterations 2 --json runs it: checksums equal, simulated cycles equal to
-# the predicted ones, the period not below its bound, a throughput constraint judged.  Exit 77 (skipped) when DIR is
-# missing; a graph the table names that is missing fails.
+# the predicted ones, the period not below its bound, a throughput constraint judged.  A
+# table with a sixth column ("period bound", worked out by hand; "-" for none) also has
+# tgc's period_bound equal to it exactly.  Exit 77 (skipped) when DIR is missing; a graph
+# the table names that is missing fails.
 set -u
 tgc=$1
 dir=$2
@@ -20,13 +22,14 @@ if [ ! -f "$dir/README.md" ]; then
 fi
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-# the table's rows: file actors channels firings
-sed -n 's/^| *\([A-Za-z0-9_.-]*\.xml\) *|[^|]*| *\([0-9]*\) *| *\([0-9]*\) *| *\([0-9]*\) *|$/\1 \2 \3 \4/p' \
+# the table's rows: file actors channels firings bound ("-": none)
+sed -n -e 's/^| *\([A-Za-z0-9_.-]*\.xml\) *|[^|]*| *\([0-9]*\) *| *\([0-9]*\) *| *\([0-9]*\) *|$/\1 \2 \3 \4 -/p' \
+    -e 's/^| *\([A-Za-z0-9_.-]*\.xml\) *|[^|]*| *\([0-9]*\) *| *\([0-9]*\) *| *\([0-9]*\) *| *\([0-9-]*\) *|$/\1 \2 \3 \4 \5/p' \
     "$dir/README.md" >"$tmp/table"
 [ -s "$tmp/table" ] || { echo "FAIL: no table of graphs in $dir/README.md"; exit 1; }
 fail=0
 ran=0
-while read -r file actors channels firings; do
+while read -r file actors channels firings bound; do
     if [ $# -gt 0 ]; then
         want=0
         for g in "$@"; do [ "$g" = "$file" ] && want=1; done
@@ -62,7 +65,7 @@ while read -r file actors channels firings; do
     # graph with a throughput constraint has it judged
     thr=0
     grep -q '<throughput>' "$dir/$file" && thr=1
-    verdict=$(awk -v f="$file" -v thr=$thr '
+    verdict=$(awk -v f="$file" -v thr=$thr -v want="$bound" '
         /^  "[a-z_]+": \{$/ { obj = $1; gsub(/[":]/, "", obj); next }
         /^  \}/ { obj = ""; next }
         obj != "" && /"cycles":/ { v = $2; sub(/,$/, "", v); c[obj] = v }
@@ -77,12 +80,15 @@ while read -r file actors channels firings; do
             if (c["period_exact"] * it["period_bound_exact"] < c["period_bound_exact"] * it["period_exact"]) {
                 print "the period " x["period"] " is below its bound " x["period_bound"]; exit
             }
+            if (want != "-" && c["period_bound_exact"] != want * it["period_bound_exact"]) {
+                print "the period bound is " x["period_bound"] ", the table says " want; exit
+            }
             if (thr && (x["period_constraint"] == "null" || x["period_constraint_met"] == "null")) {
                 print "the throughput constraint is not judged"; exit
             }
             cs = thr ? ", constraint " x["period_constraint"] (x["period_constraint_met"] == "true" ? " met" : " missed") : ""
             print "ok " x["tasks"] " tasks, " x["simulated_cycles"] " cycles, period " x["period"] \
-                ", bound " x["period_bound"] cs
+                ", bound " x["period_bound"] (want != "-" ? " (the table'"'"'s)" : "") cs
         }' "$tmp/run.json")
     case $verdict in
     ok*) echo "ok   $file: $firings firings per iteration, ${verdict#ok }" ;;
