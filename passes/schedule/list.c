@@ -321,18 +321,14 @@ sched_peft(const Graph *g, const Platform *p, Sched **out, double *ranks_out,
     return 0;
 }
 
-int64_t
-sched_list_makespan(const Sched *s)
+int
+sched_merge_order(const Sched *s, int *seq)
 {
     const Graph *g = s->g;
-    int n = g->ntasks;
-    int64_t *fin = ir_xcalloc((size_t)n, sizeof *fin);
-    bool *done = ir_xcalloc((size_t)n, sizeof *done);
+    int n = g->ntasks, done = 0;
     int *pc = ir_xcalloc((size_t)s->ndsps, sizeof *pc);
-    int64_t *avail = ir_xcalloc((size_t)s->ndsps, sizeof *avail);
-    int64_t span = 0;
-    /* Repeatedly advance every DSP whose next COMPUTE has all inputs finished. */
-    for (bool progress = true; progress;) {
+    bool *fin = ir_xcalloc((size_t)n, sizeof *fin);
+    for (bool progress = true; progress && done < n;) {
         progress = false;
         for (int dsp = 0; dsp < s->ndsps; dsp++) {
             while (pc[dsp] < s->nops[dsp]) {
@@ -341,40 +337,58 @@ sched_list_makespan(const Sched *s)
                     pc[dsp]++;
                     continue;
                 }
-                int t = o.ref;
-                int64_t ready = avail[dsp];
                 bool ok = true;
-                for (int j = g->pred_off[t]; j < g->pred_off[t + 1] && ok; j++) {
+                for (int j = g->pred_off[o.ref]; j < g->pred_off[o.ref + 1] && ok; j++) {
                     const Edge *e = &g->edges[g->pred[j]];
-                    if (e->delay)
-                        continue;
-                    if (!done[e->from]) {
-                        ok = false;
-                        break;
-                    }
-                    int64_t r = fin[e->from] +
-                                plat_comm_cost(s->p, s->map[e->from], dsp, e->bytes);
-                    if (r > ready)
-                        ready = r;
+                    ok = e->delay || fin[e->from];
                 }
                 if (!ok)
                     break;
-                fin[t] = ready + ir_task_cycles(&g->tasks[t], dsp);
-                done[t] = true;
-                avail[dsp] = fin[t];
-                if (fin[t] > span)
-                    span = fin[t];
+                fin[o.ref] = true;
+                seq[done++] = o.ref;
                 pc[dsp]++;
                 progress = true;
             }
         }
     }
-    for (int dsp = 0; dsp < s->ndsps; dsp++)
-        if (pc[dsp] < s->nops[dsp])
-            span = -1; /* the orders contradict the precedences */
-    free(fin);
-    free(done);
     free(pc);
+    free(fin);
+    return done == n ? 0 : -1;
+}
+
+int64_t
+sched_list_makespan(const Sched *s)
+{
+    const Graph *g = s->g;
+    int n = g->ntasks;
+    int *seq = ir_xcalloc((size_t)n + 1, sizeof *seq);
+    if (sched_merge_order(s, seq) != 0) {
+        free(seq);
+        return -1; /* the orders contradict the precedences */
+    }
+    /* In that order every task's inputs and its DSP's previous task are finished. */
+    int64_t *fin = ir_xcalloc((size_t)n, sizeof *fin);
+    int64_t *avail = ir_xcalloc((size_t)s->ndsps, sizeof *avail);
+    int64_t span = 0;
+    for (int i = 0; i < n; i++) {
+        int t = seq[i], dsp = s->map[t];
+        int64_t ready = avail[dsp];
+        for (int j = g->pred_off[t]; j < g->pred_off[t + 1]; j++) {
+            const Edge *e = &g->edges[g->pred[j]];
+            if (e->delay)
+                continue;
+            int64_t r =
+                fin[e->from] + plat_comm_cost(s->p, s->map[e->from], dsp, e->bytes);
+            if (r > ready)
+                ready = r;
+        }
+        fin[t] = ready + ir_task_cycles(&g->tasks[t], dsp);
+        avail[dsp] = fin[t];
+        if (fin[t] > span)
+            span = fin[t];
+    }
+    free(seq);
+    free(fin);
     free(avail);
     return span;
 }

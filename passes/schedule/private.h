@@ -15,5 +15,9 @@ typedef struct Key {
 
 /* list.c */
 int sched_key_cmp(const void *a, const void *b);
+/* The global order of a schedule whose per-DSP COMPUTE orders are consistent with the
+ * zero-delay precedences: a merge of the DSP sequences, lowest DSP first among the ready
+ * heads, into seq[0 .. ntasks).  Returns -1 if the orders contradict the precedences. */
+int sched_merge_order(const Sched *s, int *seq);
 
 #endif /* TGC_SCHEDULE_PRIVATE_H */

@@ -325,44 +325,6 @@ round_swaps(Search *x)
     return better;
 }
 
-/* The global order of a schedule whose per-DSP COMPUTE orders are consistent with the
- * zero-delay precedences: a merge of the DSP sequences, lowest DSP first among the ready
- * heads.  Returns -1 if the orders contradict the precedences. */
-static int
-merge_order(const Sched *s, int *seq)
-{
-    const Graph *g = s->g;
-    int n = g->ntasks, done = 0;
-    int *pc = ir_xcalloc((size_t)s->ndsps, sizeof *pc);
-    bool *fin = ir_xcalloc((size_t)n, sizeof *fin);
-    for (bool progress = true; progress && done < n;) {
-        progress = false;
-        for (int dsp = 0; dsp < s->ndsps; dsp++) {
-            while (pc[dsp] < s->nops[dsp]) {
-                Op o = s->ops[dsp][pc[dsp]];
-                if (o.kind != OP_COMPUTE) {
-                    pc[dsp]++;
-                    continue;
-                }
-                bool ok = true;
-                for (int j = g->pred_off[o.ref]; j < g->pred_off[o.ref + 1] && ok; j++) {
-                    const Edge *e = &g->edges[g->pred[j]];
-                    ok = e->delay || fin[e->from];
-                }
-                if (!ok)
-                    break;
-                fin[o.ref] = true;
-                seq[done++] = o.ref;
-                pc[dsp]++;
-                progress = true;
-            }
-        }
-    }
-    free(pc);
-    free(fin);
-    return done == n ? 0 : -1;
-}
-
 /* First improvement over the neighbourhoods until a local optimum or the budget. */
 static void
 descend(Search *x)
@@ -498,7 +460,7 @@ sched_local_search_screen(Sched **sp, struct Evaluator *ev, int64_t budget, bool
     x.seq = ir_xcalloc((size_t)x.n, sizeof *x.seq);
     x.pos = ir_xcalloc((size_t)x.n, sizeof *x.pos);
     memcpy(x.map, s0->map, (size_t)x.n * sizeof *x.map);
-    if (merge_order(s0, x.seq) != 0)
+    if (sched_merge_order(s0, x.seq) != 0)
         ice("schedule order contradicts the precedences");
     for (int k = 0; k < x.n; k++)
         x.pos[x.seq[k]] = k;
