@@ -1036,6 +1036,108 @@ move_into(const char *from_dir, const char *file, const char *to_dir)
     free(b);
 }
 
+/* Writes the tables of suite `name`'s result r (CSV, Markdown, plots, the .meta file):
+ * every file into tmp first, and only when all are there do they replace the old ones in
+ * OUT.  Returns 0 or 1 (a plot failed: nothing written). */
+static int
+write_results(const Ctx *c, const char *name, const Result *r, const char *tmp,
+              double load0, double wall, double cpu)
+{
+    const char *mode = c->quick ? "quick" : "full";
+    int rc = 0;
+    Buf meta = {0};
+    buf_add(&meta, "suite: %s\nmode: %s\n", name, mode);
+    char *command = pd_format("%s%s %s", c->argv0, c->quick ? " --quick" : "", name);
+    buf_add(&meta, "command: %s\n", command);
+    describe_machine(&meta, c);
+    buf_add(&meta, "load: %.2f\n", load0);
+    buf_add(&meta, "seconds: %.1f wall, %.1f CPU\n", wall, cpu);
+    buf_add(&meta, "tables:");
+    for (int i = 0; i < r->nt; i++)
+        buf_add(&meta, " %s", r->t[i].name);
+    buf_add(&meta, "\n");
+    char *machine = meta_get(meta.s, "machine"), *commit = meta_get(meta.s, "commit"),
+         *date = meta_get(meta.s, "date");
+    for (int i = 0; i < r->nt && rc == 0; i++) {
+        const Table *t = &r->t[i];
+        char *base = pd_format("%s-%s", name, t->name);
+        char *f = pd_format("%s/%s.csv", tmp, base);
+        char *csv = table_csv(t);
+        write_file(f, csv);
+        free(csv);
+        free(f);
+        char *svg = NULL;
+        if (t->plot.kind != PLOT_NONE && c->plots) {
+            svg = pd_format("%s/%s.svg", tmp, base);
+            char *why = table_plot(t, tmp, svg);
+            if (why) {
+                fprintf(stderr, "bench: error: suite %s: %s; nothing written\n", name,
+                        why);
+                free(why);
+                rc = 1;
+            }
+        }
+        Buf md = {0};
+        buf_add(&md, "### %s\n\n", t->title);
+        for (int k = 0; k < t->nnotes; k++)
+            buf_add(&md, "%s\n", t->notes[k]);
+        if (t->nnotes)
+            buf_add(&md, "\n");
+        if (t->csv_only)
+            buf_add(&md, "%d rows, in the CSV file only.\n", t->nrows);
+        else
+            table_md(&md, t);
+        if (svg)
+            buf_add(&md, "\n![%s](%s.svg)\n", t->title, base);
+        buf_add(&md,
+                "\n`%s` (%s mode; CSV: `%s.csv`): %s, %s, commit %s; %.1f s wall, "
+                "%.1f s CPU, load %.2f at the start.\n",
+                command, mode, base, machine, date, commit, wall, cpu, load0);
+        f = pd_format("%s/%s.md", tmp, base);
+        write_file(f, md.s);
+        free(f);
+        free(md.s);
+        if (rc == 0 && !t->csv_only)
+            table_text(stdout, t);
+        else if (rc == 0)
+            printf("%s: %d rows, in %s/%s.csv\n\n", t->title, t->nrows, c->out, base);
+        free(svg);
+        free(base);
+    }
+    if (rc == 0) {
+        char *f = pd_format("%s/%s.meta", tmp, name);
+        write_file(f, meta.s);
+        free(f);
+        remove_results(c, name);
+        for (int i = 0; i < r->nt; i++) {
+            char *base = pd_format("%s-%s", name, r->t[i].name);
+            char *fn = pd_format("%s.csv", base);
+            move_into(tmp, fn, c->out);
+            free(fn);
+            fn = pd_format("%s.md", base);
+            move_into(tmp, fn, c->out);
+            free(fn);
+            if (r->t[i].plot.kind != PLOT_NONE && c->plots) {
+                fn = pd_format("%s.svg", base);
+                move_into(tmp, fn, c->out);
+                free(fn);
+            }
+            free(base);
+        }
+        char *mf = pd_format("%s.meta", name);
+        move_into(tmp, mf, c->out);
+        free(mf);
+        fprintf(stderr, "bench: %s: %d table%s written to %s (%.1f s wall, %.1f s CPU)\n",
+                name, r->nt, r->nt == 1 ? "" : "s", c->out, wall, cpu);
+    }
+    free(machine);
+    free(commit);
+    free(date);
+    free(command);
+    free(meta.s);
+    return rc;
+}
+
 /* Runs one suite; returns 0 (measured), 1 (failed) or EXIT_SKIP. */
 static int
 run_suite(const Ctx *c, const char *name)
@@ -1112,110 +1214,10 @@ run_suite(const Ctx *c, const char *name)
             rc = 1;
         }
     }
-    if (rc != 0) {
-        result_free(&r);
-        remove_tree(tmp);
-        free(tmp);
-        free(scratch);
-        free(outfile);
-        free(exe);
-        free(text);
-        return rc;
-    }
-
-    /* Every file goes to tmp first; only when all are there do they replace the old. */
-    Buf meta = {0};
-    buf_add(&meta, "suite: %s\nmode: %s\n", name, mode);
-    char *command = pd_format("%s%s %s", c->argv0, c->quick ? " --quick" : "", name);
-    buf_add(&meta, "command: %s\n", command);
-    describe_machine(&meta, c);
-    buf_add(&meta, "load: %.2f\n", load0);
-    buf_add(&meta, "seconds: %.1f wall, %.1f CPU\n", wall, cpu);
-    buf_add(&meta, "tables:");
-    for (int i = 0; i < r.nt; i++)
-        buf_add(&meta, " %s", r.t[i].name);
-    buf_add(&meta, "\n");
-    char *machine = meta_get(meta.s, "machine"), *commit = meta_get(meta.s, "commit"),
-         *date = meta_get(meta.s, "date");
-    for (int i = 0; i < r.nt && rc == 0; i++) {
-        const Table *t = &r.t[i];
-        char *base = pd_format("%s-%s", name, t->name);
-        char *f = pd_format("%s/%s.csv", tmp, base);
-        char *csv = table_csv(t);
-        write_file(f, csv);
-        free(csv);
-        free(f);
-        char *svg = NULL;
-        if (t->plot.kind != PLOT_NONE && c->plots) {
-            svg = pd_format("%s/%s.svg", tmp, base);
-            char *why = table_plot(t, tmp, svg);
-            if (why) {
-                fprintf(stderr, "bench: error: suite %s: %s; nothing written\n", name,
-                        why);
-                free(why);
-                rc = 1;
-            }
-        }
-        Buf md = {0};
-        buf_add(&md, "### %s\n\n", t->title);
-        for (int k = 0; k < t->nnotes; k++)
-            buf_add(&md, "%s\n", t->notes[k]);
-        if (t->nnotes)
-            buf_add(&md, "\n");
-        if (t->csv_only)
-            buf_add(&md, "%d rows, in the CSV file only.\n", t->nrows);
-        else
-            table_md(&md, t);
-        if (svg)
-            buf_add(&md, "\n![%s](%s.svg)\n", t->title, base);
-        buf_add(&md,
-                "\n`%s` (%s mode; CSV: `%s.csv`): %s, %s, commit %s; %.1f s wall, "
-                "%.1f s CPU, load %.2f at the start.\n",
-                command, mode, base, machine, date, commit, wall, cpu, load0);
-        f = pd_format("%s/%s.md", tmp, base);
-        write_file(f, md.s);
-        free(f);
-        free(md.s);
-        if (rc == 0 && !t->csv_only)
-            table_text(stdout, t);
-        else if (rc == 0)
-            printf("%s: %d rows, in %s/%s.csv\n\n", t->title, t->nrows, c->out, base);
-        free(svg);
-        free(base);
-    }
-    if (rc == 0) {
-        char *f = pd_format("%s/%s.meta", tmp, name);
-        write_file(f, meta.s);
-        free(f);
-        remove_results(c, name);
-        for (int i = 0; i < r.nt; i++) {
-            char *base = pd_format("%s-%s", name, r.t[i].name);
-            char *fn = pd_format("%s.csv", base);
-            move_into(tmp, fn, c->out);
-            free(fn);
-            fn = pd_format("%s.md", base);
-            move_into(tmp, fn, c->out);
-            free(fn);
-            if (r.t[i].plot.kind != PLOT_NONE && c->plots) {
-                fn = pd_format("%s.svg", base);
-                move_into(tmp, fn, c->out);
-                free(fn);
-            }
-            free(base);
-        }
-        char *mf = pd_format("%s.meta", name);
-        move_into(tmp, mf, c->out);
-        free(mf);
-        fprintf(stderr, "bench: %s: %d table%s written to %s (%.1f s wall, %.1f s CPU)\n",
-                name, r.nt, r.nt == 1 ? "" : "s", c->out, wall, cpu);
-    }
+    if (rc == 0)
+        rc = write_results(c, name, &r, tmp, load0, wall, cpu);
     remove_tree(tmp);
     result_free(&r);
-    free(machine);
-    free(commit);
-    free(date);
-    free(command);
-    free(meta.s);
     free(tmp);
     free(scratch);
     free(outfile);
