@@ -105,11 +105,11 @@ enum { NV = sizeof variants / sizeof variants[0], BFCO = 2 };
 typedef struct Bench {
     BfcoParams bp; /* the default BFCO */
     int instances, first, seeds, long_particles, long_generations;
-    int best_of;    /* the reference is the best of this many long searches (seeds 1..) */
-    int long_restarts; /* with long_generations: the default's stall and this many
-                          restarts (-1: no stall, no restart) */
-    int speed_seed; /* the graph seed of the speed cases */
-    int repeat;     /* runs of each speed case (0: by its size) */
+    int best_of; /* the reference is the best of this many long searches (seeds 1..) */
+    int long_restarts;  /* with long_generations: the default's stall and this many
+                           restarts (-1: no stall, no restart) */
+    int speed_seed;     /* the graph seed of the speed cases */
+    int repeat;         /* runs of each speed case (0: by its size) */
     double long_factor; /* the long reference makes this many times the evaluations */
     bool variants, json;
     json_t *rows; /* --json: every row */
@@ -656,8 +656,47 @@ main(int argc, char **argv)
     bfco_default_params(&b.bp);
     bool q = false, l = false, sp = false;
     const char *classes = "hi20,lo20,rand50,chain100,fft32", *cases = "100,1000";
+    /* The options that take a whole number: where each goes (an int or an int64_t). */
+    const struct {
+        const char *name;
+        int *i;
+        int64_t *l;
+    } nums[] = {
+        {"--speed-seed", &b.speed_seed, NULL},
+        {"--instances", &b.instances, NULL},
+        {"--seeds", &b.seeds, NULL},
+        {"--long-particles", &b.long_particles, NULL},
+        {"--first", &b.first, NULL},
+        {"--long-restarts", &b.long_restarts, NULL},
+        {"--best-of", &b.best_of, NULL},
+        {"--long-generations", &b.long_generations, NULL},
+        {"--threads", &b.bp.threads, NULL},
+        {"--es-limit", NULL, &b.bp.es_limit},
+        {"--window", &b.bp.window, NULL},
+        {"--particles", &b.bp.particles, NULL},
+        {"--generations", &b.bp.generations, NULL},
+        {"--stall", &b.bp.stall, NULL},
+        {"--restarts", &b.bp.restarts, NULL},
+        {"--polish-budget", NULL, &b.bp.polish_budget},
+        {"--descent-budget", NULL, &b.bp.descent_budget},
+        {"--kicks", &b.bp.kicks, NULL},
+        {"--kick-moves", &b.bp.kick_moves, NULL},
+        {"--fitness-passes", &b.bp.fitness_passes, NULL},
+    };
+    const int nnums = (int)(sizeof nums / sizeof nums[0]);
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
+        int o = 0;
+        while (o < nnums && strcmp(a, nums[o].name) != 0)
+            o++;
+        if (o < nnums) {
+            int64_t v = num(argc, argv, &i);
+            if (nums[o].i)
+                *nums[o].i = (int)v;
+            else
+                *nums[o].l = v;
+            continue;
+        }
         if (strcmp(a, "--quality") == 0)
             q = true;
         else if (strcmp(a, "--long") == 0)
@@ -682,8 +721,6 @@ main(int argc, char **argv)
             classes = argv[++i];
         else if (strcmp(a, "--speed-cases") == 0 && i + 1 < argc)
             cases = argv[++i];
-        else if (strcmp(a, "--speed-seed") == 0)
-            b.speed_seed = (int)num(argc, argv, &i);
         else if (strcmp(a, "--repeat") == 0) {
             long long n = num(argc, argv, &i);
             if (n > 1000) /* each run is kept for the median */
@@ -691,17 +728,10 @@ main(int argc, char **argv)
             b.repeat = (int)n;
         } else if (strcmp(a, "--time-limit") == 0 && i + 1 < argc)
             b.bp.time_limit = atof(argv[++i]);
-        else if (strcmp(a, "--instances") == 0)
-            b.instances = (int)num(argc, argv, &i);
-        else if (strcmp(a, "--seeds") == 0)
-            b.seeds = (int)num(argc, argv, &i);
-        else if (strcmp(a, "--long-particles") == 0)
-            b.long_particles = (int)num(argc, argv, &i);
-        else if (strcmp(a, "--first") == 0)
-            b.first = (int)num(argc, argv, &i);
         else if (strcmp(a, "--rule-off") == 0 && i + 1 < argc) {
             char *list = strdup(argv[++i]), *save = NULL;
-            for (char *r = strtok_r(list, ",", &save); r; r = strtok_r(NULL, ",", &save)) {
+            for (char *r = strtok_r(list, ",", &save); r;
+                 r = strtok_r(NULL, ",", &save)) {
                 int k = 0;
                 while (k < BFCO_RULES && strcmp(bfco_rule_names[k], r) != 0)
                     k++;
@@ -712,38 +742,8 @@ main(int argc, char **argv)
                 b.bp.rules_off |= 1u << k;
             }
             free(list);
-        } else if (strcmp(a, "--long-restarts") == 0)
-            b.long_restarts = (int)num(argc, argv, &i);
-        else if (strcmp(a, "--best-of") == 0)
-            b.best_of = (int)num(argc, argv, &i);
-        else if (strcmp(a, "--long-factor") == 0 && i + 1 < argc)
+        } else if (strcmp(a, "--long-factor") == 0 && i + 1 < argc)
             b.long_factor = atof(argv[++i]);
-        else if (strcmp(a, "--long-generations") == 0)
-            b.long_generations = (int)num(argc, argv, &i);
-        else if (strcmp(a, "--threads") == 0)
-            b.bp.threads = (int)num(argc, argv, &i);
-        else if (strcmp(a, "--es-limit") == 0)
-            b.bp.es_limit = num(argc, argv, &i);
-        else if (strcmp(a, "--window") == 0)
-            b.bp.window = (int)num(argc, argv, &i);
-        else if (strcmp(a, "--particles") == 0)
-            b.bp.particles = (int)num(argc, argv, &i);
-        else if (strcmp(a, "--generations") == 0)
-            b.bp.generations = (int)num(argc, argv, &i);
-        else if (strcmp(a, "--stall") == 0)
-            b.bp.stall = (int)num(argc, argv, &i);
-        else if (strcmp(a, "--restarts") == 0)
-            b.bp.restarts = (int)num(argc, argv, &i);
-        else if (strcmp(a, "--polish-budget") == 0)
-            b.bp.polish_budget = num(argc, argv, &i);
-        else if (strcmp(a, "--descent-budget") == 0)
-            b.bp.descent_budget = num(argc, argv, &i);
-        else if (strcmp(a, "--kicks") == 0)
-            b.bp.kicks = (int)num(argc, argv, &i);
-        else if (strcmp(a, "--kick-moves") == 0)
-            b.bp.kick_moves = (int)num(argc, argv, &i);
-        else if (strcmp(a, "--fitness-passes") == 0)
-            b.bp.fitness_passes = (int)num(argc, argv, &i);
         else
             usage();
     }
