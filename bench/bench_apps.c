@@ -749,32 +749,29 @@ main(int argc, char **argv)
 {
     const char *only = NULL, *csv = NULL, *keep = NULL, *mode_list = "none,ma,cp,bfco";
     bool full = false, test = false, json = false, md = false;
+    const struct {
+        const char *name;
+        bool *on;
+    } flags[] = {
+        {"--test", &test}, {"--full", &full}, {"--markdown", &md}, {"--json", &json}};
+    const struct {
+        const char *name;
+        const char **to;
+    } values[] = {{"--only", &only},        {"--csv", &csv}, {"--keep", &keep},
+                  {"--modes", &mode_list},  {"--tgc", &tgc}, {"--apps", &apps_dir},
+                  {"--checkers", &checkers}};
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
-        bool has = i + 1 < argc;
-        if (strcmp(a, "--test") == 0)
-            test = true;
-        else if (strcmp(a, "--full") == 0)
-            full = true;
-        else if (strcmp(a, "--markdown") == 0)
-            md = true;
-        else if (strcmp(a, "--json") == 0)
-            json = true;
-        else if (strcmp(a, "--only") == 0 && has)
-            only = argv[++i];
-        else if (strcmp(a, "--csv") == 0 && has)
-            csv = argv[++i];
-        else if (strcmp(a, "--keep") == 0 && has)
-            keep = argv[++i];
-        else if (strcmp(a, "--modes") == 0 && has)
-            mode_list = argv[++i];
-        else if (strcmp(a, "--tgc") == 0 && has)
-            tgc = argv[++i];
-        else if (strcmp(a, "--apps") == 0 && has)
-            apps_dir = argv[++i];
-        else if (strcmp(a, "--checkers") == 0 && has)
-            checkers = argv[++i];
-        else {
+        bool known = false;
+        for (size_t k = 0; k < sizeof flags / sizeof flags[0] && !known; k++)
+            if (strcmp(a, flags[k].name) == 0)
+                *flags[k].on = known = true;
+        for (size_t k = 0; k < sizeof values / sizeof values[0] && !known; k++)
+            if (strcmp(a, values[k].name) == 0 && i + 1 < argc) {
+                *values[k].to = argv[++i];
+                known = true;
+            }
+        if (!known) {
             usage();
             return strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0 ? 0 : 2;
         }
