@@ -737,10 +737,11 @@ graph_platform(Graph *g, const Options *opt, const Loc *loc, Diag *d)
                        (long long)opt->limits.max_dsps);
             return -1;
         }
-        if (plat_set_dsps(g->arena, p, opt->dsps, &why) != 0) {
+        int set = plat_set_dsps(g->arena, p, opt->dsps, &why);
+        if (set != 0) {
             diag_error(d, &(Loc){.file = "tgc"}, "--dsps %d: %s", opt->dsps,
                        why ? why : "the board links are not connected");
-            ir_usage_error = true;
+            ir_usage_error = set == -1;
             return -1;
         }
         g->platform_ref = "inline";

@@ -570,10 +570,11 @@ resolve_platform(Reader *r, Graph *g, const json_t *root, const Options *opt)
             g->platform = NULL;
             return;
         }
-        if (plat_set_dsps(g->arena, p, opt->dsps, &why) != 0) {
+        int set = plat_set_dsps(g->arena, p, opt->dsps, &why);
+        if (set != 0) {
             diag_error(r->d, &(Loc){.file = "tgc"}, "--dsps %d: %s", opt->dsps,
                        why ? why : "the board links are not connected");
-            ir_usage_error = true;
+            ir_usage_error = set == -1;
             g->platform = NULL;
             return;
         }

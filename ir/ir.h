@@ -537,7 +537,9 @@ Platform *plat_abstract(Arena *a, int ndsps);
 Platform *plat_bwdsp_defaults(Arena *a);
 /* Change the DSP count (--dsps).  BWDSP: n must be a whole number of boards; a new board
  * count takes the presets' topology (2: one link, 4: ring, 16: 4x4 mesh), else a chain.
- * Returns 0, or -1 with the reason in *why. */
+ * Returns 0; -1 with the reason in *why when n is not a size of this platform; -2 with
+ * the reason when the platform would exceed the format's limits (PD_MAX_BOARDS,
+ * PD_MAX_ABSTRACT_DSPS: an input error, not a usage error). */
 int plat_set_dsps(Arena *a, Platform *p, int ndsps, const char **why);
 /* Derive the routes; returns -1 when the board graph is not connected. */
 int plat_finish(Arena *a, Platform *p);

@@ -109,6 +109,14 @@ plat_set_dsps(Arena *a, Platform *p, int ndsps, const char **why)
         *why = "the number of DSPs must be at least 1";
         return -1;
     }
+    /* The limits of the platform format (platform/read.c) and of libmpirio, here once for
+     * every --dsps: a platform tgc writes must read back, and the routes below take
+     * boards^2 memory. */
+    if (p->model == MODEL_ABSTRACT && ndsps > PD_MAX_ABSTRACT_DSPS) {
+        *why = arena_printf(a, "an abstract platform has at most %d DSPs",
+                            PD_MAX_ABSTRACT_DSPS);
+        return -2;
+    }
     if (p->model == MODEL_ABSTRACT) {
         if (ndsps != p->ndsps)
             p->name = resized_name(a, p->name, "abstract", ndsps, ndsps, "");
@@ -121,6 +129,11 @@ plat_set_dsps(Arena *a, Platform *p, int ndsps, const char **why)
         return -1;
     }
     int boards = ndsps / p->dsps_per_board;
+    if (boards > PD_MAX_BOARDS) {
+        *why = arena_printf(a, "%d DSPs need %d boards, more than the limit of %d", ndsps,
+                            boards, PD_MAX_BOARDS);
+        return -2;
+    }
     if (boards != p->nboards) {
         p->name = resized_name(a, p->name, "bwdsp", boards, ndsps, "board");
         p->nboards = boards;

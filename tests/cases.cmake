@@ -5,6 +5,7 @@
 #   valid/<name>    the example graphs (tests/run_valid.sh)
 #   cli             the command-line conventions (tests/run_cli.sh)
 #   harden          hostile names, kernel files and outputs (tests/run_harden.sh)
+#   harden_tools    limits, XML outputs, escaping, interrupted runs (tests/run_harden_tools.sh)
 #   valgrind/check  tgc check under valgrind on a handful of cases (label valgrind)
 #   check_cli       the unit test of tools/cli.c
 
@@ -47,6 +48,8 @@ add_test(NAME cli COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/run_cli.sh $<TARGET_FIL
                           ${tgc_cases})
 add_test(NAME harden COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/run_harden.sh $<TARGET_FILE:tgc>
                              ${tgc_cases})
+add_test(NAME harden_tools COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/run_harden_tools.sh
+                                   $<TARGET_FILE:tgc> ${tgc_cases})
 find_program(VALGRIND valgrind)
 if(VALGRIND AND NOT TGC_SANITIZE) # valgrind cannot run a sanitized program
   add_test(NAME valgrind/check

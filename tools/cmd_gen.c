@@ -173,10 +173,11 @@ cmd_gen(Cli *c)
     }
     if (c->opt.dsps > 0) {
         const char *why;
-        if (plat_set_dsps(g->arena, g->platform, c->opt.dsps, &why) != 0) {
+        int set = plat_set_dsps(g->arena, g->platform, c->opt.dsps, &why);
+        if (set != 0) {
             fprintf(stderr, "tgc: error: --dsps %d: %s\n", c->opt.dsps, why);
             ir_graph_free(g);
-            status = TGC_EXIT_USAGE;
+            status = set == -1 ? TGC_EXIT_USAGE : TGC_EXIT_INPUT;
             goto out;
         }
         g->platform_ref = "inline";

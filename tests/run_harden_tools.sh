@@ -1,0 +1,48 @@
+#!/bin/sh
+# tests/run_harden_tools.sh TGC TESTCASES - the second round of hostile inputs against the
+# compiler and the tools (issue 37): platform limits, well-formed SVG and HTML, the real
+# cause of a refusal, linear name lookup, escaped terminal output, hostile --keep names,
+# interrupted runs.  Each check says what it expects; every failure is printed, the exit
+# status is 1 if any.
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+tgc=$1
+cases=$2
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+expect_wrap=
+out=$tmp/stdout err=$tmp/stderr
+
+. "$here/expect.sh"
+
+nothing_written() { # nothing_written WHAT PATH...: none of the paths may exist
+    what=$1
+    shift
+    for p in "$@"; do
+        [ -e "$p" ] && { echo "FAIL: $what: $p was written"; fail=1; }
+    done
+}
+
+cd "$tmp" || exit 1
+cp "$cases/chain4/chain4.json" chain4.json
+
+# ---- one platform limit (PD_MAX_BOARDS, PD_MAX_ABSTRACT_DSPS), checked where --dsps
+# resizes: an input error in every command, before anything is allocated or written.
+printf '{"format": "tgc-platform/1", "preset": "bwdsp-1board", "dsps_per_board": 1}\n' >p1.json
+big="tgc: error: --dsps 2048: 2048 DSPs need 2048 boards, more than the limit of 1024"
+expect 1 "$big" check chain4.json --platform p1.json --dsps 2048
+expect 1 "$big" schedule chain4.json --platform p1.json --dsps 2048 -o big.json --gantt big.svg
+expect 1 "$big" compile chain4.json --platform p1.json --dsps 2048 -o big-proj
+expect 1 "$big" run chain4.json --platform p1.json --dsps 2048 --keep big-run
+expect 1 "$big" opt chain4.json --platform p1.json --dsps 2048
+nothing_written "--dsps above the board limit" big.json big.svg big-proj big-run
+expect 1 "tgc: error: --dsps 1048576: 1048576 DSPs need 262144 boards, more than the limit of 1024" \
+    check chain4.json --dsps 1048576 --max-dsps 1048576
+expect 1 "tgc: error: --dsps 1048576: an abstract platform has at most 65536 DSPs" \
+    check chain4.json --platform abstract --dsps 1048576 --max-dsps 1048576
+# the limit itself is a platform tgc writes and reads back
+expect 0 "" schedule chain4.json --platform p1.json --dsps 1024 -o edge.json
+expect 0 "" schedule --from edge.json
+
+exit $fail
