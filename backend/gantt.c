@@ -9,6 +9,12 @@
  * (section 4, no contention).  Two panels when the run is longer than what one shows: the
  * first two recorded iterations and the last two (the steady state).  The time axis is in
  * cycles and microseconds.
+ *
+ * Made to zoom in the report (backend/report.c, ir.h's CG_GANTT_*): the root stretches
+ * (preserveAspectRatio="none"), the names are in group "names" and the time area in group
+ * "time", a box's label that fits only from zoom z on has classes "zl zZ", and the ticks of
+ * every zoom are drawn, each in a group "tk tZ..." naming the zooms that show it; "zl" is
+ * hidden here, so a viewer shows the chart as at 1x.
  */
 #include <stdarg.h>
 #include <stdlib.h>
@@ -164,7 +170,12 @@ static const struct {
 };
 enum { K_COMPUTE, K_COMPUTE_ODD, K_SEND, K_WAIT, K_RECV, K_POST, K_BLOCKED, K_LINK };
 
-enum { LEFT = 130, WIDTH = 1100, LANE = 24, RIGHT = 30 };
+enum {
+    LEFT = CG_GANTT_LEFT,
+    RIGHT = 30,
+    WIDTH = CG_GANTT_WIDTH - LEFT - RIGHT,
+    LANE = 24
+};
 
 typedef struct Panel {
     int r0, r1;     /* recorded iterations [r0, r1) */
@@ -201,12 +212,29 @@ box(Buf *b, const Panel *pn, int lane, int y0, int64_t t0, int64_t t1, int kind,
     buf_printf(b, "<title>");
     buf_escape(b, tip);
     buf_printf(b, "</title></rect>\n");
-    if (label && (double)strlen(label) * 6.2 + 4 < w) {
-        buf_printf(b, "<text x=\"%.1f\" y=\"%d\" class=\"in\">", (x0 + x1) / 2,
-                   y + LANE - 10);
+    /* the label, when it fits at some zoom of the report (x1 at 1x, where it shows in a
+     * viewer; class z2 ... from 2x on: hidden outside the report's zoom) */
+    int z = 1;
+    double need = label ? (double)strlen(label) * 6.2 + 4 : 0;
+    while (label && need >= w * z && z < CG_GANTT_ZOOM_MAX)
+        z *= 2;
+    if (label && need < w * z) {
+        if (z == 1)
+            buf_printf(b, "<text x=\"%.1f\" y=\"%d\" class=\"in\">", (x0 + x1) / 2,
+                       y + LANE - 10);
+        else
+            buf_printf(b, "<text x=\"%.1f\" y=\"%d\" class=\"in zl z%d\">", (x0 + x1) / 2,
+                       y + LANE - 10, z);
         buf_escape(b, label);
         buf_printf(b, "</text>\n");
     }
+}
+
+static int
+cmp_i64(const void *x, const void *y)
+{
+    int64_t a = *(const int64_t *)x, b = *(const int64_t *)y;
+    return (a > b) - (a < b);
 }
 
 static int64_t
@@ -272,16 +300,15 @@ draw_panel(Buf *b, const Sched *s, const EvalResult *r, const Panel *pn,
             dsp_at[lane_of[d]] = d;
     int nl = ndl + nlinks;
     char tip[512], lab[64];
-    buf_printf(b, "<text x=\"%d\" y=\"%d\" class=\"h\">", LEFT, y0 - 8);
+    /* the names: the panel's title, the lanes', the axis's (group "names", which the
+     * report's zoom leaves unstretched at the left) */
+    int ya = y0 + nl * LANE;
+    buf_printf(b, "<g class=\"names\">\n<text x=\"%d\" y=\"%d\" class=\"h\">", LEFT,
+               y0 - 8);
     buf_escape(b, title);
     buf_printf(b, "</text>\n");
-    /* lane backgrounds and names */
     for (int l = 0; l < nl; l++) {
         int y = y0 + l * LANE;
-        buf_printf(
-            b, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"%s\"/>\n", LEFT,
-            y, WIDTH, LANE,
-            l < ndl ? (l % 2 ? "#f3f6fa" : "#ffffff") : (l % 2 ? "#f7f4fb" : "#fdfcfe"));
         if (l < ndl) {
             int d = dsp_at[l];
             snprintf(lab, sizeof lab, "DSP %d (%.0f%%)", d,
@@ -301,26 +328,60 @@ draw_panel(Buf *b, const Sched *s, const EvalResult *r, const Panel *pn,
         buf_printf(b, "<text x=\"%d\" y=\"%d\" class=\"lane\">%s</text>\n", LEFT - 8,
                    y + LANE / 2 + 4, lab);
     }
-    /* axis */
-    int ya = y0 + nl * LANE;
-    int64_t step = nice_step(pn->t1 - pn->t0);
+    buf_printf(b, "<text x=\"%d\" y=\"%d\" class=\"lane\">cycles</text>\n", LEFT - 30,
+               ya + 16);
+    buf_printf(b, "<text x=\"%d\" y=\"%d\" class=\"lane\">time</text>\n</g>\n", LEFT - 30,
+               ya + 29);
+    /* the time area (group "time", which the report's zoom stretches): the lanes'
+     * backgrounds, the axis, the boxes */
+    buf_printf(b, "<g class=\"time\">\n");
+    for (int l = 0; l < nl; l++)
+        buf_printf(
+            b, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"%s\"/>\n", LEFT,
+            y0 + l * LANE, WIDTH, LANE,
+            l < ndl ? (l % 2 ? "#f3f6fa" : "#ffffff") : (l % 2 ? "#f7f4fb" : "#fdfcfe"));
     buf_printf(b, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#333\"/>\n",
                LEFT, ya, LEFT + WIDTH, ya);
-    for (int64_t t = (pn->t0 + step - 1) / step * step; t <= pn->t1; t += step) {
+    /* The ticks of every zoom (nice steps of the window / z): each in a group of class
+     * "tk" and "tZ" for every zoom Z that shows it (the report shows those of its zoom;
+     * a viewer those of 1x, the others being "zl") */
+    int64_t span = pn->t1 - pn->t0, steps[8];
+    int nz = 0;
+    for (int z = 1; z <= CG_GANTT_ZOOM_MAX && nz < 8; z *= 2)
+        steps[nz++] = nice_step(span / z > 0 ? span / z : 1);
+    int64_t *ticks = NULL;
+    size_t nt = 0, capt = 0;
+    for (int i = 0; i < nz; i++)
+        for (int64_t t = (pn->t0 + steps[i] - 1) / steps[i] * steps[i]; t <= pn->t1;
+             t += steps[i]) {
+            if (nt == capt) {
+                capt = capt ? 2 * capt : 64;
+                ticks = ir_xrealloc(ticks, capt, sizeof *ticks);
+            }
+            ticks[nt++] = t;
+        }
+    qsort(ticks, nt, sizeof *ticks, cmp_i64);
+    for (size_t i = 0; i < nt; i++) {
+        int64_t t = ticks[i];
+        if (i > 0 && ticks[i - 1] == t)
+            continue;
         double x = xpos(pn, t);
+        buf_printf(b, "<g class=\"tk%s", t % steps[0] == 0 ? "" : " zl");
+        for (int k = 0, z = 1; k < nz; k++, z *= 2)
+            if (t % steps[k] == 0)
+                buf_printf(b, " t%d", z);
         buf_printf(b,
-                   "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" class=\"grid\"/>\n",
+                   "\"><line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" "
+                   "class=\"grid\"/>\n",
                    x, y0, x, ya + 4);
         buf_printf(b, "<text x=\"%.1f\" y=\"%d\" class=\"tick\">%lld</text>\n", x,
                    ya + 16, (long long)t);
         buf_printf(b,
-                   "<text x=\"%.1f\" y=\"%d\" class=\"tick us\">%.2f \xc2\xb5s</text>\n",
+                   "<text x=\"%.1f\" y=\"%d\" class=\"tick us\">%.2f \xc2\xb5s</text>"
+                   "</g>\n",
                    x, ya + 29, plat_cycles_to_us(p, t));
     }
-    buf_printf(b, "<text x=\"%d\" y=\"%d\" class=\"lane\">cycles</text>\n", LEFT - 30,
-               ya + 16);
-    buf_printf(b, "<text x=\"%d\" y=\"%d\" class=\"lane\">time</text>\n", LEFT - 30,
-               ya + 29);
+    free(ticks);
 
     /* prolog posts of pipelined receives, before the first iteration */
     if (r->rec_iter[pn->r0] == 0)
@@ -429,6 +490,7 @@ draw_panel(Buf *b, const Sched *s, const EvalResult *r, const Panel *pn,
             }
         }
     }
+    buf_printf(b, "</g>\n");
     free(lane_of);
     free(dsp_at);
 }
@@ -506,6 +568,7 @@ cg_sched_gantt(const Sched *s, const EvalResult *r)
     buf_printf(&b,
                "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"tgc-gantt\" "
                "width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "
+               "preserveAspectRatio=\"none\" "
                "font-family=\"Helvetica, Arial, sans-serif\">\n",
                width, height, width, height);
     buf_printf(&b, "<style>.tgc-gantt text{font-size:11px;fill:#222}"
@@ -516,9 +579,11 @@ cg_sched_gantt(const Sched *s, const EvalResult *r)
                    ".tgc-gantt .us{fill:#777}"
                    ".tgc-gantt .in{text-anchor:middle;font-size:10px;fill:#000}"
                    ".tgc-gantt .grid{stroke:#bbb;stroke-width:0.5;stroke-dasharray:2,3}"
+                   ".tgc-gantt .zl{display:none}"
+                   ".tgc-gantt .time *{vector-effect:non-scaling-stroke}"
                    "</style>\n");
     buf_printf(&b, "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n");
-    buf_printf(&b, "<text x=\"10\" y=\"22\" class=\"t\">");
+    buf_printf(&b, "<g class=\"names\">\n<text x=\"10\" y=\"22\" class=\"t\">");
     char line[512];
     snprintf(line, sizeof line,
              "%s on %s (%d DSPs): %lld iterations, schedule length %lld cycles = %.2f "
@@ -542,6 +607,7 @@ cg_sched_gantt(const Sched *s, const EvalResult *r)
         buf_printf(&b, "<text x=\"%d\" y=\"44\">%s</text>\n", lx + 18, kinds[i].name);
         lx += 26 + (int)strlen(kinds[i].name) * 6 + 10;
     }
+    buf_printf(&b, "</g>\n");
     for (int i = 0; i < npanels; i++) {
         char title[256];
         long long a = (long long)r->rec_iter[pn[i].r0];

@@ -55,7 +55,43 @@ static const char style[] =
      * widths first, then a condensed one, so that labels stay inside their boxes */
     ".picture svg text{font-family:\"Liberation Sans\",\"Nimbus Sans\",Arimo,Helvetica,"
     "Arial,\"DejaVu Sans Condensed\",sans-serif}\n"
-    ".tasks{max-width:50em}.note{color:#555}\n";
+    ".tasks{max-width:50em}.note{color:#555}.more{color:#777;white-space:nowrap}\n";
+
+/* The style of the Gantt chart's zoom, z = 2, 4 ... CG_GANTT_ZOOM_MAX: the chart W0
+ * pixels wide, of which L the names, is drawn Wz = L + (W0 - L) * z wide, its root
+ * stretched f = Wz / W0 times (preserveAspectRatio="none"); the names shrunk back by 1/f
+ * from the left edge (they stay as wide as at 1x), the time area scaled by z / f from L
+ * and moved to start at L (its boxes z times as wide as at 1x), the text in it shrunk by
+ * 1/z about its own middle (as wide as at 1x), and the labels that fit from zoom z on
+ * shown (backend/gantt.c gives each the smallest zoom at which it fits). */
+static void
+zoom_style(Buf *b)
+{
+    const double w0 = CG_GANTT_WIDTH, l = CG_GANTT_LEFT;
+    buf_printf(b, ".zoom label{margin-right:0.8em}"
+                  ".gantt-view{max-height:50em;margin-top:0.3em}\n"
+                  ".gantt-view .names,.gantt-view .time{transform-box:view-box;"
+                  "transform-origin:0 0}\n"
+                  ".gantt-view .time text{transform-box:fill-box;"
+                  "transform-origin:center}\n"
+                  ".gantt-view .tk{display:none}"
+                  "#gz1:checked~.gantt-view .t1{display:inline}\n");
+    for (int z = 2; z <= CG_GANTT_ZOOM_MAX; z *= 2) {
+        double wz = l + (w0 - l) * z, f = wz / w0;
+        const char *on = "~.gantt-view";
+        buf_printf(b, "#gz%d:checked%s svg{width:%.0fpx}\n", z, on, wz);
+        buf_printf(b, "#gz%d:checked%s .names{transform:scaleX(%.6f)}\n", z, on, 1 / f);
+        buf_printf(b,
+                   "#gz%d:checked%s .time{transform:translateX(%.4fpx) scaleX(%.6f) "
+                   "translateX(-%.0fpx)}\n",
+                   z, on, l / f, z / f, l);
+        buf_printf(b, "#gz%d:checked%s .time text{transform:scaleX(%.6f)}\n", z, on,
+                   1.0 / z);
+        for (int k = 2; k <= z; k *= 2)
+            buf_printf(b, "#gz%d:checked%s .z%d,", z, on, k);
+        buf_printf(b, "#gz%d:checked%s .t%d{display:inline}\n", z, on, z);
+    }
+}
 
 static double
 percent(int64_t part, int64_t whole)
@@ -265,6 +301,10 @@ methods_table(Buf *b, const CgReportMethod *methods, int nmethods)
     buf_printf(b, "</tbody>\n</table>\n</section>\n");
 }
 
+/* The DSP table names at most the first TASKS_HEAD and the last TASKS_TAIL tasks of a
+ * DSP. */
+enum { TASKS_HEAD = 8, TASKS_TAIL = 2 };
+
 static void
 dsp_table(Buf *b, const Sched *s, const EvalResult *r)
 {
@@ -293,13 +333,23 @@ dsp_table(Buf *b, const Sched *s, const EvalResult *r)
         num(b, r->compute[d]);
         num(b, r->idle[d]);
         num(b, s->nops[d]);
+        /* a long list is summarised: its first and last names and how many between
+         * (the table of operations has them all) */
         buf_printf(b, "<td class=\"tasks\">%d: ", ntasks);
-        bool first = true;
+        int shown = 0;
         for (int k = 0; k < s->nops[d]; k++)
             if (s->ops[d][k].kind == OP_COMPUTE) {
-                buf_printf(b, "%s", first ? "" : ", ");
-                buf_escape(b, g->tasks[s->ops[d][k].ref].id);
-                first = false;
+                bool head = shown < TASKS_HEAD, tail = shown >= ntasks - TASKS_TAIL;
+                if (ntasks <= TASKS_HEAD + TASKS_TAIL + 1 || head || tail) {
+                    buf_printf(b, "%s", shown ? ", " : "");
+                    buf_escape(b, g->tasks[s->ops[d][k].ref].id);
+                } else if (shown == TASKS_HEAD) {
+                    buf_printf(b,
+                               ", <span class=\"more\">\xe2\x80\xa6 %d more "
+                               "\xe2\x80\xa6</span>",
+                               ntasks - TASKS_HEAD - TASKS_TAIL);
+                }
+                shown++;
             }
         buf_printf(b, "</td></tr>\n");
     }
@@ -428,11 +478,12 @@ cg_sched_report(const Sched *s, const EvalResult *r, const CgReportMethod *metho
 
     Buf b = {0};
     buf_printf(&b,
-               "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-               "<meta name=\"generator\" content=\"tgc\">\n<title>Schedule of ");
+               "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\"/>\n"
+               "<meta name=\"generator\" content=\"tgc\"/>\n<title>Schedule of ");
     buf_escape(&b, g->name ? g->name : "graph");
-    buf_printf(&b, "</title>\n<style>\n%s</style>\n</head>\n<body>\n<h1>Schedule of ",
-               style);
+    buf_printf(&b, "</title>\n<style>\n%s", style);
+    zoom_style(&b);
+    buf_printf(&b, "</style>\n</head>\n<body>\n<h1>Schedule of ");
     buf_escape(&b, g->name ? g->name : "graph");
     buf_printf(&b, " on ");
     buf_escape(&b, p->name ? p->name : "inline");
@@ -442,14 +493,23 @@ cg_sched_report(const Sched *s, const EvalResult *r, const CgReportMethod *metho
         methods_table(&b, methods, nmethods);
     dsp_table(&b, s, r);
 
+    /* Zoom without a script: one radio button per scale, whose :checked rule widens the
+     * SVG (its viewBox keeps the proportions); the scroll bars of the view pan. */
     buf_printf(&b, "<section id=\"gantt\">\n<h2>Gantt chart</h2>\n"
                    "<p class=\"note\">The predicted timeline; hover over an operation "
-                   "for its task or message, bytes, iteration, start and end.</p>\n"
-                   "<div class=\"picture\">\n");
+                   "for its task or message, bytes, iteration, start and end. Zoom with "
+                   "the buttons, pan with the scroll bars.</p>\n"
+                   "<div class=\"zoom\">zoom:\n");
+    for (int z = 1; z <= CG_GANTT_ZOOM_MAX; z *= 2)
+        buf_printf(&b,
+                   "<input type=\"radio\" name=\"gantt-zoom\" id=\"gz%d\"%s/>"
+                   "<label for=\"gz%d\">%d\xc3\x97</label>\n",
+                   z, z > 1 ? "" : " checked=\"checked\"", z, z);
+    buf_printf(&b, "<div class=\"picture gantt-view\">\n");
     char *gantt = cg_sched_gantt(s, r);
     buf_add(&b, gantt, strlen(gantt));
     free(gantt);
-    buf_printf(&b, "</div>\n</section>\n");
+    buf_printf(&b, "</div>\n</div>\n</section>\n");
 
     buf_printf(&b, "<section id=\"graph\">\n<h2>Schedule graph</h2>\n");
     if (*drawn) {

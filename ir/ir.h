@@ -998,6 +998,12 @@ char *cg_platform_json_explicit(const Platform *p);
 char *cg_sched_json(const Sched *s, const EvalResult *r);  /* tgc-schedule/1 */
 char *cg_sched_dot(const Sched *s, const EvalResult *r);   /* via cgraph */
 char *cg_sched_gantt(const Sched *s, const EvalResult *r); /* SVG */
+/* The Gantt chart's width in pixels (its height grows with the lanes), and the largest
+ * zoom of the report's (1, 2, 4 ... CG_GANTT_ZOOM_MAX): the chart's root has
+ * preserveAspectRatio="none", its group "names" (the title, the legend, the lanes' names)
+ * is left unstretched by the report and its group "time" stretched, and the label of a box
+ * that fits only from zoom z on has the classes "zl zZ" (hidden outside the report). */
+enum { CG_GANTT_WIDTH = 1260, CG_GANTT_ZOOM_MAX = 32, CG_GANTT_LEFT = 130 };
 /* The critical path of iteration 0, worked out from r's times: the chain of operations
  * that determined the last finish.  dsp[] and op[] (room for every operation) receive it
  * in execution order; returns its length, 0 when r does not record iteration 0. */

@@ -402,6 +402,19 @@ START_TEST(gantt_has_a_lane_per_dsp_and_link)
     ck_assert_int_eq(count(svg, "iteration 0: 2082 - 2164</title>"), 1);
     ck_assert_int_eq(count(svg, "<text"), count(svg, "</text>"));
     ck_assert_int_eq(count(svg, "<title>"), count(svg, "</title></rect>"));
+    /* made for the report's zoom: a stretching root, the names (title and legend, the
+     * panel's) apart from the time area, the ticks of every zoom (those of 1x shown, the
+     * finer ones hidden outside the report), a label that fits only when zoomed hidden */
+    ck_assert_int_eq(count(svg, "preserveAspectRatio=\"none\""), 1);
+    ck_assert_int_eq(count(svg, "<g class=\"names\">"), 2);
+    ck_assert_int_eq(count(svg, "<g class=\"time\">"), 1);
+    ck_assert_int_eq(count(svg, "<g class=\"tk"), count(svg, "class=\"tick\""));
+    ck_assert_int_ge(count(svg, "<g class=\"tk t1 t2"), 2);
+    ck_assert_int_ge(count(svg, "<g class=\"tk zl"), 2);
+    ck_assert_int_eq(
+        count(svg, "<g class=\"tk zl t1 ") + count(svg, "<g class=\"tk zl t1\""), 0);
+    ck_assert_int_ge(count(svg, "class=\"in zl z"), 1);
+    ck_assert_int_eq(count(svg, ".tgc-gantt .zl{display:none}"), 1);
     free(svg);
     example_free(&x);
 }
@@ -516,7 +529,16 @@ START_TEST(report_is_one_self_contained_page)
                      1);
     ck_assert_int_eq(count(gantt, "<title>b, iteration 1: 5528 - 7528</title>"), 1);
     ck_assert_int_eq(count(gantt, "<style>"), count(gantt, "<style>.tgc-gantt text{"));
+    /* the zoom: a button per scale, 1x checked; at 32x the chart 130 + 1130 * 32 pixels
+     * wide and the labels of every zoom up to 32 shown */
+    ck_assert_int_eq(count(gantt, "<input type=\"radio\" name=\"gantt-zoom\""), 6);
+    ck_assert_int_eq(count(gantt, "id=\"gz1\" checked=\"checked\"/>"), 1);
     free(gantt);
+    ck_assert_int_eq(count(page, "#gz32:checked~.gantt-view svg{width:36290px}"), 1);
+    ck_assert_int_eq(count(page,
+                           "#gz32:checked~.gantt-view .z32,#gz32:checked~.gantt-view "
+                           ".t32{display:inline}"),
+                     1);
     char *graph = part(page, "<section id=\"graph\">", "</section>");
     ck_assert_ptr_nonnull(graph);
     ck_assert_int_eq(count(graph, "<svg"), 1);

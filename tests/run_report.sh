@@ -22,6 +22,18 @@ check "-o - writes the same page to the standard output" cmp -s "$tmp/a.html" \
 head -c 16 "$tmp/a.html" | grep -q '^<!DOCTYPE html>$' || { echo "FAIL: no doctype"; fail=1; }
 [ "$(tail -n 1 "$tmp/a.html")" = "</html>" ] || { echo "FAIL: the page is cut"; fail=1; }
 [ "$(rows "$tmp/a.html" dsp-table)" -eq 4 ] || { echo "FAIL: DSP rows"; fail=1; }
+# the page and the Gantt chart are well-formed XML (XHTML's syntax, inline SVG)
+check "the page parses as XML" python3 -c 'import sys, xml.dom.minidom as m; m.parse(sys.argv[1])' "$tmp/a.html"
+
+# a DSP of many tasks: the DSP table names its first 8 and last 2, and how many between
+check "gen 80 tasks" "$tgc" gen --tasks 80 --seed 3 -o "$tmp/g80.json"
+check "report of 80 tasks on 2 DSPs" "$tgc" report "$tmp/g80.json" --platform abstract --dsps 2 -o "$tmp/g80.html" --search-budget 20
+row=$(grep -m 1 '<td class="tasks">' "$tmp/g80.html" | sed 's/.*<td class="tasks">//')
+n=${row%%:*}
+more=$(printf '%s' "$row" | sed -n 's/.*class="more">[^0-9]*\([0-9]*\) more.*/\1/p')
+names=$(printf '%s' "$row" | sed 's/<span[^>]*>[^<]*<\/span>//; s/<\/td>.*//' | tr ',' '\n' | grep -c '[^ ]')
+[ "$n" -gt 11 ] && [ "$more" = $((n - 10)) ] && [ "$names" -eq 10 ] ||
+    { echo "FAIL: DSP 0's tasks ($n) not summarised as 10 names and $((n - 10)) more: $row"; fail=1; }
 
 # --json: the summary, with the operation count the page's table has
 "$tgc" report fir4/fir4.json -o "$tmp/j.html" --json --search-budget 20 >"$tmp/j.json"
