@@ -398,7 +398,7 @@ MPIRIO_Compute_named(long long cycles, const char *name)
 {
     if (!mpi_check_active("MPIRIO_Compute"))
         return MPIRIO_ERR_NOT_INIT;
-    if (cycles < 0)
+    if (cycles < 0 || cycles > MPIRIO_CLOCK_MAX - tr_now())
         return MPIRIO_ERR_ARG;
     tr_call("MPIRIO_Compute");
     tr_compute(cycles, name ? name : "compute");

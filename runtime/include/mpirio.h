@@ -46,6 +46,10 @@ enum {
 #define MPIRIO_ANY_TAG (-1)
 #define MPIRIO_PROC_NULL (-2)
 #define MPIRIO_TAG_UB 0x3fffffff
+/* the largest time a DSP's clock may reach by MPIRIO_Compute (2^61 - 1 cycles, 146
+ * years at 500 MHz): above it a compute is MPIRIO_ERR_ARG, so that the clock (and
+ * everything the DSP does after) never wraps */
+#define MPIRIO_CLOCK_MAX 0x1fffffffffffffffLL
 
 typedef int MPIRIO_Comm;
 #define MPIRIO_COMM_WORLD 0
@@ -142,7 +146,9 @@ int MPIRIO_Alltoall(const void *sendbuf, int sendcount, MPIRIO_Datatype sendtype
 int MPIRIO_Coll_algorithm(int family);
 
 /* time and statistics */
-int MPIRIO_Compute(long long cycles); /* the DSP is busy `cycles` */
+/* the DSP is busy `cycles`; MPIRIO_ERR_ARG for cycles < 0 or one that would take its
+ * clock beyond MPIRIO_CLOCK_MAX (then the clock stays) */
+int MPIRIO_Compute(long long cycles);
 /* the same; the trace names the span `name` (a task, a kernel; NULL: "compute") */
 int MPIRIO_Compute_named(long long cycles, const char *name);
 long long MPIRIO_time(void);     /* the caller's virtual time in cycles */

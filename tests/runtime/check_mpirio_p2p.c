@@ -13,6 +13,7 @@
 static MPIRIO_Stats st;
 static long long tmark[64];
 static int ires[64][32];
+static long long lres[64][4];
 
 static int
 run(int n, const char *plat, int flags, void (*fn)(int, void *), void *arg)
@@ -564,6 +565,48 @@ START_TEST(stale_requests_are_refused)
 }
 END_TEST
 
+/* computes near the end of the clock (issue 37, 4: one hung the simulator, two
+ * wrapped the clock negative with success) */
+static void
+big_computes(int rank, void *arg)
+{
+    int *e = ires[rank];
+    long long *t = lres[rank];
+    e[0] = MPIRIO_Compute(0x7fffffffffffffffLL - 5);
+    e[1] = MPIRIO_Compute(MPIRIO_CLOCK_MAX / 2);
+    e[2] = MPIRIO_Compute(MPIRIO_CLOCK_MAX / 2);
+    e[3] = MPIRIO_Compute(MPIRIO_CLOCK_MAX / 2); /* beyond the limit */
+    t[0] = MPIRIO_time();
+    e[4] = MPIRIO_Compute(MPIRIO_CLOCK_MAX - t[0]); /* to the limit exactly */
+    e[5] = MPIRIO_Compute(1);
+    t[1] = MPIRIO_time();
+    int x = rank;
+    if (rank == 0) /* the DSPs still talk at the end of time */
+        MPIRIO_Send(&x, 1, MPIRIO_INT, 1, 0, MPIRIO_COMM_WORLD);
+    else
+        MPIRIO_Recv(&x, 1, MPIRIO_INT, 0, 0, MPIRIO_COMM_WORLD, NULL);
+    e[6] = x;
+}
+
+START_TEST(computes_stop_at_the_end_of_the_clock)
+{
+    ck_assert_int_eq(run(2, NULL, 0, big_computes, NULL), 0);
+    for (int i = 0; i < 2; i++) {
+        long long *t = lres[i];
+        ck_assert_int_eq(ires[i][0], MPIRIO_ERR_ARG);
+        ck_assert_int_eq(ires[i][1], MPIRIO_SUCCESS);
+        ck_assert_int_eq(ires[i][2], MPIRIO_SUCCESS);
+        ck_assert_int_eq(ires[i][3], MPIRIO_ERR_ARG);
+        ck_assert(t[0] == 2 * (MPIRIO_CLOCK_MAX / 2));
+        ck_assert_int_eq(ires[i][4], MPIRIO_SUCCESS);
+        ck_assert_int_eq(ires[i][5], MPIRIO_ERR_ARG);
+        ck_assert(t[1] == MPIRIO_CLOCK_MAX);
+        ck_assert_int_eq(ires[i][6], 0);
+    }
+    ck_assert(st.cycles > MPIRIO_CLOCK_MAX && st.cycles < MPIRIO_CLOCK_MAX + 100000);
+}
+END_TEST
+
 START_TEST(every_error_code_is_returned)
 {
     ck_assert_int_eq(run(4, NULL, 0, errors, NULL), 0);
@@ -793,8 +836,9 @@ main(void)
               contention_serialises_a_shared_link, shorter_message_goes_first,
               issue_order_is_virtual_time, matching_wildcards_test_waitall_truncation,
               world_and_local_communicators, every_error_code_is_returned,
-              stale_requests_are_refused, deadlock_is_reported_not_hung,
-              rendezvous_sends_deadlock_too, five_runs_are_identical,
-              corrupted_packets_are_retried, time_and_traffic_from_inside);
+              stale_requests_are_refused, computes_stop_at_the_end_of_the_clock,
+              deadlock_is_reported_not_hung, rendezvous_sends_deadlock_too,
+              five_runs_are_identical, corrupted_packets_are_retried,
+              time_and_traffic_from_inside);
     return check_run(s);
 }
