@@ -189,8 +189,12 @@ typedef struct Bsend {
 typedef struct Tab {
     void **e;
     int n, cap;
+    int lowfirst, low; /* the entries lowfirst .. low - 1 are in use */
+    int appends; /* entries made at the end since low was last forgotten */
 } Tab;
-/* index of a free entry at or after `first` (made and zeroed, size bytes) */
+/* index of a free entry at or after `first` (made and zeroed, size bytes); amortized
+ * constant time: the entries freed (used = 0) below the search's start are found
+ * again once the table has grown by half */
 int tab_new(Tab *t, int first, size_t size);
 static inline void *
 tab_at(const Tab *t, int i)

@@ -14,12 +14,17 @@
  *   requests       waits, tests and frees of requests that completed, were freed or
  *                  never were, and negative counts: MPI_ERR_REQUEST, MPI_ERR_COUNT, no
  *                  use of freed memory (prints "requests ok")
+ *   errhandler     the communicators made from one with MPI_ERRORS_RETURN have it too:
+ *                  a bad call on them returns (prints "errhandler ok")
+ *   commdup        MPI_Comm_dup in a loop costs the same per copy, 10000 or 40000 on
+ *                  (CPU time of the first and the last 10000; prints "commdup ok")
  *   ok             a correct program (prints "ok") */
 #include <mpi.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 static int
 bigcount(int rank)
@@ -226,6 +231,101 @@ requests(int rank, int size)
     return bad;
 }
 
+/* the error handler of c is MPI_ERRORS_RETURN, and an invalid rank on it returns */
+static int
+returns(int rank, const char *how, MPI_Comm c)
+{
+    if (c == MPI_COMM_NULL)
+        return 0;
+    MPI_Errhandler eh = MPI_ERRHANDLER_NULL;
+    MPI_Comm_get_errhandler(c, &eh);
+    int x = 0, e = MPI_Send(&x, 1, MPI_INT, 1 << 20, 0, c);
+    int bad = eh != MPI_ERRORS_RETURN || cls(e) != MPI_ERR_RANK;
+    if (bad)
+        printf("DSP %d: %s: error handler %d, a send to rank 2^20 gave class %d\n", rank,
+               how, (int)eh, cls(e));
+    MPI_Comm_free(&c);
+    return bad;
+}
+
+/* Every call that makes a communicator gives it its parent's error handler (MPI 3.1
+ * section 8.3): with MPI_ERRORS_RETURN on the parent a bad call on the child returns
+ * its error instead of ending the run. 4 DSPs or more. */
+static int
+errhandler(int rank, int size)
+{
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    MPI_Comm c, d;
+    MPI_Group wg, g;
+    int bad = 0;
+    MPI_Comm_split(MPI_COMM_WORLD, rank % 2, rank, &c);
+    bad |= returns(rank, "MPI_Comm_split", c);
+    MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &c);
+    bad |= returns(rank, "MPI_Comm_split_type", c);
+    MPI_Comm_dup(MPI_COMM_WORLD, &c);
+    bad |= returns(rank, "MPI_Comm_dup", c);
+    MPI_Comm_group(MPI_COMM_WORLD, &wg);
+    int two[2] = {0, 1};
+    MPI_Group_incl(wg, 2, two, &g);
+    MPI_Comm_create(MPI_COMM_WORLD, g, &c);
+    bad |= returns(rank, "MPI_Comm_create", c);
+    c = MPI_COMM_NULL;
+    if (rank < 2)
+        MPI_Comm_create_group(MPI_COMM_WORLD, g, 5, &c);
+    bad |= returns(rank, "MPI_Comm_create_group", c);
+    MPI_Group_free(&g);
+    MPI_Group_free(&wg);
+    int dims[2] = {2, size / 2}, periods[2] = {0, 1}, remain[2] = {1, 0};
+    MPI_Cart_create(MPI_COMM_WORLD, 2, dims, periods, 0, &c);
+    if (c != MPI_COMM_NULL) {
+        MPI_Cart_sub(c, remain, &d);
+        bad |= returns(rank, "MPI_Cart_sub", d);
+    }
+    bad |= returns(rank, "MPI_Cart_create", c);
+    int next = (rank + 1) % size, prev = (rank + size - 1) % size;
+    int w = 1;
+    MPI_Dist_graph_create_adjacent(MPI_COMM_WORLD, 1, &prev, &w, 1, &next, &w,
+                                   MPI_INFO_NULL, 0, &c);
+    bad |= returns(rank, "MPI_Dist_graph_create_adjacent", c);
+    MPI_Comm half, inter;
+    MPI_Comm_split(MPI_COMM_WORLD, rank % 2, rank, &half);
+    MPI_Intercomm_create(half, 0, MPI_COMM_WORLD, rank % 2 ? 0 : 1, 7, &inter);
+    MPI_Intercomm_merge(inter, rank % 2, &c);
+    bad |= returns(rank, "MPI_Intercomm_merge", c);
+    bad |= returns(rank, "MPI_Intercomm_create", inter);
+    MPI_Comm_free(&half);
+    int all = 0;
+    MPI_Allreduce(&bad, &all, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    if (rank == 0 && !all)
+        printf("errhandler ok\n");
+    return bad;
+}
+
+/* MPI_Comm_dup in a loop: the last 10000 copies cost at most three times the CPU
+ * time of the first 10000 (the table of communicators was searched from its start
+ * at every copy: 15 times, and 100000 copies took minutes). A ratio of CPU times in
+ * one run, so the machine's load does not decide it. */
+static int
+commdup(int rank)
+{
+    enum { BLOCK = 10000, BLOCKS = 4 };
+    double t[BLOCKS];
+    MPI_Comm c;
+    for (int b = 0; b < BLOCKS; b++) {
+        clock_t t0 = clock();
+        for (int i = 0; i < BLOCK; i++)
+            MPI_Comm_dup(MPI_COMM_WORLD, &c);
+        MPI_Barrier(MPI_COMM_WORLD);
+        t[b] = (double)(clock() - t0) / CLOCKS_PER_SEC;
+    }
+    int bad = t[BLOCKS - 1] > 3 * t[0] + 0.05;
+    if (rank == 0)
+        printf(bad ? "commdup: the first %d copies %.3f s of CPU, the last %.3f s\n"
+                   : "commdup ok\n",
+               BLOCK, t[0], t[BLOCKS - 1]);
+    return bad;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -262,6 +362,13 @@ main(int argc, char **argv)
     int rc = 0;
     if (strcmp(what, "bigcount") == 0)
         rc = bigcount(rank);
+    if (strcmp(what, "errhandler") == 0) {
+        int size;
+        MPI_Comm_size(MPI_COMM_WORLD, &size);
+        rc = errhandler(rank, size);
+    }
+    if (strcmp(what, "commdup") == 0)
+        rc = commdup(rank);
     if (strcmp(what, "requests") == 0) {
         int size;
         MPI_Comm_size(MPI_COMM_WORLD, &size);
