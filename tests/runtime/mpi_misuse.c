@@ -16,8 +16,9 @@
  *                  use of freed memory (prints "requests ok")
  *   errhandler     the communicators made from one with MPI_ERRORS_RETURN have it too:
  *                  a bad call on them returns (prints "errhandler ok")
- *   commdup        MPI_Comm_dup in a loop costs the same per copy, 10000 or 40000 on
- *                  (CPU time of the first and the last 10000; prints "commdup ok")
+ *   commdup [-v]   MPI_Comm_dup in a loop, 100000 copies, costs the same per copy
+ *                  (CPU time of the first and the last 10000; prints "commdup ok";
+ *                  -v: the time of every 10000 on stderr)
  *   ok             a correct program (prints "ok") */
 #include <mpi.h>
 #include <stdint.h>
@@ -301,14 +302,16 @@ errhandler(int rank, int size)
     return bad;
 }
 
-/* MPI_Comm_dup in a loop: the last 10000 copies cost at most three times the CPU
- * time of the first 10000 (the table of communicators was searched from its start
- * at every copy: 15 times, and 100000 copies took minutes). A ratio of CPU times in
- * one run, so the machine's load does not decide it. */
+/* MPI_Comm_dup in a loop, 100000 copies (issue 37, 6): the last 10000 cost at most
+ * three times the CPU time of the first 10000. The table of communicators was searched
+ * from its start at every copy: 40000 copies took 61 s, the last 10000 15 times the
+ * first, and 100000 several minutes (the test's timeout ends that). A ratio of CPU
+ * times in one run, so the machine's load does not decide it; the figures go to
+ * stderr when asked (commdup -v). */
 static int
-commdup(int rank)
+commdup(int rank, int verbose)
 {
-    enum { BLOCK = 10000, BLOCKS = 4 };
+    enum { BLOCK = 10000, BLOCKS = 10 };
     double t[BLOCKS];
     MPI_Comm c;
     for (int b = 0; b < BLOCKS; b++) {
@@ -319,10 +322,12 @@ commdup(int rank)
         t[b] = (double)(clock() - t0) / CLOCKS_PER_SEC;
     }
     int bad = t[BLOCKS - 1] > 3 * t[0] + 0.05;
-    if (rank == 0)
-        printf(bad ? "commdup: the first %d copies %.3f s of CPU, the last %.3f s\n"
-                   : "commdup ok\n",
-               BLOCK, t[0], t[BLOCKS - 1]);
+    if (rank == 0 && (bad || verbose))
+        for (int b = 0; b < BLOCKS; b++)
+            fprintf(stderr, "commdup: copies %d to %d: %.3f s of CPU\n", b * BLOCK,
+                    (b + 1) * BLOCK - 1, t[b]);
+    if (rank == 0 && !bad)
+        printf("commdup ok\n");
     return bad;
 }
 
@@ -368,7 +373,7 @@ main(int argc, char **argv)
         rc = errhandler(rank, size);
     }
     if (strcmp(what, "commdup") == 0)
-        rc = commdup(rank);
+        rc = commdup(rank, argc > 2 && strcmp(argv[2], "-v") == 0);
     if (strcmp(what, "requests") == 0) {
         int size;
         MPI_Comm_size(MPI_COMM_WORLD, &size);
