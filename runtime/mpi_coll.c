@@ -362,7 +362,7 @@ MPI_Op_free(MPI_Op *op)
     Op *o = tab_at(&s->ops, *op);
     if (*op < 16 || !o || !o->used)
         return mpi_err(MPI_COMM_WORLD, MPI_ERR_OP);
-    o->used = 0;
+    tab_free(&s->ops, *op);
     *op = MPI_OP_NULL;
     return MPI_SUCCESS;
 }

@@ -373,9 +373,10 @@ nbc_hold(MpiState *s, Nbc *a, Comm *c)
     a->nheld = k;
 }
 
-/* the communicator's memory (MPI_Comm_free, once no collective is in progress) */
+/* the memory of communicator h (MPI_Comm_free, once no collective is in
+ * progress), and its handle, to be given again */
 static void
-comm_release(Comm *c)
+comm_release(Comm *c, MPI_Comm h)
 {
     mpi_free(c->g);
     mpi_free(c->rg);
@@ -389,7 +390,7 @@ comm_release(Comm *c)
     mpi_free(c->edges);
     c->g = c->rg = c->dims = c->periods = c->ins = c->outs = NULL;
     c->inw = c->outw = c->index = c->edges = NULL;
-    c->used = 0;
+    tab_free(&mpi_state()->comms, h);
 }
 
 /* nbc_start's and the operation's references to a: the last lets it go */
@@ -402,7 +403,7 @@ nbc_drop(Nbc *a)
         type_unref(a->held[i]);
     mpi_free(a->held);
     if (--a->c->pending == 0 && a->c->freed)
-        comm_release(a->c);
+        comm_release(a->c, a->comm);
     mpi_free(a);
 }
 
@@ -646,7 +647,7 @@ MPI_Comm_free(MPI_Comm *comm)
     if (c->pending)
         c->freed = 1;
     else
-        comm_release(c);
+        comm_release(c, *comm);
     *comm = MPI_COMM_NULL;
     return MPI_SUCCESS;
 }
@@ -898,7 +899,7 @@ MPI_Group_free(MPI_Group *group)
     GROUP(g, *group);
     if (*group != MPI_GROUP_EMPTY) {
         mpi_free(g->g);
-        g->used = 0;
+        tab_free(&s->groups, *group);
     }
     *group = MPI_GROUP_NULL;
     return MPI_SUCCESS;

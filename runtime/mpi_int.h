@@ -184,18 +184,19 @@ typedef struct Bsend {
     struct Bsend *next;
 } Bsend;
 
-/* a table of objects behind int handles: entries are allocated once and reused
- * (used = 0 when freed), so a pointer to one stays valid while the table grows */
+/* a table of objects behind int handles: entries are allocated once and reused, so
+ * a pointer to one stays valid while the table grows; each begins with its `int used` */
 typedef struct Tab {
     void **e;
     int n, cap;
-    int lowfirst, low; /* the entries lowfirst .. low - 1 are in use */
-    int appends; /* entries made at the end since low was last forgotten */
+    int *free, nfree, freecap; /* the free entries, a min-heap (mpi_env.c) */
 } Tab;
-/* index of a free entry at or after `first` (made and zeroed, size bytes); amortized
- * constant time: the entries freed (used = 0) below the search's start are found
- * again once the table has grown by half */
+/* index of a free entry at or after `first` (made and zeroed, size bytes): the lowest
+ * one freed, else a new one at the end; logarithmic time */
 int tab_new(Tab *t, int first, size_t size);
+/* entry i is free (used = 0), to be made again by tab_new (keys, never given again,
+ * set used = 0 themselves) */
+void tab_free(Tab *t, int i);
 static inline void *
 tab_at(const Tab *t, int i)
 {

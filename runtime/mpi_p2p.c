@@ -986,7 +986,7 @@ MPI_Imrecv(void *buf, int count, MPI_Datatype type, MPI_Message *msg, MPI_Reques
     if (!type_contig(t))
         into = r->pack = mpi_alloc(bytes);
     tr_imrecv(h->m, into, bytes, &r->tr);
-    h->used = 0;
+    tab_free(&s->msgs, *msg);
     *msg = MPI_MESSAGE_NULL;
     *req = r->self;
     return MPI_SUCCESS;

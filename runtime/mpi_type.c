@@ -237,6 +237,9 @@ type_release(Type *t)
     mpi_free(t->ints);
     mpi_free(t->addrs);
     mpi_free(t->types);
+    MpiState *s = mpi_state();
+    if (s && tab_at(&s->types, t->handle - TYPE_BASE) == t)
+        tab_free(&s->types, t->handle - TYPE_BASE);
     memset(t, 0, sizeof *t);
 }
 

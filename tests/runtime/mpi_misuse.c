@@ -17,7 +17,8 @@
  *   errhandler     the communicators made from one with MPI_ERRORS_RETURN have it too:
  *                  a bad call on them returns (prints "errhandler ok")
  *   commdup [-v]   MPI_Comm_dup in a loop, 100000 copies, costs the same per copy
- *                  (CPU time of the first and the last 10000; prints "commdup ok";
+ *                  (CPU time of the first and the last 10000), and the lowest handle
+ *                  freed is the next one given (prints "commdup ok";
  *                  -v: the time of every 10000 on stderr)
  *   ok             a correct program (prints "ok") */
 #include <mpi.h>
@@ -322,6 +323,18 @@ commdup(int rank, int verbose)
         t[b] = (double)(clock() - t0) / CLOCKS_PER_SEC;
     }
     int bad = t[BLOCKS - 1] > 3 * t[0] + 0.05;
+    /* the lowest handle freed is the next one given, as MPICH does (its tests
+     * datatype/indexed_misc and others count on it) */
+    MPI_Comm lo = c - 3000, hi = c - 2000, x, y;
+    MPI_Comm_free(&hi);
+    MPI_Comm_free(&lo);
+    MPI_Comm_dup(MPI_COMM_WORLD, &x);
+    MPI_Comm_dup(MPI_COMM_WORLD, &y);
+    if (x != c - 3000 || y != c - 2000) {
+        printf("commdup: freed %d and %d, then given %d and %d\n", c - 3000, c - 2000, x,
+               y);
+        bad = 1;
+    }
     if (rank == 0 && (bad || verbose))
         for (int b = 0; b < BLOCKS; b++)
             fprintf(stderr, "commdup: copies %d to %d: %.3f s of CPU\n", b * BLOCK,
