@@ -45,6 +45,9 @@ void trace_name(int pid, int tid, const char *what, const char *name); /* metada
 void trace_span(int pid, int tid, const char *name, long long t0, long long t1,
                 const char *cat);
 int trace_close(void); /* 0, or -1 (reported) when the file could not be written */
+/* a fault ends the process: what was traced and the closing brackets are written and
+ * the file closed (async-signal-safe; nothing is traced after) */
+void trace_crash(void);
 
 /* ---- fiber.c: user-level contexts ---- */
 

@@ -7,10 +7,12 @@
  * transport below it, each calling only those below: sim_p2p.c and sim_coll.c (the
  * protocols), sim_net.c (the fabric), sim_kernel.c (events, DSPs, virtual time), and
  * at the bottom platform_load.c (over platform/), datatype.c, trace.c. */
+#define _XOPEN_SOURCE 700 /* sigaltstack, siginfo_t's si_code */
 #include "sim.h"
 
 #include <errno.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -125,6 +127,63 @@ trace_tracks(void)
     }
 }
 
+/* A DSP that crashes (a fault of its own code, abort() of a failed assert) ends the
+ * process without exit handlers: while a trace is open, the run catches the signals
+ * of a crash, writes what was traced (trace_crash), and gives the signal to the action
+ * that was there before (the default's end by the signal, mpirio-run's report of the
+ * DSP, a sanitizer's report). */
+static const int crash_sigs[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT};
+enum { NCRASH = sizeof crash_sigs / sizeof crash_sigs[0] };
+static struct sigaction crash_old[NCRASH];
+static stack_t crash_oldstack;
+static int crash_caught;
+
+static void
+uncatch_crashes(void)
+{
+    if (!crash_caught)
+        return;
+    for (int i = 0; i < NCRASH; i++)
+        sigaction(crash_sigs[i], &crash_old[i], NULL);
+    if (crash_oldstack.ss_flags & SS_DISABLE) {
+        stack_t off = {.ss_flags = SS_DISABLE};
+        sigaltstack(&off, NULL);
+    }
+    crash_caught = 0;
+}
+
+static void
+on_crash(int sig, siginfo_t *si, void *uc)
+{
+    (void)uc;
+    trace_crash();
+    uncatch_crashes();
+    /* a fault of an instruction happens again on return, now under the previous
+     * action; a signal sent (raise, abort, kill) is sent again, delivered under it when
+     * this returns */
+    if (si->si_code <= 0 || sig == SIGABRT)
+        raise(sig);
+}
+
+static void
+catch_crashes(void)
+{
+    static char altstack[1 << 16]; /* the signal of a DSP's stack that overflowed */
+    sigaltstack(NULL, &crash_oldstack);
+    if (crash_oldstack.ss_flags & SS_DISABLE) {
+        stack_t st = {.ss_sp = altstack, .ss_size = sizeof altstack};
+        sigaltstack(&st, NULL);
+    }
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_sigaction = on_crash;
+    sa.sa_flags = SA_SIGINFO | SA_ONSTACK;
+    sigemptyset(&sa.sa_mask);
+    for (int i = 0; i < NCRASH; i++)
+        sigaction(crash_sigs[i], &sa, &crash_old[i]);
+    crash_caught = 1;
+}
+
 static void
 summary(FILE *f)
 {
@@ -231,9 +290,12 @@ run_locked(int n, const char *platform, const Settings *set, void (*fn)(int, voi
         K = NULL;
         return 1;
     }
-    if (trace_active)
+    if (trace_active) {
         trace_tracks();
+        catch_crashes();
+    }
     rc = k_run(n, fn, arg);
+    uncatch_crashes();
     keep_stats(n, out);
     if (k->set.summary && rc != 1)
         summary(stderr);

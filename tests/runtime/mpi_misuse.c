@@ -6,6 +6,7 @@
  *   beforeinit     every DSP calls MPI_Comm_rank before MPI_Init
  *   afterfinalize  DSP 2 calls MPI_Barrier after MPI_Finalize
  *   segv           DSP 2 writes through a null pointer after an MPI_Barrier
+ *   abort          DSP 2 calls abort() (a failed assert) after an MPI_Barrier
  *   bigcount       DSP 0 sends 2 GiB + 16 bytes to DSP 1, which checks the counts
  *   polldeadlock   each DSP polls (MPI_Test, MPI_Iprobe) for a message nobody sends
  *   mismatch       collectives whose members disagree on the counts: MPI_ERR_TRUNCATE
@@ -365,6 +366,11 @@ main(int argc, char **argv)
             volatile int *p = NULL;
             *p = 1;
         }
+    }
+    if (strcmp(what, "abort") == 0) { /* a failed assert */
+        MPI_Barrier(MPI_COMM_WORLD);
+        if (rank == 2)
+            abort();
     }
     if (strcmp(what, "polldeadlock") == 0) {
         int x = 0, flag = 0;
