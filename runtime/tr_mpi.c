@@ -202,7 +202,18 @@ setup(const char *platform)
             die("MPIRIO_COLL: expected switch (MPI's own collectives) or mpich");
     }
     v = getenv("MPIRIO_SEND_IN_PLACE"); /* a program with its own main: "1" */
-    M.in_place = v && strcmp(v, "1") == 0;
+    if (v && *v) {
+        if (strcmp(v, "1") == 0)
+            M.in_place = 1;
+        else if (strcmp(v, "0") != 0) {
+            char msg[256];
+            snprintf(msg, sizeof msg,
+                     "MPIRIO_SEND_IN_PLACE \"%.64s\": expected 1 (Isend sends from the "
+                     "caller's buffer) or 0 (it sends a copy)",
+                     v);
+            die(msg);
+        }
+    }
     v = getenv("MPIRIO_COMPUTE");
     if (v && *v) {
         if (strcmp(v, "spin") == 0)
