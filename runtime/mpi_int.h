@@ -1,10 +1,10 @@
 /* mpi_int.h: the internals of the MPI API layer, one header for its files. They are
- * layers, top down: mpi_coll.c (collectives), mpi_p2p.c (point-to-point), mpi_comm.c
- * (communicators), mpi_type.c (datatypes), mpi_env.c (the environment and its
- * tables); each calls only those below it, coll.c (the collective algorithms, beside
- * api.c's MPIRIO names) and of the transport only the tr_ functions of mpirio_int.h,
- * so the MPI names run on every transport (tests/runtime/layers.sh checks the
- * calls).
+ * layers, top down: mpi_nbc.c (nonblocking collectives), mpi_coll.c (collectives),
+ * mpi_p2p.c (point-to-point), mpi_comm.c (communicators), mpi_type.c (datatypes),
+ * mpi_env.c (the environment and its tables); each calls only those below it, coll.c
+ * (the collective algorithms, beside api.c's MPIRIO names) and of the transport only
+ * the tr_ functions of mpirio_int.h, so the MPI names run on every transport
+ * (tests/runtime/layers.sh checks the calls).
  *
  * Everything an MPI process owns (communicators, groups, datatypes, operators,
  * requests, the attached buffer) is per DSP: one MpiState, found through the

@@ -28,27 +28,28 @@ if [ "${1:-}" = "--swap" ]; then
 fi
 table=${1:-}
 default_table='api.c 1
-mpi_coll.c 1
-mpi_p2p.c 2
-mpi_comm.c 3
-mpi_type.c 4
-mpi_env.c 5
-mpi_env_tr.c 5
-coll.c 6
-api_base.c 6
-sim_run.c 7 transport
-tr_mpi.c 7 transport
-sim_p2p.c 8 transport
-sim_coll.c 8 transport
-sim_net.c 9 transport
-sim_kernel.c 10 transport
-platform_load.c 11
-datatype.c 11
-trace.c 11
-fiber.c 11
-read.c 12
-fields.c 13
-presets.c 14'
+mpi_nbc.c 1
+mpi_coll.c 2
+mpi_p2p.c 3
+mpi_comm.c 4
+mpi_type.c 5
+mpi_env.c 6
+mpi_env_tr.c 6
+coll.c 7
+api_base.c 7
+sim_run.c 8 transport
+tr_mpi.c 8 transport
+sim_p2p.c 9 transport
+sim_coll.c 9 transport
+sim_net.c 10 transport
+sim_kernel.c 11 transport
+platform_load.c 12
+datatype.c 12
+trace.c 12
+fiber.c 12
+read.c 13
+fields.c 14
+presets.c 15'
 [ -r "$lib" ] || { echo "layers.sh: cannot read $lib" >&2; exit 1; }
 syms=$(nm -A -P "$lib") || { echo "layers.sh: nm failed on $lib" >&2; exit 1; }
 [ -n "$syms" ] || { echo "layers.sh: no symbols in $lib" >&2; exit 1; }
