@@ -264,13 +264,19 @@ emit_cmake(Em *em)
         "from (empty: the installed one)\")\n"
         "set(TGC_TARGET \"%s\" CACHE STRING \"where the parallel program runs: sim (the "
         "simulated platform), openmpi or mpich (real MPI, under that library's mpirun "
-        "-np %d; docs/cluster.md of tgc)\")\n"
+        "-np %d; docs/cluster.md of tgc), threads (one thread per DSP on this host, "
+        "the sequential reference too; docs/threads.md of tgc)\")\n"
+        "set(TGC_THREADS OFF)\n"
         "if(TGC_TARGET STREQUAL \"sim\")\n"
         "  set(TGC_PAR_LIB \"\")\n"
-        "elseif(TGC_TARGET STREQUAL \"openmpi\" OR TGC_TARGET STREQUAL \"mpich\")\n"
+        "elseif(TGC_TARGET STREQUAL \"openmpi\" OR TGC_TARGET STREQUAL \"mpich\" OR "
+        "TGC_TARGET STREQUAL \"threads\")\n"
         "  set(TGC_PAR_LIB mpirio_${TGC_TARGET})\n"
+        "  if(TGC_TARGET STREQUAL \"threads\")\n"
+        "    set(TGC_THREADS ON)\n"
+        "  endif()\n"
         "else()\n"
-        "  message(FATAL_ERROR \"TGC_TARGET: expected sim, openmpi or mpich\")\n"
+        "  message(FATAL_ERROR \"TGC_TARGET: expected sim, openmpi, mpich or threads\")\n"
         "endif()\n"
         "find_package(PkgConfig REQUIRED)\n"
         "if(TGC_SOURCE_DIR)\n"
@@ -297,9 +303,10 @@ emit_cmake(Em *em)
         "set(tgc_common tgc_support.c tasks.c%s)\n"
         "add_executable(parallel main.c",
         TGC_VERSION,
-        em->target == CG_TARGET_OPENMPI ? "openmpi"
-        : em->target == CG_TARGET_MPICH ? "mpich"
-                                        : "sim",
+        em->target == CG_TARGET_OPENMPI   ? "openmpi"
+        : em->target == CG_TARGET_MPICH   ? "mpich"
+        : em->target == CG_TARGET_THREADS ? "threads"
+                                          : "sim",
         em->s->ndsps, em->g->kernels_source ? " kernels.c" : "");
     for (int d = 0; d < em->s->ndsps; d++)
         buf_printf(&b, " dsp%d.c", d);
@@ -309,11 +316,15 @@ emit_cmake(Em *em)
                "foreach(t parallel sequential)\n"
                "  target_include_directories(${t} PRIVATE ${CMAKE_CURRENT_SOURCE_DIR})\n"
                "endforeach()\n"
-               "target_link_libraries(sequential PRIVATE ${TGC_MPIRIO})\n"
-               "if(TGC_PAR_LIB)\n"
+               "if(TGC_THREADS) # one process: no collection of the checksums\n"
+               "  target_link_libraries(parallel PRIVATE ${TGC_PAR_LIB})\n"
+               "  target_link_libraries(sequential PRIVATE ${TGC_PAR_LIB})\n"
+               "elseif(TGC_PAR_LIB)\n"
+               "  target_link_libraries(sequential PRIVATE ${TGC_MPIRIO})\n"
                "  target_compile_definitions(parallel PRIVATE TGC_MPI)\n"
                "  target_link_libraries(parallel PRIVATE ${TGC_PAR_LIB})\n"
                "else()\n"
+               "  target_link_libraries(sequential PRIVATE ${TGC_MPIRIO})\n"
                "  target_link_libraries(parallel PRIVATE ${TGC_MPIRIO})\n"
                "endif()\n");
     add_buf(em, "CMakeLists.txt", &b);

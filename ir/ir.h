@@ -1069,8 +1069,9 @@ typedef struct CgProject {
 int cg_emit_c(const Sched *s, const EvalResult *predicted, CgProject *out, Diag *d);
 /* The same for a target: CG_TARGET_SIM (what cg_emit_c writes), CG_TARGET_OPENMPI or
  * CG_TARGET_MPICH, whose CMakeLists.txt builds the parallel program for that MPI by
- * default (TGC_TARGET; the C files are the same for every target, docs/cluster.md). */
-enum { CG_TARGET_SIM, CG_TARGET_OPENMPI, CG_TARGET_MPICH };
+ * default (TGC_TARGET; the C files are the same for every target, docs/cluster.md), or
+ * CG_TARGET_THREADS, both programs on the host's threads (docs/threads.md). */
+enum { CG_TARGET_SIM, CG_TARGET_OPENMPI, CG_TARGET_MPICH, CG_TARGET_THREADS };
 int cg_emit_c_for(const Sched *s, const EvalResult *predicted, int target, CgProject *out,
                   Diag *d);
 void cg_project_free(CgProject *p);

@@ -3,14 +3,16 @@
  * real MPI library defines the MPI names (MPI_Init, MPI_Send, ...), and a program
  * written to them is built against it directly (docs/cluster.md). What api.c asks of
  * that layer is the Init/Finalize state of the DSP, here one per process: this file
- * keeps it. Part of the API layer: it calls only tr_ functions. */
+ * keeps it (also for the shared-memory transport, tr_threads.c, whose DSPs are the
+ * threads of one process). Part of the API layer: it calls only tr_ functions. */
 #include "mpirio_int.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 
-static int initialized;    /* MPIRIO_Init returned */
-static HandleTab requests; /* the MPIRIO requests of the process */
+/* per thread: the shared-memory transport's DSPs are the threads of one process */
+static _Thread_local int initialized;    /* MPIRIO_Init returned */
+static _Thread_local HandleTab requests; /* the MPIRIO requests of the DSP */
 
 HandleTab *
 api_requests(void)

@@ -74,9 +74,11 @@ tgc_compile(Cli *c, const CliSpec *sp, const char *dump_dir, Compiled *out)
         out->target = CG_TARGET_OPENMPI;
     else if (strcmp(target, "mpich") == 0)
         out->target = CG_TARGET_MPICH;
+    else if (strcmp(target, "threads") == 0)
+        out->target = CG_TARGET_THREADS;
     else
-        return cli_usage(sp, "unknown --target \"%s\" (sim, mpi, openmpi, mpich)",
-                         target);
+        return cli_usage(
+            sp, "unknown --target \"%s\" (sim, mpi, openmpi, mpich, threads)", target);
     if (from && c->nargs > 0)
         return cli_usage(sp, "give either GRAPH or --from FILE, not both");
     if (!from && c->nargs != 1)

@@ -46,7 +46,7 @@ extern char **environ;
 #define TGC_MPI_MPICH_FLAGS ""
 #endif
 
-enum { O_KEEP = TGC_COMPILE_NOPTIONS, O_TRACE, O_MPIRUN, O_TIMEOUT };
+enum { O_KEEP = TGC_COMPILE_NOPTIONS, O_TRACE, O_MPIRUN, O_TIMEOUT, O_PIN };
 
 static const CliOption own[] = {
     TGC_COMPILE_OPTIONS,
@@ -55,7 +55,8 @@ static const CliOption own[] = {
     {"mpirun", "ARGS",
      "--target mpi: more arguments for mpirun (a hostfile: \"--hostfile FILE\")"},
     {"timeout", "S",
-     "--target mpi: end the parallel run after S seconds (default 600; a deadlock)"},
+     "--target mpi or threads: end the parallel run after S seconds (default 600)"},
+    {"pin", NULL, "--target threads: bind thread i to core i modulo the cores"},
     {NULL, NULL, NULL},
 };
 
@@ -151,7 +152,8 @@ cc_command(Argv *a, const char *dir, const CgProject *p, bool parallel, const ch
     argv_words(a, TGC_MPIRIO_BUILD_CFLAGS);
     argv_push_joined(a, "-I", dir);
     argv_push_joined(a, "-I", m->incdir);
-    bool mpi = parallel && target != CG_TARGET_SIM;
+    bool threads = target == CG_TARGET_THREADS; /* both programs on the host's threads */
+    bool mpi = parallel && target != CG_TARGET_SIM && !threads;
     if (mpi)
         argv_push(a, "-DTGC_MPI");
     argv_push(a, "-o");
@@ -172,6 +174,8 @@ cc_command(Argv *a, const char *dir, const CgProject *p, bool parallel, const ch
         const char *mflags;
         argv_push(a, mpi_lib(target, &mflags));
         argv_words(a, mflags);
+    } else if (threads) {
+        argv_push(a, m->threads_lib);
     } else if (m->in_tree) {
         argv_push(a, m->lib);
     } else {
@@ -319,16 +323,27 @@ cmd_run(Cli *c)
         tgc_compiled_free(&x);
         return status;
     }
-    bool mpi = x.target != CG_TARGET_SIM;
+    bool threads = x.target == CG_TARGET_THREADS;
+    bool mpi = x.target != CG_TARGET_SIM && !threads;
+    bool host =
+        mpi || threads; /* the programs run for real: wall-clock, one after the other */
     const char *mpirun = x.target == CG_TARGET_MPICH ? "mpirun.mpich" : "mpirun.openmpi";
     bool own_mpirun = getenv("TGC_MPIRUN") && *getenv("TGC_MPIRUN");
     if (own_mpirun) /* srun, a wrapper: only -n N and --mpirun's words are added */
         mpirun = getenv("TGC_MPIRUN");
-    if (!mpi && (c->val[O_MPIRUN] || c->val[O_TIMEOUT])) {
+    if (!mpi && c->val[O_MPIRUN]) {
         tgc_compiled_free(&x);
-        return cli_usage(&spec, "--mpirun and --timeout apply to --target mpi only");
+        return cli_usage(&spec, "--mpirun applies to --target mpi only");
     }
-    if (mpi && trace) {
+    if (!host && c->val[O_TIMEOUT]) {
+        tgc_compiled_free(&x);
+        return cli_usage(&spec, "--timeout applies to --target mpi and threads only");
+    }
+    if (!threads && c->val[O_PIN]) {
+        tgc_compiled_free(&x);
+        return cli_usage(&spec, "--pin applies to --target threads only");
+    }
+    if (host && trace) {
         tgc_compiled_free(&x);
         return cli_usage(&spec, "--trace applies to the simulated platform only");
     }
@@ -345,6 +360,14 @@ cmd_run(Cli *c)
             tgc_compiled_free(&x);
             return TGC_EXIT_INPUT;
         }
+    }
+    if (threads && (!*tgc_paths()->threads_lib ||
+                    access(tgc_paths()->threads_lib, R_OK) != 0)) {
+        fprintf(stderr, "tgc: error: --target threads: libmpirio's shared-memory "
+                        "transport (libmpirio_threads.a) is not there (rebuild and "
+                        "install tgc, docs/threads.md)\n");
+        tgc_compiled_free(&x);
+        return TGC_EXIT_INPUT;
     }
     /* the project directory */
     char *dir;
@@ -454,6 +477,10 @@ cmd_run(Cli *c)
             argv_push(&ap, "--no-contention");
             argv_push(&as, "--no-contention");
         }
+        if (c->val[O_PIN]) {
+            argv_push(&ap, "--pin");
+            argv_push(&as, "--pin");
+        }
         for (char **e = environ; *e; e++)
             if (strncmp(*e, "MPIRIO_TRACE=", 13) != 0 &&
                 strncmp(*e, "MPIRIO_NO_CONTENTION=", 21) != 0) {
@@ -469,17 +496,18 @@ cmd_run(Cli *c)
             free(t);
         }
         bool timed_out = false;
-        /* under MPI the reference runs first: the parallel run's wall-clock is its own */
-        Child cs = mpi ? child_start(as.v, out_s, err_s, env_s.v, false) : (Child){0};
-        int ss = mpi ? child_finish(cs, "run: running the sequential reference") : 0;
+        /* under MPI and on threads the reference runs first: the parallel run's
+         * wall-clock is its own */
+        Child cs = host ? child_start(as.v, out_s, err_s, env_s.v, false) : (Child){0};
+        int ss = host ? child_finish(cs, "run: running the sequential reference") : 0;
         double t0 = ir_wall_seconds();
         Child cp = child_start(ap.v, out_p, err_p, env.v, mpi);
-        if (!mpi)
+        if (!host)
             cs = child_start(as.v, out_s, err_s, env_s.v, false);
-        int sp = mpi ? child_finish_within(cp, timeout, &timed_out)
-                     : child_finish(cp, "run: running the programs");
+        int sp = host ? child_finish_within(cp, timeout, &timed_out)
+                      : child_finish(cp, "run: running the programs");
         mpirun_s = ir_wall_seconds() - t0;
-        if (!mpi)
+        if (!host)
             ss = child_finish(cs, "run: running the programs");
         progress_end();
         ran = true;
@@ -487,9 +515,9 @@ cmd_run(Cli *c)
             fprintf(stderr, "tgc: error: cannot start %s (set TGC_MPIRUN)\n", mpirun);
         if (timed_out)
             fprintf(stderr,
-                    "tgc: error: the parallel program did not end within %.0f s under "
-                    "MPI (a deadlock? --timeout S)\n",
-                    timeout);
+                    "tgc: error: the parallel program did not end within %.0f s %s "
+                    "(--timeout S)\n",
+                    timeout, mpi ? "under MPI (a deadlock?)" : "on threads");
         char *tp = child_read_file(out_p, NULL), *ts = child_read_file(out_s, NULL);
         parse_report(&rp, tp ? tp : strdup(""), x.s->ndsps);
         parse_report(&rs, ts ? ts : strdup(""), 1);
@@ -530,15 +558,18 @@ cmd_run(Cli *c)
             ice("a verified schedule deadlocks in its steady state");
         TgcThroughput thr;
         tgc_throughput(x.s, &per, &thr, x.arena);
-        bool measured = !mpi && rp.period_iterations > 0;
+        bool measured = !host && rp.period_iterations > 0; /* simulated cycles only */
         Ratio mper = measured ? period_ratio(rp.period_cycles, rp.period_iterations)
                               : (Ratio){0, 1};
         bool per_eq = measured && per.found && period_ratio_cmp(mper, per.period) == 0;
-        const char *target_name = x.target == CG_TARGET_OPENMPI ? "openmpi"
-                                  : x.target == CG_TARGET_MPICH ? "mpich"
-                                                                : "sim";
-        /* under MPI the cycles are wall-clock at the platform's DSP clock */
-        double wall_s = (double)rp.cycles / (1e6 * (double)x.s->p->dsp_clock_mhz);
+        const char *target_name = x.target == CG_TARGET_OPENMPI   ? "openmpi"
+                                  : x.target == CG_TARGET_MPICH   ? "mpich"
+                                  : x.target == CG_TARGET_THREADS ? "threads"
+                                                                  : "sim";
+        /* under MPI and on threads the cycles are wall-clock at the platform's DSP
+         * clock (on threads the sequential program's too) */
+        double hz = 1e6 * (double)x.s->p->dsp_clock_mhz;
+        double wall_s = (double)rp.cycles / hz, seq_wall_s = (double)rs.cycles / hz;
         if (c->json) {
             json_t *o = json_object();
             json_object_set_new(o, "graph", json_string(x.g->name ? x.g->name : ""));
@@ -555,6 +586,12 @@ cmd_run(Cli *c)
                 json_object_set_new(o, "ranks", json_integer(x.s->ndsps));
                 json_object_set_new(o, "wall_clock_s", json_real(wall_s));
                 json_object_set_new(o, "mpirun_s", json_real(mpirun_s));
+            }
+            if (threads) { /* both programs' wall-clock on this host */
+                json_object_set_new(o, "threads", json_integer(x.s->ndsps));
+                json_object_set_new(o, "wall_clock_s", json_real(wall_s));
+                json_object_set_new(o, "sequential_wall_s", json_real(seq_wall_s));
+                json_object_set_new(o, "pinned", json_boolean(c->val[O_PIN] != NULL));
             }
             json_object_set_new(o, "checksums_equal", json_boolean(ceq));
             json_object_set_new(o, "checksum_total",
@@ -633,6 +670,18 @@ cmd_run(Cli *c)
                 printf("  sequential cycles %lld on one simulated DSP\n", rs.cycles);
                 printf("  messages          %lld (MPI messages of the run)\n",
                        rp.packets);
+            } else if (threads) {
+                printf("  on threads        %d threads%s\n", x.s->ndsps,
+                       c->val[O_PIN] ? ", pinned to the cores" : "");
+                printf("  wall-clock        %.6f s parallel, %.6f s sequential (speed-up "
+                       "%.2f)\n",
+                       wall_s, seq_wall_s, speedup);
+                printf("  predicted cycles  %" PRId64
+                       " (%.6f s on the platform; measured "
+                       "/ predicted %.3f)\n",
+                       x.r.length, (double)x.r.length / hz,
+                       x.r.length > 0 ? (double)rp.cycles / (double)x.r.length : 0.0);
+                printf("  messages          %lld\n", rp.packets);
             } else {
                 printf("  simulated cycles  %lld (%s)\n", rp.cycles,
                        no_contention ? "no contention" : "with contention");

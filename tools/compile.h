@@ -23,7 +23,7 @@
     {                                                                                    \
         "target", "T",                                                                   \
             "sim (default: the simulated platform), mpi or openmpi, mpich (real MPI, "   \
-            "docs/cluster.md)"                                                           \
+            "docs/cluster.md), threads (the host's threads, docs/threads.md)"            \
     }
 #define TGC_COMPILE_NOPTIONS 8
 

@@ -1,5 +1,5 @@
 /*
- * tools/locate.c - where this tgc's libmpirio, MPI transports and micro-benchmarks are
+ * tools/locate.c - where this tgc's libmpirio, its transports and micro-benchmarks are
  * (locate.h).  The build tree's tgc reads tgc.paths beside itself (written by
  * tools/CMakeLists.txt: one "key=value" line each); an installed tgc has none and looks
  * relative to its own folder, TGC_INSTALL_LIBDIR, TGC_INSTALL_INCDIR and
@@ -69,8 +69,10 @@ read_paths(const char *file, TgcPaths *p)
                       : strcmp(line, "mpirio_lib") == 0    ? &p->lib
                       : strcmp(line, "openmpi_lib") == 0   ? &p->openmpi_lib
                       : strcmp(line, "mpich_lib") == 0     ? &p->mpich_lib
+                      : strcmp(line, "threads_lib") == 0   ? &p->threads_lib
                       : strcmp(line, "calib_openmpi") == 0 ? &p->calib_openmpi
                       : strcmp(line, "calib_mpich") == 0   ? &p->calib_mpich
+                      : strcmp(line, "calib_threads") == 0 ? &p->calib_threads
                                                            : NULL;
         if (slot) {
             free(*slot);
@@ -100,25 +102,32 @@ tgc_paths(void)
         p.in_tree = true;
     } else {
         free(p.incdir), free(p.lib), free(p.openmpi_lib), free(p.mpich_lib);
-        free(p.calib_openmpi), free(p.calib_mpich);
+        free(p.threads_lib), free(p.calib_openmpi), free(p.calib_mpich);
+        free(p.calib_threads);
         memset(&p, 0, sizeof p);
         p.incdir = beside(bindir, TGC_INSTALL_INCDIR);
         p.libdir = beside(bindir, TGC_INSTALL_LIBDIR);
         p.openmpi_lib = existing(p.libdir, "libmpirio_openmpi.a");
         p.mpich_lib = existing(p.libdir, "libmpirio_mpich.a");
+        p.threads_lib = existing(p.libdir, "libmpirio_threads.a");
         char *libexec = beside(bindir, TGC_INSTALL_LIBEXECDIR);
         p.calib_openmpi = existing(libexec, "tgc-calib-openmpi");
         p.calib_mpich = existing(libexec, "tgc-calib-mpich");
+        p.calib_threads = existing(libexec, "tgc-calib-threads");
         free(libexec);
     }
     if (!p.openmpi_lib)
         p.openmpi_lib = ir_xstrdup("");
     if (!p.mpich_lib)
         p.mpich_lib = ir_xstrdup("");
+    if (!p.threads_lib)
+        p.threads_lib = ir_xstrdup("");
     if (!p.calib_openmpi)
         p.calib_openmpi = ir_xstrdup("");
     if (!p.calib_mpich)
         p.calib_mpich = ir_xstrdup("");
+    if (!p.calib_threads)
+        p.calib_threads = ir_xstrdup("");
     free(file);
     free(exe);
     return &p;

@@ -1,5 +1,5 @@
 /*
- * tools/locate.h - where tgc finds libmpirio, its MPI transports and tgc calibrate's
+ * tools/locate.h - where tgc finds libmpirio, its MPI and threads transports and tgc calibrate's
  * micro-benchmarks (locate.c): in the build tree, from the file tgc.paths that the build
  * writes beside the tgc it built; installed, relative to the executable's own folder
  * (bin/../lib, bin/../libexec/tgc), so that an installed tree holds no build path and
@@ -17,8 +17,10 @@ typedef struct TgcPaths {
     char *libdir;        /* installed: the folder of libmpirio.so and the transports */
     char *openmpi_lib;   /* the Open MPI transport (libmpirio_openmpi.a), or "" */
     char *mpich_lib;     /* the MPICH transport, or "" */
+    char *threads_lib;   /* the shared-memory transport (libmpirio_threads.a), or "" */
     char *calib_openmpi; /* tgc calibrate's micro-benchmark program on Open MPI, or "" */
     char *calib_mpich;   /* ... on MPICH, or "" */
+    char *calib_threads; /* ... on the host's threads (tgc-calib-threads), or "" */
 } TgcPaths;
 
 /* The paths of this tgc, found once; never NULL (an absent part is ""). */

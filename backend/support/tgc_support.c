@@ -442,7 +442,7 @@ usage(FILE *f, const char *program)
     fprintf(
         f,
         "usage: %s [--no-contention] [--platform=FILE] [--output-dir=DIR] [--summary] "
-        "[--quiet]\n",
+        "[--quiet] [--pin]\n",
         program);
 }
 
@@ -484,6 +484,7 @@ tgc_parse_args(TgcArgs *a, int argc, char **argv, const char *program)
         {"no-contention", no_argument, NULL, 'C'},
         {"summary", no_argument, NULL, 'S'},
         {"quiet", no_argument, NULL, 'q'},
+        {"pin", no_argument, NULL, 'P'},
         {"platform", required_argument, NULL, 'p'},
         {"output-dir", required_argument, NULL, 'd'},
         {"help", no_argument, NULL, 'h'},
@@ -503,6 +504,9 @@ tgc_parse_args(TgcArgs *a, int argc, char **argv, const char *program)
         case 'q':
             a->flags |= MPIRIO_RUN_QUIET;
             break;
+        case 'P':
+            a->flags |= MPIRIO_RUN_PIN;
+            break;
         case 'p':
             a->platform = optarg;
             break;
@@ -520,6 +524,8 @@ tgc_parse_args(TgcArgs *a, int argc, char **argv, const char *program)
                    "(default .)\n"
                    "  --summary           the runtime's summary on stderr at the end\n"
                    "  --quiet             no runtime messages on stderr\n"
+                   "  --pin               threads (libmpirio_threads): thread i on core i "
+                   "modulo the cores\n"
                    "  -h, --help          print this help and exit\n"
                    "Exit status: 0 success, 1 a failed run (bad platform file, failed "
                    "call), 2 bad usage,\n3 a deadlock (its report on stderr).\n",

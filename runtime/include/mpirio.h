@@ -193,6 +193,9 @@ int MPIRIO_link_traffic(int link, MPIRIO_Link *l);
  * MPI requires): a transport may send from it in place (the MPI transport does; the
  * simulation copies the payload at the call either way) */
 #define MPIRIO_RUN_SEND_IN_PLACE 32
+/* the shared-memory transport (libmpirio_threads): thread i runs on the i-th core the
+ * process may use, modulo their number (MPIRIO_PIN=1 does the same); others ignore it */
+#define MPIRIO_RUN_PIN 64
 
 typedef struct MPIRIO_Stats {
     long long cycles; /* length: the time the last DSP finished */
