@@ -9,6 +9,8 @@
 #   ./setup.sh --deps     only install what is missing
 #   ./setup.sh --sanitize the same for the sanitizer build in ./build-asan (clang,
 #                         AddressSanitizer + UndefinedBehaviorSanitizer, docs/testing.md)
+#   ./setup.sh --tsan     the ThreadSanitizer build in ./build-tsan (clang): what the tests
+#                         of the shared-memory transport need (ctest -R '^threads_')
 #   ./setup.sh --bench    also install the optional packages of the benchmarks, then build
 #   ./setup.sh --browser  also install Debian's chromium, in which the test report_browser
 #                         renders tgc's HTML report (skipped without it), then build
@@ -64,6 +66,13 @@ if [ "${1:-}" = "--sanitize" ]; then
         >/dev/null
     cmake --build build-asan -j"$jobs"
     echo "setup: built build-asan/tools/tgc (sanitizers)"
+    exit 0
+fi
+if [ "${1:-}" = "--tsan" ]; then
+    CC=clang cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTGC_TSAN=ON \
+        >/dev/null
+    cmake --build build-tsan -j"$jobs" --target tgc run_graphs check_threads threads_faults
+    echo "setup: built build-tsan (ThreadSanitizer; ctest --test-dir build-tsan -R '^threads_')"
     exit 0
 fi
 cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null

@@ -1,0 +1,41 @@
+/* faults.c: a program on the shared-memory transport whose DSP fails, for faults.sh:
+ *   faults segv    DSP 2 writes through a null pointer while the others wait for it
+ *   faults abort   DSP 1 calls MPIRIO_Abort(MPIRIO_COMM_WORLD, 5)
+ *   faults ok      every DSP passes a token round a ring (the control) */
+#include <mpirio.h>
+#include <stdio.h>
+#include <string.h>
+
+static const char *mode;
+static int *volatile nowhere;
+
+static void
+dsp(int rank, void *arg)
+{
+    (void)arg;
+    int n, v = rank;
+    MPIRIO_Init(NULL, NULL);
+    MPIRIO_Comm_size(MPIRIO_COMM_WORLD, &n);
+    if (rank == 2 && strcmp(mode, "segv") == 0)
+        *nowhere = 1;
+    if (rank == 1 && strcmp(mode, "abort") == 0)
+        MPIRIO_Abort(MPIRIO_COMM_WORLD, 5);
+    if (rank == 0) {
+        MPIRIO_Send(&v, 1, MPIRIO_INT, 1, 0, MPIRIO_COMM_WORLD);
+        MPIRIO_Recv(&v, 1, MPIRIO_INT, n - 1, 0, MPIRIO_COMM_WORLD, MPIRIO_STATUS_IGNORE);
+        printf("token %d\n", v);
+    } else {
+        MPIRIO_Recv(&v, 1, MPIRIO_INT, rank - 1, 0, MPIRIO_COMM_WORLD,
+                    MPIRIO_STATUS_IGNORE);
+        v += rank;
+        MPIRIO_Send(&v, 1, MPIRIO_INT, (rank + 1) % n, 0, MPIRIO_COMM_WORLD);
+    }
+    MPIRIO_Finalize();
+}
+
+int
+main(int argc, char **argv)
+{
+    mode = argc > 1 ? argv[1] : "ok";
+    return MPIRIO_Run(4, NULL, 0, dsp, NULL);
+}
