@@ -62,7 +62,7 @@ struct MPIRIO_Req {
     Req *lprev, *lnext; /* every request of the run (freed with it after a deadlock) */
     Thr *owner;
     int kind;
-    int done;          /* complete: Wait returns */
+    _Atomic int done;  /* complete: Wait returns (read unlocked by a spinning waiter) */
     int queued;        /* in a queue: the receiver frees it when the sender has waited */
     int orphan;        /* the sender waited on it (an eager send) while it was queued */
     int src, ctx, tag; /* recv: src and tag may be -1; send: the sender's global rank */
@@ -105,7 +105,7 @@ struct Thr {
     int blocked;   /* asleep in a wait */
     Req *waiting;  /* the request it waits for, or NULL */
     Slot *coll;    /* the collective it waits in, or NULL */
-    int coll_done; /* that collective is over */
+    _Atomic int coll_done; /* that collective is over */
     const char *call;
     void *api_slot;
     int finalized;
@@ -122,12 +122,13 @@ struct Thr {
 
 static struct {
     pthread_mutex_t mu;
-    pthread_cond_t start_cv;
-    int go;
+    _Atomic int go; /* every thread has started: the clock runs */
+    int arrived;
     Thr *t;
     int n, live, nblocked, dead;
     int dpb, nboards;
     int in_place, spin, quiet, pin, coll;
+    long spin_ns; /* how long a waiter spins before it sleeps */
     size_t eager;
     long long hz;
     struct timespec t0;
@@ -136,7 +137,7 @@ static struct {
     void (*fn)(int, void *);
     void *arg;
     char report[sizeof((MPIRIO_Stats *)0)->report];
-} G = {.mu = PTHREAD_MUTEX_INITIALIZER, .start_cv = PTHREAD_COND_INITIALIZER};
+} G = {.mu = PTHREAD_MUTEX_INITIALIZER};
 
 static _Thread_local Thr *self;
 static pthread_mutex_t run_mu = PTHREAD_MUTEX_INITIALIZER; /* one run at a time */
@@ -301,13 +302,42 @@ deadlock(void)
         pthread_cond_signal(&G.t[i].cv);
 }
 
-/* the calling DSP sleeps until *flag (G.mu held); a deadlock ends the thread. The
- * waker counts it as running again (wake), so that a DSP woken but not yet scheduled
- * is never taken for a blocked one. */
 static void
-sleep_until(const int *flag)
+cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#endif
+}
+
+/* spins (G.mu not held) until *flag or G.spin_ns have passed: a partner running on
+ * another core answers in microseconds, well before a sleeper would be woken */
+static void
+spin_until(const _Atomic int *flag)
+{
+    struct timespec t0;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    double limit = 1e-9 * (double)G.spin_ns;
+    for (unsigned i = 1; !*flag; i++) {
+        cpu_relax();
+        if ((i & 255) == 0 && seconds_since(&t0) > limit)
+            return;
+    }
+}
+
+/* the calling DSP waits until *flag (G.mu held, held again on return): spins a while
+ * when the threads are no more than the cores (MPIRIO_SPIN_US), then sleeps; a deadlock
+ * ends the thread. The waker counts a sleeper as running again (wake), so that a DSP
+ * woken but not yet scheduled is never taken for a blocked one. */
+static void
+sleep_until(const _Atomic int *flag)
 {
     Thr *t = self;
+    if (!*flag && G.spin_ns > 0) {
+        pthread_mutex_unlock(&G.mu);
+        spin_until(flag);
+        pthread_mutex_lock(&G.mu);
+    }
     while (!*flag) {
         if (!t->blocked) {
             t->blocked = 1;
@@ -483,9 +513,15 @@ thread_main(void *p)
     self = t;
     stack_t st = {.ss_sp = t->altstack, .ss_size = 1 << 16};
     sigaltstack(&st, NULL); /* the DSP's stack may be what overflowed */
+    /* the start: the clock runs from the moment the last thread is there */
     pthread_mutex_lock(&G.mu);
-    while (!G.go)
-        pthread_cond_wait(&G.start_cv, &G.mu);
+    if (++G.arrived == G.n) {
+        clock_gettime(CLOCK_MONOTONIC, &G.t0);
+        G.go = 1;
+        for (int i = 0; i < G.n; i++)
+            wake(&G.t[i]);
+    } else
+        sleep_until(&G.go);
     pthread_mutex_unlock(&G.mu);
     if (!G.fn)
         return NULL; /* the run could not start all its threads */
@@ -548,6 +584,8 @@ tr_run(int n, const char *platform, int flags, void (*fn)(int, void *), void *ar
     char err[512];
     const char *spec = platform && *platform ? platform : getenv("MPIRIO_PLATFORM");
     int quiet = (flags & MPIRIO_RUN_QUIET) != 0, mpich = 0, spin = 0, pinv = 0;
+    long spin_us = 50;
+    const char *sv = getenv("MPIRIO_SPIN_US");
     if (n < 1 || n > 1 << 16) {
         snprintf(last_stats.report, sizeof last_stats.report,
                  "mpirio: a run needs 1 to 65536 DSPs, not %d\n", n);
@@ -561,6 +599,17 @@ tr_run(int n, const char *platform, int flags, void (*fn)(int, void *), void *ar
                env_choice("MPIRIO_PIN", "0", "1", &pinv)) {
         pd_free(&p);
         rc = 1;
+    } else if (sv && *sv) {
+        char *end;
+        spin_us = strtol(sv, &end, 10);
+        if (end == sv || *end || spin_us < 0 || spin_us > 1000000) {
+            snprintf(last_stats.report, sizeof last_stats.report,
+                     "mpirio: MPIRIO_SPIN_US \"%.40s\": expected microseconds, 0 to "
+                     "1000000\n",
+                     sv);
+            pd_free(&p);
+            rc = 1;
+        }
     }
     if (rc) {
         if (!quiet)
@@ -572,13 +621,17 @@ tr_run(int n, const char *platform, int flags, void (*fn)(int, void *), void *ar
     }
     memset(G.report, 0, sizeof G.report);
     G.n = G.live = n;
-    G.nblocked = G.dead = G.go = 0;
+    G.nblocked = G.dead = G.arrived = 0;
+    G.go = 0;
     G.dpb = p.dsps_per_board > 0 ? p.dsps_per_board : n;
     G.nboards = (n + G.dpb - 1) / G.dpb;
     G.eager = (size_t)p.eager_limit;
     G.hz = (long long)p.dsp_clock_mhz * 1000000;
     pd_free(&p);
     G.in_place = (flags & MPIRIO_RUN_SEND_IN_PLACE) != 0;
+    cpu_set_t allowed;
+    int ncpu = sched_getaffinity(0, sizeof allowed, &allowed) == 0 ? CPU_COUNT(&allowed) : 1;
+    G.spin_ns = n <= ncpu ? spin_us * 1000 : 0; /* more threads than cores: sleep at once */
     G.quiet = quiet;
     G.spin = spin;
     G.pin = pinv || (flags & MPIRIO_RUN_PIN) != 0;
@@ -629,9 +682,12 @@ tr_run(int n, const char *platform, int flags, void (*fn)(int, void *), void *ar
         G.fn = NULL;
         rc = 1;
     }
-    clock_gettime(CLOCK_MONOTONIC, &G.t0);
-    G.go = 1;
-    pthread_cond_broadcast(&G.start_cv);
+    if (rc) { /* the started ones end at once */
+        G.go = 1;
+        for (int i = 0; i < n; i++)
+            if (G.t[i].started)
+                wake(&G.t[i]);
+    }
     pthread_mutex_unlock(&G.mu);
     for (int i = 0; i < n; i++)
         if (G.t[i].started)

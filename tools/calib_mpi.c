@@ -7,6 +7,9 @@
  *
  *   tgc-calib-IMPL [REPS]
  *
+ * tgc-calib-threads (-DTGC_CALIB_THREADS, against the shared-memory transport) runs
+ * the same measurements as P threads of one process: `tgc-calib-threads REPS P`.
+ *
  * Its sends are in place (MPIRIO_SEND_IN_PLACE=1), as those of the generated programs
  * are (MPIRIO_RUN_SEND_IN_PLACE).
  *
@@ -28,7 +31,7 @@
 #include "stats.h"
 #include "ir.h"
 
-static int rank;
+static _Thread_local int rank; /* per thread: tgc-calib-threads runs the ranks as threads */
 
 /* ranks 0 and 1 meet: neither goes on before the other has arrived */
 static void
@@ -183,16 +186,11 @@ stream(int reps, unsigned char *buf)
     free(v);
 }
 
-int
-main(int argc, char **argv)
+/* after MPIRIO_Init: the measurements of this rank; its exit status */
+static int
+measure(int reps)
 {
-    int size, local, reps = argc > 1 ? atoi(argv[1]) : 200;
-    if (reps < 5)
-        reps = 5;
-    /* the sends of generated programs are in place (MPIRIO_RUN_SEND_IN_PLACE): measure
-       those; the buffers here are not written while a send is out */
-    setenv("MPIRIO_SEND_IN_PLACE", "1", 1);
-    MPIRIO_Init(&argc, &argv);
+    int size, local;
     MPIRIO_Comm_rank(MPIRIO_COMM_WORLD, &rank);
     MPIRIO_Comm_size(MPIRIO_COMM_WORLD, &size);
     MPIRIO_Comm_size(MPIRIO_COMM_LOCAL, &local);
@@ -218,3 +216,50 @@ main(int argc, char **argv)
     MPIRIO_Finalize();
     return 0;
 }
+
+#ifdef TGC_CALIB_THREADS
+/* tgc-calib-threads REPS P: the same on the shared-memory transport, P threads of one
+ * process (MPIRIO_Run, sends in place as generated programs make them) */
+static int reps_all, status[2];
+
+static void
+dsp(int r, void *arg)
+{
+    (void)arg;
+    MPIRIO_Init(NULL, NULL);
+    int st = measure(reps_all);
+    if (r < 2)
+        status[r] = st;
+}
+
+int
+main(int argc, char **argv)
+{
+    reps_all = argc > 1 ? atoi(argv[1]) : 200;
+    int n = argc > 2 ? atoi(argv[2]) : 2;
+    if (reps_all < 5)
+        reps_all = 5;
+    if (n < 2 || n > 4096) {
+        fprintf(stderr, "tgc-calib-threads: 2 to 4096 threads, not %d\n", n);
+        return 1;
+    }
+    /* every message eager (staged when no receive is posted), as MPI's small ones:
+       the measurements' sends do not wait for their receivers */
+    setenv("MPIRIO_PLATFORM", "abstract", 0);
+    int rc = MPIRIO_Run(n, NULL, MPIRIO_RUN_SEND_IN_PLACE, dsp, NULL);
+    return rc != 0 || status[0] != 0 || status[1] != 0;
+}
+#else
+int
+main(int argc, char **argv)
+{
+    int reps = argc > 1 ? atoi(argv[1]) : 200;
+    if (reps < 5)
+        reps = 5;
+    /* the sends of generated programs are in place (MPIRIO_RUN_SEND_IN_PLACE): measure
+       those; the buffers here are not written while a send is out */
+    setenv("MPIRIO_SEND_IN_PLACE", "1", 1);
+    MPIRIO_Init(&argc, &argv);
+    return measure(reps);
+}
+#endif

@@ -50,8 +50,11 @@ extern char **environ;
 enum { O_TARGET, O_N, O_REPS, O_GRAPHS, O_METHOD, O_RUNS, O_MPIRUN, O_TIMEOUT };
 
 static const CliOption own[] = {
-    {"target", "T", "mpi (= openmpi) or mpich: the MPI to measure"},
-    {"n", "P", "ranks of the measurement and DSPs of the platform written (at least 2)"},
+    {"target", "T",
+     "mpi (= openmpi) or mpich: the MPI to measure; threads: this host's threads"},
+    {"n", "P",
+     "ranks of the measurement and DSPs of the platform written (at least 2; threads: "
+     "default the cores)"},
     {"reps", "N", "repetitions of each micro-benchmark (default 200)"},
     {"graphs", "G,...", "then run these graphs on the platform: predicted vs measured"},
     {"O", "METHOD", "the -O of those runs (default bfco)"},
@@ -68,7 +71,10 @@ static const CliSpec spec = {
     "fit the overheads, handshake and link rate of the platform model and write a\n"
     "tgc-platform/1 file (-o; default: the standard output, unless --graphs). With\n"
     "--graphs, run each graph on that platform under MPI and compare the measured\n"
-    "wall-clock with the prediction (docs/cluster.md).\n",
+    "wall-clock with the prediction (docs/cluster.md). --target threads measures the\n"
+    "shared-memory transport the same way, as threads of one process, and runs the\n"
+    "graphs with tgc run --target threads, their tasks at their kernels' host time\n"
+    "(docs/threads.md).\n",
     CLI_OUTPUT | CLI_JSON,
     own,
     0,
@@ -153,7 +159,7 @@ model_eager(const Platform *p, int64_t bytes)
 
 /* Fills p (the BWDSP defaults, P DSPs) from the measurements; -1 with *why. */
 static int
-fit(Arena *a, Platform *p, const Measured *m, int P, const char **why)
+fit(Arena *a, Platform *p, const Measured *m, int P, const char *kind, const char **why)
 {
     int dpb = m->local >= 1 && m->local <= P && P % m->local == 0 ? m->local : P;
     p->dsps_per_board = dpb;
@@ -206,7 +212,15 @@ fit(Arena *a, Platform *p, const Measured *m, int P, const char **why)
         p->eager_limit = m->pp_bytes[best];
         p->handshake = (int64_t)llround(hs);
     }
-    p->name = arena_printf(a, "calibrated-mpi-%d", P);
+    if (strcmp(kind, "threads") == 0) {
+        /* the shared-memory transport moves a message when both sides are there, from
+           the sender's buffer into the receiver's (docs/threads.md): every message a
+           rendezvous without a handshake, which makes the pipelined receives double
+           buffers as on the DSPs */
+        p->eager_limit = 0;
+        p->handshake = 0;
+    }
+    p->name = arena_printf(a, "calibrated-%s-%d", kind, P);
     return plat_finish(a, p);
 }
 
@@ -228,8 +242,8 @@ typedef struct GraphRun {
  * kernels' files named by absolute paths (the copy is elsewhere), the platform left to
  * --platform.  Returns the number of tasks raised, or -1 with *why. */
 static int
-host_graph(const char *graph, const char *times, double hz, const char *out,
-           const char **why)
+host_graph(const char *graph, const char *times, double hz, bool replace,
+           const char *out, const char **why)
 {
     json_error_t je;
     json_t *g = json_load_file(graph, 0, &je);
@@ -250,9 +264,11 @@ host_graph(const char *graph, const char *times, double hz, const char *out,
         }
         seen++;
         long long host = calls > 0 ? llround(sec / (double)calls * hz) : 0;
-        raised += host > cost;
+        if (replace) /* threads: a task lasts its kernel's host time, whatever its cost */
+            host = host > 0 ? host : 1;
+        raised += replace ? host != cost : host > cost;
         json_object_set_new(json_array_get(tasks, (size_t)t), "cycles",
-                            json_integer(host > cost ? host : cost));
+                            json_integer(host > cost || replace ? host : cost));
     }
     if (f)
         fclose(f);
@@ -287,7 +303,7 @@ host_graph(const char *graph, const char *times, double hz, const char *out,
  * when it ran and the checksums are equal, else NULL and the first line of what it
  * printed in *why (in a). */
 static json_t *
-run_graph(Arena *a, const char *exe, const char *graph, const char *plat, bool mpich,
+run_graph(Arena *a, const char *exe, const char *graph, const char *plat, const char *tname,
           const char *method, int64_t timeout, const char *mpirun_args,
           char *const *extra, char *const *env, const char *fo, const char *fe,
           const char **why)
@@ -299,7 +315,7 @@ run_graph(Arena *a, const char *exe, const char *graph, const char *plat, bool m
     argv_push(&v, "--platform");
     argv_push(&v, plat);
     argv_push(&v, "--target");
-    argv_push(&v, mpich ? "mpich" : "openmpi");
+    argv_push(&v, tname);
     argv_push(&v, "-O");
     argv_push(&v, method);
     argv_push(&v, "--json");
@@ -356,18 +372,28 @@ cmd_calibrate(Cli *c)
     int status;
     const char *target = c->val[O_TARGET];
     int64_t P = 0, reps = 200, runs = 3, timeout = 600;
-    bool mpich;
+    bool mpich = false, threads = false;
     if (!target)
-        return cli_usage(&spec, "--target mpi (or mpich) is required");
+        return cli_usage(&spec, "--target mpi (or mpich, threads) is required");
     if (strcmp(target, "mpi") == 0 || strcmp(target, "openmpi") == 0)
         mpich = false;
     else if (strcmp(target, "mpich") == 0)
         mpich = true;
+    else if (strcmp(target, "threads") == 0)
+        threads = true;
     else
-        return cli_usage(&spec, "unknown --target \"%s\" (mpi, openmpi, mpich)", target);
-    if (!c->val[O_N])
+        return cli_usage(&spec, "unknown --target \"%s\" (mpi, openmpi, mpich, threads)",
+                         target);
+    const char *tname = threads ? "threads" : mpich ? "mpich" : "openmpi";
+    if (!c->val[O_N] && !threads)
         return cli_usage(&spec, "-n P is required");
-    if (!cli_int_value(&spec, "-n", c->val[O_N], 2, 4096, &P) ||
+    if (threads && c->val[O_MPIRUN])
+        return cli_usage(&spec, "--mpirun applies to the MPI targets only");
+    if (!c->val[O_N]) { /* threads: one DSP per core this process may use */
+        long n = sysconf(_SC_NPROCESSORS_ONLN);
+        P = n >= 2 ? n : 2;
+    }
+    if ((c->val[O_N] && !cli_int_value(&spec, "-n", c->val[O_N], 2, 4096, &P)) ||
         (c->val[O_REPS] &&
          !cli_int_value(&spec, "--reps", c->val[O_REPS], 5, 100000, &reps)) ||
         (c->val[O_RUNS] &&
@@ -375,13 +401,20 @@ cmd_calibrate(Cli *c)
         (c->val[O_TIMEOUT] &&
          !cli_int_value(&spec, "--timeout", c->val[O_TIMEOUT], 1, 86400, &timeout)))
         return TGC_EXIT_USAGE;
-    const char *calib = mpich ? tgc_paths()->calib_mpich : tgc_paths()->calib_openmpi;
+    const char *calib = threads ? tgc_paths()->calib_threads
+                        : mpich ? tgc_paths()->calib_mpich
+                                : tgc_paths()->calib_openmpi;
     if (!*calib || access(calib, X_OK) != 0) {
-        fprintf(stderr,
-                "tgc: error: --target %s: libmpirio's %s transport is not there "
-                "(install %s and rebuild and install tgc, docs/cluster.md)\n",
-                target, mpich ? "MPICH" : "Open MPI",
-                mpich ? "libmpich-dev and mpich" : "libopenmpi-dev and openmpi-bin");
+        if (threads)
+            fprintf(stderr, "tgc: error: --target threads: tgc-calib-threads, libmpirio's "
+                            "micro-benchmarks on threads, is not there (rebuild and "
+                            "install tgc, docs/threads.md)\n");
+        else
+            fprintf(stderr,
+                    "tgc: error: --target %s: libmpirio's %s transport is not there "
+                    "(install %s and rebuild and install tgc, docs/cluster.md)\n",
+                    target, mpich ? "MPICH" : "Open MPI",
+                    mpich ? "libmpich-dev and mpich" : "libopenmpi-dev and openmpi-bin");
         return TGC_EXIT_INPUT;
     }
     const char *out = c->output;
@@ -405,22 +438,28 @@ cmd_calibrate(Cli *c)
     snprintf(fplat, sizeof fplat, "%s/platform.json", dir);
     /* 1. the micro-benchmarks */
     Argv w = {0};
-    argv_words(&w, mpirun);
-    if (!mpich && !own_mpirun) {
-        if (geteuid() == 0)
-            argv_push(&w, "--allow-run-as-root");
-        argv_push(&w, "--oversubscribe");
-    }
     char np[24];
     snprintf(np, sizeof np, "%lld", (long long)P);
-    argv_push(&w, "-n");
-    argv_push(&w, np);
-    if (c->val[O_MPIRUN])
-        argv_words(&w, c->val[O_MPIRUN]);
+    if (threads)
+        mpirun = "tgc-calib-threads";
+    if (!threads) {
+        argv_words(&w, mpirun);
+        if (!mpich && !own_mpirun) {
+            if (geteuid() == 0)
+                argv_push(&w, "--allow-run-as-root");
+            argv_push(&w, "--oversubscribe");
+        }
+        argv_push(&w, "-n");
+        argv_push(&w, np);
+        if (c->val[O_MPIRUN])
+            argv_words(&w, c->val[O_MPIRUN]);
+    }
     argv_push(&w, calib);
     char rs[24];
     snprintf(rs, sizeof rs, "%lld", (long long)reps);
     argv_push(&w, rs);
+    if (threads)
+        argv_push(&w, np);
     int rc = run_cmd(w.v, fo, fe, environ, (double)timeout);
     argv_free(&w);
     char *text = child_read_file(fo, NULL);
@@ -437,7 +476,7 @@ cmd_calibrate(Cli *c)
             e && *e ? ":\n" : "\n", e ? e : "");
         free(e);
         status = TGC_EXIT_INPUT;
-    } else if (fit(a, p, &m, (int)P, &why) != 0) {
+    } else if (fit(a, p, &m, (int)P, threads ? "threads" : "mpi", &why) != 0) {
         fprintf(stderr, "tgc: error: the fitted platform is not valid: %s\n",
                 why ? why : "?");
         status = TGC_EXIT_INPUT;
@@ -457,7 +496,8 @@ cmd_calibrate(Cli *c)
         for (char **e = environ; *e; e++)
             if (strncmp(*e, "MPIRIO_COMPUTE=", 15) != 0)
                 argv_push(&env, *e);
-        argv_push(&env, "MPIRIO_COMPUTE=spin");
+        /* MPI: the DSPs busy for the tasks' cycles; threads: for their kernels' time */
+        argv_push(&env, threads ? "MPIRIO_COMPUTE=none" : "MPIRIO_COMPUTE=spin");
         Argv envk = {0}; /* the first run: the kernels' host times as well */
         char fk[600], fh[600];
         snprintf(fk, sizeof fk, "%s/kernel-times.txt", dir);
@@ -476,7 +516,7 @@ cmd_calibrate(Cli *c)
             GraphRun *r = &gr[ng++];
             *r = (GraphRun){.graph = g};
             unlink(fk);
-            json_t *o = run_graph(a, exe, g, fplat, mpich, method, timeout,
+            json_t *o = run_graph(a, exe, g, fplat, tname, method, timeout,
                                   c->val[O_MPIRUN], NULL, envk.v, fo, fe, &r->why);
             if (!o)
                 continue;
@@ -485,7 +525,7 @@ cmd_calibrate(Cli *c)
             r->graph_measured =
                 json_integer_value(json_object_get(o, "simulated_cycles"));
             json_decref(o);
-            r->raised = host_graph(g, fk, hz, fh, &r->why);
+            r->raised = host_graph(g, fk, hz, threads, fh, &r->why);
             if (r->raised < 0)
                 continue;
             /* the copy names the kernels by absolute paths: their folder is allowed */
@@ -497,7 +537,7 @@ cmd_calibrate(Cli *c)
                 ice("out of memory");
             int nm = 0;
             for (int k = 0; k < runs; k++) {
-                o = run_graph(a, exe, fh, fplat, mpich, method, timeout, c->val[O_MPIRUN],
+                o = run_graph(a, exe, fh, fplat, tname, method, timeout, c->val[O_MPIRUN],
                               extra, env.v, fo, fe, &r->why);
                 if (!o)
                     break;
@@ -538,7 +578,7 @@ cmd_calibrate(Cli *c)
             status = TGC_EXIT_INPUT;
         else if (c->json) {
             json_t *o = json_object();
-            json_object_set_new(o, "target", json_string(mpich ? "mpich" : "openmpi"));
+            json_object_set_new(o, "target", json_string(tname));
             json_object_set_new(o, "ranks", json_integer(P));
             json_error_t je;
             json_object_set_new(o, "platform", json_loads(pj, 0, &je));
@@ -630,7 +670,8 @@ cmd_calibrate(Cli *c)
                     "tgc calibrate: %s, %lld ranks (%d per board): send %lld, post %lld, "
                     "wait %lld, recv %lld cycles; link %lld Mbit/s, switch %lld cycles, "
                     "eager limit %lld bytes, handshake %lld cycles (at %lld MHz)\n",
-                    mpich ? "MPICH" : "Open MPI", (long long)P, p->dsps_per_board,
+                    threads ? "threads" : mpich ? "MPICH" : "Open MPI", (long long)P,
+                    p->dsps_per_board,
                     (long long)p->send_overhead, (long long)p->post_overhead,
                     (long long)p->wait_overhead, (long long)p->recv_overhead,
                     (long long)p->link_mbps, (long long)p->switch_latency,
@@ -658,9 +699,9 @@ cmd_calibrate(Cli *c)
                 if (nok)
                     fprintf(f,
                             "  mean |error| %.1f%% over %d graph%s (host costs, median "
-                            "of %lld run%s each, MPIRIO_COMPUTE=spin)\n",
+                            "of %lld run%s each, MPIRIO_COMPUTE=%s)\n",
                             100 * sum / nok, nok, nok == 1 ? "" : "s", (long long)runs,
-                            runs == 1 ? "" : "s");
+                            runs == 1 ? "" : "s", threads ? "none" : "spin");
             }
         }
     }

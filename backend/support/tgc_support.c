@@ -165,6 +165,8 @@ tgc_wait_send(TgcMsg *m)
     }
 }
 
+static void kernel_step(const TgcTask *t, const TgcPorts *p, int64_t it);
+
 void
 tgc_compute(const TgcTask *t, int64_t it)
 {
@@ -176,6 +178,22 @@ tgc_compute_ports(const TgcTask *t, const TgcPorts *p, int64_t it)
 {
     for (int z = 0; z < t->nzc; z++)
         tgc_wait_send(t->zc[z]); /* the DMA may still read the output of it - 1 */
+    kernel_step(t, p, it);
+    const char *name = span_name[t->task] ? span_name[t->task] : tgc_tasks[t->task].label;
+    check(MPIRIO_Compute_named(t->cycles, name), "compute", -1);
+    compute_cycles[t->dsp] += t->cycles;
+}
+
+void
+tgc_kernel_step(const TgcTask *t, int64_t it)
+{
+    kernel_step(t, NULL, it);
+}
+
+/* the kernel of a firing (p NULL: of a single-rate task) and its inputs' checksums */
+static void
+kernel_step(const TgcTask *t, const TgcPorts *p, int64_t it)
+{
     for (int j = 0; j < t->nin; j++) {
         t->in_ptr[j] = read_ptr(t->in[j], it);
         t->in_bytes[j] = t->in[j]->bytes;
@@ -227,9 +245,6 @@ tgc_compute_ports(const TgcTask *t, const TgcPorts *p, int64_t it)
             s->last = h;
         s->all = fnv_u64(s->all ? s->all : FNV_OFFSET, h);
     }
-    const char *name = span_name[t->task] ? span_name[t->task] : tgc_tasks[t->task].label;
-    check(MPIRIO_Compute_named(t->cycles, name), "compute", -1);
-    compute_cycles[t->dsp] += t->cycles;
 }
 
 void

@@ -100,6 +100,10 @@ void tgc_compute(const TgcTask *t, int64_t it);
 /* tgc_compute of a firing: its inputs gathered into its ports before the kernel, its
  * output ports scattered into its edges after it. */
 void tgc_compute_ports(const TgcTask *t, const TgcPorts *p, int64_t it);
+/* The kernel of t for iteration it and the checksums of its inputs, without the runtime
+ * (tgc_compute is the zero-copy waits, this, then MPIRIO_Compute): for a program that
+ * runs the tasks some other way, such as bench/bench_omp.c's OpenMP tasks. */
+void tgc_kernel_step(const TgcTask *t, int64_t it);
 void tgc_send(TgcMsg *m, int64_t it);
 void tgc_recv(TgcMsg *m, int64_t it);
 void tgc_post_first(TgcMsg *m);

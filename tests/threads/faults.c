@@ -1,6 +1,8 @@
 /* faults.c: a program on the shared-memory transport whose DSP fails, for faults.sh:
  *   faults segv    DSP 2 writes through a null pointer while the others wait for it
  *   faults abort   DSP 1 calls MPIRIO_Abort(MPIRIO_COMM_WORLD, 5)
+ *   faults race    DSPs 0 and 1 write one global without synchronisation (the TSan
+ *                  build must report it: tests/threads/CMakeLists.txt)
  *   faults ok      every DSP passes a token round a ring (the control) */
 #include <mpirio.h>
 #include <stdio.h>
@@ -8,6 +10,7 @@
 
 static const char *mode;
 static int *volatile nowhere;
+static int shared;
 
 static void
 dsp(int rank, void *arg)
@@ -18,6 +21,8 @@ dsp(int rank, void *arg)
     MPIRIO_Comm_size(MPIRIO_COMM_WORLD, &n);
     if (rank == 2 && strcmp(mode, "segv") == 0)
         *nowhere = 1;
+    if (rank < 2 && strcmp(mode, "race") == 0)
+        shared += rank + 1; /* no lock, no message between the two writes */
     if (rank == 1 && strcmp(mode, "abort") == 0)
         MPIRIO_Abort(MPIRIO_COMM_WORLD, 5);
     if (rank == 0) {
