@@ -173,7 +173,8 @@ write_omp(const char *dir)
     /* the tasks in seq.c's (topological) order: static const TgcTask task_NAME = {I, */
     int ntasks = 0, tcap = 64;
     Task *tasks = malloc(sizeof *tasks * (size_t)tcap);
-    for (const char *p = seq; (p = strstr(p, "static const TgcTask task_")) != NULL; p++) {
+    for (const char *p = seq; (p = strstr(p, "static const TgcTask task_")) != NULL;
+         p++) {
         Task t;
         if (sscanf(p, "static const TgcTask task_%255[A-Za-z0-9_] = {%d,", t.name,
                    &t.index) != 2)
@@ -189,15 +190,17 @@ write_omp(const char *dir)
     FILE *f = fopen(op, "w");
     if (!f || !edges || !tasks || !loop)
         return -1;
-    fprintf(f, "/* omp.c - the task graph of seq.c as OpenMP tasks (bench/bench_omp.c) */\n");
+    fprintf(
+        f, "/* omp.c - the task graph of seq.c as OpenMP tasks (bench/bench_omp.c) */\n");
     fputs(seq, f);
-    fprintf(f, "\n#include <omp.h>\n#include <stdio.h>\n#include <time.h>\n\n"
-               "static unsigned char zero_dep, task_dep[%d];\n"
-               "#define SLOT(b, x) (&(b).base[(size_t)((x) %% (b).nslots) * (b).bytes])\n"
-               "#define READ(b, it) ((it) >= (b).delay ? SLOT(b, (it) - (b).delay) : "
-               "&zero_dep)\n\n"
-               "static void\nomp_graph(void)\n{\n"
-               "    for (int64_t it = 0; it < TGC_ITERATIONS; it++) {\n",
+    fprintf(f,
+            "\n#include <omp.h>\n#include <stdio.h>\n#include <time.h>\n\n"
+            "static unsigned char zero_dep, task_dep[%d];\n"
+            "#define SLOT(b, x) (&(b).base[(size_t)((x) %% (b).nslots) * (b).bytes])\n"
+            "#define READ(b, it) ((it) >= (b).delay ? SLOT(b, (it) - (b).delay) : "
+            "&zero_dep)\n\n"
+            "static void\nomp_graph(void)\n{\n"
+            "    for (int64_t it = 0; it < TGC_ITERATIONS; it++) {\n",
             ntasks > 0 ? ntasks : 1);
     /* every tgc_compute(&task_NAME, it) of seq.c's loop, in its order */
     for (const char *p = loop; (p = strstr(p, "tgc_compute(&task_")) != NULL; p++) {
@@ -215,7 +218,8 @@ write_omp(const char *dir)
             fprintf(f, "            unsigned char *i%d = READ(e%d, it);\n", j, t->in[j]);
         for (int j = 0; j < t->nout; j++)
             fprintf(f, "            unsigned char *o%d = SLOT(e%d, it);\n", j, t->out[j]);
-        fprintf(f, "#pragma omp task firstprivate(it) depend(inout: task_dep[%d])", t->index);
+        fprintf(f, "#pragma omp task firstprivate(it) depend(inout: task_dep[%d])",
+                t->index);
         for (int j = 0; j < t->nin; j++)
             fprintf(f, " depend(in: *i%d)", j);
         for (int j = 0; j < t->nout; j++)
@@ -272,9 +276,9 @@ build(const char *dir, const char *prog, bool omp)
         if (len < 3 || strcmp(f + len - 2, ".c") != 0 || strcmp(f, "user_kernels.c") == 0)
             continue;
         bool is_dsp = strncmp(f, "dsp", 3) == 0 && f[3] >= '0' && f[3] <= '9';
-        bool mine = strcmp(prog, "parallel") == 0 ? strcmp(f, "main.c") == 0 || is_dsp
+        bool mine = strcmp(prog, "parallel") == 0     ? strcmp(f, "main.c") == 0 || is_dsp
                     : strcmp(prog, "sequential") == 0 ? strcmp(f, "seq.c") == 0
-                                                        : strcmp(f, "omp.c") == 0;
+                                                      : strcmp(f, "omp.c") == 0;
         bool other = strcmp(f, "main.c") == 0 || is_dsp || strcmp(f, "seq.c") == 0 ||
                      strcmp(f, "omp.c") == 0;
         if (mine || !other)
@@ -437,12 +441,14 @@ main(int argc, char **argv)
         for (int r = 0; r < reps; r++)
             for (int k = 0; k < 3; k++) {
                 int p = (k + r) % 3; /* interleaved, each in every place of the turn */
-                char *exe = fmt("%s/%s", proj, progs[p]), *out = fmt("%s/%s.out", dir, progs[p]),
+                char *exe = fmt("%s/%s", proj, progs[p]),
+                     *out = fmt("%s/%s.out", dir, progs[p]),
                      *err = fmt("%s/%s.err", dir, progs[p]),
                      *odir = fmt("%s/out-%s", dir, progs[p]);
                 mkdir(odir, 0777);
-                char *rargv[] = {exe,  "--platform", pj,   "--quiet", "--output-dir",
-                                 odir, pin ? "--pin" : NULL, NULL};
+                char *rargv[] = {
+                    exe,  "--platform",         pj,  "--quiet", "--output-dir",
+                    odir, pin ? "--pin" : NULL, NULL};
                 int rc = spawn(rargv, out, err);
                 char *text = slurp(out), *sums = NULL;
                 double secs;
@@ -457,7 +463,8 @@ main(int argc, char **argv)
                 if (!want)
                     want = strdup(sums);
                 else if (strcmp(want, sums) != 0) {
-                    fprintf(stderr, "bench_omp: %s: the %s program printed other checksums\n",
+                    fprintf(stderr,
+                            "bench_omp: %s: the %s program printed other checksums\n",
                             name, progs[p]);
                     status = 1;
                 }
@@ -473,7 +480,8 @@ main(int argc, char **argv)
         for (int p = 0; p < 3; p++)
             ms[p] = 1e3 * median(times[p], reps);
         printf("row %s,%d,%d,%d,%.3f,%.3f,%.3f,%d,%.3f,%.2f,%.2f\n", name, ndsps, ntasks,
-               reps, ms[0], ms[1], ms[2], team, ms[1] / ms[2], ms[0] / ms[1], ms[0] / ms[2]);
+               reps, ms[0], ms[1], ms[2], team, ms[1] / ms[2], ms[0] / ms[1],
+               ms[0] / ms[2]);
         fflush(stdout);
         char *rm[] = {"rm", "-rf", dir, NULL};
         spawn(rm, NULL, NULL);

@@ -101,10 +101,10 @@ struct Thr {
     pthread_t tid;
     int started;
     pthread_cond_t cv;
-    int done;      /* returned from its function */
-    int blocked;   /* asleep in a wait */
-    Req *waiting;  /* the request it waits for, or NULL */
-    Slot *coll;    /* the collective it waits in, or NULL */
+    int done;              /* returned from its function */
+    int blocked;           /* asleep in a wait */
+    Req *waiting;          /* the request it waits for, or NULL */
+    Slot *coll;            /* the collective it waits in, or NULL */
     _Atomic int coll_done; /* that collective is over */
     const char *call;
     void *api_slot;
@@ -142,10 +142,8 @@ static struct {
 static _Thread_local Thr *self;
 static pthread_mutex_t run_mu = PTHREAD_MUTEX_INITIALIZER; /* one run at a time */
 static int running;
-static MPIRIO_Stats last_stats;
-static long long *last_finish;
-static int last_nfinish;
-static void *outside_slot; /* tr_api_slot outside a DSP */
+static MPIRIO_Stats *run_stats; /* the statistics of the run being set up */
+static void *outside_slot;      /* tr_api_slot outside a DSP */
 
 static void
 die(const char *msg)
@@ -481,7 +479,7 @@ env_choice(const char *var, const char *a, const char *b, int *which)
     else {
         char msg[160];
         snprintf(msg, sizeof msg, "%s \"%.40s\": expected %s or %s", var, v, a, b);
-        snprintf(last_stats.report, sizeof last_stats.report, "mpirio: %s\n", msg);
+        snprintf(run_stats->report, sizeof run_stats->report, "mpirio: %s\n", msg);
         return -1;
     }
     return 0;
@@ -566,18 +564,18 @@ free_run(void)
 }
 
 int
-tr_run(int n, const char *platform, int flags, void (*fn)(int, void *), void *arg)
+tr_run(int n, const char *platform, int flags, void (*fn)(int, void *), void *arg,
+       RunResult *out)
 {
     pthread_mutex_lock(&run_mu);
-    if (running || self) {
+    if (running || self) { /* the results of the run in progress stay */
         pthread_mutex_unlock(&run_mu);
-        snprintf(last_stats.report, sizeof last_stats.report,
-                 "mpirio: one run at a time per process\n");
         return 1;
     }
     running = 1;
     pthread_mutex_unlock(&run_mu);
-    memset(&last_stats, 0, sizeof last_stats);
+    out->ran = 1;
+    run_stats = &out->stats;
     int rc = 0;
     PlatDesc p;
     memset(&p, 0, sizeof p);
@@ -587,11 +585,11 @@ tr_run(int n, const char *platform, int flags, void (*fn)(int, void *), void *ar
     long spin_us = 50;
     const char *sv = getenv("MPIRIO_SPIN_US");
     if (n < 1 || n > 1 << 16) {
-        snprintf(last_stats.report, sizeof last_stats.report,
+        snprintf(run_stats->report, sizeof run_stats->report,
                  "mpirio: a run needs 1 to 65536 DSPs, not %d\n", n);
         rc = 1;
     } else if (plat_load(&p, spec, n, err, sizeof err) != 0) {
-        snprintf(last_stats.report, sizeof last_stats.report, "mpirio: platform: %s\n",
+        snprintf(run_stats->report, sizeof run_stats->report, "mpirio: platform: %s\n",
                  err);
         rc = 1;
     } else if (env_choice("MPIRIO_COLL", "switch", "mpich", &mpich) ||
@@ -603,7 +601,7 @@ tr_run(int n, const char *platform, int flags, void (*fn)(int, void *), void *ar
         char *end;
         spin_us = strtol(sv, &end, 10);
         if (end == sv || *end || spin_us < 0 || spin_us > 1000000) {
-            snprintf(last_stats.report, sizeof last_stats.report,
+            snprintf(run_stats->report, sizeof run_stats->report,
                      "mpirio: MPIRIO_SPIN_US \"%.40s\": expected microseconds, 0 to "
                      "1000000\n",
                      sv);
@@ -613,7 +611,7 @@ tr_run(int n, const char *platform, int flags, void (*fn)(int, void *), void *ar
     }
     if (rc) {
         if (!quiet)
-            fputs(last_stats.report, stderr);
+            fputs(run_stats->report, stderr);
         pthread_mutex_lock(&run_mu);
         running = 0;
         pthread_mutex_unlock(&run_mu);
@@ -630,8 +628,10 @@ tr_run(int n, const char *platform, int flags, void (*fn)(int, void *), void *ar
     pd_free(&p);
     G.in_place = (flags & MPIRIO_RUN_SEND_IN_PLACE) != 0;
     cpu_set_t allowed;
-    int ncpu = sched_getaffinity(0, sizeof allowed, &allowed) == 0 ? CPU_COUNT(&allowed) : 1;
-    G.spin_ns = n <= ncpu ? spin_us * 1000 : 0; /* more threads than cores: sleep at once */
+    int ncpu =
+        sched_getaffinity(0, sizeof allowed, &allowed) == 0 ? CPU_COUNT(&allowed) : 1;
+    G.spin_ns =
+        n <= ncpu ? spin_us * 1000 : 0; /* more threads than cores: sleep at once */
     G.quiet = quiet;
     G.spin = spin;
     G.pin = pinv || (flags & MPIRIO_RUN_PIN) != 0;
@@ -666,7 +666,7 @@ tr_run(int n, const char *platform, int flags, void (*fn)(int, void *), void *ar
         pthread_cond_init(&t->cv, NULL);
         t->altstack = xmalloc(1 << 16);
         if (pthread_create(&t->tid, &attr, thread_main, t) != 0) {
-            snprintf(last_stats.report, sizeof last_stats.report,
+            snprintf(run_stats->report, sizeof run_stats->report,
                      "mpirio: cannot start the thread of DSP %d: %s\n", i,
                      strerror(errno));
             break;
@@ -695,7 +695,7 @@ tr_run(int n, const char *platform, int flags, void (*fn)(int, void *), void *ar
     if (rc) { /* the program cannot run on fewer threads */
         catch_faults(0);
         if (!quiet)
-            fputs(last_stats.report, stderr);
+            fputs(run_stats->report, stderr);
         free_run();
         pthread_mutex_lock(&run_mu);
         running = 0;
@@ -704,50 +704,36 @@ tr_run(int n, const char *platform, int flags, void (*fn)(int, void *), void *ar
     }
     catch_faults(0);
     /* the statistics: the length is the last DSP's finish */
-    free(last_finish);
-    last_finish = calloc((size_t)n, sizeof *last_finish);
-    last_nfinish = last_finish ? n : 0;
+    out->finish = calloc((size_t)n, sizeof *out->finish);
+    out->nfinish = out->finish ? n : 0;
+    MPIRIO_Stats *st = &out->stats;
     Cycles now = (Cycles)(seconds_since(&G.t0) * (double)G.hz);
-    last_stats.ndsps = n;
+    st->ndsps = n;
     for (int i = 0; i < n; i++) {
         Thr *t = &G.t[i];
         Cycles f = t->done ? t->finish : now;
-        if (last_finish)
-            last_finish[i] = f;
-        if (f > last_stats.cycles)
-            last_stats.cycles = f;
-        last_stats.traffic.messages += t->tr.messages;
-        last_stats.traffic.packets += t->tr.packets;
-        last_stats.traffic.bytes += t->tr.bytes;
+        if (out->finish)
+            out->finish[i] = f;
+        if (f > st->cycles)
+            st->cycles = f;
+        st->traffic.messages += t->tr.messages;
+        st->traffic.packets += t->tr.packets;
+        st->traffic.bytes += t->tr.bytes;
     }
-    last_stats.deadlock = G.dead;
-    memcpy(last_stats.report, G.report, sizeof last_stats.report);
+    st->deadlock = G.dead;
+    memcpy(st->report, G.report, sizeof st->report);
     if (flags & MPIRIO_RUN_SUMMARY || getenv("MPIRIO_SUMMARY"))
         fprintf(stderr,
                 "mpirio: %d DSPs as threads, %lld cycles (%.6f s wall-clock at %lld Hz), "
                 "%lld messages, %lld bytes\n",
-                n, last_stats.cycles, (double)last_stats.cycles / (double)G.hz, G.hz,
-                last_stats.traffic.messages, last_stats.traffic.bytes);
+                n, st->cycles, (double)st->cycles / (double)G.hz, G.hz,
+                st->traffic.messages, st->traffic.bytes);
     rc = G.dead ? 2 : 0;
     free_run();
     pthread_mutex_lock(&run_mu);
     running = 0;
     pthread_mutex_unlock(&run_mu);
     return rc;
-}
-
-int
-tr_run_stats(MPIRIO_Stats *stats)
-{
-    *stats = last_stats;
-    return MPIRIO_SUCCESS;
-}
-
-void
-tr_run_finish_times(long long *times, int n)
-{
-    for (int i = 0; i < n && i < last_nfinish; i++)
-        times[i] = last_finish[i];
 }
 
 /* ---- the job and the calling DSP ---- */

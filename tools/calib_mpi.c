@@ -31,7 +31,8 @@
 #include "stats.h"
 #include "ir.h"
 
-static _Thread_local int rank; /* per thread: tgc-calib-threads runs the ranks as threads */
+static _Thread_local int
+    rank; /* per thread: tgc-calib-threads runs the ranks as threads */
 
 /* ranks 0 and 1 meet: neither goes on before the other has arrived */
 static void

@@ -242,8 +242,8 @@ typedef struct GraphRun {
  * kernels' files named by absolute paths (the copy is elsewhere), the platform left to
  * --platform.  Returns the number of tasks raised, or -1 with *why. */
 static int
-host_graph(const char *graph, const char *times, double hz, bool replace,
-           const char *out, const char **why)
+host_graph(const char *graph, const char *times, double hz, bool replace, const char *out,
+           const char **why)
 {
     json_error_t je;
     json_t *g = json_load_file(graph, 0, &je);
@@ -303,8 +303,8 @@ host_graph(const char *graph, const char *times, double hz, bool replace,
  * when it ran and the checksums are equal, else NULL and the first line of what it
  * printed in *why (in a). */
 static json_t *
-run_graph(Arena *a, const char *exe, const char *graph, const char *plat, const char *tname,
-          const char *method, int64_t timeout, const char *mpirun_args,
+run_graph(Arena *a, const char *exe, const char *graph, const char *plat,
+          const char *tname, const char *method, int64_t timeout, const char *mpirun_args,
           char *const *extra, char *const *env, const char *fo, const char *fe,
           const char **why)
 {
@@ -670,13 +670,14 @@ cmd_calibrate(Cli *c)
                     "tgc calibrate: %s, %lld ranks (%d per board): send %lld, post %lld, "
                     "wait %lld, recv %lld cycles; link %lld Mbit/s, switch %lld cycles, "
                     "eager limit %lld bytes, handshake %lld cycles (at %lld MHz)\n",
-                    threads ? "threads" : mpich ? "MPICH" : "Open MPI", (long long)P,
-                    p->dsps_per_board,
-                    (long long)p->send_overhead, (long long)p->post_overhead,
-                    (long long)p->wait_overhead, (long long)p->recv_overhead,
-                    (long long)p->link_mbps, (long long)p->switch_latency,
-                    (long long)p->eager_limit, (long long)p->handshake,
-                    (long long)p->dsp_clock_mhz);
+                    threads ? "threads"
+                    : mpich ? "MPICH"
+                            : "Open MPI",
+                    (long long)P, p->dsps_per_board, (long long)p->send_overhead,
+                    (long long)p->post_overhead, (long long)p->wait_overhead,
+                    (long long)p->recv_overhead, (long long)p->link_mbps,
+                    (long long)p->switch_latency, (long long)p->eager_limit,
+                    (long long)p->handshake, (long long)p->dsp_clock_mhz);
             fprintf(f, "  %-9s %12s %14s\n", "ping-pong", "measured us", "model us");
             for (int i = 0; i < m.npp; i++)
                 fprintf(f, "  %9d %12.3f %14.3f\n", m.pp_bytes[i], m.pp[i] * 1e6,

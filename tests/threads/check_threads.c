@@ -48,7 +48,8 @@ ring(int rank, void *arg)
     in[0] = malloc((size_t)g->bytes);
     in[1] = malloc((size_t)g->bytes);
     int right = (rank + 1) % n, left = (rank + n - 1) % n, bad = 0;
-    MPIRIO_Request s = MPIRIO_REQUEST_NULL, r[2] = {MPIRIO_REQUEST_NULL, MPIRIO_REQUEST_NULL};
+    MPIRIO_Request s = MPIRIO_REQUEST_NULL,
+                   r[2] = {MPIRIO_REQUEST_NULL, MPIRIO_REQUEST_NULL};
     if (g->pipelined)
         MPIRIO_Irecv(in[0], g->bytes, MPIRIO_BYTE, left, 5, MPIRIO_COMM_WORLD, &r[0]);
     for (int k = 0; k < g->rounds; k++) {
@@ -279,17 +280,21 @@ START_TEST(deadlock_reported)
     ck_assert_int_eq(st.deadlock, 1);
     ck_assert_int_eq(res[2][0], 1);
     ck_assert_int_eq(res[0][0], 0);
-    ck_assert_msg(strstr(st.report, "all 2 live DSPs are blocked") != NULL, "%s", st.report);
-    ck_assert_msg(strstr(st.report, "DSP 0 (board 0): blocked in MPIRIO_Recv, waiting for "
-                                    "a message from rank 1 (tag 3, MPIRIO_COMM_WORLD)"),
+    ck_assert_msg(strstr(st.report, "all 2 live DSPs are blocked") != NULL, "%s",
+                  st.report);
+    ck_assert_msg(strstr(st.report,
+                         "DSP 0 (board 0): blocked in MPIRIO_Recv, waiting for "
+                         "a message from rank 1 (tag 3, MPIRIO_COMM_WORLD)"),
                   "%s", st.report);
-    ck_assert_msg(strstr(st.report, "DSP 1 (board 0): blocked in MPIRIO_Recv, waiting for "
-                                    "a message from rank 0 (tag 3"),
+    ck_assert_msg(strstr(st.report,
+                         "DSP 1 (board 0): blocked in MPIRIO_Recv, waiting for "
+                         "a message from rank 0 (tag 3"),
                   "%s", st.report);
     ck_assert(strstr(st.report, "DSP 2") == NULL);
     ck_assert_int_eq(run(2, NULL, MPIRIO_RUN_SEND_IN_PLACE, unreceived, NULL), 2);
-    ck_assert_msg(strstr(st.report, "DSP 0 (board 0): blocked in MPIRIO_Send, waiting for "
-                                    "its send to rank 1 (tag 9"),
+    ck_assert_msg(strstr(st.report,
+                         "DSP 0 (board 0): blocked in MPIRIO_Send, waiting for "
+                         "its send to rank 1 (tag 9"),
                   "%s", st.report);
     ck_assert_msg(strstr(st.report, "DSP 1 (board 0): blocked in MPIRIO_Barrier, waiting "
                                     "for the other members of a collective (1 of 2 "
@@ -368,8 +373,9 @@ START_TEST(bad_settings)
 {
     setenv("MPIRIO_COMPUTE", "sometimes", 1);
     ck_assert_int_eq(run(2, NULL, 0, where, NULL), 1);
-    ck_assert_msg(strstr(st.report, "MPIRIO_COMPUTE \"sometimes\": expected none or spin"),
-                  "%s", st.report);
+    ck_assert_msg(
+        strstr(st.report, "MPIRIO_COMPUTE \"sometimes\": expected none or spin"), "%s",
+        st.report);
     unsetenv("MPIRIO_COMPUTE");
     ck_assert_int_eq(run(2, "no-such-preset", 0, where, NULL), 1);
     ck_assert_msg(strstr(st.report, "platform") != NULL, "%s", st.report);
