@@ -341,7 +341,8 @@ median(double *v, int n)
 int
 main(int argc, char **argv)
 {
-    const char *tgc = NULL, *platform = NULL, *kpath = NULL, *nthreads = NULL;
+    const char *tgc = NULL, *platform = NULL, *kpaths[8], *nthreads = NULL;
+    int nkpath = 0;
     int reps = 11, header = 0, pin = 0, first = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -351,8 +352,8 @@ main(int argc, char **argv)
             reps = atoi(argv[++i]);
         else if (strcmp(a, "--platform") == 0 && i + 1 < argc)
             platform = argv[++i];
-        else if (strcmp(a, "--kernel-path") == 0 && i + 1 < argc)
-            kpath = argv[++i];
+        else if (strcmp(a, "--kernel-path") == 0 && i + 1 < argc && nkpath < 8)
+            kpaths[nkpath++] = argv[++i];
         else if (strcmp(a, "--threads") == 0 && i + 1 < argc)
             nthreads = argv[++i];
         else if (strcmp(a, "--pin") == 0)
@@ -392,7 +393,7 @@ main(int argc, char **argv)
         if (!mkdtemp(dir))
             die("mkdtemp");
         char *proj = fmt("%s/p", dir);
-        char *cargv[16];
+        char *cargv[32];
         int n = 0;
         cargv[n++] = (char *)tgc;
         cargv[n++] = "compile";
@@ -405,9 +406,9 @@ main(int argc, char **argv)
             cargv[n++] = "--platform";
             cargv[n++] = (char *)platform;
         }
-        if (kpath) {
+        for (int k = 0; k < nkpath; k++) {
             cargv[n++] = "--kernel-path";
-            cargv[n++] = (char *)kpath;
+            cargv[n++] = (char *)kpaths[k];
         }
         cargv[n] = NULL;
         char *log = fmt("%s/compile.log", dir);

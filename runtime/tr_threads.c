@@ -63,7 +63,8 @@ struct MPIRIO_Req {
     Thr *owner;
     int kind;
     _Atomic int done;  /* complete: Wait returns (read unlocked by a spinning waiter) */
-    int queued;        /* in a queue: the receiver frees it when the sender has waited */
+    int queued;        /* in a queue, or being copied by its receiver: then the receiver
+                          frees it if the sender has waited already */
     int orphan;        /* the sender waited on it (an eager send) while it was queued */
     int src, ctx, tag; /* recv: src and tag may be -1; send: the sender's global rank */
     int dst;           /* send: the receiver's global rank */
@@ -940,11 +941,12 @@ tr_irecv(void *buf, size_t cap, int src, int ctx, int tag, int blocking, Req **o
     r->bytes = cap;
     r->rbuf = buf;
     Req *s = take(&me->unexp, &me->unexp_tail, send_matches, r);
-    if (s) { /* the send came first: copy it from its buffer or its staged copy */
-        s->queued = 0;
+    if (s) { /* the send came first: copy it from its buffer or its staged copy; it
+                stays queued (the sender's Wait leaves it to us) until the copy is done */
         pthread_mutex_unlock(&G.mu);
         copy_payload(r, s);
         pthread_mutex_lock(&G.mu);
+        s->queued = 0;
         r->done = 1;
         free(s->stage);
         s->stage = NULL;

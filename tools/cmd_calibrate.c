@@ -47,7 +47,7 @@
 
 extern char **environ;
 
-enum { O_TARGET, O_N, O_REPS, O_GRAPHS, O_METHOD, O_RUNS, O_MPIRUN, O_TIMEOUT };
+enum { O_TARGET, O_N, O_REPS, O_GRAPHS, O_METHOD, O_RUNS, O_MPIRUN, O_TIMEOUT, O_KPATH };
 
 static const CliOption own[] = {
     {"target", "T",
@@ -61,6 +61,7 @@ static const CliOption own[] = {
     {"runs", "R", "runs of each graph; the median counts (default 3)"},
     {"mpirun", "ARGS", "more arguments for mpirun (a hostfile: \"--hostfile FILE\")"},
     {"timeout", "S", "end a run after S seconds (default 600)"},
+    {"kernel-path", "DIR", "a folder the graphs' kernel files may be in (tgc run's)"},
     {NULL, NULL, NULL},
 };
 
@@ -516,8 +517,10 @@ cmd_calibrate(Cli *c)
             GraphRun *r = &gr[ng++];
             *r = (GraphRun){.graph = g};
             unlink(fk);
+            char *kp[] = {"--kernel-path", (char *)c->val[O_KPATH], NULL};
             json_t *o = run_graph(a, exe, g, fplat, tname, method, timeout,
-                                  c->val[O_MPIRUN], NULL, envk.v, fo, fe, &r->why);
+                                  c->val[O_MPIRUN], c->val[O_KPATH] ? kp : NULL, envk.v, fo,
+                                  fe, &r->why);
             if (!o)
                 continue;
             r->graph_predicted =
@@ -531,7 +534,9 @@ cmd_calibrate(Cli *c)
             /* the copy names the kernels by absolute paths: their folder is allowed */
             const char *slash = strrchr(g, '/');
             char *kdir = slash ? arena_printf(a, "%.*s", (int)(slash - g), g) : ".";
-            char *extra[] = {"--kernel-path", kdir && *kdir ? kdir : "/", NULL};
+            char *extra[] = {"--kernel-path", kdir && *kdir ? kdir : "/",
+                             c->val[O_KPATH] ? "--kernel-path" : NULL,
+                             (char *)c->val[O_KPATH], NULL};
             long long *meas = calloc((size_t)runs, sizeof *meas);
             if (!meas)
                 ice("out of memory");
