@@ -301,6 +301,15 @@ deadlock(void)
         pthread_cond_signal(&G.t[i].cv);
 }
 
+/* the thread ends: its alternate signal stack is given up first (the run frees it; a
+ * sanitizer's runtime would otherwise unmap it as its own at the thread's exit) */
+static void
+thread_end(void)
+{
+    stack_t off = {.ss_flags = SS_DISABLE};
+    sigaltstack(&off, NULL);
+}
+
 static void
 cpu_relax(void)
 {
@@ -346,6 +355,7 @@ sleep_until(const _Atomic int *flag)
             deadlock();
         if (G.dead) {
             pthread_mutex_unlock(&G.mu);
+            thread_end();
             pthread_exit(NULL);
         }
         pthread_cond_wait(&t->cv, &G.mu);
@@ -522,8 +532,10 @@ thread_main(void *p)
     } else
         sleep_until(&G.go);
     pthread_mutex_unlock(&G.mu);
-    if (!G.fn)
-        return NULL; /* the run could not start all its threads */
+    if (!G.fn) { /* the run could not start all its threads */
+        thread_end();
+        return NULL;
+    }
     G.fn(t->rank, G.arg);
     if (!t->finalized)
         tr_finalize();
@@ -533,6 +545,7 @@ thread_main(void *p)
     if (!G.dead && G.live > 0 && G.nblocked == G.live)
         deadlock();
     pthread_mutex_unlock(&G.mu);
+    thread_end();
     return NULL;
 }
 

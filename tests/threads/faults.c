@@ -1,5 +1,5 @@
 /* faults.c: a program on the shared-memory transport whose DSP fails, for faults.sh:
- *   faults segv    DSP 2 writes through a null pointer while the others wait for it
+ *   faults segv    DSP 2 writes through a bad pointer while the others wait for it
  *   faults abort   DSP 1 calls MPIRIO_Abort(MPIRIO_COMM_WORLD, 5)
  *   faults race    DSPs 0 and 1 write one global without synchronisation (the TSan
  *                  build must report it: tests/threads/CMakeLists.txt)
@@ -9,7 +9,8 @@
 #include <string.h>
 
 static const char *mode;
-static int *volatile nowhere;
+/* a bad address that is not null (the sanitizers check null stores themselves) */
+static int *volatile nowhere = (int *)64;
 int faults_shared; /* written by two DSPs in the race mode; read at the end */
 
 static void
