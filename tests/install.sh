@@ -8,7 +8,8 @@
 #            package's staging folder, unpacked elsewhere)
 # Each tree is used in a private mount namespace (unshare -m, as root) in which an empty
 # folder is mounted over BUILD, so that nothing can reach the build tree: tgc run and tgc
-# calibrate with --target mpi (the installed MPI transports), a CMake project with
+# calibrate with --target mpi (the installed MPI transports) and --target threads (the
+# installed shared-memory transport), a CMake project with
 # find_package(mpirio), a pkg-config build whose <mpi.h> is MPIRIO's, mpirio-cc -show and
 # --showme, `man tgc` with its sections in order, the bash completion, the installed
 # documentation, and what the test did before (every file, --version and --help, an
@@ -54,7 +55,7 @@ use() { # use W PREFIX STYLE, with the build tree hidden (or not, when we cannot
         cmake/mpirio/mpirioConfigVersion.cmake; do
         [ -f "$libdir/$f" ] || bad "$style: $libdir/$f not installed"
     done
-    for impl in $impls; do
+    for impl in $impls threads; do
         for f in "$libdir/libmpirio_$impl.a" "$libdir/pkgconfig/mpirio-$impl.pc" \
             "$p/libexec/tgc/tgc-calib-$impl"; do
             [ -f "$f" ] || bad "$style: $f not installed"
@@ -133,7 +134,7 @@ use() { # use W PREFIX STYLE, with the build tree hidden (or not, when we cannot
     # shellcheck disable=SC2086 # the flags are words
     $cc $cflags -fPIC -shared -o "$w/pc.so" "$w/pc.c" $libs 2>"$w/pc.err" ||
         bad "$style: <mpi.h> does not compile with pkg-config's flags '$cflags': $(cat "$w/pc.err")"
-    for impl in $impls; do
+    for impl in $impls threads; do
         PKG_CONFIG_PATH="$pc" pkg-config --exists "mpirio-$impl" ||
             bad "$style: pkg-config finds no mpirio-$impl"
     done
@@ -218,8 +219,8 @@ EOF
     grep '^checksum' "$f/par-pc.out" 2>/dev/null | sort >"$w/par-pc.sum"
     [ -s "$w/par-pc.sum" ] && cmp -s "$w/par-pc.sum" "$w/seq.sum" ||
         bad "$style: the pkg-config build's checksums differ from the sequential program's"
-    # a project of tgc compile --target mpi, through mpirio-IMPL.pc
-    for impl in $impls; do
+    # a project of tgc compile --target mpi or threads, through mpirio-IMPL.pc
+    for impl in $impls threads; do
         t=$impl
         [ "$impl" = openmpi ] && t=mpi
         "$p/bin/tgc" compile "$src/testcases/fir4/fir4.json" --target "$t" -o "$w/fir4-$impl" \
@@ -228,6 +229,14 @@ EOF
             >"$w/fir4-$impl.log" 2>&1 && cmake --build "$w/fir4-$impl/build" >>"$w/fir4-$impl.log" 2>&1 ||
             bad "$style: the --target $t project does not build: $(tail -n 5 "$w/fir4-$impl.log")"
     done
+    # the threads project's programs run as they are (no launcher)
+    (cd "$w/fir4-threads/build" && timeout 120 ./parallel --quiet --platform ../platform.json \
+        >par.out && timeout 120 ./sequential --quiet --platform ../platform.json >seq.out) ||
+        bad "$style: the --target threads programs fail"
+    grep '^checksum' "$w/fir4-threads/build/par.out" | sort >"$w/par-threads.sum"
+    grep '^checksum' "$w/fir4-threads/build/seq.out" | sort >"$w/seq-threads.sum"
+    [ -s "$w/par-threads.sum" ] && cmp -s "$w/par-threads.sum" "$w/seq-threads.sum" ||
+        bad "$style: --target threads: parallel and sequential checksums differ"
     # tgc run against the installed library: on the simulated platform, and on real MPI
     "$p/bin/tgc" run "$src/testcases/fir4/fir4.json" --keep "$w/run" >"$w/run.out" 2>&1 ||
         bad "$style: tgc run: $(tail -n 3 "$w/run.out")"
@@ -236,7 +245,7 @@ EOF
     if [ -z "$exe" ] || ! ldd "$exe" | grep -q "$libdir/libmpirio.so"; then
         bad "$style: tgc run did not build against $libdir/libmpirio.so"
     fi
-    for impl in $impls; do
+    for impl in $impls threads; do
         t=$impl
         [ "$impl" = openmpi ] && t=mpi
         (cd "$w" && ASAN_OPTIONS=$nolsan "$p/bin/tgc" run "$src/testcases/fir4/fir4.json" --target "$t" \
