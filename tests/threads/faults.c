@@ -5,6 +5,8 @@
  *                  build must report it: tests/threads/CMakeLists.txt)
  *   faults ok      every DSP passes a token round a ring (the control) */
 #include <mpirio.h>
+#include <sched.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -12,6 +14,11 @@ static const char *mode;
 /* a bad address that is not null (the sanitizers check null stores themselves) */
 static int *volatile nowhere = (int *)64;
 int faults_shared; /* written by two DSPs in the race mode; read at the end */
+/* in the race mode DSPs 0 and 1 wait for each other's write through relaxed atomics,
+ * which order nothing for TSan: neither goes on to an MPIRIO call (whose mutex would
+ * order the two writes when the scheduler runs one DSP's write and send before the
+ * other's write) before both have written, so the race is there in every run */
+static atomic_int wrote[2];
 
 static void
 dsp(int rank, void *arg)
@@ -22,8 +29,12 @@ dsp(int rank, void *arg)
     MPIRIO_Comm_size(MPIRIO_COMM_WORLD, &n);
     if (rank == 2 && strcmp(mode, "segv") == 0)
         *nowhere = 1;
-    if (rank < 2 && strcmp(mode, "race") == 0)
+    if (rank < 2 && strcmp(mode, "race") == 0) {
         faults_shared += rank + 1; /* no lock, no message between the two writes */
+        atomic_store_explicit(&wrote[rank], 1, memory_order_relaxed);
+        while (!atomic_load_explicit(&wrote[1 - rank], memory_order_relaxed))
+            sched_yield();
+    }
     if (rank == 1 && strcmp(mode, "abort") == 0)
         MPIRIO_Abort(MPIRIO_COMM_WORLD, 5);
     if (rank == 0) {
