@@ -407,9 +407,10 @@ cmd_calibrate(Cli *c)
                                 : tgc_paths()->calib_openmpi;
     if (!*calib || access(calib, X_OK) != 0) {
         if (threads)
-            fprintf(stderr, "tgc: error: --target threads: tgc-calib-threads, libmpirio's "
-                            "micro-benchmarks on threads, is not there (rebuild and "
-                            "install tgc, docs/threads.md)\n");
+            fprintf(stderr,
+                    "tgc: error: --target threads: tgc-calib-threads, libmpirio's "
+                    "micro-benchmarks on threads, is not there (rebuild and "
+                    "install tgc, docs/threads.md)\n");
         else
             fprintf(stderr,
                     "tgc: error: --target %s: libmpirio's %s transport is not there "
@@ -518,9 +519,9 @@ cmd_calibrate(Cli *c)
             *r = (GraphRun){.graph = g};
             unlink(fk);
             char *kp[] = {"--kernel-path", (char *)c->val[O_KPATH], NULL};
-            json_t *o = run_graph(a, exe, g, fplat, tname, method, timeout,
-                                  c->val[O_MPIRUN], c->val[O_KPATH] ? kp : NULL, envk.v, fo,
-                                  fe, &r->why);
+            json_t *o =
+                run_graph(a, exe, g, fplat, tname, method, timeout, c->val[O_MPIRUN],
+                          c->val[O_KPATH] ? kp : NULL, envk.v, fo, fe, &r->why);
             if (!o)
                 continue;
             r->graph_predicted =

@@ -361,8 +361,8 @@ cmd_run(Cli *c)
             return TGC_EXIT_INPUT;
         }
     }
-    if (threads && (!*tgc_paths()->threads_lib ||
-                    access(tgc_paths()->threads_lib, R_OK) != 0)) {
+    if (threads &&
+        (!*tgc_paths()->threads_lib || access(tgc_paths()->threads_lib, R_OK) != 0)) {
         fprintf(stderr, "tgc: error: --target threads: libmpirio's shared-memory "
                         "transport (libmpirio_threads.a) is not there (rebuild and "
                         "install tgc, docs/threads.md)\n");

@@ -1,9 +1,9 @@
 /*
- * tools/locate.h - where tgc finds libmpirio, its MPI and threads transports and tgc calibrate's
- * micro-benchmarks (locate.c): in the build tree, from the file tgc.paths that the build
- * writes beside the tgc it built; installed, relative to the executable's own folder
- * (bin/../lib, bin/../libexec/tgc), so that an installed tree holds no build path and
- * may be moved (docs/install.md).
+ * tools/locate.h - where tgc finds libmpirio, its MPI and threads transports and tgc
+ * calibrate's micro-benchmarks (locate.c): in the build tree, from the file tgc.paths
+ * that the build writes beside the tgc it built; installed, relative to the executable's
+ * own folder (bin/../lib, bin/../libexec/tgc), so that an installed tree holds no build
+ * path and may be moved (docs/install.md).
  */
 #ifndef TGC_LOCATE_H
 #define TGC_LOCATE_H

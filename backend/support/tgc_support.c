@@ -530,21 +530,22 @@ tgc_parse_args(TgcArgs *a, int argc, char **argv, const char *program)
             break;
         case 'h':
             usage(stdout, program);
-            printf("\nRuns the program of graph %s on the simulated platform "
-                   "(libmpirio) and prints\nthe checksum of every edge and the "
-                   "simulated cycles.\n"
-                   "  --no-contention     links without contention\n"
-                   "  --platform=FILE     the tgc-platform/1 file (default %s)\n"
-                   "  --output-dir=DIR    where the output files of the kernels go "
-                   "(default .)\n"
-                   "  --summary           the runtime's summary on stderr at the end\n"
-                   "  --quiet             no runtime messages on stderr\n"
-                   "  --pin               threads (libmpirio_threads): thread i on core i "
-                   "modulo the cores\n"
-                   "  -h, --help          print this help and exit\n"
-                   "Exit status: 0 success, 1 a failed run (bad platform file, failed "
-                   "call), 2 bad usage,\n3 a deadlock (its report on stderr).\n",
-                   TGC_GRAPH_LABEL, a->platform);
+            printf(
+                "\nRuns the program of graph %s on the simulated platform "
+                "(libmpirio) and prints\nthe checksum of every edge and the "
+                "simulated cycles.\n"
+                "  --no-contention     links without contention\n"
+                "  --platform=FILE     the tgc-platform/1 file (default %s)\n"
+                "  --output-dir=DIR    where the output files of the kernels go "
+                "(default .)\n"
+                "  --summary           the runtime's summary on stderr at the end\n"
+                "  --quiet             no runtime messages on stderr\n"
+                "  --pin               threads (libmpirio_threads): thread i on core i "
+                "modulo the cores\n"
+                "  -h, --help          print this help and exit\n"
+                "Exit status: 0 success, 1 a failed run (bad platform file, failed "
+                "call), 2 bad usage,\n3 a deadlock (its report on stderr).\n",
+                TGC_GRAPH_LABEL, a->platform);
             return 0;
         case ':':
             return bad_usage(program, "option \"%s\" needs a value", argv[optind - 1]);

@@ -132,10 +132,12 @@ pingpong(int rank, void *arg)
         if (rank == 0) {
             memset(b, k & 0xff, sizeof b);
             MPIRIO_Send(b, 64, MPIRIO_BYTE, 1, 3, MPIRIO_COMM_WORLD);
-            MPIRIO_Recv(b, 64, MPIRIO_BYTE, 1, 3, MPIRIO_COMM_WORLD, MPIRIO_STATUS_IGNORE);
+            MPIRIO_Recv(b, 64, MPIRIO_BYTE, 1, 3, MPIRIO_COMM_WORLD,
+                        MPIRIO_STATUS_IGNORE);
             bad += b[0] != ((k + 1) & 0xff) || b[63] != ((k + 1) & 0xff);
         } else {
-            MPIRIO_Recv(b, 64, MPIRIO_BYTE, 0, 3, MPIRIO_COMM_WORLD, MPIRIO_STATUS_IGNORE);
+            MPIRIO_Recv(b, 64, MPIRIO_BYTE, 0, 3, MPIRIO_COMM_WORLD,
+                        MPIRIO_STATUS_IGNORE);
             bad += b[0] != (k & 0xff) || b[63] != (k & 0xff);
             memset(b, (k + 1) & 0xff, sizeof b);
             MPIRIO_Send(b, 64, MPIRIO_BYTE, 0, 3, MPIRIO_COMM_WORLD);
