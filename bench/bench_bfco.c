@@ -24,6 +24,8 @@
  *            must find the same schedule length), evaluations, the
  *            evaluator's share (its time per evaluation measured on the result, times the
  *            evaluations), the process's peak RSS so far.
+ *   threads  (--threads-speedup, with --threads N and --speed-cases) each speed case with
+ *            1 thread and N in turn: median wall and CPU seconds of each, the speed-up.
  *
  * Output: markdown tables (default), or --json: one JSON document with a row per
  * instance and per summary (for harnesses; docs/bfco.md lists the fields).  BFCO options
@@ -493,10 +495,10 @@ eval_cost(const Sched *s, const Sched *base)
     return c / n;
 }
 
-static void
-speed(Bench *b, const char *size)
+/* The speed case of `tasks` tasks: its graph (*g) and HEFT schedule, *heft its CPU s. */
+static Sched *
+speed_case(const Bench *b, int tasks, Graph **g, double *heft)
 {
-    int tasks = atoi(size);
     const char *plat = tasks <= 200    ? "bwdsp-1board"
                        : tasks <= 2000 ? "bwdsp-4board"
                                        : "bwdsp-16board";
@@ -507,10 +509,118 @@ speed(Bench *b, const char *size)
     gs.seed = (uint64_t)b->speed_seed;
     char name[64];
     snprintf(name, sizeof name, "speed-%d", tasks);
-    Graph *g = gen_graph(&gs, name);
+    *g = gen_graph(&gs, name);
     double c0 = ir_cpu_seconds();
-    Sched *base = schedule(g, 0); /* HEFT only: the scheduler is not what is measured */
-    double heft = ir_cpu_seconds() - c0;
+    Sched *base = schedule(*g, 0); /* HEFT only: the scheduler is not what is measured */
+    *heft = ir_cpu_seconds() - c0;
+    return base;
+}
+
+/* The CPU seconds of the calling thread. */
+static double
+thread_cpu(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* The threads section: the speed case of `size` tasks optimised with 1 thread and with
+ * --threads N in turn (1, N, 1, N, ...: both sides under the same load), --repeat times
+ * each (default 3): the median wall and CPU seconds of opt_run of each side, and the
+ * ratio of the wall medians; and the main thread's CPU seconds with N, whose ratio to
+ * the CPU seconds with 1 bounds the speed-up from above whatever the load (the main
+ * thread runs every sequential step and its share of the batches; what it does not
+ * show is its waits for the other threads).  Both sides must find the same length and
+ * evaluations. */
+static void
+threads(Bench *b, const char *size)
+{
+    int tasks = atoi(size), T = b->bp.threads;
+    Graph *g;
+    double heft;
+    Sched *base = speed_case(b, tasks, &g, &heft);
+    int runs = b->repeat > 0 ? b->repeat : 3;
+    double *wall[2], *cpu[2], *main_cpu[2];
+    for (int s = 0; s < 2; s++) {
+        wall[s] = ir_xcalloc((size_t)runs, sizeof(double));
+        cpu[s] = ir_xcalloc((size_t)runs, sizeof(double));
+        main_cpu[s] = ir_xcalloc((size_t)runs, sizeof(double));
+    }
+    int64_t len[2] = {-1, -1}, ev[2] = {-1, -1};
+    for (int k = 0; k < runs; k++)
+        for (int s = 0; s < 2; s++) {
+            BfcoParams bp = b->bp;
+            bp.threads = s == 0 ? 1 : T;
+            OptStats st;
+            Sched *out = NULL;
+            Diag *d = diag_new();
+            double w0 = ir_wall_seconds(), c0 = ir_cpu_seconds(), m0 = thread_cpu();
+            opt_run(base, OPT_BFCO, &bp, &out, &st, d);
+            wall[s][k] = ir_wall_seconds() - w0;
+            cpu[s][k] = ir_cpu_seconds() - c0;
+            main_cpu[s][k] = thread_cpu() - m0;
+            diag_free(d);
+            ir_sched_free(out);
+            if (len[s] < 0) {
+                len[s] = st.length;
+                ev[s] = st.evaluations;
+            }
+            if (st.length != len[0] || st.evaluations != ev[0]) {
+                fprintf(stderr,
+                        "bench_bfco: threads case %d: %d thread(s) found length %" PRId64
+                        " in %" PRId64 " evaluations, 1 thread %" PRId64 " in %" PRId64
+                        " (the search depends on the threads)\n",
+                        tasks, bp.threads, st.length, st.evaluations, len[0], ev[0]);
+                exit(1);
+            }
+        }
+    double mw[2], mc[2], mm[2];
+    for (int s = 0; s < 2; s++) {
+        mw[s] = stats_median(wall[s], runs);
+        mc[s] = stats_median(cpu[s], runs);
+        mm[s] = stats_median(main_cpu[s], runs);
+        free(wall[s]);
+        free(cpu[s]);
+        free(main_cpu[s]);
+    }
+    double ratio = mw[1] > 0 ? mw[0] / mw[1] : 0.0,
+           bound = mm[1] > 0 ? mc[0] / mm[1] : 0.0;
+    double load[1] = {-1};
+    FILE *lf = fopen("/proc/loadavg", "r"); /* -1 where there is none */
+    if (lf) {
+        if (fscanf(lf, "%lf", &load[0]) != 1)
+            load[0] = -1;
+        fclose(lf);
+    }
+    if (!b->json)
+        printf(
+            "| %5d | %5d | %d | %d | %8.3f s | %8.3f s | %8.3f s | %8.3f s | %8.3f s | "
+            "%5.2fx | %5.2fx | %" PRId64 " | %.2f |\n",
+            tasks, base->nmsgs, T, runs, mw[0], mc[0], mw[1], mc[1], mm[1], ratio, bound,
+            len[0], load[0]);
+    row(b,
+        json_pack(
+            "{s:s, s:i, s:i, s:i, s:i, s:f, s:f, s:f, s:f, s:f, s:f, s:f, s:I, s:I, "
+            "s:f}",
+            "section", "threads", "tasks", tasks, "messages", base->nmsgs, "threads", T,
+            "runs", runs, "wall_seconds_1", mw[0], "cpu_seconds_1", mc[0],
+            "wall_seconds_n", mw[1], "cpu_seconds_n", mc[1], "main_thread_cpu_seconds_n",
+            mm[1], "speedup", ratio, "speedup_bound", bound, "bfco", (json_int_t)len[0],
+            "evaluations", (json_int_t)ev[0], "load", load[0]));
+    fflush(stdout);
+    ir_sched_free(base);
+    ir_graph_free(g);
+}
+
+static void
+speed(Bench *b, const char *size)
+{
+    int tasks = atoi(size);
+    Graph *g;
+    double heft;
+    Sched *base = speed_case(b, tasks, &g, &heft);
+    double c0;
     int used = 0;
     for (int d = 0; d < base->ndsps; d++)
         for (int k = 0; k < base->nops[d]; k++)
@@ -614,7 +724,8 @@ usage(void)
 {
     fprintf(
         stderr,
-        "usage: bench_bfco [--quality] [--long] [--speed] [--classes LIST] "
+        "usage: bench_bfco [--quality] [--long] [--speed] [--threads-speedup] [--classes "
+        "LIST] "
         "[--instances N]\n"
         "                  [--first N] [--seeds N] [--long-particles N]\n"
         "                  [--long-generations N] [--long-restarts N] [--long-factor X]\n"
@@ -654,7 +765,7 @@ main(int argc, char **argv)
                .long_factor = 10,
                .speed_seed = 7};
     bfco_default_params(&b.bp);
-    bool q = false, l = false, sp = false;
+    bool q = false, l = false, sp = false, th = false;
     const char *classes = "hi20,lo20,rand50,chain100,fft32", *cases = "100,1000";
     /* The options that take a whole number: where each goes (an int or an int64_t). */
     const struct {
@@ -703,6 +814,8 @@ main(int argc, char **argv)
             l = true;
         else if (strcmp(a, "--speed") == 0)
             sp = true;
+        else if (strcmp(a, "--threads-speedup") == 0)
+            th = true;
         else if (strcmp(a, "--variants") == 0)
             b.variants = true;
         else if (strcmp(a, "--json") == 0)
@@ -747,7 +860,7 @@ main(int argc, char **argv)
         else
             usage();
     }
-    if (!q && !l && !sp)
+    if (!q && !l && !sp && !th)
         q = sp = true;
     b.rows = json_array();
     if (q) {
@@ -823,6 +936,20 @@ main(int argc, char **argv)
             printf("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
         }
         each(&b, cases, speed);
+    }
+    if (th) {
+        if (!b.json) {
+            printf(
+                "Threads: opt_run with 1 thread and with %d in turn (the median of %d "
+                "runs each), HEFT schedules of rand50-cost graphs (seed %d); load: the "
+                "1-minute load average after the row\n\n",
+                b.bp.threads, b.repeat > 0 ? b.repeat : 3, b.speed_seed);
+            printf("| tasks | msgs | threads | runs | wall 1 | CPU 1 | wall N | CPU N | "
+                   "main thread's CPU N | speed-up (wall) | CPU 1 / main thread's CPU N "
+                   "| length | load |\n");
+            printf("|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+        }
+        each(&b, cases, threads);
     }
     if (b.json) {
         json_t *doc =

@@ -51,7 +51,8 @@ static const CliOption own[] = {
     {"particles", "N", "swarm size (default: the number of decision bits, 24 to 32)"},
     {"generations", "N", "generations (default 100)"},
     {"threads", "N",
-     "evaluation threads (default: the online CPUs, at most 8; same result)"},
+     "threads of the swarm's evaluations and the descent's moves (default: the online "
+     "CPUs, at most 8; the same result on any number)"},
     {"stall", "N",
      "stop after N generations without improvement (default 20 on at most 64 messages, "
      "else 3; 0 = never)"},
