@@ -90,6 +90,38 @@ at_exit(int status, void *arg)
     MPI_Finalize();
 }
 
+/* A setting of the environment that the transport refuses: the first is kept, and
+ * settings_agree ends the job once every rank has read its settings. Not die's
+ * MPI_Abort: the launcher (MPICH's hydra) may kill the other ranks and end before it
+ * passes on the message, and the job would fail saying nothing. */
+static char setting_err[256];
+
+static void
+bad_setting(const char *var, const char *v, const char *want)
+{
+    if (!setting_err[0])
+        snprintf(setting_err, sizeof setting_err, "%s \"%.64s\": expected %s", var, v,
+                 want);
+}
+
+/* the lowest rank that refused a setting reports it; then every rank finalises MPI
+ * and exits with status 1 */
+static void
+settings_agree(int wrank, int wsize)
+{
+    int first = setting_err[0] ? wrank : wsize;
+    MPI_Allreduce(MPI_IN_PLACE, &first, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+    if (first == wsize)
+        return;
+    if (wrank == first) {
+        fprintf(stderr, "mpirio: %s\n", setting_err);
+        fflush(stderr);
+    }
+    M.mpi_final = 1;
+    MPI_Finalize();
+    exit(1);
+}
+
 static int
 cmp_pair(const void *a, const void *b)
 {
@@ -111,11 +143,8 @@ board_size_setting(const PlatDesc *p, int size)
     char *end;
     long k = strtol(v, &end, 10);
     if (end == v || *end || k < 1 || k > 1 << 20) {
-        char msg[160];
-        snprintf(
-            msg, sizeof msg,
-            "MPIRIO_BOARD_SIZE \"%.40s\": expected a number of ranks or \"platform\"", v);
-        die(msg);
+        bad_setting("MPIRIO_BOARD_SIZE", v, "a number of ranks or \"platform\"");
+        return 0;
     }
     return (int)k;
 }
@@ -199,28 +228,25 @@ setup(const char *platform)
         if (strcmp(v, "mpich") == 0)
             M.coll = MPIRIO_COLL_MPICH;
         else if (strcmp(v, "switch") != 0)
-            die("MPIRIO_COLL: expected switch (MPI's own collectives) or mpich");
+            bad_setting("MPIRIO_COLL", v, "switch (MPI's own collectives) or mpich");
     }
     v = getenv("MPIRIO_SEND_IN_PLACE"); /* a program with its own main: "1" */
     if (v && *v) {
         if (strcmp(v, "1") == 0)
             M.in_place = 1;
-        else if (strcmp(v, "0") != 0) {
-            char msg[256];
-            snprintf(msg, sizeof msg,
-                     "MPIRIO_SEND_IN_PLACE \"%.64s\": expected 1 (Isend sends from the "
-                     "caller's buffer) or 0 (it sends a copy)",
-                     v);
-            die(msg);
-        }
+        else if (strcmp(v, "0") != 0)
+            bad_setting(
+                "MPIRIO_SEND_IN_PLACE", v,
+                "1 (Isend sends from the caller's buffer) or 0 (it sends a copy)");
     }
     v = getenv("MPIRIO_COMPUTE");
     if (v && *v) {
         if (strcmp(v, "spin") == 0)
             M.spin = 1;
         else if (strcmp(v, "none") != 0)
-            die("MPIRIO_COMPUTE: expected none or spin");
+            bad_setting("MPIRIO_COMPUTE", v, "none or spin");
     }
+    settings_agree(wrank, wsize);
     M.inited = 1;
     MPI_Barrier(w);
     M.t0 = MPI_Wtime();
