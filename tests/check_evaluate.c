@@ -75,18 +75,8 @@ END_TEST
 /* Recording only the first and the last iterations gives the same times. */
 START_TEST(records_first_and_last)
 {
-    int64_t cyc[] = {1000, 2000};
-    Graph *g = mk_graph("bwdsp-1board", 2, cyc, 50);
-    add_edge(g, 0, 1, 64, 0);
-    ir_graph_index(g);
-    Sched *s = ir_sched_new(g, g->platform);
-    s->map[0] = 0;
-    s->map[1] = 1;
-    int m = msg1(s, 0, 1, 0, false);
-    C(s, 0, 0);
-    S(s, 0, m);
-    R(s, 1, m);
-    C(s, 1, 1);
+    Graph *g;
+    Sched *s = worked_example_iters(&g, false, 50);
     Arena *a = arena_new();
     EvalResult all, some;
     both(s, &all, a);
