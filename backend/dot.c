@@ -257,7 +257,8 @@ set(void *obj, const char *name, const char *value)
 
 /* Text of the input (ids, names) for a label, in a: Graphviz reads a backslash in a
  * label as an escape (\\N is the node's name, \\l ends a left-justified line), so each is
- * doubled.  At most LABEL_MAX bytes, cut between characters and never inside a doubled
+ * doubled; a control character (which no SVG can hold) is shown as ir_ctl_escape writes
+ * it.  At most LABEL_MAX bytes, cut between characters and never inside a doubled
  * backslash, then "...", so that the fixed-size labels below are never truncated. */
 enum { LABEL_MAX = 100 };
 
@@ -267,7 +268,9 @@ label_text(Arena *a, const char *s)
     char *out = arena_alloc(a, LABEL_MAX + 4), *w = out;
     const unsigned char *p = (const unsigned char *)s;
     for (; *p; p++) {
-        size_t need = *p == '\\' ? 2 : 1;
+        char esc[5];
+        int k = ir_ctl_escape(*p, esc);
+        size_t need = k ? (size_t)k + 1 : *p == '\\' ? 2 : 1;
         if ((size_t)(w - out) + need > LABEL_MAX) {
             while (w > out && ((unsigned char)w[-1] & 0xc0) == 0x80)
                 w--; /* not inside a UTF-8 character */
@@ -275,6 +278,12 @@ label_text(Arena *a, const char *s)
                 w--;
             strcpy(w, "...");
             return out;
+        }
+        if (k) { /* shown as the terminal shows it: the backslash doubled for Graphviz */
+            *w++ = '\\';
+            memcpy(w, esc, (size_t)k);
+            w += k;
+            continue;
         }
         if (*p == '\\')
             *w++ = '\\';

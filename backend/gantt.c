@@ -82,8 +82,13 @@ buf_escape(Buf *b, const char *text)
         case '"':
             buf_printf(b, "&quot;");
             break;
-        default:
-            buf_printf(b, "%c", *c);
+        default: {
+            char esc[5]; /* XML 1.0 cannot hold a control character, even as &#1; */
+            if (ir_ctl_escape((unsigned char)*c, esc))
+                buf_printf(b, "%s", esc);
+            else
+                buf_printf(b, "%c", *c);
+        }
         }
     }
 }

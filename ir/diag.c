@@ -55,29 +55,19 @@ append(Diag *d, const char *s, size_t n)
     d->buf[d->len] = 0;
 }
 
-/* s[0..n) with every control character as a C escape, so that it cannot end the line. */
+/* s[0..n) with every control character as a C escape (ir_ctl_escape), so that it cannot
+ * end the line. */
 static void
 append_escaped(Diag *d, const char *s, size_t n)
 {
     size_t from = 0;
+    char esc[5];
     for (size_t i = 0; i < n; i++) {
-        unsigned char c = (unsigned char)s[i];
-        if (c >= 0x20 && c != 0x7f)
+        int k = ir_ctl_escape((unsigned char)s[i], esc);
+        if (!k)
             continue;
         append(d, s + from, i - from);
-        char esc[5];
-        if (c == '\n' || c == '\t' || c == '\r') {
-            esc[0] = '\\';
-            esc[1] = c == '\n' ? 'n' : c == '\t' ? 't' : 'r';
-            append(d, esc, 2);
-        } else {
-            static const char hex[] = "0123456789abcdef";
-            esc[0] = '\\';
-            esc[1] = 'x';
-            esc[2] = hex[c >> 4];
-            esc[3] = hex[c & 15];
-            append(d, esc, 4);
-        }
+        append(d, esc, (size_t)k);
         from = i + 1;
     }
     append(d, s + from, n - from);

@@ -480,6 +480,14 @@ TGC_NORETURN void ice_at(const char *file, int line, const char *fmt, ...)
 /* Well-formed UTF-8 (no overlong forms, surrogates or code points above U+10FFFF): what
  * jansson accepts in a JSON string. */
 bool ir_utf8_valid(const char *s);
+/* The one escape of a control character (below 0x20, and DEL) in the text tgc shows:
+ * messages (ir/diag.c), the summaries on the terminal, SVG and HTML (XML cannot hold
+ * them): \n, \t, \r or \xNN written to esc, NUL-terminated; returns its length, 0 when c
+ * is no control character. */
+int ir_ctl_escape(unsigned char c, char esc[5]);
+/* s with every control character escaped (ir_ctl_escape), in a; s itself when it has none
+ * (NULL stays NULL). */
+const char *ir_escaped(Arena *a, const char *s);
 /* s for a message, in arena a: control bytes, '"', '\\' and, when s is not valid UTF-8,
  * every byte above 0x7f written as \xNN; at most max bytes of s, then "...". */
 char *ir_shown(Arena *a, const char *s, size_t max);

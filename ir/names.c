@@ -275,6 +275,50 @@ ir_utf8_valid(const char *s)
     return true;
 }
 
+int
+ir_ctl_escape(unsigned char c, char esc[5])
+{
+    if (c >= 0x20 && c != 0x7f)
+        return 0;
+    static const char hex[] = "0123456789abcdef";
+    esc[0] = '\\';
+    if (c == '\n' || c == '\t' || c == '\r') {
+        esc[1] = c == '\n' ? 'n' : c == '\t' ? 't' : 'r';
+        esc[2] = 0;
+        return 2;
+    }
+    esc[1] = 'x';
+    esc[2] = hex[c >> 4];
+    esc[3] = hex[c & 15];
+    esc[4] = 0;
+    return 4;
+}
+
+const char *
+ir_escaped(Arena *a, const char *s)
+{
+    if (!s)
+        return s;
+    size_t n = 0;
+    char esc[5];
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++)
+        n += ir_ctl_escape(*p, esc) ? 4 : 1;
+    if (n == strlen(s))
+        return s;
+    char *out = arena_alloc(a, n + 1), *w = out;
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        int k = ir_ctl_escape(*p, esc);
+        if (k) {
+            memcpy(w, esc, (size_t)k);
+            w += k;
+        } else {
+            *w++ = (char)*p;
+        }
+    }
+    *w = 0;
+    return out;
+}
+
 char *
 ir_shown(Arena *a, const char *s, size_t max)
 {

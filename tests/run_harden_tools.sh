@@ -45,4 +45,38 @@ expect 1 "tgc: error: --dsps 1048576: an abstract platform has at most 65536 DSP
 expect 0 "" schedule chain4.json --platform p1.json --dsps 1024 -o edge.json
 expect 0 "" schedule --from edge.json
 
+# ---- every SVG and HTML page the tools write is well-formed XML (tests/xml_check.py),
+# with ids that hold control characters, markup and quotes (check accepts them): a control
+# character is shown as the terminal shows it (\x01), never written raw.
+cat >ctl.json <<'JSON'
+{"format": "tgc-graph/1", "name": "g\u0001<&\u001b[31m", "iterations": 2,
+ "tasks": [{"id": "a\u0001\u001b[2J\u007f", "cycles": 100}, {"id": "b<&>\"'\\", "cycles": 100, "dsp": 1},
+           {"id": "c\ttab", "cycles": 50, "dsp": 2}],
+ "edges": [{"from": "a\u0001\u001b[2J\u007f", "to": "b<&>\"'\\", "bytes": 8},
+           {"from": "a\u0001\u001b[2J\u007f", "to": "c\ttab", "bytes": 4096}]}
+JSON
+cp "$cases/fir4/fir4.json" "$cases/fir4/fir_kernels.c" "$cases/fir4/fir_kernels.h" .
+xml=
+for gr in ctl fir4; do
+    check "schedule $gr" "$tgc" schedule $gr.json -o $gr-s.json --gantt $gr-s.svg --dot $gr-s.dot
+    check "opt $gr" "$tgc" opt $gr.json --method all --gantt $gr-o.svg --dot $gr-o.dot \
+        --report $gr-o.html
+    check "report $gr" "$tgc" report $gr.json -o $gr-r.html
+    check "report --from $gr" "$tgc" report --from $gr-s.json -o $gr-f.html
+    check "schedule --from $gr" "$tgc" schedule --from $gr-s.json --gantt $gr-f.svg
+    xml="$xml $gr-s.svg $gr-o.svg $gr-o.html $gr-r.html $gr-f.html $gr-f.svg"
+    if command -v dot >/dev/null; then
+        for d in $gr-s $gr-o; do
+            check "dot -Tsvg $d.dot" dot -Tsvg -o $d.dot.svg $d.dot
+            xml="$xml $d.dot.svg"
+        done
+    else
+        echo "skip: dot not found, the dot files are not rendered"
+    fi
+done
+# shellcheck disable=SC2086
+python3 "$here/xml_check.py" $xml || fail=1
+grep -q 'a\\x01\\x1b\[2J\\x7f' ctl-s.svg ||
+    { echo "FAIL: the Gantt chart does not show a control character as \\x01"; fail=1; }
+
 exit $fail
