@@ -138,7 +138,9 @@ load(const char *rel)
     return g;
 }
 
-START_TEST(cycles_follow_the_cost_model)
+TEST_CASE("core", 0)
+
+LOOP_TEST(cycles_follow_the_cost_model, 0, NGRAPHS)
 {
     Graph *g = load(graphs[_i]);
     for (int t = 0; t < g->ntasks; t++) {
@@ -158,7 +160,7 @@ END_TEST
 
 /* The Huffman coder's cost assumes SYMBOLS symbols per block: the frames of the JPEG
  * graph must code to that within one symbol on average. */
-START_TEST(huffman_symbols_match_the_frames)
+TEST(huffman_symbols_match_the_frames)
 {
     Graph *g = load("jpeg/jpeg.json");
     const Task *huff = NULL;
@@ -216,7 +218,7 @@ START_TEST(huffman_symbols_match_the_frames)
 END_TEST
 
 /* Each graph is what its make_graph.sh writes (the command is in the script's header). */
-START_TEST(graphs_are_made_by_their_scripts)
+TEST(graphs_are_made_by_their_scripts)
 {
     static const struct {
         const char *dir, *args, *graph;
@@ -252,13 +254,3 @@ START_TEST(graphs_are_made_by_their_scripts)
     }
 }
 END_TEST
-
-int
-main(void)
-{
-    Suite *s = suite_create("apps");
-    TCase *c = check_tcase(s, "core", 0);
-    tcase_add_loop_test(c, cycles_follow_the_cost_model, 0, NGRAPHS);
-    ADD_TESTS(c, huffman_symbols_match_the_frames, graphs_are_made_by_their_scripts);
-    return check_run(s);
-}

@@ -103,7 +103,9 @@ example_free(Example *x)
     arena_free(x->a);
 }
 
-START_TEST(graph_json_is_golden)
+TEST_CASE("writers", 0)
+
+TEST(graph_json_is_golden)
 {
     Example x;
     worked_example(&x);
@@ -137,7 +139,7 @@ START_TEST(graph_json_is_golden)
 }
 END_TEST
 
-START_TEST(platform_json_omits_defaults)
+TEST(platform_json_omits_defaults)
 {
     Arena *a = arena_new();
     Platform *p = plat_preset(a, "bwdsp-2board");
@@ -168,7 +170,7 @@ START_TEST(platform_json_omits_defaults)
 }
 END_TEST
 
-START_TEST(schedule_json_has_order_messages_and_times)
+TEST(schedule_json_has_order_messages_and_times)
 {
     Example x;
     worked_example(&x);
@@ -213,7 +215,7 @@ END_TEST
  * `tgc schedule testcases/worked/worked.json -o` writes (tests/run_schedule.sh): the
  * times worked out in docs/design.md and the evaluator's agree, and so do the two
  * writers' inputs. */
-START_TEST(schedule_json_is_golden)
+TEST(schedule_json_is_golden)
 {
     Example x;
     worked_example(&x);
@@ -232,7 +234,7 @@ START_TEST(schedule_json_is_golden)
 }
 END_TEST
 
-START_TEST(critical_path_follows_the_message)
+TEST(critical_path_follows_the_message)
 {
     Example x;
     worked_example(&x);
@@ -281,7 +283,7 @@ count_clusters(Agraph_t *g)
     return n;
 }
 
-START_TEST(dot_parses_back_with_clusters_and_styles)
+TEST(dot_parses_back_with_clusters_and_styles)
 {
     Example x;
     worked_example(&x);
@@ -342,7 +344,7 @@ END_TEST
 /* Ids and names reach labels with their backslashes doubled: "a\\N\\l" is shown as
  * written, not as Graphviz's escapes for the node's name and a left-justified line; a
  * long id is cut without leaving a lone backslash before the closing quote. */
-START_TEST(dot_labels_escape_backslashes)
+TEST(dot_labels_escape_backslashes)
 {
     Example x;
     worked_example(&x);
@@ -381,7 +383,7 @@ count(const char *s, const char *what)
     return n;
 }
 
-START_TEST(gantt_has_a_lane_per_dsp_and_link)
+TEST(gantt_has_a_lane_per_dsp_and_link)
 {
     Example x;
     worked_example(&x);
@@ -483,7 +485,7 @@ check_self_contained(const char *page)
     ck_assert_int_eq(count(page, "<!DOCTYPE"), 1);
 }
 
-START_TEST(report_is_one_self_contained_page)
+TEST(report_is_one_self_contained_page)
 {
     Example x;
     worked_example(&x);
@@ -575,7 +577,7 @@ START_TEST(report_is_one_self_contained_page)
 }
 END_TEST
 
-START_TEST(report_escapes_names)
+TEST(report_escapes_names)
 {
     Example x;
     worked_example(&x);
@@ -619,7 +621,7 @@ tasks_graph(const char *name, int n)
 
 /* Above CG_REPORT_GRAPH_MAX operations the graph is left out with a sentence; the tables
  * keep every row. */
-START_TEST(report_leaves_out_a_big_graph)
+TEST(report_leaves_out_a_big_graph)
 {
     int n = CG_REPORT_GRAPH_MAX + 1;
     Graph *g = tasks_graph("big", n);
@@ -715,7 +717,7 @@ busy_even(int d, int ndsps)
 
 /* Runs of two or more idle DSPs are one cluster (DSPs 3-5), a lone idle DSP its own
  * (DSP 1), in DSP order; cg_sched_columns counts what the graph has. */
-START_TEST(dot_joins_runs_of_idle_dsps)
+TEST(dot_joins_runs_of_idle_dsps)
 {
     Arena *a = arena_new();
     Sched *s;
@@ -752,7 +754,7 @@ END_TEST
 /* The report draws the graph of two busy DSPs among 4096 (three columns) and leaves out,
  * with its sentence, one of 257 busy DSPs and 256 idle ones between them (513 columns,
  * 257 operations). */
-START_TEST(report_counts_columns)
+TEST(report_counts_columns)
 {
     struct {
         int ndsps;
@@ -787,17 +789,3 @@ START_TEST(report_counts_columns)
     }
 }
 END_TEST
-
-int
-main(void)
-{
-    Suite *s = suite_create("backend");
-    ADD_TESTS(check_tcase(s, "writers", 0), graph_json_is_golden,
-              platform_json_omits_defaults, schedule_json_has_order_messages_and_times,
-              schedule_json_is_golden, critical_path_follows_the_message,
-              dot_parses_back_with_clusters_and_styles, dot_labels_escape_backslashes,
-              gantt_has_a_lane_per_dsp_and_link, report_is_one_self_contained_page,
-              report_escapes_names, report_leaves_out_a_big_graph,
-              dot_joins_runs_of_idle_dsps, report_counts_columns);
-    return check_run(s);
-}

@@ -280,25 +280,27 @@ run_case(const char *name)
     free_case(&c);
 }
 
-START_TEST(fig1a_path_between_merged_receives)
+TEST_CASE("deadlock", 0)
+
+TEST(fig1a_path_between_merged_receives)
 {
     run_case("fig1a");
 }
 END_TEST
 
-START_TEST(fig1d_indirect_cycle)
+TEST(fig1d_indirect_cycle)
 {
     run_case("fig1d");
 }
 END_TEST
 
-START_TEST(fig1e_order_conflict)
+TEST(fig1e_order_conflict)
 {
     run_case("fig1e");
 }
 END_TEST
 
-START_TEST(path_pairs_are_fixed_out_of_the_bits)
+TEST(path_pairs_are_fixed_out_of_the_bits)
 {
     Case c;
     load_case(&c, "fig1a");
@@ -313,7 +315,7 @@ START_TEST(path_pairs_are_fixed_out_of_the_bits)
 }
 END_TEST
 
-START_TEST(pass_optimize_replaces_the_schedule)
+TEST(pass_optimize_replaces_the_schedule)
 {
     Case c;
     load_case(&c, "fig1e");
@@ -405,7 +407,9 @@ ngraphs(void)
     return n > 0 ? n : 500;
 }
 
-START_TEST(random_particles_repair_to_deadlock_free)
+TEST_CASE("property", 600)
+
+TEST(random_particles_repair_to_deadlock_free)
 {
     int n = ngraphs(), used = 0, particles = 0, naive_dead = 0, released = 0;
     int64_t spared = 0; /* contended evaluations the pruned candidate's bound spared */
@@ -579,7 +583,7 @@ START_TEST(random_particles_repair_to_deadlock_free)
 }
 END_TEST
 
-START_TEST(bfco_never_worse_than_none_ma_cp)
+TEST(bfco_never_worse_than_none_ma_cp)
 {
     int n = ngraphs() / 4;
     for (int i = 0; i < n; i++) {
@@ -626,7 +630,7 @@ START_TEST(bfco_never_worse_than_none_ma_cp)
 }
 END_TEST
 
-START_TEST(bfco_same_result_on_any_number_of_threads)
+LOOP_TEST(bfco_same_result_on_any_number_of_threads, 0, 2)
 {
     GenSpec gs;
     ck_assert_int_eq(gen_class("hi20", &gs), 0);
@@ -692,7 +696,7 @@ gen_schedule(const char *cls, uint64_t seed, Graph **gout)
  * threads (1 and 2 on the second) give the same schedule, length, evaluations, bound
  * evaluations and descent moves.  A batch whose moves after a kept one were committed
  * too, or a table filled in the order the threads finish, fails. */
-START_TEST(descent_same_result_on_any_number_of_threads)
+LOOP_TEST(descent_same_result_on_any_number_of_threads, 0, 2)
 {
     Graph *g;
     Sched *base = gen_schedule(_i == 0 ? "fft32" : "rand50", 1, &g);
@@ -743,7 +747,7 @@ END_TEST
  * input) spare evaluations and repairs but change nothing: the same schedule, length,
  * evaluations and descent moves without them, on rand50 (the kicks come back to points)
  * and on a schedule of more than 64 messages (chain100). */
-START_TEST(descent_tables_change_nothing)
+TEST(descent_tables_change_nothing)
 {
     const char *cls[] = {"rand50", "rand50", "chain100"};
     uint64_t seeds[] = {1, 2, 1};
@@ -781,7 +785,7 @@ END_TEST
 /* The moves on the fitness after the last descent: never longer than without them,
  * counted in fitness_moves only when on, and on rand50 seed 15 (35 messages, default
  * schedule) strictly shorter: three merges the contention-free surrogate misses. */
-START_TEST(fitness_moves_find_what_the_surrogate_misses)
+TEST(fitness_moves_find_what_the_surrogate_misses)
 {
     int shorter = 0;
     for (uint64_t seed = 13; seed <= 15; seed++) {
@@ -819,7 +823,7 @@ START_TEST(fitness_moves_find_what_the_surrogate_misses)
 }
 END_TEST
 
-START_TEST(es_is_optimal_and_refused_above_its_limit)
+TEST(es_is_optimal_and_refused_above_its_limit)
 {
     for (int i = 0; i < 12; i++) {
         Graph *g;
@@ -896,7 +900,9 @@ method_length(const Sched *base, OptMethod m, int *pipelined)
     return st.length;
 }
 
-START_TEST(worked_example_pipeline_is_kept)
+TEST_CASE("deadlock", 0)
+
+TEST(worked_example_pipeline_is_kept)
 {
     Graph *g;
     Sched *base = two_task(1000, 2000, 2, &g);
@@ -930,7 +936,7 @@ pruned(const Sched *base)
     return dropped;
 }
 
-START_TEST(tis_teir_drops_a_pipeline_behind_a_slow_sender)
+TEST(tis_teir_drops_a_pipeline_behind_a_slow_sender)
 {
     /* the sender needs 20600 cycles per iteration, the receiver 600 with the pipeline:
      * TIS >> TEIR, the receiver waits for the data every iteration anyway */
@@ -951,23 +957,3 @@ START_TEST(tis_teir_drops_a_pipeline_behind_a_slow_sender)
     ir_graph_free(g);
 }
 END_TEST
-
-int
-main(void)
-{
-    Suite *s = suite_create("bfco");
-    ADD_TESTS(check_tcase(s, "deadlock", 0), fig1a_path_between_merged_receives,
-              fig1d_indirect_cycle, fig1e_order_conflict,
-              path_pairs_are_fixed_out_of_the_bits, worked_example_pipeline_is_kept,
-              pass_optimize_replaces_the_schedule,
-              tis_teir_drops_a_pipeline_behind_a_slow_sender);
-    TCase *tp = check_tcase(s, "property", 600);
-    ADD_TESTS(tp, random_particles_repair_to_deadlock_free,
-              bfco_never_worse_than_none_ma_cp);
-    tcase_add_loop_test(tp, bfco_same_result_on_any_number_of_threads, 0, 2);
-    tcase_add_loop_test(tp, descent_same_result_on_any_number_of_threads, 0, 2);
-    ADD_TESTS(tp, es_is_optimal_and_refused_above_its_limit,
-              fitness_moves_find_what_the_surrogate_misses,
-              descent_tables_change_nothing);
-    return check_run(s);
-}

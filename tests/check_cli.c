@@ -32,7 +32,9 @@ parse(Cli *c, int *status, int argc, const char **argv)
     return cli_parse(c, &spec, argc, (char **)argv, status);
 }
 
-START_TEST(option_forms)
+TEST_CASE("core", 0)
+
+TEST(option_forms)
 {
     const char *argv[] = {"test",      "--platform=bwdsp-2board",
                           "a.json",    "--dsps",
@@ -82,7 +84,7 @@ START_TEST(option_forms)
 }
 END_TEST
 
-START_TEST(usage_errors_give_status_2)
+TEST(usage_errors_give_status_2)
 {
     const char *bad[][4] = {
         {"test", "--sed=1", "f", NULL},    /* unknown (did you mean --seed?) */
@@ -132,7 +134,7 @@ count_entries(const char *dir)
     return n;
 }
 
-START_TEST(output_files_are_atomic)
+TEST(output_files_are_atomic)
 {
     char dir[] = "/tmp/tgc_cli_XXXXXX";
     ck_assert_ptr_nonnull(mkdtemp(dir));
@@ -153,12 +155,3 @@ START_TEST(output_files_are_atomic)
     rmdir(dir);
 }
 END_TEST
-
-int
-main(void)
-{
-    Suite *s = suite_create("cli");
-    ADD_TESTS(check_tcase(s, "core", 0), option_forms, usage_errors_give_status_2,
-              output_files_are_atomic);
-    return check_run(s);
-}

@@ -81,10 +81,12 @@ ck_valid(const Sched *s)
     diag_free(d);
 }
 
+TEST_CASE("core", 0)
+
 /* DSP 0 = [t0, t1], DSP 1 = [t2, t3]; t0 -> t3 (e0) and t1 -> t2 (e1).  The receives'
  * natural places (before t3, before t2) disagree with the send order (m0, m1): m0's
  * receive moves up to just before m1's. */
-START_TEST(receives_follow_the_send_order)
+TEST(receives_follow_the_send_order)
 {
     Graph *g = mk_graph("bwdsp-1board", 4, 1000, 4, 4);
     edge(g, 0, 3, 64, 0);
@@ -110,7 +112,7 @@ END_TEST
 /* The same placement on the abstract model, where every message is eager: the receives
  * stay right before their consumers, out of send order, so t2 does not wait for the data
  * of t3 (the classic model: t2 at 21, t3 at 60, length 70; in send order it was 80). */
-START_TEST(eager_receives_stay_before_their_consumer)
+TEST(eager_receives_stay_before_their_consumer)
 {
     Graph *g = mk_graph("abstract", 4, 10, 1, 4);
     g->platform = plat_abstract(g->arena, 2);
@@ -134,7 +136,7 @@ END_TEST
 
 /* Sends after one producer: zero-delay edges by the consumer's place, delay edges last;
  * receives right before the consumer; no message within one DSP. */
-START_TEST(sends_after_the_producer_receives_before_the_consumer)
+TEST(sends_after_the_producer_receives_before_the_consumer)
 {
     Graph *g = mk_graph("bwdsp-1board", 5, 1000, 3, 8);
     edge(g, 0, 4, 64, 0); /* e0: t0 -> t4 (DSP 1, second) */
@@ -162,7 +164,7 @@ END_TEST
 
 /* The feedback loop of check_evaluate: the delayed receive opens DSP 0's iteration, and
  * the schedule evaluates to the length worked out there (16820). */
-START_TEST(delay_edge_feedback_loop)
+TEST(delay_edge_feedback_loop)
 {
     Graph *g = mk_graph("bwdsp-1board", 2, 1000, 3, 2);
     g->tasks[1].cycles[0] = 2000;
@@ -188,7 +190,7 @@ END_TEST
  * i + 1 waits (zero copy) for its post, which would come after t2 of iteration i + 1,
  * which needs t0 of iteration i + 1.  comm_insert puts it before t2.  The same for every
  * delay: the transfer of iteration i is received in iteration i + 1 whatever d is. */
-START_TEST(delayed_receive_is_posted_before_the_producer_runs_again)
+LOOP_TEST(delayed_receive_is_posted_before_the_producer_runs_again, 0, 3)
 {
     int delay = 1 + _i;
     Graph *g = mk_graph("bwdsp-1board", 4, 1000, 5, 4);
@@ -221,7 +223,7 @@ END_TEST
  * deadlocked when a delay-d transfer was received d iterations after its send.  The
  * delayed receive opens DSP 1's iteration and the lengths are those worked out in
  * check_evaluate (48552, 46388 over 10 iterations). */
-START_TEST(delay_edge_beside_zero_delay_traffic)
+TEST(delay_edge_beside_zero_delay_traffic)
 {
     int64_t want[] = {48552, 46388};
     for (int delay = 2; delay <= 3; delay++) {
@@ -247,7 +249,7 @@ END_TEST
 
 /* Existing messages (a merge, a pipelined flag) are dropped; a second insertion gives the
  * same schedule and takes no new memory from the schedule's arena. */
-START_TEST(reinsertion_is_idempotent_and_reuses_storage)
+TEST(reinsertion_is_idempotent_and_reuses_storage)
 {
     Graph *g = mk_graph("bwdsp-1board", 4, 1000, 4, 4);
     edge(g, 0, 2, 64, 0);
@@ -312,7 +314,7 @@ rnd(uint64_t *x)
  * valid and none deadlocks; each DSP is at least busy with its own computing.  Run 0:
  * delay 1 feedback edges; run 1: feedback delays 1 to 4 and forward edges of delay 1 to 4
  * beside the zero-delay ones. */
-START_TEST(list_schedules_never_deadlock)
+LOOP_TEST(list_schedules_never_deadlock, 0, 2)
 {
     const char *plats[] = {"bwdsp-1board", "bwdsp-4board"};
     bool deep = _i == 1;
@@ -358,7 +360,7 @@ START_TEST(list_schedules_never_deadlock)
 }
 END_TEST
 
-START_TEST(one_task_gets_no_message)
+TEST(one_task_gets_no_message)
 {
     Graph *g = mk_graph("bwdsp-1board", 1, 10, 1, 1);
     ir_graph_index(g);
@@ -376,20 +378,3 @@ START_TEST(one_task_gets_no_message)
     ir_graph_free(g);
 }
 END_TEST
-
-int
-main(void)
-{
-    Suite *s = suite_create("comm");
-    TCase *tc = check_tcase(s, "core", 0);
-    ADD_TESTS(
-        tc, receives_follow_the_send_order, eager_receives_stay_before_their_consumer,
-        sends_after_the_producer_receives_before_the_consumer, delay_edge_feedback_loop);
-    tcase_add_loop_test(tc, delayed_receive_is_posted_before_the_producer_runs_again, 0,
-                        3);
-    ADD_TESTS(tc, delay_edge_beside_zero_delay_traffic,
-              reinsertion_is_idempotent_and_reuses_storage);
-    tcase_add_loop_test(tc, list_schedules_never_deadlock, 0, 2);
-    ADD_TESTS(tc, one_task_gets_no_message);
-    return check_run(s);
-}

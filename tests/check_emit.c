@@ -14,7 +14,9 @@
 #define TGC_TESTCASES "testcases"
 #endif
 
-START_TEST(hostile_ids_become_unique_identifiers)
+TEST_CASE("core", 0)
+
+TEST(hostile_ids_become_unique_identifiers)
 {
     static const char *const ids[] = {
         "a\"; system(\"x\"); //",
@@ -60,7 +62,7 @@ START_TEST(hostile_ids_become_unique_identifiers)
 }
 END_TEST
 
-START_TEST(strings_are_escaped)
+TEST(strings_are_escaped)
 {
     char *s = cg_c_string("a\"; system(\"x\"); //");
     ck_assert_str_eq(s, "\"a\\\"; system(\\\"x\\\"); //\"");
@@ -74,7 +76,7 @@ START_TEST(strings_are_escaped)
 }
 END_TEST
 
-START_TEST(comments_cannot_be_closed)
+TEST(comments_cannot_be_closed)
 {
     static const char *const ids[] = {"*/",  "a*/b", "/*",    "**//**", "x/**/y",
                                       "*/*", "?\?/", "end\\", NULL};
@@ -121,7 +123,7 @@ emit(Graph *g, const Options *opt, CgProject *p, Diag *d)
     return rc;
 }
 
-START_TEST(projects_are_byte_identical_and_safe)
+TEST(projects_are_byte_identical_and_safe)
 {
     Diag *d = diag_new();
     Options opt;
@@ -165,7 +167,7 @@ platform_json(const CgProject *p)
     return NULL;
 }
 
-START_TEST(abstract_platforms_are_written_explicitly)
+TEST(abstract_platforms_are_written_explicitly)
 {
     Diag *d = diag_new();
     Options opt;
@@ -186,7 +188,7 @@ END_TEST
 
 /* The generated platform.json is JSON whatever the platform's name ('?', non-ASCII,
  * quotes, backslashes), and reads back as the same platform. */
-START_TEST(platform_json_is_json_for_any_name)
+TEST(platform_json_is_json_for_any_name)
 {
     static const char text[] =
         "{\"format\": \"tgc-graph/1\", \"platform\": {\"name\": "
@@ -291,11 +293,13 @@ emit_seconds(int n, int *nmsgs)
     return best;
 }
 
+TEST_CASE("scale", 120)
+
 /* Emission is linear in the size of the schedule: ten times the tasks, edges and
  * messages cost about ten times the CPU time (quadratic emission costs a hundred times).
  * The bound, 30, leaves room for cache effects; the sizes keep the test under a second.
  */
-START_TEST(emission_is_linear)
+TEST(emission_is_linear)
 {
     int m1, m2;
     double small = emit_seconds(2500, &m1), large = emit_seconds(25000, &m2);
@@ -308,8 +312,10 @@ START_TEST(emission_is_linear)
 }
 END_TEST
 
+TEST_CASE("core", 0)
+
 /* Ids that sanitise to one name all get names of their own, in input order. */
-START_TEST(many_ids_with_one_sanitised_form_stay_unique)
+TEST(many_ids_with_one_sanitised_form_stay_unique)
 {
     CgNames *n = cg_names_new();
     char id[64];
@@ -330,16 +336,3 @@ START_TEST(many_ids_with_one_sanitised_form_stay_unique)
     cg_names_free(n);
 }
 END_TEST
-
-int
-main(void)
-{
-    Suite *s = suite_create("emit");
-    ADD_TESTS(
-        check_tcase(s, "core", 0), hostile_ids_become_unique_identifiers,
-        strings_are_escaped, comments_cannot_be_closed,
-        projects_are_byte_identical_and_safe, abstract_platforms_are_written_explicitly,
-        many_ids_with_one_sanitised_form_stay_unique, platform_json_is_json_for_any_name);
-    ADD_TESTS(check_tcase(s, "scale", 120), emission_is_linear);
-    return check_run(s);
-}

@@ -8,7 +8,9 @@
 #include "evaluate_fixture.h"
 #include "ir.h"
 
-START_TEST(worked_example_blocking)
+TEST_CASE("core", 0)
+
+TEST(worked_example_blocking)
 {
     Graph *g;
     Sched *s = worked_example(&g, false);
@@ -48,7 +50,7 @@ START_TEST(worked_example_blocking)
 }
 END_TEST
 
-START_TEST(worked_example_pipelined)
+TEST(worked_example_pipelined)
 {
     Graph *g;
     Sched *s = worked_example(&g, true);
@@ -73,7 +75,7 @@ START_TEST(worked_example_pipelined)
 END_TEST
 
 /* Recording only the first and the last iterations gives the same times. */
-START_TEST(records_first_and_last)
+TEST(records_first_and_last)
 {
     Graph *g;
     Sched *s = worked_example_iters(&g, false, 50);
@@ -136,7 +138,7 @@ one_message(const char *plat, int dst, int64_t bytes, int64_t ca, int64_t cb, Ms
 /* 200 bytes: one packet of 226 bytes, ser = ceil(226 * 8 * 500 / 4416) = 205; fabric =
  * 205 + 1 * (100 + 205) = 510.  a 0-500, send 500-1100, posted at 0, depart 1100 + 300 =
  * 1400, arrive 1910, receive 1910-2310, b 2310-2610. */
-START_TEST(one_packet_message)
+TEST(one_packet_message)
 {
     MsgTime t;
     ck_assert_int_eq(one_message("bwdsp-1board", 1, 200, 500, 300, &t), 2610);
@@ -149,7 +151,7 @@ END_TEST
 /* 600 bytes: packets of 250, 250, 100 payload = 276, 276, 126 bytes on the wire; ser 250,
  * 250, ceil(126 * 4000 / 4416) = 115; fabric = 615 + (100 + 250) = 965.  Depart 1400,
  * arrive 2365, receive 2365-2765, b 2765-3065. */
-START_TEST(several_packet_message)
+TEST(several_packet_message)
 {
     MsgTime t;
     ck_assert_int_eq(one_message("bwdsp-1board", 1, 600, 500, 300, &t), 3065);
@@ -160,7 +162,7 @@ END_TEST
 /* Section 4: 10000 bytes on one board arrive 40 * 250 + (100 + 250) = 10350 cycles after
  * they start.  a 1000, send 1000-1600, depart 1900, arrive 12250, receive -12650, b 2000.
  */
-START_TEST(ten_thousand_bytes_section_4)
+TEST(ten_thousand_bytes_section_4)
 {
     MsgTime t;
     ck_assert_int_eq(one_message("bwdsp-1board", 1, 10000, 1000, 2000, &t), 14650);
@@ -172,7 +174,7 @@ END_TEST
 /* bwdsp-4board, DSP 0 (board 0) -> DSP 8 (board 2): tree 0-1-2, so 1 + 2 = 3 switches.
  * 64 bytes: 82 + 3 * (100 + 82) = 628.  a 1000, send -1600, depart 1900, arrive 2528,
  * receive -2928, b 2928-4928. */
-START_TEST(message_across_three_switches)
+TEST(message_across_three_switches)
 {
     Arena *a = arena_new();
     Platform *p = plat_preset(a, "bwdsp-4board");
@@ -192,7 +194,7 @@ END_TEST
  * it 1: a 720-820 (no zero copy: the data was packed); the pack waits for (m, 0) to be
  * out: send 1458-2078; posted at 4378, depart 4678, arrive 5116, receive 5116-5536, b
  * -7536, c -8036. */
-START_TEST(aggregated_message_packs_and_unpacks)
+TEST(aggregated_message_packs_and_unpacks)
 {
     int64_t cyc[] = {100, 2000, 500};
     Graph *g = mk_graph("bwdsp-1board", 3, cyc, 2);
@@ -256,7 +258,7 @@ pipelined_case(bool pipe, EvalResult *r, Arena *a, Sched **sout, Graph **gout)
     return both(s, r, a);
 }
 
-START_TEST(pipelined_receive_sender_bound)
+TEST(pipelined_receive_sender_bound)
 {
     Arena *a = arena_new();
     EvalResult r;
@@ -288,7 +290,7 @@ END_TEST
  * it 2: DSP 0 posted at 7728, depart 11592, arrive 11856, receive -12256, a -13256, send
  *       -13856; DSP 1 posted at 11292, depart 14156, arrive 14420, receive -14820, b
  *       -16820; the last send of m1 is skipped. */
-START_TEST(delay_edge_feedback_loop)
+TEST(delay_edge_feedback_loop)
 {
     int64_t cyc[] = {1000, 2000};
     Graph *g = mk_graph("bwdsp-1board", 2, cyc, 3);
@@ -334,7 +336,7 @@ END_TEST
 /* Eager (eager_limit = 64): the data leaves at the issue, no handshake, no post; the
  * pipelined flag is ignored.  it 0: a 0-1000, send -1600, arrive 1864, receive -2264, b
  * -4264.  it 1: a 1864-2864, send -3464, arrive 3728, receive 4264-4664, b -6664. */
-START_TEST(eager_message_skips_the_handshake)
+TEST(eager_message_skips_the_handshake)
 {
     for (int pipe = 0; pipe < 2; pipe++) {
         Graph *g;
@@ -371,7 +373,7 @@ ck_step(const EvalResult *r, int j, int dsp, int op, int64_t iter)
 
 /* DSP 0 = [RECV m1, c, a, SEND m0], DSP 1 = [RECV m0, d, b, SEND m1]: both receive first.
  */
-START_TEST(deadlock_both_receive_first)
+TEST(deadlock_both_receive_first)
 {
     int64_t cyc[] = {100, 100, 100, 100}; /* a b c d */
     Graph *g = mk_graph("bwdsp-1board", 4, cyc, 10);
@@ -420,7 +422,7 @@ START_TEST(deadlock_both_receive_first)
 END_TEST
 
 /* Three DSPs in a ring: DSP x = [RECV from x - 1, b_x, a_x, SEND to x + 1]. */
-START_TEST(deadlock_cycle_through_three_dsps)
+TEST(deadlock_cycle_through_three_dsps)
 {
     int64_t cyc[] = {100, 100, 100, 100, 100, 100}; /* a0 a1 a2 b0 b1 b2 */
     Graph *g = mk_graph("bwdsp-1board", 6, cyc, 5);
@@ -461,7 +463,7 @@ END_TEST
 /* A merged message placed badly: m0 = {a -> b, c -> d} from DSP 0 to DSP 1 is sent after
  * c but received before b, and c needs b's output: DSP 0 = [a, RECV m1, c, SEND m0], DSP
  * 1 = [RECV m0, b, SEND m1, d]. */
-START_TEST(deadlock_merged_receive_before_its_send)
+TEST(deadlock_merged_receive_before_its_send)
 {
     int64_t cyc[] = {100, 100, 100, 100}; /* a b c d */
     Graph *g = mk_graph("bwdsp-1board", 4, cyc, 4);
@@ -506,7 +508,7 @@ END_TEST
  * send), but only after RECV m1 of iteration 1, which needs q of iteration 1: the same
  * cycle as a delay-1 receive at its consumer (check_comm).  Receiving m0 first, where
  * comm_insert puts it, breaks the cycle, blocking or pipelined. */
-START_TEST(deadlock_in_a_later_iteration)
+TEST(deadlock_in_a_later_iteration)
 {
     int64_t cyc[] = {100, 100, 100, 100}; /* p q r c */
     Graph *g = mk_graph("bwdsp-1board", 4, cyc, 5);
@@ -569,7 +571,7 @@ END_TEST
  * it 9: a waits only for (m0, 8): 43188-44188, SEND m0 -44788; DSP 1: RECV m1 skipped
  *       at 45588, RECV m0 posted 45588, data 45888-46152, -46552; b 46552-48552.
  * Length 48552 = 4564 + 5128 (N - d) + 2964 (d - 1). */
-START_TEST(delay_two_across_dsps_with_zero_delay_traffic)
+TEST(delay_two_across_dsps_with_zero_delay_traffic)
 {
     Graph *g;
     Sched *s = delay_pair(&g, 2, 10, false);
@@ -624,7 +626,7 @@ END_TEST
  * it 9: a 41024-42024, SEND m0 -42624; DSP 1: RECV m0 posted 43424, data 43724-43988,
  *       -44388; b -46388.
  * Length 46388 = 4564 + 5128 * 7 + 2964 * 2. */
-START_TEST(delay_three_across_dsps_with_zero_delay_traffic)
+TEST(delay_three_across_dsps_with_zero_delay_traffic)
 {
     Graph *g;
     Sched *s = delay_pair(&g, 3, 10, false);
@@ -654,7 +656,7 @@ END_TEST
  * 31240.  delay = iterations - 1 = 9: m1 is sent in iteration 0 only and received in 1:
  * b ends at 4564, 9692 (as with delay 2), then every 2964 cycles: 9692 + 2964 * 8 =
  * 33404. */
-START_TEST(delay_at_least_the_iterations)
+TEST(delay_at_least_the_iterations)
 {
     int delays[] = {10, 11, 1000};
     for (int j = 0; j < 3; j++)
@@ -708,7 +710,7 @@ END_TEST
  * 29576-30576, SEND m0 -31176; DSP 1: RECV m1 skipped, RECV m0 posted 31976, data
  *       32276-32540, -32940; b -34940.
  * Length 34940 (blocking: 48552). */
-START_TEST(delay_two_pipelined)
+TEST(delay_two_pipelined)
 {
     Graph *g;
     Sched *s = delay_pair(&g, 2, 10, true);
@@ -781,7 +783,7 @@ two_into_one(Graph **gout, const char *plat, int64_t cx, int64_t bx, int64_t by,
  * packets hold DSP 0's link 1250-3750.  x's first packet is ready for that link at 2250,
  * but y was issued first: x's packets follow, 3750-6250.  z waits for x 6250-6450, for y
  * 6450-6650.  Without contention x arrives 1900 + 2850 = 4750: 4950, 5150. */
-START_TEST(contention_issue_order)
+TEST(contention_issue_order)
 {
     Graph *g;
     Sched *s = two_into_one(&g, "bwdsp-1board", 1000, 2500, 2500, 0);
@@ -805,7 +807,7 @@ END_TEST
 /* Both depart at 900; their first packets are ready for DSP 0's link at 1250 together:
  * y's one packet (250 bytes) goes first, 1250-1500, x's ten follow, 1500-4000 (3750
  * alone).  z: 4000-4200, 4200-4400. */
-START_TEST(contention_shorter_message_first)
+TEST(contention_shorter_message_first)
 {
     Graph *g;
     Sched *s = two_into_one(&g, "bwdsp-1board", 0, 2500, 250, 0);
@@ -853,7 +855,7 @@ two_across(Graph **gout)
     return s;
 }
 
-START_TEST(contention_on_the_board_link)
+TEST(contention_on_the_board_link)
 {
     Graph *g;
     Sched *s = two_across(&g);
@@ -871,22 +873,3 @@ START_TEST(contention_on_the_board_link)
     ir_graph_free(g);
 }
 END_TEST
-
-int
-main(void)
-{
-    Suite *s = suite_create("evaluate");
-    ADD_TESTS(check_tcase(s, "core", 0), worked_example_blocking,
-              worked_example_pipelined, records_first_and_last, one_packet_message,
-              several_packet_message, ten_thousand_bytes_section_4,
-              message_across_three_switches, aggregated_message_packs_and_unpacks,
-              pipelined_receive_sender_bound, delay_edge_feedback_loop,
-              eager_message_skips_the_handshake, deadlock_both_receive_first,
-              deadlock_cycle_through_three_dsps, deadlock_merged_receive_before_its_send,
-              deadlock_in_a_later_iteration,
-              delay_two_across_dsps_with_zero_delay_traffic,
-              delay_three_across_dsps_with_zero_delay_traffic,
-              delay_at_least_the_iterations, delay_two_pipelined, contention_issue_order,
-              contention_shorter_message_first, contention_on_the_board_link);
-    return check_run(s);
-}

@@ -248,11 +248,13 @@ merge(Sched *s, int a, int b)
     s->nmsgs--;
 }
 
+TEST_CASE("core", 0)
+
 /* Random graphs and schedules: list order + comm_insert, then random merges, pipelined
  * flags, eager limits and swaps of neighbouring operations (which may deadlock).  The
  * evaluator must agree with the reference on every length, every deadlock and every end
  * time of every operation in every iteration. */
-START_TEST(agrees_with_a_reference_on_random_schedules)
+TEST(agrees_with_a_reference_on_random_schedules)
 {
     int deadlocks = 0, ok = 0;
     for (uint64_t seed = 1; seed <= 400; seed++) {
@@ -810,7 +812,7 @@ random_contended(uint64_t seed, int64_t iters_lo, int64_t iters_span, Graph **go
 
 /* With contention, the evaluator against the packet-level simulation: the same length,
  * the same deadlocks, the same end time of every operation in every iteration. */
-START_TEST(contention_agrees_with_a_packet_simulation)
+TEST(contention_agrees_with_a_packet_simulation)
 {
     int deadlocks = 0, ok = 0, differ = 0;
     for (uint64_t seed = 1; seed <= 400; seed++) {
@@ -913,7 +915,7 @@ ck_cutoffs(Evaluator *ev, bool bound, const Sched *s, uint64_t *x, uint64_t seed
  * iteration in a fixed order of the operations) where it applies; eval_run always
  * simulates.  They must agree on every random schedule, in eval_new's workspace without
  * contention and in eval_new_bound's, with and without a cutoff. */
-START_TEST(sweep_agrees_with_simulate)
+TEST(sweep_agrees_with_simulate)
 {
     int runs = 0, deadlocks = 0;
     for (uint64_t seed = 1; seed <= 400; seed++) {
@@ -951,7 +953,7 @@ END_TEST
  * that differ from it in one pipelined flag, one operation's place or its platform's
  * handshake, then it again, with and without cutoffs; every answer is the one a new
  * workspace computes. */
-START_TEST(memo_is_exact)
+TEST(memo_is_exact)
 {
     int unchanged = 0, n = 0;
     for (uint64_t seed = 1; seed <= 200; seed++) {
@@ -1010,7 +1012,7 @@ START_TEST(memo_is_exact)
 }
 END_TEST
 
-START_TEST(cutoff_is_exact)
+TEST(cutoff_is_exact)
 {
     int cuts = 0, runs = 0;
     for (uint64_t seed = 1; seed <= 460; seed++) {
@@ -1071,7 +1073,7 @@ huge_edge_length(int64_t iterations, bool contention)
     return len;
 }
 
-START_TEST(a_huge_edge_fits_or_is_refused)
+TEST(a_huge_edge_fits_or_is_refused)
 {
     for (int c = 0; c < 2; c++) {
         int64_t l2 = huge_edge_length(2, c), l3 = huge_edge_length(3, c);
@@ -1087,7 +1089,7 @@ END_TEST
 
 /* Long runs with contention: eval_length skips whole periods (the network's state
  * included); the packet simulation runs every iteration. */
-START_TEST(contention_steady_state_skipping_is_exact)
+TEST(contention_steady_state_skipping_is_exact)
 {
     int compared = 0;
     for (uint64_t seed = 1001; seed <= 1060; seed++) {
@@ -1113,7 +1115,7 @@ END_TEST
  * recording every iteration never skips.  They must agree exactly, on long runs of random
  * schedules (with deadlocks, merges, pipelining, delays, eager messages), and recording
  * only the first and the last iterations must give the same times as recording all. */
-START_TEST(steady_state_skipping_is_exact)
+TEST(steady_state_skipping_is_exact)
 {
     int compared = 0;
     for (uint64_t seed = 1; seed <= 60; seed++) {
@@ -1194,7 +1196,7 @@ END_TEST
  * ends every 300 + 264 + 400 + 2000 = 2964 cycles (DSP 1 posts at the end of b; the send
  * was issued 800 cycles before), so the length is 4564 + 2964 * (N - 1).  Pipelined: the
  * same length as the full simulation extrapolated from 1000 and 2000 iterations. */
-START_TEST(a_billion_iterations)
+TEST(a_billion_iterations)
 {
     Graph *g;
     Sched *s = worked_example(&g, false);
@@ -1224,7 +1226,7 @@ END_TEST
  * full simulation for small N, then for 10^9 iterations with delays up to 10^6 (the
  * largest a graph may have): the periodic skip must land exactly on the d - 1 iterations
  * without m1 at the end. */
-START_TEST(a_billion_iterations_with_a_delay_edge)
+TEST(a_billion_iterations_with_a_delay_edge)
 {
     int small[] = {1, 2, 3, 7, 30};
     for (int j = 0; j < 5; j++) {
@@ -1251,15 +1253,3 @@ START_TEST(a_billion_iterations_with_a_delay_edge)
     }
 }
 END_TEST
-
-int
-main(void)
-{
-    Suite *s = suite_create("evaluate_ref");
-    ADD_TESTS(check_tcase(s, "core", 0), agrees_with_a_reference_on_random_schedules,
-              steady_state_skipping_is_exact, contention_agrees_with_a_packet_simulation,
-              sweep_agrees_with_simulate, memo_is_exact, cutoff_is_exact,
-              a_huge_edge_fits_or_is_refused, contention_steady_state_skipping_is_exact,
-              a_billion_iterations, a_billion_iterations_with_a_delay_edge);
-    return check_run(s);
-}

@@ -125,7 +125,9 @@ iteration_completes(const Graph *g)
     return true;
 }
 
-START_TEST(repetition_vector_is_the_smallest_solution)
+TEST_CASE("expand", 0)
+
+TEST(repetition_vector_is_the_smallest_solution)
 {
     static const char *const cases[][2] = {
         {"{\"format\": \"tgc-graph/1\", \"tasks\": [{\"id\": \"a\", \"cycles\": 1}, "
@@ -176,7 +178,7 @@ END_TEST
 /* On random consistent graphs: the balance equations hold and the vector of each
  * connected component has no common divisor; fe_check refuses exactly the graphs whose
  * iteration cannot complete, and then with an SDF deadlock. */
-START_TEST(random_graphs_balance_and_deadlocks_are_found)
+TEST(random_graphs_balance_and_deadlocks_are_found)
 {
     rng = 31;
     int refused = 0, accepted = 0;
@@ -239,7 +241,7 @@ END_TEST
  * carries it joins the firing that writes it (at its place in that firing's port) to the
  * firing that reads it (at its place there), `lag` iterations later, as FIFO order with
  * the initial tokens first says; each token of each port in exactly one edge. */
-START_TEST(expansion_carries_every_token_where_fifo_order_says)
+TEST(expansion_carries_every_token_where_fifo_order_says)
 {
     rng = 77;
     int checked = 0;
@@ -330,7 +332,7 @@ END_TEST
 
 /* pass_expand replaces the graph in place, keeps the original, and frees both; a
  * single-rate graph is its own expansion (nothing changes: the same ids and edges). */
-START_TEST(pass_expand_in_place_and_identity)
+TEST(pass_expand_in_place_and_identity)
 {
     Graph *g =
         load("{\"format\": \"tgc-graph/1\", \"tasks\": [{\"id\": \"a\", \"cycles\": "
@@ -373,7 +375,7 @@ END_TEST
 
 /* A graph of 10 000 firings (a chain of ten actors of 1000 firings each and two of one)
  * expands into 10 002 tasks; the bound on the expansion's edges stops counting early. */
-START_TEST(large_expansion)
+TEST(large_expansion)
 {
     Text t = {.n = 0};
     put(&t, "{\"format\": \"tgc-graph/1\", \"tasks\": [{\"id\": \"src\", \"cycles\": 1}");
@@ -429,7 +431,7 @@ load_file(const char *dir, const char *name)
  * subgraph), the rate of a port is its actor's, and the actor sees the channels of its
  * ports first, in the order of the ports, then its own; a deadlock through the subgraph
  * is located in the file where the channel is written. */
-START_TEST(subgraph_flattened_with_its_rates)
+TEST(subgraph_flattened_with_its_rates)
 {
     char dir[] = "/tmp/tgc-check-expand-XXXXXX";
     ck_assert_ptr_nonnull(mkdtemp(dir));
@@ -525,7 +527,7 @@ write_top(const char *dir, const char *f1, const char *p1, const char *f2, const
  * its edges: x's port p1 (from a) comes before p2 (from b) though top.json's edge from b
  * comes first, so the expansion keeps the tasks and edges and writes the ports out;
  * with the edges in the ports' order, the graph is its own expansion. */
-START_TEST(single_rate_subgraph_keeps_its_ports)
+TEST(single_rate_subgraph_keeps_its_ports)
 {
     char dir[] = "/tmp/tgc-check-expand-XXXXXX";
     ck_assert_ptr_nonnull(mkdtemp(dir));
@@ -570,15 +572,3 @@ START_TEST(single_rate_subgraph_keeps_its_ports)
     ck_assert_int_eq(system(cmd), 0);
 }
 END_TEST
-
-int
-main(void)
-{
-    Suite *s = suite_create("expand");
-    ADD_TESTS(check_tcase(s, "expand", 0), repetition_vector_is_the_smallest_solution,
-              random_graphs_balance_and_deadlocks_are_found,
-              expansion_carries_every_token_where_fifo_order_says,
-              pass_expand_in_place_and_identity, large_expansion,
-              subgraph_flattened_with_its_rates, single_rate_subgraph_keeps_its_ports);
-    return check_run(s);
-}

@@ -42,7 +42,9 @@ fails(const char *text, const Options *o, const char *want)
 #define TWO                                                                              \
     "\"tasks\": [{\"id\": \"a\", \"cycles\": 10}, {\"id\": \"b\", \"cycles\": 20}]"
 
-START_TEST(minimal_graph_loads_with_defaults)
+TEST_CASE("core", 0)
+
+TEST(minimal_graph_loads_with_defaults)
 {
     Options o = opts();
     Graph *g = load(
@@ -68,7 +70,7 @@ START_TEST(minimal_graph_loads_with_defaults)
 }
 END_TEST
 
-START_TEST(all_fields_are_lowered)
+TEST(all_fields_are_lowered)
 {
     Options o = opts();
     Graph *g =
@@ -106,7 +108,7 @@ START_TEST(all_fields_are_lowered)
 }
 END_TEST
 
-START_TEST(syntax_error_has_line_and_column)
+TEST(syntax_error_has_line_and_column)
 {
     fails("{\n  \"format\": \"tgc-graph/1\",\n  \"tasks\": [}\n", NULL,
           "g.json:3:13: error: unexpected token near '}'\n");
@@ -116,7 +118,7 @@ START_TEST(syntax_error_has_line_and_column)
 }
 END_TEST
 
-START_TEST(unknown_field_suggests)
+TEST(unknown_field_suggests)
 {
     fails(HEAD "\"tasks\": [{\"id\": \"a\", \"cylces\": 1}]}", NULL,
           "g.json: /tasks/0/cylces: error: unknown field \"cylces\" (did you mean "
@@ -128,7 +130,7 @@ START_TEST(unknown_field_suggests)
 }
 END_TEST
 
-START_TEST(every_error_of_a_pass_is_reported)
+TEST(every_error_of_a_pass_is_reported)
 {
     fails(HEAD "\"iterations\": 0, \"tasks\": [{\"id\": 3, \"cycles\": -1},"
                "{\"id\": \"b\", \"cycles\": 1.5, \"dsp\": -2}],"
@@ -145,7 +147,7 @@ START_TEST(every_error_of_a_pass_is_reported)
 }
 END_TEST
 
-START_TEST(semantic_errors)
+TEST(semantic_errors)
 {
     fails(HEAD
           "\"tasks\": [{\"id\": \"a\", \"cycles\": 1}, {\"id\": \"a\", \"cycles\": 2},"
@@ -163,7 +165,7 @@ START_TEST(semantic_errors)
 }
 END_TEST
 
-START_TEST(zero_delay_cycles_are_printed)
+TEST(zero_delay_cycles_are_printed)
 {
     fails(
         HEAD
@@ -191,7 +193,7 @@ START_TEST(zero_delay_cycles_are_printed)
 }
 END_TEST
 
-START_TEST(limits_name_their_option)
+TEST(limits_name_their_option)
 {
     Options o = opts();
     o.limits.max_tasks = 1;
@@ -218,7 +220,7 @@ START_TEST(limits_name_their_option)
 }
 END_TEST
 
-START_TEST(platform_presets_and_hints)
+TEST(platform_presets_and_hints)
 {
     fails(HEAD "\"platform\": \"bwdsp-3board\", " TWO "}", NULL,
           "g.json: /platform: error: unknown platform \"bwdsp-3board\" (did you mean "
@@ -246,7 +248,7 @@ START_TEST(platform_presets_and_hints)
 }
 END_TEST
 
-START_TEST(inline_platform_fields)
+TEST(inline_platform_fields)
 {
     Options o = opts();
     Graph *g = load(HEAD "\"platform\": {\"preset\": \"bwdsp-2board\", \"handshake\": 0,"
@@ -271,7 +273,7 @@ START_TEST(inline_platform_fields)
 }
 END_TEST
 
-START_TEST(platform_errors)
+TEST(platform_errors)
 {
     fails(HEAD
           "\"platform\": {\"boards\": 3, \"links\": [[0, 1], [1, 1], [0, 5], [1, 0], 7]},"
@@ -316,7 +318,7 @@ START_TEST(platform_errors)
 }
 END_TEST
 
-START_TEST(platform_file_is_read_relative_to_the_graph)
+TEST(platform_file_is_read_relative_to_the_graph)
 {
     char dir[] = "/tmp/tgc_fe_XXXXXX";
     ck_assert_ptr_nonnull(mkdtemp(dir));
@@ -373,7 +375,7 @@ START_TEST(platform_file_is_read_relative_to_the_graph)
 }
 END_TEST
 
-START_TEST(kernels_must_exist)
+TEST(kernels_must_exist)
 {
     fails(
         HEAD
@@ -393,7 +395,7 @@ START_TEST(kernels_must_exist)
 }
 END_TEST
 
-START_TEST(totals_cannot_overflow)
+TEST(totals_cannot_overflow)
 {
     fails(HEAD "\"iterations\": 4194305, \"tasks\": [{\"id\": \"a\", \"cycles\": "
                "1099511627776}]}",
@@ -409,7 +411,7 @@ START_TEST(totals_cannot_overflow)
 }
 END_TEST
 
-START_TEST(document_shape_errors)
+TEST(document_shape_errors)
 {
     fails("[1]", NULL,
           "g.json: /: error: a task graph must be a JSON object, got an array\n");
@@ -427,7 +429,7 @@ START_TEST(document_shape_errors)
 }
 END_TEST
 
-START_TEST(checks_run_on_built_graphs)
+TEST(checks_run_on_built_graphs)
 {
     /* fe_check on a graph built in code, as the importers do. */
     Graph *g = ir_graph_new();
@@ -462,7 +464,7 @@ END_TEST
 /* Mutated inputs (a fixed pseudo-random sequence of byte edits) never crash the readers:
  * each load either returns a graph with no error or NULL with at least one error, every
  * message a whole line about g.json (or the command line). */
-START_TEST(mutated_inputs_never_crash)
+TEST(mutated_inputs_never_crash)
 {
     static const char base[] =
         "{\"format\": \"tgc-graph/1\", \"name\": \"m\", \"iterations\": 4,\n"
@@ -554,7 +556,7 @@ cost_fails(const char *expr, const char *want)
     fails(text, NULL, want);
 }
 
-START_TEST(cycles_expressions)
+TEST(cycles_expressions)
 {
     ck_assert_int_eq(cost_of("42"), 42);
     ck_assert_int_eq(cost_of("1 + 2 * 3"), 7);
@@ -629,18 +631,3 @@ START_TEST(cycles_expressions)
                      "expression nests deeper than 64\n");
 }
 END_TEST
-
-int
-main(void)
-{
-    Suite *s = suite_create("frontend");
-    ADD_TESTS(check_tcase(s, "core", 0), minimal_graph_loads_with_defaults,
-              all_fields_are_lowered, syntax_error_has_line_and_column,
-              unknown_field_suggests, every_error_of_a_pass_is_reported, semantic_errors,
-              zero_delay_cycles_are_printed, limits_name_their_option,
-              platform_presets_and_hints, inline_platform_fields, platform_errors,
-              platform_file_is_read_relative_to_the_graph, kernels_must_exist,
-              totals_cannot_overflow, document_shape_errors, checks_run_on_built_graphs,
-              mutated_inputs_never_crash, cycles_expressions);
-    return check_run(s);
-}

@@ -55,7 +55,9 @@ import_errors(Graph *(*imp)(const char *, const Options *, Diag *), const char *
     return out;
 }
 
-START_TEST(stg_keeps_dummies_and_ids)
+TEST_CASE("readers", 0)
+
+TEST(stg_keeps_dummies_and_ids)
 {
     Options o = options();
     Diag *d = diag_new();
@@ -87,7 +89,7 @@ START_TEST(stg_keeps_dummies_and_ids)
 }
 END_TEST
 
-START_TEST(stg_errors_have_positions)
+TEST(stg_errors_have_positions)
 {
     Options o = options();
     char *e = import_errors(fe_import_stg, "bad_number.stg", &o);
@@ -116,7 +118,7 @@ START_TEST(stg_errors_have_positions)
 }
 END_TEST
 
-START_TEST(dot_reads_auckland_weights)
+TEST(dot_reads_auckland_weights)
 {
     Options o = options();
     Diag *d = diag_new();
@@ -141,7 +143,7 @@ START_TEST(dot_reads_auckland_weights)
 }
 END_TEST
 
-START_TEST(dot_errors_name_lines_and_nodes)
+TEST(dot_errors_name_lines_and_nodes)
 {
     Options o = options();
     char *e = import_errors(fe_import_dot, "syntax.dot", &o);
@@ -180,7 +182,7 @@ END_TEST
 
 /* Counts near INT64_MAX, empty graphs and names JSON cannot hold are input errors, never
  * a wrong graph or an abort. */
-START_TEST(import_refuses_what_check_would)
+TEST(import_refuses_what_check_would)
 {
     Options o = options();
     char *e = import_errors(fe_import_stg, "count_overflow.stg", &o);
@@ -220,7 +222,7 @@ END_TEST
  * blanks, a sign and a zero fraction, initial tokens, the last of two default processors
  * (SDF3's rule), --processor, the first token size in bits rounded up to bytes, the
  * throughput constraint 3e-4 as floor(1 / 3e-4) = 3333 cycles per iteration. */
-START_TEST(sdf3_reads_rates_tokens_times_and_constraint)
+TEST(sdf3_reads_rates_tokens_times_and_constraint)
 {
     Options o = options();
     Diag *d = diag_new();
@@ -271,7 +273,7 @@ START_TEST(sdf3_reads_rates_tokens_times_and_constraint)
 END_TEST
 
 /* What the writer makes of an imported graph: the multi-rate fields, the constraint. */
-START_TEST(sdf3_graph_is_written_with_its_rates)
+TEST(sdf3_graph_is_written_with_its_rates)
 {
     Options o = options();
     Diag *d = diag_new();
@@ -317,7 +319,7 @@ END_TEST
 
 /* A file name that is not UTF-8 (it would become the graph's name and go into JSON) is an
  * input error of every reader. */
-START_TEST(file_names_must_be_utf8)
+TEST(file_names_must_be_utf8)
 {
     char dir[] = "/tmp/tgc-import-XXXXXX";
     ck_assert_ptr_nonnull(mkdtemp(dir));
@@ -396,7 +398,7 @@ static const char canonical_graph[] = "{\n"
                                       "  ]\n"
                                       "}\n";
 
-START_TEST(graph_json_round_trip)
+TEST(graph_json_round_trip)
 {
     Options o = options();
     Diag *d = diag_new();
@@ -451,7 +453,7 @@ write_eval(const Sched *s)
     return text;
 }
 
-START_TEST(schedule_json_round_trip_is_byte_identical)
+TEST(schedule_json_round_trip_is_byte_identical)
 {
     Options o = options();
     Diag *d = diag_new();
@@ -611,7 +613,7 @@ mutate_and_read(const char *good, int kind)
     free(orig);
 }
 
-START_TEST(readers_survive_mutated_inputs)
+TEST(readers_survive_mutated_inputs)
 {
     mutate_and_read(tc("small.stg"), 0);
     mutate_and_read(tc("small.dot"), 1);
@@ -619,17 +621,3 @@ START_TEST(readers_survive_mutated_inputs)
     mutate_and_read(path_buf, 2);
 }
 END_TEST
-
-int
-main(void)
-{
-    Suite *s = suite_create("import");
-    ADD_TESTS(check_tcase(s, "readers", 0), stg_keeps_dummies_and_ids,
-              stg_errors_have_positions, dot_reads_auckland_weights,
-              dot_errors_name_lines_and_nodes, import_refuses_what_check_would,
-              sdf3_reads_rates_tokens_times_and_constraint,
-              sdf3_graph_is_written_with_its_rates, file_names_must_be_utf8,
-              graph_json_round_trip, schedule_json_round_trip_is_byte_identical,
-              readers_survive_mutated_inputs);
-    return check_run(s);
-}

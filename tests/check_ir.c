@@ -7,7 +7,9 @@
 #include "check_run.h"
 #include "ir.h"
 
-START_TEST(arena_strings_and_alignment)
+TEST_CASE("core", 0)
+
+TEST(arena_strings_and_alignment)
 {
     Arena *a = arena_new();
     char *s = arena_printf(a, "%s-%d", "dsp", 7);
@@ -24,7 +26,7 @@ START_TEST(arena_strings_and_alignment)
 }
 END_TEST
 
-START_TEST(diag_formats_positions)
+TEST(diag_formats_positions)
 {
     Diag *d = diag_new();
     Loc l1 = {.file = "g.json", .line = 3, .col = 14};
@@ -41,7 +43,7 @@ START_TEST(diag_formats_positions)
 }
 END_TEST
 
-START_TEST(diag_keeps_each_message_on_one_line)
+TEST(diag_keeps_each_message_on_one_line)
 {
     /* names quoted from the input (found by fuzzing: a task name with a newline, a
      * jansson syntax error quoting a backslash and a newline) are escaped */
@@ -60,7 +62,7 @@ START_TEST(diag_keeps_each_message_on_one_line)
 }
 END_TEST
 
-START_TEST(diag_suggests_close_names)
+TEST(diag_suggests_close_names)
 {
     const char *c[] = {"cycles", "kernel", "params", "dsp", "id"};
     ck_assert_str_eq(diag_suggest("cylces", c, 5), "cycles");
@@ -69,7 +71,7 @@ START_TEST(diag_suggests_close_names)
 }
 END_TEST
 
-START_TEST(fabric_time_of_section_4)
+TEST(fabric_time_of_section_4)
 {
     Arena *a = arena_new();
     Platform *p = plat_preset(a, "bwdsp-1board");
@@ -86,7 +88,7 @@ START_TEST(fabric_time_of_section_4)
 }
 END_TEST
 
-START_TEST(routes_follow_the_spanning_tree)
+TEST(routes_follow_the_spanning_tree)
 {
     Arena *a = arena_new();
     Platform *r = plat_preset(a, "bwdsp-4board"); /* ring 0-1-2-3-0: tree 0-1, 1-2, 0-3 */
@@ -157,7 +159,7 @@ reference_link(const Platform *p, int u, int v)
 /* Random connected boards (a random tree and extra links, in random order and direction):
  * the tree, the distances, every route and the mean message cost are those of the plain
  * reference, links and pairs counted one by one. */
-START_TEST(routes_match_a_plain_reference)
+TEST(routes_match_a_plain_reference)
 {
     uint64_t r = 12345;
     for (int round = 0; round < 200; round++) {
@@ -229,7 +231,7 @@ START_TEST(routes_match_a_plain_reference)
 }
 END_TEST
 
-START_TEST(abstract_model_costs_bytes)
+TEST(abstract_model_costs_bytes)
 {
     Arena *a = arena_new();
     Platform *p = plat_abstract(a, 3);
@@ -270,7 +272,7 @@ chain(int n)
     return g;
 }
 
-START_TEST(graph_index_and_critical_path)
+TEST(graph_index_and_critical_path)
 {
     Graph *g = chain(4); /* edges listed backwards: 2->3, 1->2, 0->1 */
     ck_assert_int_eq(ir_graph_index(g), 0);
@@ -291,7 +293,7 @@ START_TEST(graph_index_and_critical_path)
 }
 END_TEST
 
-START_TEST(sched_verify_catches_order)
+TEST(sched_verify_catches_order)
 {
     Graph *g = chain(3);
     ir_graph_index(g);
@@ -323,16 +325,3 @@ START_TEST(sched_verify_catches_order)
     ir_graph_free(g);
 }
 END_TEST
-
-int
-main(void)
-{
-    Suite *s = suite_create("ir");
-    ADD_TESTS(check_tcase(s, "core", 0), arena_strings_and_alignment,
-              diag_formats_positions, diag_keeps_each_message_on_one_line,
-              diag_suggests_close_names, fabric_time_of_section_4,
-              routes_follow_the_spanning_tree, routes_match_a_plain_reference,
-              abstract_model_costs_bytes, graph_index_and_critical_path,
-              sched_verify_catches_order);
-    return check_run(s);
-}

@@ -60,8 +60,10 @@ bound(const Graph *g, PeriodBound *pb, Arena *a)
                       r_.num, r_.den, (int64_t)(n), (int64_t)(d));                       \
     } while (0)
 
+TEST_CASE("bound", 0)
+
 /* A chain without delays: no cycle but the tasks' own; the slowest task, 200. */
-START_TEST(a_chain_is_bounded_by_its_slowest_task)
+TEST(a_chain_is_bounded_by_its_slowest_task)
 {
     int64_t c[] = {100, 200, 50};
     Graph *g = mk_graph(3, c);
@@ -79,7 +81,7 @@ START_TEST(a_chain_is_bounded_by_its_slowest_task)
 END_TEST
 
 /* t0 (100) -> t1 (200) -> t0 with one delay: the loop, 300 cycles per iteration. */
-START_TEST(a_feedback_loop_is_its_cost_over_its_delay)
+TEST(a_feedback_loop_is_its_cost_over_its_delay)
 {
     int64_t c[] = {100, 200};
     Graph *g = mk_graph(2, c);
@@ -103,7 +105,7 @@ START_TEST(a_feedback_loop_is_its_cost_over_its_delay)
 END_TEST
 
 /* t0 (5) -> t1 (7) -> t2 (9) -> t0 with two delays: 21 / 2 = 10.5 > 9, a fraction. */
-START_TEST(a_bound_can_be_a_fraction)
+TEST(a_bound_can_be_a_fraction)
 {
     int64_t c[] = {5, 7, 9};
     Graph *g = mk_graph(3, c);
@@ -145,7 +147,7 @@ END_TEST
 
 /* Two loops through t0: t0 -> t1 -> t0 (1 delay, 4 + 6 = 10) and t0 -> t2 -> t3 -> t0 (2
  * delays, 4 + 8 + 9 = 21, 10.5); the second wins. */
-START_TEST(the_largest_of_several_loops)
+TEST(the_largest_of_several_loops)
 {
     int64_t c[] = {4, 6, 8, 9};
     Graph *g = mk_graph(4, c);
@@ -168,7 +170,7 @@ START_TEST(the_largest_of_several_loops)
 END_TEST
 
 /* A task costs its cheapest DSP, or the one it is pinned to. */
-START_TEST(costs_per_dsp_and_pins)
+TEST(costs_per_dsp_and_pins)
 {
     int64_t c[] = {100, 100};
     Graph *g = mk_graph(2, c);
@@ -189,7 +191,7 @@ START_TEST(costs_per_dsp_and_pins)
 END_TEST
 
 /* A cycle without delays has no finite period: -1 and the cycle. */
-START_TEST(a_cycle_without_delay_is_refused)
+TEST(a_cycle_without_delay_is_refused)
 {
     int64_t c[] = {1, 2, 3};
     Graph *g = mk_graph(3, c);
@@ -289,7 +291,7 @@ ck_cycle(const Arcs *g, Ratio r, const int *cyc, int ncyc)
     ck_assert(c.num == r.num && c.den == r.den);
 }
 
-START_TEST(equals_the_enumeration_of_every_cycle)
+TEST(equals_the_enumeration_of_every_cycle)
 {
     rng_state = 12345;
     int with_cycles = 0, refused = 0;
@@ -337,7 +339,7 @@ END_TEST
 
 /* Larger graphs, by certificate: Bellman-Ford (longest paths with weights den w - num t)
  * settles, so no cycle has a ratio above num / den, and the cycle returned has it. */
-START_TEST(no_cycle_beats_the_ratio_on_larger_graphs)
+TEST(no_cycle_beats_the_ratio_on_larger_graphs)
 {
     rng_state = 777;
     enum { N = 200, M = 800 };
@@ -394,7 +396,7 @@ END_TEST
 
 /* 10 000 tasks in a ring of stages with feedback: completes (near-linear), and the bound
  * is the heaviest stage loop, worked out by hand. */
-START_TEST(ten_thousand_tasks)
+TEST(ten_thousand_tasks)
 {
     enum { N = 10000 };
     int64_t *c = malloc(N * sizeof *c);
@@ -483,7 +485,7 @@ sdf_bound(const char *text, PeriodBound *pb, Arena *a)
  *   and a[1]: a[1] -> b[0] -> a[1] over 1 delay, 17; the same given as "delay": 1;
  * - with 12 tokens (two iterations) 17 / 2 < 10: each firing alone again;
  * - a costing 5 with its self channel of 2 tokens: 15 / 2 (b alone is 7). */
-START_TEST(multirate_bounds_by_hand)
+TEST(multirate_bounds_by_hand)
 {
     Arena *a = arena_new();
     PeriodBound pb;
@@ -649,7 +651,7 @@ self_timed_rate(const Sdf *s, Ratio *rate)
     return ok;
 }
 
-START_TEST(multirate_bound_is_the_self_timed_rate)
+TEST(multirate_bound_is_the_self_timed_rate)
 {
     uint64_t x = 4242;
     int compared = 0, skipped = 0, fractions = 0;
@@ -722,10 +724,12 @@ sched_of(const Graph *g, int nd, const int *const *order, const int *count)
     return s;
 }
 
+TEST_CASE("period", 120)
+
 /* The worked example of docs/design.md: a (1000) on DSP 0, b (2000) on DSP 1, 64 bytes,
  * blocking; the length is 4564 + 2964 (N - 1) (evaluator.md), so the period is 2964,
  * whatever N, also N = 2 (a run too short to show it: the schedule repeated). */
-START_TEST(the_worked_example_repeats_every_2964_cycles)
+TEST(the_worked_example_repeats_every_2964_cycles)
 {
     int64_t c[] = {1000, 2000};
     for (int64_t n = 1; n <= 300; n += 299) {
@@ -751,7 +755,7 @@ END_TEST
 
 /* On one DSP a loop runs back to back: its period is its cost, the bound exactly; with
  * the loop on two DSPs the messages' overheads come on top. */
-START_TEST(a_loop_on_one_dsp_meets_its_bound)
+TEST(a_loop_on_one_dsp_meets_its_bound)
 {
     int64_t c[] = {700, 1100, 900};
     Graph *g = mk_graph(3, c);
@@ -788,7 +792,7 @@ END_TEST
  * models, sometimes every receive pipelined: the period is never below the bound, and
  * where the run repeats, one period more adds exactly the period's cycles to the length:
  * L(n + c) - L(n) = Delta once n is past the regime. */
-START_TEST(random_schedules_never_beat_the_bound)
+TEST(random_schedules_never_beat_the_bound)
 {
     int found = 0, tight = 0, total = 0;
     for (int i = 0; i < 120; i++) {
@@ -872,18 +876,3 @@ START_TEST(random_schedules_never_beat_the_bound)
             found, tight);
 }
 END_TEST
-
-int
-main(void)
-{
-    Suite *s = suite_create("period");
-    ADD_TESTS(check_tcase(s, "bound", 0), a_chain_is_bounded_by_its_slowest_task,
-              a_feedback_loop_is_its_cost_over_its_delay, a_bound_can_be_a_fraction,
-              the_largest_of_several_loops, costs_per_dsp_and_pins,
-              a_cycle_without_delay_is_refused, equals_the_enumeration_of_every_cycle,
-              no_cycle_beats_the_ratio_on_larger_graphs, ten_thousand_tasks,
-              multirate_bounds_by_hand, multirate_bound_is_the_self_timed_rate);
-    ADD_TESTS(check_tcase(s, "period", 120), the_worked_example_repeats_every_2964_cycles,
-              a_loop_on_one_dsp_meets_its_bound, random_schedules_never_beat_the_bound);
-    return check_run(s);
-}

@@ -44,7 +44,9 @@ has_link(const PlatDesc *p, int a, int b)
     return 0;
 }
 
-START_TEST(presets_once)
+TEST_CASE("platform", 0)
+
+TEST(presets_once)
 {
     static const int boards[] = {1, 2, 4, 16}, links[] = {0, 1, 4, 24};
     for (int i = 0; i < 4; i++) {
@@ -83,7 +85,7 @@ START_TEST(presets_once)
 }
 END_TEST
 
-START_TEST(fit_for_n_dsps)
+TEST(fit_for_n_dsps)
 {
     PlatDesc p;
     pd_fit(&p, 5);
@@ -107,7 +109,7 @@ START_TEST(fit_for_n_dsps)
 }
 END_TEST
 
-START_TEST(reader_fills_the_description)
+TEST(reader_fills_the_description)
 {
     PlatDesc p;
     Seen s;
@@ -164,7 +166,7 @@ START_TEST(reader_fills_the_description)
 }
 END_TEST
 
-START_TEST(reader_reports_every_error)
+TEST(reader_reports_every_error)
 {
     PlatDesc p;
     Seen s;
@@ -202,7 +204,7 @@ START_TEST(reader_reports_every_error)
 }
 END_TEST
 
-START_TEST(message_text)
+TEST(message_text)
 {
     char b[128];
     ck_assert_uint_eq(pd_format_message(b, sizeof b, "f.json", NULL, 3, 9, "bad"), 22);
@@ -222,7 +224,7 @@ START_TEST(message_text)
 }
 END_TEST
 
-START_TEST(description_line)
+TEST(description_line)
 {
     PlatDesc p;
     pd_preset(&p, "bwdsp-2board");
@@ -243,7 +245,7 @@ START_TEST(description_line)
 }
 END_TEST
 
-START_TEST(names_and_hints)
+TEST(names_and_hints)
 {
     ck_assert_str_eq(pd_suggest_preset("bwdsp-3board"), "bwdsp-2board");
     ck_assert_str_eq(pd_suggest_preset("bwdsp-100board"), "bwdsp-16board");
@@ -262,13 +264,3 @@ START_TEST(names_and_hints)
         "error: unknown platform \"bwdsp-9board\" (did you mean \"bwdsp-4board\"?)\n");
 }
 END_TEST
-
-int
-main(void)
-{
-    Suite *s = suite_create("platform");
-    ADD_TESTS(check_tcase(s, "platform", 0), presets_once, fit_for_n_dsps,
-              reader_fills_the_description, reader_reports_every_error, message_text,
-              description_line, names_and_hints);
-    return check_run(s);
-}

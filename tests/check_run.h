@@ -1,48 +1,51 @@
 /*
- * tests/check_run.h - what every Check program of tests/ and tests/runtime/ does with its
- * tests: make its test cases, add the tests to them in the order listed, run the suite,
- * exit status.
+ * tests/check_run.h - how every Check program of tests/, tests/runtime/ and
+ * tests/threads/ declares its tests: each test says, where it is defined, which test case
+ * it belongs to and how it is run, so that no list of the tests is written again in a
+ * main.
+ *
+ *     TEST_CASE("core", 0)               the tests below, up to the next TEST_CASE
+ *     TEST(name) { ... } END_TEST        a test (Check's START_TEST, registered)
+ *     LOOP_TEST(name, 0, 3) ...          run with _i = 0, 1, 2
+ *     EXIT_TEST(name, 7) ...             passes when it exits with status 7
+ *
+ * tests/check_main.c's main makes the suite (named by the build: TGC_CHECK_SUITE), a test
+ * case at its first TEST_CASE (timeout in seconds, 0 for Check's default; a case may be
+ * named again further down with the same timeout), adds the tests in the order of the
+ * source, runs them and returns EXIT_SUCCESS when none failed. A program whose tests
+ * registered nothing, or whose test stands above every TEST_CASE, fails.
  */
 #ifndef TGC_CHECK_RUN_H
 #define TGC_CHECK_RUN_H
 
 #include <check.h>
-#include <stdlib.h>
 
-/* Adds tests[0 .. n) to tc, in order (ADD_TESTS). */
-static inline void
-check_add_tests(TCase *tc, const TTest *const *tests, size_t n)
-{
-    for (size_t i = 0; i < n; i++)
-        tcase_add_test(tc, tests[i]);
-}
+enum { CHECK_PLAIN, CHECK_LOOP, CHECK_EXIT };
 
-/* ADD_TESTS(tc, test, test, ...): tcase_add_test of each, in order. */
-#define ADD_TESTS(tc, ...)                                                               \
-    check_add_tests((tc), (const TTest *[]){__VA_ARGS__},                                \
-                    sizeof((const TTest *[]){__VA_ARGS__}) / sizeof(const TTest *))
+/* Called before main by the constructors TEST_CASE and TEST* write (tests/check_main.c).
+ */
+void check_register_case(const char *name, double timeout, const char *file, int line);
+void check_register_test(const TTest *test, int kind, int a, int b);
 
-/* A test case `name` of suite s, already added to it, for its tests to be added after;
- * timeout in seconds, 0 for Check's default. */
-static inline TCase *
-check_tcase(Suite *s, const char *name, double timeout)
-{
-    TCase *tc = tcase_create(name);
-    if (timeout > 0)
-        tcase_set_timeout(tc, timeout);
-    suite_add_tcase(s, tc);
-    return tc;
-}
+#define CHECK_CAT_(a, b) a##b
+#define CHECK_CAT(a, b) CHECK_CAT_(a, b)
 
-/* Runs every test of s with Check's normal output; EXIT_SUCCESS when none failed. */
-static inline int
-check_run(Suite *s)
-{
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
-}
+#define TEST_CASE(name, timeout)                                                         \
+    __attribute__((constructor)) static void CHECK_CAT(check_case_at_, __LINE__)(void)   \
+    {                                                                                    \
+        check_register_case((name), (timeout), __FILE__, __LINE__);                      \
+    }
+
+#define CHECK_TEST_(name, kind, a, b)                                                    \
+    static const TTest *name;                                                            \
+    __attribute__((constructor)) static void name##_registered(void)                     \
+    {                                                                                    \
+        check_register_test(name, (kind), (a), (b));                                     \
+    }                                                                                    \
+    START_TEST(name)
+
+#define TEST(name) CHECK_TEST_(name, CHECK_PLAIN, 0, 0)
+#define LOOP_TEST(name, start, end) CHECK_TEST_(name, CHECK_LOOP, (start), (end))
+#define EXIT_TEST(name, status) CHECK_TEST_(name, CHECK_EXIT, (status), 0)
 
 #endif

@@ -111,7 +111,9 @@ topcuoglu(Platform **p)
     return paper_graph(topc_cost, topc_edges, p);
 }
 
-START_TEST(heft_topcuoglu_ranks_and_makespan_80)
+TEST_CASE("list", 0)
+
+TEST(heft_topcuoglu_ranks_and_makespan_80)
 {
     Platform *p;
     Graph *g = topcuoglu(&p);
@@ -170,7 +172,7 @@ peft_graph(Platform **p)
     return paper_graph(peft_cost, peft_edges, p);
 }
 
-START_TEST(heft_on_the_peft_graph_gives_133)
+TEST(heft_on_the_peft_graph_gives_133)
 {
     Platform *p;
     Graph *g = peft_graph(&p);
@@ -186,7 +188,7 @@ START_TEST(heft_on_the_peft_graph_gives_133)
 }
 END_TEST
 
-START_TEST(peft_oct_and_makespan_122)
+TEST(peft_oct_and_makespan_122)
 {
     Platform *p;
     Graph *g = peft_graph(&p);
@@ -221,7 +223,7 @@ START_TEST(peft_oct_and_makespan_122)
 }
 END_TEST
 
-START_TEST(pinned_tasks_stay_on_their_dsp)
+TEST(pinned_tasks_stay_on_their_dsp)
 {
     Platform *p;
     Graph *g = topcuoglu(&p);
@@ -257,7 +259,7 @@ START_TEST(pinned_tasks_stay_on_their_dsp)
 }
 END_TEST
 
-START_TEST(heterogeneous_costs_choose_the_fast_dsp)
+TEST(heterogeneous_costs_choose_the_fast_dsp)
 {
     /* Three independent tasks, each fast on a different DSP; one slow everywhere else. */
     const int64_t c[3 * 3] = {10, 100, 100, 100, 10, 100, 100, 100, 10};
@@ -285,7 +287,7 @@ START_TEST(heterogeneous_costs_choose_the_fast_dsp)
 }
 END_TEST
 
-START_TEST(heft_is_deterministic)
+TEST(heft_is_deterministic)
 {
     /* A random layered graph, scheduled twice from two separately built copies. */
     enum { N = 60 };
@@ -458,7 +460,9 @@ dsps_used(const Sched *s)
     return n;
 }
 
-START_TEST(pipeline_chain_is_spread_over_the_dsps)
+TEST_CASE("search", 0)
+
+TEST(pipeline_chain_is_spread_over_the_dsps)
 {
     Graph *g = chain(4, 3000, 2000, 100, "bwdsp-1board");
     const Platform *p = g->platform;
@@ -531,7 +535,7 @@ START_TEST(pipeline_chain_is_spread_over_the_dsps)
 }
 END_TEST
 
-START_TEST(pipeline_of_heavy_stages_gets_one_stage_per_dsp)
+TEST(pipeline_of_heavy_stages_gets_one_stage_per_dsp)
 {
     /* Stages of 30000 cycles: the messages' overheads no longer matter and the search
      * puts one stage on each DSP, with about 100 x the slowest stage plus fill and drain,
@@ -551,7 +555,7 @@ START_TEST(pipeline_of_heavy_stages_gets_one_stage_per_dsp)
 }
 END_TEST
 
-START_TEST(search_never_moves_pinned_tasks)
+TEST(search_never_moves_pinned_tasks)
 {
     Graph *g = chain(4, 3000, 2000, 100, "bwdsp-1board");
     g->tasks[0].dsp = 2;
@@ -580,7 +584,7 @@ START_TEST(search_never_moves_pinned_tasks)
 }
 END_TEST
 
-START_TEST(search_is_deterministic_and_within_budget)
+TEST(search_is_deterministic_and_within_budget)
 {
     /* The random graph of heft_is_deterministic on a real platform, many iterations. */
     enum { N = 40 };
@@ -627,7 +631,7 @@ START_TEST(search_is_deterministic_and_within_budget)
 }
 END_TEST
 
-START_TEST(search_budget_defaults)
+TEST(search_budget_defaults)
 {
     Graph *g = chain(4, 3000, 2000, 1, "bwdsp-1board");
     /* one iteration: about 1.5e6 steps / (tasks + 2 edges), halved for the pipelined
@@ -658,7 +662,7 @@ START_TEST(search_budget_defaults)
 }
 END_TEST
 
-START_TEST(delay_edges_are_no_precedence_and_never_deadlock)
+TEST(delay_edges_are_no_precedence_and_never_deadlock)
 {
     /* The chain with a feedback edge s3 -> s0 of delay 1 (the next iteration's input). */
     int64_t c[4] = {3000, 3000, 3000, 3000};
@@ -766,7 +770,7 @@ schedule_screen(Graph *g, bool plain, bool unscreened, SchedSearchStats *st)
  * messages) after judging the same number of candidates: the screen only rejects what
  * the exact objective would reject.  Over the graphs the screen must have rejected
  * candidates without a contended evaluation, so the comparison tests it. */
-START_TEST(screen_keeps_the_search_exact)
+TEST(screen_keeps_the_search_exact)
 {
     int64_t screened = 0, spared = 0;
     for (int i = 0; i < 40; i++)
@@ -949,11 +953,13 @@ schedule_algo(Graph *g, SchedAlgo algo, SchedExactResult *r)
     return u.s;
 }
 
+TEST_CASE("exact", 60)
+
 /* sched_exact proves the brute-force optimum of small random graphs with communication
  * (6 tasks on 2 DSPs, 5 on 3; the last 16 with edges up to 6 times dearer than a task, so
  * that the bound's clusters of tasks that must share a DSP form), starting from nothing
  * and from HEFT, and its schedule evaluates to its length. */
-START_TEST(exact_matches_brute_force)
+TEST(exact_matches_brute_force)
 {
     for (int i = 0; i < 40; i++) {
         int P = i % 2 ? 3 : 2, n = P == 2 ? 6 : 5;
@@ -1019,7 +1025,7 @@ fork_join_dag(uint64_t seed, int shape, int n, int P)
 /* The fixed task order, identical-task and duplicate-state prunings keep the optimum:
  * sched_exact, from the one-DSP schedule, against the brute force on 36 seeded forks,
  * joins and fork-joins of 6 tasks on 2 and 3 DSPs. */
-START_TEST(exact_matches_brute_force_on_forks_and_joins)
+TEST(exact_matches_brute_force_on_forks_and_joins)
 {
     for (int i = 0; i < 36; i++) {
         int P = 2 + i % 2, shape = (i / 2) % 3;
@@ -1046,7 +1052,7 @@ END_TEST
  * and 3 DSPs: --algo=exact proves an optimum no longer than the default, which is no
  * longer than HEFT, PEFT and the one-DSP schedule; a node limit gives an unproven
  * result that is still a valid schedule no longer than the default. */
-START_TEST(exact_is_the_oracle_of_the_default)
+TEST(exact_is_the_oracle_of_the_default)
 {
     int optimal = 0, total = 0;
     for (int i = 0; i < 20; i++) {
@@ -1097,7 +1103,7 @@ END_TEST
  * local search alone, never shorter than the optimum sched_exact proves, deterministic,
  * and shorter than the local search alone on many of them (a branch and bound that never
  * ran, or kept its start, fails). */
-START_TEST(default_branch_and_bound_goes_past_the_local_optima)
+TEST(default_branch_and_bound_goes_past_the_local_optima)
 {
     int better = 0, optimal = 0, off_optimal = 0;
     for (int i = 0; i < 40; i++) {
@@ -1137,7 +1143,7 @@ END_TEST
  * optimum that sched_exact proves; and it is strictly shorter than HEFT, down to the
  * optimum, on many of them (a multi-start that only returned HEFT's schedule, or lost
  * its best pass, fails). */
-START_TEST(multi_start_beats_heft_down_to_the_optimum)
+TEST(multi_start_beats_heft_down_to_the_optimum)
 {
     int better = 0, optimal = 0, heft_optimal = 0, total = 0;
     for (int i = 0; i < 40; i++) {
@@ -1189,24 +1195,3 @@ START_TEST(multi_start_beats_heft_down_to_the_optimum)
     ck_assert_int_ge(optimal, heft_optimal + 4);
 }
 END_TEST
-
-int
-main(void)
-{
-    Suite *s = suite_create("schedule");
-    ADD_TESTS(check_tcase(s, "list", 0), heft_topcuoglu_ranks_and_makespan_80,
-              heft_on_the_peft_graph_gives_133, peft_oct_and_makespan_122,
-              pinned_tasks_stay_on_their_dsp, heterogeneous_costs_choose_the_fast_dsp,
-              heft_is_deterministic);
-    ADD_TESTS(check_tcase(s, "search", 0), pipeline_chain_is_spread_over_the_dsps,
-              pipeline_of_heavy_stages_gets_one_stage_per_dsp,
-              search_never_moves_pinned_tasks, search_is_deterministic_and_within_budget,
-              search_budget_defaults, delay_edges_are_no_precedence_and_never_deadlock,
-              screen_keeps_the_search_exact);
-    ADD_TESTS(check_tcase(s, "exact", 60), exact_matches_brute_force,
-              exact_matches_brute_force_on_forks_and_joins,
-              exact_is_the_oracle_of_the_default,
-              multi_start_beats_heft_down_to_the_optimum,
-              default_branch_and_bound_goes_past_the_local_optima);
-    return check_run(s);
-}

@@ -211,56 +211,58 @@ sweep_all(int kind)
             }
 }
 
-START_TEST(allgather_both_families)
+TEST_CASE("coll", 300)
+
+TEST(allgather_both_families)
 {
     sweep_all(6);
 }
 END_TEST
 
-START_TEST(allreduce_both_families)
+TEST(allreduce_both_families)
 {
     sweep_all(7);
     sweep_all(8);
 }
 END_TEST
 
-START_TEST(alltoall_both_families)
+TEST(alltoall_both_families)
 {
     sweep_all(9);
 }
 END_TEST
 
-START_TEST(bcast_both_families)
+TEST(bcast_both_families)
 {
     sweep(0);
 }
 END_TEST
 
-START_TEST(gather_both_families)
+TEST(gather_both_families)
 {
     sweep(1);
 }
 END_TEST
 
-START_TEST(scatter_both_families)
+TEST(scatter_both_families)
 {
     sweep(2);
 }
 END_TEST
 
-START_TEST(reduce_max_char_both_families)
+TEST(reduce_max_char_both_families)
 {
     sweep(3);
 }
 END_TEST
 
-START_TEST(reduce_sum_int_both_families)
+TEST(reduce_sum_int_both_families)
 {
     sweep(4);
 }
 END_TEST
 
-START_TEST(barrier_both_families)
+TEST(barrier_both_families)
 {
     for (int f = 0; f < 2; f++)
         for (size_t in = 0; in < sizeof ns / sizeof ns[0]; in++) {
@@ -277,7 +279,7 @@ START_TEST(barrier_both_families)
 }
 END_TEST
 
-START_TEST(local_communicator_collectives)
+TEST(local_communicator_collectives)
 {
     for (int f = 0; f < 2; f++)
         for (int kind = 0; kind < NKIND; kind++) {
@@ -299,7 +301,7 @@ packets(int kind, int family, int n, int bytes, int root)
     return st.traffic.packets;
 }
 
-START_TEST(mpich_gather_sends_n_log4_n_packets)
+TEST(mpich_gather_sends_n_log4_n_packets)
 {
     /* binomial gather, one full packet per rank: N/2 packets per round, log2 N
      * rounds = N log4 N */
@@ -311,7 +313,7 @@ START_TEST(mpich_gather_sends_n_log4_n_packets)
 }
 END_TEST
 
-START_TEST(switch_gather_sends_each_block_once)
+TEST(switch_gather_sends_each_block_once)
 {
     /* every member's block travels to the root in its own packets, which the
      * switches forward: N-1 blocks of ceil(bytes / 250) packets */
@@ -328,7 +330,7 @@ END_TEST
 
 /* the in-switch gather is never worse than MPICH's binomial tree, in packets and in
  * cycles (the full table, 4 B to 64 KiB: docs/runtime.md, gather_table) */
-START_TEST(switch_gather_never_worse_than_binomial)
+TEST(switch_gather_never_worse_than_binomial)
 {
     static const int gs[] = {4, 62, 248, 250, 251, 1000, 4096};
     static const int gn[] = {16, 64};
@@ -348,7 +350,7 @@ START_TEST(switch_gather_never_worse_than_binomial)
 }
 END_TEST
 
-START_TEST(all_collectives_packet_counts)
+TEST(all_collectives_packet_counts)
 {
     /* allgather: each member's block is one broadcast, whose copies the switches make;
      * MPICH's recursive doubling at 16: each rank sends 1 + 2 + 4 + 8 blocks */
@@ -370,7 +372,7 @@ START_TEST(all_collectives_packet_counts)
 }
 END_TEST
 
-START_TEST(bcast_reduce_scatter_barrier_packet_counts)
+TEST(bcast_reduce_scatter_barrier_packet_counts)
 {
     /* 10000 bytes = 40 packets: the switches copy them, the binomial tree resends */
     ck_assert_int_eq(packets(0, MPIRIO_COLL_SWITCH, 64, 10000, 5), 40);
@@ -412,7 +414,7 @@ bcast_time(int rank, void *arg)
     bt[rank] = MPIRIO_time();
 }
 
-START_TEST(switch_bcast_timing)
+TEST(switch_bcast_timing)
 {
     ck_assert_int_eq(
         MPIRIO_Run(8, "bwdsp-2board", MPIRIO_RUN_NO_CONTENTION, bcast_time, NULL), 0);
@@ -449,7 +451,7 @@ side_by_side(int rank, void *arg)
     }
 }
 
-START_TEST(families_side_by_side_in_one_run)
+TEST(families_side_by_side_in_one_run)
 {
     ck_assert_int_eq(MPIRIO_Run(16, NULL, 0, side_by_side, NULL), 0);
     /* the second barrier's packets are counted too */
@@ -458,7 +460,7 @@ START_TEST(families_side_by_side_in_one_run)
 }
 END_TEST
 
-START_TEST(odd_sizes_and_partial_boards)
+TEST(odd_sizes_and_partial_boards)
 {
     /* 7, 10 and 27 DSPs: partial boards, binomial trees that are not full */
     static const int odd[] = {7, 10, 27};
@@ -484,7 +486,7 @@ missing_member(int rank, void *arg)
         MPIRIO_Barrier(MPIRIO_COMM_WORLD);
 }
 
-START_TEST(a_missing_member_is_a_deadlock)
+TEST(a_missing_member_is_a_deadlock)
 {
     int f = MPIRIO_COLL_SWITCH;
     ck_assert_int_eq(MPIRIO_Run(4, NULL, MPIRIO_RUN_QUIET, missing_member, &f), 2);
@@ -502,7 +504,7 @@ START_TEST(a_missing_member_is_a_deadlock)
 }
 END_TEST
 
-START_TEST(collectives_survive_faults)
+TEST(collectives_survive_faults)
 {
     setenv("MPIRIO_FAULTS", "0.01", 1);
     for (int kind = 0; kind < NKIND; kind++)
@@ -513,20 +515,3 @@ START_TEST(collectives_survive_faults)
     unsetenv("MPIRIO_FAULTS");
 }
 END_TEST
-
-int
-main(void)
-{
-    Suite *s = suite_create("mpirio_coll");
-    ADD_TESTS(check_tcase(s, "coll", 300), bcast_both_families, gather_both_families,
-              scatter_both_families, reduce_max_char_both_families,
-              reduce_sum_int_both_families, barrier_both_families,
-              local_communicator_collectives, mpich_gather_sends_n_log4_n_packets,
-              allgather_both_families, allreduce_both_families, alltoall_both_families,
-              switch_gather_sends_each_block_once,
-              switch_gather_never_worse_than_binomial, all_collectives_packet_counts,
-              bcast_reduce_scatter_barrier_packet_counts, switch_bcast_timing,
-              families_side_by_side_in_one_run, odd_sizes_and_partial_boards,
-              a_missing_member_is_a_deadlock, collectives_survive_faults);
-    return check_run(s);
-}

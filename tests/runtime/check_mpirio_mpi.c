@@ -176,7 +176,9 @@ short_into(int rank, void *arg)
     MPI_Finalize();
 }
 
-START_TEST(short_message_into_derived_types_fills_the_partial_instance)
+TEST_CASE("datatypes", 120)
+
+TEST(short_message_into_derived_types_fills_the_partial_instance)
 {
     for (int c = 0; c < NCASES; c++)
         for (int p = 0; p < NPATHS; p++) {
@@ -214,7 +216,7 @@ vector_example(int rank, void *arg)
     MPI_Finalize();
 }
 
-START_TEST(six_ints_into_two_vectors_as_open_mpi)
+TEST(six_ints_into_two_vectors_as_open_mpi)
 {
     run(2, vector_example, NULL);
 }
@@ -240,7 +242,7 @@ scatterv_short(int rank, void *arg)
     MPI_Finalize();
 }
 
-START_TEST(scatterv_short_into_vector_fills_the_partial_instance)
+TEST(scatterv_short_into_vector_fills_the_partial_instance)
 {
     run(2, scatterv_short, NULL);
 }
@@ -322,7 +324,7 @@ elements(int rank, void *arg)
     MPI_Finalize();
 }
 
-START_TEST(get_elements_counts_the_whole_basic_elements)
+TEST(get_elements_counts_the_whole_basic_elements)
 {
     run(1, elements, NULL);
 }
@@ -392,7 +394,7 @@ alignment(int rank, void *arg)
     MPI_Finalize();
 }
 
-START_TEST(struct_extent_is_rounded_to_the_alignment)
+TEST(struct_extent_is_rounded_to_the_alignment)
 {
     run(1, alignment, NULL);
 }
@@ -454,7 +456,7 @@ overflow(int rank, void *arg)
     MPI_Finalize();
 }
 
-START_TEST(sizes_that_overflow_are_errors)
+TEST(sizes_that_overflow_are_errors)
 {
     run(1, overflow, NULL);
 }
@@ -495,7 +497,7 @@ big_contiguous(int rank, void *arg)
     MPI_Finalize();
 }
 
-START_TEST(contiguous_of_2_27_bytes_is_sent)
+TEST(contiguous_of_2_27_bytes_is_sent)
 {
     run_on(2, "abstract", big_contiguous, NULL);
 }
@@ -542,7 +544,7 @@ many_blocks(int rank, void *arg)
     MPI_Finalize();
 }
 
-START_TEST(types_of_more_than_2_26_blocks)
+TEST(types_of_more_than_2_26_blocks)
 {
     run(1, many_blocks, NULL);
 }
@@ -596,7 +598,7 @@ external(int rank, void *arg)
     MPI_Finalize();
 }
 
-START_TEST(external32_is_big_endian_with_its_own_sizes)
+TEST(external32_is_big_endian_with_its_own_sizes)
 {
     run(1, external, NULL);
 }
@@ -674,7 +676,9 @@ freed_keyval(int rank, void *arg)
     EXPECT(rank, deletes[rank] == 2, "delete callback called %d times", deletes[rank]);
 }
 
-START_TEST(a_freed_key_keeps_its_callbacks_while_attributes_use_it)
+TEST_CASE("attributes", 0)
+
+TEST(a_freed_key_keeps_its_callbacks_while_attributes_use_it)
 {
     run(2, freed_keyval, NULL);
 }
@@ -708,7 +712,7 @@ finalize_order(int rank, void *arg)
                "delete %d: %d, not %d (-1: after finalize)", i, order[rank][i], want[i]);
 }
 
-START_TEST(finalize_deletes_self_attributes_first_in_reverse_order)
+TEST(finalize_deletes_self_attributes_first_in_reverse_order)
 {
     run(2, finalize_order, NULL);
 }
@@ -743,7 +747,7 @@ many_attributes(int rank, void *arg)
     MPI_Finalize();
 }
 
-START_TEST(a_communicator_holds_any_number_of_attributes)
+TEST(a_communicator_holds_any_number_of_attributes)
 {
     run(2, many_attributes, NULL);
 }
@@ -814,7 +818,7 @@ type_attributes(int rank, void *arg)
     MPI_Finalize();
 }
 
-START_TEST(datatype_attributes)
+TEST(datatype_attributes)
 {
     run(1, type_attributes, NULL);
 }
@@ -867,7 +871,9 @@ error_codes(int rank, void *arg)
     MPI_Finalize();
 }
 
-START_TEST(error_classes_and_codes_are_each_processes_own)
+TEST_CASE("errors", 0)
+
+TEST(error_classes_and_codes_are_each_processes_own)
 {
     run(2, error_codes, NULL);
     /* each DSP is a process: the same first class on both */
@@ -952,7 +958,9 @@ cancel_send(int rank, void *arg)
     MPI_Finalize();
 }
 
-START_TEST(an_unmatched_send_is_cancelled)
+TEST_CASE("point-to-point", 0)
+
+TEST(an_unmatched_send_is_cancelled)
 {
     for (int mode = 0; mode < 4; mode++) {
         run(2, cancel_send, &mode);
@@ -999,7 +1007,7 @@ cancel_at_once(int rank, void *arg)
     MPI_Finalize();
 }
 
-START_TEST(cancelled_in_the_cycle_of_the_post)
+TEST(cancelled_in_the_cycle_of_the_post)
 {
     run_on(2, "abstract", cancel_at_once, NULL);
 }
@@ -1126,7 +1134,9 @@ nb_lets_messages_through(int rank, void *arg)
     MPI_Finalize();
 }
 
-START_TEST(nonblocking_collectives_let_messages_through)
+TEST_CASE("nonblocking collectives", 120)
+
+TEST(nonblocking_collectives_let_messages_through)
 {
     for (int f = 0; f < 2; f++)
         for (int k = 0; k < NB_N; k++) {
@@ -1180,7 +1190,7 @@ nb_test_and_progress(int rank, void *arg)
     MPI_Finalize();
 }
 
-START_TEST(a_nonblocking_collective_progresses_while_the_dsp_computes)
+TEST(a_nonblocking_collective_progresses_while_the_dsp_computes)
 {
     for (int f = 0; f < 2; f++) {
         NbRun a = {NB_BCAST, f ? MPIRIO_COLL_MPICH : MPIRIO_COLL_SWITCH};
@@ -1253,7 +1263,7 @@ nb_several(int rank, void *arg)
     MPI_Finalize();
 }
 
-START_TEST(nonblocking_collectives_in_progress_side_by_side)
+TEST(nonblocking_collectives_in_progress_side_by_side)
 {
     for (int f = 0; f < 2; f++) {
         NbRun a = {0, f ? MPIRIO_COLL_MPICH : MPIRIO_COLL_SWITCH};
@@ -1289,7 +1299,7 @@ nb_errors(int rank, void *arg)
     MPI_Finalize();
 }
 
-START_TEST(errors_of_nonblocking_collectives)
+TEST(errors_of_nonblocking_collectives)
 {
     run(3, nb_errors, NULL);
 }
@@ -1345,7 +1355,9 @@ sized_types(int rank, void *arg)
     MPI_Finalize();
 }
 
-START_TEST(the_sized_types)
+TEST_CASE("datatypes", 120)
+
+TEST(the_sized_types)
 {
     run(2, sized_types, NULL);
     run(4, sized_types, NULL);
@@ -1426,7 +1438,9 @@ graph_ring(int rank, void *arg)
     MPI_Finalize();
 }
 
-START_TEST(graph_topology)
+TEST_CASE("topologies and info", 60)
+
+TEST(graph_topology)
 {
     run(6, graph_ring, NULL);
 }
@@ -1501,7 +1515,7 @@ dist_graph(int rank, void *arg)
     MPI_Finalize();
 }
 
-START_TEST(dist_graph_create)
+TEST(dist_graph_create)
 {
     for (int wt = 0; wt < 2; wt++) {
         run(2, dist_graph, &wt);
@@ -1512,7 +1526,7 @@ END_TEST
 
 /* MPI_Dims_create: the most balanced factorization, ties as MPICH's (the cases of
  * MPICH's topo/baddims.h where the first choice is not the greedy one) */
-START_TEST(dims_create_is_balanced)
+TEST(dims_create_is_balanced)
 {
     static const int want[][7] = {
         /* nnodes, ndims, the dims */
@@ -1580,38 +1594,8 @@ info_calls(int rank, void *arg)
            e);
 }
 
-START_TEST(info_objects)
+TEST(info_objects)
 {
     run(3, info_calls, NULL);
 }
 END_TEST
-
-int
-main(void)
-{
-    Suite *s = suite_create("mpirio_mpi");
-    ADD_TESTS(check_tcase(s, "datatypes", 120),
-              short_message_into_derived_types_fills_the_partial_instance,
-              six_ints_into_two_vectors_as_open_mpi,
-              scatterv_short_into_vector_fills_the_partial_instance,
-              get_elements_counts_the_whole_basic_elements,
-              struct_extent_is_rounded_to_the_alignment, sizes_that_overflow_are_errors,
-              contiguous_of_2_27_bytes_is_sent, types_of_more_than_2_26_blocks,
-              external32_is_big_endian_with_its_own_sizes, the_sized_types);
-    ADD_TESTS(check_tcase(s, "attributes", 0),
-              a_freed_key_keeps_its_callbacks_while_attributes_use_it,
-              finalize_deletes_self_attributes_first_in_reverse_order,
-              a_communicator_holds_any_number_of_attributes, datatype_attributes);
-    ADD_TESTS(check_tcase(s, "point-to-point", 0), an_unmatched_send_is_cancelled,
-              cancelled_in_the_cycle_of_the_post);
-    ADD_TESTS(check_tcase(s, "nonblocking collectives", 120),
-              nonblocking_collectives_let_messages_through,
-              a_nonblocking_collective_progresses_while_the_dsp_computes,
-              nonblocking_collectives_in_progress_side_by_side,
-              errors_of_nonblocking_collectives);
-    ADD_TESTS(check_tcase(s, "topologies and info", 60), graph_topology,
-              dist_graph_create, dims_create_is_balanced, info_objects);
-    ADD_TESTS(check_tcase(s, "errors", 0),
-              error_classes_and_codes_are_each_processes_own);
-    return check_run(s);
-}

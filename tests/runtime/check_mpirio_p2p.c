@@ -60,7 +60,9 @@ worked(int rank, void *arg)
     MPIRIO_Finalize();
 }
 
-START_TEST(worked_example_blocking_is_7528)
+TEST_CASE("core", 120)
+
+TEST(worked_example_blocking_is_7528)
 {
     int pipelined = 0;
     ck_assert_int_eq(run(4, "bwdsp-1board", MPIRIO_RUN_NO_CONTENTION, worked, &pipelined),
@@ -79,7 +81,7 @@ START_TEST(worked_example_blocking_is_7528)
 }
 END_TEST
 
-START_TEST(worked_example_pipelined_is_6864)
+TEST(worked_example_pipelined_is_6864)
 {
     int pipelined = 1;
     ck_assert_int_eq(run(4, "bwdsp-1board", MPIRIO_RUN_NO_CONTENTION, worked, &pipelined),
@@ -92,7 +94,7 @@ START_TEST(worked_example_pipelined_is_6864)
 }
 END_TEST
 
-START_TEST(worked_example_same_with_contention)
+TEST(worked_example_same_with_contention)
 {
     int pipelined = 0;
     ck_assert_int_eq(run(4, "bwdsp-1board", 0, worked, &pipelined), 0);
@@ -153,7 +155,7 @@ fabric(long long n, int h)
     return sum + h * (100 + big);
 }
 
-START_TEST(fabric_time_matches_the_formula)
+TEST(fabric_time_matches_the_formula)
 {
     ck_assert_int_eq(fabric(64, 1), 264);
     ck_assert_int_eq(fabric(10000, 1), 10350);
@@ -198,7 +200,7 @@ START_TEST(fabric_time_matches_the_formula)
 }
 END_TEST
 
-START_TEST(ten_thousand_bytes_are_40_packets)
+TEST(ten_thousand_bytes_are_40_packets)
 {
     big_out = malloc(100000);
     big_in = malloc(100000);
@@ -230,7 +232,7 @@ late_post(int rank, void *arg)
     }
 }
 
-START_TEST(rendezvous_waits_for_the_post)
+TEST(rendezvous_waits_for_the_post)
 {
     ck_assert_int_eq(run(2, NULL, MPIRIO_RUN_NO_CONTENTION, late_post, NULL), 0);
     /* posted at 5300, data 5600-5864, wait overhead to 6064 */
@@ -250,7 +252,7 @@ write_platform(const char *body)
     fclose(f);
 }
 
-START_TEST(eager_messages_skip_the_handshake)
+TEST(eager_messages_skip_the_handshake)
 {
     write_platform(
         "{\"format\": \"tgc-platform/1\", \"boards\": 1, \"eager_limit\": 64}");
@@ -285,7 +287,7 @@ two_to_one(int rank, void *arg)
     }
 }
 
-START_TEST(contention_serialises_a_shared_link)
+TEST(contention_serialises_a_shared_link)
 {
     int prio = 0;
     ck_assert_int_eq(run(4, NULL, MPIRIO_RUN_NO_CONTENTION, two_to_one, &prio), 0);
@@ -323,7 +325,7 @@ late_issue(int rank, void *arg)
     }
 }
 
-START_TEST(issue_order_is_virtual_time)
+TEST(issue_order_is_virtual_time)
 {
     /* rank 2: posted 600, departs 900, its ten packets hold DSP 0's link 1250-3750;
      * rank 1: issued 1600, departs 1900, its first packet is ready for that link at 2250
@@ -354,7 +356,7 @@ long_and_short(int rank, void *arg)
     }
 }
 
-START_TEST(shorter_message_goes_first)
+TEST(shorter_message_goes_first)
 {
     /* both start at 900; their first packets reach the switch together at 1150 and
      * are ready for DSP 0's link at 1250: the short one takes it (1250-1500), the long
@@ -422,7 +424,7 @@ matching(int rank, void *arg)
     }
 }
 
-START_TEST(matching_wildcards_test_waitall_truncation)
+TEST(matching_wildcards_test_waitall_truncation)
 {
     ck_assert_int_eq(run(2, NULL, 0, matching, NULL), 0);
     ck_assert_int_eq(ires[0][0], 6);
@@ -461,7 +463,7 @@ comms(int rank, void *arg)
     ires[rank][5] = s.source;
 }
 
-START_TEST(world_and_local_communicators)
+TEST(world_and_local_communicators)
 {
     ck_assert_int_eq(run(10, "bwdsp-4board", 0, comms, NULL), 0);
     for (int i = 0; i < 10; i++) {
@@ -549,7 +551,7 @@ stale(int rank, void *arg)
     MPIRIO_Wait(&q, NULL);
 }
 
-START_TEST(stale_requests_are_refused)
+TEST(stale_requests_are_refused)
 {
     ck_assert_int_eq(run(2, NULL, 0, stale, NULL), 0);
     for (int i = 0; i < 2; i++) {
@@ -588,7 +590,7 @@ big_computes(int rank, void *arg)
     e[6] = x;
 }
 
-START_TEST(computes_stop_at_the_end_of_the_clock)
+TEST(computes_stop_at_the_end_of_the_clock)
 {
     ck_assert_int_eq(run(2, NULL, 0, big_computes, NULL), 0);
     for (int i = 0; i < 2; i++) {
@@ -607,7 +609,7 @@ START_TEST(computes_stop_at_the_end_of_the_clock)
 }
 END_TEST
 
-START_TEST(every_error_code_is_returned)
+TEST(every_error_code_is_returned)
 {
     ck_assert_int_eq(run(4, NULL, 0, errors, NULL), 0);
     int want[] = {MPIRIO_ERR_BUFFER,
@@ -670,7 +672,7 @@ both_receive(int rank, void *arg)
     ires[rank][0] = 1;
 }
 
-START_TEST(deadlock_is_reported_not_hung)
+TEST(deadlock_is_reported_not_hung)
 {
     ires[0][0] = ires[1][0] = ires[2][0] = 0;
     ck_assert_int_eq(run(4, NULL, 0, both_receive, NULL), 2);
@@ -693,7 +695,7 @@ send_deadlock(int rank, void *arg)
         MPIRIO_Send(&v, 1, MPIRIO_INT, 1 - rank, 0, MPIRIO_COMM_WORLD);
 }
 
-START_TEST(rendezvous_sends_deadlock_too)
+TEST(rendezvous_sends_deadlock_too)
 {
     ck_assert_int_eq(run(2, NULL, 0, send_deadlock, NULL), 2);
     ck_assert_ptr_nonnull(strstr(st.report,
@@ -729,7 +731,7 @@ busy_mix(int rank, void *arg)
     tmark[rank] = MPIRIO_time();
 }
 
-START_TEST(five_runs_are_identical)
+TEST(five_runs_are_identical)
 {
     long long len[5], pk[5], ev[5], t0[5];
     unsigned sum[5];
@@ -755,7 +757,7 @@ END_TEST
 
 /* ---- faults: corrupted packets are retransmitted, data intact ---- */
 
-START_TEST(corrupted_packets_are_retried)
+TEST(corrupted_packets_are_retried)
 {
     big_out = malloc(100000);
     big_in = malloc(100000);
@@ -808,7 +810,7 @@ inside(int rank, void *arg)
     }
 }
 
-START_TEST(time_and_traffic_from_inside)
+TEST(time_and_traffic_from_inside)
 {
     ck_assert_int_eq(run(8, NULL, 0, inside, NULL), 0);
     ck_assert_int_eq(tmark[0], 12345);
@@ -824,21 +826,3 @@ START_TEST(time_and_traffic_from_inside)
     ck_assert_int_eq(ires[0][9], 1);
 }
 END_TEST
-
-int
-main(void)
-{
-    Suite *s = suite_create("mpirio_p2p");
-    ADD_TESTS(check_tcase(s, "core", 120), worked_example_blocking_is_7528,
-              worked_example_pipelined_is_6864, worked_example_same_with_contention,
-              fabric_time_matches_the_formula, ten_thousand_bytes_are_40_packets,
-              rendezvous_waits_for_the_post, eager_messages_skip_the_handshake,
-              contention_serialises_a_shared_link, shorter_message_goes_first,
-              issue_order_is_virtual_time, matching_wildcards_test_waitall_truncation,
-              world_and_local_communicators, every_error_code_is_returned,
-              stale_requests_are_refused, computes_stop_at_the_end_of_the_clock,
-              deadlock_is_reported_not_hung, rendezvous_sends_deadlock_too,
-              five_runs_are_identical, corrupted_packets_are_retried,
-              time_and_traffic_from_inside);
-    return check_run(s);
-}

@@ -58,7 +58,9 @@ route(const char *plat, int n, int s, int d)
     MPIRIO_Run_stats(&st);
 }
 
-START_TEST(ring_tree_is_0_1_2_and_0_3)
+TEST_CASE("platform", 60)
+
+TEST(ring_tree_is_0_1_2_and_0_3)
 {
     route("bwdsp-4board", 16, 9, 13); /* board 2 -> board 3: 2-1-0-3 */
     ck_assert_int_eq(nused, 3);
@@ -66,7 +68,7 @@ START_TEST(ring_tree_is_0_1_2_and_0_3)
 }
 END_TEST
 
-START_TEST(mesh_tree_is_a_comb)
+TEST(mesh_tree_is_a_comb)
 {
     /* 4x4 mesh: row 0 is a chain, each column hangs below it */
     route("bwdsp-16board", 64, 63, 48); /* board 15 -> board 12 */
@@ -80,7 +82,7 @@ START_TEST(mesh_tree_is_a_comb)
 }
 END_TEST
 
-START_TEST(large_jobs_get_a_near_square_mesh)
+TEST(large_jobs_get_a_near_square_mesh)
 {
     route(NULL, 256, 255, 0); /* 64 boards, 8x8: board 63 -> 0 up column 7, along row 0 */
     ck_assert_int_eq(st.ndsps, 256);
@@ -111,7 +113,7 @@ with_file(const char *body, int n)
     return rc;
 }
 
-START_TEST(platform_files)
+TEST(platform_files)
 {
     /* a chain 0-2-1 of two-DSP boards: DSP 5 is on board 2, DSP 3 on board 1 */
     ck_assert_int_eq(with_file("{\"format\": \"tgc-platform/1\", \"boards\": 3, "
@@ -189,7 +191,7 @@ START_TEST(platform_files)
 }
 END_TEST
 
-START_TEST(file_parameters_change_the_timing)
+TEST(file_parameters_change_the_timing)
 {
     /* handshake 0, send_overhead 0: 100 bytes = one 126-byte packet, ser 115, so the
      * data is in at 115 + (100 + 115) = 330, then recv_overhead 400 */
@@ -220,7 +222,7 @@ abstract_dsp(int rank, void *arg)
     at[rank] = e ? -1 : MPIRIO_time();
 }
 
-START_TEST(abstract_model)
+TEST(abstract_model)
 {
     /* n bytes cost n cycles, no overheads, every message eager; collectives are
      * MPICH's (no switches): the binomial bcast from 2 sends to 0 (in at 10, taken
@@ -242,7 +244,7 @@ START_TEST(abstract_model)
 }
 END_TEST
 
-START_TEST(trace_is_chrome_json)
+TEST(trace_is_chrome_json)
 {
     char tf[64];
     snprintf(tf, sizeof tf, "/tmp/mpirio-trace-%d.json", (int)getpid());
@@ -336,7 +338,7 @@ run_child(const char *tf, int how)
     return WEXITSTATUS(status);
 }
 
-START_TEST(trace_is_json_however_the_run_ends)
+TEST(trace_is_json_however_the_run_ends)
 {
     char tf[64];
     snprintf(tf, sizeof tf, "/tmp/mpirio-trace-end-%d.json", (int)getpid());
@@ -353,7 +355,7 @@ START_TEST(trace_is_json_however_the_run_ends)
 }
 END_TEST
 
-START_TEST(unwritable_trace_fails)
+TEST(unwritable_trace_fails)
 {
     setenv("MPIRIO_TRACE", "/nonexistent/t.json", 1);
     ck_assert_int_eq(MPIRIO_Run(4, NULL, MPIRIO_RUN_QUIET, ending_dsp, NULL), 1);
@@ -364,7 +366,7 @@ START_TEST(unwritable_trace_fails)
 }
 END_TEST
 
-START_TEST(invalid_settings_are_refused)
+TEST(invalid_settings_are_refused)
 {
     static const char *const bad[][3] = {
         {"MPIRIO_FAULTS", "abc", "(--faults) \"abc\": expected a fraction"},
@@ -392,15 +394,3 @@ START_TEST(invalid_settings_are_refused)
     ck_assert_int_gt(st.traffic.retries, 0);
 }
 END_TEST
-
-int
-main(void)
-{
-    Suite *s = suite_create("mpirio_platform");
-    ADD_TESTS(check_tcase(s, "platform", 60), ring_tree_is_0_1_2_and_0_3,
-              mesh_tree_is_a_comb, large_jobs_get_a_near_square_mesh, platform_files,
-              file_parameters_change_the_timing, abstract_model, trace_is_chrome_json,
-              trace_is_json_however_the_run_ends, unwritable_trace_fails,
-              invalid_settings_are_refused);
-    return check_run(s);
-}

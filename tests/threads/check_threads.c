@@ -5,6 +5,7 @@
  * MPIRIO_Abort; one run at a time; pinning; the settings. The DSP functions keep their
  * results in per-rank arrays (the threads share this program's globals). */
 #define _GNU_SOURCE /* sched_getcpu */
+#include "../check_run.h"
 #include <check.h>
 #include <mpirio.h>
 #include <sched.h>
@@ -97,21 +98,23 @@ check_ring(int n, int bytes, int pipelined, int flags)
     ck_assert(st.cycles > 0);
 }
 
-START_TEST(ring_eager_in_place)
+TEST_CASE("p2p", 120)
+
+TEST(ring_eager_in_place)
 {
     check_ring(4, 64, 0, MPIRIO_RUN_SEND_IN_PLACE); /* below the eager limit: staged */
     check_ring(4, 64, 1, MPIRIO_RUN_SEND_IN_PLACE);
 }
 END_TEST
 
-START_TEST(ring_large_in_place)
+TEST(ring_large_in_place)
 {
     check_ring(4, 100000, 0, MPIRIO_RUN_SEND_IN_PLACE); /* rendezvous from the buffer */
     check_ring(8, 100000, 1, MPIRIO_RUN_SEND_IN_PLACE);
 }
 END_TEST
 
-START_TEST(ring_staged)
+TEST(ring_staged)
 {
     check_ring(3, 100000, 1, 0); /* copied at the call */
     check_ring(16, 1000, 0, 0);
@@ -148,7 +151,7 @@ pingpong(int rank, void *arg)
     MPIRIO_Finalize();
 }
 
-START_TEST(pingpong_eager)
+TEST(pingpong_eager)
 {
     /* the abstract preset: every message eager */
     ck_assert_int_eq(run(2, "abstract", MPIRIO_RUN_SEND_IN_PLACE, pingpong, NULL), 0);
@@ -188,7 +191,7 @@ ordered(int rank, void *arg)
     MPIRIO_Finalize();
 }
 
-START_TEST(order_and_wildcards)
+TEST(order_and_wildcards)
 {
     ck_assert_int_eq(run(4, NULL, MPIRIO_RUN_SEND_IN_PLACE, ordered, NULL), 0);
     ck_assert_int_eq(res[0][0], 0);
@@ -217,7 +220,7 @@ truncated(int rank, void *arg)
     MPIRIO_Finalize();
 }
 
-START_TEST(truncation)
+TEST(truncation)
 {
     int sizes[2] = {1000, 200000};
     for (int i = 0; i < 2; i++) {
@@ -274,7 +277,9 @@ colls(int rank, void *arg)
     MPIRIO_Finalize();
 }
 
-START_TEST(collectives_both_families)
+TEST_CASE("collectives", 120)
+
+TEST(collectives_both_families)
 {
     int fam[2] = {MPIRIO_COLL_SWITCH, MPIRIO_COLL_MPICH};
     for (int f = 0; f < 2; f++) {
@@ -316,7 +321,9 @@ unreceived(int rank, void *arg)
     MPIRIO_Finalize();
 }
 
-START_TEST(deadlock_reported)
+TEST_CASE("runs", 120)
+
+TEST(deadlock_reported)
 {
     ck_assert_int_eq(run(3, NULL, 0, crossed, NULL), 2);
     ck_assert_int_eq(st.deadlock, 1);
@@ -364,7 +371,7 @@ aborts(int rank, void *arg)
     MPIRIO_Finalize();
 }
 
-START_TEST(abort_ends_process)
+EXIT_TEST(abort_ends_process, 7)
 {
     run(3, NULL, 0, aborts, NULL);
 }
@@ -379,7 +386,7 @@ nested(int rank, void *arg)
     MPIRIO_Finalize();
 }
 
-START_TEST(one_run_at_a_time)
+TEST(one_run_at_a_time)
 {
     ck_assert_int_eq(run(2, NULL, 0, nested, NULL), 0);
     ck_assert_int_eq(res[0][0], 1);
@@ -397,7 +404,7 @@ where(int rank, void *arg)
     MPIRIO_Finalize();
 }
 
-START_TEST(pinned)
+TEST(pinned)
 {
     cpu_set_t allowed;
     ck_assert_int_eq(sched_getaffinity(0, sizeof allowed, &allowed), 0);
@@ -411,7 +418,7 @@ START_TEST(pinned)
 }
 END_TEST
 
-START_TEST(bad_settings)
+TEST(bad_settings)
 {
     setenv("MPIRIO_COMPUTE", "sometimes", 1);
     ck_assert_int_eq(run(2, NULL, 0, where, NULL), 1);
@@ -442,7 +449,7 @@ spin(int rank, void *arg)
     MPIRIO_Finalize();
 }
 
-START_TEST(compute_spin)
+TEST(compute_spin)
 {
     setenv("MPIRIO_COMPUTE", "spin", 1);
     ck_assert_int_eq(run(2, NULL, 0, spin, NULL), 0);
@@ -455,36 +462,3 @@ START_TEST(compute_spin)
     ck_assert_int_lt(res[1][1], 2000);
 }
 END_TEST
-
-int
-main(void)
-{
-    Suite *s = suite_create("mpirio_threads");
-    TCase *p2p = tcase_create("p2p");
-    tcase_set_timeout(p2p, 120);
-    tcase_add_test(p2p, ring_eager_in_place);
-    tcase_add_test(p2p, ring_large_in_place);
-    tcase_add_test(p2p, ring_staged);
-    tcase_add_test(p2p, pingpong_eager);
-    tcase_add_test(p2p, order_and_wildcards);
-    tcase_add_test(p2p, truncation);
-    suite_add_tcase(s, p2p);
-    TCase *coll = tcase_create("collectives");
-    tcase_set_timeout(coll, 120);
-    tcase_add_test(coll, collectives_both_families);
-    suite_add_tcase(s, coll);
-    TCase *run_ = tcase_create("runs");
-    tcase_set_timeout(run_, 120);
-    tcase_add_test(run_, deadlock_reported);
-    tcase_add_exit_test(run_, abort_ends_process, 7);
-    tcase_add_test(run_, one_run_at_a_time);
-    tcase_add_test(run_, pinned);
-    tcase_add_test(run_, bad_settings);
-    tcase_add_test(run_, compute_spin);
-    suite_add_tcase(s, run_);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? 1 : 0;
-}
