@@ -406,6 +406,15 @@ MPIRIO_Compute_named(long long cycles, const char *name)
 }
 
 int
+MPIRIO_Trace_iteration(long long iteration)
+{
+    if (!mpi_check_active("MPIRIO_Trace_iteration"))
+        return MPIRIO_ERR_NOT_INIT;
+    tr_trace_iteration(iteration < 0 ? -1 : iteration);
+    return MPIRIO_SUCCESS;
+}
+
+int
 MPIRIO_Compute(long long cycles)
 {
     return MPIRIO_Compute_named(cycles, NULL);

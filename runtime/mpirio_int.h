@@ -81,6 +81,7 @@ int tr_test(Req *r, int *flag, MPIRIO_Status *st); /* frees r when *flag */
 int tr_spawn(int lane, int (*fn)(void *), void *arg, Req **out);
 int tr_agent(void);                          /* 1 inside such an operation */
 void tr_compute(Cycles c, const char *name); /* busy c cycles; the trace's name */
+void tr_trace_iteration(long long it);       /* the caller's spans' iteration, -1 none */
 /* scratch memory for the API layer's algorithms (a collective's buffers), inside a
  * DSP, for at most the run: fast, and what a deadlocked DSP holds is freed with the
  * run; never NULL */

@@ -42,8 +42,14 @@ extern int trace_active; /* a trace is open */
 /* 0, or -1 with a message in err; the file is valid JSON however the process ends */
 int trace_open(const char *path, int mhz, char *err, size_t errlen);
 void trace_name(int pid, int tid, const char *what, const char *name); /* metadata */
+/* A span [t0, t1) in cycles; args: NULL, or more members of its "args" object, as JSON
+ * text ("\"bytes\":64,\"peer\":1") */
 void trace_span(int pid, int tid, const char *name, long long t0, long long t1,
-                const char *cat);
+                const char *cat, const char *args);
+/* One end of a message's flow arrow (end 0: the send, 1: the receive), at cycle t of
+ * DSP track tid: the viewers draw an arrow between the spans around the two ends of the
+ * same id. */
+void trace_flow(int end, unsigned long long id, int tid, long long t);
 int trace_close(void); /* 0, or -1 (reported) when the file could not be written */
 /* a fault ends the process: what was traced and the closing brackets are written and
  * the file closed (async-signal-safe; nothing is traced after) */
@@ -79,12 +85,15 @@ struct MPIRIO_Req {
     /* receive */
     void *buf;
     size_t cap;
-    int src, ctx, tag;        /* src global or -1 */
-    int lane;                 /* that of the DSP or agent that made it (Dsp.lane) */
-    MPIRIO_Status st;         /* of an agent's work: st.error its result */
-    Msg *msg;                 /* matched message; of a send: its message */
-    Dsp *agent;               /* of an agent's work in progress: the agent */
-    Req *next;                /* in the posted queue */
+    int src, ctx, tag; /* src global or -1 */
+    int lane;          /* that of the DSP or agent that made it (Dsp.lane) */
+    MPIRIO_Status st;  /* of an agent's work: st.error its result */
+    Msg *msg;          /* matched message; of a send: its message */
+    unsigned long long
+        msg_id;  /* a receive: the message delivered (Msg.id), for the trace */
+    int msg_src; /* ... and its sender (global) */
+    Dsp *agent;  /* of an agent's work in progress: the agent */
+    Req *next;   /* in the posted queue */
     Req *all_prev, *all_next; /* every live request (freed at the end of a run) */
 };
 
@@ -110,10 +119,11 @@ struct Dsp {
     Fiber *fiber;
     void (*fn)(int, void *);
     void *arg;
-    Cycles after; /* busy this long once the wait is over (k_wait_busy) */
-    Cycles busy;  /* cycles of CPU costs so far (the summary) */
-    const char *after_what;
-    Cycles blocked_end; /* when the wait was over, for the trace */
+    Cycles after;           /* busy this long once the wait is over (k_wait_busy) */
+    Cycles busy;            /* cycles of CPU costs so far (the summary) */
+    const char *after_what; /* the span of `after` in the trace; NULL: none */
+    long long iteration;    /* MPIRIO_Trace_iteration's (of `home`), -1: none given */
+    Cycles blocked_end;     /* when the wait was over, for the trace */
     Dsp *next_ready;
     void *api;    /* the API layer's state of this DSP (tr_api_slot) */
     int wait_any; /* blocked until any of its requests completes (tr_waitany) */
@@ -222,7 +232,9 @@ void k_dealloc(void *p);
 void k_block(Dsp *d);
 /* busy c cycles: only the DSP's clock moves; what it does next at that time is an
  * event at its clock (issue, post, stream) or waits for the kernel (k_sync) */
-void k_sleep(Dsp *d, Cycles c, const char *what);
+void k_sleep(Dsp *d, Cycles c, const char *what); /* what NULL: no span in the trace */
+/* the "args" members of a span of d in the trace: its iteration (NULL when none) */
+const char *k_trace_args(const Dsp *d, char *buf, size_t n);
 /* blocks until the kernel's time has reached the DSP's clock: before anything that
  * reads the state of the platform */
 void k_sync(Dsp *d);

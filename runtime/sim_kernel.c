@@ -286,8 +286,20 @@ k_block(Dsp *d)
     d->blocked_end = -1;
     pass_baton(d);
     Cycles t1 = d->blocked_end >= 0 ? d->blocked_end : K->now;
-    if (blocked && trace_active && t1 > t0)
-        trace_span(0, d->tid, d->call ? d->call : "wait", t0, t1, "wait");
+    if (blocked && trace_active && t1 > t0) {
+        char args[48];
+        trace_span(0, d->tid, d->call ? d->call : "wait", t0, t1, "wait",
+                   k_trace_args(d, args, sizeof args));
+    }
+}
+
+const char *
+k_trace_args(const Dsp *d, char *buf, size_t n)
+{
+    if (d->home->iteration < 0)
+        return NULL;
+    snprintf(buf, n, "\"iteration\":%lld", d->home->iteration);
+    return buf;
 }
 
 /* no k_sync first: a wait that ends before the DSP's clock costs nothing */
@@ -308,8 +320,11 @@ k_release(Dsp *d)
     if (d->clock < K->now)
         d->clock = K->now;
     if (d->after > 0) {
-        if (trace_active)
-            trace_span(0, d->tid, d->after_what, d->clock, d->clock + d->after, "busy");
+        if (trace_active && d->after_what) {
+            char args[48];
+            trace_span(0, d->tid, d->after_what, d->clock, d->clock + d->after, "busy",
+                       k_trace_args(d, args, sizeof args));
+        }
         d->clock += d->after;
         d->busy += d->after;
         d->after = 0;
@@ -322,8 +337,11 @@ k_sleep(Dsp *d, Cycles c, const char *what)
 {
     if (c <= 0)
         return;
-    if (trace_active)
-        trace_span(0, d->tid, what, d->clock, d->clock + c, "busy");
+    if (trace_active && what) {
+        char args[48];
+        trace_span(0, d->tid, what, d->clock, d->clock + c, "busy",
+                   k_trace_args(d, args, sizeof args));
+    }
     d->clock += c;
     d->busy += c;
     /* a DSP that never waits (polling memory it shares with others in-process, say)
@@ -446,6 +464,7 @@ k_run(int n, void (*fn)(int, void *), void *arg)
         d->rank = i;
         d->home = d;
         d->tid = i;
+        d->iteration = -1;
         d->board = i / K->plat.dsps_per_board;
         d->coll = K->set.coll;
         d->fn = fn;

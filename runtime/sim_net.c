@@ -299,7 +299,10 @@ transmit(Packet *p, int L, Cycles start)
         char name[48];
         snprintf(name, sizeof name, "msg %llu pkt %d", (unsigned long long)p->m->id,
                  p->idx);
-        trace_span(1, L, name, start, start + dur, a > 1 ? "retry" : "packet");
+        char args[96];
+        snprintf(args, sizeof args, "\"msg\":%llu,\"packet\":%d,\"bytes\":%lld",
+                 (unsigned long long)p->m->id, p->idx, (long long)p->size);
+        trace_span(1, L, name, start, start + dur, a > 1 ? "retry" : "packet", args);
     }
     k_push(start + dur, 0, pkt_recv, p);
     return start + dur;

@@ -69,6 +69,8 @@ deliver(Msg *m, Req *r)
     size_t n = m->bytes;
     r->st.source = m->srank;
     r->st.tag = m->tag;
+    r->msg_id = m->id;
+    r->msg_src = m->src;
     r->st.error = MPIRIO_SUCCESS;
     if (n > r->cap) {
         n = r->cap;
@@ -156,13 +158,29 @@ issue(void *mp)
     }
 }
 
+/* The span of a send or of a receive's completion in the trace, with the message's size,
+ * peer, tag and id (and the DSP's iteration) in its args, and the end of the message's
+ * flow arrow (end 0 at the send, 1 at the receive) in its middle. */
+static void
+trace_p2p(const Dsp *d, const char *what, Cycles t0, Cycles t1, unsigned long long id,
+          int peer, int tag, size_t bytes, int end)
+{
+    char args[160], it[48];
+    const char *i = k_trace_args(d, it, sizeof it);
+    snprintf(args, sizeof args, "\"bytes\":%zu,\"peer\":%d,\"tag\":%d,\"msg\":%llu%s%s",
+             bytes, peer, tag, id, i ? "," : "", i ? i : "");
+    trace_span(0, d->tid, what, t0, t1, "busy", args);
+    trace_flow(end, id, d->tid, t0 + (t1 - t0) / 2);
+}
+
 static int
 isend(const void *buf, size_t bytes, int dst, int ctx, int tag, int srank, int sync,
       Req **out)
 {
     Dsp *d = k_self();
     d->polling = 0;
-    k_sleep(d, K->plat.send_overhead, "send");
+    Cycles t0 = d->clock; /* the send's span, traced once its message has an id */
+    k_sleep(d, K->plat.send_overhead, NULL);
     Msg *m = net_msg_new();
     Req *s = req_new(d);
     if (bytes) {
@@ -192,6 +210,8 @@ isend(const void *buf, size_t bytes, int dst, int ctx, int tag, int srank, int s
     s->tag = tag;
     s->src = dst;
     k_push(d->clock, 0, issue, m);
+    if (trace_active)
+        trace_p2p(d, "send", t0, d->clock, m->id, dst, tag, bytes, 0);
     *out = s;
     return MPIRIO_SUCCESS;
 }
@@ -362,12 +382,21 @@ tr_wait(Req *r, MPIRIO_Status *st)
                    : r->blocking ? K->plat.recv_overhead
                                  : K->plat.wait_overhead;
     const char *what = r->blocking ? "recv" : "wait";
+    /* a receive's span is traced here, with its message */
+    const char *span = r->kind == 1 ? NULL : what;
     if (!r->done) {
         d->describe = describe;
         d->waiting = r;
-        k_wait_busy(d, after, what);
+        k_wait_busy(d, after, span);
     } else
-        k_sleep(d, after, what);
+        k_sleep(d, after, span);
+    if (r->kind == 1 && trace_active && after > 0) {
+        if (r->msg_id)
+            trace_p2p(d, what, d->clock - after, d->clock, r->msg_id, r->msg_src,
+                      r->st.tag, (size_t)r->st.count, 1);
+        else
+            trace_span(0, d->tid, what, d->clock - after, d->clock, "busy", NULL);
+    }
     int err = r->kind != 0 ? r->st.error : MPIRIO_SUCCESS;
     if (st && r->kind != 0)
         *st = r->st;

@@ -410,6 +410,12 @@ tr_clock_hz(void)
 }
 
 void
+tr_trace_iteration(long long it)
+{
+    k_self()->home->iteration = it;
+}
+
+void
 tr_compute(Cycles c, const char *name)
 {
     k_self()->polling = 0;

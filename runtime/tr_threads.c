@@ -889,6 +889,13 @@ tr_tmp_free(void *p)
     free(x);
 }
 
+/* no trace on threads */
+void
+tr_trace_iteration(long long it)
+{
+    (void)it;
+}
+
 void
 tr_compute(Cycles c, const char *name)
 {

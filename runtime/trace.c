@@ -138,18 +138,37 @@ trace_name(int pid, int tid, const char *what, const char *name)
 }
 
 void
-trace_span(int pid, int tid, const char *name, Cycles t0, Cycles t1, const char *cat)
+trace_span(int pid, int tid, const char *name, Cycles t0, Cycles t1, const char *cat,
+           const char *args)
 {
     if (tfd < 0)
         return;
-    char q[512], ev[1024];
-    put_event(
-        ev, sizeof ev,
-        snprintf(ev, sizeof ev,
-                 "%s{\"ph\":\"X\",\"pid\":%d,\"tid\":%d,\"name\":%s,\"cat\":\"%s\","
-                 "\"ts\":%.3f,\"dur\":%.3f,\"args\":{\"cycle\":%lld,\"cycles\":%lld}}",
-                 twritten++ ? ",\n" : "", pid, tid, quote(name, q, sizeof q), cat,
-                 (double)t0 / tmhz, (double)(t1 - t0) / tmhz, t0, t1 - t0));
+    char q[512], ev[1280];
+    put_event(ev, sizeof ev,
+              snprintf(ev, sizeof ev,
+                       "%s{\"ph\":\"X\",\"pid\":%d,\"tid\":%d,\"name\":%s,\"cat\":\"%s\","
+                       "\"ts\":%.3f,\"dur\":%.3f,\"args\":{\"cycle\":%lld,\"cycles\":%lld"
+                       "%s%s}}",
+                       twritten++ ? ",\n" : "", pid, tid, quote(name, q, sizeof q), cat,
+                       (double)t0 / tmhz, (double)(t1 - t0) / tmhz, t0, t1 - t0,
+                       args ? "," : "", args ? args : ""));
+}
+
+/* Flow events of the trace-event format's first kind ("s" and "f", the end binding to
+ * the span that encloses it, "bp":"e"), which Perfetto and chrome://tracing draw as an
+ * arrow. */
+void
+trace_flow(int end, unsigned long long id, int tid, Cycles t)
+{
+    if (tfd < 0)
+        return;
+    char ev[256];
+    put_event(ev, sizeof ev,
+              snprintf(ev, sizeof ev,
+                       "%s{\"ph\":\"%s\",%s\"id\":%llu,\"pid\":0,\"tid\":%d,"
+                       "\"name\":\"message\",\"cat\":\"message\",\"ts\":%.3f}",
+                       twritten++ ? ",\n" : "", end ? "f" : "s",
+                       end ? "\"bp\":\"e\"," : "", id, tid, (double)t / tmhz));
 }
 
 static const char tail[] = "\n]}\n";

@@ -180,6 +180,7 @@ tgc_compute_ports(const TgcTask *t, const TgcPorts *p, int64_t it)
         tgc_wait_send(t->zc[z]); /* the DMA may still read the output of it - 1 */
     kernel_step(t, p, it);
     const char *name = span_name[t->task] ? span_name[t->task] : tgc_tasks[t->task].label;
+    MPIRIO_Trace_iteration(it);
     check(MPIRIO_Compute_named(t->cycles, name), "compute", -1);
     compute_cycles[t->dsp] += t->cycles;
 }
@@ -251,7 +252,8 @@ void
 tgc_send(TgcMsg *m, int64_t it)
 {
     if (it >= TGC_ITERATIONS - m->delay)
-        return; /* received after the last iteration: never sent */
+        return;                 /* received after the last iteration: never sent */
+    MPIRIO_Trace_iteration(it); /* the trace's spans of transfer it */
     const void *data;
     if (m->nparts == 1) {
         tgc_wait_send(m); /* done already: the producer waited */
@@ -278,6 +280,7 @@ post(TgcMsg *m, int64_t x)
 {
     void *dst = m->nparts == 1 ? (void *)slot(m->parts[0], x)
                                : (void *)(m->pack + (size_t)(x & 1) * (size_t)m->bytes);
+    MPIRIO_Trace_iteration(x);
     check(MPIRIO_Irecv(dst, m->bytes, MPIRIO_BYTE, m->peer, m->id, MPIRIO_COMM_WORLD,
                        &m->req),
           "post", m->id);
@@ -297,6 +300,7 @@ tgc_recv(TgcMsg *m, int64_t it)
     int64_t x = it - lag;
     if (x < 0 || x >= TGC_ITERATIONS - m->delay)
         return; /* transfer x is never sent: nothing to receive */
+    MPIRIO_Trace_iteration(x);
     MPIRIO_Status st;
     const unsigned char *packed = m->pack;
     if (!m->pipelined) {
@@ -559,7 +563,8 @@ tgc_parse_args(TgcArgs *a, int argc, char **argv, const char *program)
     for (int t = 0; t < TGC_NTASKS; t++) {
         const char *l = tgc_tasks[t].label;
         size_t ln = strlen(l);
-        if (ln >= 2 && l[0] == '"' && l[ln - 1] == '"' && (span_name[t] = malloc(ln - 1))) {
+        if (ln >= 2 && l[0] == '"' && l[ln - 1] == '"' &&
+            (span_name[t] = malloc(ln - 1))) {
             memcpy(span_name[t], l + 1, ln - 2);
             span_name[t][ln - 2] = 0;
         }

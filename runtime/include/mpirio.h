@@ -151,6 +151,10 @@ int MPIRIO_Coll_algorithm(int family);
 int MPIRIO_Compute(long long cycles);
 /* the same; the trace names the span `name` (a task, a kernel; NULL: "compute") */
 int MPIRIO_Compute_named(long long cycles, const char *name);
+/* the spans the calling DSP traces from now on carry `iteration` in their args (a
+ * program's loop counter; the code tgc generates gives each operation's); costs no time,
+ * does nothing without a trace.  A negative value: no iteration. */
+int MPIRIO_Trace_iteration(long long iteration);
 long long MPIRIO_time(void);     /* the caller's virtual time in cycles */
 double MPIRIO_Wtime(void);       /* the same in seconds at the DSP clock */
 long long MPIRIO_clock_hz(void); /* the DSP clock */
