@@ -488,8 +488,9 @@ int ir_ctl_escape(unsigned char c, char esc[5]);
 /* s with every control character escaped (ir_ctl_escape), in a; s itself when it has none
  * (NULL stays NULL). */
 const char *ir_escaped(Arena *a, const char *s);
-/* s for a message, in arena a: control bytes, '"', '\\' and, when s is not valid UTF-8,
- * every byte above 0x7f written as \xNN; at most max bytes of s, then "...". */
+/* s for a message, in arena a: control bytes as ir_ctl_escape writes them, '"', '\\'
+ * and, when s is not valid UTF-8, every byte above 0x7f written as \xNN; at most max
+ * bytes of s, then "...". */
 char *ir_shown(Arena *a, const char *s, size_t max);
 bool ir_c_keyword(const char *s); /* a keyword of C11 or C23 (asm and typeof too) */
 /* Why `name` cannot be a kernel's name (docs/kernels.md): "is not a C identifier", "is a

@@ -331,7 +331,10 @@ ir_shown(Arena *a, const char *s, size_t max)
     char *out = arena_alloc(a, 4 * n + 4), *w = out;
     for (size_t i = 0; i < n; i++) {
         unsigned char c = (unsigned char)s[i];
-        if (c < 0x20 || c == 0x7f || c == '"' || c == '\\' || (c >= 0x80 && !utf8))
+        int k = ir_ctl_escape(c, w); /* the one escape of a control character */
+        if (k)
+            w += k;
+        else if (c == '"' || c == '\\' || (c >= 0x80 && !utf8))
             w += sprintf(w, "\\x%02x", c);
         else
             *w++ = (char)c;

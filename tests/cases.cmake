@@ -6,6 +6,8 @@
 #   cli             the command-line conventions (tests/run_cli.sh)
 #   harden          hostile names, kernel files and outputs (tests/run_harden.sh)
 #   harden_tools    limits, XML outputs, escaping, interrupted runs (tests/run_harden_tools.sh)
+#   terminal_escapes  names with terminal escapes through every command: escaped on the
+#                   terminal by one rule (tests/run_terminal_escapes.sh)
 #   valgrind/check  tgc check under valgrind on a handful of cases (label valgrind)
 #   check_cli       the unit test of tools/cli.c
 
@@ -50,6 +52,8 @@ add_test(NAME harden COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/run_harden.sh $<TARG
                              ${tgc_cases})
 add_test(NAME harden_tools COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/run_harden_tools.sh
                                    $<TARGET_FILE:tgc> ${tgc_cases})
+add_test(NAME terminal_escapes COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/run_terminal_escapes.sh
+                                       $<TARGET_FILE:tgc>)
 find_program(VALGRIND valgrind)
 if(VALGRIND AND NOT TGC_SANITIZE) # valgrind cannot run a sanitized program
   add_test(NAME valgrind/check

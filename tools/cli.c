@@ -68,15 +68,35 @@ static const Common common[NCOMMON] = {
                        CLI_KERNELS},
 };
 
+/* "tgc: error: MSG" on stderr through a Diag, so that MSG is escaped as every message is
+ * (ir/diag.c: a control character in a quoted argument never reaches the terminal). */
+static void
+verror(const char *fmt, va_list ap)
+{
+    Diag *d = diag_new();
+    Loc l = {.file = "tgc"};
+    diag_vreport(d, DIAG_ERROR, &l, fmt, ap);
+    fputs(diag_text(d), stderr);
+    diag_free(d);
+}
+
+void
+cli_error(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    verror(fmt, ap);
+    va_end(ap);
+}
+
 int
 cli_usage(const CliSpec *spec, const char *fmt, ...)
 {
     va_list ap;
-    fputs("tgc: error: ", stderr);
     va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
+    verror(fmt, ap);
     va_end(ap);
-    fprintf(stderr, "\nrun 'tgc help %s' for the options\n", spec->name);
+    fprintf(stderr, "run 'tgc help %s' for the options\n", spec->name);
     return TGC_EXIT_USAGE;
 }
 

@@ -101,6 +101,9 @@ void cli_help(FILE *f, const CliSpec *spec);
 /* Prints "tgc: error: MSG" and "run 'tgc help NAME' for the options" to stderr;
  * returns 2. */
 int cli_usage(const CliSpec *spec, const char *fmt, ...) TGC_PRINTF(2, 3);
+/* Prints "tgc: error: MSG" (one line, its control characters escaped as in every
+ * message, ir/diag.c) to stderr. */
+void cli_error(const char *fmt, ...) TGC_PRINTF(1, 2);
 /* Parses the decimal integer value of option `opt`; a usage error (printed) when it is
  * not one or lies outside [lo, hi]. */
 bool cli_int_value(const CliSpec *spec, const char *opt, const char *text, int64_t lo,

@@ -697,11 +697,12 @@ cmd_calibrate(Cli *c)
                 for (int i = 0; i < ng; i++) {
                     if (gr[i].ok)
                         fprintf(f, "  %-36s %11lld %12lld | %6d %11lld %12lld %+7.1f%%\n",
-                                gr[i].graph, gr[i].graph_predicted, gr[i].graph_measured,
-                                gr[i].raised, gr[i].predicted, gr[i].measured,
-                                100 * gr[i].error);
+                                ir_escaped(a, gr[i].graph), gr[i].graph_predicted,
+                                gr[i].graph_measured, gr[i].raised, gr[i].predicted,
+                                gr[i].measured, 100 * gr[i].error);
                     else
-                        fprintf(f, "  %-36s not run: %s\n", gr[i].graph, gr[i].why);
+                        fprintf(f, "  %-36s not run: %s\n", ir_escaped(a, gr[i].graph),
+                                ir_escaped(a, gr[i].why));
                 }
                 if (nok)
                     fprintf(f,

@@ -65,16 +65,20 @@ summarize(const Graph *g)
     return s;
 }
 
+/* The summary: names and file names with their control characters escaped
+ * (ir_escaped), as in every line tgc prints (docs/cli.md). */
 static void
 print_text(const Summary *s)
 {
     const Platform *p = s->p;
-    printf("%s: graph \"%s\"\n", s->file, s->name);
+    Arena *a = s->g->arena;
+    printf("%s: graph \"%s\"\n", ir_escaped(a, s->file), ir_escaped(a, s->name));
     if (p->model == MODEL_ABSTRACT)
-        printf("  platform       %s (abstract, %d DSPs)\n", p->name, p->ndsps);
+        printf("  platform       %s (abstract, %d DSPs)\n", ir_escaped(a, p->name),
+               p->ndsps);
     else
-        printf("  platform       %s (bwdsp, %d DSPs on %d board%s)\n", p->name, p->ndsps,
-               p->nboards, p->nboards == 1 ? "" : "s");
+        printf("  platform       %s (bwdsp, %d DSPs on %d board%s)\n",
+               ir_escaped(a, p->name), p->ndsps, p->nboards, p->nboards == 1 ? "" : "s");
     printf("  tasks          %d\n", s->tasks);
     printf("  edges          %d (%d with delay)\n", s->edges, s->delay_edges);
     printf("  iterations     %" PRId64 "\n", s->iterations);
@@ -84,8 +88,8 @@ print_text(const Summary *s)
     if (s->g->multirate || s->g->flattened) {
         printf("  firings        %" PRId64 " per iteration:", s->g->firings);
         for (int t = 0; t < s->g->ntasks; t++)
-            printf(" %s %" PRId64 "%s", s->g->tasks[t].id, s->g->repetitions[t],
-                   t + 1 < s->g->ntasks ? "," : "\n");
+            printf(" %s %" PRId64 "%s", ir_escaped(a, s->g->tasks[t].id),
+                   s->g->repetitions[t], t + 1 < s->g->ntasks ? "," : "\n");
     }
     if (s->ccr >= 0)
         printf("  comm/comp      %.4g bytes per cycle\n", s->ccr);

@@ -192,8 +192,9 @@ cmd_compile(Cli *c)
         } else {
             printf("%s: %d files for %d DSP%s (-O %s: %d message%s, %d aggregated, %d "
                    "pipelined); predicted length %" PRId64 " cycles\n",
-                   c->output, x.project.nfiles, x.s->ndsps, cli_s(x.s->ndsps), mname,
-                   x.s->nmsgs, cli_s(x.s->nmsgs), merged, piped, x.r.length);
+                   ir_escaped(x.g->arena, c->output), x.project.nfiles, x.s->ndsps,
+                   cli_s(x.s->ndsps), mname, x.s->nmsgs, cli_s(x.s->nmsgs), merged, piped,
+                   x.r.length);
         }
     }
     tgc_compiled_free(&x);

@@ -167,7 +167,7 @@ cmd_gen(Cli *c)
     }
     Graph *g = gen_graph(&gs, c->val[O_NAME] ? c->val[O_NAME] : name);
     if (!g) {
-        fprintf(stderr, "tgc: error: unknown platform preset \"%s\"\n", gs.platform);
+        cli_error("unknown platform preset \"%s\"", gs.platform);
         status = TGC_EXIT_INPUT;
         goto out;
     }
@@ -175,7 +175,7 @@ cmd_gen(Cli *c)
         const char *why;
         int set = plat_set_dsps(g->arena, g->platform, c->opt.dsps, &why);
         if (set != 0) {
-            fprintf(stderr, "tgc: error: --dsps %d: %s\n", c->opt.dsps, why);
+            cli_error("--dsps %d: %s", c->opt.dsps, why);
             ir_graph_free(g);
             status = set == -1 ? TGC_EXIT_USAGE : TGC_EXIT_INPUT;
             goto out;

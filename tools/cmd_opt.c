@@ -301,7 +301,8 @@ cmd_opt(Cli *c)
                 while (n > 0 && why[n - 1] == '\n')
                     n--;
                 r->error = arena_strndup(a, why, n);
-                fprintf(stderr, "%s: warning: es refused: %s\n", g->file, r->error);
+                fprintf(stderr, "%s: warning: es refused: %s\n", ir_escaped(a, g->file),
+                        r->error);
             }
             diag_free(dm);
         }
@@ -429,8 +430,9 @@ cmd_opt(Cli *c)
         status = cli_print_json(o);
         json_decref(o);
     } else if (!to_stdout) {
-        printf("%s: graph \"%s\" on %s (%d DSPs), %" PRId64 " iterations\n", g->file,
-               g->name, g->platform->name, g->platform->ndsps, g->iterations);
+        printf("%s: graph \"%s\" on %s (%d DSPs), %" PRId64 " iterations\n",
+               ir_escaped(a, g->file), ir_escaped(a, g->name),
+               ir_escaped(a, g->platform->name), g->platform->ndsps, g->iterations);
         printf("  %-6s %12s %10s %8s %6s %6s %7s %9s %11s %9s\n", "method", "length",
                "period", "improve", "msgs", "after", "merged", "pipelined", "evaluations",
                "seconds");

@@ -122,7 +122,8 @@ cmd_report(Cli *c)
     } else if (strcmp(c->output, "-") != 0) {
         printf("%s: report of graph \"%s\" on %s (%d DSPs): schedule length %lld cycles, "
                "%d operations%s\n",
-               c->output, g->name, s->p->name, s->ndsps, (long long)r.length, nops,
+               ir_escaped(a, c->output), ir_escaped(a, g->name),
+               ir_escaped(a, s->p->name), s->ndsps, (long long)r.length, nops,
                drawn ? "" : " (too many to draw the graph)");
     }
 

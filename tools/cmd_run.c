@@ -290,12 +290,23 @@ outputs_equal(const Graph *g, const char *pa, const char *pb, int *nfiles)
     return eq;
 }
 
+/* The compiler's or a program's messages, each line with its control characters escaped
+ * (a kernel file's line quoted by cc may hold terminal escapes). */
 static void
 print_file_to_stderr(const char *path, const char *what)
 {
     char *s = child_read_file(path, NULL);
-    if (s && *s)
-        fprintf(stderr, "tgc: %s:\n%s", what, s);
+    if (s && *s) {
+        fprintf(stderr, "tgc: %s:\n", what);
+        Arena *a = arena_new();
+        for (char *line = s, *nl; *line; line = nl ? nl + 1 : line + strlen(line)) {
+            nl = strchr(line, '\n');
+            if (nl)
+                *nl = 0;
+            fprintf(stderr, "%s\n", ir_escaped(a, line));
+        }
+        arena_free(a);
+    }
     free(s);
 }
 
@@ -377,9 +388,8 @@ cmd_run(Cli *c)
         const char *tmp = getenv("TMPDIR");
         dir = out_path_join(tmp && *tmp ? tmp : "/tmp", "tgc-run-XXXXXX");
         if (!mkdtemp(dir)) {
-            fprintf(stderr,
-                    "tgc: error: cannot create a temporary directory in \"%s\": %s\n",
-                    tmp && *tmp ? tmp : "/tmp", strerror(errno));
+            cli_error("cannot create a temporary directory in \"%s\": %s",
+                      tmp && *tmp ? tmp : "/tmp", strerror(errno));
             free(dir);
             tgc_compiled_free(&x);
             return TGC_EXIT_INPUT;
@@ -512,7 +522,7 @@ cmd_run(Cli *c)
         progress_end();
         ran = true;
         if (mpi && !cp.started)
-            fprintf(stderr, "tgc: error: cannot start %s (set TGC_MPIRUN)\n", mpirun);
+            cli_error("cannot start %s (set TGC_MPIRUN)", mpirun);
         if (timed_out)
             fprintf(stderr,
                     "tgc: error: the parallel program did not end within %.0f s %s "
@@ -648,10 +658,11 @@ cmd_run(Cli *c)
         } else {
             printf("tgc run: graph \"%s\", %d DSP%s of %s, %" PRId64
                    " iteration%s, -O %s (%d message%s, %d aggregated, %d pipelined)\n",
-                   x.g->name ? x.g->name : "", x.s->ndsps, cli_s(x.s->ndsps),
-                   x.s->p->name ? x.s->p->name : "inline", x.g->iterations,
-                   cli_s(x.g->iterations), mname, x.s->nmsgs, cli_s(x.s->nmsgs), merged,
-                   piped);
+                   x.g->name ? ir_escaped(x.g->arena, x.g->name) : "", x.s->ndsps,
+                   cli_s(x.s->ndsps),
+                   x.s->p->name ? ir_escaped(x.g->arena, x.s->p->name) : "inline",
+                   x.g->iterations, cli_s(x.g->iterations), mname, x.s->nmsgs,
+                   cli_s(x.s->nmsgs), merged, piped);
             printf("  checksums         %s (%d edge%s, parallel against sequential)\n",
                    ceq ? "equal" : "DIFFERENT", rp.nedges, cli_s(rp.nedges));
             if (nout)
@@ -731,9 +742,11 @@ cmd_run(Cli *c)
                 printf("  result            MISMATCH: the parallel program computed "
                        "something else\n");
             if (keep)
-                printf("  project, programs and outputs kept in %s\n", dir);
+                printf("  project, programs and outputs kept in %s\n",
+                       ir_escaped(x.g->arena, dir));
             if (trace)
-                printf("  trace written to %s (open it in Perfetto)\n", trace);
+                printf("  trace written to %s (open it in Perfetto)\n",
+                       ir_escaped(x.g->arena, trace));
         }
         if (!ceq)
             fprintf(stderr,

@@ -62,7 +62,7 @@ op_text(const Sched *s, int d, int k, char *buf, size_t n)
 {
     Op o = s->ops[d][k];
     if (o.kind == OP_COMPUTE)
-        snprintf(buf, n, "\"%s\"", s->g->tasks[o.ref].id);
+        snprintf(buf, n, "\"%s\"", ir_escaped(s->g->arena, s->g->tasks[o.ref].id));
     else if (o.kind == OP_SEND)
         snprintf(buf, n, "send m%d", o.ref);
     else
@@ -116,7 +116,8 @@ print_text(const Sched *s, const EvalResult *r, const Summary *sm)
     const Graph *g = s->g;
     const Platform *p = s->p;
     printf("%s: schedule of graph \"%s\" on %s (%d DSPs), %" PRId64 " iteration%s\n",
-           g->file, g->name, p->name, s->ndsps, g->iterations,
+           ir_escaped(g->arena, g->file), ir_escaped(g->arena, g->name),
+           ir_escaped(g->arena, p->name), s->ndsps, g->iterations,
            g->iterations == 1 ? "" : "s");
     printf("  schedule length  %" PRId64 " cycles (%.3f us)\n", r->length,
            plat_cycles_to_us(p, r->length));

@@ -210,10 +210,16 @@ replace(const char *target, const void *data, size_t len, const struct stat *old
     return err;
 }
 
+/* Through a Diag, so that the path's control characters are escaped as in every message
+ * (bench/ links this file without tools/cli.c's cli_error). */
 static void
 cannot(const char *path, const char *why)
 {
-    fprintf(stderr, "tgc: error: cannot write \"%s\": %s\n", path, why);
+    Diag *d = diag_new();
+    Loc l = {.file = "tgc"};
+    diag_error(d, &l, "cannot write \"%s\": %s", path, why);
+    fputs(diag_text(d), stderr);
+    diag_free(d);
 }
 
 int

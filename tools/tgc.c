@@ -70,10 +70,9 @@ unknown(const char *name)
         names[i] = commands[i].name;
     const char *hint = diag_suggest(name, names, NCOMMANDS);
     if (hint)
-        fprintf(stderr, "tgc: error: unknown command \"%s\" (did you mean \"%s\"?)\n",
-                name, hint);
+        cli_error("unknown command \"%s\" (did you mean \"%s\"?)", name, hint);
     else
-        fprintf(stderr, "tgc: error: unknown command \"%s\"\n", name);
+        cli_error("unknown command \"%s\"", name);
     fputs("run 'tgc --help' for the list of commands\n", stderr);
     return TGC_EXIT_USAGE;
 }
@@ -109,10 +108,8 @@ main(int argc, char **argv)
         return run(c, 2, hargv);
     }
     if (a[0] == '-') {
-        fprintf(stderr,
-                "tgc: error: unknown option \"%s\" (options follow the command)\n"
-                "run 'tgc --help' for the list of commands\n",
-                a);
+        cli_error("unknown option \"%s\" (options follow the command)", a);
+        fputs("run 'tgc --help' for the list of commands\n", stderr);
         return TGC_EXIT_USAGE;
     }
     const Command *c = find(a);

@@ -73,11 +73,12 @@ tgc_bound_print(const TgcThroughput *t, const Graph *g, const char *method)
             printf(", period%s%s / bound %.3f", of, m, tgc_period_over_bound(t));
         printf(":");
         for (int i = 0; i < t->bound.ncycle && i < 8; i++)
-            printf("%s \"%s\"", i ? " ->" : "", g->tasks[t->bound.cycle[i]].id);
+            printf("%s \"%s\"", i ? " ->" : "",
+                   ir_escaped(g->arena, g->tasks[t->bound.cycle[i]].id));
         if (t->bound.ncycle > 8)
             printf(" -> ... (%d tasks)", t->bound.ncycle);
         if (t->bound.ncycle > 1)
-            printf(" -> \"%s\"", g->tasks[t->bound.cycle[0]].id);
+            printf(" -> \"%s\"", ir_escaped(g->arena, g->tasks[t->bound.cycle[0]].id));
         printf(", %" PRId64 " cycles over %" PRId64 " %s\n", t->bound.cycle_cycles,
                t->bound.cycle_tokens,
                t->bound.ncycle == 1         ? "iteration (the task's own)"
