@@ -445,9 +445,14 @@ put_param_value(Buf *b, const Param *p)
         else
             buf_printf(b, "INT64_C(%" PRId64 ")", p->i);
         return;
-    case PARAM_REAL:
-        buf_printf(b, "%.17g", p->r);
+    case PARAM_REAL: {
+        /* a double constant: "-0" would be the integer 0 and the kernel would receive
+           +0.0; "-0.0" is -0.0 (and "1.0" reads as the double it is) */
+        char text[40];
+        snprintf(text, sizeof text, "%.17g", p->r);
+        buf_printf(b, "%s%s", text, strpbrk(text, ".en") ? "" : ".0");
         return;
+    }
     case PARAM_STRING:
         put_string(b, p->s ? p->s : "");
         return;

@@ -25,8 +25,10 @@ enum { MAX_DEPTH = 64 }; /* nesting of parentheses and calls */
 
 typedef struct Parser {
     const char *text, *p;
+    Reader *r;
     const Param *params;
     int nparams;
+    const FeIdMap *names; /* params' names -> index */
     int depth;
     char err[512]; /* the first error, empty while there is none */
     int col;       /* its column */
@@ -111,10 +113,15 @@ divide(Parser *ps, const char *at, char op, int64_t a, int64_t b, int64_t *v)
 static bool
 param_value(Parser *ps, const char *at, const char *name, size_t len, int64_t *v)
 {
-    for (int k = 0; k < ps->nparams; k++) {
+    char small[128];
+    const char *key = small;
+    if (len < sizeof small)
+        snprintf(small, sizeof small, "%.*s", (int)len, name);
+    else
+        key = arena_strndup(ps->r->tmp, name, len);
+    int k = ps->names ? fe_idmap_find(ps->names, key) : -1;
+    if (k >= 0) {
         const Param *q = &ps->params[k];
-        if (strlen(q->name) != len || strncmp(q->name, name, len) != 0)
-            continue;
         if (q->kind == PARAM_INT) {
             *v = q->i;
             return true;
@@ -131,11 +138,11 @@ param_value(Parser *ps, const char *at, const char *name, size_t len, int64_t *v
     size_t nc = 0;
     char list[256] = "";
     size_t used = 0;
-    for (int k = 0; k < ps->nparams && nc < 64; k++)
-        if (ps->params[k].kind == PARAM_INT) {
-            cands[nc++] = ps->params[k].name;
+    for (int i = 0; i < ps->nparams && nc < 64; i++)
+        if (ps->params[i].kind == PARAM_INT) {
+            cands[nc++] = ps->params[i].name;
             int w = snprintf(list + used, sizeof list - used, "%s%s", used ? ", " : "",
-                             ps->params[k].name);
+                             ps->params[i].name);
             if (w > 0 && used + (size_t)w < sizeof list)
                 used += (size_t)w;
         }
@@ -271,8 +278,12 @@ unary(Parser *ps, int64_t *v)
     const char *at = ps->p++;
     if (++ps->depth > MAX_DEPTH)
         return fail(ps, at, "the expression nests deeper than %d", MAX_DEPTH);
-    int64_t x;
-    bool ok = unary(ps, &x) && checked(ps, at, x == INT64_MIN, -x, v);
+    int64_t x, r = 0;
+    bool ok = unary(ps, &x);
+    if (ok) {
+        bool o = __builtin_sub_overflow(0, x, &r); /* -INT64_MIN overflows */
+        ok = checked(ps, at, o, r, v);
+    }
     ps->depth--;
     return ok;
 }
@@ -324,9 +335,14 @@ expr(Parser *ps, int64_t *v)
 
 bool
 fe_cost_expr(Reader *r, const char *text, const Param *params, int nparams,
-             const char *ptr, int64_t *out)
+             const FeIdMap *names, const char *ptr, int64_t *out)
 {
-    Parser ps = {.text = text, .p = text, .params = params, .nparams = nparams};
+    Parser ps = {.text = text,
+                 .p = text,
+                 .r = r,
+                 .params = params,
+                 .nparams = nparams,
+                 .names = names};
     int64_t v = 0;
     if (expr(&ps, &v)) {
         skip_space(&ps);

@@ -138,11 +138,12 @@ int fe_idmap_find(const FeIdMap *m, const char *id);
 void fe_idmap_free(FeIdMap *m);
 
 /* A cycles expression (frontend/cost_expr.c, docs/formats.md): evaluates text over the
- * integer params of a task.  Returns true and sets *out; otherwise reports the error at
- * ptr (with the column in the expression) and returns false.  The range of the value is
- * the caller's to check. */
+ * integer params of a task; names maps their names to their indexes (fe_namemap_init
+ * over the params' names, built once per task: a lookup is O(1)).  Returns true and sets
+ * *out; otherwise reports the error at ptr (with the column in the expression) and
+ * returns false.  The range of the value is the caller's to check. */
 bool fe_cost_expr(Reader *r, const char *text, const Param *params, int nparams,
-                  const char *ptr, int64_t *out);
+                  const FeIdMap *names, const char *ptr, int64_t *out);
 
 /* True when s is a C identifier (letters, digits, '_', not starting with a digit). */
 bool fe_is_identifier(const char *s);

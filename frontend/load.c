@@ -76,13 +76,15 @@ at(Reader *r, const char *ptr)
 
 /* One cost: an integer or a cycles expression of the task's params. */
 static void
-lower_cost(Reader *r, const Task *t, const json_t *v, const char *ptr, int64_t *out)
+lower_cost(Reader *r, const Task *t, const FeIdMap *names, const json_t *v,
+           const char *ptr, int64_t *out)
 {
     Loc l = at(r, ptr);
     if (!json_is_string(v)) {
         if (fe_int(r, v, ptr, "cycles", out))
             fe_range(r->d, &l, "cycles", *out, 0, FE_MAX_CYCLES);
-    } else if (fe_cost_expr(r, json_string_value(v), t->params, t->nparams, ptr, out) &&
+    } else if (fe_cost_expr(r, json_string_value(v), t->params, t->nparams, names, ptr,
+                            out) &&
                (*out < 0 || *out > FE_MAX_CYCLES)) {
         fe_error(r, ptr,
                  "cycles must be in 0 .. %" PRId64 ", the expression gives %" PRId64,
@@ -90,8 +92,21 @@ lower_cost(Reader *r, const Task *t, const json_t *v, const char *ptr, int64_t *
     }
 }
 
+/* The task's param names -> their indexes, for its cycles expressions: built once per
+ * task, so that an expression naming every one of n params takes O(n), not O(n^2). */
 static void
-lower_cycles(Reader *r, Graph *g, Task *t, const json_t *v, const char *ptr)
+param_names(const Task *t, FeIdMap *m)
+{
+    const char **names = ir_xmalloc((size_t)t->nparams + 1, sizeof *names);
+    for (int i = 0; i < t->nparams; i++)
+        names[i] = t->params[i].name;
+    fe_namemap_init(m, names, t->nparams);
+    free(names);
+}
+
+static void
+lower_costs(Reader *r, Graph *g, Task *t, const FeIdMap *names, const json_t *v,
+            const char *ptr)
 {
     if (json_is_array(v)) {
         size_t n = json_array_size(v);
@@ -109,7 +124,7 @@ lower_cycles(Reader *r, Graph *g, Task *t, const json_t *v, const char *ptr)
         t->cycles = arena_array(g->arena, n, sizeof *t->cycles);
         t->ncycles = (int)n;
         for (size_t k = 0; k < n; k++)
-            lower_cost(r, t, json_array_get(v, k), fe_ptr_index(r, ptr, k),
+            lower_cost(r, t, names, json_array_get(v, k), fe_ptr_index(r, ptr, k),
                        &t->cycles[k]);
         return;
     }
@@ -122,7 +137,16 @@ lower_cycles(Reader *r, Graph *g, Task *t, const json_t *v, const char *ptr)
     }
     t->cycles = arena_alloc(g->arena, sizeof *t->cycles);
     t->ncycles = 1;
-    lower_cost(r, t, v, ptr, &t->cycles[0]);
+    lower_cost(r, t, names, v, ptr, &t->cycles[0]);
+}
+
+static void
+lower_cycles(Reader *r, Graph *g, Task *t, const json_t *v, const char *ptr)
+{
+    FeIdMap names;
+    param_names(t, &names);
+    lower_costs(r, g, t, &names, v, ptr);
+    fe_idmap_free(&names);
 }
 
 static void

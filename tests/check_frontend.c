@@ -618,6 +618,11 @@ TEST(cycles_expressions)
         {"cdiv(n, 0)", "cycles expression, column 1: cdiv(a, b) needs b > 0, got 0"},
         {"min(n m)", "cycles expression, column 7: expected \",\" or \")\", found \"m\""},
         {"m - n", "cycles must be in 0 .. 1099511627776, the expression gives -7"},
+        /* -INT64_MIN overflows: checked, not computed (undefined behaviour before) */
+        {"-(-9223372036854775807 - 1)",
+         "cycles expression, column 1: the value overflows 64-bit integers"},
+        {"- - (-9223372036854775807 - 1)",
+         "cycles expression, column 3: the value overflows 64-bit integers"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         snprintf(want, sizeof want, "%s%s\n", at, bad[i].msg);
@@ -629,5 +634,52 @@ TEST(cycles_expressions)
     strcpy(deep + 300, "1");
     cost_fails(deep, "g.json: /tasks/0/cycles: error: cycles expression, column 65: the "
                      "expression nests deeper than 64\n");
+}
+END_TEST
+
+/* A cycles expression naming every one of many params (one lookup per name: the map of
+ * the task's params, built once, not a scan of them per name), names longer than the
+ * lookup's stack buffer, the x- params left out, the first of a list of costs and the
+ * last. */
+TEST(cycles_expressions_many_params)
+{
+    enum { N = 40000 };
+    size_t cap = (size_t)N * 40 + 4096;
+    char *text = malloc(cap), *expr = malloc((size_t)N * 12 + 1024);
+    ck_assert_ptr_nonnull(text);
+    ck_assert_ptr_nonnull(expr);
+    char longname[301];
+    memset(longname, 'q', 300);
+    longname[300] = 0;
+    size_t n = (size_t)snprintf(text, cap,
+                                HEAD "\"platform\": {\"model\": \"abstract\", "
+                                     "\"dsps\": 2}, \"tasks\": [{\"id\": \"a\", "
+                                     "\"params\": {\"x-note\": 5, \"%s\": 1000000",
+                                longname);
+    size_t e = (size_t)sprintf(expr, "%s", longname);
+    for (int i = 0; i < N; i++) {
+        n += (size_t)snprintf(text + n, cap - n, ", \"p%d\": %d", i, i % 7);
+        e += (size_t)sprintf(expr + e, " + p%d", i);
+    }
+    snprintf(text + n, cap - n, "}, \"cycles\": [\"%s\", \"2 * p%d\"]}]}", expr, N - 1);
+    int64_t sum = 1000000;
+    for (int i = 0; i < N; i++)
+        sum += i % 7;
+    Options o = opts();
+    Graph *g = load(text, &o);
+    ck_assert_msg(g != NULL, "%s", text_buf);
+    ck_assert_int_eq(g->tasks[0].nparams, N + 1);
+    ck_assert_int_eq(g->tasks[0].cycles[0], sum);
+    ck_assert_int_eq(g->tasks[0].cycles[1], 2 * ((N - 1) % 7));
+    ir_graph_free(g);
+    /* a name that is not a param (x-note is not one), the hint from the params */
+    fails(
+        HEAD "\"tasks\": [{\"id\": \"a\", \"params\": {\"x-note\": 5, \"rows\": 2}, "
+             "\"cycles\": \"rows * x\"}]}",
+        &o,
+        "g.json: /tasks/0/cycles: error: cycles expression, column 8: unknown name \"x\" "
+        "(the task's integer params: rows)\n");
+    free(text);
+    free(expr);
 }
 END_TEST

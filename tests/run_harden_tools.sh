@@ -79,4 +79,36 @@ python3 "$here/xml_check.py" $xml || fail=1
 grep -q 'a\\x01\\x1b\[2J\\x7f' ctl-s.svg ||
     { echo "FAIL: the Gantt chart does not show a control character as \\x01"; fail=1; }
 
+# ---- a real param of -0.0 reaches its kernel as -0.0 (it was emitted as "-0", the integer
+# 0, and the kernel received +0.0): run the generated programs, the kernel writes the sign.
+mkdir negz
+cat >negz/k.h <<'EOF'
+#include "tgc_kernel.h"
+void sign(const tgc_io *io, double x);
+EOF
+cat >negz/k.c <<'EOF'
+#include <math.h>
+#include <stdio.h>
+#include "k.h"
+void sign(const tgc_io *io, double x)
+{
+    FILE *f = fopen(io->output, "a");
+    if (f) {
+        fprintf(f, "%s\n", signbit(x) ? "negative" : "positive");
+        fclose(f);
+    }
+}
+EOF
+cat >negz/negz.json <<'EOF'
+{"format": "tgc-graph/1", "name": "negz", "iterations": 1,
+ "kernels": {"source": "k.c", "header": "k.h"},
+ "tasks": [{"id": "a", "cycles": 10, "kernel": "sign", "params": {"x": -0.0},
+            "output": "sign.out"}]}
+EOF
+expect 0 "" run negz/negz.json --keep negz-run
+for side in parallel sequential; do
+    got=$(cat "negz-run/out-$side/sign.out" 2>&1)
+    [ "$got" = negative ] || { echo "FAIL: -0.0 param, $side program: kernel got $got"; fail=1; }
+done
+
 exit $fail
