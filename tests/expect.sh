@@ -1,13 +1,20 @@
 # tests/expect.sh - sourced by the shell tests that run tgc.
 #
-# start TGC DIR: the start of a test script: tgc=TGC, DIR the current folder, fail=0 and
-# $tmp a scratch folder removed at the exit.
-start() {
+# scratch TGC: the start of a test script that stays in its folder: tgc=TGC, fail=0, $tmp
+# a scratch folder removed at the exit, and expect's $out and $err in it, unwrapped.
+scratch() {
     tgc=$1
-    cd "$2" || exit 1
     fail=0
     tmp=$(mktemp -d)
     trap 'rm -rf "$tmp"' EXIT
+    expect_wrap=
+    out=$tmp/stdout err=$tmp/stderr
+}
+
+# start TGC DIR: scratch TGC, then DIR the current folder.
+start() {
+    scratch "$1"
+    cd "$2" || exit 1
 }
 
 # case_args: the words of the golden case's optional file `args` (nothing without one).

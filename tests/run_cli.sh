@@ -2,13 +2,8 @@
 # tests/run_cli.sh TGC TESTCASES - the conventions of the tgc command line (docs/cli.md):
 # exit statuses, usage errors, --help, --version, "-" for stdin, "--", several files.
 set -u
-here=$(cd "$(dirname "$0")" && pwd)
-tgc=$1
-cd "$2" || exit 1
-fail=0
-out=$(mktemp) err=$(mktemp)
-
-. "$here/expect.sh"
+. "$(cd "$(dirname "$0")" && pwd)/expect.sh"
+start "$@"
 hint='run '\''tgc help check'\'' for the options'
 
 expect 2 "tgc: error: unknown option \"--platfrom\" (did you mean \"--platform\"?)
@@ -62,5 +57,4 @@ expect 1 "invalid/self-edge/input.json: /edges/0: error: edge from task \"a\" to
     check chain4/chain4.json invalid/self-edge/input.json
 [ -s "$out" ] && { echo "FAIL: summary printed despite an error"; fail=1; }
 
-rm -f "$out" "$err"
 exit $fail

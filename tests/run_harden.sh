@@ -4,16 +4,9 @@
 # folder, devices, FIFOs and symbolic links as outputs, partial projects, concurrent runs.
 # Each check says what it expects; every failure is printed, the exit status is 1 if any.
 set -u
-here=$(cd "$(dirname "$0")" && pwd)
-tgc=$1
+. "$(cd "$(dirname "$0")" && pwd)/expect.sh"
+scratch "$1"
 cases=$2
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail=0
-expect_wrap=
-out=$tmp/stdout err=$tmp/stderr
-
-. "$here/expect.sh"
 
 no() { # no WHAT COMMAND...: the command must fail
     what=$1

@@ -6,15 +6,9 @@
 # status is 1 if any.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
-tgc=$1
-cases=$2
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail=0
-expect_wrap=
-out=$tmp/stdout err=$tmp/stderr
-
 . "$here/expect.sh"
+scratch "$1"
+cases=$2
 
 nothing_written() { # nothing_written WHAT PATH...: none of the paths may exist
     what=$1
