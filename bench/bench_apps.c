@@ -22,6 +22,7 @@
  * when everything ran and passed, 1 otherwise, 2 for bad usage.
  */
 #define _XOPEN_SOURCE 700 /* nftw */
+#include "bench_util.h"
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
@@ -38,8 +39,6 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
-
-extern char **environ;
 
 #ifndef TGC_BIN
 #define TGC_BIN "tgc"
@@ -128,20 +127,10 @@ fail(const char *fmt, ...)
 static int
 run(char *const *argv, const char *out, const char *err, double *cpu)
 {
-    posix_spawn_file_actions_t fa;
-    posix_spawn_file_actions_init(&fa);
-    posix_spawn_file_actions_addopen(&fa, 1, out ? out : "/dev/null",
-                                     O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    posix_spawn_file_actions_addopen(&fa, 2, err ? err : "/dev/null",
-                                     O_WRONLY | O_CREAT | O_TRUNC, 0644);
     struct rusage r0, r1;
     getrusage(RUSAGE_CHILDREN, &r0);
-    pid_t pid;
-    int st = 0, rc = -1;
-    if (posix_spawnp(&pid, argv[0], &fa, NULL, argv, environ) == 0 &&
-        waitpid(pid, &st, 0) == pid && WIFEXITED(st))
-        rc = WEXITSTATUS(st);
-    posix_spawn_file_actions_destroy(&fa);
+    int st = bench_spawn(argv, out, err);
+    int rc = st != -1 && WIFEXITED(st) ? WEXITSTATUS(st) : -1;
     getrusage(RUSAGE_CHILDREN, &r1);
     if (cpu)
         *cpu += (double)(r1.ru_utime.tv_sec - r0.ru_utime.tv_sec + r1.ru_stime.tv_sec -

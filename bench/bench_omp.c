@@ -19,6 +19,7 @@
  * Exit status 0, 1 when a program fails or prints other checksums, 2 for bad usage.
  */
 #define _GNU_SOURCE /* mkdtemp, strdup */
+#include "bench_util.h"
 #include <dirent.h>
 #include <fcntl.h>
 #include <spawn.h>
@@ -40,8 +41,6 @@
 #ifndef TGC_CC
 #define TGC_CC "cc"
 #endif
-
-extern char **environ;
 
 static void
 die(const char *what)
@@ -72,17 +71,7 @@ fmt(const char *f, ...)
 static int
 spawn(char *const *argv, const char *out, const char *err)
 {
-    posix_spawn_file_actions_t fa;
-    posix_spawn_file_actions_init(&fa);
-    posix_spawn_file_actions_addopen(&fa, 1, out ? out : "/dev/null",
-                                     O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    posix_spawn_file_actions_addopen(&fa, 2, err ? err : "/dev/null",
-                                     O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    pid_t pid;
-    int st = -1;
-    if (posix_spawnp(&pid, argv[0], &fa, NULL, argv, environ) == 0)
-        waitpid(pid, &st, 0);
-    posix_spawn_file_actions_destroy(&fa);
+    int st = bench_spawn(argv, out, err);
     return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + (WIFSIGNALED(st) ? WTERMSIG(st) : 0);
 }
 
@@ -324,20 +313,6 @@ parse(const char *text, char **sums, double *secs, double hz)
     return k > 0 && *secs >= 0;
 }
 
-static int
-cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
-static double
-median(double *v, int n)
-{
-    qsort(v, (size_t)n, sizeof *v, cmp_double);
-    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
 int
 main(int argc, char **argv)
 {
@@ -479,7 +454,7 @@ main(int argc, char **argv)
             }
         double ms[3];
         for (int p = 0; p < 3; p++)
-            ms[p] = 1e3 * median(times[p], reps);
+            ms[p] = 1e3 * bench_median(times[p], reps);
         printf("row %s,%d,%d,%d,%.3f,%.3f,%.3f,%d,%.3f,%.2f,%.2f\n", name, ndsps, ntasks,
                reps, ms[0], ms[1], ms[2], team, ms[1] / ms[2], ms[0] / ms[1],
                ms[0] / ms[2]);

@@ -16,6 +16,7 @@
  * run must print its program's OK line. Prints one table; exits 1 if a build or a
  * run fails. Needs smpicc and smpirun (Debian's simgrid) on PATH. */
 #define _GNU_SOURCE
+#include "bench_util.h"
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
@@ -78,20 +79,6 @@ static int
 rm_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
 {
     return remove(path);
-}
-
-static int
-cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
-static double
-median(double *v, int n)
-{
-    qsort(v, (size_t)n, sizeof *v, cmp_double);
-    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
 static int
@@ -273,7 +260,7 @@ main(int argc, char **argv)
         Case *smpi = x;
         while (smpi->family)
             smpi++;
-        double m = median(x->t, reps), s = median(smpi->t, reps);
+        double m = bench_median(x->t, reps), s = bench_median(smpi->t, reps);
         int p2p = strcmp(x->prog, "p2p_ring") == 0;
         printf("%-13s %5d %-7s %10.4f %10.4f %8.3f %10lld", x->prog, x->n,
                p2p ? "-" : x->family, m, s, m / s, x->packets);

@@ -241,21 +241,8 @@ END_TEST
 static int64_t
 pipelined_case(bool pipe, EvalResult *r, Arena *a, Sched **sout, Graph **gout)
 {
-    int64_t cyc[] = {3000, 500};
-    Graph *g = mk_graph("bwdsp-1board", 2, cyc, 3);
-    add_edge(g, 0, 1, 64, 0);
-    ir_graph_index(g);
-    Sched *s = ir_sched_new(g, g->platform);
-    s->map[0] = 0;
-    s->map[1] = 1;
-    int m = msg1(s, 0, 1, 0, pipe);
-    C(s, 0, 0);
-    S(s, 0, m);
-    R(s, 1, m);
-    C(s, 1, 1);
-    *sout = s;
-    *gout = g;
-    return both(s, r, a);
+    *sout = two_tasks(gout, pipe, 3000, 500, 3);
+    return both(*sout, r, a);
 }
 
 TEST(pipelined_receive_sender_bound)

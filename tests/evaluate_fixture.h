@@ -88,12 +88,12 @@ both(const Sched *s, EvalResult *r, Arena *a)
     return l1;
 }
 
-/* The worked example of docs/design.md section 3: a (1000) on DSP 0 -> 64 bytes -> b
- * (2000) on DSP 1, bwdsp-1board, ITERS iterations. */
+/* a (CYCLES_A) on DSP 0 -> 64 bytes -> b (CYCLES_B) on DSP 1, bwdsp-1board, ITERS
+ * iterations: DSP 0 = [a, SEND], DSP 1 = [RECV, b], the receive pipelined or not. */
 static inline Sched *
-worked_example_iters(Graph **gout, bool pipe, int iters)
+two_tasks(Graph **gout, bool pipe, int64_t cycles_a, int64_t cycles_b, int iters)
 {
-    int64_t cyc[] = {1000, 2000};
+    int64_t cyc[] = {cycles_a, cycles_b};
     Graph *g = mk_graph("bwdsp-1board", 2, cyc, iters);
     add_edge(g, 0, 1, 64, 0);
     ck_assert_int_eq(ir_graph_index(g), 0);
@@ -107,6 +107,14 @@ worked_example_iters(Graph **gout, bool pipe, int iters)
     C(s, 1, 1);
     *gout = g;
     return s;
+}
+
+/* The worked example of docs/design.md section 3: a (1000) on DSP 0 -> 64 bytes -> b
+ * (2000) on DSP 1, bwdsp-1board, ITERS iterations. */
+static inline Sched *
+worked_example_iters(Graph **gout, bool pipe, int iters)
+{
+    return two_tasks(gout, pipe, 1000, 2000, iters);
 }
 
 /* The worked example as docs/design.md gives it: 2 iterations. */
