@@ -5,47 +5,16 @@
 #include <string.h>
 
 #include "check_run.h"
+#include "graph_fixture.h"
 #include "ir.h"
 
 static Graph *
 mk_graph(const char *plat, int n, int64_t cycles, int64_t iterations, int maxedges)
 {
-    Graph *g = ir_graph_new();
-    Arena *a = g->arena;
-    g->file = "comm.json";
-    g->name = "comm";
-    g->iterations = iterations;
-    g->platform = plat_preset(a, plat);
-    g->ntasks = n;
-    g->tasks = arena_array(a, (size_t)n, sizeof *g->tasks);
-    for (int i = 0; i < n; i++) {
-        int64_t *c = arena_alloc(a, sizeof *c);
-        *c = cycles;
-        g->tasks[i] =
-            (Task){.id = arena_printf(a, "t%d", i), .cycles = c, .ncycles = 1, .dsp = -1};
-    }
-    g->edges = arena_array(a, (size_t)maxedges, sizeof *g->edges);
+    Graph *g = fixture_graph("comm", plat, n, iterations, maxedges, false);
+    for (int i = 0; i < n; i++)
+        *g->tasks[i].cycles = cycles;
     return g;
-}
-
-static void
-edge(Graph *g, int from, int to, int64_t bytes, int delay)
-{
-    g->edges[g->nedges++] =
-        (Edge){.from = from, .to = to, .bytes = bytes, .delay = delay};
-}
-
-/* A schedule of COMPUTE ops only: DSP d computes the tasks listed in order[d]. */
-static Sched *
-computes(const Graph *g, int nd, const int *const *order, const int *count)
-{
-    Sched *s = ir_sched_new(g, g->platform);
-    for (int d = 0; d < nd; d++)
-        for (int k = 0; k < count[d]; k++) {
-            s->map[order[d][k]] = d;
-            ir_sched_push_op(s, d, OP_COMPUTE, order[d][k]);
-        }
-    return s;
 }
 
 /* "C t0 S m0 R m1 ..." */
@@ -89,8 +58,8 @@ TEST_CASE("core", 0)
 TEST(receives_follow_the_send_order)
 {
     Graph *g = mk_graph("bwdsp-1board", 4, 1000, 4, 4);
-    edge(g, 0, 3, 64, 0);
-    edge(g, 1, 2, 64, 0);
+    add_edge(g, 0, 3, 64, 0);
+    add_edge(g, 1, 2, 64, 0);
     ir_graph_index(g);
     int o0[] = {0, 1}, o1[] = {2, 3};
     const int *ord[] = {o0, o1};
@@ -116,8 +85,8 @@ TEST(eager_receives_stay_before_their_consumer)
 {
     Graph *g = mk_graph("abstract", 4, 10, 1, 4);
     g->platform = plat_abstract(g->arena, 2);
-    edge(g, 0, 3, 50, 0);
-    edge(g, 1, 2, 1, 0);
+    add_edge(g, 0, 3, 50, 0);
+    add_edge(g, 1, 2, 1, 0);
     ir_graph_index(g);
     int o0[] = {0, 1}, o1[] = {2, 3};
     const int *ord[] = {o0, o1};
@@ -139,10 +108,10 @@ END_TEST
 TEST(sends_after_the_producer_receives_before_the_consumer)
 {
     Graph *g = mk_graph("bwdsp-1board", 5, 1000, 3, 8);
-    edge(g, 0, 4, 64, 0); /* e0: t0 -> t4 (DSP 1, second) */
-    edge(g, 0, 3, 64, 0); /* e1: t0 -> t3 (DSP 1, first) */
-    edge(g, 0, 1, 64, 0); /* e2: same DSP, no message */
-    edge(g, 0, 2, 64, 1); /* e3: delay 1 to DSP 2 */
+    add_edge(g, 0, 4, 64, 0); /* e0: t0 -> t4 (DSP 1, second) */
+    add_edge(g, 0, 3, 64, 0); /* e1: t0 -> t3 (DSP 1, first) */
+    add_edge(g, 0, 1, 64, 0); /* e2: same DSP, no message */
+    add_edge(g, 0, 2, 64, 1); /* e3: delay 1 to DSP 2 */
     ir_graph_index(g);
     int o0[] = {0, 1}, o1[] = {3, 4}, o2[] = {2};
     const int *ord[] = {o0, o1, o2};
@@ -168,8 +137,8 @@ TEST(delay_edge_feedback_loop)
 {
     Graph *g = mk_graph("bwdsp-1board", 2, 1000, 3, 2);
     g->tasks[1].cycles[0] = 2000;
-    edge(g, 0, 1, 64, 0);
-    edge(g, 1, 0, 64, 1);
+    add_edge(g, 0, 1, 64, 0);
+    add_edge(g, 1, 0, 64, 1);
     ir_graph_index(g);
     int o0[] = {0}, o1[] = {1};
     const int *ord[] = {o0, o1};
@@ -194,9 +163,9 @@ LOOP_TEST(delayed_receive_is_posted_before_the_producer_runs_again, 0, 3)
 {
     int delay = 1 + _i;
     Graph *g = mk_graph("bwdsp-1board", 4, 1000, 5, 4);
-    edge(g, 0, 3, 64, delay); /* e0 */
-    edge(g, 0, 1, 64, 0);     /* e1 */
-    edge(g, 1, 2, 64, 0);     /* e2 */
+    add_edge(g, 0, 3, 64, delay); /* e0 */
+    add_edge(g, 0, 1, 64, 0);     /* e1 */
+    add_edge(g, 1, 2, 64, 0);     /* e2 */
     ir_graph_index(g);
     int o0[] = {0}, o1[] = {2, 3}, o2[] = {1};
     const int *ord[] = {o0, o1, o2};
@@ -229,8 +198,8 @@ TEST(delay_edge_beside_zero_delay_traffic)
     for (int delay = 2; delay <= 3; delay++) {
         Graph *g = mk_graph("bwdsp-1board", 2, 1000, 10, 2);
         g->tasks[1].cycles[0] = 2000;
-        edge(g, 0, 1, 64, 0);
-        edge(g, 0, 1, 64, delay);
+        add_edge(g, 0, 1, 64, 0);
+        add_edge(g, 0, 1, 64, delay);
         ir_graph_index(g);
         int o0[] = {0}, o1[] = {1};
         const int *ord[] = {o0, o1};
@@ -252,8 +221,8 @@ END_TEST
 TEST(reinsertion_is_idempotent_and_reuses_storage)
 {
     Graph *g = mk_graph("bwdsp-1board", 4, 1000, 4, 4);
-    edge(g, 0, 2, 64, 0);
-    edge(g, 1, 3, 64, 0);
+    add_edge(g, 0, 2, 64, 0);
+    add_edge(g, 1, 3, 64, 0);
     ir_graph_index(g);
     int o0[] = {0, 1}, o1[] = {2, 3};
     const int *ord[] = {o0, o1};
@@ -329,13 +298,13 @@ LOOP_TEST(list_schedules_never_deadlock, 0, 2)
             int k = 1 + (int)(rnd(&x) % 3);
             for (int j = 0; j < k; j++) {
                 int from = (int)(rnd(&x) % (uint64_t)(t / layer_w * layer_w));
-                edge(g, from, t, 8 + (int64_t)(rnd(&x) % 2000), 0);
+                add_edge(g, from, t, 8 + (int64_t)(rnd(&x) % 2000), 0);
             }
             if (rnd(&x) % 6 == 0) /* feedback to an earlier task */
-                edge(g, t, (int)(rnd(&x) % (uint64_t)t), 16,
-                     deep ? 1 + (int)(rnd(&x) % 4) : 1);
+                add_edge(g, t, (int)(rnd(&x) % (uint64_t)t), 16,
+                         deep ? 1 + (int)(rnd(&x) % 4) : 1);
             if (deep && rnd(&x) % 4 == 0) /* a delayed edge forward */
-                edge(g, (int)(rnd(&x) % (uint64_t)t), t, 32, 1 + (int)(rnd(&x) % 4));
+                add_edge(g, (int)(rnd(&x) % (uint64_t)t), t, 32, 1 + (int)(rnd(&x) % 4));
         }
         ck_assert_int_eq(ir_graph_index(g), 0);
         Sched *s = ir_sched_new(g, g->platform);

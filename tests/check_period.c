@@ -11,6 +11,7 @@
 
 #include "check_run.h"
 #include "gen_graph.h"
+#include "graph_fixture.h"
 #include "ir.h"
 
 __extension__ typedef __int128 i128;
@@ -20,28 +21,16 @@ __extension__ typedef __int128 i128;
 static Graph *
 mk_graph(int n, const int64_t *cycles)
 {
-    Graph *g = ir_graph_new();
-    Arena *a = g->arena;
-    g->file = "period.json";
-    g->name = "period";
-    g->iterations = 10;
-    g->platform = plat_preset(a, "bwdsp-1board");
-    g->ntasks = n;
-    g->tasks = arena_array(a, (size_t)n, sizeof *g->tasks);
-    for (int i = 0; i < n; i++) {
-        int64_t *c = arena_alloc(a, sizeof *c);
-        *c = cycles[i];
-        g->tasks[i] =
-            (Task){.id = arena_printf(a, "t%d", i), .cycles = c, .ncycles = 1, .dsp = -1};
-    }
-    g->edges = arena_array(a, 64, sizeof *g->edges);
+    Graph *g = fixture_graph("period", "bwdsp-1board", n, 10, 64, false);
+    for (int i = 0; i < n; i++)
+        *g->tasks[i].cycles = cycles[i];
     return g;
 }
 
 static void
 edge(Graph *g, int from, int to, int delay)
 {
-    g->edges[g->nedges++] = (Edge){.from = from, .to = to, .bytes = 64, .delay = delay};
+    add_edge(g, from, to, 64, delay);
 }
 
 static Ratio
@@ -714,12 +703,7 @@ period_of(const Sched *s)
 static Sched *
 sched_of(const Graph *g, int nd, const int *const *order, const int *count)
 {
-    Sched *s = ir_sched_new(g, g->platform);
-    for (int d = 0; d < nd; d++)
-        for (int k = 0; k < count[d]; k++) {
-            s->map[order[d][k]] = d;
-            ir_sched_push_op(s, d, OP_COMPUTE, order[d][k]);
-        }
+    Sched *s = computes(g, nd, order, count);
     comm_insert(s);
     return s;
 }

@@ -6,37 +6,18 @@
 
 #include <check.h>
 
+#include "graph_fixture.h"
 #include "ir.h"
 
-/* A graph of n tasks with the given cycles on platform `plat`; edges added with add_edge.
- */
+/* A graph of n tasks a, b, c ... with the given cycles on platform `plat`; edges added
+ * with add_edge. */
 static inline Graph *
 mk_graph(const char *plat, int n, const int64_t *cycles, int64_t iterations)
 {
-    Graph *g = ir_graph_new();
-    Arena *a = g->arena;
-    g->file = "test.json";
-    g->name = "test";
-    g->iterations = iterations;
-    g->platform = plat_preset(a, plat);
-    ck_assert_ptr_nonnull(g->platform);
-    g->ntasks = n;
-    g->tasks = arena_array(a, (size_t)n, sizeof *g->tasks);
-    for (int i = 0; i < n; i++) {
-        int64_t *c = arena_alloc(a, sizeof *c);
-        *c = cycles[i];
-        g->tasks[i] = (Task){
-            .id = arena_printf(a, "%c", 'a' + i), .cycles = c, .ncycles = 1, .dsp = -1};
-    }
-    g->edges = arena_array(a, 64, sizeof *g->edges);
+    Graph *g = fixture_graph("test", plat, n, iterations, 64, true);
+    for (int i = 0; i < n; i++)
+        *g->tasks[i].cycles = cycles[i];
     return g;
-}
-
-static inline int
-add_edge(Graph *g, int from, int to, int64_t bytes, int delay)
-{
-    g->edges[g->nedges] = (Edge){.from = from, .to = to, .bytes = bytes, .delay = delay};
-    return g->nedges++;
 }
 
 /* One message carrying `edges`, from DSP src to dst. */
