@@ -619,6 +619,22 @@ tasks_graph(const char *name, int n)
     return g;
 }
 
+/* The report of s and r, asserted one self-contained page with the picture of the graph
+ * in it (two SVGs: it and the Gantt chart) or not (the Gantt chart alone), as drawn. */
+static char *
+report_of(const Sched *s, const EvalResult *r, bool drawn)
+{
+    Diag *d = diag_new();
+    bool got = !drawn;
+    char *page = cg_sched_report(s, r, NULL, 0, NULL, &got, d);
+    ck_assert_ptr_nonnull(page);
+    ck_assert(got == drawn);
+    check_self_contained(page);
+    ck_assert_int_eq(count(page, "<svg"), drawn ? 2 : 1);
+    diag_free(d);
+    return page;
+}
+
 /* Above CG_REPORT_GRAPH_MAX operations the graph is left out with a sentence; the tables
  * keep every row. */
 TEST(report_leaves_out_a_big_graph)
@@ -642,13 +658,7 @@ TEST(report_leaves_out_a_big_graph)
     r.op_time[0] = arena_array(a, (size_t)n, sizeof(OpTime));
     for (int i = 0; i < n; i++)
         r.op_time[0][i] = (OpTime){10 * i, 10 * i, 10 * i + 10};
-    Diag *d = diag_new();
-    bool drawn = true;
-    char *page = cg_sched_report(s, &r, NULL, 0, NULL, &drawn, d);
-    ck_assert_ptr_nonnull(page);
-    ck_assert(!drawn);
-    check_self_contained(page);
-    ck_assert_int_eq(count(page, "<svg"), 1); /* the Gantt chart only */
+    char *page = report_of(s, &r, false); /* the Gantt chart only */
     char sentence[128];
     snprintf(sentence, sizeof sentence,
              "<p class=\"omitted\">The schedule has %d operations", n);
@@ -656,7 +666,6 @@ TEST(report_leaves_out_a_big_graph)
     ck_assert_int_eq(table_rows(page, "ops-table"), n);
     ck_assert_int_eq(table_rows(page, "dsp-table"), 1);
     free(page);
-    diag_free(d);
     ir_sched_free(s);
     ir_graph_free(g);
     arena_free(a);
@@ -768,13 +777,7 @@ TEST(report_counts_columns)
         EvalResult r;
         Graph *g = spread_graph(cases[c].ndsps, cases[c].busy, a, &s, &r);
         ck_assert_int_eq(cg_sched_columns(s), cases[c].columns);
-        Diag *d = diag_new();
-        bool drawn = !cases[c].drawn;
-        char *page = cg_sched_report(s, &r, NULL, 0, NULL, &drawn, d);
-        ck_assert_ptr_nonnull(page);
-        ck_assert(drawn == cases[c].drawn);
-        check_self_contained(page);
-        ck_assert_int_eq(count(page, "<svg"), cases[c].drawn ? 2 : 1);
+        char *page = report_of(s, &r, cases[c].drawn);
         char sentence[160];
         snprintf(sentence, sizeof sentence,
                  "<p class=\"omitted\">The schedule has %d operations in %d columns",
@@ -782,7 +785,6 @@ TEST(report_counts_columns)
         ck_assert_int_eq(count(page, sentence), cases[c].drawn ? 0 : 1);
         ck_assert_int_eq(table_rows(page, "dsp-table"), cases[c].ndsps);
         free(page);
-        diag_free(d);
         ir_sched_free(s);
         ir_graph_free(g);
         arena_free(a);
