@@ -81,6 +81,28 @@ below(const char *real, const char *dir)
     return in;
 }
 
+/* The header that a kernel header at path would shadow in the generated project (which
+ * holds it under its base name, on the compiler's include path: -I DIR), or NULL: the
+ * C standard's headers and the POSIX ones the generated files and libmpirio's include,
+ * mpirio.h and mpi.h (the MPI transport's). */
+static const char *
+shadowed_header(const char *path)
+{
+    static const char *const names[] = {
+        "assert.h",   "complex.h",  "ctype.h",  "errno.h",       "fenv.h",    "float.h",
+        "inttypes.h", "iso646.h",   "limits.h", "locale.h",      "math.h",    "setjmp.h",
+        "signal.h",   "stdalign.h", "stdarg.h", "stdatomic.h",   "stdbool.h", "stddef.h",
+        "stdint.h",   "stdio.h",    "stdlib.h", "stdnoreturn.h", "string.h",  "tgmath.h",
+        "threads.h",  "time.h",     "uchar.h",  "wchar.h",       "wctype.h",  "unistd.h",
+        "fcntl.h",    "pthread.h",  "getopt.h", "mpirio.h",      "mpi.h"};
+    const char *base = strrchr(path, '/');
+    base = base ? base + 1 : path;
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (strcmp(base, names[i]) == 0)
+            return names[i];
+    return NULL;
+}
+
 /* The kernel file at path, read into the graph's arena: it must resolve (symbolic links
  * followed) inside the graph's folder or a --kernel-path folder; a header's base name,
  * which the kernel source includes it by, must end in ".h" and leave "tgc_" to the
@@ -126,6 +148,16 @@ read_kernel(Reader *r, const Kernels *ks, Graph *g, const char *path, const char
             free(real);
             return;
         }
+    }
+    const char *shadowed = header ? shadowed_header(path) : NULL;
+    if (shadowed) {
+        diag_error(r->d, &l,
+                   "%s \"%s\" must not be named \"%s\": the generated files include "
+                   "<%s>, and the project holds the header under its name on their "
+                   "include path, where it would take that one's place",
+                   what, shown, shadowed, shadowed);
+        free(real);
+        return;
     }
     int fd = open(real, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_NOFOLLOW | O_CLOEXEC);
     free(real);

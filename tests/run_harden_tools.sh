@@ -105,4 +105,58 @@ for side in parallel sequential; do
     [ "$got" = negative ] || { echo "FAIL: -0.0 param, $side program: kernel got $got"; fail=1; }
 done
 
+# ---- tgc run --keep with a name that begins with "-": built in ./-name, never an option
+# of the compiler or of mpirun
+expect 0 "" run chain4.json --keep=-dash
+[ -x ./-dash/parallel ] && [ -x ./-dash/sequential ] ||
+    { echo "FAIL: --keep=-dash: no ./-dash/parallel and sequential"; fail=1; }
+grep -q 'kept in ./-dash$' "$out" || { echo "FAIL: --keep=-dash: not kept in ./-dash"; fail=1; }
+
+# ---- an interrupted tgc run removes its temporary folder and dies of the signal (exit
+# status 128 + its number); env --default-signal undoes the shell's SIGINT ignored in the
+# background
+mkdir runtmp
+for sig in INT:2 TERM:15 HUP:1; do
+    num=${sig#*:} sig=${sig%:*}
+    TMPDIR=$PWD/runtmp env --default-signal=INT "$tgc" run chain4.json >/dev/null 2>&1 &
+    pid=$!
+    i=0
+    while [ -z "$(ls runtmp)" ] && [ $i -lt 500 ]; do
+        sleep 0.02
+        i=$((i + 1))
+    done
+    sleep 0.2
+    kill -"$sig" "$pid"
+    wait "$pid"
+    rc=$?
+    want=$((128 + num))
+    [ "$rc" -eq "$want" ] || { echo "FAIL: tgc run killed by SIG$sig: exit $rc, expected $want"; fail=1; }
+    [ -z "$(ls runtmp)" ] || { echo "FAIL: tgc run killed by SIG$sig left:"; ls runtmp; fail=1; }
+    rm -rf runtmp/*
+done
+
+# ---- a kernel header named as a header the generated files include is refused (the
+# project holds it under its name on their include path)
+for h in stdio.h mpirio.h; do
+    mkdir "shadow-$h"
+    cp negz/k.c "shadow-$h/k.c"
+    cp negz/k.h "shadow-$h/$h"
+    sed "s/\"k.h\"/\"$h\"/" negz/negz.json >"shadow-$h/g.json"
+    expect 1 "shadow-$h/g.json: /kernels/header: error: kernel header \"shadow-$h/$h\" must not be named \"$h\": the generated files include <$h>, and the project holds the header under its name on their include path, where it would take that one's place" \
+        run "shadow-$h/g.json" --keep "shadow-$h/run"
+    nothing_written "kernel header $h" "shadow-$h/run"
+done
+
+# ---- calibrate --graphs with a graph it cannot read: FILE: error, exit status 1, before
+# the measurements; a graph that is not run (a folder) makes the exit status 1 too
+if [ -x "$(dirname "$tgc")/tgc-calib-threads" ]; then
+    expect 1 "nope.json: error: cannot read it: No such file or directory" \
+        calibrate --target threads -n 2 --reps 5 --runs 1 --graphs chain4.json,nope.json
+    mkdir adir
+    expect 1 "tgc: error: 1 of the 1 graphs of --graphs not run (the table says why)" \
+        calibrate --target threads -n 2 --reps 5 --runs 1 --graphs adir
+else
+    echo "skip: calibrate --graphs (no tgc-calib-threads beside tgc)"
+fi
+
 exit $fail

@@ -62,6 +62,64 @@ argv_free(Argv *a)
     *a = (Argv){0};
 }
 
+/* The children started and not yet waited for, for child_kill_all (read in a signal
+ * handler: a fixed table of pids, negative for a child that leads its group). */
+enum { MAX_RUNNING = 16 };
+static volatile sig_atomic_t running[MAX_RUNNING];
+
+static void
+track(pid_t pid, bool group)
+{
+    for (int i = 0; i < MAX_RUNNING; i++)
+        if (!running[i]) {
+            running[i] = group ? -pid : pid;
+            return;
+        }
+}
+
+static void
+untrack(pid_t pid)
+{
+    for (int i = 0; i < MAX_RUNNING; i++)
+        if (running[i] == pid || running[i] == -pid)
+            running[i] = 0;
+}
+
+void
+child_kill_all(void)
+{
+    int saved = errno;
+    /* SIGTERM first, so that a compiler removes its temporary files; SIGKILL to what is
+       left after a second */
+    for (int i = 0; i < MAX_RUNNING; i++)
+        if (running[i])
+            kill((pid_t)running[i], SIGTERM); /* -pid: its whole group */
+    for (int round = 0; round <= 100; round++) {
+        bool left = false;
+        for (int i = 0; i < MAX_RUNNING; i++) {
+            pid_t p = (pid_t)running[i];
+            if (!p)
+                continue;
+            if (round == 100)
+                kill(p, SIGKILL);
+            int st;
+            pid_t r;
+            while ((r = waitpid(p < 0 ? -p : p, &st, round == 100 ? 0 : WNOHANG)) < 0 &&
+                   errno == EINTR)
+                ;
+            if (r == 0)
+                left = true;
+            else
+                running[i] = 0;
+        }
+        if (!left)
+            break;
+        struct timespec nap = {0, 10000000};
+        nanosleep(&nap, NULL);
+    }
+    errno = saved;
+}
+
 Child
 child_start(char *const *argv, const char *out, const char *err, char *const *env,
             bool group)
@@ -79,6 +137,8 @@ child_start(char *const *argv, const char *out, const char *err, char *const *en
         posix_spawnattr_setpgroup(&at, 0);
     }
     c.started = posix_spawnp(&c.pid, argv[0], &fa, &at, argv, env ? env : environ) == 0;
+    if (c.started)
+        track(c.pid, group);
     posix_spawnattr_destroy(&at);
     posix_spawn_file_actions_destroy(&fa);
     return c;
@@ -95,16 +155,20 @@ child_finish_within(Child c, double limit, bool *timed_out)
         int st;
         pid_t r = waitpid(c.pid, &st, WNOHANG);
         if (r == c.pid) {
+            untrack(c.pid);
             kill(-c.pid, SIGKILL); /* a rank mpirun left behind */
             return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
         }
-        if (r < 0 && errno != EINTR)
+        if (r < 0 && errno != EINTR) {
+            untrack(c.pid);
             return -1;
+        }
         if (ir_wall_seconds() - t0 > limit) {
             *timed_out = true;
             kill(-c.pid, SIGKILL);
             while (waitpid(c.pid, &st, 0) < 0 && errno == EINTR)
                 ;
+            untrack(c.pid);
             return -1;
         }
         struct timespec nap = {0, 2000000};
@@ -120,13 +184,16 @@ child_finish(Child c, const char *step)
     int st;
     pid_t r;
     while ((r = waitpid(c.pid, &st, progress_enabled() ? WNOHANG : 0)) <= 0) {
-        if (r < 0 && errno != EINTR)
+        if (r < 0 && errno != EINTR) {
+            untrack(c.pid);
             return -1;
+        }
         if (r == 0) {
             progress_step(step, 0, 0);
             nanosleep(&(struct timespec){.tv_nsec = 50000000}, NULL);
         }
     }
+    untrack(c.pid);
     return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 }
 

@@ -41,6 +41,9 @@ int child_finish(Child c, const char *step);
  * killed when the child ends (a rank mpirun left behind) or after `limit` seconds (then
  * *timed_out is set). */
 int child_finish_within(Child c, double limit, bool *timed_out);
+/* Kills (SIGKILL) and reaps every child started and not yet waited for, with its group
+ * when it leads one; async-signal-safe (an interrupted tgc run, tools/cmd_run.c). */
+void child_kill_all(void);
 /* The whole file at path (what a child wrote), NUL-terminated past *len (len may be
  * NULL), malloc'd; NULL when it cannot be opened. */
 char *child_read_file(const char *path, size_t *len);

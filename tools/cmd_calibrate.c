@@ -365,6 +365,31 @@ cmp_ll(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
+/* Every graph of --graphs can be read: otherwise "G: error: cannot read it: WHY" for each
+ * that cannot, false. */
+static bool
+graphs_readable(const char *list)
+{
+    char *copy = strdup(list), *save = NULL;
+    if (!copy)
+        ice("out of memory");
+    Arena *a = arena_new();
+    bool ok = true;
+    for (char *g = strtok_r(copy, ",", &save); g; g = strtok_r(NULL, ",", &save)) {
+        FILE *f = fopen(g, "r");
+        if (f) {
+            fclose(f);
+            continue;
+        }
+        fprintf(stderr, "%s: error: cannot read it: %s\n", ir_escaped(a, g),
+                strerror(errno));
+        ok = false;
+    }
+    arena_free(a);
+    free(copy);
+    return ok;
+}
+
 const CliSpec *const cmd_calibrate_spec = &spec;
 
 int
@@ -422,6 +447,8 @@ cmd_calibrate(Cli *c)
     const char *out = c->output;
     if (out && strcmp(out, "-") != 0 && out_check(out) != 0)
         return TGC_EXIT_INPUT;
+    if (c->val[O_GRAPHS] && !graphs_readable(c->val[O_GRAPHS]))
+        return TGC_EXIT_INPUT; /* before minutes of measurements */
     const char *mpirun = mpich ? "mpirun.mpich" : "mpirun.openmpi";
     bool own_mpirun = getenv("TGC_MPIRUN") && *getenv("TGC_MPIRUN");
     if (own_mpirun) /* srun, a wrapper: only -n P and --mpirun's words are added */
@@ -712,6 +739,16 @@ cmd_calibrate(Cli *c)
                             runs == 1 ? "" : "s", threads ? "none" : "spin");
             }
         }
+    }
+    int nbad = 0;
+    for (int i = 0; i < ng; i++)
+        nbad += !gr[i].ok;
+    if (status == TGC_EXIT_OK && nbad) {
+        fprintf(
+            stderr,
+            "tgc: error: %d of the %d graphs of --graphs not run (the table says why)\n",
+            nbad, ng);
+        status = TGC_EXIT_INPUT;
     }
     free(gr);
     free(pj);

@@ -19,9 +19,11 @@
 #include <dirent.h>
 #include <errno.h>
 #include <inttypes.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "child.h"
@@ -101,6 +103,62 @@ remove_tree(const char *path)
         rmdir(path);
     } else {
         unlink(path);
+    }
+}
+
+/* An interrupted run (SIGINT, SIGTERM, SIGHUP) removes its temporary folder and then dies
+ * of the signal, so that its exit status is the signal's.  The handler does only what is
+ * async-signal-safe: it kills the children (child_kill_all), runs rm -rf on the folder
+ * through fork and execve (remove_tree allocates), restores the default action and raises
+ * the signal again.  A signal ignored when tgc started stays ignored. */
+static const int cleanup_signals[] = {SIGINT, SIGTERM, SIGHUP};
+static char *cleanup_argv[5]; /* rm -rf -- DIR */
+
+static void
+on_cleanup_signal(int sig)
+{
+    child_kill_all();
+    for (int attempt = 0; attempt < 2 && cleanup_argv[0]; attempt++) {
+        pid_t p = fork();
+        if (p == 0) {
+            char *noenv[] = {NULL};
+            execve(cleanup_argv[0], cleanup_argv, noenv);
+            _exit(127);
+        }
+        int st = 1;
+        while (p > 0 && waitpid(p, &st, 0) < 0 && errno == EINTR)
+            ;
+        if (p > 0 && WIFEXITED(st) && WEXITSTATUS(st) == 0)
+            break; /* else a child still wrote into it: once more */
+    }
+    signal(sig, SIG_DFL);
+    raise(sig); /* delivered when the handler returns */
+}
+
+/* Removes dir if a signal interrupts the run; NULL: no longer (the run removes it). */
+static void
+remove_on_signal(const char *dir)
+{
+    for (size_t i = 0; i < sizeof cleanup_signals / sizeof cleanup_signals[0]; i++) {
+        struct sigaction old, sa = {.sa_handler = dir ? on_cleanup_signal : SIG_DFL};
+        sigemptyset(&sa.sa_mask);
+        for (size_t j = 0; j < sizeof cleanup_signals / sizeof cleanup_signals[0]; j++)
+            sigaddset(&sa.sa_mask, cleanup_signals[j]);
+        if (sigaction(cleanup_signals[i], NULL, &old) == 0 && old.sa_handler == SIG_IGN)
+            continue;
+        sigaction(cleanup_signals[i], &sa, NULL);
+    }
+    if (dir) {
+        static char rm[] = "/bin/rm", rf[] = "-rf", dashes[] = "--";
+        cleanup_argv[0] = rm;
+        cleanup_argv[1] = rf;
+        cleanup_argv[2] = dashes;
+        cleanup_argv[3] = strdup(dir);
+        if (!cleanup_argv[3])
+            ice("out of memory");
+    } else {
+        free(cleanup_argv[3]);
+        memset(cleanup_argv, 0, sizeof cleanup_argv);
     }
 }
 
@@ -383,7 +441,8 @@ cmd_run(Cli *c)
     /* the project directory */
     char *dir;
     if (keep) {
-        dir = strdup(keep);
+        /* "./-name", never "-name": the compiler and mpirun would read it as an option */
+        dir = keep[0] == '-' ? out_path_join(".", keep) : strdup(keep);
     } else {
         const char *tmp = getenv("TMPDIR");
         dir = out_path_join(tmp && *tmp ? tmp : "/tmp", "tgc-run-XXXXXX");
@@ -397,6 +456,8 @@ cmd_run(Cli *c)
     }
     if (!dir)
         ice("out of memory");
+    if (!keep)
+        remove_on_signal(dir);
     /* --keep DIR stays locked until the end: two runs never share a folder */
     Diag *d = diag_new();
     OutLock *lock = out_lock(dir, d);
@@ -424,8 +485,9 @@ cmd_run(Cli *c)
         Argv ap = {0}, as = {0};
         cc_command(&ap, dir, &x.project, true, exe_p, x.target);
         cc_command(&as, dir, &x.project, false, exe_s, x.target);
-        Child cp = child_start(ap.v, log_p, log_p, NULL, false),
-              cs = child_start(as.v, log_s, log_s, NULL, false);
+        /* each compiler leads a group: an interrupted run ends its cc1 and ld too */
+        Child cp = child_start(ap.v, log_p, log_p, NULL, true),
+              cs = child_start(as.v, log_s, log_s, NULL, true);
         int bp = child_finish(cp, "run: building the programs"),
             bs = child_finish(cs, "run: building the programs");
         progress_end();
@@ -761,8 +823,10 @@ cmd_run(Cli *c)
         free_report(&rp);
         free_report(&rs);
     }
-    if (!keep)
+    if (!keep) {
+        remove_on_signal(NULL);
         remove_tree(dir);
+    }
     out_unlock(lock);
     free(dir);
     free(exe_p);
