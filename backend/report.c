@@ -267,6 +267,112 @@ summary(Buf *b, const Sched *s, const EvalResult *r, const CritPath *cp,
     buf_printf(b, "</tbody>\n</table>\n</section>\n");
 }
 
+/* One row of the table of predicted and simulated figures; returns |difference|. */
+static int64_t
+sim_row(Buf *b, const char *what, int64_t predicted, int64_t simulated)
+{
+    buf_printf(b, "<tr%s><th>", predicted != simulated ? " class=\"crit\"" : "");
+    buf_escape(b, what);
+    buf_printf(b, "</th>");
+    num(b, predicted);
+    num(b, simulated);
+    buf_printf(b, "<td class=\"n\">%+lld</td></tr>\n",
+               (long long)(simulated - predicted));
+    return simulated > predicted ? simulated - predicted : predicted - simulated;
+}
+
+/* The end of DSP d's last operation in the last iteration, -1 when r did not record it.
+ */
+static int64_t
+predicted_end(const Sched *s, const EvalResult *r, int d)
+{
+    if (r->nrec == 0 || r->rec_iter[r->nrec - 1] != s->g->iterations - 1)
+        return -1;
+    int64_t end = 0;
+    for (int k = 0; k < s->nops[d]; k++) {
+        const OpTime *t = &r->op_time[d][(r->nrec - 1) * s->nops[d] + k];
+        if (t->end > end)
+            end = t->end;
+    }
+    return end;
+}
+
+enum { SIM_DSP_ROWS = 64 }; /* DSPs listed one by one; the others summarised */
+
+/* The evaluator's figures beside those the generated program measured on its target. */
+static void
+sim_table(Buf *b, const Sched *s, const EvalResult *r, const CgThroughput *tp,
+          const CgSimulated *sim)
+{
+    bool simulated = strcmp(sim->target, "sim") == 0;
+    buf_printf(b, "<section id=\"simulated\">\n<h2>Predicted and %s</h2>\n",
+               simulated ? "simulated" : "measured");
+    buf_printf(b,
+               "<p class=\"note\">The evaluator's prediction beside what the generated "
+               "program measured on target ");
+    buf_escape(b, sim->target);
+    buf_printf(b, "%s; difference = %s - predicted.</p>\n",
+               simulated ? " (the simulated platform: the two must agree exactly)"
+                         : " (wall-clock at the DSP clock: not expected to agree)",
+               simulated ? "simulated" : "measured");
+    buf_printf(b,
+               "<table id=\"simulated-table\">\n<thead><tr><th></th><th>predicted"
+               "</th><th>%s</th><th>difference</th></tr></thead>\n<tbody>\n",
+               simulated ? "simulated" : "measured");
+    int64_t worst = sim_row(b, "length (cycles)", r->length, sim->length);
+    if (tp && tp->period && tp->period->found && sim->period_iters > 0 &&
+        tp->period->period.den == 1 && sim->period_cycles % sim->period_iters == 0) {
+        int64_t d = sim_row(b, "period (cycles per iteration)", tp->period->period.num,
+                            sim->period_cycles / sim->period_iters);
+        worst = d > worst ? d : worst;
+    }
+    if (sim->packets >= 0 && sim->predicted_packets >= 0) {
+        int64_t d = sim_row(b, "packets", sim->predicted_packets, sim->packets);
+        worst = d > worst ? d : worst;
+    }
+    int listed = 0, rest = 0;
+    int64_t rest_worst = 0;
+    for (int d = 0; d < s->ndsps; d++) {
+        if (s->nops[d] == 0)
+            continue;
+        int64_t pe = predicted_end(s, r, d);
+        if (listed < SIM_DSP_ROWS) {
+            char what[64];
+            snprintf(what, sizeof what, "DSP %d compute", d);
+            int64_t x = sim_row(b, what, r->compute[d], sim->compute[d]);
+            if (pe >= 0) {
+                snprintf(what, sizeof what, "DSP %d end", d);
+                int64_t y = sim_row(b, what, pe, sim->end[d]);
+                x = y > x ? y : x;
+            }
+            worst = x > worst ? x : worst;
+            listed++;
+        } else {
+            int64_t x = r->compute[d] > sim->compute[d] ? r->compute[d] - sim->compute[d]
+                                                        : sim->compute[d] - r->compute[d];
+            int64_t y = pe < 0             ? 0
+                        : pe > sim->end[d] ? pe - sim->end[d]
+                                           : sim->end[d] - pe;
+            x = y > x ? y : x;
+            rest_worst = x > rest_worst ? x : rest_worst;
+            rest++;
+        }
+    }
+    if (rest)
+        buf_printf(b,
+                   "<tr%s><th>%d more busy DSPs</th><td colspan=\"3\">largest "
+                   "difference of their compute and end: %lld</td></tr>\n",
+                   rest_worst ? " class=\"crit\"" : "", rest, (long long)rest_worst);
+    worst = rest_worst > worst ? rest_worst : worst;
+    buf_printf(b,
+               "</tbody>\n</table>\n<p id=\"simulated-verdict\">largest difference: "
+               "%lld cycles%s</p>\n</section>\n",
+               (long long)worst,
+               !simulated   ? ""
+               : worst == 0 ? " (they agree)"
+                            : " (they DISAGREE: a bug)");
+}
+
 static void
 methods_table(Buf *b, const CgReportMethod *methods, int nmethods)
 {
@@ -462,7 +568,8 @@ graph_svg(Buf *b, const Sched *s, const EvalResult *r, Diag *d)
 
 char *
 cg_sched_report(const Sched *s, const EvalResult *r, const CgReportMethod *methods,
-                int nmethods, const CgThroughput *tp, bool *drawn, Diag *d)
+                int nmethods, const CgThroughput *tp, const CgSimulated *sim, bool *drawn,
+                Diag *d)
 {
     const Graph *g = s->g;
     const Platform *p = s->p;
@@ -491,6 +598,8 @@ cg_sched_report(const Sched *s, const EvalResult *r, const CgReportMethod *metho
     summary(&b, s, r, &cp, methods, nmethods, tp);
     if (nmethods > 0)
         methods_table(&b, methods, nmethods);
+    if (sim)
+        sim_table(&b, s, r, tp, sim);
     dsp_table(&b, s, r);
 
     /* Zoom without a script: one radio button per scale, whose :checked rule widens the

@@ -171,22 +171,23 @@ typedef struct Firing {
 
 typedef struct Graph {
     Arena *arena;
-    const char *file;   /* where it was read from */
-    const char *name;   /* "name" field, or the file's base name */
-    int64_t iterations; /* >= 1 */
+    const char *file;          /* where it was read from */
+    const char *name;          /* "name" field, or the file's base name */
+    int64_t iterations;        /* >= 1 */
     int64_t period_constraint; /* the largest acceptable period, cycles per iteration
                                   (docs/throughput.md); 0 = none */
     const char
         *platform_ref;  /* the "platform" field as written: preset, path or "inline" */
     Platform *platform; /* resolved platform (NULL until resolved) */
-    const char *dir; /* folder of the graph's file, where its relative paths start ("."
-                        for standard input and strings) */
+    const char *dir;    /* folder of the graph's file, where its relative paths start ("."
+                           for standard input and strings) */
     const char
         *kernels_source; /* kernel C file, as a path usable from the cwd, or NULL */
     const char *kernels_header; /* optional header of the kernels, or NULL */
-    /* The kernel files' bytes, read by fe_check when Options.read_kernels (docs/formats.md:
-     * confined to dir or a --kernel-path folder, regular, within --max-file-size); the
-     * emitter copies these, never the paths.  NULL when not read. */
+    /* The kernel files' bytes, read by fe_check when Options.read_kernels
+     * (docs/formats.md: confined to dir or a --kernel-path folder, regular, within
+     * --max-file-size); the emitter copies these, never the paths.  NULL when not read.
+     */
     const char *kernels_source_text, *kernels_header_text;
     size_t kernels_source_len, kernels_header_len;
     Task *tasks;
@@ -365,25 +366,25 @@ typedef struct Options {
         search_budget;  /* local-search evaluations after HEFT; 0 = off, -1 = default */
     bool search_plain;  /* local search judges eval_length as built, not also pipelined */
     bool no_contention; /* --no-contention: Platform.no_contention of the loaded graphs */
-    SchedAlgo algo; /* the list scheduler of pass_schedule (--algo) */
+    SchedAlgo algo;     /* the list scheduler of pass_schedule (--algo) */
     OptMethod method;
     uint64_t seed;
     int threads;
     bool verbose;
     bool read_kernels; /* fe_check reads the kernel files (check, compile, run) */
-    const char *const *kernel_dirs; /* --kernel-path: more folders kernel files may be in */
+    const char *const
+        *kernel_dirs; /* --kernel-path: more folders kernel files may be in */
     int nkernel_dirs;
-    int64_t exact_nodes;  /* --algo=exact: node limit (0 = none) */
-    double exact_seconds; /* --algo=exact: CPU-time limit (0 = none) */
+    int64_t exact_nodes;            /* --algo=exact: node limit (0 = none) */
+    double exact_seconds;           /* --algo=exact: CPU-time limit (0 = none) */
     SchedExactResult *exact_result; /* --algo=exact: what it found, if not NULL */
     SchedSearchStats *search_stats; /* what the local search did, added to if not NULL */
-    bool search_unscreened; /* the local search without its lower bounds (tests: the same
-                               result, slower) */
+    bool search_unscreened;  /* the local search without its lower bounds (tests: the same
+                                result, slower) */
     int64_t search_bb_steps; /* the default's branch and bound after the local search on
                                 the classic model: at least N steps of its bound; 0 =
                                 the default (sched_default_bb_steps), -1 = none */
 } Options;
-
 
 typedef struct Unit {
     Graph *g;
@@ -646,7 +647,8 @@ Graph *fe_load_graph_string(const char *text, const char *name, const Options *o
  * g->ports), indexed.  It shares strings and arrays with g, which must outlive it. */
 Graph *fe_expand(const Graph *g);
 /* Whether g's expansion differs from g: a rate other than 1, or a flattened graph in
- * which some actor's ports (g->from_rank, g->to_rank) are not in the order of its edges. */
+ * which some actor's ports (g->from_rank, g->to_rank) are not in the order of its edges.
+ */
 bool fe_expansion_needed(const Graph *g);
 /* Replaces u->g by its expansion in place (u->g->original keeps the multi-rate graph);
  * nothing when !fe_expansion_needed(g).  The first pass of passes/passes.def. */
@@ -702,14 +704,15 @@ int pass_schedule(Unit *u, Diag *d); /* fills u->s; 0, or -1 after reporting */
 
 /* Branch and bound for the one-iteration length in the classic model (the abstract
  * model's evaluator): *s is the incumbent (NULL: HEFT's), replaced by a shorter
- * schedule when one exists (messages inserted).  node_limit (0 = none) and seconds (CPU, 0 =
- * none) bound the search. */
+ * schedule when one exists (messages inserted).  node_limit (0 = none) and seconds (CPU,
+ * 0 = none) bound the search. */
 int sched_exact(const Graph *g, const Platform *p, Sched **s, int64_t node_limit,
                 double seconds, SchedExactResult *r);
 /* The same within a count of the bound's steps (a task's earliest start on a DSP: its
  * edges in + 1), not a clock (deterministic): at least `steps`, and while shorter
  * schedules still come, on to twice the count when the last one came, at most step_cap.
- * The default's last step on the classic model (pass_schedule, sched_default_bb_steps). */
+ * The default's last step on the classic model (pass_schedule, sched_default_bb_steps).
+ */
 int sched_exact_grow(const Graph *g, const Platform *p, Sched **s, int64_t steps,
                      int64_t step_cap, SchedExactResult *r);
 /* List scheduling of one iteration (zero-delay edges only), insertion-based, costs from
@@ -794,7 +797,8 @@ typedef struct Evaluator Evaluator; /* reusable workspace for the hot loop (BFCO
  * g->nedges operations and g->nedges messages). */
 Evaluator *eval_new(const Graph *g, const Platform *p);
 /* A workspace whose eval_length is a lower bound of the length of the schedule with any
- * pipelined flags, with and without contention (the rules relaxed: evaluate/evaluate.c). */
+ * pipelined flags, with and without contention (the rules relaxed: evaluate/evaluate.c).
+ */
 Evaluator *eval_new_bound(const Graph *g, const Platform *p);
 void eval_free(Evaluator *ev);
 /* Schedule length in cycles, or -1 when the schedule deadlocks.  Allocates nothing. */
@@ -822,13 +826,13 @@ int eval_run_with(Evaluator *ev, const Sched *s, const EvalOpts *o, EvalResult *
  * their ratio.  Found on the schedule repeated: a run of `run` iterations (more than the
  * graph's when they are too few), stopped by nothing but its end. */
 typedef struct EvalPeriod {
-    bool found;      /* the run repeated; else its parts run at different rates */
-    bool reached;    /* the graph's own iterations show it: the regime and two periods
-                        come before its last iterations, and every message is sent */
-    Ratio period;    /* cycles per iteration, cycles / iterations in lowest terms */
+    bool found;   /* the run repeated; else its parts run at different rates */
+    bool reached; /* the graph's own iterations show it: the regime and two periods
+                     come before its last iterations, and every message is sent */
+    Ratio period; /* cycles per iteration, cycles / iterations in lowest terms */
     int64_t cycles, iterations; /* the repetition as found */
-    int64_t from;    /* the iteration the regime starts at (or before) */
-    int64_t run;     /* iterations of the run that looked for it */
+    int64_t from;               /* the iteration the regime starts at (or before) */
+    int64_t run;                /* iterations of the run that looked for it */
 } EvalPeriod;
 /* The steady state of s (ev made by eval_new for its graph and platform, contention as
  * the platform says).  Returns 0 (out->found tells whether there is one), -1 when the
@@ -895,23 +899,23 @@ typedef struct BfcoParams {
                    order (0 = every pair) */
     double w_start, w_end; /* inertia, decreasing linearly over the generations */
     double c1, c2, vmax, mutation;
-    double epsilon; /* TIS/TEIR slack */
-    bool vshaped;   /* V-shaped transfer function instead of the paper's sigmoid */
-    bool joint;     /* a pipeline bit per receive in the particle, searched jointly */
+    double epsilon;  /* TIS/TEIR slack */
+    bool vshaped;    /* V-shaped transfer function instead of the paper's sigmoid */
+    bool joint;      /* a pipeline bit per receive in the particle, searched jointly */
     int joint_units; /* joint also without `joint` when the base has at most this many
                         messages (default 64; 0 = only with joint) */
-    bool polish;    /* toggle single pipelines of the best particle while it improves */
-    int64_t polish_budget; /* evaluations of the polish; -1 = from the search's */
+    bool polish;     /* toggle single pipelines of the best particle while it improves */
+    int64_t polish_budget;  /* evaluations of the polish; -1 = from the search's */
     int64_t descent_budget; /* moves the descent tries (docs/bfco.md); -1 = 4 per
                                particle evaluated, 0 = no descent */
-    int kicks;      /* the descent's iterated local search stops after this many kicks
-                       in a row that keep nothing; -1 = default (10 at most 64
-                       messages, else 0), 0 = no kicks */
-    int kick_moves; /* random moves of a kick */
+    int kicks;          /* the descent's iterated local search stops after this many kicks
+                           in a row that keep nothing; -1 = default (10 at most 64
+                           messages, else 0), 0 = no kicks */
+    int kick_moves;     /* random moves of a kick */
     int fitness_passes; /* after the last descent, passes of its moves on the fitness
                            while one keeps a move; -1 = default (4 at most 64 messages,
                            else 0), 0 = none */
-    int64_t es_limit;      /* es refuses more configurations than this */
+    int64_t es_limit;   /* es refuses more configurations than this */
     /* polish: evaluate every toggle that can be kept, also those that lengthen the
      * contention-free length (docs/bfco.md) */
     bool polish_all;
@@ -926,18 +930,18 @@ typedef struct BfcoParams {
 /* The descent's rules that BfcoParams.rules_off switches off, one bit each, in the order
  * of bfco_rule_names (passes/bfco/descent.c says what each is). */
 enum {
-    BFCO_RULE_CONVERGE = 1u << 0,   /* up to 800 messages, passes to a local optimum */
-    BFCO_RULE_REACH = 1u << 1,      /* a pass that fits: passes beyond the budget */
-    BFCO_RULE_GATHERS = 1u << 2,    /* above 800 messages, the gather moves */
-    BFCO_RULE_KINDS = 1u << 3,      /* the first pass picks the kind kept more often */
-    BFCO_RULE_FIRST_CAP = 1u << 4,  /* above 800: the first pass within 10 budgets */
-    BFCO_RULE_PASS_GAIN = 1u << 5,  /* above 800: later passes while they gain 0.1 % */
-    BFCO_RULE_CUT = 1u << 6,        /* after a first pass of < 10 %: cut passes, 1 % */
-    BFCO_RULE_CONTENDED = 1u << 7,  /* above 800: the contended surrogate */
-    BFCO_RULE_JUDGE = 1u << 8,      /* a capped first pass judged every budget */
+    BFCO_RULE_CONVERGE = 1u << 0,  /* up to 800 messages, passes to a local optimum */
+    BFCO_RULE_REACH = 1u << 1,     /* a pass that fits: passes beyond the budget */
+    BFCO_RULE_GATHERS = 1u << 2,   /* above 800 messages, the gather moves */
+    BFCO_RULE_KINDS = 1u << 3,     /* the first pass picks the kind kept more often */
+    BFCO_RULE_FIRST_CAP = 1u << 4, /* above 800: the first pass within 10 budgets */
+    BFCO_RULE_PASS_GAIN = 1u << 5, /* above 800: later passes while they gain 0.1 % */
+    BFCO_RULE_CUT = 1u << 6,       /* after a first pass of < 10 %: cut passes, 1 % */
+    BFCO_RULE_CONTENDED = 1u << 7, /* above 800: the contended surrogate */
+    BFCO_RULE_JUDGE = 1u << 8,     /* a capped first pass judged every budget */
     BFCO_RULE_CONVERGE_CONTENDED = 1u << 9, /* contended passes to a local optimum */
     BFCO_RULE_NEAR_SENDS = 1u << 10,        /* above 800: the near-sends start */
-    BFCO_RULE_ORDER = 1u << 11,     /* later passes by the moves' last change */
+    BFCO_RULE_ORDER = 1u << 11,             /* later passes by the moves' last change */
     BFCO_RULE_SKIP = 1u << 12,      /* no descent from gbest that would only confirm */
     BFCO_RULE_FROM_NONE = 1u << 13, /* the first descent from no merge too */
     BFCO_RULE_PASS_ENDS = 1u << 14, /* above 800: the shortest pass end kept */
@@ -1010,8 +1014,9 @@ char *cg_sched_gantt(const Sched *s, const EvalResult *r); /* SVG */
 /* The Gantt chart's width in pixels (its height grows with the lanes), and the largest
  * zoom of the report's (1, 2, 4 ... CG_GANTT_ZOOM_MAX): the chart's root has
  * preserveAspectRatio="none", its group "names" (the title, the legend, the lanes' names)
- * is left unstretched by the report and its group "time" stretched, and the label of a box
- * that fits only from zoom z on has the classes "zl zZ" (hidden outside the report). */
+ * is left unstretched by the report and its group "time" stretched, and the label of a
+ * box that fits only from zoom z on has the classes "zl zZ" (hidden outside the report).
+ */
 enum { CG_GANTT_WIDTH = 1260, CG_GANTT_ZOOM_MAX = 32, CG_GANTT_LEFT = 130 };
 /* The critical path of iteration 0, worked out from r's times: the chain of operations
  * that determined the last finish.  dsp[] and op[] (room for every operation) receive it
@@ -1042,14 +1047,25 @@ typedef struct CgThroughput {
     const PeriodBound *bound; /* the graph's period bound, NULL when there is none */
     int64_t constraint;       /* the graph's period_constraint, 0 = none */
 } CgThroughput;
+/* What a run of the generated program measured (tgc run --report), shown beside the
+ * evaluator's prediction with the difference. */
+typedef struct CgSimulated {
+    const char *target;                  /* sim, threads, openmpi, mpich */
+    int64_t length;                      /* the run's cycles */
+    int64_t packets, predicted_packets;  /* -1: not printed by the program */
+    int64_t period_cycles, period_iters; /* the measured steady state, 0 = none */
+    const int64_t *compute, *end;        /* [ndsps] each DSP's compute cycles, its end */
+} CgSimulated;
 /* One self-contained HTML page of schedule s evaluated as r (not deadlocked; r records
  * iteration 0 and the iterations the Gantt chart shows): summary (with the period, its
  * bound and the constraint when tp is not NULL), methods (when nmethods > 0), DSPs, the
  * Gantt chart and the schedule graph as inline SVG, the operations.  *drawn receives
- * whether the graph is drawn.  Returns the malloc'd page, or NULL after reporting
- * through d (Graphviz failed). */
+ * whether the graph is drawn.  With sim (not NULL), the section "Predicted and
+ * simulated" puts the run's figures beside r's.  Returns the malloc'd page, or NULL after
+ * reporting through d (Graphviz failed). */
 char *cg_sched_report(const Sched *s, const EvalResult *r, const CgReportMethod *methods,
-                      int nmethods, const CgThroughput *tp, bool *drawn, Diag *d);
+                      int nmethods, const CgThroughput *tp, const CgSimulated *sim,
+                      bool *drawn, Diag *d);
 
 /* ------------------------------------------------------------------------------------
  * backend/emit_c.c, backend/sanitize.c - the generated C project (docs/design.md section

@@ -501,7 +501,7 @@ TEST(report_is_one_self_contained_page)
                             {"es", "es: too many configurations", NULL, 0.0, false}};
     Diag *d = diag_new();
     bool drawn = false;
-    char *page = cg_sched_report(x.s, &x.r, rm, 3, NULL, &drawn, d);
+    char *page = cg_sched_report(x.s, &x.r, rm, 3, NULL, NULL, &drawn, d);
     ck_assert_ptr_nonnull(page);
     ck_assert_int_eq(diag_errors(d), 0);
     ck_assert(drawn);
@@ -562,15 +562,59 @@ TEST(report_is_one_self_contained_page)
     ck_assert_ptr_nonnull(strstr(graph, ">send m0 to DSP 1</text>"));
     free(graph);
     /* the same schedule, the same bytes */
-    char *again = cg_sched_report(x.s, &x.r, rm, 3, NULL, &drawn, d);
+    char *again = cg_sched_report(x.s, &x.r, rm, 3, NULL, NULL, &drawn, d);
     ck_assert_str_eq(page, again);
     free(again);
     /* without methods, no methods section */
-    char *plain = cg_sched_report(x.s, &x.r, NULL, 0, NULL, &drawn, d);
+    char *plain = cg_sched_report(x.s, &x.r, NULL, 0, NULL, NULL, &drawn, d);
     check_self_contained(plain);
     ck_assert_int_eq(table_rows(plain, "methods-table"), -1);
     ck_assert_int_eq(table_rows(plain, "summary-table"), 9);
     free(plain);
+    free(page);
+    diag_free(d);
+    example_free(&x);
+}
+END_TEST
+
+/* tgc run --report: the run's figures beside the prediction, a difference marked and
+ * the verdict its largest */
+TEST(report_puts_the_run_beside_the_prediction)
+{
+    Example x;
+    worked_example(&x);
+    Diag *d = diag_new();
+    bool drawn;
+    int64_t compute[4] = {x.r.compute[0], x.r.compute[1], 0, 0}, end[4] = {3764, 7528};
+    CgSimulated sim = {"sim", x.r.length, 4, 4, 0, 0, compute, end};
+    char *page = cg_sched_report(x.s, &x.r, NULL, 0, NULL, &sim, &drawn, d);
+    ck_assert_ptr_nonnull(page);
+    check_self_contained(page);
+    /* length, packets, the compute and end of the two busy DSPs (the ends those of their
+     * last operations in iteration 1, the last) */
+    ck_assert_int_eq(table_rows(page, "simulated-table"), 6);
+    ck_assert_int_eq(count(page, "<td class=\"n\">+0</td>"), 6);
+    ck_assert_int_eq(count(page, "largest difference: 0 cycles (they agree)"), 1);
+    ck_assert_int_eq(count(page, "<tr class=\"crit\"><th>"), 0);
+    free(page);
+    compute[1] += 5;
+    sim.length -= 7;
+    page = cg_sched_report(x.s, &x.r, NULL, 0, NULL, &sim, &drawn, d);
+    ck_assert_ptr_nonnull(page);
+    ck_assert_int_eq(count(page, "<td class=\"n\">+5</td>"), 1);
+    ck_assert_int_eq(count(page, "<td class=\"n\">-7</td>"), 1);
+    ck_assert_int_eq(count(page, "<tr class=\"crit\"><th>"), 2);
+    ck_assert_int_eq(count(page, "largest difference: 7 cycles (they DISAGREE"), 1);
+    free(page);
+    /* measured on a host: no claim that they agree */
+    sim.target = "threads";
+    page = cg_sched_report(x.s, &x.r, NULL, 0, NULL, &sim, &drawn, d);
+    ck_assert_int_eq(count(page, "<h2>Predicted and measured</h2>"), 1);
+    ck_assert_ptr_null(strstr(page, "DISAGREE"));
+    free(page);
+    /* without a run, no such section */
+    page = cg_sched_report(x.s, &x.r, NULL, 0, NULL, NULL, &drawn, d);
+    ck_assert_ptr_null(strstr(page, "id=\"simulated\""));
     free(page);
     diag_free(d);
     example_free(&x);
@@ -585,7 +629,7 @@ TEST(report_escapes_names)
     x.g->tasks[0].id = "a</td><script>";
     Diag *d = diag_new();
     bool drawn;
-    char *page = cg_sched_report(x.s, &x.r, NULL, 0, NULL, &drawn, d);
+    char *page = cg_sched_report(x.s, &x.r, NULL, 0, NULL, NULL, &drawn, d);
     ck_assert_ptr_nonnull(page);
     check_self_contained(page);
     ck_assert_ptr_null(strstr(page, "<b>"));
@@ -626,7 +670,7 @@ report_of(const Sched *s, const EvalResult *r, bool drawn)
 {
     Diag *d = diag_new();
     bool got = !drawn;
-    char *page = cg_sched_report(s, r, NULL, 0, NULL, &got, d);
+    char *page = cg_sched_report(s, r, NULL, 0, NULL, NULL, &got, d);
     ck_assert_ptr_nonnull(page);
     ck_assert(got == drawn);
     check_self_contained(page);

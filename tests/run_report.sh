@@ -84,6 +84,23 @@ rc=$?
 rc=$?
 [ $rc -eq 1 ] && [ ! -e "$tmp/o.html" ] || { echo "FAIL: opt --report bad: exit $rc"; fail=1; }
 
+# tgc run --report: the run's figures beside the prediction, every difference 0 on the
+# simulated platform (a single-rate, a multi-rate and a delayed graph), the page XML
+for g in fir4/fir4.json multirate/fifo.json worked/worked.json; do
+    f=$tmp/run-$(basename "$g" .json).html
+    check "run --report $g" "$tgc" run "$g" --report "$f"
+    python3 "$here/xml_check.py" "$f" || fail=1
+    n=$(rows "$f" simulated-table)
+    zero=$(sed -n '/<table id="simulated-table">/,/<\/table>/p' "$f" | grep -c '<td class="n">+0</td></tr>$')
+    [ "$n" -ge 3 ] && [ "$zero" -eq "$n" ] ||
+        { echo "FAIL: run --report $g: $zero of $n rows without a difference"; fail=1; }
+    grep -q '^<p id="simulated-verdict">largest difference: 0 cycles (they agree)</p>$' "$f" ||
+        { echo "FAIL: run --report $g: the verdict"; fail=1; }
+done
+"$tgc" run fir4/fir4.json --report "$tmp/no/such/dir/r.html" >/dev/null 2>&1
+rc=$?
+[ $rc -eq 1 ] || { echo "FAIL: run --report to an unwritable path: exit $rc"; fail=1; }
+
 # Usage errors: exit 2, nothing written.
 for args in "fir4/fir4.json" "-o $tmp/u.html" "fir4/fir4.json --from $tmp/cp.json -o $tmp/u.html" \
     "--from $tmp/cp.json --dsps 8 -o $tmp/u.html" "fir4/fir4.json -o - --json" \

@@ -363,8 +363,8 @@ cmd_opt(Cli *c)
                 ct = (CgThroughput){&kt->period, kt->bound_rc == 0 ? &kt->bound : NULL,
                                     kt->constraint};
             bool drawn;
-            if (!(text[3] =
-                      cg_sched_report(keep, &er, rm, nrows, kt ? &ct : NULL, &drawn, d)))
+            if (!(text[3] = cg_sched_report(keep, &er, rm, nrows, kt ? &ct : NULL, NULL,
+                                            &drawn, d)))
                 goto done;
         }
     }

@@ -96,7 +96,7 @@ cmd_report(Cli *c)
     tgc_throughput(s, &per, &tp, a);
     CgThroughput ct = {&tp.period, tp.bound_rc == 0 ? &tp.bound : NULL, tp.constraint};
     bool drawn;
-    if (!(page = cg_sched_report(s, &r, NULL, 0, &ct, &drawn, d)))
+    if (!(page = cg_sched_report(s, &r, NULL, 0, &ct, NULL, &drawn, d)))
         goto done;
     size_t len = strlen(page);
     if (out_check(c->output) != 0 || out_write_file(c->output, page, len) != 0)

@@ -48,7 +48,7 @@ extern char **environ;
 #define TGC_MPI_MPICH_FLAGS ""
 #endif
 
-enum { O_KEEP = TGC_COMPILE_NOPTIONS, O_TRACE, O_MPIRUN, O_TIMEOUT, O_PIN };
+enum { O_KEEP = TGC_COMPILE_NOPTIONS, O_TRACE, O_MPIRUN, O_TIMEOUT, O_PIN, O_REPORT };
 
 static const CliOption own[] = {
     TGC_COMPILE_OPTIONS,
@@ -59,6 +59,9 @@ static const CliOption own[] = {
     {"timeout", "S",
      "--target mpi or threads: end the parallel run after S seconds (default 600)"},
     {"pin", NULL, "--target threads: bind thread i to core i modulo the cores"},
+    {"report", "FILE",
+     "write the HTML report of the schedule (tgc report) with the run's figures beside "
+     "the prediction and their difference"},
     {NULL, NULL, NULL},
 };
 
@@ -373,6 +376,56 @@ print_file_to_stderr(const char *path, const char *what)
 
 const CliSpec *const cmd_run_spec = &spec;
 
+/* tgc report's page of the schedule run, with the section "Predicted and simulated":
+ * the run's length, period, packets and each DSP's compute and end beside the
+ * evaluator's.  0, or 1 after reporting. */
+static int
+write_report(const Compiled *x, const Report *rp, const char *target, const char *path)
+{
+    Arena *a = arena_new();
+    Diag *d = diag_new();
+    int rc = 1;
+    EvalOpts eo = {.first = 2,
+                   .last = 3}; /* the Gantt chart's iterations, as tgc report */
+    EvalResult r;
+    if (eval_run(x->s, &eo, &r, a) != 0)
+        ice("a verified schedule deadlocks");
+    EvalPeriod per;
+    if (eval_period_of(x->s, &per) != 0)
+        ice("a verified schedule deadlocks in its steady state");
+    TgcThroughput tp;
+    tgc_throughput(x->s, &per, &tp, a);
+    CgThroughput ct = {&tp.period, tp.bound_rc == 0 ? &tp.bound : NULL, tp.constraint};
+    int n = x->s->ndsps;
+    int64_t *compute = calloc((size_t)n + 1, sizeof *compute);
+    int64_t *end = calloc((size_t)n + 1, sizeof *end);
+    if (!compute || !end)
+        ice("out of memory");
+    for (int k = 0; k < n; k++) {
+        compute[k] = rp->dsp[k].compute;
+        end[k] = rp->dsp[k].end;
+    }
+    CgSimulated sim = {target,
+                       rp->cycles,
+                       rp->packets,
+                       rp->predicted_packets,
+                       rp->period_cycles,
+                       rp->period_iterations,
+                       compute,
+                       end};
+    bool drawn;
+    char *page = cg_sched_report(x->s, &r, NULL, 0, &ct, &sim, &drawn, d);
+    if (page)
+        rc = out_write_file(path, page, strlen(page));
+    diag_flush(d, stderr);
+    free(page);
+    free(compute);
+    free(end);
+    diag_free(d);
+    arena_free(a);
+    return rc;
+}
+
 int
 cmd_run(Cli *c)
 {
@@ -415,6 +468,10 @@ cmd_run(Cli *c)
     if (host && trace) {
         tgc_compiled_free(&x);
         return cli_usage(&spec, "--trace applies to the simulated platform only");
+    }
+    if (c->val[O_REPORT] && out_check(c->val[O_REPORT]) != 0) {
+        tgc_compiled_free(&x);
+        return TGC_EXIT_INPUT;
     }
     if (mpi) {
         const char *flags, *lib = mpi_lib(x.target, &flags);
@@ -642,6 +699,11 @@ cmd_run(Cli *c)
          * clock (on threads the sequential program's too) */
         double hz = 1e6 * (double)x.s->p->dsp_clock_mhz;
         double wall_s = (double)rp.cycles / hz, seq_wall_s = (double)rs.cycles / hz;
+        const char *report = c->val[O_REPORT];
+        if (report && write_report(&x, &rp, target_name, report) != 0) {
+            status = TGC_EXIT_INPUT;
+            report = NULL;
+        }
         if (c->json) {
             json_t *o = json_object();
             json_object_set_new(o, "graph", json_string(x.g->name ? x.g->name : ""));
@@ -713,6 +775,7 @@ cmd_run(Cli *c)
             json_object_set_new(o, "per_dsp", ds);
             json_object_set_new(o, "dir", keep ? json_string(dir) : json_null());
             json_object_set_new(o, "trace", trace ? json_string(trace) : json_null());
+            json_object_set_new(o, "report", report ? json_string(report) : json_null());
             int js = cli_print_json(o);
             json_decref(o);
             if (js != 0)
@@ -809,6 +872,8 @@ cmd_run(Cli *c)
             if (trace)
                 printf("  trace written to %s (open it in Perfetto)\n",
                        ir_escaped(x.g->arena, trace));
+            if (report)
+                printf("  report written to %s\n", ir_escaped(x.g->arena, report));
         }
         if (!ceq)
             fprintf(stderr,
