@@ -228,8 +228,31 @@ run_es(const Space *sp, const BfcoParams *bp, Sched **out, OptStats *st, Diag *d
     es.cand = ir_xcalloc((size_t)sp->M + 1, sizeof(int));
     es.best = INT64_MAX;
     int rc = 0;
-    es_class(&es, 0, 0);
-    if (es.over) {
+    /* es keeps every receive buffer in its DSP's memory (bfco_mem_ok): when the delay
+       rings of the base schedule alone exceed it, no configuration fits, and that is
+       the cause to report, not a deadlock */
+    int full = -1;
+    for (int dsp = 0; dsp < sp->D && full < 0; dsp++)
+        if (sp->rbuf[dsp] > sp->p->dsp_memory_bytes)
+            full = dsp;
+    if (full >= 0) {
+        Loc loc = {.file = sp->g->file};
+        diag_error(
+            d, &loc,
+            "es: the receive buffers of DSP %d need %lld bytes (a ring of max(delay, "
+            "1) slots per message), more than its %lld bytes of memory "
+            "(dsp_memory_bytes of platform \"%s\"): no configuration fits; raise "
+            "dsp_memory_bytes or lower the delays (the other methods check the "
+            "memory only for the second buffer of a pipelined receive)",
+            full, (long long)sp->rbuf[full], (long long)sp->p->dsp_memory_bytes,
+            sp->p->name ? sp->p->name : "inline");
+        rc = -1;
+    } else {
+        es_class(&es, 0, 0);
+    }
+    if (rc < 0) {
+        /* reported */
+    } else if (es.over) {
         Loc loc = {.file = sp->g->file};
         diag_error(
             d, &loc,

@@ -159,4 +159,19 @@ else
     echo "skip: calibrate --graphs (no tgc-calib-threads beside tgc)"
 fi
 
+# ---- -O es when the delay rings alone exceed a DSP's memory: the real cause (which DSP,
+# the bytes needed and available), not "found no deadlock-free schedule"
+cat >mem.json <<'JSON'
+{"format": "tgc-graph/1", "name": "mem", "iterations": 4,
+ "platform": {"preset": "bwdsp-1board", "dsp_memory_bytes": 4096},
+ "tasks": [{"id": "a", "cycles": 1000, "dsp": 0}, {"id": "b", "cycles": 1000, "dsp": 1}],
+ "edges": [{"from": "a", "to": "b", "bytes": 3000, "delay": 3},
+           {"from": "b", "to": "a", "bytes": 1024, "delay": 2}]}
+JSON
+mem="mem.json: error: es: the receive buffers of DSP 1 need 9000 bytes (a ring of max(delay, 1) slots per message), more than its 4096 bytes of memory (dsp_memory_bytes of platform \"inline\"): no configuration fits; raise dsp_memory_bytes or lower the delays (the other methods check the memory only for the second buffer of a pipelined receive)"
+expect 1 "$mem" opt mem.json --method es
+expect 1 "$mem" run mem.json -O es --keep mem-run
+nothing_written "-O es over the memory" mem-run
+expect 0 "" opt mem.json --method cp
+
 exit $fail
