@@ -759,10 +759,7 @@ time_schedule(Graph *g, int64_t *len)
 {
     double t[5];
     for (int r = 0; r < 5; r++) {
-        Options o;
-        memset(&o, 0, sizeof o);
-        o.limits = ir_default_limits();
-        o.search_budget = -1;
+        Options o = {.limits = ir_default_limits(), .search_budget = -1};
         Unit u = {.g = g, .p = g->platform, .opt = &o};
         Diag *d = diag_new();
         double t0 = ir_cpu_seconds();

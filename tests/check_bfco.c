@@ -678,10 +678,7 @@ gen_schedule(const char *cls, uint64_t seed, Graph **gout)
     ck_assert_int_eq(gen_class(cls, &gs), 0);
     gs.seed = seed;
     Graph *g = gen_graph(&gs, cls);
-    Options opt;
-    memset(&opt, 0, sizeof opt);
-    opt.limits = ir_default_limits();
-    opt.search_budget = -1;
+    Options opt = {.limits = ir_default_limits(), .search_budget = -1};
     Unit u = {.g = g, .p = g->platform, .opt = &opt};
     Diag *d = diag_new();
     ck_assert_int_eq(pass_schedule(&u, d), 0);

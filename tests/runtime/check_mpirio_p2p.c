@@ -62,16 +62,23 @@ worked(int rank, void *arg)
 
 TEST_CASE("core", 120)
 
-TEST(worked_example_blocking_is_7528)
+/* Runs the worked example, its receives pipelined or not, without contention: its length
+ * and the times of rank 1's two receives (tmark), which get 'a' then 'b'. */
+static void
+ck_worked(int pipelined, long long cycles, long long recv0, long long recv1)
 {
-    int pipelined = 0;
     ck_assert_int_eq(run(4, "bwdsp-1board", MPIRIO_RUN_NO_CONTENTION, worked, &pipelined),
                      0);
-    ck_assert_int_eq(st.cycles, 7528);
-    ck_assert_int_eq(tmark[0], 2564);
-    ck_assert_int_eq(tmark[1], 5528);
+    ck_assert_int_eq(st.cycles, cycles);
+    ck_assert_int_eq(tmark[0], recv0);
+    ck_assert_int_eq(tmark[1], recv1);
     ck_assert_int_eq(ires[1][0], 'a');
     ck_assert_int_eq(ires[1][1], 'b');
+}
+
+TEST(worked_example_blocking_is_7528)
+{
+    ck_worked(0, 7528, 2564, 5528);
     ck_assert_int_eq(st.traffic.packets, 2);
     long long f[4];
     MPIRIO_Run_finish_times(f, 4);
@@ -83,14 +90,7 @@ END_TEST
 
 TEST(worked_example_pipelined_is_6864)
 {
-    int pipelined = 1;
-    ck_assert_int_eq(run(4, "bwdsp-1board", MPIRIO_RUN_NO_CONTENTION, worked, &pipelined),
-                     0);
-    ck_assert_int_eq(st.cycles, 6864);
-    ck_assert_int_eq(tmark[0], 2664);
-    ck_assert_int_eq(tmark[1], 4864);
-    ck_assert_int_eq(ires[1][0], 'a');
-    ck_assert_int_eq(ires[1][1], 'b');
+    ck_worked(1, 6864, 2664, 4864);
 }
 END_TEST
 
@@ -302,69 +302,62 @@ TEST(contention_serialises_a_shared_link)
 }
 END_TEST
 
-/* Rank 1 computes first, so its thread calls MPIRIO_Send before rank 2's does, but its
- * message is issued later in virtual time (1600 against 600): issue order is by virtual
- * time, never by the order in which the threads happen to run. */
+/* Ranks 1 and 2 send to rank 0 (tags 1 and 2), rank 1 after computing `compute1` cycles;
+ * rank 0 posts both receives, waits for rank `first`'s message, then for the other's:
+ * tmark[1] and tmark[2] are when the two waits return. */
+typedef struct {
+    int compute1;
+    int bytes[3]; /* [1], [2]: what ranks 1 and 2 send */
+    int first;
+} TwoSends;
+
 static void
-late_issue(int rank, void *arg)
+two_sends(int rank, void *arg)
 {
-    (void)arg;
+    const TwoSends *t = arg;
     static char b[4][2500];
-    if (rank == 1)
-        MPIRIO_Compute(1000);
+    if (rank == 1 && t->compute1)
+        MPIRIO_Compute(t->compute1);
     if (rank == 1 || rank == 2) {
-        MPIRIO_Send(b[rank], 2500, MPIRIO_BYTE, 0, rank, MPIRIO_COMM_WORLD);
+        MPIRIO_Send(b[rank], t->bytes[rank], MPIRIO_BYTE, 0, rank, MPIRIO_COMM_WORLD);
     } else if (rank == 0) {
         MPIRIO_Request r[2];
-        MPIRIO_Irecv(b[0], 2500, MPIRIO_BYTE, 1, 1, MPIRIO_COMM_WORLD, &r[0]);
-        MPIRIO_Irecv(b[3], 2500, MPIRIO_BYTE, 2, 2, MPIRIO_COMM_WORLD, &r[1]);
-        MPIRIO_Wait(&r[0], NULL);
+        MPIRIO_Irecv(b[0], t->bytes[1], MPIRIO_BYTE, 1, 1, MPIRIO_COMM_WORLD, &r[0]);
+        MPIRIO_Irecv(b[3], t->bytes[2], MPIRIO_BYTE, 2, 2, MPIRIO_COMM_WORLD, &r[1]);
+        MPIRIO_Wait(&r[t->first - 1], NULL);
         tmark[1] = MPIRIO_time();
-        MPIRIO_Wait(&r[1], NULL);
+        MPIRIO_Wait(&r[2 - t->first], NULL);
         tmark[2] = MPIRIO_time();
     }
 }
 
+/* Rank 1 computes first, so its thread calls MPIRIO_Send before rank 2's does, but its
+ * message is issued later in virtual time (1600 against 600): issue order is by virtual
+ * time, never by the order in which the threads happen to run. */
 TEST(issue_order_is_virtual_time)
 {
     /* rank 2: posted 600, departs 900, its ten packets hold DSP 0's link 1250-3750;
      * rank 1: issued 1600, departs 1900, its first packet is ready for that link at 2250
      * but rank 2's message was issued first and keeps the link: rank 1's packets follow,
      * 3750-6250.  Waits of 200 each: 6450, then 6650. */
-    ck_assert_int_eq(run(4, NULL, 0, late_issue, NULL), 0);
+    TwoSends late_issue = {.compute1 = 1000, .bytes = {0, 2500, 2500}, .first = 1};
+    ck_assert_int_eq(run(4, NULL, 0, two_sends, &late_issue), 0);
     ck_assert_int_eq(tmark[1], 6450);
     ck_assert_int_eq(tmark[2], 6650);
 }
 END_TEST
-
-static void
-long_and_short(int rank, void *arg)
-{
-    static char b[3][2500];
-    if (rank == 1)
-        MPIRIO_Send(b[1], 2500, MPIRIO_BYTE, 0, 1, MPIRIO_COMM_WORLD);
-    else if (rank == 2)
-        MPIRIO_Send(b[2], 250, MPIRIO_BYTE, 0, 2, MPIRIO_COMM_WORLD);
-    else if (rank == 0) {
-        MPIRIO_Request r[2];
-        MPIRIO_Irecv(b[0], 2500, MPIRIO_BYTE, 1, 1, MPIRIO_COMM_WORLD, &r[0]);
-        MPIRIO_Irecv(b[0], 250, MPIRIO_BYTE, 2, 2, MPIRIO_COMM_WORLD, &r[1]);
-        MPIRIO_Wait(&r[1], NULL);
-        tmark[1] = MPIRIO_time();
-        MPIRIO_Wait(&r[0], NULL);
-        tmark[2] = MPIRIO_time();
-    }
-}
 
 TEST(shorter_message_goes_first)
 {
     /* both start at 900; their first packets reach the switch together at 1150 and
      * are ready for DSP 0's link at 1250: the short one takes it (1250-1500), the long
      * one's ten packets follow, 250 cycles later than alone (3750) */
-    ck_assert_int_eq(run(4, NULL, 0, long_and_short, NULL), 0);
+    TwoSends long_and_short = {.bytes = {0, 2500, 250}, .first = 2};
+    ck_assert_int_eq(run(4, NULL, 0, two_sends, &long_and_short), 0);
     ck_assert_int_eq(tmark[1], 1500 + 200);
     ck_assert_int_eq(tmark[2], 4000 + 200);
-    ck_assert_int_eq(run(4, NULL, MPIRIO_RUN_NO_CONTENTION, long_and_short, NULL), 0);
+    ck_assert_int_eq(run(4, NULL, MPIRIO_RUN_NO_CONTENTION, two_sends, &long_and_short),
+                     0);
     ck_assert_int_eq(tmark[1], 1500 + 200);
     ck_assert_int_eq(tmark[2], 3750 + 200);
 }
