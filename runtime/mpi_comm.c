@@ -606,17 +606,14 @@ MPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm)
 }
 
 int
-MPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *newcomm)
+comm_of_group(MpiState *s, MPI_Group group, int cctx, int tag, MPI_Errhandler eh,
+              MPI_Comm *newcomm)
 {
-    ENTER("MPI_Comm_create_group");
-    COMM(c, comm);
     Group *g = group_get(s, group);
     if (!g)
-        return mpi_err(comm, MPI_ERR_GROUP);
-    if (tag < 0 || tag > MPIRIO_TAG_UB - T_GROUP)
-        return mpi_err(comm, MPI_ERR_TAG);
+        return MPI_ERR_GROUP;
     /* only the members of the group take part: a communicator of them for the
-     * agreement, in comm's collective context with a tag of tag's */
+     * agreement, in context cctx with a tag of tag's */
     int me = -1;
     for (int i = 0; i < g->n; i++)
         if (g->g[i] == s->rank)
@@ -627,10 +624,21 @@ MPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *newcomm
     }
     Comm tmp = {0};
     tmp.size = g->n, tmp.rank = me, tmp.g = g->g;
-    int ctx = agree_ctx(s, &tmp, c->cctx, T_GROUP + tag);
+    int ctx = agree_ctx(s, &tmp, cctx, T_GROUP + tag);
     g = group_get(s, group);
-    comm_make(s, g->g, g->n, ctx, c->eh, newcomm);
+    comm_make(s, g->g, g->n, ctx, eh, newcomm);
     return MPI_SUCCESS;
+}
+
+int
+MPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *newcomm)
+{
+    ENTER("MPI_Comm_create_group");
+    COMM(c, comm);
+    if (tag < 0 || tag > MPIRIO_TAG_UB - T_GROUP)
+        return mpi_err(comm, MPI_ERR_TAG);
+    int e = comm_of_group(s, group, c->cctx, tag, c->eh, newcomm);
+    return e ? mpi_err(comm, e) : MPI_SUCCESS;
 }
 
 int

@@ -211,7 +211,7 @@ mpi_enter(const char *call)
     if (!s)
         return NULL;
     int fin = s->finalized || !tr_active();
-    if (!s->initialized || fin) {
+    if ((!s->initialized && !s->nsessions) || fin) {
         if (tr_strict())
             outside(fin, call);
         if (fin)
@@ -663,6 +663,8 @@ err_text(int code)
         return "out of memory";
     case MPI_ERR_UNSUPPORTED_OPERATION:
         return "operation not supported by MPIRIO";
+    case MPI_ERR_SESSION:
+        return "invalid session";
     case MPI_ERR_LASTCODE:
         return "the last predefined error code";
     default:
@@ -768,15 +770,22 @@ mpi_err(MPI_Comm comm, int code)
     Comm *c = s ? comm_get(s, comm) : NULL;
     if (!c && s)
         c = comm_get(s, MPI_COMM_WORLD);
-    MPI_Errhandler eh = c ? c->eh : MPI_ERRORS_ARE_FATAL;
+    return mpi_err_eh(c ? c->eh : MPI_ERRORS_ARE_FATAL, comm, code);
+}
+
+int
+mpi_err_eh(MPI_Errhandler eh, int handle, int code)
+{
+    if (code == MPI_SUCCESS || tr_agent())
+        return code;
+    MpiState *s = mpi_state();
     if (eh == MPI_ERRORS_RETURN)
         return code;
     if (eh >= 4 && s) {
         Errh *h = tab_at(&s->errhs, eh);
         if (h && h->used && h->fn) {
-            MPI_Comm cc = comm;
-            int cd = code;
-            h->fn(&cc, &cd);
+            int hh = handle, cd = code;
+            h->fn(&hh, &cd);
             return code;
         }
     }
@@ -810,13 +819,20 @@ errh_valid(MpiState *s, MPI_Errhandler eh)
 }
 
 int
+errh_valid_for(MpiState *s, MPI_Errhandler eh, int session)
+{
+    return errh_valid(s, eh) &&
+           (eh < 4 || ((Errh *)tab_at(&s->errhs, eh))->session == session);
+}
+
+int
 MPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler eh)
 {
     ENTER("MPI_Comm_set_errhandler");
     Comm *c = comm_get(s, comm);
     if (!c)
         return mpi_err(MPI_COMM_WORLD, MPI_ERR_COMM);
-    if (!errh_valid(s, eh))
+    if (!errh_valid_for(s, eh, 0))
         return mpi_err(comm, MPI_ERR_ARG);
     c->eh = eh;
     return MPI_SUCCESS;
@@ -863,8 +879,12 @@ MPI_Errhandler_get(MPI_Comm comm, MPI_Errhandler *eh)
 int
 MPI_Errhandler_free(MPI_Errhandler *eh)
 {
-    ENTER("MPI_Errhandler_free");
-    if (!errh_valid(s, *eh))
+    /* at any time, as MPI 4.0 has it (a session's may be made before any
+     * initialization) */
+    MpiState *s = mpi_enter_any("MPI_Errhandler_free");
+    if (!s)
+        return MPI_ERR_OTHER;
+    if (!eh || !errh_valid(s, *eh))
         return mpi_err(MPI_COMM_WORLD, MPI_ERR_ARG);
     if (*eh >= 4)
         tab_free(&s->errhs, *eh);
@@ -875,8 +895,8 @@ MPI_Errhandler_free(MPI_Errhandler *eh)
 /* ---- info objects ----
  * As MPI 4.0 has it, the info calls work before MPI_Init and after MPI_Finalize too */
 
-static MpiState *
-info_enter(const char *call)
+MpiState *
+mpi_enter_any(const char *call)
 {
     MpiState *s = mpi_state();
     if (s && !tr_agent()) {
@@ -887,7 +907,7 @@ info_enter(const char *call)
 }
 
 #define INFO_ENTER(name)                                                                 \
-    MpiState *s = info_enter(name);                                                      \
+    MpiState *s = mpi_enter_any(name);                                                   \
     if (!s)                                                                              \
         return MPI_ERR_OTHER;
 

@@ -126,7 +126,14 @@ typedef struct Op {
 typedef struct Errh {
     int used;
     MPI_Comm_errhandler_function *fn;
+    int session; /* made by MPI_Session_create_errhandler: for sessions only */
 } Errh;
+
+typedef struct Session { /* MPI 4.0 (mpi_session.c) */
+    int used;
+    MPI_Errhandler eh;
+    MPI_Info info; /* what MPI_Session_get_info gives (a copy of it) */
+} Session;
 
 typedef struct InfoKV {
     char *key, *val;
@@ -218,6 +225,8 @@ typedef struct MpiState {
     Tab errhs;        /* Errh, handle = index (below 4 the predefined ones) */
     Tab infos;        /* Info, handle = index (0 MPI_INFO_NULL, 1 MPI_INFO_ENV) */
     Tab msgs;         /* Msg: messages taken by MPI_Mprobe, handle = index */
+    Tab sessions;     /* Session, handle = index (0 MPI_SESSION_NULL) */
+    int nsessions;    /* ... open: MPI is usable, as after MPI_Init */
     HandleTab reqs;   /* the MPI requests (Rq) */
     HandleTab native; /* the MPIRIO requests (the transport's) */
     void *bbuf;       /* MPI_Buffer_attach */
@@ -237,6 +246,9 @@ MpiState *mpi_state(void); /* the caller's, made on first use; NULL outside a DS
  * MPI_Finalize ends the run with a report naming the DSP and the call); NULL if it
  * must return the error MPI_ERR_OTHER (in-process runs that allow it) */
 MpiState *mpi_enter(const char *call);
+/* the start of the calls MPI 4.0 allows at any time (info objects, error handlers of
+ * sessions): the caller's state, NULL outside a DSP */
+MpiState *mpi_enter_any(const char *call);
 /* the start of every MPI call: s, its DSP's state, or the error MPI_ERR_OTHER */
 #define ENTER(name)                                                                      \
     MpiState *s = mpi_enter(name);                                                       \
@@ -245,6 +257,10 @@ MpiState *mpi_enter(const char *call);
 /* the error handler of comm for code in call: returns code (MPI_ERRORS_RETURN), or
  * ends the run (MPI_ERRORS_ARE_FATAL) */
 int mpi_err(MPI_Comm comm, int code);
+/* the same with error handler eh, given the handle of the object it is called on */
+int mpi_err_eh(MPI_Errhandler eh, int handle, int code);
+/* eh is a handler of a communicator (session 0) or of a session (session 1) */
+int errh_valid_for(MpiState *s, MPI_Errhandler eh, int session);
 /* attributes: a key of kind KV_ (valid until freed and unused: NULL if not one);
  * the list l of the object obj (its handle, given to the callbacks): set (the old
  * value deleted first), get, delete one (MPI_ERR_KEYVAL if not set), copy those whose
@@ -295,6 +311,12 @@ enum {
 };
 
 /* mpi_comm.c */
+/* the communicator of the members of group (copied) made by every member of it,
+ * agreeing on its context in context cctx with tag T_GROUP + tag (MPI_Comm_create_group,
+ * MPI_Comm_create_from_group), with error handler eh; MPI_COMM_NULL for a caller not
+ * in the group; 0 or MPI_ERR_GROUP */
+int comm_of_group(MpiState *s, MPI_Group group, int cctx, int tag, MPI_Errhandler eh,
+                  MPI_Comm *newcomm);
 int comm_neighbors(const Comm *c, int *nin, int **ins, int *nout, int **outs);
 /* A nonblocking collective on comm (or MPI_Comm_idup of it): run(a) is the blocking
  * operation, which runs as an operation in progress of the transport (tr_spawn) in a

@@ -112,7 +112,8 @@ int tr_coll_switch(int kind, int ctx, int base, int size, int root, const void *
 
 /* ---- the API layer's own files ----
  * Layers, top down, each calling only those below it (tests/runtime/layers.sh):
- *   api.c (the MPIRIO names)       mpi_nbc.c (the MPI nonblocking collectives)
+ *   api.c (the MPIRIO names)       mpi_nbc.c (the MPI nonblocking collectives),
+ *                                  mpi_session.c (MPI 4.0's sessions)
  *                                  mpi_coll.c (the MPI collectives)
  *   mpi_p2p.c                      MPI point-to-point, requests
  *   mpi_comm.c                     communicators, groups, topologies

@@ -1599,3 +1599,141 @@ TEST(info_objects)
     run(3, info_calls, NULL);
 }
 END_TEST
+/* ---- sessions (MPI 4.0) ---- */
+
+static int session_calls[64], session_last_code[64];
+static MPI_Session session_seen[64];
+
+static void
+count_session_error(MPI_Session *session, int *code, ...)
+{
+    int r = 0;
+    MPIRIO_Current(&r, NULL);
+    session_calls[r]++;
+    session_last_code[r] = *code;
+    session_seen[r] = *session;
+}
+
+/* on 4 DSPs without MPI_Init: a session, its process sets, a communicator of every
+ * DSP and two of halves side by side from groups, the session's error handler; then
+ * a second session beside the world model, and none after MPI_Finalize */
+static void
+session_calls_fn(int rank, void *arg)
+{
+    (void)arg;
+    session_calls[rank] = 0;
+    MPI_Errhandler eh;
+    int e = MPI_Session_create_errhandler(count_session_error, &eh); /* before any init */
+    EXPECT(rank, e == MPI_SUCCESS, "Session_create_errhandler before init: %d", e);
+    MPI_Info in;
+    MPI_Info_create(&in);
+    MPI_Info_set(in, "thread_level", "MPI_THREAD_MULTIPLE");
+    MPI_Session ses = MPI_SESSION_NULL;
+    e = MPI_Session_init(in, eh, &ses);
+    MPI_Info_free(&in);
+    EXPECT(rank, e == MPI_SUCCESS && ses != MPI_SESSION_NULL, "Session_init: %d", e);
+    MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN);
+    MPI_Info got;
+    char v[64] = "";
+    int flag = 0, n = -1, len = 0;
+    MPI_Session_get_info(ses, &got);
+    MPI_Info_get(got, "thread_level", (int)sizeof v - 1, v, &flag);
+    MPI_Info_free(&got);
+    EXPECT(rank, flag && !strcmp(v, "MPI_THREAD_FUNNELED"), "thread_level: %s", v);
+    MPI_Session_get_num_psets(ses, MPI_INFO_NULL, &n);
+    EXPECT(rank, n == 2, "%d process sets", n);
+    MPI_Session_get_nth_pset(ses, MPI_INFO_NULL, 1, &len, NULL);
+    EXPECT(rank, len == 11, "length of the name of set 1: %d", len);
+    char name[MPI_MAX_PSET_NAME_LEN];
+    len = 6;
+    MPI_Session_get_nth_pset(ses, MPI_INFO_NULL, 0, &len, name);
+    EXPECT(rank, len == 12 && !strcmp(name, "mpi:/"), "set 0 in 6 chars: %s %d", name,
+           len);
+    len = sizeof name;
+    MPI_Session_get_nth_pset(ses, MPI_INFO_NULL, 0, &len, name);
+    EXPECT(rank, !strcmp(name, "mpi://WORLD"), "set 0: %s", name);
+    MPI_Session_get_pset_info(ses, "mpi://WORLD", &got);
+    MPI_Info_get(got, "mpi_size", (int)sizeof v - 1, v, &flag);
+    MPI_Info_free(&got);
+    EXPECT(rank, flag && !strcmp(v, "4"), "mpi_size of WORLD: %s", v);
+    MPI_Session_get_pset_info(ses, "mpi://self", &got); /* any case */
+    MPI_Info_get(got, "mpi_size", (int)sizeof v - 1, v, &flag);
+    MPI_Info_free(&got);
+    EXPECT(rank, flag && !strcmp(v, "1"), "mpi_size of SELF: %s", v);
+    /* a communicator of every DSP, one of each half (side by side, each its tag) */
+    MPI_Group world, half;
+    MPI_Group_from_session_pset(ses, "mpi://WORLD", &world);
+    int gs = -1, gr = -1;
+    MPI_Group_size(world, &gs);
+    MPI_Group_rank(world, &gr);
+    EXPECT(rank, gs == 4 && gr == rank, "the group of WORLD: size %d, rank %d", gs, gr);
+    MPI_Comm all, mine;
+    e = MPI_Comm_create_from_group(world, "tgc.all", MPI_INFO_NULL, MPI_ERRORS_RETURN,
+                                   &all);
+    EXPECT(rank, e == MPI_SUCCESS && all != MPI_COMM_NULL, "Comm_create_from_group: %d",
+           e);
+    int sum = -1;
+    MPI_Allreduce(&rank, &sum, 1, MPI_INT, MPI_SUM, all);
+    EXPECT(rank, sum == 6, "the sum of the ranks: %d", sum);
+    int ranks[2] = {rank % 2, rank % 2 + 2};
+    MPI_Group_incl(world, 2, ranks, &half);
+    MPI_Comm_create_from_group(half, rank % 2 ? "tgc.odd" : "tgc.even", MPI_INFO_NULL,
+                               MPI_ERRORS_RETURN, &mine);
+    sum = -1;
+    MPI_Allreduce(&rank, &sum, 1, MPI_INT, MPI_SUM, mine);
+    EXPECT(rank, sum == (rank % 2 ? 4 : 2), "the sum in my half: %d", sum);
+    MPI_Comm_size(mine, &n);
+    EXPECT(rank, n == 2, "my half has %d", n);
+    /* a session's handler is for sessions, not communicators */
+    e = MPI_Comm_set_errhandler(all, eh);
+    EXPECT(rank, e == MPI_ERR_ARG, "a session's handler on a communicator: %d", e);
+    MPI_Comm_free(&mine);
+    MPI_Comm_free(&all);
+    MPI_Group_free(&half);
+    MPI_Group_free(&world);
+    /* the session's handler: called, and on the session's errors */
+    MPI_Session_call_errhandler(ses, MPI_ERR_OTHER);
+    EXPECT(rank,
+           session_calls[rank] == 1 && session_last_code[rank] == MPI_ERR_OTHER &&
+               session_seen[rank] == ses,
+           "call_errhandler: %d calls, code %d", session_calls[rank],
+           session_last_code[rank]);
+    len = 0;
+    e = MPI_Session_get_nth_pset(ses, MPI_INFO_NULL, 2, &len, NULL);
+    EXPECT(rank, e == MPI_ERR_ARG && session_calls[rank] == 2, "set 2 of 2: %d, %d calls",
+           e, session_calls[rank]);
+    MPI_Session_set_errhandler(ses, MPI_ERRORS_RETURN);
+    MPI_Group g = MPI_GROUP_NULL;
+    e = MPI_Group_from_session_pset(ses, "mpi://NOTHING", &g);
+    EXPECT(rank, e == MPI_ERR_ARG && session_calls[rank] == 2, "no such set: %d", e);
+    e = MPI_Session_get_num_psets(ses + 100, MPI_INFO_NULL, &n);
+    EXPECT(rank, e == MPI_ERR_SESSION, "no such session: %d", e);
+    MPI_Errhandler_free(&eh);
+    e = MPI_Session_finalize(&ses);
+    EXPECT(rank, e == MPI_SUCCESS && ses == MPI_SESSION_NULL, "Session_finalize: %d", e);
+    /* a second session beside the world model */
+    MPI_Init(NULL, NULL);
+    e = MPI_Session_init(MPI_INFO_NULL, MPI_ERRORS_RETURN, &ses);
+    EXPECT(rank, e == MPI_SUCCESS, "a second Session_init: %d", e);
+    MPI_Group_from_session_pset(ses, "mpi://SELF", &g);
+    MPI_Comm self;
+    MPI_Comm_create_from_group(g, "tgc.self", MPI_INFO_NULL, MPI_ERRHANDLER_NULL, &self);
+    MPI_Comm_size(self, &n);
+    EXPECT(rank, n == 1, "the communicator of SELF has %d", n);
+    MPI_Comm_free(&self);
+    MPI_Group_free(&g);
+    MPI_Barrier(MPI_COMM_WORLD);
+    MPI_Session_finalize(&ses);
+    MPI_Finalize();
+    e = MPI_Session_init(MPI_INFO_NULL, MPI_ERRORS_RETURN, &ses);
+    EXPECT(rank, e == MPI_ERR_OTHER && ses == MPI_SESSION_NULL,
+           "Session_init after MPI_Finalize: %d", e);
+}
+
+TEST_CASE("sessions", 0)
+
+TEST(sessions_make_communicators_from_groups)
+{
+    run(4, session_calls_fn, NULL);
+}
+END_TEST

@@ -29,6 +29,7 @@ fi
 table=${1:-}
 default_table='api.c 1
 mpi_nbc.c 1
+mpi_session.c 1
 mpi_coll.c 2
 mpi_p2p.c 3
 mpi_comm.c 4

@@ -248,6 +248,7 @@ typedef struct MPI_Status {
 #define MPI_ERR_KEYVAL 31
 #define MPI_ERR_NO_MEM 32
 #define MPI_ERR_UNSUPPORTED_OPERATION 33
+#define MPI_ERR_SESSION 34 /* MPI 4.0 */
 #define MPI_ERR_LASTCODE 64
 
 #define MPI_ERRHANDLER_NULL 0
@@ -307,6 +308,28 @@ int MPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler eh);
 int MPI_Comm_get_errhandler(MPI_Comm comm, MPI_Errhandler *eh);
 int MPI_Comm_call_errhandler(MPI_Comm comm, int code);
 int MPI_Errhandler_free(MPI_Errhandler *eh);
+
+/* MPI 4.0's sessions (runtime/mpi_session.c): the process sets "mpi://WORLD" and
+ * "mpi://SELF", their groups, and communicators made from a group without a parent */
+typedef int MPI_Session;
+#define MPI_SESSION_NULL ((MPI_Session)0)
+#define MPI_MAX_PSET_NAME_LEN 256
+typedef void(MPI_Session_errhandler_function)(MPI_Session *, int *, ...);
+int MPI_Session_init(MPI_Info info, MPI_Errhandler eh, MPI_Session *session);
+int MPI_Session_finalize(MPI_Session *session);
+int MPI_Session_get_info(MPI_Session session, MPI_Info *info);
+int MPI_Session_get_num_psets(MPI_Session session, MPI_Info info, int *npsets);
+int MPI_Session_get_nth_pset(MPI_Session session, MPI_Info info, int n, int *len,
+                             char *name);
+int MPI_Session_get_pset_info(MPI_Session session, const char *name, MPI_Info *info);
+int MPI_Session_create_errhandler(MPI_Session_errhandler_function *fn,
+                                  MPI_Errhandler *eh);
+int MPI_Session_set_errhandler(MPI_Session session, MPI_Errhandler eh);
+int MPI_Session_get_errhandler(MPI_Session session, MPI_Errhandler *eh);
+int MPI_Session_call_errhandler(MPI_Session session, int code);
+int MPI_Group_from_session_pset(MPI_Session session, const char *pset, MPI_Group *group);
+int MPI_Comm_create_from_group(MPI_Group group, const char *tag, MPI_Info info,
+                               MPI_Errhandler eh, MPI_Comm *newcomm);
 int MPI_Errhandler_create(MPI_Handler_function *fn, MPI_Errhandler *eh);
 int MPI_Errhandler_set(MPI_Comm comm, MPI_Errhandler eh);
 int MPI_Errhandler_get(MPI_Comm comm, MPI_Errhandler *eh);
@@ -687,6 +710,8 @@ int MPI_Iexscan(const void *sbuf, void *rbuf, int count, MPI_Datatype type, MPI_
 #define MPI_Group_f2c(g) ((MPI_Group)(g))
 #define MPI_Info_c2f(i) ((MPI_Fint)(i))
 #define MPI_Info_f2c(i) ((MPI_Info)(i))
+#define MPI_Session_c2f(s) ((MPI_Fint)(s))
+#define MPI_Session_f2c(s) ((MPI_Session)(s))
 #define MPI_Message_c2f(m) ((MPI_Fint)(m))
 #define MPI_Message_f2c(m) ((MPI_Message)(m))
 #define PMPI_Message_c2f(m) ((MPI_Fint)(m))
