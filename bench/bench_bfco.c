@@ -143,8 +143,33 @@ row(Bench *b, json_t *o)
 /* A class of tools/gen_graph.c, or SHAPE SIZE with rand50's costs: "randN", "layeredN"
  * (N tasks), "fftN", "butterflyN" (N points, a power of two): graphs of other sizes than
  * the classes.  0, or -1 if the name is neither. */
+static int gen_spec_on(const char *cls, GenSpec *gs);
+
+/* As gen_spec_on, and a suffix "@PRESET" puts the graph on that platform preset
+ * (rand1000@bwdsp-4board). */
 static int
 gen_spec(const char *cls, GenSpec *gs)
+{
+    static char plat[8][64];
+    static int next;
+    const char *at = strchr(cls, '@');
+    if (!at)
+        return gen_spec_on(cls, gs);
+    char base[64];
+    if ((size_t)(at - cls) >= sizeof base || strlen(at + 1) >= sizeof plat[0])
+        return -1;
+    memcpy(base, cls, (size_t)(at - cls));
+    base[at - cls] = '\0';
+    if (gen_spec_on(base, gs) != 0)
+        return -1;
+    char *pl = plat[next++ % 8]; /* the spec keeps a pointer to it */
+    strcpy(pl, at + 1);
+    gs->platform = pl;
+    return 0;
+}
+
+static int
+gen_spec_on(const char *cls, GenSpec *gs)
 {
     if (gen_class(cls, gs) == 0)
         return 0;
@@ -188,6 +213,10 @@ instance(const char *cls, int i, Graph **gout, int64_t *none)
     char name[64];
     snprintf(name, sizeof name, "%s-%d", cls, i);
     Graph *g = gen_graph(&gs, name);
+    if (!g) {
+        fprintf(stderr, "bench_bfco: class \"%s\": unknown platform preset\n", cls);
+        exit(2);
+    }
     Sched *base = schedule(g, -1);
     if (!base) {
         ir_graph_free(g);
@@ -707,6 +736,220 @@ speed(Bench *b, const char *size)
     ir_graph_free(g);
 }
 
+/* The rules of the descent that the rules section switches off one at a time: the
+ * BfcoParams.rules_off bits, then the moves on the fitness (their own
+ * parameters at 0).  Where each acts: every schedule, up to DESCENT_CONVERGE_MAX (800)
+ * messages, or above it; a graph outside a rule's scope runs the default's search
+ * unchanged and is not run again. */
+enum { SCOPE_ALL, SCOPE_SMALL, SCOPE_LARGE };
+enum { RULE_FITNESS = BFCO_RULES, NRULES };
+static const int rule_scope[NRULES] = {
+    [0] = SCOPE_SMALL,  /* converge */
+    [1] = SCOPE_ALL,    /* reach */
+    [2] = SCOPE_LARGE,  /* gathers */
+    [3] = SCOPE_LARGE,  /* kinds */
+    [4] = SCOPE_LARGE,  /* first-cap */
+    [5] = SCOPE_LARGE,  /* pass-gain */
+    [6] = SCOPE_LARGE,  /* cut */
+    [7] = SCOPE_LARGE,  /* contended */
+    [8] = SCOPE_LARGE,  /* judge */
+    [9] = SCOPE_LARGE,  /* converge-contended */
+    [10] = SCOPE_LARGE, /* near-sends */
+    [11] = SCOPE_ALL,   /* order */
+    [12] = SCOPE_ALL,   /* from-none */
+    [13] = SCOPE_LARGE, /* pass-ends */
+    [14] = SCOPE_SMALL, /* relocate */
+    [RULE_FITNESS] = SCOPE_SMALL,
+};
+static const char *const rule_help[NRULES] = {
+    "up to 800 messages, the passes go on to a local optimum",
+    "when a pass fits in the budget, passes beyond it (16 passes)",
+    "above 800 messages, the gather moves",
+    "above 800, the first pass takes joins and gathers by their success",
+    "above 800, the first pass within 10 budgets",
+    "above 800, later passes while the one before gained 0.1 %",
+    "after a first pass of < 10 %, later passes cut, the third after 1 %",
+    "above 800, the contended surrogate once the gap grew by 1 %",
+    "a capped first pass judged (the gap) every budget of moves",
+    "on the contended surrogate, passes to a local optimum (16 passes)",
+    "above 800, the first descent from the near-sends start",
+    "later passes try the moves by their last change",
+    "the descent from no merge too",
+    "above 800, the shortest pass end kept (its fitness)",
+    "up to 800 messages, the relocation moves",
+    "up to 64 messages, the moves on the fitness (--fitness-passes 0)",
+};
+#define RULE_LARGE_MSGS 800 /* DESCENT_CONVERGE_MAX (passes/bfco/private.h) */
+
+static const char *
+rule_name(int r)
+{
+    return r == RULE_FITNESS ? "fitness-moves" : bfco_rule_names[r];
+}
+
+/* The graphs of the rules section: "quick" (the classes and sizes the rules were tuned
+ * on) and "held" (instances and sizes they were not). */
+static const char *const rule_quick[] = {"hi20:1",     "hi20:2",
+                                         "lo20:1",     "lo20:2",
+                                         "rand50:1",   "rand50:2",
+                                         "chain100:1", "fft32:1",
+                                         "fft32:2",    "rand100@bwdsp-4board:7",
+                                         "fft64:1",    "rand1000@bwdsp-4board:7",
+                                         "fft128:1",   NULL};
+static const char *const rule_held[] = {"hi20:11",
+                                        "lo20:11",
+                                        "rand50:11",
+                                        "rand50:12",
+                                        "chain100:11",
+                                        "butterfly32:1",
+                                        "butterfly32:2",
+                                        "layered150:1",
+                                        "fft32:11",
+                                        "rand300@bwdsp-2board:3",
+                                        "rand1000@bwdsp-4board:8",
+                                        NULL};
+
+/* One graph of the rules section ("CLASS:INSTANCE"): the default and every rule off,
+ * their lengths, CPU seconds (medians of runs) and whether the search changed (the
+ * length, evaluations, bound evaluations or descent moves differ) into len[], cpu[],
+ * same[] (index NRULES: the default).  Returns the messages, or -1. */
+static int
+rule_graph(const Bench *b, const char *spec, int64_t *len, double *cpu, bool *same,
+           int64_t *none)
+{
+    char cls[64];
+    const char *colon = strrchr(spec, ':');
+    snprintf(cls, sizeof cls, "%.*s", (int)(colon - spec), spec);
+    Graph *g;
+    Sched *base = instance(cls, atoi(colon + 1), &g, none);
+    if (!base)
+        return -1;
+    int runs = b->repeat > 0 ? b->repeat : 1, M = base->nmsgs;
+    double *c = ir_xcalloc((size_t)runs, sizeof *c);
+    OptStats def = {0};
+    for (int r = NRULES; r >= 0; r--) { /* the default first */
+        int sc = r == NRULES ? SCOPE_ALL : rule_scope[r];
+        if ((sc == SCOPE_SMALL && M > RULE_LARGE_MSGS) ||
+            (sc == SCOPE_LARGE && M <= RULE_LARGE_MSGS)) {
+            len[r] = len[NRULES];
+            cpu[r] = cpu[NRULES];
+            same[r] = true;
+            continue;
+        }
+        BfcoParams bp = b->bp;
+        if (r == RULE_FITNESS)
+            bp.fitness_passes = 0;
+        else if (r < BFCO_RULES)
+            bp.rules_off |= 1u << r;
+        OptStats st;
+        for (int k = 0; k < runs; k++) {
+            len[r] = run(base, OPT_BFCO, &bp, &st, &c[k]);
+            if (len[r] < 0) {
+                fprintf(stderr, "bench_bfco: rules: %s without %s: no result\n", spec,
+                        r == NRULES ? "nothing" : rule_name(r));
+                exit(1);
+            }
+        }
+        cpu[r] = stats_median(c, runs);
+        if (r == NRULES)
+            def = st;
+        same[r] = st.length == def.length && st.evaluations == def.evaluations &&
+                  st.bound_evals == def.bound_evals &&
+                  st.descent_moves == def.descent_moves &&
+                  st.fitness_moves == def.fitness_moves;
+    }
+    free(c);
+    ir_sched_free(base);
+    ir_graph_free(g);
+    return M;
+}
+
+/* The rules section on one set of graphs: per graph a line of the lengths (--json: a
+ * row), then per rule the change of the default's length without it (percent of the
+ * default's; > 0: longer without the rule), the graphs whose search it changed, and the
+ * CPU seconds of the graphs in its scope with and without it. */
+static void
+rules(Bench *b, const char *set)
+{
+    const char *const *gs = strcmp(set, "held") == 0 ? rule_held : rule_quick;
+    int ng = 0;
+    while (gs[ng])
+        ng++;
+    int64_t(*len)[NRULES + 1] = ir_xcalloc((size_t)ng, sizeof *len);
+    double(*cpu)[NRULES + 1] = ir_xcalloc((size_t)ng, sizeof *cpu);
+    bool(*same)[NRULES + 1] = ir_xcalloc((size_t)ng, sizeof *same);
+    int *msgs = ir_xcalloc((size_t)ng, sizeof *msgs);
+    for (int i = 0; i < ng; i++) {
+        int64_t none;
+        msgs[i] = rule_graph(b, gs[i], len[i], cpu[i], same[i], &none);
+        if (msgs[i] < 0) {
+            fprintf(stderr, "bench_bfco: rules: %s cannot be scheduled\n", gs[i]);
+            exit(1);
+        }
+        json_t *o = json_pack("{s:s, s:s, s:s, s:i, s:I, s:I, s:f}", "section",
+                              "rules-graph", "set", set, "graph", gs[i], "messages",
+                              msgs[i], "none", (json_int_t)none, "bfco",
+                              (json_int_t)len[i][NRULES], "cpu_seconds", cpu[i][NRULES]);
+        json_t *off = json_object();
+        for (int r = 0; r < NRULES; r++)
+            json_object_set_new(off, rule_name(r), json_integer(len[i][r]));
+        json_object_set_new(o, "without", off);
+        row(b, o);
+        if (!b->json)
+            fprintf(stderr, "rules %s: %s (%d messages): %" PRId64 " cycles, %.3f s\n",
+                    set, gs[i], msgs[i], len[i][NRULES], cpu[i][NRULES]);
+    }
+    if (!b->json) {
+        printf("Set %s: %d graphs (", set, ng);
+        for (int i = 0; i < ng; i++)
+            printf("%s%s", i ? ", " : "", gs[i]);
+        printf(")\n\n| rule off | scope | graphs in scope | searches changed | length "
+               "change %%: mean / min / max | longer / shorter | CPU s default | CPU s "
+               "off | off / default |\n|---|---|---:|---:|---|---|---:|---:|---:|\n");
+    }
+    for (int r = 0; r < NRULES; r++) {
+        int n = 0, changed = 0, longer = 0, shorter = 0;
+        double sum = 0, lo = 0, hi = 0, c0 = 0, c1 = 0;
+        for (int i = 0; i < ng; i++) {
+            int sc = rule_scope[r];
+            if ((sc == SCOPE_SMALL && msgs[i] > RULE_LARGE_MSGS) ||
+                (sc == SCOPE_LARGE && msgs[i] <= RULE_LARGE_MSGS))
+                continue;
+            double d =
+                100.0 * (double)(len[i][r] - len[i][NRULES]) / (double)len[i][NRULES];
+            lo = n == 0 || d < lo ? d : lo;
+            hi = n == 0 || d > hi ? d : hi;
+            n++;
+            sum += d;
+            changed += !same[i][r];
+            longer += d > 0;
+            shorter += d < 0;
+            c0 += cpu[i][NRULES];
+            c1 += same[i][r] ? cpu[i][NRULES] : cpu[i][r];
+        }
+        static const char *const scn[] = {"all", "<= 800 msgs", "> 800 msgs"};
+        if (!b->json)
+            printf(
+                "| %s | %s | %d | %d | %+.3f / %+.3f / %+.3f | %d / %d | %.3f | %.3f | "
+                "%.2f |\n",
+                rule_name(r), scn[rule_scope[r]], n, changed, n ? sum / n : 0.0, lo, hi,
+                longer, shorter, c0, c1, c0 > 0 ? c1 / c0 : 0.0);
+        row(b, json_pack("{s:s, s:s, s:s, s:i, s:i, s:f, s:f, s:f, s:i, s:i, s:f, s:f}",
+                         "section", "rules", "set", set, "rule", rule_name(r), "graphs",
+                         n, "changed", changed, "length_change_percent_mean",
+                         n ? sum / n : 0.0, "length_change_percent_min", lo,
+                         "length_change_percent_max", hi, "longer", longer, "shorter",
+                         shorter, "cpu_seconds_default", c0, "cpu_seconds_off", c1));
+    }
+    if (!b->json)
+        printf("\n");
+    fflush(stdout);
+    free(len);
+    free(cpu);
+    free(same);
+    free(msgs);
+}
+
 /* f on each item of a comma-separated list, then a blank line. */
 static void
 each(Bench *b, const char *list, void (*f)(Bench *, const char *))
@@ -720,10 +963,10 @@ each(Bench *b, const char *list, void (*f)(Bench *, const char *))
 }
 
 static void
-usage(void)
+usage_to(FILE *f, int status)
 {
     fprintf(
-        stderr,
+        f,
         "usage: bench_bfco [--quality] [--long] [--speed] [--threads-speedup] [--classes "
         "LIST] "
         "[--instances N]\n"
@@ -739,8 +982,22 @@ usage(void)
         "                  [--kick-moves N] [--fitness-passes N] [--joint]\n"
         "                  [--no-joint] [--vshaped]\n"
         "                  [--no-polish] [--polish-all]\n"
-        "  without a section option: --quality --speed\n");
-    exit(2);
+        "                  [--rules] [--rule-sets quick,held]\n"
+        "  without a section option: --quality --speed\n"
+        "  --rules: on each set of graphs (quick: the classes the rules were tuned on,\n"
+        "  held: others), the default and the default with each rule below off in turn:\n"
+        "  the change of the length, the searches changed, CPU seconds (--repeat N: the\n"
+        "  medians of N runs).  --rule-off RULE,... (repeatable) switches rules off in\n"
+        "  every section.  The rules (docs/bfco.md, \"The descent's rules\"):\n");
+    for (int r = 0; r < NRULES; r++)
+        fprintf(f, "    %-19s %s\n", rule_name(r), rule_help[r]);
+    exit(status);
+}
+
+static void
+usage(void)
+{
+    usage_to(stderr, 2);
 }
 
 static long long
@@ -765,7 +1022,8 @@ main(int argc, char **argv)
                .long_factor = 10,
                .speed_seed = 7};
     bfco_default_params(&b.bp);
-    bool q = false, l = false, sp = false, th = false;
+    bool q = false, l = false, sp = false, th = false, ru = false;
+    const char *rule_sets = "quick,held";
     const char *classes = "hi20,lo20,rand50,chain100,fft32", *cases = "100,1000";
     /* The options that take a whole number: where each goes (an int or an int64_t). */
     const struct {
@@ -808,12 +1066,18 @@ main(int argc, char **argv)
                 *nums[o].l = v;
             continue;
         }
-        if (strcmp(a, "--quality") == 0)
+        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0)
+            usage_to(stdout, 0);
+        else if (strcmp(a, "--quality") == 0)
             q = true;
         else if (strcmp(a, "--long") == 0)
             l = true;
         else if (strcmp(a, "--speed") == 0)
             sp = true;
+        else if (strcmp(a, "--rules") == 0)
+            ru = true;
+        else if (strcmp(a, "--rule-sets") == 0 && i + 1 < argc)
+            rule_sets = argv[++i];
         else if (strcmp(a, "--threads-speedup") == 0)
             th = true;
         else if (strcmp(a, "--variants") == 0)
@@ -846,9 +1110,13 @@ main(int argc, char **argv)
             for (char *r = strtok_r(list, ",", &save); r;
                  r = strtok_r(NULL, ",", &save)) {
                 int k = 0;
-                while (k < BFCO_RULES && strcmp(bfco_rule_names[k], r) != 0)
+                while (k < NRULES && strcmp(rule_name(k), r) != 0)
                     k++;
-                if (k == BFCO_RULES) {
+                if (k == RULE_FITNESS)
+                    b.bp.fitness_passes = 0;
+                if (k >= BFCO_RULES && k < NRULES)
+                    continue;
+                if (k == NRULES) {
                     fprintf(stderr, "bench_bfco: unknown rule \"%s\"\n", r);
                     usage();
                 }
@@ -860,7 +1128,7 @@ main(int argc, char **argv)
         else
             usage();
     }
-    if (!q && !l && !sp && !th)
+    if (!q && !l && !sp && !th && !ru)
         q = sp = true;
     b.rows = json_array();
     if (q) {
@@ -936,6 +1204,24 @@ main(int argc, char **argv)
             printf("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
         }
         each(&b, cases, speed);
+    }
+    if (ru) {
+        if (!b.json)
+            printf(
+                "The descent's rules: the default and each rule off in turn; length "
+                "change: percent of the default's length (> 0: longer without the "
+                "rule); CPU s: of the graphs in the rule's scope, medians of %d run(s) "
+                "(a search that did not change counts the default's)\n\n",
+                b.repeat > 0 ? b.repeat : 1);
+        char *copy = strdup(rule_sets);
+        for (char *c = strtok(copy, ","); c; c = strtok(NULL, ",")) {
+            if (strcmp(c, "quick") != 0 && strcmp(c, "held") != 0) {
+                fprintf(stderr, "bench_bfco: unknown rule set \"%s\" (quick, held)\n", c);
+                return 2;
+            }
+            rules(&b, c);
+        }
+        free(copy);
     }
     if (th) {
         if (!b.json) {

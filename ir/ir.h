@@ -909,8 +909,8 @@ typedef struct BfcoParams {
     int64_t descent_budget; /* moves the descent tries (docs/bfco.md); -1 = 4 per
                                particle evaluated, 0 = no descent */
     int kicks;          /* the descent's iterated local search stops after this many kicks
-                           in a row that keep nothing; -1 = default (10 at most 64
-                           messages, else 0), 0 = no kicks */
+                           in a row that keep nothing; -1 = default (none), 0 = no
+                           kicks */
     int kick_moves;     /* random moves of a kick */
     int fitness_passes; /* after the last descent, passes of its moves on the fitness
                            while one keeps a move; -1 = default (4 at most 64 messages,
@@ -942,12 +942,10 @@ enum {
     BFCO_RULE_CONVERGE_CONTENDED = 1u << 9, /* contended passes to a local optimum */
     BFCO_RULE_NEAR_SENDS = 1u << 10,        /* above 800: the near-sends start */
     BFCO_RULE_ORDER = 1u << 11,             /* later passes by the moves' last change */
-    BFCO_RULE_SKIP = 1u << 12,      /* no descent from gbest that would only confirm */
-    BFCO_RULE_FROM_NONE = 1u << 13, /* the first descent from no merge too */
-    BFCO_RULE_PASS_ENDS = 1u << 14, /* above 800: the shortest pass end kept */
-    BFCO_RULE_STALLS = 1u << 15,    /* a descent at every stall, not only at the end */
-    BFCO_RULE_RELOCATE = 1u << 16,  /* up to 800 messages, the relocation moves */
-    BFCO_RULES = 17
+    BFCO_RULE_FROM_NONE = 1u << 12,         /* the descent from no merge too */
+    BFCO_RULE_PASS_ENDS = 1u << 13,         /* above 800: the shortest pass end kept */
+    BFCO_RULE_RELOCATE = 1u << 14,          /* up to 800 messages, the relocation moves */
+    BFCO_RULES = 15
 };
 /* "converge", "reach", ...: the names of the bits above, for --rule-off */
 extern const char *const bfco_rule_names[BFCO_RULES];

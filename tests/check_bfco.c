@@ -759,6 +759,7 @@ TEST(descent_tables_change_nothing)
             BfcoParams bp;
             bfco_default_params(&bp);
             bp.threads = 1;
+            bp.kicks = 10; /* points met again */
             bp.no_tables = off;
             ck_assert_int_eq(opt_run(base, OPT_BFCO, &bp, &out[off], &st[off], d), 0);
         }

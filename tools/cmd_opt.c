@@ -101,8 +101,7 @@ static const CliOption own[] = {
      "the contention-free length"},
     {"kicks", "N",
      "after a descent that ends at a local optimum with budget left, kick the best "
-     "merge and descend again until N kicks in a row keep nothing (default 10 on at "
-     "most 64 messages, else 0)"},
+     "merge and descend again until N kicks in a row keep nothing (default 0: none)"},
     {"kick-moves", "N", "random merge moves of a kick (default 3)"},
     {"fitness-passes", "N",
      "after the last descent, up to N passes of its merge moves judged by the fitness "

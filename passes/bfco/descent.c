@@ -64,11 +64,19 @@
  * (docs/bfco.md, "Converging on the contended length"). */
 #define CONTENDED_PASSES 16
 
+/* The rules above and below each have a row of `bench_bfco --rules` (docs/bfco.md, "The
+ * descent's rules") that shows it matters: without converge / reach fft64 16 % longer,
+ * without contended fft128 3.8 %, near-sends 0.89 %, from-none up to 2.2 % (CPU 1.8x),
+ * order up to 1.9 %, relocate up to 6.4 %; first-cap is the time at 5000 tasks (42.6
+ * s instead of 24.4); gathers, kinds, pass-gain and cut are mixed on the two graphs
+ * above 800 messages; judge, converge-contended and pass-ends act on FFTs on two
+ * boards (fft128 of seed 8: 45.47 % over none with them, 45.11 % without).  Removed,
+ * their rows showing no change of length nor time: the skip of a descent from gbest that
+ * would only confirm, the descent at every stall, the kicks by default. */
 const char *const bfco_rule_names[BFCO_RULES] = {
-    "converge",   "reach",   "gathers",   "kinds",     "first-cap",
-    "pass-gain",  "cut",     "contended", "judge",     "converge-contended",
-    "near-sends", "order",   "skip",      "from-none", "pass-ends",
-    "stalls",     "relocate"};
+    "converge",   "reach", "gathers",   "kinds",     "first-cap",
+    "pass-gain",  "cut",   "contended", "judge",     "converge-contended",
+    "near-sends", "order", "from-none", "pass-ends", "relocate"};
 
 /* ------------------------------------------------------------------------------------------
  * The surrogate and its tables
@@ -903,30 +911,27 @@ near_sends_start(Worker *w, uint8_t *z, const BfcoParams *bp, int B)
     free(q);
 }
 
-/* The first descent of a run starts from no merge (with gbest's joint bits; above
+/* The descent starts from no merge (with gbest's joint bits; above
  * DESCENT_CONVERGE_MAX messages near_sends_start's point) before it starts from gbest:
  * that end point does not depend on the seed, and the descents from different gbests
  * end some percent apart (fft32), so this is what keeps the seeds together.  gb and the
- * result as descend's; *at_local: gb is now that end point and a local optimum. */
+ * result as descend's. */
 static int64_t
 descend_from_none(Descent *dc, uint8_t *gb, int64_t gbf, const BfcoParams *bp,
-                  int64_t budget, const Reach *r, uint64_t *rng, int64_t *tried,
-                  bool *at_local)
+                  int64_t budget, const Reach *r, uint64_t *rng, int64_t *tried)
 {
     Worker *w = dc->ws[0];
     int B = dc->B;
-    bool local = false;
     uint8_t *z = ir_xcalloc((size_t)B + 1, 1);
     memcpy(z, gb, (size_t)B);
     memset(z, 0, (size_t)w->sp->nbits);
     if (w->sp->M > DESCENT_CONVERGE_MAX && !(bp->rules_off & BFCO_RULE_NEAR_SENDS))
         near_sends_start(w, z, bp, B);
     int64_t fz = descend(dc, z, INT64_MAX - 1, bp, budget - *tried, r->moves - *tried,
-                         r->first_cap, rng, tried, &local);
+                         r->first_cap, rng, tried, NULL);
     if (fz < gbf) {
         gbf = fz;
         memcpy(gb, z, (size_t)B);
-        *at_local = local;
     }
     free(z);
     return gbf;
@@ -961,23 +966,22 @@ descent_reach(const BfcoParams *bp, const Space *sp, int64_t budget)
     return (Reach){16 * pass > budget ? 16 * pass : budget, 0};
 }
 
-/* The descent at a stall or at the end (docs/bfco.md, "Descent"), from gbest (gb, gbf)
- * after `gen` generations; the first one of a run (first) also from no merge.  When
- * that end point is gbest and a local optimum, the descent from gbest would only
- * confirm it: without kicks it does not run.  Returns gbest's fitness. */
+/* The descent at the end of the swarm (docs/bfco.md, "Descent"), from no merge and
+ * then from gbest (gb, gbf) after `gen` generations.  (When the first end point is
+ * gbest and a local optimum, the second only confirms it with one pass: sparing it
+ * changed no length nor time, the row "skip" of "The descent's rules".)  Returns
+ * gbest's fitness. */
 int64_t
 bfco_descent(Worker **ws, int T, uint8_t *gb, int64_t gbf, const BfcoParams *bp, int B,
-             int P, int gen, bool first, uint64_t *rng, int64_t *tried)
+             int P, int gen, uint64_t *rng, int64_t *tried)
 {
     int64_t budget = descent_budget(bp, P, gen);
     Reach r = descent_reach(bp, ws[0]->sp, budget);
-    bool at_local = false;
     Descent dc;
     descent_open(&dc, ws, descent_threads(ws[0]->sp, T), B, bp->rules_off);
-    if (first && *tried < budget && !(bp->rules_off & BFCO_RULE_FROM_NONE))
-        gbf = descend_from_none(&dc, gb, gbf, bp, budget, &r, rng, tried, &at_local);
-    if (*tried < budget &&
-        !(at_local && bp->kicks == 0 && !(bp->rules_off & BFCO_RULE_SKIP)))
+    if (*tried < budget && !(bp->rules_off & BFCO_RULE_FROM_NONE))
+        gbf = descend_from_none(&dc, gb, gbf, bp, budget, &r, rng, tried);
+    if (*tried < budget)
         gbf = descend(&dc, gb, gbf, bp, budget - *tried, r.moves - *tried, r.first_cap,
                       rng, tried, NULL);
     descent_close(&dc);

@@ -141,7 +141,7 @@ void bfco_labels_key(const Worker *w, Key *k);
 
 /* descent.c */
 int64_t bfco_descent(Worker **ws, int T, uint8_t *gb, int64_t gbf, const BfcoParams *bp,
-                     int B, int P, int gen, bool first, uint64_t *rng, int64_t *tried);
+                     int B, int P, int gen, uint64_t *rng, int64_t *tried);
 int64_t bfco_fitness_moves(Worker *w, uint8_t *gb, int64_t gbf, const BfcoParams *bp,
                            int B, int64_t *tried);
 

@@ -66,7 +66,7 @@ bfco_default_params(BfcoParams *bp)
     bp->polish = true; /* the paper's BFCO is polish = false (docs/bfco.md) */
     bp->polish_budget = -1;
     bp->descent_budget = -1;
-    bp->kicks = -1; /* 10 on small schedules, else 0 (bfco_search) */
+    bp->kicks = -1; /* none (bfco_search) */
     bp->kick_moves = 3;
     bp->fitness_passes = -1; /* 4 on small schedules, else 0 (bfco_search) */
     bp->joint_units = 64;
@@ -180,12 +180,10 @@ bfco_search(const Space *sp, const BfcoParams *bp0, Sched **out, OptStats *st)
      * ever did (docs/bfco.md, "The stall on large schedules"). */
     if (q.stall < 0)
         q.stall = sp->M <= 64 ? 20 : 3;
-    /* Kicks by default on small schedules, as the restarts: there the descent reaches a
-     * local optimum with budget left and the kicks find better ones (rand50); on the
-     * 100-task case they used the budget left (0.03 s) and kept nothing (docs/bfco.md,
-     * "Descent"). */
+    /* No kicks by default: with the relocation moves they keep nothing the default's
+     * lengths show (docs/bfco.md, "The descent's rules": the row "kicks"). */
     if (q.kicks < 0)
-        q.kicks = sp->M <= 64 ? 10 : 0;
+        q.kicks = 0;
     /* The moves on the fitness, on small schedules too: a move costs a bound and, when
      * the bound does not prune it, a fitness; on rand50 about 7 % more evaluations. */
     if (q.fitness_passes < 0)
@@ -234,11 +232,11 @@ bfco_search(const Space *sp, const BfcoParams *bp0, Sched **out, OptStats *st)
     Cache cache = {0};
     int64_t hits = 0;
     int gen = 0, stall = 0, restarts = 0;
-    /* The descent (docs/bfco.md, "Descent") at every stall and at the end, from gbest
-     * unless gbest is where the last descent ended, the first one also from no merge;
+    /* The descent (docs/bfco.md, "Descent") at the end, from no merge and from gbest;
      * its moves in all at most the budget (default: 4 per particle evaluated), its
-     * passes at most the reach (descent_reach). */
-    int64_t dtried = 0, dlast = INT64_MIN;
+     * passes at most the reach (descent_reach).  A descent at every stall too changed
+     * no length (docs/bfco.md, "The descent's rules": the row "stalls"). */
+    int64_t dtried = 0;
     uint64_t drng = bp->seed ^ UINT64_C(0x6A09E667F3BCC909); /* the kicks' stream */
     bool fresh = true; /* the positions are new: no velocity update before evaluating */
     for (gen = 0; gen < Gn; gen++) {
@@ -291,12 +289,6 @@ bfco_search(const Space *sp, const BfcoParams *bp0, Sched **out, OptStats *st)
             break;
         }
         if (bp->stall > 0 && stall >= bp->stall) {
-            if (gbf != dlast && gbf != INT64_MAX && sp->nbits > 0 &&
-                !(bp->rules_off & BFCO_RULE_STALLS)) {
-                gbf = bfco_descent(ws, nthreads, gb, gbf, bp, B, P, gen + 1,
-                                   dlast == INT64_MIN, &drng, &dtried);
-                dlast = gbf;
-            }
             if (restarts >= bp->restarts) {
                 gen++;
                 break;
@@ -309,9 +301,8 @@ bfco_search(const Space *sp, const BfcoParams *bp0, Sched **out, OptStats *st)
                 seed_particle(sp, k, P, B, vmax, &rng[k], x[k], v[k]);
         }
     }
-    if (gbf != dlast && gbf != INT64_MAX && sp->nbits > 0)
-        gbf = bfco_descent(ws, nthreads, gb, gbf, bp, B, P, gen, dlast == INT64_MIN,
-                           &drng, &dtried);
+    if (gbf != INT64_MAX && sp->nbits > 0)
+        gbf = bfco_descent(ws, nthreads, gb, gbf, bp, B, P, gen, &drng, &dtried);
     int64_t ftried = 0;
     if (gbf != INT64_MAX && sp->nbits > 0)
         gbf = bfco_fitness_moves(ws[0], gb, gbf, bp, B, &ftried);
