@@ -205,14 +205,14 @@ check_input(Em *em)
     const Graph *g = em->g;
     int bad = 0;
     for (int e = 0; e < g->nedges; e++)
-        if (g->edges[e].bytes > INT32_MAX / 2) {
+        if (g->edges[e].bytes > IR_MAX_BYTES) {
             diag_error(em->d, &em->loc,
                        "edge %d of %" PRId64 " bytes is too large for MPIRIO", e,
                        g->edges[e].bytes);
             bad++;
         }
     for (int m = 0; m < em->s->nmsgs; m++)
-        if (em->s->msgs[m].bytes > INT32_MAX / 2) {
+        if (em->s->msgs[m].bytes > IR_MAX_BYTES) {
             diag_error(em->d, &em->loc,
                        "message m%d of %" PRId64 " bytes is too large for MPIRIO", m,
                        em->s->msgs[m].bytes);

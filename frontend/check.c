@@ -598,8 +598,9 @@ check_expanded(Reader *r, const Graph *g)
                 end = o + g->edges[e].bytes;
                 if (end > FE_MAX_BYTES) {
                     l = at(r, "/edges/%d/%s", e, okey);
-                    diag_error(r->d, &l, "%s port %d of task \"%s\" exceeds 2^31 bytes",
-                               what, p, g->tasks[t].id);
+                    diag_error(r->d, &l,
+                               "%s port %d of task \"%s\" exceeds %" PRId64 " bytes",
+                               what, p, g->tasks[t].id, FE_MAX_BYTES);
                     break;
                 }
             }
@@ -672,9 +673,9 @@ fe_check(Graph *g, const Options *opt, Diag *d)
                 e->bytes <= FE_MAX_BYTES && rate * e->bytes > FE_MAX_BYTES)
                 diag_error(d, &l,
                            "a firing of \"%s\" %s %" PRId64 " tokens of %" PRId64
-                           " bytes, more than 2^31 bytes",
+                           " bytes, more than %" PRId64 " bytes",
                            g->tasks[k ? e->to : e->from].id, k ? "reads" : "writes", rate,
-                           e->bytes);
+                           e->bytes, FE_MAX_BYTES);
         }
         l = at(&r, "/edges/%d/tokens", i);
         fe_range(d, &l, "tokens", e->tokens, 0, FE_MAX_TOKENS);

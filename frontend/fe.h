@@ -17,7 +17,7 @@
  * far from int64 overflow (fe_check also bounds the totals times the iterations by 2^62).
  */
 #define FE_MAX_CYCLES (INT64_C(1) << 40) /* cycles of one task on one DSP */
-#define FE_MAX_BYTES (INT64_C(1) << 31)  /* bytes of one edge */
+#define FE_MAX_BYTES IR_MAX_BYTES        /* bytes of one edge (2^30 - 1) */
 #define FE_MAX_DELAY 1000000             /* iterations of delay of one edge */
 #define FE_MAX_TOTAL (INT64_C(1) << 62)  /* work or traffic summed over all iterations */
 #define FE_MAX_RATE (INT64_C(1) << 31)   /* tokens per firing on one channel */

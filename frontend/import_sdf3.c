@@ -276,7 +276,7 @@ read_actor(Sdf3 *s, const xmlNode *n, SActor *a)
             err(s, c, "%s: type must be \"in\" or \"out\", got \"%s\"", who,
                 shown(s, type));
         int rc = int_attr(s, c, "rate", arena_printf(s->a, "the rate of %s", who), 1,
-                          FE_MAX_BYTES, &p->rate);
+                          FE_MAX_RATE, &p->rate);
         if (rc == 0)
             err(s, c, "%s has no rate", who);
         if (rc != 1)

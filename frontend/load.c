@@ -39,12 +39,12 @@
  *   }
  *   edge := {
  *     "from":  task id, "to": task id,      required; from != to unless "tokens" > 0
- *     "bytes": integer 0..2^31,             default 0 (a pure dependence); of one token
+ *     "bytes": integer 0..2^30-1,            default 0 (a pure dependence); of one token
  *     "delay": integer 0..1000000           default 0; zero-delay edges form a DAG
  *     "produce", "consume": integer 1..2^31 tokens per firing of from / of to, default 1
  *     "tokens": integer 0..2^40             initial tokens (not with "delay"), default 0
  *     "from_port", "to_port": integer >= 0  an expanded graph's (tgc expand): the port of
- *     "from_offset", "to_offset": 0..2^31   from / to the edge is part of, at that byte
+ *     "from_offset", "to_offset": 0..2^30-1 from / to the edge is part of, at that byte
  *   }
  *
  * Integers may be written as reals with an integral value (1e6).

@@ -578,6 +578,12 @@ int64_t plat_fabric_time(const Platform *p, int a, int b, int64_t bytes);
 int64_t plat_comm_cost(const Platform *p, int a, int b, int64_t bytes);
 /* Mean of plat_comm_cost over all ordered pairs of distinct DSPs (HEFT's mean cost). */
 int64_t plat_mean_comm_cost(const Platform *p, int64_t bytes);
+/* Bytes of one edge or message: the generated code holds a buffer's size in an int, with
+ * a factor of two to spare (backend/emit_c.c refuses more, whatever built the graph);
+ * fe_check refuses an edge over it, so that check refuses what compile refuses. 2^30 - 1.
+ */
+#define IR_MAX_BYTES (INT64_C(1073741823))
+
 /* Times in cycles fit in IR_MAX_TIME (2^62): then every sum the evaluator, the scheduler
  * and the runtime form of two such times fits in an int64_t.  plat_fabric_time,
  * plat_comm_cost and plat_length_bound saturate at INT64_MAX instead of overflowing. */

@@ -142,7 +142,7 @@ TEST(every_error_of_a_pass_is_reported)
           "g.json: /tasks/1/cycles: error: cycles must be a whole number, got 1.5\n"
           "g.json: /tasks/1/dsp: error: dsp must be >= 0, got -2\n"
           "g.json: /edges/0/to: error: unknown task \"c\" (did you mean \"b\"?)\n"
-          "g.json: /edges/0/bytes: error: bytes must be at most 2147483648, got "
+          "g.json: /edges/0/bytes: error: bytes must be at most 1073741823, got "
           "4294967296\n");
 }
 END_TEST

@@ -157,7 +157,7 @@ TEST(dot_errors_name_lines_and_nodes)
     e = import_errors(fe_import_dot, "bad_weight.dot", &o);
     ck_assert_str_eq(
         e, "bad_weight.dot: error: edge \"a\" -> \"b\": attribute \"Weight\" must "
-           "be an integer in 0..2147483648, got \"four\"\n");
+           "be an integer in 0..1073741823, got \"four\"\n");
     free(e);
     e = import_errors(fe_import_dot, "cycle.dot", &o);
     ck_assert_str_eq(
