@@ -114,11 +114,15 @@ grep -q 'kept in ./-dash$' "$out" || { echo "FAIL: --keep=-dash: not kept in ./-
 
 # ---- an interrupted tgc run removes its temporary folder and dies of the signal (exit
 # status 128 + its number); env --default-signal undoes the shell's SIGINT ignored in the
-# background
+# background. The compiler is slowed (TGC_CC) so that the run is still building when the
+# signal comes, however fast the machine: the run would otherwise end first, exit 0.
 mkdir runtmp
+printf '#!/bin/sh\nsleep 60\nexec cc "$@"\n' >slowcc
+chmod +x slowcc
 for sig in INT:2 TERM:15 HUP:1; do
     num=${sig#*:} sig=${sig%:*}
-    TMPDIR=$PWD/runtmp env --default-signal=INT "$tgc" run chain4.json >/dev/null 2>&1 &
+    TMPDIR=$PWD/runtmp TGC_CC=$PWD/slowcc env --default-signal=INT "$tgc" run chain4.json \
+        >/dev/null 2>&1 &
     pid=$!
     i=0
     while [ -z "$(ls runtmp)" ] && [ $i -lt 500 ]; do
