@@ -94,7 +94,15 @@ cat >kern/k.json <<'JSON'
 JSON
 printf '#include "k.h"\nvoid kern(const tgc_io *io) { syntax error; /* \033[31m */ }\n' >kern/k.c
 printf '#include "tgc_kernel.h"\nvoid kern(const tgc_io *io);\n' >kern/k.h
+shown 'building the generated programs failed' -- run kern/k.json
+# what the compiler prints is passed on escaped: a compiler (TGC_CC) that quotes the line raw,
+# as gcc does (clang writes <U+001B> itself)
+printf '#!/bin/sh\nprintf "k.c:2:31: error: /* \\033[31m */\\n" >&2\nexit 1\n' >rawcc
+chmod +x rawcc
+TGC_CC=$PWD/rawcc
+export TGC_CC
 shown 'building the generated programs failed' '/* \x1b[31m */' -- run kern/k.json
+unset TGC_CC
 # calibrate's table names the graphs by their file names
 if "$tgc" calibrate --help | grep -q threads &&
     [ -x "$(dirname "$tgc")/tgc-calib-threads" ]; then
