@@ -496,8 +496,11 @@ env_choice(const char *var, const char *a, const char *b, int *which)
     return 0;
 }
 
+/* Binds the calling thread (its own call, so that it runs on the core when the call
+ * returns: a binding set by the parent after pthread_create took effect later, and the
+ * sanitizer build saw a pinned DSP on another core). */
 static void
-pin(Thr *t)
+pin(const Thr *t)
 {
     cpu_set_t allowed, one;
     if (sched_getaffinity(0, sizeof allowed, &allowed) != 0)
@@ -510,7 +513,7 @@ pin(Thr *t)
         if (CPU_ISSET(c, &allowed) && k-- == 0) {
             CPU_ZERO(&one);
             CPU_SET(c, &one);
-            pthread_setaffinity_np(t->tid, sizeof one, &one);
+            pthread_setaffinity_np(pthread_self(), sizeof one, &one);
             return;
         }
 }
@@ -522,6 +525,8 @@ thread_main(void *p)
     self = t;
     stack_t st = {.ss_sp = t->altstack, .ss_size = 1 << 16};
     sigaltstack(&st, NULL); /* the DSP's stack may be what overflowed */
+    if (G.pin)
+        pin(t);
     /* the start: the clock runs from the moment the last thread is there */
     pthread_mutex_lock(&G.mu);
     if (++G.arrived == G.n) {
@@ -687,8 +692,6 @@ tr_run(int n, const char *platform, int flags, void (*fn)(int, void *), void *ar
         }
         t->started = 1;
         started++;
-        if (G.pin)
-            pin(t);
     }
     pthread_attr_destroy(&attr);
     pthread_mutex_lock(&G.mu);
