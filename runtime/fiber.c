@@ -12,9 +12,16 @@
  * is unmapped. LeakSanitizer (with ASan, or alone) scans only the stack it believes
  * current: the other fibers' stacks and the host thread's are given to it as root
  * regions, so a DSP that calls exit() does not make what they point to look leaked.
- * valgrind is told of every stack when its header is there. */
+ * valgrind is told of every stack when its header is there. ThreadSanitizer is told of
+ * every fiber and switch (__tsan_create_fiber, __tsan_switch_to_fiber), so that each
+ * fiber is a thread of its own to it.
+ *
+ * The state is per host thread (the threads transport runs fibers on several): a fiber
+ * is made, switched to and freed by one thread. Nothing reads that state after a switch
+ * in the function that switched (a compiler may keep the address of a thread-local
+ * across a call): entered() reads it afresh. */
 #define _GNU_SOURCE
-#include "sim.h"
+#include "fiber.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -30,6 +37,16 @@
 #if __has_feature(address_sanitizer)
 #define FIBER_ASAN 1
 #endif
+#endif
+#if defined(__SANITIZE_THREAD__)
+#define FIBER_TSAN 1
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define FIBER_TSAN 1
+#endif
+#endif
+#ifdef FIBER_TSAN
+#include <sanitizer/tsan_interface.h>
 #endif
 #ifdef FIBER_ASAN
 #include <sanitizer/asan_interface.h>
@@ -68,14 +85,15 @@ struct Fiber {
     void *fake; /* ASan's fake stack while switched out */
     int err;    /* errno while switched out */
     unsigned vg;
+    void *tsan; /* ThreadSanitizer's fiber */
     void (*fn)(void *);
     void *arg;
 };
 
-static Fiber host;            /* the host thread's context */
-static Fiber *current;        /* the running fiber (&host between runs) */
-static const void *host_root; /* the host's live stack as LSan's root region */
-static size_t host_rootsz;
+static _Thread_local Fiber host;            /* the host thread's context */
+static _Thread_local Fiber *current;        /* the running fiber (&host between runs) */
+static _Thread_local const void *host_root; /* the host's live stack as LSan's root */
+static _Thread_local size_t host_rootsz;
 
 /* while the host thread is switched out, its live stack (from the saved stack
  * pointer to the top) is a root region of LeakSanitizer's */
@@ -155,9 +173,13 @@ __asm__(".text\n"
         ".size mpirio_fiber_start, .-mpirio_fiber_start\n");
 #endif
 
-static void
-entered(Fiber *from)
+static _Thread_local Fiber *starting_from; /* the fiber that switched to a new one */
+
+/* the fiber current again (after a switch: its thread's state read afresh) */
+__attribute__((noinline)) static void
+entered(void)
 {
+    Fiber *from = starting_from;
 #ifdef FIBER_ASAN
     const void *bottom;
     size_t size;
@@ -174,18 +196,16 @@ entered(Fiber *from)
     errno = current->err;
 }
 
-static Fiber *starting_from; /* the fiber that switched to a new one */
-
 static void
 entry(Fiber *f)
 {
-    entered(starting_from);
+    entered();
     f->fn(f->arg);
     abort(); /* a fiber's function never returns: it switches away for good */
 }
 
 #ifndef FIBER_ASM
-static Fiber *starting;
+static _Thread_local Fiber *starting;
 static void
 entry_uc(void)
 {
@@ -198,6 +218,9 @@ fiber_host(void)
 {
     host.bottom = NULL; /* learnt at the first switch (ASan) */
     host.size = 0;
+#ifdef FIBER_TSAN
+    host.tsan = __tsan_get_current_fiber();
+#endif
     current = &host;
     return &host;
 }
@@ -237,6 +260,9 @@ fiber_new(size_t stack, void (*fn)(void *), void *arg)
     f->size = stack;
     f->fn = fn;
     f->arg = arg;
+#ifdef FIBER_TSAN
+    f->tsan = __tsan_create_fiber(0);
+#endif
 #ifdef FIBER_VALGRIND
     f->vg = VALGRIND_STACK_REGISTER(f->bottom, (char *)f->bottom + f->size);
 #endif
@@ -280,6 +306,9 @@ swap(Fiber *from, Fiber *to, int dying)
     if (to == &host)
         host_root_set(0);
     current = to;
+#ifdef FIBER_TSAN
+    __tsan_switch_to_fiber(to->tsan, 0);
+#endif
 #ifdef FIBER_ASM
     mpirio_fiber_swap(&from->sp, to->sp);
 #else
@@ -287,7 +316,7 @@ swap(Fiber *from, Fiber *to, int dying)
     swapcontext(&from->uc, &to->uc);
 #endif
     /* back in from */
-    entered(starting_from);
+    entered();
 }
 
 void
@@ -309,6 +338,10 @@ fiber_free(Fiber *f)
 {
     if (!f || f == &host)
         return;
+#ifdef FIBER_TSAN
+    if (f->tsan)
+        __tsan_destroy_fiber(f->tsan);
+#endif
 #ifdef FIBER_VALGRIND
     VALGRIND_STACK_DEREGISTER(f->vg);
 #endif

@@ -55,16 +55,9 @@ int trace_close(void); /* 0, or -1 (reported) when the file could not be written
  * the file closed (async-signal-safe; nothing is traced after) */
 void trace_crash(void);
 
-/* ---- fiber.c: user-level contexts ---- */
+/* ---- fiber.c: user-level contexts (fiber.h) ---- */
 
-typedef struct Fiber Fiber;
-Fiber *fiber_host(void); /* the calling host thread's context, made current */
-/* a fiber that will run fn(arg) on a stack of its own; NULL if there is no memory.
- * fn must never return: it ends with fiber_exit_to. */
-Fiber *fiber_new(size_t stack, void (*fn)(void *), void *arg);
-void fiber_switch(Fiber *from, Fiber *to);  /* from: the running fiber */
-void fiber_exit_to(Fiber *from, Fiber *to); /* the same, from never runs again */
-void fiber_free(Fiber *f);                  /* not the running one */
+#include "fiber.h"
 
 /* ---- sim_kernel.c: DSPs, events, virtual time, deadlock ---- */
 

@@ -1,11 +1,19 @@
 /* tr_threads.c: the shared-memory transport: the tr_ functions of mpirio_int.h on POSIX
- * threads of one process, one thread per DSP (libmpirio_threads.a, docs/threads.md).
+ * threads of one process (libmpirio_threads.a, docs/threads.md).
  *
- * MPIRIO_Run(n, ...) starts n threads, releases them together (the start of the run's
- * clock) and joins them. Time is the host's monotonic clock since that start, in cycles
- * of the platform's DSP clock; MPIRIO_Compute(c) does nothing (the kernel's own host
- * time is the task's time), or with MPIRIO_COMPUTE=spin spins until c cycles have
- * passed since the DSP's previous MPIRIO call returned, as the MPI transport does.
+ * MPIRIO_Run(n, ...) makes every DSP a fiber (fiber.c: a stack of its own, switched in
+ * user space) and runs them on W worker threads, W = min(n, the cores this process may
+ * run on) or MPIRIO_WORKERS: DSP i always runs on worker i mod W, which runs its ready
+ * DSPs in the order they became ready, each until it must wait. A hand-off between
+ * DSPs of one worker is a fiber switch (no system call, no OS scheduler); a worker
+ * with nothing to run spins up to MPIRIO_SPIN_US (only when the workers are no more
+ * than the cores) and then sleeps on its condition variable, which a DSP of another
+ * worker that makes one of its DSPs ready signals only when it sleeps. The workers are
+ * released together (the start of the run's clock) and joined. Time is the host's
+ * monotonic clock since that start, in cycles of the platform's DSP clock;
+ * MPIRIO_Compute(c) does nothing (the kernel's own host time is the task's time), or with
+ * MPIRIO_COMPUTE=spin spins until c cycles have passed since the DSP's previous MPIRIO
+ * call returned, as the MPI transport does.
  *
  * Messages. One mutex guards the matching state of the run: per DSP, the receives it
  * has posted and the sends to it that no receive has matched yet, each in its order
@@ -20,12 +28,12 @@
  * Otherwise the payload is copied into a staging buffer of its own and an eager send
  * (up to the eager limit) is complete at once, as on the DSPs.
  *
- * Blocking. A DSP that must wait sleeps on its own condition variable (no spinning);
- * the side that completes its request wakes it. When the last live DSP is about to
- * sleep every live DSP is blocked and, since a payload moves only while its copier
+ * Blocking. A DSP that must wait switches back to its worker; the side that completes
+ * its request makes it ready again (wake). When the last live DSP is about to
+ * block every live DSP is blocked and, since a payload moves only while its copier
  * runs, nothing is in flight: a deadlock, reported as the simulation reports one (a
  * line per DSP: the call it is blocked in and what it waits for) on stderr and in
- * MPIRIO_Run_stats; the blocked threads end, MPIRIO_Run returns 2.
+ * MPIRIO_Run_stats; the blocked DSPs end, MPIRIO_Run returns 2.
  *
  * Collectives of the default family: the members of a communicator meet in a slot of
  * their context; the last to arrive moves every block (or reduces, in rank order) and
@@ -34,9 +42,10 @@
  *
  * A fault in a DSP's code (SIGSEGV, SIGBUS, SIGFPE, SIGILL) is reported naming the DSP
  * and its last MPIRIO call, then ends the process by the signal; MPIRIO_Abort ends it
- * too (api.c). MPIRIO_PIN=1 or MPIRIO_RUN_PIN binds thread i to the i-th core the
- * process may run on, modulo their number. */
+ * too (api.c). MPIRIO_PIN=1 or MPIRIO_RUN_PIN binds worker i to the i-th core the
+ * process may run on, modulo their number (so DSP i runs on core i mod W). */
 #define _GNU_SOURCE /* pthread_setaffinity_np, sched_getaffinity */
+#include "fiber.h"
 #include "mpirio_int.h"
 #include "platform_load.h"
 
@@ -54,6 +63,7 @@
 
 typedef struct Thr Thr;
 typedef struct Tmp Tmp;
+typedef struct Worker Worker;
 
 enum { K_SEND, K_RECV };
 
@@ -97,13 +107,28 @@ typedef struct Slot {
     Thr **who;
 } Slot;
 
-struct Thr {
-    int rank;
+/* a worker thread: runs its DSPs' fibers */
+struct Worker {
+    int id;
     pthread_t tid;
     int started;
     pthread_cond_t cv;
+    int sleeping;       /* waits on cv for a DSP to become ready */
+    _Atomic int nready; /* DSPs in its queue (read unlocked by the spinning worker) */
+    Thr *head, *tail;   /* its ready DSPs, in the order they became ready */
+    int nlive;          /* its DSPs that have not ended */
+    Fiber *host;        /* the worker's own context */
+    void *altstack;
+};
+
+struct Thr {
+    int rank;
+    Worker *w;             /* the worker it runs on */
+    Fiber *fib;            /* its context */
+    Thr *rnext;            /* in its worker's queue of ready DSPs */
+    int ended;             /* its fiber has ended (returned, or after a deadlock) */
     int done;              /* returned from its function */
-    int blocked;           /* asleep in a wait */
+    int blocked;           /* switched out in a wait, not ready */
     Req *waiting;          /* the request it waits for, or NULL */
     Slot *coll;            /* the collective it waits in, or NULL */
     _Atomic int coll_done; /* that collective is over */
@@ -118,7 +143,6 @@ struct Thr {
     Req *posted, *posted_tail; /* receives posted, not matched */
     Req *unexp, *unexp_tail;   /* sends to it, not matched */
     Tmp *tmps;
-    void *altstack;
 };
 
 static struct {
@@ -126,10 +150,12 @@ static struct {
     _Atomic int go; /* every thread has started: the clock runs */
     int arrived;
     Thr *t;
+    Worker *w;
+    int nw; /* workers */
     int n, live, nblocked, dead;
     int dpb, nboards;
     int in_place, spin, quiet, pin, coll;
-    long spin_ns; /* how long a waiter spins before it sleeps */
+    long spin_ns; /* how long an idle worker spins before it sleeps */
     size_t eager;
     long long hz;
     struct timespec t0;
@@ -140,7 +166,8 @@ static struct {
     char report[sizeof((MPIRIO_Stats *)0)->report];
 } G = {.mu = PTHREAD_MUTEX_INITIALIZER};
 
-static _Thread_local Thr *self;
+static _Thread_local Thr *self; /* the DSP the calling worker runs */
+static void ready(Thr *t);
 static pthread_mutex_t run_mu = PTHREAD_MUTEX_INITIALIZER; /* one run at a time */
 static int running;
 static MPIRIO_Stats *run_stats; /* the statistics of the run being set up */
@@ -196,8 +223,8 @@ on_fault(int sig)
     int n;
     if (t)
         n = snprintf(msg, sizeof msg,
-                     "mpirio: DSP %d (thread %d) received signal %s%s%s%s\n", t->rank,
-                     t->rank, what, t->call ? " (its last MPIRIO call: " : "",
+                     "mpirio: DSP %d (on worker thread %d) received signal %s%s%s%s\n",
+                     t->rank, t->w->id, what, t->call ? " (its last MPIRIO call: " : "",
                      t->call ? t->call : "", t->call ? ")" : "");
     else
         n = snprintf(msg, sizeof msg, "mpirio: signal %s outside the DSPs\n", what);
@@ -297,11 +324,12 @@ deadlock(void)
     G.dead = 1;
     if (!G.quiet)
         fputs(r, stderr);
-    for (int i = 0; i < G.n; i++)
-        pthread_cond_signal(&G.t[i].cv);
+    for (int i = 0; i < G.n; i++) /* each ends when it runs again */
+        if (G.t[i].blocked && &G.t[i] != self)
+            ready(&G.t[i]);
 }
 
-/* the thread ends: its alternate signal stack is given up first (the run frees it; a
+/* a worker ends: its alternate signal stack is given up first (the run frees it; a
  * sanitizer's runtime would otherwise unmap it as its own at the thread's exit) */
 static void
 thread_end(void)
@@ -333,19 +361,43 @@ spin_until(const _Atomic int *flag)
     }
 }
 
-/* the calling DSP waits until *flag (G.mu held, held again on return): spins a while
- * when the threads are no more than the cores (MPIRIO_SPIN_US), then sleeps; a deadlock
- * ends the thread. The waker counts a sleeper as running again (wake), so that a DSP
- * woken but not yet scheduled is never taken for a blocked one. */
+/* t may run: to the end of its worker's queue (G.mu held); the worker is signalled
+ * only when it sleeps */
+static void
+ready(Thr *t)
+{
+    Worker *w = t->w;
+    t->rnext = NULL;
+    if (w->tail)
+        w->tail->rnext = t;
+    else
+        w->head = t;
+    w->tail = t;
+    w->nready++;
+    if (w->sleeping) {
+        w->sleeping = 0;
+        pthread_cond_signal(&w->cv);
+    }
+}
+
+/* the calling DSP's fiber ends (G.mu held, released): back to its worker for good */
+static void
+dsp_end(Thr *t)
+{
+    t->ended = 1;
+    t->w->nlive--;
+    pthread_mutex_unlock(&G.mu);
+    fiber_exit_to(t->fib, t->w->host);
+}
+
+/* the calling DSP waits until *flag (G.mu held, held again on return): it switches
+ * back to its worker, which runs its other ready DSPs (or spins, or sleeps) until a
+ * waker makes it ready (wake); a deadlock ends it. The waker counts it as running
+ * again, so that a DSP ready but not yet resumed is never taken for a blocked one. */
 static void
 sleep_until(const _Atomic int *flag)
 {
     Thr *t = self;
-    if (!*flag && G.spin_ns > 0) {
-        pthread_mutex_unlock(&G.mu);
-        spin_until(flag);
-        pthread_mutex_lock(&G.mu);
-    }
     while (!*flag) {
         if (!t->blocked) {
             t->blocked = 1;
@@ -353,12 +405,11 @@ sleep_until(const _Atomic int *flag)
         }
         if (!G.dead && G.nblocked == G.live)
             deadlock();
-        if (G.dead) {
-            pthread_mutex_unlock(&G.mu);
-            thread_end();
-            pthread_exit(NULL);
-        }
-        pthread_cond_wait(&t->cv, &G.mu);
+        if (G.dead)
+            dsp_end(t);
+        pthread_mutex_unlock(&G.mu);
+        fiber_switch(t->fib, t->w->host);
+        pthread_mutex_lock(&G.mu);
     }
     if (t->blocked) {
         t->blocked = 0;
@@ -373,7 +424,7 @@ wake(Thr *t)
     if (t->blocked) {
         t->blocked = 0;
         G.nblocked--;
-        pthread_cond_signal(&t->cv);
+        ready(t);
     }
 }
 
@@ -500,7 +551,7 @@ env_choice(const char *var, const char *a, const char *b, int *which)
  * returns: a binding set by the parent after pthread_create took effect later, and the
  * sanitizer build saw a pinned DSP on another core). */
 static void
-pin(const Thr *t)
+pin(const Worker *t)
 {
     cpu_set_t allowed, one;
     if (sched_getaffinity(0, sizeof allowed, &allowed) != 0)
@@ -508,7 +559,7 @@ pin(const Thr *t)
     int ncpu = CPU_COUNT(&allowed);
     if (ncpu < 1)
         return;
-    int k = t->rank % ncpu;
+    int k = t->id % ncpu;
     for (int c = 0; c < CPU_SETSIZE; c++)
         if (CPU_ISSET(c, &allowed) && k-- == 0) {
             CPU_ZERO(&one);
@@ -518,29 +569,11 @@ pin(const Thr *t)
         }
 }
 
-static void *
-thread_main(void *p)
+/* a DSP's fiber */
+static void
+dsp_main(void *p)
 {
     Thr *t = p;
-    self = t;
-    stack_t st = {.ss_sp = t->altstack, .ss_size = 1 << 16};
-    sigaltstack(&st, NULL); /* the DSP's stack may be what overflowed */
-    if (G.pin)
-        pin(t);
-    /* the start: the clock runs from the moment the last thread is there */
-    pthread_mutex_lock(&G.mu);
-    if (++G.arrived == G.n) {
-        clock_gettime(CLOCK_MONOTONIC, &G.t0);
-        G.go = 1;
-        for (int i = 0; i < G.n; i++)
-            wake(&G.t[i]);
-    } else
-        sleep_until(&G.go);
-    pthread_mutex_unlock(&G.mu);
-    if (!G.fn) { /* the run could not start all its threads */
-        thread_end();
-        return NULL;
-    }
     G.fn(t->rank, G.arg);
     if (!t->finalized)
         tr_finalize();
@@ -549,6 +582,57 @@ thread_main(void *p)
     G.live--;
     if (!G.dead && G.live > 0 && G.nblocked == G.live)
         deadlock();
+    dsp_end(t);
+}
+
+static void *
+worker_main(void *p)
+{
+    Worker *w = p;
+    stack_t st = {.ss_sp = w->altstack, .ss_size = 1 << 16};
+    sigaltstack(&st, NULL); /* a DSP's stack may be what overflowed */
+    w->host = fiber_host();
+    if (G.pin)
+        pin(w);
+    /* the start: the clock runs from the moment the last worker is there */
+    pthread_mutex_lock(&G.mu);
+    if (++G.arrived == G.nw) {
+        clock_gettime(CLOCK_MONOTONIC, &G.t0);
+        G.go = 1;
+        for (int i = 0; i < G.nw; i++)
+            pthread_cond_signal(&G.w[i].cv);
+    } else
+        while (!G.go)
+            pthread_cond_wait(&w->cv, &G.mu);
+    if (!G.fn) { /* the run could not start all its workers */
+        pthread_mutex_unlock(&G.mu);
+        thread_end();
+        return NULL;
+    }
+    for (;;) {
+        if (!w->head && w->nlive > 0 && G.spin_ns > 0) {
+            pthread_mutex_unlock(&G.mu);
+            spin_until(&w->nready);
+            pthread_mutex_lock(&G.mu);
+        }
+        while (!w->head && w->nlive > 0) {
+            w->sleeping = 1;
+            pthread_cond_wait(&w->cv, &G.mu);
+        }
+        w->sleeping = 0;
+        if (!w->head)
+            break; /* all its DSPs have ended */
+        Thr *t = w->head;
+        w->head = t->rnext;
+        if (!w->head)
+            w->tail = NULL;
+        w->nready--;
+        pthread_mutex_unlock(&G.mu);
+        self = t;
+        fiber_switch(w->host, t->fib);
+        self = NULL;
+        pthread_mutex_lock(&G.mu);
+    }
     pthread_mutex_unlock(&G.mu);
     thread_end();
     return NULL;
@@ -566,8 +650,11 @@ free_run(void)
             t->tmps = x->next;
             free(x);
         }
-        pthread_cond_destroy(&t->cv);
-        free(t->altstack);
+        fiber_free(t->fib);
+    }
+    for (int i = 0; G.w && i < G.nw; i++) {
+        pthread_cond_destroy(&G.w[i].cv);
+        free(G.w[i].altstack);
     }
     for (int c = 0; G.slots && c <= G.nboards; c++) {
         Slot *s = &G.slots[c];
@@ -578,8 +665,10 @@ free_run(void)
     }
     free(G.slots);
     free(G.t);
+    free(G.w);
     G.slots = NULL;
     G.t = NULL;
+    G.w = NULL;
 }
 
 int
@@ -601,8 +690,8 @@ tr_run(int n, const char *platform, int flags, void (*fn)(int, void *), void *ar
     char err[512];
     const char *spec = platform && *platform ? platform : getenv("MPIRIO_PLATFORM");
     int quiet = (flags & MPIRIO_RUN_QUIET) != 0, mpich = 0, spin = 0, pinv = 0;
-    long spin_us = 50;
-    const char *sv = getenv("MPIRIO_SPIN_US");
+    long spin_us = 50, nworkers = 0;
+    const char *sv = getenv("MPIRIO_SPIN_US"), *wv = getenv("MPIRIO_WORKERS");
     if (n < 1 || n > 1 << 16) {
         snprintf(run_stats->report, sizeof run_stats->report,
                  "mpirio: a run needs 1 to 65536 DSPs, not %d\n", n);
@@ -628,6 +717,18 @@ tr_run(int n, const char *platform, int flags, void (*fn)(int, void *), void *ar
             rc = 1;
         }
     }
+    if (!rc && wv && *wv) {
+        char *end;
+        nworkers = strtol(wv, &end, 10);
+        if (end == wv || *end || nworkers < 1 || nworkers > 1 << 16) {
+            snprintf(run_stats->report, sizeof run_stats->report,
+                     "mpirio: MPIRIO_WORKERS \"%.40s\": expected a number of threads, 1 "
+                     "to 65536\n",
+                     wv);
+            pd_free(&p);
+            rc = 1;
+        }
+    }
     if (rc) {
         if (!quiet)
             fputs(run_stats->report, stderr);
@@ -649,8 +750,13 @@ tr_run(int n, const char *platform, int flags, void (*fn)(int, void *), void *ar
     cpu_set_t allowed;
     int ncpu =
         sched_getaffinity(0, sizeof allowed, &allowed) == 0 ? CPU_COUNT(&allowed) : 1;
-    G.spin_ns =
-        n <= ncpu ? spin_us * 1000 : 0; /* more threads than cores: sleep at once */
+    G.nw = (int)(nworkers ? nworkers : ncpu);
+    if (G.nw > n)
+        G.nw = n;
+    if (G.nw < 1)
+        G.nw = 1;
+    /* more workers than cores: an idle one sleeps at once */
+    G.spin_ns = G.nw <= ncpu ? spin_us * 1000 : 0;
     G.quiet = quiet;
     G.spin = spin;
     G.pin = pinv || (flags & MPIRIO_RUN_PIN) != 0;
@@ -660,8 +766,9 @@ tr_run(int n, const char *platform, int flags, void (*fn)(int, void *), void *ar
     G.arg = arg;
     G.reqs = NULL;
     G.t = calloc((size_t)n, sizeof *G.t);
+    G.w = calloc((size_t)G.nw, sizeof *G.w);
     G.slots = calloc((size_t)G.nboards + 1, sizeof *G.slots);
-    if (!G.t || !G.slots)
+    if (!G.t || !G.w || !G.slots)
         die("out of memory");
     for (int c = 0; c <= G.nboards; c++) {
         Slot *s = &G.slots[c];
@@ -673,42 +780,59 @@ tr_run(int n, const char *platform, int flags, void (*fn)(int, void *), void *ar
         if (!s->sbuf || !s->rbuf || !s->err || !s->who)
             die("out of memory");
     }
-    catch_faults(1);
-    pthread_attr_t attr;
-    pthread_attr_init(&attr);
-    pthread_attr_setstacksize(&attr, (size_t)8 << 20); /* a DSP's stack, as a thread's */
-    int started = 0;
-    for (int i = 0; i < n; i++) {
+    for (int k = 0; k < G.nw; k++) {
+        Worker *w = &G.w[k];
+        w->id = k;
+        pthread_cond_init(&w->cv, NULL);
+        w->altstack = xmalloc(1 << 16);
+    }
+    for (int i = 0; i < n && !rc; i++) { /* every DSP ready on its worker, in order */
         Thr *t = &G.t[i];
         t->rank = i;
         t->coll_family = G.coll;
-        pthread_cond_init(&t->cv, NULL);
-        t->altstack = xmalloc(1 << 16);
-        if (pthread_create(&t->tid, &attr, thread_main, t) != 0) {
+        t->w = &G.w[i % G.nw];
+        t->fib =
+            fiber_new((size_t)8 << 20, dsp_main, t); /* a DSP's stack, as a thread's */
+        if (!t->fib) {
             snprintf(run_stats->report, sizeof run_stats->report,
-                     "mpirio: cannot start the thread of DSP %d: %s\n", i,
+                     "mpirio: cannot make the context of DSP %d: %s\n", i,
                      strerror(errno));
+            rc = 1;
             break;
         }
-        t->started = 1;
+        t->w->nlive++;
+        ready(t);
+    }
+    catch_faults(1);
+    pthread_attr_t attr;
+    pthread_attr_init(&attr);
+    pthread_attr_setstacksize(&attr, (size_t)1 << 20); /* the workers' own: small */
+    int started = 0;
+    for (int k = 0; k < G.nw && !rc; k++) {
+        Worker *w = &G.w[k];
+        if (pthread_create(&w->tid, &attr, worker_main, w) != 0) {
+            snprintf(run_stats->report, sizeof run_stats->report,
+                     "mpirio: cannot start worker thread %d: %s\n", k, strerror(errno));
+            break;
+        }
+        w->started = 1;
         started++;
     }
     pthread_attr_destroy(&attr);
     pthread_mutex_lock(&G.mu);
-    if (started < n) { /* the started ones never run the program */
+    if (started < G.nw) { /* the started ones never run the program */
         G.fn = NULL;
         rc = 1;
     }
     if (rc) { /* the started ones end at once */
         G.go = 1;
-        for (int i = 0; i < n; i++)
-            if (G.t[i].started)
-                wake(&G.t[i]);
+        for (int k = 0; k < G.nw; k++)
+            pthread_cond_signal(&G.w[k].cv);
     }
     pthread_mutex_unlock(&G.mu);
-    for (int i = 0; i < n; i++)
-        if (G.t[i].started)
-            pthread_join(G.t[i].tid, NULL);
+    for (int k = 0; k < G.nw; k++)
+        if (G.w[k].started)
+            pthread_join(G.w[k].tid, NULL);
     if (rc) { /* the program cannot run on fewer threads */
         catch_faults(0);
         if (!quiet)
@@ -1022,12 +1146,19 @@ tr_wait(Req *r, MPIRIO_Status *st)
 int
 tr_test(Req *r, int *flag, MPIRIO_Status *st)
 {
+    Thr *t = self;
     pthread_mutex_lock(&G.mu);
     *flag = r->done;
     int e = r->done ? finish_req(r, st) : MPIRIO_SUCCESS;
-    pthread_mutex_unlock(&G.mu);
-    if (!*flag)
-        sched_yield(); /* a polling loop lets the others run */
+    if (!*flag && t->w->head) { /* a polling loop lets the others run: its worker's */
+        ready(t);
+        pthread_mutex_unlock(&G.mu);
+        fiber_switch(t->fib, t->w->host);
+    } else {
+        pthread_mutex_unlock(&G.mu);
+        if (!*flag)
+            sched_yield(); /* and the other processes' */
+    }
     done_call();
     return e;
 }
