@@ -107,17 +107,23 @@ typedef struct Slot {
     Thr **who;
 } Slot;
 
-/* a worker thread: runs its DSPs' fibers */
+/* DSPs ready to run, in the order they became ready */
+typedef struct Queue {
+    Thr *head, *tail;
+    _Atomic int n; /* how many (read unlocked by a spinning worker) */
+} Queue;
+
+/* a worker thread: runs the DSPs' fibers */
 struct Worker {
     int id;
     pthread_t tid;
     int started;
     pthread_cond_t cv;
-    int sleeping;       /* waits on cv for a DSP to become ready */
-    _Atomic int nready; /* DSPs in its queue (read unlocked by the spinning worker) */
-    Thr *head, *tail;   /* its ready DSPs, in the order they became ready */
-    int nlive;          /* its DSPs that have not ended */
-    Fiber *host;        /* the worker's own context */
+    int sleeping; /* waits on cv for a DSP to become ready */
+    Queue own;    /* pinned: its DSPs that are ready */
+    Queue *q;     /* the queue it runs DSPs from: its own, or the run's */
+    int nlive;    /* pinned: its DSPs that have not ended */
+    Fiber *host;  /* the worker's own context */
     void *altstack;
 };
 
@@ -151,7 +157,9 @@ static struct {
     int arrived;
     Thr *t;
     Worker *w;
-    int nw; /* workers */
+    int nw;        /* workers */
+    Queue q;       /* not pinned: every ready DSP, for any worker */
+    int nlive_all; /* DSPs that have not ended */
     int n, live, nblocked, dead;
     int dpb, nboards;
     int in_place, spin, quiet, pin, coll;
@@ -166,7 +174,20 @@ static struct {
     char report[sizeof((MPIRIO_Stats *)0)->report];
 } G = {.mu = PTHREAD_MUTEX_INITIALIZER};
 
-static _Thread_local Thr *self; /* the DSP the calling worker runs */
+static _Thread_local Thr *running_dsp; /* the DSP the calling worker runs */
+
+/* the running DSP. A DSP's fiber may resume on another worker than the one it left,
+ * and a compiler may keep a thread-local's address across a call within a function:
+ * every read is a call of this function, which computes it afresh (and, not pure
+ * because of the barrier, is never merged with an earlier call). */
+__attribute__((noinline)) static Thr *
+current_dsp(void)
+{
+    __asm__ volatile("" ::: "memory");
+    return running_dsp;
+}
+#define self current_dsp()
+
 static void ready(Thr *t);
 static pthread_mutex_t run_mu = PTHREAD_MUTEX_INITIALIZER; /* one run at a time */
 static int running;
@@ -361,23 +382,37 @@ spin_until(const _Atomic int *flag)
     }
 }
 
-/* t may run: to the end of its worker's queue (G.mu held); the worker is signalled
- * only when it sleeps */
+/* t may run (G.mu held): to the end of the queue of its worker when pinned, of the
+ * run's otherwise; a worker that can run it is signalled only when it sleeps */
 static void
 ready(Thr *t)
 {
     Worker *w = t->w;
+    Queue *q = G.pin ? &w->own : &G.q;
     t->rnext = NULL;
-    if (w->tail)
-        w->tail->rnext = t;
+    if (q->tail)
+        q->tail->rnext = t;
     else
-        w->head = t;
-    w->tail = t;
-    w->nready++;
+        q->head = t;
+    q->tail = t;
+    q->n++;
+    if (!G.pin && !w->sleeping) /* the one it ran on last, or any that sleeps */
+        for (int i = 0; i < G.nw; i++)
+            if (G.w[i].sleeping) {
+                w = &G.w[i];
+                break;
+            }
     if (w->sleeping) {
         w->sleeping = 0;
         pthread_cond_signal(&w->cv);
     }
+}
+
+/* the DSPs the worker runs that have not ended (G.mu held) */
+static int
+live_for(const Worker *w)
+{
+    return G.pin ? w->nlive : G.nlive_all;
 }
 
 /* the calling DSP's fiber ends (G.mu held, released): back to its worker for good */
@@ -386,6 +421,13 @@ dsp_end(Thr *t)
 {
     t->ended = 1;
     t->w->nlive--;
+    G.nlive_all--;
+    if (!G.pin && G.nlive_all == 0) /* the last: every worker ends */
+        for (int i = 0; i < G.nw; i++)
+            if (G.w[i].sleeping) {
+                G.w[i].sleeping = 0;
+                pthread_cond_signal(&G.w[i].cv);
+            }
     pthread_mutex_unlock(&G.mu);
     fiber_exit_to(t->fib, t->w->host);
 }
@@ -609,28 +651,31 @@ worker_main(void *p)
         thread_end();
         return NULL;
     }
+    Queue *q = w->q;
     for (;;) {
-        if (!w->head && w->nlive > 0 && G.spin_ns > 0) {
+        if (!q->head && live_for(w) > 0 && G.spin_ns > 0) {
             pthread_mutex_unlock(&G.mu);
-            spin_until(&w->nready);
+            spin_until(&q->n);
             pthread_mutex_lock(&G.mu);
         }
-        while (!w->head && w->nlive > 0) {
+        while (!q->head && live_for(w) > 0) {
             w->sleeping = 1;
             pthread_cond_wait(&w->cv, &G.mu);
         }
         w->sleeping = 0;
-        if (!w->head)
+        if (!q->head)
             break; /* all its DSPs have ended */
-        Thr *t = w->head;
-        w->head = t->rnext;
-        if (!w->head)
-            w->tail = NULL;
-        w->nready--;
+        Thr *t = q->head;
+        q->head = t->rnext;
+        if (!q->head)
+            q->tail = NULL;
+        q->n--;
+        if (!G.pin)
+            t->w = w; /* where it runs now: the one signalled first when it is ready */
         pthread_mutex_unlock(&G.mu);
-        self = t;
+        running_dsp = t; /* the worker's own thread: never elsewhere */
         fiber_switch(w->host, t->fib);
-        self = NULL;
+        running_dsp = NULL;
         pthread_mutex_lock(&G.mu);
     }
     pthread_mutex_unlock(&G.mu);
@@ -780,9 +825,12 @@ tr_run(int n, const char *platform, int flags, void (*fn)(int, void *), void *ar
         if (!s->sbuf || !s->rbuf || !s->err || !s->who)
             die("out of memory");
     }
+    memset(&G.q, 0, sizeof G.q);
+    G.nlive_all = 0;
     for (int k = 0; k < G.nw; k++) {
         Worker *w = &G.w[k];
         w->id = k;
+        w->q = G.pin ? &w->own : &G.q;
         pthread_cond_init(&w->cv, NULL);
         w->altstack = xmalloc(1 << 16);
     }
@@ -801,6 +849,7 @@ tr_run(int n, const char *platform, int flags, void (*fn)(int, void *), void *ar
             break;
         }
         t->w->nlive++;
+        G.nlive_all++;
         ready(t);
     }
     catch_faults(1);
@@ -1150,7 +1199,7 @@ tr_test(Req *r, int *flag, MPIRIO_Status *st)
     pthread_mutex_lock(&G.mu);
     *flag = r->done;
     int e = r->done ? finish_req(r, st) : MPIRIO_SUCCESS;
-    if (!*flag && t->w->head) { /* a polling loop lets the others run: its worker's */
+    if (!*flag && t->w->q->head) { /* a polling loop lets the ready DSPs run */
         ready(t);
         pthread_mutex_unlock(&G.mu);
         fiber_switch(t->fib, t->w->host);
