@@ -133,6 +133,8 @@ struct Thr {
     Fiber *fib;            /* its context */
     Thr *rnext;            /* in its worker's queue of ready DSPs */
     int ended;             /* its fiber has ended (returned, or after a deadlock) */
+    _Atomic int on_worker; /* a worker is in its fiber: until it has switched out, no
+                              other worker may resume it */
     int done;              /* returned from its function */
     int blocked;           /* switched out in a wait, not ready */
     Req *waiting;          /* the request it waits for, or NULL */
@@ -428,8 +430,9 @@ dsp_end(Thr *t)
                 G.w[i].sleeping = 0;
                 pthread_cond_signal(&G.w[i].cv);
             }
+    Fiber *host = t->w->host;
     pthread_mutex_unlock(&G.mu);
-    fiber_exit_to(t->fib, t->w->host);
+    fiber_exit_to(t->fib, host);
 }
 
 /* the calling DSP waits until *flag (G.mu held, held again on return): it switches
@@ -449,8 +452,9 @@ sleep_until(const _Atomic int *flag)
             deadlock();
         if (G.dead)
             dsp_end(t);
+        Fiber *host = t->w->host; /* t->w changes once it is ready again */
         pthread_mutex_unlock(&G.mu);
-        fiber_switch(t->fib, t->w->host);
+        fiber_switch(t->fib, host);
         pthread_mutex_lock(&G.mu);
     }
     if (t->blocked) {
@@ -673,9 +677,18 @@ worker_main(void *p)
         if (!G.pin)
             t->w = w; /* where it runs now: the one signalled first when it is ready */
         pthread_mutex_unlock(&G.mu);
+        /* made ready by a waker while still switching out on another worker: until
+           that one is out of its fiber (a few instructions, unless it is preempted) */
+        for (unsigned i = 1; t->on_worker; i++)
+            if (i % 64 == 0)
+                sched_yield();
+            else
+                cpu_relax();
+        t->on_worker = 1;
         running_dsp = t; /* the worker's own thread: never elsewhere */
         fiber_switch(w->host, t->fib);
         running_dsp = NULL;
+        t->on_worker = 0;
         pthread_mutex_lock(&G.mu);
     }
     pthread_mutex_unlock(&G.mu);
@@ -1200,9 +1213,10 @@ tr_test(Req *r, int *flag, MPIRIO_Status *st)
     *flag = r->done;
     int e = r->done ? finish_req(r, st) : MPIRIO_SUCCESS;
     if (!*flag && t->w->q->head) { /* a polling loop lets the ready DSPs run */
+        Fiber *host = t->w->host;
         ready(t);
         pthread_mutex_unlock(&G.mu);
-        fiber_switch(t->fib, t->w->host);
+        fiber_switch(t->fib, host);
     } else {
         pthread_mutex_unlock(&G.mu);
         if (!*flag)

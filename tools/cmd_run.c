@@ -58,7 +58,8 @@ static const CliOption own[] = {
      "--target mpi: more arguments for mpirun (a hostfile: \"--hostfile FILE\")"},
     {"timeout", "S",
      "--target mpi or threads: end the parallel run after S seconds (default 600)"},
-    {"pin", NULL, "--target threads: bind thread i to core i modulo the cores"},
+    {"pin", NULL,
+     "--target threads: bind worker thread i (and DSP i) to core i modulo the cores"},
     {"report", "FILE",
      "write the HTML report of the schedule (tgc report) with the run's figures beside "
      "the prediction and their difference"},
