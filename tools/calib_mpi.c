@@ -28,19 +28,26 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "stats.h"
 #include "ir.h"
+#include "stats.h"
 
-static _Thread_local int
-    rank; /* per thread: tgc-calib-threads runs the ranks as threads */
+/* the calling rank, asked each time: tgc-calib-threads runs the ranks as fibers that may
+ * resume on another thread, so a thread-local would be another rank's */
+static int
+my_rank(void)
+{
+    int r;
+    MPIRIO_Comm_rank(MPIRIO_COMM_WORLD, &r);
+    return r;
+}
 
 /* ranks 0 and 1 meet: neither goes on before the other has arrived */
 static void
 sync2(void)
 {
     char b = 0;
-    int peer = 1 - rank;
-    if (rank == 0) {
+    int peer = 1 - my_rank();
+    if (my_rank() == 0) {
         MPIRIO_Send(&b, 0, MPIRIO_BYTE, peer, 99, MPIRIO_COMM_WORLD);
         MPIRIO_Recv(&b, 0, MPIRIO_BYTE, peer, 99, MPIRIO_COMM_WORLD,
                     MPIRIO_STATUS_IGNORE);
@@ -63,7 +70,7 @@ overheads(int reps, unsigned char *buf)
             sync2();
             double t0 = 0, t1 = 0;
             if (k == 0) { /* Isend */
-                if (rank == 0) {
+                if (my_rank() == 0) {
                     t0 = ir_wall_seconds();
                     MPIRIO_Isend(buf, 8, MPIRIO_BYTE, 1, 1, MPIRIO_COMM_WORLD, &r);
                     t1 = ir_wall_seconds();
@@ -72,7 +79,7 @@ overheads(int reps, unsigned char *buf)
                     MPIRIO_Recv(buf, 8, MPIRIO_BYTE, 0, 1, MPIRIO_COMM_WORLD,
                                 MPIRIO_STATUS_IGNORE);
             } else if (k == 1) { /* Irecv */
-                if (rank == 1) {
+                if (my_rank() == 1) {
                     t0 = ir_wall_seconds();
                     MPIRIO_Irecv(buf, 8, MPIRIO_BYTE, 0, 1, MPIRIO_COMM_WORLD, &r);
                     t1 = ir_wall_seconds();
@@ -83,7 +90,7 @@ overheads(int reps, unsigned char *buf)
                     MPIRIO_Send(buf, 8, MPIRIO_BYTE, 1, 1, MPIRIO_COMM_WORLD);
                 }
             } else if (k == 2) { /* Wait on an arrived message */
-                if (rank == 1) {
+                if (my_rank() == 1) {
                     MPIRIO_Irecv(buf, 8, MPIRIO_BYTE, 0, 1, MPIRIO_COMM_WORLD, &r);
                     sync2();
                     sync2();
@@ -96,7 +103,7 @@ overheads(int reps, unsigned char *buf)
                     sync2();
                 }
             } else { /* Recv of an arrived message */
-                if (rank == 1) {
+                if (my_rank() == 1) {
                     sync2();
                     t0 = ir_wall_seconds();
                     MPIRIO_Recv(buf, 8, MPIRIO_BYTE, 0, 1, MPIRIO_COMM_WORLD,
@@ -112,12 +119,12 @@ overheads(int reps, unsigned char *buf)
         /* the measuring rank tells rank 0, which prints */
         double m = stats_median(v, reps);
         int who = k == 0 ? 0 : 1;
-        if (who == 1 && rank == 1)
+        if (who == 1 && my_rank() == 1)
             MPIRIO_Send(&m, 1, MPIRIO_DOUBLE, 0, 2, MPIRIO_COMM_WORLD);
-        if (who == 1 && rank == 0)
+        if (who == 1 && my_rank() == 0)
             MPIRIO_Recv(&m, 1, MPIRIO_DOUBLE, 1, 2, MPIRIO_COMM_WORLD,
                         MPIRIO_STATUS_IGNORE);
-        if (rank == 0)
+        if (my_rank() == 0)
             printf("overhead %s %.9e\n", what[k], m);
     }
     free(v);
@@ -134,7 +141,7 @@ pingpong(int reps, unsigned char *buf)
         sync2();
         for (int i = 0; i < n; i++) {
             double t0 = ir_wall_seconds();
-            if (rank == 0) {
+            if (my_rank() == 0) {
                 MPIRIO_Send(buf, b, MPIRIO_BYTE, 1, 3, MPIRIO_COMM_WORLD);
                 MPIRIO_Recv(buf, b, MPIRIO_BYTE, 1, 3, MPIRIO_COMM_WORLD,
                             MPIRIO_STATUS_IGNORE);
@@ -145,7 +152,7 @@ pingpong(int reps, unsigned char *buf)
             }
             v[i] = (ir_wall_seconds() - t0) / 2;
         }
-        if (rank == 0)
+        if (my_rank() == 0)
             printf("pingpong %d %.9e\n", b, stats_median(v, n));
     }
     free(v);
@@ -162,13 +169,13 @@ stream(int reps, unsigned char *buf)
         for (int i = 0; i < n; i++) {
             MPIRIO_Request r[K];
             char ack = 0;
-            if (rank == 1)
+            if (my_rank() == 1)
                 for (int k = 0; k < K; k++)
                     MPIRIO_Irecv(buf + (size_t)k * (size_t)b, b, MPIRIO_BYTE, 0, 4,
                                  MPIRIO_COMM_WORLD, &r[k]);
             sync2();
             double t0 = ir_wall_seconds();
-            if (rank == 0) {
+            if (my_rank() == 0) {
                 for (int k = 0; k < K; k++)
                     MPIRIO_Isend(buf + (size_t)k * (size_t)b, b, MPIRIO_BYTE, 1, 4,
                                  MPIRIO_COMM_WORLD, &r[k]);
@@ -181,7 +188,7 @@ stream(int reps, unsigned char *buf)
             }
             v[i] = (ir_wall_seconds() - t0) / K;
         }
-        if (rank == 0)
+        if (my_rank() == 0)
             printf("stream %d %.9e\n", b, stats_median(v, n));
     }
     free(v);
@@ -192,7 +199,6 @@ static int
 measure(int reps)
 {
     int size, local;
-    MPIRIO_Comm_rank(MPIRIO_COMM_WORLD, &rank);
     MPIRIO_Comm_size(MPIRIO_COMM_WORLD, &size);
     MPIRIO_Comm_size(MPIRIO_COMM_LOCAL, &local);
     if (size < 2) {
@@ -200,14 +206,14 @@ measure(int reps)
         MPIRIO_Finalize();
         return 1;
     }
-    if (rank >= 2) {
+    if (my_rank() >= 2) {
         MPIRIO_Finalize();
         return 0;
     }
     unsigned char *buf = calloc(16, 1048576);
     if (!buf)
         return 1;
-    if (rank == 0)
+    if (my_rank() == 0)
         printf("size %d\nlocal %d\n", size, local);
     overheads(reps, buf);
     pingpong(reps, buf);
