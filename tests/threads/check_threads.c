@@ -121,6 +121,22 @@ TEST(ring_staged)
 }
 END_TEST
 
+/* the DSPs' fibers on one worker thread, and on more workers than cores */
+TEST(ring_workers)
+{
+    setenv("MPIRIO_WORKERS", "1", 1);
+    check_ring(8, 100000, 1, MPIRIO_RUN_SEND_IN_PLACE);
+    check_ring(5, 64, 0, 0);
+    setenv("MPIRIO_WORKERS", "7", 1);
+    check_ring(8, 100000, 0, MPIRIO_RUN_SEND_IN_PLACE);
+    setenv("MPIRIO_WORKERS", "0", 1);
+    ck_assert_int_eq(run(2, NULL, 0, ring, NULL), 1);
+    ck_assert_msg(strstr(st.report, "MPIRIO_WORKERS \"0\": expected a number of threads"),
+                  "%s", st.report);
+    unsetenv("MPIRIO_WORKERS");
+}
+END_TEST
+
 /* ---- a ping-pong of eager messages: the sender's Wait returns while the receiver
  * copies from the staged payload (once freed too early: a lost message) ---- */
 
